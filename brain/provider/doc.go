@@ -1,0 +1,8 @@
+// Package provider defines how Wrasse talks to language models: one
+// streaming request at a time, with tool schemas, streamed text and tool
+// calls, token usage, and failures normalised into *Error so the
+// conversation can say plainly what went wrong.
+//
+// Implementations live in subpackages (openai, anthropic) and use the
+// providers' official SDKs.
+package provider

@@ -1,0 +1,163 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Role of a message in a conversation.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	// RoleTool carries one tool result (ToolCallID says which call).
+	RoleTool Role = "tool"
+)
+
+// Message is one entry of the history sent to a model. The system prompt is
+// not a message: it travels in Request.System.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the calls an assistant message made.
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// ToolCallID and ToolName identify the call a RoleTool message answers.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolName   string `json:"toolName,omitempty"`
+	// IsError marks a tool result that reports a failure.
+	IsError bool `json:"isError,omitempty"`
+}
+
+// ToolCall is one call the model asked for.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the JSON the model wrote (may be invalid JSON: the caller
+	// reports that back to the model rather than failing the turn).
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Tool is a tool schema offered to the model.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is one model request.
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []Tool
+	MaxTokens int
+}
+
+// Usage is token accounting for one response.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+	// CachedTokens are input tokens served from the provider's prompt cache.
+	CachedTokens int `json:"cachedTokens,omitempty"`
+}
+
+// EventType says what a stream event carries.
+type EventType string
+
+const (
+	// EventText carries a piece of assistant text (Text).
+	EventText EventType = "text"
+	// EventToolCall carries one complete tool call (ToolCall), emitted when
+	// its arguments have fully arrived.
+	EventToolCall EventType = "tool_call"
+	// EventUsage carries token usage (Usage).
+	EventUsage EventType = "usage"
+)
+
+// Event is one streamed piece of a response.
+type Event struct {
+	Type     EventType
+	Text     string
+	ToolCall *ToolCall
+	Usage    *Usage
+}
+
+// Response is a whole assistant response, assembled from the stream.
+type Response struct {
+	Text      string
+	ToolCalls []ToolCall
+	Usage     Usage
+	// StopReason is the provider's reason, normalised: "end", "tool_use", "max_tokens".
+	StopReason string
+}
+
+// Provider streams one model response. Implementations call onEvent in order
+// on the calling goroutine; an error from onEvent aborts the stream and is
+// returned. On failure the returned error is an *Error, and the partial
+// Response (text so far) is returned alongside it so nothing said is lost.
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req Request, onEvent func(Event) error) (*Response, error)
+}
+
+// ErrorKind classifies provider failures so the conversation can explain them.
+type ErrorKind string
+
+const (
+	ErrAuth          ErrorKind = "auth"
+	ErrRateLimit     ErrorKind = "rate_limit"
+	ErrOverloaded    ErrorKind = "overloaded"
+	ErrContextLength ErrorKind = "context_length"
+	ErrNetwork       ErrorKind = "network"
+	ErrTimeout       ErrorKind = "timeout"
+	ErrBadStream     ErrorKind = "bad_stream"
+	ErrBadRequest    ErrorKind = "bad_request"
+	ErrNotFound      ErrorKind = "not_found"
+	ErrUnavailable   ErrorKind = "unavailable"
+	ErrCanceled      ErrorKind = "canceled"
+)
+
+// Error is a normalised provider failure.
+type Error struct {
+	Kind ErrorKind
+	// Provider is the provider's name ("openai", "anthropic").
+	Provider string
+	// Status is the HTTP status, when there was one.
+	Status int
+	// Message is a plain sentence for the user, saying what to do.
+	Message string
+	// RetryAfter is the server's requested wait, when it sent one.
+	RetryAfter time.Duration
+	Err        error
+}
+
+func (e *Error) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("%s (%s, HTTP %d): %s", e.Provider, e.Kind, e.Status, e.Message)
+	}
+	return fmt.Sprintf("%s (%s): %s", e.Provider, e.Kind, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether trying again later may succeed.
+func (e *Error) Retryable() bool {
+	switch e.Kind {
+	case ErrRateLimit, ErrOverloaded, ErrNetwork, ErrTimeout, ErrUnavailable:
+		return true
+	}
+	return false
+}
+
+// KindOf returns the ErrorKind of err, or "" when it is not an *Error.
+func KindOf(err error) ErrorKind {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe.Kind
+	}
+	return ""
+}
