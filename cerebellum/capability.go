@@ -55,12 +55,12 @@ type Capability struct {
 	Name   string `json:"name"`
 	Folder string `json:"folder"`
 	// Dir is the folder on disk ("" for built-ins embedded in the binary).
-	Dir    string  `json:"dir,omitempty"`
-	Source Source  `json:"source"`
-	Badge  Badge   `json:"badge"`
-	Kind   Kind    `json:"kind"`
-	State  State   `json:"state"`
-	Error  string  `json:"error,omitempty"`
+	Dir    string `json:"dir,omitempty"`
+	Source Source `json:"source"`
+	Badge  Badge  `json:"badge"`
+	Kind   Kind   `json:"kind"`
+	State  State  `json:"state"`
+	Error  string `json:"error,omitempty"`
 	// Detail is the full error report with source snippets, for a code block.
 	Detail string `json:"detail,omitempty"`
 	// Core capabilities are always loaded (honoured only for built-ins).

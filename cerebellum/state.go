@@ -34,4 +34,4 @@ func (m MemoryStates) States() (map[string]CapState, error) {
 }
 
 func (m MemoryStates) SetState(name string, s CapState) error { m[name] = s; return nil }
-func (m MemoryStates) DeleteState(name string) error           { delete(m, name); return nil }
+func (m MemoryStates) DeleteState(name string) error          { delete(m, name); return nil }

@@ -22,13 +22,13 @@ type Manifest struct {
 	Tags         []string `json:"tags,omitempty"`
 	// Core is what the file asks for; the registry honours it only for
 	// capabilities that ship with the app.
-	Core            bool         `json:"core,omitempty"`
-	Requires        []string     `json:"requires,omitempty"`
-	Tools           []Tool       `json:"tools,omitempty"`
-	DangerPatterns  []Pattern    `json:"dangerPatterns,omitempty"`
-	ConfirmPatterns []Pattern    `json:"confirmPatterns,omitempty"`
-	Permissions     Permissions  `json:"permissions,omitzero"`
-	MCP             *MCPServer   `json:"mcp,omitempty"`
+	Core            bool        `json:"core,omitempty"`
+	Requires        []string    `json:"requires,omitempty"`
+	Tools           []Tool      `json:"tools,omitempty"`
+	DangerPatterns  []Pattern   `json:"dangerPatterns,omitempty"`
+	ConfirmPatterns []Pattern   `json:"confirmPatterns,omitempty"`
+	Permissions     Permissions `json:"permissions,omitzero"`
+	MCP             *MCPServer  `json:"mcp,omitempty"`
 	// Body is the Markdown after the frontmatter, trimmed.
 	Body string `json:"-"`
 	// Headings are the Markdown headings of the body, in order (search terms for guides).

@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/adrg/frontmatter"
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
+	goccy "github.com/goccy/go-yaml"
+	"go.yaml.in/yaml/v3"
 )
 
 // Limits of the format.
@@ -59,6 +57,10 @@ var knownKeys = map[string]bool{
 // Parse reads a SKILL.md. It returns the manifest and nil, or nil and an
 // *Error listing every error-level problem at once. Warnings ride on the
 // manifest.
+//
+// The frontmatter is decoded into a YAML node tree (go.yaml.in/yaml/v3, fast,
+// with a line and column on every node); a syntax error is re-read with
+// goccy/go-yaml, whose errors carry the column too.
 func Parse(data []byte, opt Options) (*Manifest, error) {
 	if opt.File == "" {
 		opt.File = "SKILL.md"
@@ -70,16 +72,18 @@ func Parse(data []byte, opt Options) (*Manifest, error) {
 	}
 	text := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
-	p.src = strings.Split(string(text), "\n")
+	p.text = text
 
 	var fm []byte
+	found := false
 	format := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
 		fm = append([]byte(nil), b...)
+		found = true
 		return nil
 	})
 	var sink struct{}
-	body, err := frontmatter.MustParse(bytes.NewReader(text), &sink, format)
-	if err != nil || !bytes.HasPrefix(bytes.TrimLeft(text, " \t\n"), []byte("---")) {
+	body, err := frontmatter.Parse(bytes.NewReader(text), &sink, format)
+	if err != nil || !found || !bytes.HasPrefix(bytes.TrimLeft(text, " \t\n"), []byte("---")) {
 		return nil, &Error{File: opt.File, cause: ErrNoFrontmatter, Problems: []Problem{{File: opt.File, Line: 1,
 			Message: "SKILL.md must start with a YAML frontmatter block: a line `---`, the fields, and a closing `---` line"}}}
 	}
@@ -89,17 +93,26 @@ func Parse(data []byte, opt Options) (*Manifest, error) {
 		p.lineOffset = 1
 	}
 
-	var raw yaml.MapSlice
-	if err := yaml.UnmarshalWithOptions(fm, &raw, yaml.UseOrderedMap()); err != nil {
-		p.yamlError(err)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm, &doc); err != nil {
+		p.yamlError(fm, err)
 		return nil, p.result()
-	}
-	if file, err := parser.ParseBytes(fm, 0); err == nil {
-		p.ast = file
 	}
 	m := &Manifest{Body: strings.TrimSpace(string(body))}
 	m.Headings = headings(m.Body)
-	p.manifest(m, raw, opt)
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind == 0 || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
+		p.errorf(nil, "", "the frontmatter is empty: add at least name and description")
+		return nil, p.result()
+	}
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root, "", "the frontmatter must be a mapping of fields (name: ..., description: ...), not %s", describe(root))
+		return nil, p.result()
+	}
+	p.manifest(m, root, opt)
 	if len(p.errs) > 0 {
 		return nil, p.result()
 	}
@@ -109,9 +122,9 @@ func Parse(data []byte, opt Options) (*Manifest, error) {
 
 type parse struct {
 	file       string
-	src        []string
+	text       []byte
+	lines      []string
 	lineOffset int
-	ast        *ast.File
 	errs       []Problem
 	warns      []Problem
 }
@@ -121,42 +134,38 @@ func (p *parse) result() error {
 }
 
 // yamlError turns a YAML syntax error into a problem with its real line and column.
-func (p *parse) yamlError(err error) {
-	var ye yaml.Error
-	prob := Problem{File: p.file, Message: "YAML: " + err.Error()}
-	if errors.As(err, &ye) {
-		prob.Message = "YAML: " + ye.GetMessage()
-		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-			prob.Line = tok.Position.Line + p.lineOffset
-			prob.Column = tok.Position.Column
+func (p *parse) yamlError(fm []byte, err error) {
+	prob := Problem{File: p.file, Message: "YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	var sink any
+	if gerr := goccy.Unmarshal(fm, &sink); gerr != nil {
+		var ye goccy.Error
+		if errors.As(gerr, &ye) {
+			prob.Message = "YAML: " + ye.GetMessage()
+			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
+				prob.Line = tok.Position.Line + p.lineOffset
+				prob.Column = tok.Position.Column
+			}
 		}
 	}
-	if strings.Contains(prob.Message, "mapping value is not allowed") {
+	if prob.Line == 0 {
+		// yaml.v3 says "line N: ..." without a column.
+		var n int
+		if _, serr := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &n); serr == nil {
+			prob.Line = n + p.lineOffset
+		}
+	}
+	if strings.Contains(prob.Message, "mapping value") {
 		prob.Message += " (a value containing \": \" must be quoted)"
 	}
 	prob.Snippet = p.snippet(prob.Line, prob.Column)
 	p.errs = append(p.errs, prob)
 }
 
-// at finds the line and column of a YAML path like $.tools[0].name.
-func (p *parse) at(path string) (int, int) {
-	if p.ast == nil {
-		return 0, 0
+func (p *parse) add(warning bool, n *yaml.Node, field, format string, args ...any) {
+	line, col := 0, 0
+	if n != nil && n.Line > 0 {
+		line, col = n.Line+p.lineOffset, n.Column
 	}
-	yp, err := yaml.PathString(path)
-	if err != nil {
-		return 0, 0
-	}
-	node, err := yp.FilterFile(p.ast)
-	if err != nil || node == nil || node.GetToken() == nil || node.GetToken().Position == nil {
-		return 0, 0
-	}
-	pos := node.GetToken().Position
-	return pos.Line + p.lineOffset, pos.Column
-}
-
-func (p *parse) add(warning bool, path, field, format string, args ...any) {
-	line, col := p.at(path)
 	prob := Problem{File: p.file, Line: line, Column: col, Field: field, Message: fmt.Sprintf(format, args...), Warning: warning}
 	if !warning {
 		prob.Snippet = p.snippet(line, col)
@@ -166,21 +175,29 @@ func (p *parse) add(warning bool, path, field, format string, args ...any) {
 	p.warns = append(p.warns, prob)
 }
 
-func (p *parse) errorf(path, field, format string, args ...any) { p.add(false, path, field, format, args...) }
-func (p *parse) warnf(path, field, format string, args ...any)  { p.add(true, path, field, format, args...) }
+func (p *parse) errorf(n *yaml.Node, field, format string, args ...any) {
+	p.add(false, n, field, format, args...)
+}
+
+func (p *parse) warnf(n *yaml.Node, field, format string, args ...any) {
+	p.add(true, n, field, format, args...)
+}
 
 // snippet shows the line before, the line, and a caret under the column.
 func (p *parse) snippet(line, col int) string {
-	if line <= 0 || line > len(p.src) {
+	if p.lines == nil {
+		p.lines = strings.Split(string(p.text), "\n")
+	}
+	if line <= 0 || line > len(p.lines) {
 		return ""
 	}
 	var b strings.Builder
-	for l := max(1, line-1); l <= min(len(p.src), line+1); l++ {
+	for l := max(1, line-1); l <= min(len(p.lines), line+1); l++ {
 		mark := "  "
 		if l == line {
 			mark = "> "
 		}
-		fmt.Fprintf(&b, "%s%4d | %s\n", mark, l, p.src[l-1])
+		fmt.Fprintf(&b, "%s%4d | %s\n", mark, l, p.lines[l-1])
 		if l == line && col > 0 {
 			fmt.Fprintf(&b, "       | %s^\n", strings.Repeat(" ", col-1))
 		}
@@ -188,46 +205,82 @@ func (p *parse) snippet(line, col int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func keyPath(parent, key string) string {
-	return parent + ".'" + strings.ReplaceAll(key, "'", `\'`) + "'"
+// pair is one key and value of a mapping.
+type pair struct {
+	key   string
+	kNode *yaml.Node
+	val   *yaml.Node
 }
 
-func (p *parse) manifest(m *Manifest, raw yaml.MapSlice, opt Options) {
-	seen := map[string]any{}
-	for _, item := range raw {
-		key := fmt.Sprint(item.Key)
-		if !knownKeys[key] {
-			p.warnf(keyPath("$", key), key, "unknown key is ignored")
+// pairs lists a mapping's entries, resolving aliases and reporting duplicate keys.
+func (p *parse) pairs(n *yaml.Node, field string) []pair {
+	var out []pair
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if seen[k.Value] {
+			p.errorf(k, join(field, k.Value), "key is defined twice; keep one")
 			continue
 		}
-		seen[key] = item.Value
+		seen[k.Value] = true
+		out = append(out, pair{key: k.Value, kNode: k, val: v})
+	}
+	return out
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func join(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+func (p *parse) manifest(m *Manifest, root *yaml.Node, opt Options) {
+	seen := map[string]*yaml.Node{}
+	for _, kv := range p.pairs(root, "") {
+		if !knownKeys[kv.key] {
+			p.warnf(kv.kNode, kv.key, "unknown key is ignored")
+			continue
+		}
+		seen[kv.key] = kv.val
 	}
 
 	// name
 	if v, ok := seen["name"]; !ok {
-		p.errorf("$", "name", "required: add `name: your-capability` (lowercase letters, digits and -)")
-	} else if s, ok := p.str(v, "$.name", "name"); ok {
+		p.errorf(nil, "name", "required: add `name: your-capability` (lowercase letters, digits and -)")
+	} else if s, ok := p.str(v, "name"); ok {
 		switch {
 		case s == "":
-			p.errorf("$.name", "name", "must not be empty")
+			p.errorf(v, "name", "must not be empty")
 		case !ValidName(s):
-			p.errorf("$.name", "name", "%q is not a valid name: use 1-%d lowercase letters, digits and single hyphens, not starting or ending with -", s, MaxNameLength)
+			p.errorf(v, "name", "%q is not a valid name: use 1-%d lowercase letters, digits and single hyphens, not starting or ending with -", s, MaxNameLength)
 		default:
 			m.Name = s
 			if opt.Folder != "" && opt.Folder != s {
-				p.warnf("$.name", "name", "%q differs from its folder name %q; the capability is registered as %q", s, opt.Folder, s)
+				p.warnf(v, "name", "%q differs from its folder name %q; the capability is registered as %q", s, opt.Folder, s)
 			}
 		}
 	}
 	// description
 	if v, ok := seen["description"]; !ok {
-		p.errorf("$", "description", "required: say what the capability does and when to use it")
-	} else if s, ok := p.str(v, "$.description", "description"); ok {
+		p.errorf(nil, "description", "required: say what the capability does and when to use it")
+	} else if s, ok := p.str(v, "description"); ok {
 		s = strings.TrimSpace(s)
 		if s == "" {
-			p.errorf("$.description", "description", "must not be empty")
+			p.errorf(v, "description", "must not be empty")
 		} else if len(s) > MaxDescriptionLength {
-			p.warnf("$.description", "description", "is %d characters; keep it under %d (only the first 90 show in the index)", len(s), MaxDescriptionLength)
+			p.warnf(v, "description", "is %d characters; keep it under %d (only the first 90 show in the index)", len(s), MaxDescriptionLength)
 		}
 		m.Description = s
 	}
@@ -235,140 +288,135 @@ func (p *parse) manifest(m *Manifest, raw yaml.MapSlice, opt Options) {
 	m.License = p.scalarField(seen, "license")
 	m.Compatibility = p.scalarField(seen, "compatibility")
 	if len(m.Compatibility) > MaxCompatibility {
-		p.warnf("$.compatibility", "compatibility", "is %d characters; keep it under %d", len(m.Compatibility), MaxCompatibility)
+		p.warnf(seen["compatibility"], "compatibility", "is %d characters; keep it under %d", len(m.Compatibility), MaxCompatibility)
 	}
-	if v, ok := seen["metadata"]; ok && v != nil {
-		m.Metadata = p.stringMap(v, "$.metadata", "metadata")
+	if v, ok := seen["metadata"]; ok && !isNull(v) {
+		m.Metadata = p.stringMap(v, "metadata")
 	}
-	if v, ok := seen["allowed-tools"]; ok && v != nil {
-		switch t := v.(type) {
-		case string:
-			m.AllowedTools = strings.Fields(t)
-		default:
-			m.AllowedTools = p.strList(v, keyPath("$", "allowed-tools"), "allowed-tools")
+	if v, ok := seen["allowed-tools"]; ok && !isNull(v) {
+		if v.Kind == yaml.ScalarNode {
+			m.AllowedTools = strings.Fields(v.Value)
+		} else {
+			m.AllowedTools = p.strList(v, "allowed-tools")
 		}
 	}
 	m.Triggers = p.listField(seen, "triggers")
 	m.Keywords = p.listField(seen, "keywords")
 	m.Tags = p.listField(seen, "tags")
-	if v, ok := seen["core"]; ok && v != nil {
-		if b, ok := v.(bool); ok {
+	if v, ok := seen["core"]; ok && !isNull(v) {
+		if b, ok := boolValue(v); ok {
 			m.Core = b
 		} else {
-			p.errorf("$.core", "core", "must be true or false, not %s", describe(v))
+			p.errorf(v, "core", "must be true or false, not %s", describe(v))
 		}
 	}
-	m.Requires = p.listField(seen, "requires")
-	for i, r := range m.Requires {
-		if !ValidName(r) {
-			p.errorf(fmt.Sprintf("$.requires[%d]", i), fmt.Sprintf("requires[%d]", i), "%q is not a capability name", r)
-		} else if r == m.Name && m.Name != "" {
-			p.errorf(fmt.Sprintf("$.requires[%d]", i), fmt.Sprintf("requires[%d]", i), "a capability cannot require itself")
+	if v, ok := seen["requires"]; ok && !isNull(v) {
+		m.Requires = p.strList(v, "requires")
+		for i, r := range m.Requires {
+			node := v
+			if v.Kind == yaml.SequenceNode && i < len(v.Content) {
+				node = v.Content[i]
+			}
+			field := fmt.Sprintf("requires[%d]", i)
+			if !ValidName(r) {
+				p.errorf(node, field, "%q is not a capability name", r)
+			} else if r == m.Name && m.Name != "" {
+				p.errorf(node, field, "a capability cannot require itself")
+			}
 		}
 	}
-	if v, ok := seen["tools"]; ok && v != nil {
+	if v, ok := seen["tools"]; ok && !isNull(v) {
 		m.Tools = p.tools(v)
 	}
 	m.DangerPatterns = p.patterns(seen, "danger_patterns")
 	m.ConfirmPatterns = p.patterns(seen, "confirm_patterns")
-	if v, ok := seen["permissions"]; ok && v != nil {
+	if v, ok := seen["permissions"]; ok && !isNull(v) {
 		m.Permissions = p.permissions(v)
 	}
-	if v, ok := seen["mcp"]; ok && v != nil {
+	if v, ok := seen["mcp"]; ok && !isNull(v) {
 		m.MCP = p.mcp(v)
 	}
 	if m.MCP != nil && len(m.Tools) > 0 {
-		p.warnf("$.tools", "tools", "an MCP capability gets its tools from the server; the declared list is used only until the server answers")
+		p.warnf(seen["tools"], "tools", "an MCP capability gets its tools from the server; the declared list is used only until the server answers")
 	}
 	if m.Body == "" && len(m.Tools) == 0 && m.MCP == nil {
-		p.warnf("$", "body", "a guide with no instructions: add Markdown after the frontmatter")
+		p.warnf(nil, "body", "a guide with no instructions: add Markdown after the frontmatter")
 	}
 }
 
-// str accepts a string; other scalars are an error naming the type.
-func (p *parse) str(v any, path, field string) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
-		p.errorf(path, field, "must be a string, not %s", describe(v))
+func boolValue(n *yaml.Node) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		return false, false
+	}
+	b, err := strconv.ParseBool(strings.ToLower(n.Value))
+	return b, err == nil
+}
+
+// str accepts a string scalar; other values are an error naming their type.
+func (p *parse) str(n *yaml.Node, field string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "" && n.Tag != "!") {
+		p.errorf(n, field, "must be a string, not %s", describe(n))
 		return "", false
 	}
-	return s, true
+	return n.Value, true
 }
 
 // scalarField accepts any scalar (version: 1.0 is common) as text.
-func (p *parse) scalarField(seen map[string]any, key string) string {
+func (p *parse) scalarField(seen map[string]*yaml.Node, key string) string {
 	v, ok := seen[key]
-	if !ok || v == nil {
+	if !ok || isNull(v) {
 		return ""
 	}
-	s, ok := scalarText(v)
-	if !ok {
-		p.errorf(keyPath("$", key), key, "must be a single value, not %s", describe(v))
+	if v.Kind != yaml.ScalarNode {
+		p.errorf(v, key, "must be a single value, not %s", describe(v))
+		return ""
 	}
-	return s
+	return v.Value
 }
 
-func scalarText(v any) (string, bool) {
-	switch t := v.(type) {
-	case string:
-		return t, true
-	case bool:
-		return strconv.FormatBool(t), true
-	case int, int64, uint64, uint, int32:
-		return fmt.Sprint(t), true
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), true
-	}
-	return "", false
-}
-
-func (p *parse) listField(seen map[string]any, key string) []string {
+func (p *parse) listField(seen map[string]*yaml.Node, key string) []string {
 	v, ok := seen[key]
-	if !ok || v == nil {
+	if !ok || isNull(v) {
 		return nil
 	}
-	return p.strList(v, keyPath("$", key), key)
+	return p.strList(v, key)
 }
 
-func (p *parse) strList(v any, path, field string) []string {
-	list, ok := v.([]any)
-	if !ok {
-		if s, isStr := v.(string); isStr {
-			p.errorf(path, field, "must be a list of strings; write it as [%q] or one `- item` per line", s)
+func (p *parse) strList(v *yaml.Node, field string) []string {
+	if v.Kind != yaml.SequenceNode {
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+			p.errorf(v, field, "must be a list of strings; write it as [%q] or one `- item` per line", v.Value)
 		} else {
-			p.errorf(path, field, "must be a list of strings, not %s", describe(v))
+			p.errorf(v, field, "must be a list of strings, not %s", describe(v))
 		}
 		return nil
 	}
-	out := make([]string, 0, len(list))
-	for i, e := range list {
-		s, ok := scalarText(e)
-		if !ok {
-			p.errorf(fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("%s[%d]", field, i), "must be a string, not %s", describe(e))
+	out := make([]string, 0, len(v.Content))
+	for i, e := range v.Content {
+		e = deref(e)
+		if e.Kind != yaml.ScalarNode || isNull(e) {
+			p.errorf(e, fmt.Sprintf("%s[%d]", field, i), "must be a string, not %s", describe(e))
 			continue
 		}
-		if s = strings.TrimSpace(s); s != "" {
+		if s := strings.TrimSpace(e.Value); s != "" {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func (p *parse) stringMap(v any, path, field string) map[string]string {
-	ms, ok := v.(yaml.MapSlice)
-	if !ok {
-		p.errorf(path, field, "must be a mapping of keys to strings, not %s", describe(v))
+func (p *parse) stringMap(v *yaml.Node, field string) map[string]string {
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, field, "must be a mapping of keys to strings, not %s", describe(v))
 		return nil
 	}
-	out := make(map[string]string, len(ms))
-	for _, it := range ms {
-		k := fmt.Sprint(it.Key)
-		s, ok := scalarText(it.Value)
-		if !ok {
-			p.errorf(keyPath(path, k), field+"."+k, "must be a string, not %s", describe(it.Value))
+	out := map[string]string{}
+	for _, kv := range p.pairs(v, field) {
+		if kv.val.Kind != yaml.ScalarNode {
+			p.errorf(kv.val, join(field, kv.key), "must be a string, not %s", describe(kv.val))
 			continue
 		}
-		out[k] = s
+		out[kv.key] = kv.val.Value
 	}
 	return out
 }
@@ -376,42 +424,39 @@ func (p *parse) stringMap(v any, path, field string) map[string]string {
 var toolKeys = map[string]bool{"name": true, "description": true, "parameters": true, "annotations": true,
 	"timeout": true, "outputSchema": true, "inputSchema": true}
 
-func (p *parse) tools(v any) []Tool {
-	list, ok := v.([]any)
-	if !ok {
-		p.errorf("$.tools", "tools", "must be a list of tools (each with name, description and parameters), not %s", describe(v))
+func (p *parse) tools(v *yaml.Node) []Tool {
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v, "tools", "must be a list of tools (each with name, description and parameters), not %s", describe(v))
 		return nil
 	}
 	var out []Tool
 	names := map[string]int{}
-	for i, e := range list {
-		path := fmt.Sprintf("$.tools[%d]", i)
+	for i, e := range v.Content {
+		e = deref(e)
 		field := fmt.Sprintf("tools[%d]", i)
-		ms, ok := e.(yaml.MapSlice)
-		if !ok {
-			p.errorf(path, field, "must be a mapping with name, description and parameters, not %s", describe(e))
+		if e.Kind != yaml.MappingNode {
+			p.errorf(e, field, "must be a mapping with name, description and parameters, not %s", describe(e))
 			continue
 		}
 		t := Tool{}
-		fields := map[string]any{}
-		for _, it := range ms {
-			k := fmt.Sprint(it.Key)
-			if !toolKeys[k] {
-				p.warnf(keyPath(path, k), field+"."+k, "unknown key is ignored")
+		fields := map[string]*yaml.Node{}
+		for _, kv := range p.pairs(e, field) {
+			if !toolKeys[kv.key] {
+				p.warnf(kv.kNode, join(field, kv.key), "unknown key is ignored")
 				continue
 			}
-			fields[k] = it.Value
+			fields[kv.key] = kv.val
 		}
 		okTool := true
 		if nv, ok := fields["name"]; !ok {
-			p.errorf(path, field+".name", "required")
+			p.errorf(e, field+".name", "required")
 			okTool = false
-		} else if s, ok := p.str(nv, path+".name", field+".name"); ok {
+		} else if s, ok := p.str(nv, field+".name"); ok {
 			if !ValidToolName(s) {
-				p.errorf(path+".name", field+".name", "%q must match ^[a-zA-Z0-9_-]{1,64}$", s)
+				p.errorf(nv, field+".name", "%q must match ^[a-zA-Z0-9_-]{1,64}$", s)
 				okTool = false
 			} else if j, dup := names[s]; dup {
-				p.errorf(path+".name", field+".name", "tool %q is declared twice (also tools[%d])", s, j)
+				p.errorf(nv, field+".name", "tool %q is declared twice (also tools[%d])", s, j)
 				okTool = false
 			} else {
 				names[s] = i
@@ -422,32 +467,32 @@ func (p *parse) tools(v any) []Tool {
 			okTool = false
 		}
 		if dv, ok := fields["description"]; !ok {
-			p.errorf(path, field+".description", "required: tell the model what the tool does")
-		} else if s, ok := p.str(dv, path+".description", field+".description"); ok {
+			p.errorf(e, field+".description", "required: tell the model what the tool does")
+		} else if s, ok := p.str(dv, field+".description"); ok {
 			t.Description = strings.TrimSpace(s)
 			if t.Description == "" {
-				p.errorf(path+".description", field+".description", "must not be empty")
+				p.errorf(dv, field+".description", "must not be empty")
 			}
 		}
 		params, hasParams := fields["parameters"]
 		if !hasParams {
 			params, hasParams = fields["inputSchema"]
 		}
-		if !hasParams || params == nil {
+		if !hasParams || isNull(params) {
 			t.Parameters = json.RawMessage(`{"type":"object","properties":{}}`)
-		} else if raw, ok := p.objectSchema(params, path+".parameters", field+".parameters"); ok {
+		} else if raw, ok := p.objectSchema(params, field+".parameters"); ok {
 			t.Parameters = raw
 		}
-		if ov, ok := fields["outputSchema"]; ok && ov != nil {
-			if raw, ok := p.schema(ov, path+".outputSchema", field+".outputSchema"); ok {
+		if ov, ok := fields["outputSchema"]; ok && !isNull(ov) {
+			if raw, ok := p.schema(ov, field+".outputSchema"); ok {
 				t.OutputSchema = raw
 			}
 		}
-		if av, ok := fields["annotations"]; ok && av != nil {
-			t.Annotations = p.annotations(av, path+".annotations", field+".annotations")
+		if av, ok := fields["annotations"]; ok && !isNull(av) {
+			t.Annotations = p.annotations(av, field+".annotations")
 		}
-		if tv, ok := fields["timeout"]; ok && tv != nil {
-			t.Timeout = p.duration(tv, path+".timeout", field+".timeout")
+		if tv, ok := fields["timeout"]; ok && !isNull(tv) {
+			t.Timeout = p.duration(tv, field+".timeout")
 		}
 		if okTool {
 			out = append(out, t)
@@ -462,131 +507,214 @@ var jsonTypes = map[string]bool{"object": true, "array": true, "string": true, "
 // returns it as JSON. The check is structural (type, properties, required);
 // the registry compiles it fully before the first call and `wrasse caps
 // validate` compiles it at once.
-func (p *parse) objectSchema(v any, path, field string) (json.RawMessage, bool) {
-	ms, ok := v.(yaml.MapSlice)
-	if !ok {
-		p.errorf(path, field, "must be a JSON Schema object (type: object, properties: ...), not %s", describe(v))
+func (p *parse) objectSchema(v *yaml.Node, field string) (json.RawMessage, bool) {
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, field, "must be a JSON Schema object (type: object, properties: ...), not %s", describe(v))
 		return nil, false
 	}
-	doc := toJSONValue(ms).(map[string]any)
 	good := true
-	if t, ok := doc["type"]; !ok {
-		p.errorf(path, field, "must say `type: object` (a full JSON Schema for the argument object)")
-		good = false
-	} else if t != "object" {
-		p.errorf(path+".type", field+".type", "must be \"object\", not %s", describe(t))
-		good = false
-	}
-	props := map[string]any{}
-	if pv, ok := doc["properties"]; ok && pv != nil {
-		pm, ok := pv.(map[string]any)
-		if !ok {
-			p.errorf(path+".properties", field+".properties", "must be a mapping of argument name to schema, not %s", describe(pv))
-			good = false
-		} else {
-			props = pm
-			for _, name := range sortedKeys(pm) {
-				if !p.checkPropertySchema(pm[name], keyPath(path+".properties", name), field+".properties."+name) {
+	var props map[string]bool
+	var typeNode *yaml.Node
+	for _, kv := range p.pairs(v, field) {
+		switch kv.key {
+		case "type":
+			typeNode = kv.val
+			if kv.val.Kind != yaml.ScalarNode || kv.val.Value != "object" {
+				p.errorf(kv.val, field+".type", "must be \"object\", not %s", describe(kv.val))
+				good = false
+			}
+		case "properties":
+			if kv.val.Kind != yaml.MappingNode {
+				p.errorf(kv.val, field+".properties", "must be a mapping of argument name to schema, not %s", describe(kv.val))
+				good = false
+				continue
+			}
+			props = map[string]bool{}
+			for _, prop := range p.pairs(kv.val, field+".properties") {
+				props[prop.key] = true
+				if !p.checkPropertySchema(prop.val, field+".properties."+prop.key) {
 					good = false
 				}
 			}
 		}
 	}
-	if rv, ok := doc["required"]; ok && rv != nil {
-		rl, ok := rv.([]any)
-		if !ok {
-			p.errorf(path+".required", field+".required", "must be a list of argument names, not %s", describe(rv))
+	if typeNode == nil {
+		p.errorf(v, field, "must say `type: object` (a full JSON Schema for the argument object)")
+		good = false
+	}
+	for _, kv := range p.pairs(v, field) {
+		if kv.key != "required" {
+			continue
+		}
+		if kv.val.Kind != yaml.SequenceNode {
+			p.errorf(kv.val, field+".required", "must be a list of argument names, not %s", describe(kv.val))
 			good = false
-		} else {
-			for i, r := range rl {
-				s, ok := r.(string)
-				if !ok {
-					p.errorf(fmt.Sprintf("%s.required[%d]", path, i), fmt.Sprintf("%s.required[%d]", field, i), "must be a string")
-					good = false
-					continue
-				}
-				if _, ok := props[s]; !ok {
-					p.errorf(fmt.Sprintf("%s.required[%d]", path, i), fmt.Sprintf("%s.required[%d]", field, i), "%q is required but not listed in properties", s)
-					good = false
-				}
+			continue
+		}
+		for i, r := range kv.val.Content {
+			if r.Kind != yaml.ScalarNode {
+				p.errorf(r, fmt.Sprintf("%s.required[%d]", field, i), "must be a string")
+				good = false
+				continue
+			}
+			if !props[r.Value] {
+				p.errorf(r, fmt.Sprintf("%s.required[%d]", field, i), "%q is required but not listed in properties", r.Value)
+				good = false
 			}
 		}
 	}
 	if !good {
 		return nil, false
 	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		p.errorf(path, field, "cannot be written as JSON: %v", err)
-		return nil, false
-	}
-	return raw, true
+	return p.toJSON(v, field)
 }
 
-func (p *parse) checkPropertySchema(v any, path, field string) bool {
-	switch s := v.(type) {
-	case bool:
-		return true
-	case map[string]any:
-		if t, ok := s["type"]; ok {
-			switch tt := t.(type) {
-			case string:
-				if !jsonTypes[tt] {
-					p.errorf(path+".type", field+".type", "%q is not a JSON Schema type (use string, number, integer, boolean, array, object or null)", tt)
-					return false
-				}
-			case []any:
-				for _, x := range tt {
-					if xs, ok := x.(string); !ok || !jsonTypes[xs] {
-						p.errorf(path+".type", field+".type", "%v is not a JSON Schema type", x)
+func (p *parse) toJSON(v *yaml.Node, field string) (json.RawMessage, bool) {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v, 0); err != nil {
+		p.errorf(v, field, "cannot be written as JSON: %v", err)
+		return nil, false
+	}
+	return json.RawMessage(b.Bytes()), true
+}
+
+// writeJSON encodes a YAML node as JSON directly (keys keep their source
+// order), which is much cheaper than decoding to maps and marshalling.
+func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) error {
+	n = deref(n)
+	if depth > 64 {
+		return errors.New("nested too deeply")
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(n.Content[i].Value)
+			b.Write(k)
+			b.WriteByte(':')
+			if err := writeJSON(b, n.Content[i+1], depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, e := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSON(b, e, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			b.WriteString("null")
+		case "!!bool":
+			v, _ := boolValue(n)
+			b.WriteString(strconv.FormatBool(v))
+		case "!!int", "!!float":
+			var v any
+			if err := n.Decode(&v); err != nil {
+				return err
+			}
+			f, ok := toFloat(v)
+			if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Errorf("%q is not a JSON number", n.Value)
+			}
+			out, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			b.Write(out)
+		default:
+			out, _ := json.Marshal(n.Value)
+			b.Write(out)
+		}
+	default:
+		return fmt.Errorf("unsupported YAML node")
+	}
+	return nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch t := v.(type) {
+	case int:
+		return float64(t), true
+	case int64:
+		return float64(t), true
+	case uint64:
+		return float64(t), true
+	case float64:
+		return t, true
+	}
+	return 0, false
+}
+
+func (p *parse) checkPropertySchema(v *yaml.Node, field string) bool {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if _, ok := boolValue(v); ok {
+			return true
+		}
+	case yaml.MappingNode:
+		for _, kv := range p.pairs(v, field) {
+			switch kv.key {
+			case "type":
+				switch kv.val.Kind {
+				case yaml.ScalarNode:
+					if !jsonTypes[kv.val.Value] {
+						p.errorf(kv.val, field+".type", "%q is not a JSON Schema type (use string, number, integer, boolean, array, object or null)", kv.val.Value)
 						return false
 					}
+				case yaml.SequenceNode:
+					for _, x := range kv.val.Content {
+						if x.Kind != yaml.ScalarNode || !jsonTypes[x.Value] {
+							p.errorf(x, field+".type", "%s is not a JSON Schema type", describe(x))
+							return false
+						}
+					}
+				default:
+					p.errorf(kv.val, field+".type", "must be a type name, not %s", describe(kv.val))
+					return false
 				}
-			default:
-				p.errorf(path+".type", field+".type", "must be a type name, not %s", describe(t))
-				return false
-			}
-		}
-		if e, ok := s["enum"]; ok {
-			if _, ok := e.([]any); !ok {
-				p.errorf(path+".enum", field+".enum", "must be a list of allowed values")
-				return false
+			case "enum":
+				if kv.val.Kind != yaml.SequenceNode {
+					p.errorf(kv.val, field+".enum", "must be a list of allowed values")
+					return false
+				}
 			}
 		}
 		return true
-	default:
-		p.errorf(path, field, "must be a schema mapping (type, description, ...), not %s", describe(v))
-		return false
 	}
+	p.errorf(v, field, "must be a schema mapping (type, description, ...), not %s", describe(v))
+	return false
 }
 
-func (p *parse) schema(v any, path, field string) (json.RawMessage, bool) {
-	switch v.(type) {
-	case yaml.MapSlice, bool:
-	default:
-		p.errorf(path, field, "must be a JSON Schema mapping, not %s", describe(v))
-		return nil, false
+func (p *parse) schema(v *yaml.Node, field string) (json.RawMessage, bool) {
+	if v.Kind != yaml.MappingNode {
+		if _, ok := boolValue(v); !ok {
+			p.errorf(v, field, "must be a JSON Schema mapping, not %s", describe(v))
+			return nil, false
+		}
 	}
-	raw, err := json.Marshal(toJSONValue(v))
-	if err != nil {
-		p.errorf(path, field, "cannot be written as JSON: %v", err)
-		return nil, false
-	}
-	return raw, true
+	return p.toJSON(v, field)
 }
 
-func (p *parse) annotations(v any, path, field string) Annotations {
+func (p *parse) annotations(v *yaml.Node, field string) Annotations {
 	var a Annotations
-	ms, ok := v.(yaml.MapSlice)
-	if !ok {
-		p.errorf(path, field, "must be a mapping (readOnly, destructive, idempotent), not %s", describe(v))
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, field, "must be a mapping (readOnly, destructive, idempotent), not %s", describe(v))
 		return a
 	}
-	for _, it := range ms {
-		k := fmt.Sprint(it.Key)
-		b, isBool := it.Value.(bool)
+	for _, kv := range p.pairs(v, field) {
 		var dst *bool
-		switch k {
+		switch kv.key {
 		case "readOnly", "readOnlyHint":
 			dst = &a.ReadOnly
 		case "destructive", "destructiveHint":
@@ -594,11 +722,12 @@ func (p *parse) annotations(v any, path, field string) Annotations {
 		case "idempotent", "idempotentHint":
 			dst = &a.Idempotent
 		default:
-			p.warnf(keyPath(path, k), field+"."+k, "unknown annotation is ignored (known: readOnly, destructive, idempotent)")
+			p.warnf(kv.kNode, join(field, kv.key), "unknown annotation is ignored (known: readOnly, destructive, idempotent)")
 			continue
 		}
-		if !isBool {
-			p.errorf(keyPath(path, k), field+"."+k, "must be true or false, not %s", describe(it.Value))
+		b, ok := boolValue(kv.val)
+		if !ok {
+			p.errorf(kv.val, join(field, kv.key), "must be true or false, not %s", describe(kv.val))
 			continue
 		}
 		*dst = b
@@ -606,80 +735,80 @@ func (p *parse) annotations(v any, path, field string) Annotations {
 	return a
 }
 
-func (p *parse) duration(v any, path, field string) time.Duration {
-	switch t := v.(type) {
-	case string:
-		d, err := time.ParseDuration(t)
-		if err != nil || d <= 0 {
-			p.errorf(path, field, "%q is not a duration; write e.g. 90s or 5m", t)
-			return 0
+func (p *parse) duration(v *yaml.Node, field string) time.Duration {
+	if v.Kind == yaml.ScalarNode {
+		switch v.Tag {
+		case "!!str":
+			d, err := time.ParseDuration(v.Value)
+			if err != nil || d <= 0 {
+				p.errorf(v, field, "%q is not a duration; write e.g. 90s or 5m", v.Value)
+				return 0
+			}
+			return d
+		case "!!int", "!!float":
+			f, err := strconv.ParseFloat(v.Value, 64)
+			if err != nil || f <= 0 || math.IsInf(f, 0) || f > 24*3600 {
+				p.errorf(v, field, "must be a positive number of seconds (at most a day) or a duration like 90s")
+				return 0
+			}
+			return time.Duration(f * float64(time.Second))
 		}
-		return d
-	case uint64, int64, int, float64:
-		f, _ := strconv.ParseFloat(fmt.Sprint(t), 64)
-		if f <= 0 || math.IsInf(f, 0) || f > 24*3600 {
-			p.errorf(path, field, "must be a positive number of seconds or a duration like 90s")
-			return 0
-		}
-		return time.Duration(f * float64(time.Second))
 	}
-	p.errorf(path, field, "must be a duration like 90s, not %s", describe(v))
+	p.errorf(v, field, "must be a duration like 90s, not %s", describe(v))
 	return 0
 }
 
-func (p *parse) patterns(seen map[string]any, key string) []Pattern {
+func (p *parse) patterns(seen map[string]*yaml.Node, key string) []Pattern {
 	v, ok := seen[key]
-	if !ok || v == nil {
+	if !ok || isNull(v) {
 		return nil
 	}
-	path := keyPath("$", key)
-	list, ok := v.([]any)
-	if !ok {
-		p.errorf(path, key, "must be a list of regular expressions (a string or {pattern, reason} each), not %s", describe(v))
+	if v.Kind != yaml.SequenceNode {
+		p.errorf(v, key, "must be a list of regular expressions (a string or {pattern, reason} each), not %s", describe(v))
 		return nil
 	}
 	var out []Pattern
-	for i, e := range list {
-		ep := fmt.Sprintf("%s[%d]", path, i)
+	for i, e := range v.Content {
+		e = deref(e)
 		ef := fmt.Sprintf("%s[%d]", key, i)
 		var pat Pattern
-		switch t := e.(type) {
-		case string:
-			pat.Pattern = t
-		case yaml.MapSlice:
-			for _, it := range t {
-				k := fmt.Sprint(it.Key)
-				s, ok := scalarText(it.Value)
-				switch k {
+		at := e
+		switch e.Kind {
+		case yaml.ScalarNode:
+			pat.Pattern = e.Value
+		case yaml.MappingNode:
+			for _, kv := range p.pairs(e, ef) {
+				switch kv.key {
 				case "pattern":
-					if !ok {
-						p.errorf(keyPath(ep, k), ef+".pattern", "must be a string")
+					if kv.val.Kind != yaml.ScalarNode {
+						p.errorf(kv.val, ef+".pattern", "must be a string")
 						continue
 					}
-					pat.Pattern = s
+					pat.Pattern = kv.val.Value
+					at = kv.val
 				case "reason":
-					pat.Reason = s
+					pat.Reason = kv.val.Value
 				case "level":
 					// Accepted from Wolffish-style files; the list it sits in decides the level.
 				default:
-					p.warnf(keyPath(ep, k), ef+"."+k, "unknown key is ignored")
+					p.warnf(kv.kNode, join(ef, kv.key), "unknown key is ignored")
 				}
 			}
 		default:
-			p.errorf(ep, ef, "must be a string or {pattern, reason}, not %s", describe(e))
+			p.errorf(e, ef, "must be a string or {pattern, reason}, not %s", describe(e))
 			continue
 		}
 		if pat.Pattern == "" {
-			p.errorf(ep, ef, "pattern is missing or empty")
+			p.errorf(at, ef, "pattern is missing or empty")
 			continue
 		}
 		re, err := regexp.Compile("(?i)" + pat.Pattern)
 		if err != nil {
-			p.errorf(ep, ef, "%q is not a valid regular expression: %v", pat.Pattern, err)
+			p.errorf(at, ef, "%q is not a valid regular expression: %v", pat.Pattern, err)
 			continue
 		}
 		if re.MatchString("") {
-			p.errorf(ep, ef, "%q matches the empty string, so it would match every call; make it specific", pat.Pattern)
+			p.errorf(at, ef, "%q matches the empty string, so it would match every call; make it specific", pat.Pattern)
 			continue
 		}
 		pat.Re = re
@@ -688,139 +817,103 @@ func (p *parse) patterns(seen map[string]any, key string) []Pattern {
 	return out
 }
 
-func (p *parse) permissions(v any) Permissions {
+func (p *parse) permissions(v *yaml.Node) Permissions {
 	out := Permissions{}
-	add := func(name, path, field string, scope []string) {
-		known := false
+	add := func(name string, at *yaml.Node, field string, scope []string) {
 		for _, k := range KnownPermissions {
 			if k == name {
-				known = true
+				out[name] = scope
+				return
 			}
 		}
-		if !known {
-			p.errorf(path, field, "unknown permission %q (known: %s)", name, strings.Join(KnownPermissions, ", "))
-			return
-		}
-		out[name] = scope
+		p.errorf(at, field, "unknown permission %q (known: %s)", name, strings.Join(KnownPermissions, ", "))
 	}
-	switch t := v.(type) {
-	case []any:
-		for i, e := range t {
-			s, ok := e.(string)
-			if !ok {
-				p.errorf(fmt.Sprintf("$.permissions[%d]", i), fmt.Sprintf("permissions[%d]", i), "must be a permission name")
+	switch v.Kind {
+	case yaml.SequenceNode:
+		for i, e := range v.Content {
+			field := fmt.Sprintf("permissions[%d]", i)
+			if e.Kind != yaml.ScalarNode {
+				p.errorf(e, field, "must be a permission name")
 				continue
 			}
-			add(s, fmt.Sprintf("$.permissions[%d]", i), fmt.Sprintf("permissions[%d]", i), nil)
+			add(e.Value, e, field, nil)
 		}
-	case yaml.MapSlice:
-		for _, it := range t {
-			k := fmt.Sprint(it.Key)
-			path := keyPath("$.permissions", k)
-			switch val := it.Value.(type) {
-			case bool:
-				if val {
-					add(k, path, "permissions."+k, nil)
+	case yaml.MappingNode:
+		for _, kv := range p.pairs(v, "permissions") {
+			field := "permissions." + kv.key
+			switch {
+			case isNull(kv.val):
+				add(kv.key, kv.kNode, field, nil)
+			case kv.val.Kind == yaml.ScalarNode && kv.val.Tag == "!!bool":
+				if b, _ := boolValue(kv.val); b {
+					add(kv.key, kv.kNode, field, nil)
 				}
-			case string:
-				add(k, path, "permissions."+k, []string{val})
-			case []any:
-				add(k, path, "permissions."+k, p.strList(val, path, "permissions."+k))
-			case nil:
-				add(k, path, "permissions."+k, nil)
+			case kv.val.Kind == yaml.ScalarNode:
+				add(kv.key, kv.kNode, field, []string{kv.val.Value})
+			case kv.val.Kind == yaml.SequenceNode:
+				add(kv.key, kv.kNode, field, p.strList(kv.val, field))
 			default:
-				p.errorf(path, "permissions."+k, "must be true, or a list of what it covers, not %s", describe(it.Value))
+				p.errorf(kv.val, field, "must be true, or a list of what it covers, not %s", describe(kv.val))
 			}
 		}
 	default:
-		p.errorf("$.permissions", "permissions", "must be a list (e.g. [exec, network]) or a mapping, not %s", describe(v))
+		p.errorf(v, "permissions", "must be a list (e.g. [exec, network]) or a mapping, not %s", describe(v))
 	}
 	return out
 }
 
-func (p *parse) mcp(v any) *MCPServer {
-	ms, ok := v.(yaml.MapSlice)
-	if !ok {
-		p.errorf("$.mcp", "mcp", "must be a mapping with command (and args) or url, not %s", describe(v))
+func (p *parse) mcp(v *yaml.Node) *MCPServer {
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, "mcp", "must be a mapping with command (and args) or url, not %s", describe(v))
 		return nil
 	}
 	s := &MCPServer{}
-	for _, it := range ms {
-		k := fmt.Sprint(it.Key)
-		path := keyPath("$.mcp", k)
-		switch k {
+	for _, kv := range p.pairs(v, "mcp") {
+		field := "mcp." + kv.key
+		switch kv.key {
 		case "command":
-			s.Command, _ = p.str(it.Value, path, "mcp.command")
+			s.Command, _ = p.str(kv.val, field)
 		case "url":
-			s.URL, _ = p.str(it.Value, path, "mcp.url")
+			s.URL, _ = p.str(kv.val, field)
 		case "args":
-			s.Args = p.strList(it.Value, path, "mcp.args")
+			s.Args = p.strList(kv.val, field)
 		case "env":
-			s.Env = p.stringMap(it.Value, path, "mcp.env")
+			s.Env = p.stringMap(kv.val, field)
 		case "secrets":
-			s.Secrets = p.stringMap(it.Value, path, "mcp.secrets")
+			s.Secrets = p.stringMap(kv.val, field)
 		default:
-			p.warnf(path, "mcp."+k, "unknown key is ignored")
+			p.warnf(kv.kNode, field, "unknown key is ignored")
 		}
 	}
 	if (s.Command == "") == (s.URL == "") {
-		p.errorf("$.mcp", "mcp", "set exactly one of command (a local server) or url (a remote one)")
+		p.errorf(v, "mcp", "set exactly one of command (a local server) or url (a remote one)")
 		return nil
 	}
 	return s
 }
 
-// toJSONValue converts decoded YAML (ordered maps, uint64s) to JSON-ready values.
-func toJSONValue(v any) any {
-	switch t := v.(type) {
-	case yaml.MapSlice:
-		m := make(map[string]any, len(t))
-		for _, it := range t {
-			m[fmt.Sprint(it.Key)] = toJSONValue(it.Value)
-		}
-		return m
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = toJSONValue(x)
-		}
-		return m
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = toJSONValue(x)
-		}
-		return out
-	default:
-		return t
-	}
-}
-
-func describe(v any) string {
-	switch t := v.(type) {
-	case nil:
+func describe(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil {
 		return "an empty value"
-	case string:
-		return fmt.Sprintf("the text %q", t)
-	case bool:
-		return fmt.Sprintf("the boolean %v", t)
-	case []any:
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
 		return "a list"
-	case yaml.MapSlice, map[string]any:
+	case yaml.MappingNode:
 		return "a mapping"
-	case uint64, int64, int, float64:
-		return fmt.Sprintf("the number %v", t)
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "an empty value"
+		case "!!bool":
+			return "the boolean " + n.Value
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		}
+		return fmt.Sprintf("the text %q", n.Value)
 	}
-	return fmt.Sprintf("a %T", v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return "an unexpected value"
 }
 
 // headings lists the Markdown headings of body, skipping fenced code.

@@ -1,0 +1,236 @@
+package workspace
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/adrg/xdg"
+)
+
+// EnvHome overrides the workspace location.
+const EnvHome = "WRASSE_HOME"
+
+// Sentinel errors.
+var (
+	// ErrBadConfig marks a config.json that cannot be read.
+	ErrBadConfig = errors.New("invalid config.json")
+)
+
+// Workspace is the set of paths of one workspace.
+type Workspace struct {
+	Root string
+}
+
+// Resolve picks the workspace root: flag, then $WRASSE_HOME, then the
+// user's data folder.
+func Resolve(flag string, getenv func(string) string) (Workspace, error) {
+	root := flag
+	if root == "" && getenv != nil {
+		root = getenv(EnvHome)
+	}
+	if root == "" {
+		root = filepath.Join(xdg.DataHome, "wrasse")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return Workspace{}, fmt.Errorf("workspace path %q: %w", root, err)
+	}
+	return Workspace{Root: abs}, nil
+}
+
+// Capabilities is the folder of the user's capabilities.
+func (w Workspace) Capabilities() string { return filepath.Join(w.Root, "brain", "cerebellum") }
+
+// Database is the workspace database file.
+func (w Workspace) Database() string { return filepath.Join(w.Root, "wrasse.db") }
+
+// Config is config.json.
+func (w Workspace) Config() string { return filepath.Join(w.Root, "config.json") }
+
+// Identity is the editable identity prompt.
+func (w Workspace) Identity() string { return filepath.Join(w.Root, "brain", "identity.md") }
+
+// Log is the log file.
+func (w Workspace) Log() string { return filepath.Join(w.Root, "logs", "wrasse.log") }
+
+// Staging is where installs are prepared before they move into place.
+func (w Workspace) Staging() string { return filepath.Join(w.Root, ".staging") }
+
+// Trash holds removed capabilities for a while.
+func (w Workspace) Trash() string { return filepath.Join(w.Root, ".trash") }
+
+// Ensure creates the workspace folders (private to the user) and the
+// default identity file when missing.
+func (w Workspace) Ensure() error {
+	for _, d := range []string{w.Root, w.Capabilities(), filepath.Dir(w.Log())} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("create workspace folder %s: %w", d, err)
+		}
+	}
+	if _, err := os.Stat(w.Identity()); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(w.Identity(), []byte(DefaultIdentity), 0o600); err != nil {
+			return fmt.Errorf("write %s: %w", w.Identity(), err)
+		}
+	}
+	return nil
+}
+
+// DefaultIdentity is the identity prompt a new workspace starts with.
+const DefaultIdentity = `You are Wrasse, a helpful desktop assistant running on the user's computer.
+Be direct and accurate. Use your tools to act rather than guessing; say what you did and what you found.
+Ask before anything destructive or hard to undo. Never reveal secrets or API keys.
+`
+
+// OpenLog opens the workspace log file for a slog text handler at level.
+func (w Workspace) OpenLog(level slog.Level) (*slog.Logger, io.Closer, error) {
+	if err := os.MkdirAll(filepath.Dir(w.Log()), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create log folder: %w", err)
+	}
+	f, err := os.OpenFile(w.Log(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log %s: %w", w.Log(), err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f, nil
+}
+
+// Config is config.json: non-secret settings. API keys never live here.
+type Config struct {
+	// Provider is "openai" (any OpenAI-compatible server) or "anthropic".
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	BaseURL  string `json:"baseURL,omitempty"`
+	// ContextWindow is the model's context size in tokens.
+	ContextWindow int `json:"contextWindow,omitempty"`
+	// MaxSteps bounds model requests per turn.
+	MaxSteps int `json:"maxSteps,omitempty"`
+	// PinnedCapabilities are always loaded, like core ones.
+	PinnedCapabilities []string `json:"pinnedCapabilities,omitempty"`
+	// AutoResync applies capability changes on disk at once.
+	AutoResync bool `json:"autoResync,omitempty"`
+	// Folders are the folders file and shell tools may use (default: home folder).
+	Folders []string `json:"folders,omitempty"`
+	// IndexBudget is the capability index budget in tokens.
+	IndexBudget int `json:"indexBudget,omitempty"`
+}
+
+// Defaults used when config.json leaves a setting out.
+const (
+	DefaultProvider      = "openai"
+	DefaultBaseURL       = "http://localhost:11434/v1"
+	DefaultModel         = "llama3.1"
+	DefaultContextWindow = 32768
+	DefaultMaxSteps      = 25
+)
+
+// WithDefaults fills unset settings: with no configuration Wrasse talks to
+// a local Ollama server.
+func (c Config) WithDefaults() Config {
+	if c.Provider == "" {
+		c.Provider = DefaultProvider
+	}
+	if c.BaseURL == "" && c.Provider == DefaultProvider {
+		c.BaseURL = DefaultBaseURL
+	}
+	if c.Model == "" {
+		if c.Provider == "anthropic" {
+			c.Model = "claude-sonnet-4-5"
+		} else {
+			c.Model = DefaultModel
+		}
+	}
+	if c.ContextWindow <= 0 {
+		c.ContextWindow = DefaultContextWindow
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = DefaultMaxSteps
+	}
+	return c
+}
+
+// LoadConfig reads config.json; a missing file is an empty config.
+func (w Workspace) LoadConfig() (Config, error) {
+	data, err := os.ReadFile(w.Config())
+	if errors.Is(err, os.ErrNotExist) {
+		return Config{}, nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read %s: %w", w.Config(), err)
+	}
+	return ParseConfig(data, w.Config())
+}
+
+// ParseConfig decodes config.json, reporting a syntax error's line and column.
+func ParseConfig(data []byte, name string) (Config, error) {
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&c); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := position(data, se.Offset-1)
+			return Config{}, fmt.Errorf("%w: %s:%d:%d: %v", ErrBadConfig, name, line, col, err)
+		case errors.As(err, &te):
+			line, col := position(data, te.Offset)
+			return Config{}, fmt.Errorf("%w: %s:%d:%d: %s must be %s", ErrBadConfig, name, line, col, te.Field, te.Type)
+		}
+		return Config{}, fmt.Errorf("%w: %s: %v", ErrBadConfig, name, err)
+	}
+	return c, nil
+}
+
+func position(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// SaveConfig writes config.json atomically.
+func (w Workspace) SaveConfig(c Config) error {
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(w.Config(), append(data, '\n'), 0o600)
+}
+
+// WriteFileAtomic writes data to a temporary file beside path and renames it
+// into place, so readers never see a half-written file.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,26 @@
+package cerebellum
+
+import "errors"
+
+// Sentinel errors of the capability engine. Callers match them with
+// errors.Is; messages wrapped around them say what to do.
+var (
+	// ErrNotFound: no capability has that name.
+	ErrNotFound = errors.New("no such capability")
+	// ErrUnknownTool: no capability declares that tool.
+	ErrUnknownTool = errors.New("unknown tool")
+	// ErrDisabled: the capability is switched off.
+	ErrDisabled = errors.New("capability is disabled")
+	// ErrFailed: the capability failed to load.
+	ErrFailed = errors.New("capability failed to load")
+	// ErrInvalidArgs: tool arguments do not match the tool's schema.
+	ErrInvalidArgs = errors.New("invalid tool arguments")
+	// ErrNoRuntime: nothing can run this capability's tools.
+	ErrNoRuntime = errors.New("no runtime for capability")
+	// ErrReadOnly: built-in capabilities cannot be changed or removed.
+	ErrReadOnly = errors.New("capability ships with Wrasse and cannot be changed")
+	// ErrOutsideFolder: a path escapes the capability folder.
+	ErrOutsideFolder = errors.New("path is outside the capability folder")
+	// ErrEmptyQuery: tool_search needs words to search for.
+	ErrEmptyQuery = errors.New("empty search query")
+)

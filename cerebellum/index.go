@@ -1,0 +1,190 @@
+package cerebellum
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultIndexBudget is the capability index budget in tokens.
+const DefaultIndexBudget = 800
+
+// IndexDescriptionLimit is how many characters of a description an index line shows.
+const IndexDescriptionLimit = 90
+
+const (
+	indexOpen   = "<capabilities>"
+	indexHeader = "Installed capabilities ([loaded] = tools callable now; find others with tool_search, load one with tool_activate, read a guide with skill_read_source):"
+	indexClose  = "</capabilities>"
+)
+
+// EstimateTokens is the default token count for the index budget: one token
+// per 3.5 bytes, rounded up. Real BPE tokenizers (o200k, cl100k) average 4 to
+// 4.5 bytes per token on index lines (names, short English descriptions), so
+// the estimate over-counts and the budget holds for them too; the index tests
+// and cmd/wrasse-bench check that with a real tokenizer. Counting with a real
+// tokenizer at run time would cost start-up time for no gain.
+func EstimateTokens(s string) int { return (2*len(s) + 6) / 7 }
+
+// Index renders the capability index for sess's system prompt. The same
+// registry state and session give byte-identical output.
+func (r *Registry) Index(sess *Session) string {
+	return RenderIndex(r.Snapshot(), r.LoadedNames(sess), recentOf(sess), r.opts.IndexBudget, r.opts.CountTokens)
+}
+
+func recentOf(sess *Session) []string {
+	if sess == nil {
+		return nil
+	}
+	return sess.Recent()
+}
+
+// indexLine is one capability line and its sort keys.
+type indexLine struct {
+	name   string
+	text   string
+	tokens int
+}
+
+// RenderIndex writes the index block: loaded capabilities first, then the
+// others, within budget tokens. Lines are admitted in priority order
+// (loaded, pinned, recently used, then by name); whatever does not fit
+// collapses into one line pointing at tool_search. Within each group lines
+// are sorted by name so the text only changes when the state does.
+func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func(string) int) string {
+	if count == nil {
+		count = EstimateTokens
+	}
+	isLoaded := map[string]bool{}
+	for _, n := range loaded {
+		isLoaded[n] = true
+	}
+	var usable []*Capability
+	for _, c := range snap.caps {
+		if c.Usable() {
+			usable = append(usable, c)
+		}
+	}
+	if len(usable) == 0 {
+		return ""
+	}
+	recentRank := map[string]int{}
+	for i, n := range recent {
+		if _, ok := recentRank[n]; !ok {
+			recentRank[n] = i
+		}
+	}
+	// Priority order for admission.
+	prio := func(c *Capability) int {
+		switch {
+		case isLoaded[c.Name] && (c.Core || c.Pinned):
+			return 0
+		case isLoaded[c.Name]:
+			return 1
+		case c.Pinned:
+			return 2
+		}
+		if _, ok := recentRank[c.Name]; ok {
+			return 3
+		}
+		return 4
+	}
+	order := append([]*Capability(nil), usable...)
+	sort.SliceStable(order, func(i, j int) bool {
+		pi, pj := prio(order[i]), prio(order[j])
+		if pi != pj {
+			return pi < pj
+		}
+		if pi == 3 {
+			return recentRank[order[i].Name] < recentRank[order[j].Name]
+		}
+		return order[i].Name < order[j].Name
+	})
+
+	fixed := count(indexOpen+"\n") + count(indexHeader+"\n") + count(indexClose)
+	totalTools := 0
+	for _, c := range usable {
+		totalTools += len(c.Tools())
+	}
+	// Reserve room for the collapse line at its widest.
+	reserve := count(collapseLine(len(usable), totalTools) + "\n")
+	remaining := budget - fixed - reserve
+	var shown []indexLine
+	admitted := map[string]bool{}
+	hiddenCaps, hiddenTools := 0, 0
+	for _, c := range order {
+		text := lineFor(c, isLoaded[c.Name])
+		t := count(text + "\n")
+		if t <= remaining {
+			remaining -= t
+			shown = append(shown, indexLine{name: c.Name, text: text, tokens: t})
+			admitted[c.Name] = true
+			continue
+		}
+		hiddenCaps++
+		hiddenTools += len(c.Tools())
+	}
+	// Display: loaded lines first, then the rest, each sorted by name.
+	sort.SliceStable(shown, func(i, j int) bool {
+		li, lj := isLoaded[shown[i].name], isLoaded[shown[j].name]
+		if li != lj {
+			return li
+		}
+		return shown[i].name < shown[j].name
+	})
+	var b strings.Builder
+	b.WriteString(indexOpen + "\n")
+	b.WriteString(indexHeader + "\n")
+	for _, l := range shown {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+	}
+	if hiddenCaps > 0 {
+		b.WriteString(collapseLine(hiddenCaps, hiddenTools))
+		b.WriteByte('\n')
+	}
+	b.WriteString(indexClose)
+	return b.String()
+}
+
+func collapseLine(caps, tools int) string {
+	return fmt.Sprintf("- …plus %d more %s (%d %s) — use tool_search to find them", caps, plural(caps, "capability", "capabilities"), tools, plural(tools, "tool", "tools"))
+}
+
+// lineFor renders "- name (N tools) — description [loaded]".
+func lineFor(c *Capability, loaded bool) string {
+	var kind string
+	switch {
+	case c.Kind == KindGuide:
+		kind = "guide"
+	case c.Kind == KindMCP && len(c.Tools()) == 0:
+		kind = "MCP"
+	default:
+		n := len(c.Tools())
+		kind = fmt.Sprintf("%d %s", n, plural(n, "tool", "tools"))
+	}
+	line := fmt.Sprintf("- %s (%s) — %s", c.Name, kind, OneLine(c.Description(), IndexDescriptionLimit))
+	if loaded && c.Kind != KindGuide {
+		line += " [loaded]"
+	}
+	return line
+}
+
+// OneLine collapses whitespace and cuts s to limit characters, ending a cut
+// with an ellipsis.
+func OneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimRight(string(r[:limit-1]), " ,;:.-") + "…"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,391 @@
+package cerebellum
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/cerebellum/stage"
+)
+
+// TrashRetention is how long removed capabilities stay restorable.
+const TrashRetention = 7 * 24 * time.Hour
+
+// Install errors.
+var (
+	// ErrExists: a capability of that name is installed and --replace was not given.
+	ErrExists = errors.New("capability already installed")
+	// ErrNotInTrash: nothing of that name can be restored.
+	ErrNotInTrash = errors.New("no removed capability of that name")
+	// ErrNoWorkspace: the registry has no workspace to install into.
+	ErrNoWorkspace = errors.New("no workspace folder")
+)
+
+// StagingDir is where installs are prepared, inside the workspace so the
+// final move is a rename on one file system.
+func StagingDir(workspace string) string { return filepath.Join(workspace, ".staging") }
+
+// TrashDir holds removed capabilities.
+func TrashDir(workspace string) string { return filepath.Join(workspace, ".trash") }
+
+// InstallOptions tune Install.
+type InstallOptions struct {
+	// Replace an installed capability of the same name.
+	Replace bool
+	// Authored marks a capability written by the assistant: installed
+	// disabled, badge Authored, until the user enables it.
+	Authored bool
+	// Limits for archives and folders (zero: stage.DefaultLimits()).
+	Limits *stage.Limits
+}
+
+// InstallResult says what an install did.
+type InstallResult struct {
+	Name     string   `json:"name"`
+	Folder   string   `json:"folder"`
+	Replaced bool     `json:"replaced,omitempty"`
+	Disabled bool     `json:"disabled,omitempty"`
+	Ignored  []string `json:"ignored,omitempty"`
+	Report   *Report  `json:"report"`
+}
+
+// Install adds a capability from a SKILL.md file, a folder, or a .zip/.skill
+// archive. The input is staged in the workspace, validated completely, and
+// only then renamed into place; a rejected install leaves the workspace as
+// it was. Replacing keeps the old version until the new one has validated.
+func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions) (*InstallResult, error) {
+	ws := r.opts.Workspace
+	if ws == "" {
+		return nil, ErrNoWorkspace
+	}
+	lim := stage.DefaultLimits()
+	if opt.Limits != nil {
+		lim = *opt.Limits
+	}
+	stagingRoot := StagingDir(ws)
+	if err := os.MkdirAll(stagingRoot, 0o700); err != nil {
+		return nil, fmt.Errorf("prepare staging folder: %w", err)
+	}
+	// The staging root is ours alone; remove it when empty so a rejected
+	// install leaves no trace.
+	defer os.Remove(stagingRoot)
+	st, err := stage.Stage(input, stagingRoot, lim)
+	if err != nil {
+		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), err)
+	}
+	defer os.RemoveAll(st.Dir)
+
+	// Name the folder after the manifest's name (a lone SKILL.md has no folder).
+	data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md"))
+	if err != nil {
+		return nil, fmt.Errorf("install %s: read staged SKILL.md: %w", filepath.Base(input), err)
+	}
+	folder := ""
+	if m, perr := skillmd.Parse(data, skillmd.Options{File: "SKILL.md"}); perr == nil {
+		folder = m.Name
+	} else {
+		var pe *skillmd.Error
+		if errors.As(perr, &pe) {
+			for i := range pe.Problems {
+				pe.Problems[i].File = displayInput(input, st)
+			}
+			return nil, fmt.Errorf("install %s: %w\n%s", filepath.Base(input), ErrInvalidCapability, pe.Detail())
+		}
+		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), perr)
+	}
+	if opt.Authored {
+		// The assistant cannot grant itself anything: no permissions either.
+		opt.Replace = opt.Replace && r.isAuthored(folder)
+	}
+	rep := r.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
+	if !rep.OK() {
+		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), rep.Err())
+	}
+	target := filepath.Join(CapabilitiesDir(ws), folder)
+	res := &InstallResult{Name: rep.Name, Folder: folder, Ignored: st.Ignored, Report: rep}
+	if _, err := os.Lstat(target); err == nil {
+		if !opt.Replace {
+			return nil, fmt.Errorf("install %s: %w: the folder %s already exists; use --replace or remove it", filepath.Base(input), ErrExists, target)
+		}
+		if c, ok := r.Snapshot().byName[folder]; ok && c.Source == SourceBuiltin {
+			return nil, fmt.Errorf("%w: %s", ErrReadOnly, folder)
+		}
+		res.Replaced = true
+	}
+	if err := os.MkdirAll(CapabilitiesDir(ws), 0o755); err != nil {
+		return nil, err
+	}
+	var trashed string
+	if res.Replaced {
+		trashed, err = r.moveToTrash(folder)
+		if err != nil {
+			return nil, fmt.Errorf("install %s: set the old version aside: %w", folder, err)
+		}
+	}
+	if err := os.Rename(st.Dir, target); err != nil {
+		if trashed != "" {
+			// Put the old version back: the install failed as a whole.
+			if rerr := os.Rename(trashed, target); rerr == nil {
+				os.Remove(trashed + ".json")
+			}
+		}
+		return nil, fmt.Errorf("install %s: move into place: %w", folder, err)
+	}
+	state, _ := r.State(rep.Name)
+	if opt.Authored {
+		state = CapState{Disabled: true, Authored: true}
+		res.Disabled = true
+	} else if !res.Replaced {
+		state = CapState{}
+	}
+	if err := r.opts.States.SetState(rep.Name, state); err != nil {
+		return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
+	}
+	if _, err := r.Resync(ctx); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func displayInput(input string, st *stage.Staged) string {
+	if st.Root != "" {
+		return filepath.Base(input) + ":" + st.Root + "/SKILL.md"
+	}
+	if st.Kind == stage.KindSkillFile {
+		return filepath.Base(input)
+	}
+	return filepath.Base(input) + ":SKILL.md"
+}
+
+func (r *Registry) isAuthored(name string) bool {
+	c, ok := r.Snapshot().byName[name]
+	return ok && c.Badge == BadgeAuthored
+}
+
+// trashMeta is written beside each trashed folder.
+type trashMeta struct {
+	Name      string    `json:"name"`
+	Folder    string    `json:"folder"`
+	RemovedAt time.Time `json:"removedAt"`
+	State     CapState  `json:"state"`
+}
+
+// Remove moves an installed (Unknown or Authored) capability to the trash,
+// restorable for TrashRetention.
+func (r *Registry) Remove(ctx context.Context, name string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if c.Source != SourceWorkspace {
+		return fmt.Errorf("%w: %s cannot be removed (disable it instead)", ErrReadOnly, name)
+	}
+	if _, err := r.moveToTrash(c.Folder); err != nil {
+		return err
+	}
+	if err := r.opts.States.DeleteState(c.Name); err != nil {
+		r.log.Warn("forget state of removed capability", "capability", c.Name, "error", err)
+	}
+	_, err = r.Resync(ctx)
+	return err
+}
+
+// moveToTrash renames a direct child of the capabilities folder into the
+// trash and returns its new path.
+func (r *Registry) moveToTrash(folder string) (string, error) {
+	ws := r.opts.Workspace
+	base := CapabilitiesDir(ws)
+	src := filepath.Join(base, folder)
+	// Guard: only a direct child of brain/cerebellum, never a path that leads elsewhere.
+	if folder == "" || folder == "." || folder == ".." || strings.ContainsAny(folder, `/\`) || filepath.Dir(src) != base {
+		return "", fmt.Errorf("%w: %q is not a capability folder", ErrOutsideFolder, folder)
+	}
+	info, err := os.Lstat(src)
+	if err != nil {
+		return "", fmt.Errorf("remove %s: %w", folder, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("remove %s: not a folder", folder)
+	}
+	if err := os.MkdirAll(TrashDir(ws), 0o700); err != nil {
+		return "", err
+	}
+	now := r.now()
+	dst := filepath.Join(TrashDir(ws), fmt.Sprintf("%s-%d", folder, now.UnixNano()))
+	name := folder
+	var state CapState
+	if c, ok := r.Snapshot().byName[folder]; ok {
+		name = c.Name
+		state, _ = r.State(c.Name)
+	}
+	meta, _ := json.Marshal(trashMeta{Name: name, Folder: folder, RemovedAt: now.UTC(), State: state})
+	if err := os.WriteFile(dst+".json", meta, 0o600); err != nil {
+		return "", err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		os.Remove(dst + ".json")
+		return "", fmt.Errorf("move %s to the trash: %w", folder, err)
+	}
+	return dst, nil
+}
+
+func (r *Registry) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
+}
+
+// Trashed is one restorable capability.
+type Trashed struct {
+	Name      string    `json:"name"`
+	Folder    string    `json:"folder"`
+	RemovedAt time.Time `json:"removedAt"`
+	path      string
+	state     CapState
+}
+
+// Trash lists restorable capabilities, newest first, and deletes those
+// older than TrashRetention.
+func (r *Registry) Trash() ([]Trashed, error) {
+	dir := TrashDir(r.opts.Workspace)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Trashed
+	now := r.now()
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		metaPath := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(metaPath)
+		if err != nil {
+			continue
+		}
+		var m trashMeta
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		path := strings.TrimSuffix(metaPath, ".json")
+		if now.Sub(m.RemovedAt) > TrashRetention {
+			os.RemoveAll(path)
+			os.Remove(metaPath)
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		out = append(out, Trashed{Name: m.Name, Folder: m.Folder, RemovedAt: m.RemovedAt, path: path, state: m.State})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].RemovedAt.Equal(out[j].RemovedAt) {
+			return out[i].RemovedAt.After(out[j].RemovedAt)
+		}
+		return out[i].path > out[j].path
+	})
+	return out, nil
+}
+
+// Restore puts the most recently removed capability of that name back.
+func (r *Registry) Restore(ctx context.Context, name string) error {
+	items, err := r.Trash()
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		if it.Name != name && it.Folder != name {
+			continue
+		}
+		target := filepath.Join(CapabilitiesDir(r.opts.Workspace), it.Folder)
+		if _, err := os.Lstat(target); err == nil {
+			return fmt.Errorf("%w: %s is installed again; remove it before restoring the old one", ErrExists, it.Folder)
+		}
+		if err := os.Rename(it.path, target); err != nil {
+			return fmt.Errorf("restore %s: %w", name, err)
+		}
+		os.Remove(it.path + ".json")
+		if err := r.opts.States.SetState(it.Name, it.state); err != nil {
+			return err
+		}
+		_, err := r.Resync(ctx)
+		return err
+	}
+	return fmt.Errorf("%w: %q (removed capabilities stay restorable for 7 days)", ErrNotInTrash, name)
+}
+
+// Enable switches a capability on and records the permissions the user
+// grants its plugin (only those it declares).
+func (r *Registry) Enable(name string, grant []string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	st, err := r.State(c.Name)
+	if err != nil {
+		return err
+	}
+	if len(grant) > 0 {
+		if c.Manifest == nil {
+			return fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
+		}
+		var undeclared []string
+		for _, g := range grant {
+			if !c.Manifest.Permissions.Has(g) {
+				undeclared = append(undeclared, g)
+			}
+		}
+		if len(undeclared) > 0 {
+			return fmt.Errorf("%s does not declare %s; it declares: %s", name, strings.Join(undeclared, ", "), orNone(c.Manifest.Permissions.Names()))
+		}
+		st.Granted = mergeSorted(st.Granted, grant)
+	}
+	st.Disabled = false
+	return r.SetState(c.Name, st)
+}
+
+// Disable switches a capability off.
+func (r *Registry) Disable(name string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	st, err := r.State(c.Name)
+	if err != nil {
+		return err
+	}
+	st.Disabled = true
+	return r.SetState(c.Name, st)
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "nothing"
+	}
+	return strings.Join(list, ", ")
+}
+
+func mergeSorted(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range append(append([]string(nil), a...), b...) {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

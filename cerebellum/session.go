@@ -1,0 +1,202 @@
+package cerebellum
+
+import (
+	"context"
+	"sort"
+	"sync"
+)
+
+// DefaultMaxLoaded is how many non-core capabilities a conversation keeps loaded.
+const DefaultMaxLoaded = 10
+
+// maxRecent bounds the recently-used list that orders the index.
+const maxRecent = 32
+
+// Session is one conversation's view of the capabilities: the set it has
+// loaded (least recently used first) and what it used recently. Use is
+// counted with a logical clock, so order never depends on wall time.
+// A Session is safe for concurrent use.
+type Session struct {
+	mu      sync.Mutex
+	id      string
+	max     int
+	loaded  []string // LRU order: index 0 is least recently used
+	recent  []string // most recent first, includes evicted names
+	version uint64
+	// onChange is called (without the lock held) after the loaded set changes.
+	onChange func(loaded []string)
+}
+
+// NewSession makes a session for conversation id, restoring a loaded set
+// saved earlier (in LRU order). max <= 0 means DefaultMaxLoaded.
+func NewSession(id string, loaded []string, max int) *Session {
+	if max <= 0 {
+		max = DefaultMaxLoaded
+	}
+	s := &Session{id: id, max: max}
+	for _, n := range loaded {
+		if !contains(s.loaded, n) {
+			s.loaded = append(s.loaded, n)
+		}
+	}
+	if len(s.loaded) > max {
+		s.loaded = s.loaded[len(s.loaded)-max:]
+	}
+	s.recent = reversed(s.loaded)
+	return s
+}
+
+// ID is the conversation id.
+func (s *Session) ID() string { return s.id }
+
+// OnChange registers a function called with the new loaded set after every
+// change, e.g. to persist it.
+func (s *Session) OnChange(fn func(loaded []string)) {
+	s.mu.Lock()
+	s.onChange = fn
+	s.mu.Unlock()
+}
+
+// Loaded returns the loaded set in LRU order (least recently used first).
+func (s *Session) Loaded() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.loaded...)
+}
+
+// Version counts changes of the loaded set; a request's tool list and
+// prompt only need rebuilding when it moves.
+func (s *Session) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// IsLoaded reports whether name is in the loaded set.
+func (s *Session) IsLoaded(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return contains(s.loaded, name)
+}
+
+// Recent returns recently used capability names, most recent first.
+func (s *Session) Recent() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.recent...)
+}
+
+// touch marks name as just used, loading it if needed. It returns the name
+// evicted to make room, or "". Touching an already most-recent name is free.
+func (s *Session) touch(name string) (evicted string) {
+	s.mu.Lock()
+	changed := false
+	if i := index(s.loaded, name); i >= 0 {
+		if i != len(s.loaded)-1 {
+			s.loaded = append(append(s.loaded[:i:i], s.loaded[i+1:]...), name)
+		}
+	} else {
+		s.loaded = append(s.loaded, name)
+		changed = true
+		if len(s.loaded) > s.max {
+			evicted = s.loaded[0]
+			s.loaded = append([]string(nil), s.loaded[1:]...)
+		}
+	}
+	s.noteRecent(name)
+	var fn func([]string)
+	var snapshot []string
+	if changed {
+		s.version++
+		fn = s.onChange
+		snapshot = append([]string(nil), s.loaded...)
+	}
+	s.mu.Unlock()
+	if fn != nil {
+		fn(snapshot)
+	}
+	return evicted
+}
+
+// noteRecent records use of a capability that is not in the LRU set (core,
+// pinned, guides) so the index can still favour it.
+func (s *Session) noteRecent(name string) {
+	if len(s.recent) > 0 && s.recent[0] == name {
+		return
+	}
+	if i := index(s.recent, name); i >= 0 {
+		s.recent = append(s.recent[:i:i], s.recent[i+1:]...)
+	}
+	s.recent = append([]string{name}, s.recent...)
+	if len(s.recent) > maxRecent {
+		s.recent = s.recent[:maxRecent]
+	}
+}
+
+func (s *Session) markRecent(name string) {
+	s.mu.Lock()
+	s.noteRecent(name)
+	s.mu.Unlock()
+}
+
+// drop removes names that no longer exist or are no longer usable.
+func (s *Session) drop(keep func(string) bool) {
+	s.mu.Lock()
+	var kept []string
+	for _, n := range s.loaded {
+		if keep(n) {
+			kept = append(kept, n)
+		}
+	}
+	var fn func([]string)
+	var snapshot []string
+	if len(kept) != len(s.loaded) {
+		s.loaded = kept
+		s.version++
+		fn = s.onChange
+		snapshot = append([]string(nil), kept...)
+	}
+	s.mu.Unlock()
+	if fn != nil {
+		fn(snapshot)
+	}
+}
+
+type sessionKey struct{}
+
+// WithSession returns a context carrying the conversation's session, so
+// in-process tools such as tool_search know whose set to change.
+func WithSession(ctx context.Context, s *Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+// SessionFrom returns the session carried by ctx, or nil.
+func SessionFrom(ctx context.Context) *Session {
+	s, _ := ctx.Value(sessionKey{}).(*Session)
+	return s
+}
+
+func contains(list []string, s string) bool { return index(list, s) >= 0 }
+
+func index(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func reversed(list []string) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[len(list)-1-i] = x
+	}
+	return out
+}
+
+func sortedCopy(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,330 @@
+package cerebellum
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wrasse-app/wrasse/cerebellum/schema"
+	"github.com/wrasse-app/wrasse/cerebellum/search"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// Snapshot is one immutable state of the registry: every capability with
+// its state, the owner of every tool, and what is compiled from them (search
+// index, argument schemas, safety patterns). A Resync or a state change makes
+// a new Snapshot; readers holding the old one are unaffected.
+type Snapshot struct {
+	// Generation increases with every new snapshot.
+	Generation uint64
+
+	caps   []*Capability
+	byName map[string]*Capability
+	// tools maps a tool name to its owner, for usable capabilities only.
+	tools map[string]toolRef
+	// shadowTools maps tool names of unusable capabilities to their owner,
+	// so a call can say "disabled" instead of "unknown".
+	shadowTools map[string]*Capability
+	patterns    []GatePattern
+
+	indexOnce sync.Once
+	index     *search.Index
+
+	schemaMu sync.Mutex
+	schemas  map[string]*compiledSchema
+}
+
+type toolRef struct {
+	cap  *Capability
+	tool *skillmd.Tool
+}
+
+type compiledSchema struct {
+	in, out *schema.Schema
+	err     error
+}
+
+// GatePattern is one compiled danger or confirm pattern with its owner.
+type GatePattern struct {
+	Capability string
+	Block      bool // danger pattern: block; otherwise confirm
+	Pattern    skillmd.Pattern
+}
+
+// ToolDef is a tool offered to the model.
+type ToolDef struct {
+	Capability  string
+	Name        string
+	Description string
+	Parameters  json.RawMessage
+	Annotations skillmd.Annotations
+}
+
+// Capabilities returns every capability in scan order (built-ins first, then
+// the workspace, each sorted by folder name).
+func (s *Snapshot) Capabilities() []*Capability { return s.caps }
+
+// Get returns a capability by name.
+func (s *Snapshot) Get(name string) (*Capability, bool) {
+	c, ok := s.byName[name]
+	return c, ok
+}
+
+// Owner returns the usable capability that declares tool.
+func (s *Snapshot) Owner(tool string) (*Capability, bool) {
+	r, ok := s.tools[tool]
+	return r.cap, ok
+}
+
+// Tool returns a tool's declaration and owner.
+func (s *Snapshot) Tool(name string) (*skillmd.Tool, *Capability, bool) {
+	r, ok := s.tools[name]
+	if !ok {
+		return nil, nil, false
+	}
+	return r.tool, r.cap, true
+}
+
+// Patterns returns the danger and confirm patterns of all usable
+// capabilities, compiled once for this snapshot, danger patterns first.
+func (s *Snapshot) Patterns() []GatePattern { return s.patterns }
+
+// ToolCount is the number of callable tools.
+func (s *Snapshot) ToolCount() int { return len(s.tools) }
+
+// Search returns the ranking index over every capability.
+func (s *Snapshot) Search() *search.Index {
+	s.indexOnce.Do(func() {
+		docs := make([]search.Doc, 0, len(s.caps))
+		for _, c := range s.caps {
+			docs = append(docs, searchDoc(c))
+		}
+		s.index = search.Build(docs)
+	})
+	return s.index
+}
+
+func searchDoc(c *Capability) search.Doc {
+	d := search.Doc{ID: c.Name, Name: c.Name}
+	if m := c.Manifest; m != nil {
+		d.Description = m.Description
+		d.Keywords = append(append(append([]string(nil), m.Triggers...), m.Keywords...), m.Tags...)
+		d.Headings = m.Headings
+		for _, t := range m.Tools {
+			d.ToolNames = append(d.ToolNames, t.Name)
+			d.ToolDescriptions = append(d.ToolDescriptions, t.Description)
+		}
+	}
+	return d
+}
+
+// schemasFor compiles a tool's argument and output schemas once per snapshot.
+func (s *Snapshot) schemasFor(t *skillmd.Tool) *compiledSchema {
+	s.schemaMu.Lock()
+	defer s.schemaMu.Unlock()
+	if cs, ok := s.schemas[t.Name]; ok {
+		return cs
+	}
+	cs := &compiledSchema{}
+	cs.in, cs.err = schema.Compile(t.Parameters)
+	if cs.err == nil && len(t.OutputSchema) > 0 {
+		cs.out, cs.err = schema.Compile(t.OutputSchema)
+	}
+	if s.schemas == nil {
+		s.schemas = map[string]*compiledSchema{}
+	}
+	s.schemas[t.Name] = cs
+	return cs
+}
+
+// assembleInput is what a snapshot is built from.
+type assembleInput struct {
+	scanned    []*Capability
+	states     map[string]CapState
+	pinned     []string
+	native     map[string]bool
+	hasLoader  map[Kind]bool
+	failures   map[string]loadFailure
+	generation uint64
+}
+
+type loadFailure struct {
+	hash string
+	msg  string
+}
+
+// assemble decides every capability's state from the scan, the user's
+// choices and known load failures. It is deterministic: the same input gives
+// the same snapshot.
+func assemble(in assembleInput) *Snapshot {
+	s := &Snapshot{Generation: in.generation, byName: map[string]*Capability{}, tools: map[string]toolRef{}, shadowTools: map[string]*Capability{}}
+	builtinNames := map[string]bool{}
+	for _, c := range in.scanned {
+		if c.Source == SourceBuiltin {
+			builtinNames[c.Name] = true
+			builtinNames[c.Folder] = true
+		}
+	}
+	pinned := map[string]bool{}
+	for _, p := range in.pinned {
+		pinned[p] = true
+	}
+	for _, orig := range in.scanned {
+		c := *orig
+		if c.Manifest != nil {
+			m := *c.Manifest
+			c.Manifest = &m
+		}
+		if st, ok := in.states[c.Name]; ok {
+			c.Granted = sortedCopy(st.Granted)
+			if st.Authored && c.Source == SourceWorkspace {
+				c.Badge = BadgeAuthored
+			}
+		}
+		switch {
+		case c.State == StateFailed:
+		case c.Source == SourceWorkspace && builtinNames[c.Folder]:
+			c.fail(fmt.Sprintf("folder %q shadows the built-in capability of that name: rename the folder and its name", c.Folder), "")
+		case c.Source == SourceWorkspace && builtinNames[c.Name]:
+			c.fail(fmt.Sprintf("name %q shadows a built-in capability: choose another name", c.Name), "")
+		}
+		if prev, dup := s.byName[c.Name]; dup {
+			cc := c
+			if cc.State != StateFailed {
+				cc.fail(fmt.Sprintf("another capability is already named %q (folder %s); rename one of them", c.Name, prev.Folder), "")
+			}
+			// Keep it listed under its folder so the user can see and fix it.
+			cc.Name = c.Folder
+			if _, clash := s.byName[cc.Name]; clash {
+				cc.Name = c.Folder + "@" + string(c.Source)
+			}
+			s.add(&cc)
+			continue
+		}
+		if c.State == StateOK {
+			if f, ok := in.failures[c.Name]; ok && f.hash == c.Hash {
+				c.fail(f.msg, "")
+			}
+		}
+		if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !c.HasPluginSource() {
+			c.fail("SKILL.md declares tools but the folder has no plugin/*.go to serve them: add the plugin or remove the tools", "")
+		}
+		if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !in.hasLoader[KindPlugin] {
+			c.fail("no plugin host is available in this build to run its tools", "")
+		}
+		if c.State == StateOK && c.Kind == KindMCP && !in.hasLoader[KindMCP] {
+			c.fail("MCP servers are not supported by this build yet", "")
+		}
+		if c.State == StateOK {
+			if st, ok := in.states[c.Name]; ok && st.Disabled && !c.Core {
+				c.State = StateDisabled
+			}
+		}
+		if c.State == StateOK && pinned[c.Name] {
+			c.Pinned = true
+		}
+		s.add(&c)
+	}
+	s.resolveRequires()
+	s.registerTools()
+	// A capability failed by a tool collision may be required by another.
+	if s.resolveRequires() {
+		s.tools = map[string]toolRef{}
+		s.shadowTools = map[string]*Capability{}
+		s.registerTools()
+	}
+	for _, c := range s.caps {
+		if !c.Usable() || c.Manifest == nil {
+			continue
+		}
+		for _, p := range c.Manifest.DangerPatterns {
+			s.patterns = append(s.patterns, GatePattern{Capability: c.Name, Block: true, Pattern: p})
+		}
+	}
+	for _, c := range s.caps {
+		if !c.Usable() || c.Manifest == nil {
+			continue
+		}
+		for _, p := range c.Manifest.ConfirmPatterns {
+			s.patterns = append(s.patterns, GatePattern{Capability: c.Name, Pattern: p})
+		}
+	}
+	return s
+}
+
+func (s *Snapshot) add(c *Capability) {
+	s.caps = append(s.caps, c)
+	s.byName[c.Name] = c
+}
+
+// resolveRequires fails capabilities whose dependencies are missing, disabled
+// or failed, until nothing changes. It reports whether anything failed.
+func (s *Snapshot) resolveRequires() bool {
+	any := false
+	for changed := true; changed; {
+		changed = false
+		for _, c := range s.caps {
+			if c.State != StateOK || c.Manifest == nil {
+				continue
+			}
+			var problems []string
+			for _, r := range c.Manifest.Requires {
+				dep, ok := s.byName[r]
+				switch {
+				case !ok:
+					problems = append(problems, fmt.Sprintf("%s is not installed", r))
+				case dep.State == StateDisabled:
+					problems = append(problems, fmt.Sprintf("%s is disabled (enable it first)", r))
+				case dep.State == StateFailed:
+					problems = append(problems, fmt.Sprintf("%s failed to load", r))
+				}
+			}
+			if len(problems) > 0 {
+				c.fail("requires "+strings.Join(problems, "; "), "")
+				changed, any = true, true
+			}
+		}
+	}
+	return any
+}
+
+// registerTools maps tool names to owners in scan order. A capability whose
+// tool is already taken fails whole, naming the other owner: never
+// last-writer-wins.
+func (s *Snapshot) registerTools() {
+	for _, c := range s.caps {
+		if c.Manifest == nil {
+			continue
+		}
+		if c.State != StateOK {
+			for _, t := range c.Manifest.Tools {
+				if _, ok := s.shadowTools[t.Name]; !ok {
+					s.shadowTools[t.Name] = c
+				}
+			}
+			continue
+		}
+		var clashes []string
+		for _, t := range c.Manifest.Tools {
+			if other, ok := s.tools[t.Name]; ok {
+				clashes = append(clashes, fmt.Sprintf("%s (already provided by %s)", t.Name, other.cap.Name))
+			}
+		}
+		if len(clashes) > 0 {
+			sort.Strings(clashes)
+			c.fail("tool name collision: "+strings.Join(clashes, ", ")+"; rename the tools in "+c.Folder+"/SKILL.md", "")
+			for _, t := range c.Manifest.Tools {
+				if _, ok := s.shadowTools[t.Name]; !ok {
+					s.shadowTools[t.Name] = c
+				}
+			}
+			continue
+		}
+		for i := range c.Manifest.Tools {
+			t := &c.Manifest.Tools[i]
+			s.tools[t.Name] = toolRef{cap: c, tool: t}
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package cerebellum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/schema"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// ErrInvalidCapability marks a capability that failed validation.
+var ErrInvalidCapability = errors.New("capability is not valid")
+
+// Report is the outcome of validating a capability folder against the
+// current registry, before anything is installed.
+type Report struct {
+	Capability *Capability `json:"-"`
+	Name       string      `json:"name"`
+	Kind       Kind        `json:"kind"`
+	Tools      []string    `json:"tools,omitempty"`
+	// Permissions are what its plugin declares it needs.
+	Permissions []string `json:"permissions,omitempty"`
+	Errors      []string `json:"errors,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+	// Replaces names the installed capability a --replace install would replace.
+	Replaces string `json:"replaces,omitempty"`
+}
+
+// OK reports whether validation found no errors.
+func (r *Report) OK() bool { return len(r.Errors) == 0 }
+
+// Err returns the errors as one error (nil when OK).
+func (r *Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	return fmt.Errorf("%w: %s:\n%s", ErrInvalidCapability, r.Name, strings.Join(r.Errors, "\n"))
+}
+
+// ValidateOptions tune Validate.
+type ValidateOptions struct {
+	// Replace allows the name of an installed workspace capability (it would be replaced).
+	Replace bool
+	// Grant checks the plugin as if these permissions were granted; nil means
+	// all it declares, so the report lists what it needs rather than failing.
+	Grant []string
+}
+
+// Validate checks a capability folder completely — the same parser and
+// checks as the registry, every schema compiled, names and tools against
+// what is installed, and a plugin compiled under its permission rules —
+// without installing or loading anything.
+func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string, opt ValidateOptions) *Report {
+	c := ReadCapability(fsys, folder, dir, SourceWorkspace)
+	rep := &Report{Capability: c, Name: c.Name, Kind: c.Kind}
+	if c.State == StateFailed {
+		detail := c.Detail
+		if detail == "" {
+			detail = c.Error
+		}
+		rep.Errors = append(rep.Errors, detail)
+		return rep
+	}
+	m := c.Manifest
+	for _, w := range m.Warnings {
+		rep.Warnings = append(rep.Warnings, w.String())
+	}
+	rep.Permissions = m.Permissions.Names()
+	for _, t := range m.Tools {
+		rep.Tools = append(rep.Tools, t.Name)
+		if _, err := schema.Compile(t.Parameters); err != nil {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("%s/SKILL.md: tool %s: parameters: %v", folder, t.Name, err))
+		}
+		if len(t.OutputSchema) > 0 {
+			if _, err := schema.Compile(t.OutputSchema); err != nil {
+				rep.Errors = append(rep.Errors, fmt.Sprintf("%s/SKILL.md: tool %s: outputSchema: %v", folder, t.Name, err))
+			}
+		}
+	}
+	snap := r.Snapshot()
+	if other, ok := snap.byName[c.Name]; ok {
+		switch {
+		case other.Source == SourceBuiltin:
+			rep.Errors = append(rep.Errors, fmt.Sprintf("the name %q belongs to a capability that ships with Wrasse; choose another name", c.Name))
+		case opt.Replace:
+			rep.Replaces = other.Name
+		default:
+			rep.Errors = append(rep.Errors, fmt.Sprintf("a capability named %q is already installed (folder %s); remove it first or replace it (--replace)", c.Name, other.Folder))
+		}
+	}
+	for _, b := range snap.caps {
+		if b.Source == SourceBuiltin && b.Folder == c.Name && b.Name != c.Name {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("the folder name %q belongs to a capability that ships with Wrasse; choose another name", c.Name))
+		}
+	}
+	var clashes []string
+	for _, t := range m.Tools {
+		owner, ok := snap.tools[t.Name]
+		if !ok {
+			if sh, ok := snap.shadowTools[t.Name]; ok && sh.Name != c.Name && sh.Name != rep.Replaces {
+				clashes = append(clashes, fmt.Sprintf("%s (also declared by %s, which is %s)", t.Name, sh.Name, sh.State))
+			}
+			continue
+		}
+		if owner.cap.Name == rep.Replaces {
+			continue
+		}
+		clashes = append(clashes, fmt.Sprintf("%s (already provided by %s)", t.Name, owner.cap.Name))
+	}
+	if len(clashes) > 0 {
+		sort.Strings(clashes)
+		rep.Errors = append(rep.Errors, "tool name collision: "+strings.Join(clashes, ", ")+"; rename these tools")
+	}
+	for _, req := range m.Requires {
+		dep, ok := snap.byName[req]
+		switch {
+		case !ok:
+			rep.Errors = append(rep.Errors, fmt.Sprintf("requires %s, which is not installed; install it first", req))
+		case dep.State != StateOK:
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("requires %s, which is %s; it will fail until that is fixed", req, dep.State))
+		}
+	}
+	switch c.Kind {
+	case KindPlugin:
+		if !c.HasPluginSource() {
+			rep.Errors = append(rep.Errors, "SKILL.md declares tools but the folder has no plugin/*.go to serve them: add the plugin, or remove the tools to make it a guide")
+			break
+		}
+		loader := r.opts.Loaders[KindPlugin]
+		ch, ok := loader.(Checker)
+		if !ok {
+			rep.Warnings = append(rep.Warnings, "the plugin was not compiled: this build has no plugin host")
+			break
+		}
+		grant := opt.Grant
+		if grant == nil {
+			grant = m.Permissions.Names()
+		}
+		c.Granted = grant
+		if err := ch.Check(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: grant}); err != nil {
+			rep.Errors = append(rep.Errors, err.Error())
+		}
+	case KindMCP:
+		if r.opts.Loaders[KindMCP] == nil {
+			rep.Warnings = append(rep.Warnings, "MCP servers are not supported by this build yet; it will be listed as failed")
+		}
+	}
+	return rep
+}
+
+// ValidateManifest checks a lone SKILL.md (no folder around it).
+func ValidateManifest(data []byte, file string) (*skillmd.Manifest, []string, error) {
+	m, err := skillmd.Parse(data, skillmd.Options{File: file})
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	for _, w := range m.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	var errs []string
+	for _, t := range m.Tools {
+		if _, err := schema.Compile(t.Parameters); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: tool %s: parameters: %v", file, t.Name, err))
+		}
+	}
+	if len(errs) > 0 {
+		return m, warnings, fmt.Errorf("%w: %s", ErrInvalidCapability, strings.Join(errs, "\n"))
+	}
+	return m, warnings, nil
+}

@@ -1,0 +1,18 @@
+// Command wrasse is the Wrasse desktop assistant. With no arguments it opens
+// the desktop window; its subcommands are the headless CLI over the same
+// engine (capabilities, conversations, chat).
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Getenv)
+	stop()
+	os.Exit(code)
+}
