@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -83,7 +84,12 @@ func Parse(data []byte, opt Options) (*Manifest, error) {
 	})
 	var sink struct{}
 	body, err := frontmatter.Parse(bytes.NewReader(text), &sink, format)
-	if err != nil || !found || !bytes.HasPrefix(bytes.TrimLeft(text, " \t\n"), []byte("---")) {
+	opens := bytes.HasPrefix(bytes.TrimLeft(text, " \t\n"), []byte("---"))
+	if opens && (err != nil || !found) {
+		return nil, &Error{File: opt.File, cause: ErrNoFrontmatter, Problems: []Problem{{File: opt.File, Line: 1,
+			Message: "the frontmatter opens with --- but is never closed: add a line `---` after the last field"}}}
+	}
+	if err != nil || !found || !opens {
 		return nil, &Error{File: opt.File, cause: ErrNoFrontmatter, Problems: []Problem{{File: opt.File, Line: 1,
 			Message: "SKILL.md must start with a YAML frontmatter block: a line `---`, the fields, and a closing `---` line"}}}
 	}
@@ -129,7 +135,18 @@ type parse struct {
 	warns      []Problem
 }
 
+// result reports the errors in file order.
 func (p *parse) result() error {
+	sort.SliceStable(p.errs, func(i, j int) bool {
+		a, b := p.errs[i], p.errs[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return a.Line == 0 // whole-file problems (missing fields) first
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
 	return &Error{File: p.file, Problems: p.errs}
 }
 
