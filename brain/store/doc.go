@@ -1,0 +1,60 @@
+// Package store is Wrasse's workspace database: one bbolt file that holds the
+// durable conversation history, each conversation's loaded-capability set,
+// the user's decisions about capabilities (it implements
+// cerebellum.StateStore), secrets such as API keys, and a few settings.
+//
+// # Model
+//
+// The file is opened by one process at a time. bbolt locks it; a second
+// Wrasse on the same workspace fails fast with ErrLocked instead of blocking.
+// Every public method is exactly one bbolt transaction, so each call is
+// atomic and durable when it returns (bbolt fsyncs on commit). The
+// conversation loop appends each event the moment it happens, in its own
+// transaction: a crash loses at most the event being written.
+//
+// Conversations are numbered by the bucket sequence (8-byte big-endian keys,
+// so iteration is in creation order). The ID type prints as "c42" and
+// ParseID accepts "c42" or "42"; that short form is what the UI and the
+// model see.
+//
+// # Buckets
+//
+//	meta           schema_version → 8-byte big-endian uint64
+//	conversations  ID → JSON conversation record (title, model, times, loaded set, event count)
+//	events         ID → nested bucket: seq (8-byte big-endian) → JSON event
+//	streaming      ID‖seq → empty: replies being streamed right now
+//	capabilities   capability name → JSON cerebellum.CapState
+//	secrets        secret name → value bytes
+//	settings       key → value bytes
+//
+// Migrations key off meta/schema_version (see schema.go). A file written by a
+// newer schema is refused with ErrNewerSchema rather than misread.
+//
+// # Streaming replies
+//
+// Assistant text arrives in pieces. The loop appends the reply once with
+// Status StatusStreaming, adds each piece with AppendText, and ends it with
+// FinishEvent. Every piece is its own committed transaction. Open marks every
+// reply still streaming (left by a process that died) as StatusInterrupted,
+// keeping the text committed so far; the streaming bucket indexes those
+// replies so Open does not scan the history. Secrets are redacted from the
+// whole text on every piece, and an ending that could be the start of a
+// secret is held in memory until the next piece, so a crash never leaves a
+// partial secret on disk (it can cost the last few characters of a reply).
+//
+// # Secrets
+//
+// Secret values are stored unencrypted in the database file, which is created
+// with mode 0600 inside a 0700 folder in the user's private data folder. An
+// OS keyring would be better; it is not available to every build, so the
+// file's permissions are the protection. Secrets never reach transcripts:
+// every event, streamed piece and title is passed through a Redactor built
+// from the stored secrets before it is written, replacing each secret value
+// with "[redacted:NAME]". Redactor is exported so logs can use it too.
+//
+// # Search
+//
+// Search is a deterministic scan over titles and message text (no index):
+// terms match case-insensitively as substrings, hits are ranked by the number
+// of distinct terms matched, then by recency.
+package store

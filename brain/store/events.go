@@ -1,0 +1,422 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+// EventType says what happened.
+type EventType string
+
+const (
+	// EventUserMessage is what the user wrote (Text).
+	EventUserMessage EventType = "user_message"
+	// EventAssistantText is the model's reply text (Text, Model), possibly
+	// streamed.
+	EventAssistantText EventType = "assistant_text"
+	// EventToolCall is one tool call the model made (ToolCallID, ToolName,
+	// Arguments).
+	EventToolCall EventType = "tool_call"
+	// EventToolResult answers a call (ToolCallID, ToolName, Text, IsError).
+	EventToolResult EventType = "tool_result"
+	// EventError is a failure shown to the user (Text), not sent to the model.
+	EventError EventType = "error"
+	// EventApproval is the safety gate's decision on a call (ToolCallID,
+	// ToolName, Decision).
+	EventApproval EventType = "approval"
+	// EventUsage is token accounting for one response (Usage, Model).
+	EventUsage EventType = "usage"
+)
+
+// Status is an event's completion state.
+type Status string
+
+const (
+	// StatusComplete (empty) marks an ordinary, finished event.
+	StatusComplete Status = ""
+	// StatusStreaming marks a reply still being written with AppendText.
+	StatusStreaming Status = "streaming"
+	// StatusInterrupted marks a reply cut off (crash, cancel, provider
+	// failure); Text holds what was written before.
+	StatusInterrupted Status = "interrupted"
+)
+
+// DecisionKind is the safety gate's verdict on one tool call.
+type DecisionKind string
+
+const (
+	ApprovedOnce         DecisionKind = "approved_once"
+	ApprovedConversation DecisionKind = "approved_conversation"
+	Denied               DecisionKind = "denied"
+	Blocked              DecisionKind = "blocked"
+)
+
+// Decision is recorded by approval events.
+type Decision struct {
+	Kind   DecisionKind `json:"kind"`
+	Reason string       `json:"reason,omitempty"`
+}
+
+// Event is one entry of a conversation's durable history. Which fields are
+// used depends on Type (see the EventType constants).
+type Event struct {
+	// Seq numbers events within a conversation from 1, in order.
+	Seq        uint64          `json:"seq"`
+	Type       EventType       `json:"type"`
+	Time       time.Time       `json:"time"`
+	Text       string          `json:"text,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	ToolName   string          `json:"toolName,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	Decision   *Decision       `json:"decision,omitempty"`
+	Usage      *provider.Usage `json:"usage,omitempty"`
+	Model      string          `json:"model,omitempty"`
+	Status     Status          `json:"status,omitempty"`
+}
+
+// validate checks what the loop can get wrong; stored events are not
+// re-validated on read (a newer Wrasse may write more).
+func (e Event) validate() error {
+	switch e.Type {
+	case EventUserMessage, EventAssistantText, EventToolCall, EventToolResult, EventError, EventUsage:
+	case EventApproval:
+		if e.Decision == nil {
+			return fmt.Errorf("%w: an approval needs a Decision", ErrInvalidEvent)
+		}
+		switch e.Decision.Kind {
+		case ApprovedOnce, ApprovedConversation, Denied, Blocked:
+		default:
+			return fmt.Errorf("%w: decision %q is not one of approved_once, approved_conversation, denied, blocked", ErrInvalidEvent, e.Decision.Kind)
+		}
+	default:
+		return fmt.Errorf("%w: type %q is not one of user_message, assistant_text, tool_call, tool_result, error, approval, usage", ErrInvalidEvent, e.Type)
+	}
+	if e.Type == EventUsage && e.Usage == nil {
+		return fmt.Errorf("%w: a usage event needs Usage", ErrInvalidEvent)
+	}
+	switch e.Status {
+	case StatusComplete, StatusStreaming, StatusInterrupted:
+	default:
+		return fmt.Errorf("%w: status %q is not one of \"\", streaming, interrupted", ErrInvalidEvent, e.Status)
+	}
+	return nil
+}
+
+func putEvent(eb *bolt.Bucket, e Event) error {
+	b, err := encodeEvent(e)
+	if err != nil {
+		return err
+	}
+	if err := eb.Put(encodeU64(e.Seq), b); err != nil {
+		return fmt.Errorf("write event %d: %w", e.Seq, err)
+	}
+	return nil
+}
+
+// readEvent decodes one stored event; a damaged one becomes a visible error
+// event instead of hiding the rest of the conversation.
+func (d *DB) readEvent(id ID, seq uint64, raw []byte) Event {
+	e, err := decodeEvent(raw)
+	if err != nil {
+		d.log.Warn("damaged event", "conversation", id.String(), "seq", seq, "err", err)
+		return Event{Seq: seq, Type: EventError, IsError: true,
+			Text: "This part of the conversation is damaged in the workspace database and cannot be shown."}
+	}
+	e.Seq = seq
+	return e
+}
+
+// setStreaming keeps the streaming index in step with an event's status.
+func setStreaming(tx *bolt.Tx, id ID, e Event) error {
+	sb := tx.Bucket([]byte(bucketStreaming))
+	if e.Status == StatusStreaming {
+		return sb.Put(streamKey(id, e.Seq), nil)
+	}
+	return sb.Delete(streamKey(id, e.Seq))
+}
+
+// touch moves the conversation's Updated time, and names it from the first
+// user message.
+func (d *DB) touch(tx *bolt.Tx, id ID, e *Event, added int) error {
+	c, err := getConversation(tx, id)
+	if err != nil {
+		return err
+	}
+	c.Updated = d.stamp()
+	c.EventCount += added
+	if e != nil && e.Type == EventUserMessage && c.Title == "" {
+		c.Title = MakeTitle(e.Text)
+	}
+	return putConversation(tx, c)
+}
+
+// AppendEvent stores e as the conversation's next event, in its own
+// committed transaction, and returns it as stored: Seq assigned, Time set to
+// the clock when zero (always UTC), secrets redacted. To stream a reply,
+// append it with Status StatusStreaming, then use AppendText and FinishEvent
+// (streamed text may end held back: see AppendText).
+func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
+	if err := e.validate(); err != nil {
+		return Event{}, fmt.Errorf("append event to %s: %w", id, err)
+	}
+	e = d.Redactor().Event(e)
+	if e.Time.IsZero() {
+		e.Time = d.stamp()
+	} else {
+		e.Time = e.Time.UTC().Round(0)
+	}
+	e.Arguments = slices.Clone(e.Arguments)
+	var tail string
+	if e.Status == StatusStreaming {
+		// Hold back a possible secret start, as AppendText does.
+		d.streamMu.Lock()
+		defer d.streamMu.Unlock()
+		n := len(e.Text) - d.Redactor().partialSuffix(e.Text)
+		e.Text, tail = e.Text[:n], e.Text[n:]
+	}
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		seq, err := eb.NextSequence()
+		if err != nil {
+			return err
+		}
+		e.Seq = seq
+		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		if err := setStreaming(tx, id, e); err != nil {
+			return err
+		}
+		return d.touch(tx, id, &e, 1)
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("append event to %s: %w", id, err)
+	}
+	if tail != "" {
+		d.setTail(tailKey(id, e.Seq), tail)
+	}
+	return e, nil
+}
+
+// AppendText adds one streamed piece to a streaming reply and commits it.
+// The whole text is redacted again, so a secret split across pieces is
+// still caught; an ending that may be the start of a secret is held in
+// memory until the next piece or FinishEvent, so a crash cannot leave most
+// of a secret on disk. Callers may coalesce pieces; each call is one fsync.
+func (d *DB) AppendText(id ID, seq uint64, piece string) error {
+	red := d.Redactor()
+	d.streamMu.Lock()
+	defer d.streamMu.Unlock()
+	key := tailKey(id, seq)
+	var tail string
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		eb, e, err := d.streamingEvent(tx, id, seq)
+		if err != nil {
+			return err
+		}
+		full := red.String(e.Text + d.tails[key] + piece)
+		n := len(full) - red.partialSuffix(full)
+		e.Text, tail = full[:n], full[n:]
+		return putEvent(eb, e)
+	})
+	if err != nil {
+		return fmt.Errorf("append text to %s event %d: %w", id, seq, err)
+	}
+	d.setTail(key, tail)
+	return nil
+}
+
+func (d *DB) setTail(key [16]byte, tail string) {
+	if tail == "" {
+		delete(d.tails, key)
+	} else {
+		d.tails[key] = tail
+	}
+}
+
+// FinishEvent ends a streaming reply with StatusComplete, or with
+// StatusInterrupted when it was cancelled or the provider failed.
+func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
+	if status != StatusComplete && status != StatusInterrupted {
+		return fmt.Errorf("finish %s event %d: %w: status must be complete or interrupted, not %q", id, seq, ErrInvalidEvent, status)
+	}
+	red := d.Redactor()
+	d.streamMu.Lock()
+	defer d.streamMu.Unlock()
+	key := tailKey(id, seq)
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		eb, e, err := d.streamingEvent(tx, id, seq)
+		if err != nil {
+			return err
+		}
+		e.Text = red.String(e.Text + d.tails[key])
+		e.Status = status
+		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		if err := setStreaming(tx, id, e); err != nil {
+			return err
+		}
+		return d.touch(tx, id, nil, 0)
+	})
+	if err != nil {
+		return fmt.Errorf("finish %s event %d: %w", id, seq, err)
+	}
+	d.setTail(key, "")
+	return nil
+}
+
+func (d *DB) streamingEvent(tx *bolt.Tx, id ID, seq uint64) (*bolt.Bucket, Event, error) {
+	eb := eventBucket(tx, id)
+	if eb == nil {
+		return nil, Event{}, fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+	}
+	raw := eb.Get(encodeU64(seq))
+	if raw == nil {
+		return nil, Event{}, fmt.Errorf("event %d: %w", seq, ErrNotFound)
+	}
+	e, err := decodeEvent(raw)
+	if err != nil {
+		return nil, Event{}, err
+	}
+	e.Seq = seq
+	if e.Status != StatusStreaming {
+		return nil, Event{}, fmt.Errorf("status %q: %w", e.Status, ErrNotStreaming)
+	}
+	return eb, e, nil
+}
+
+// UpdateEvent replaces the stored event e.Seq (for example to fill in a
+// result or correct a streamed reply's final text). A zero Time keeps the
+// stored time. Secrets are redacted.
+func (d *DB) UpdateEvent(id ID, e Event) error {
+	if err := e.validate(); err != nil {
+		return fmt.Errorf("update %s event %d: %w", id, e.Seq, err)
+	}
+	e = d.Redactor().Event(e)
+	e.Arguments = slices.Clone(e.Arguments)
+	// The update carries the whole event: a held tail no longer applies.
+	d.streamMu.Lock()
+	defer d.streamMu.Unlock()
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		raw := eb.Get(encodeU64(e.Seq))
+		if raw == nil {
+			return fmt.Errorf("event %d: %w", e.Seq, ErrNotFound)
+		}
+		if e.Time.IsZero() {
+			e.Time = d.readEvent(id, e.Seq, raw).Time
+		}
+		e.Time = e.Time.UTC().Round(0)
+		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		if err := setStreaming(tx, id, e); err != nil {
+			return err
+		}
+		return d.touch(tx, id, nil, 0)
+	})
+	if err != nil {
+		return fmt.Errorf("update %s event %d: %w", id, e.Seq, err)
+	}
+	d.setTail(tailKey(id, e.Seq), "")
+	return nil
+}
+
+// Event returns one event.
+func (d *DB) Event(id ID, seq uint64) (Event, error) {
+	var e Event
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		raw := eb.Get(encodeU64(seq))
+		if raw == nil {
+			return fmt.Errorf("event %d: %w", seq, ErrNotFound)
+		}
+		e = d.readEvent(id, seq, raw)
+		return nil
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("read %s event %d: %w", id, seq, err)
+	}
+	return e, nil
+}
+
+// Events returns all of a conversation's events in order.
+func (d *DB) Events(id ID) ([]Event, error) {
+	return d.EventsBefore(id, 0, 0)
+}
+
+// LastEvents returns the last n events in order (all when n <= 0).
+func (d *DB) LastEvents(id ID, n int) ([]Event, error) {
+	return d.EventsBefore(id, 0, n)
+}
+
+// EventsBefore returns, in order, up to n events with Seq < before: a page
+// for scrolling back. before == 0 means from the end; n <= 0 means no limit.
+func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
+	var out []Event
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		c := eb.Cursor()
+		if n <= 0 && before == 0 {
+			// Whole history: one forward pass, sized up front.
+			if conv, err := getConversation(tx, id); err == nil {
+				// Capped: a damaged count must not size a huge allocation.
+				out = make([]Event, 0, min(conv.EventCount, 1<<16))
+			}
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if e, ok := d.keyedEvent(id, k, v); ok {
+					out = append(out, e)
+				}
+			}
+			return nil
+		}
+		var k, v []byte
+		if before == 0 {
+			k, v = c.Last()
+		} else if k, _ = c.Seek(encodeU64(before)); k == nil {
+			k, v = c.Last() // every event is before `before`
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && (n <= 0 || len(out) < n); k, v = c.Prev() {
+			if e, ok := d.keyedEvent(id, k, v); ok {
+				out = append(out, e)
+			}
+		}
+		slices.Reverse(out)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read events of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+func (d *DB) keyedEvent(id ID, k, v []byte) (Event, bool) {
+	seq, ok := decodeU64(k)
+	if !ok {
+		d.log.Warn("skipping malformed event key", "conversation", id.String(), "key", fmt.Sprintf("%x", k))
+		return Event{}, false
+	}
+	return d.readEvent(id, seq, v), true
+}

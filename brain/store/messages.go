@@ -1,0 +1,83 @@
+package store
+
+import "github.com/wrasse-app/wrasse/brain/provider"
+
+// InterruptedToolResult answers, on replay, a tool call whose result was
+// never stored (Wrasse stopped while the tool ran). Providers reject a
+// history with an unanswered call, and the model should know the outcome
+// is unknown rather than assume success.
+const InterruptedToolResult = "interrupted: Wrasse stopped before this tool call finished; its outcome is unknown"
+
+// ToMessages rebuilds the model-facing history from stored events:
+//   - user_message → a user message;
+//   - assistant_text (complete or interrupted, with the text written) and
+//     tool_call events → one assistant message, until a user message or a
+//     tool result ends it;
+//   - tool_result → a tool message, kept only when it answers a call of the
+//     assistant message just before (orphans would be rejected);
+//   - calls left unanswered get an InterruptedToolResult error result before
+//     the next message (or at the end);
+//   - error, approval and usage events are for people, not the model, and
+//     are skipped, as are unknown types.
+func ToMessages(events []Event) []provider.Message {
+	var (
+		out     []provider.Message
+		cur     = -1 // index in out of the assistant message being built
+		pending []provider.ToolCall
+		done    = map[string]bool{}
+	)
+	closeCalls := func() {
+		for _, c := range pending {
+			if !done[c.ID] {
+				out = append(out, provider.Message{Role: provider.RoleTool, Content: InterruptedToolResult,
+					ToolCallID: c.ID, ToolName: c.Name, IsError: true})
+			}
+		}
+		pending, done = nil, map[string]bool{}
+	}
+	assistant := func() *provider.Message {
+		if cur < 0 {
+			closeCalls()
+			out = append(out, provider.Message{Role: provider.RoleAssistant})
+			cur = len(out) - 1
+		}
+		return &out[cur]
+	}
+	for _, e := range events {
+		switch e.Type {
+		case EventUserMessage:
+			closeCalls()
+			cur = -1
+			out = append(out, provider.Message{Role: provider.RoleUser, Content: e.Text})
+		case EventAssistantText:
+			if e.Text != "" {
+				m := assistant()
+				m.Content += e.Text
+			}
+		case EventToolCall:
+			m := assistant()
+			c := provider.ToolCall{ID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments}
+			m.ToolCalls = append(m.ToolCalls, c)
+			pending = append(pending, c)
+		case EventToolResult:
+			if done[e.ToolCallID] || !callPending(pending, e.ToolCallID) {
+				continue
+			}
+			cur = -1
+			done[e.ToolCallID] = true
+			out = append(out, provider.Message{Role: provider.RoleTool, Content: e.Text,
+				ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError})
+		}
+	}
+	closeCalls()
+	return out
+}
+
+func callPending(pending []provider.ToolCall, id string) bool {
+	for _, c := range pending {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,63 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Every bucket and well-known key lives here, so the file layout can be read
+// in one place (see the package doc for what each holds).
+const (
+	bucketMeta          = "meta"
+	bucketConversations = "conversations"
+	bucketEvents        = "events"
+	bucketStreaming     = "streaming"
+	bucketCapabilities  = "capabilities"
+	bucketSecrets       = "secrets"
+	bucketSettings      = "settings"
+
+	keySchemaVersion = "schema_version"
+
+	// schemaVersion is the layout this code reads and writes.
+	schemaVersion uint64 = 1
+)
+
+func allBuckets() []string {
+	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
+		bucketCapabilities, bucketSecrets, bucketSettings}
+}
+
+// migrations()[i] upgrades a database from schema version i to i+1. It runs
+// inside the opening write transaction, after every bucket exists.
+func migrations() []func(*bolt.Tx) error {
+	return []func(*bolt.Tx) error{
+		// 0 → 1: a new file; the buckets were just created.
+		func(*bolt.Tx) error { return nil },
+	}
+}
+
+// migrate brings tx's database to schemaVersion.
+func migrate(tx *bolt.Tx) (from uint64, err error) {
+	meta := tx.Bucket([]byte(bucketMeta))
+	if raw := meta.Get([]byte(keySchemaVersion)); raw != nil {
+		v, ok := decodeU64(raw)
+		if !ok {
+			return 0, fmt.Errorf("read %s/%s: %w", bucketMeta, keySchemaVersion, ErrCorrupt)
+		}
+		from = v
+	}
+	if from > schemaVersion {
+		return from, fmt.Errorf("schema version %d, this Wrasse understands %d: %w", from, schemaVersion, ErrNewerSchema)
+	}
+	steps := migrations()
+	for v := from; v < schemaVersion; v++ {
+		if err := steps[v](tx); err != nil {
+			return from, fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	if err := meta.Put([]byte(keySchemaVersion), encodeU64(schemaVersion)); err != nil {
+		return from, fmt.Errorf("write schema version: %w", err)
+	}
+	return from, nil
+}

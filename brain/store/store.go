@@ -1,0 +1,212 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// DefaultTimeout is how long Open waits for another process to release the
+// file before failing with ErrLocked.
+const DefaultTimeout = time.Second
+
+// FileName is the conventional name of the database inside a workspace's
+// data folder; callers choose the full path.
+const FileName = "wrasse.db"
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// Timeout bounds the wait for the file lock; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Clock stamps events and conversations; nil means time.Now.
+	Clock func() time.Time
+	// Logger receives warnings about damaged records and recovery; nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+// DB is an open workspace database. Its methods are safe for concurrent use;
+// each is one transaction.
+type DB struct {
+	bolt *bolt.DB
+	path string
+	now  func() time.Time
+	log  *slog.Logger
+
+	mu       sync.RWMutex
+	redactor *Redactor // rebuilt whenever secrets change
+
+	// streamMu serialises streaming writes with tails: the end of a
+	// streaming reply that may be the start of a secret, held in memory
+	// (never written) until the next piece shows whether it is one.
+	streamMu sync.Mutex
+	tails    map[[16]byte]string
+}
+
+// Open opens (creating if needed) the database at path. The parent folder is
+// created with mode 0700 and the file with mode 0600. Open creates every
+// bucket, runs migrations and marks replies left streaming by a dead process
+// as interrupted, all in one write transaction.
+func Open(path string, opts Options) (*DB, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create workspace data folder: %w", err)
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout})
+	if err != nil {
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return nil, fmt.Errorf("%w: %s is locked by another process; close the other Wrasse or choose another workspace: %w", ErrLocked, path, err)
+		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum),
+			errors.Is(err, bolterrors.ErrVersionMismatch):
+			return nil, fmt.Errorf("open %s: %w (it is damaged or not a Wrasse database; move it aside to start afresh): %w", path, ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
+	}
+	d := &DB{bolt: b, path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}}
+	if err := d.tightenMode(); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	if err := d.init(); err != nil {
+		_ = b.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// tightenMode restores mode 0600 on a file that was created (or copied)
+// with looser permissions: it holds secrets.
+func (d *DB) tightenMode() error {
+	fi, err := os.Stat(d.path)
+	if err != nil {
+		return fmt.Errorf("stat %s: %w", d.path, err)
+	}
+	if fi.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	d.log.Warn("workspace database was readable by others; restricting it to the owner", "path", d.path, "mode", fi.Mode().Perm())
+	if err := os.Chmod(d.path, 0o600); err != nil {
+		return fmt.Errorf("restrict permissions of %s: %w", d.path, err)
+	}
+	return nil
+}
+
+func (d *DB) init() error {
+	var red *Redactor
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets() {
+			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		from, err := migrate(tx)
+		if err != nil {
+			return err
+		}
+		if from != schemaVersion {
+			d.log.Info("workspace database schema upgraded", "from", from, "to", schemaVersion)
+		}
+		if err := d.recoverStreams(tx); err != nil {
+			return err
+		}
+		red, err = loadRedactor(tx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	d.setRedactor(red)
+	return nil
+}
+
+// recoverStreams marks every reply still streaming as interrupted. Only one
+// process can hold the file, so at Open any such reply belongs to a process
+// that stopped mid-stream.
+func (d *DB) recoverStreams(tx *bolt.Tx) error {
+	sb := tx.Bucket([]byte(bucketStreaming))
+	var keys [][]byte
+	if err := sb.ForEach(func(k, _ []byte) error {
+		keys = append(keys, append([]byte(nil), k...))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := sb.Delete(k); err != nil {
+			return err
+		}
+		id, seq, ok := decodeStreamKey(k)
+		if !ok {
+			d.log.Warn("dropping malformed streaming index key", "key", fmt.Sprintf("%x", k))
+			continue
+		}
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			continue
+		}
+		raw := eb.Get(encodeU64(seq))
+		if raw == nil {
+			continue
+		}
+		e, err := decodeEvent(raw)
+		if err != nil {
+			d.log.Warn("cannot mark damaged reply as interrupted", "conversation", id.String(), "seq", seq, "err", err)
+			continue
+		}
+		if e.Status != StatusStreaming {
+			continue
+		}
+		e.Status = StatusInterrupted
+		e.Seq = seq
+		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		d.log.Info("reply cut off by a previous stop marked interrupted", "conversation", id.String(), "seq", seq)
+	}
+	return nil
+}
+
+// Close releases the file. The DB must not be used afterwards.
+func (d *DB) Close() error {
+	if err := d.bolt.Close(); err != nil {
+		return fmt.Errorf("close workspace database: %w", err)
+	}
+	return nil
+}
+
+// Path is the database file's path.
+func (d *DB) Path() string { return d.path }
+
+// Redactor returns the redactor for the secrets stored now. It is immutable;
+// call again after secrets change.
+func (d *DB) Redactor() *Redactor {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.redactor
+}
+
+func (d *DB) setRedactor(r *Redactor) {
+	d.mu.Lock()
+	d.redactor = r
+	d.mu.Unlock()
+}
+
+// stamp is the clock's time in UTC without the monotonic reading, so what
+// is returned equals what is read back.
+func (d *DB) stamp() time.Time { return d.now().UTC().Round(0) }
