@@ -51,6 +51,9 @@ type Options struct {
 	MaxResultBytes int
 	// Now is the clock for trash timestamps (default time.Now).
 	Now func() time.Time
+	// ManifestCache is a file remembering parsed SKILL.md files by content
+	// hash, to speed up start-up ("" disables it).
+	ManifestCache string
 }
 
 // CapabilitiesDir returns the workspace's capability folder.
@@ -71,6 +74,8 @@ type Registry struct {
 	failures map[string]loadFailure
 	gen      uint64
 	snap     atomic.Pointer[Snapshot]
+
+	cache *manifestCache
 
 	rtMu     sync.Mutex
 	runtimes map[string]*runtimeEntry
@@ -117,6 +122,7 @@ func Open(opts Options) (*Registry, error) {
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
+	r.cache = openManifestCache(opts.ManifestCache)
 	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
 	for k, v := range opts.Native {
 		r.native[k] = v
@@ -154,7 +160,7 @@ func (r *Registry) notify(c Change) {
 func (r *Registry) scan() ([]*Capability, error) {
 	var all []*Capability
 	if r.opts.Builtin != nil {
-		b, err := scanTree(r.opts.Builtin, "", SourceBuiltin)
+		b, err := scanTree(r.opts.Builtin, "", SourceBuiltin, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -162,11 +168,14 @@ func (r *Registry) scan() ([]*Capability, error) {
 	}
 	if r.opts.Workspace != "" {
 		dir := CapabilitiesDir(r.opts.Workspace)
-		w, err := scanTree(os.DirFS(dir), dir, SourceWorkspace)
+		w, err := scanTree(os.DirFS(dir), dir, SourceWorkspace, r.cache)
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, w...)
+		if err := r.cache.save(); err != nil {
+			r.log.Warn("saving the manifest cache", "error", err)
+		}
 	}
 	return all, nil
 }

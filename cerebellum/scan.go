@@ -22,7 +22,7 @@ const maxListedFiles = 2000
 
 // scanTree reads every capability folder of one source, in sorted order.
 // dir is the on-disk root of fsys ("" for embedded trees).
-func scanTree(fsys fs.FS, dir string, src Source) ([]*Capability, error) {
+func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capability, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -66,7 +66,7 @@ func scanTree(fsys fs.FS, dir string, src Source) ([]*Capability, error) {
 					caps[i] = c
 					continue
 				}
-				caps[i] = ReadCapability(sub, name, capDir, src)
+				caps[i] = readCapability(sub, name, capDir, src, cache)
 			}
 		}()
 	}
@@ -84,6 +84,10 @@ func displayRoot(dir string, src Source) string {
 // ReadCapability reads and parses one capability folder. It never fails:
 // problems become a failed capability with its message.
 func ReadCapability(fsys fs.FS, folder, dir string, src Source) *Capability {
+	return readCapability(fsys, folder, dir, src, nil)
+}
+
+func readCapability(fsys fs.FS, folder, dir string, src Source, cache *manifestCache) *Capability {
 	c := &Capability{Name: folder, Folder: folder, Dir: dir, Source: src, FS: fsys, State: StateOK, Kind: KindGuide}
 	if src == SourceBuiltin {
 		c.Badge = BadgeOfficial
@@ -100,7 +104,14 @@ func ReadCapability(fsys fs.FS, folder, dir string, src Source) *Capability {
 		c.fail("no SKILL.md in this folder: add one (frontmatter with name and description) or remove the folder", "")
 		return c
 	}
-	m, err := skillmd.Parse(data, skillmd.Options{File: folder + "/SKILL.md", Folder: folder})
+	key := cacheKey(folder, data)
+	m := cache.get(key)
+	if m == nil {
+		m, err = skillmd.Parse(data, skillmd.Options{File: folder + "/SKILL.md", Folder: folder})
+		if err == nil {
+			cache.put(key, m)
+		}
+	}
 	if err != nil {
 		var pe *skillmd.Error
 		if errors.As(err, &pe) {

@@ -62,6 +62,9 @@ func (w Workspace) Log() string { return filepath.Join(w.Root, "logs", "wrasse.l
 // Staging is where installs are prepared before they move into place.
 func (w Workspace) Staging() string { return filepath.Join(w.Root, ".staging") }
 
+// ManifestCache remembers parsed SKILL.md files to speed up start-up.
+func (w Workspace) ManifestCache() string { return filepath.Join(w.Root, ".cache", "manifests.json") }
+
 // Trash holds removed capabilities for a while.
 func (w Workspace) Trash() string { return filepath.Join(w.Root, ".trash") }
 

@@ -47,7 +47,7 @@ func classify(r rune) uint8 {
 }
 
 // maxPieces bounds the pieces of one run that are tracked for the joined
-// form; longer runs are emitted piece by piece only.
+// form; a freak run with more is emitted in chunks of that many pieces.
 const maxPieces = 16
 
 // splitWords calls fn with each word of s, lower-cased, in order. Words are
@@ -197,9 +197,10 @@ func stem(w string) string {
 	return english.Stem(w, true)
 }
 
-// Tokenize returns the index terms of s, in order: words split as described
-// for the index (camelCase, snake_case, kebab-case, letter/digit), lower-cased,
-// stop words dropped, stemmed.
+// Tokenize returns the index terms of s, in order: words split at
+// camelCase, snake_case, kebab-case and letter/digit boundaries, each run
+// that split followed by its whole, lower-cased, stop words and single
+// letters dropped, stemmed.
 func Tokenize(s string) []string {
 	var out []string
 	splitWords(s, nil, func(w []byte, _ bool) {

@@ -72,7 +72,8 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		Pinned:      a.cfg.PinnedCapabilities,
 		Loaders:     map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
 		Logger:      logger,
-		IndexBudget: a.cfg.IndexBudget,
+		IndexBudget:   a.cfg.IndexBudget,
+		ManifestCache: ws.ManifestCache(),
 	})
 	if err != nil {
 		a.Close()
