@@ -66,12 +66,12 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		Hosts:   a.pluginHosts,
 	})
 	reg, err := cerebellum.Open(cerebellum.Options{
-		Builtin:     builtin.FS(),
-		Workspace:   ws.Root,
-		States:      db,
-		Pinned:      a.cfg.PinnedCapabilities,
-		Loaders:     map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
-		Logger:      logger,
+		Builtin:       builtin.FS(),
+		Workspace:     ws.Root,
+		States:        db,
+		Pinned:        a.cfg.PinnedCapabilities,
+		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
+		Logger:        logger,
 		IndexBudget:   a.cfg.IndexBudget,
 		ManifestCache: ws.ManifestCache(),
 	})
