@@ -11,7 +11,7 @@ import (
 var (
 	// ErrUnsupportedInput: the dropped item is not a .md file, a folder or a
 	// .zip/.skill archive (or is a .md file that is really an archive).
-	ErrUnsupportedInput = errors.New("not a SKILL.md file, a folder or a zip archive")
+	ErrUnsupportedInput = errors.New("unsupported input")
 	// ErrNotZip: a .zip or .skill file that does not start with a zip signature.
 	ErrNotZip = errors.New("not a zip archive")
 	// ErrCorrupt: a zip that cannot be read to the end (truncated, bad
@@ -63,7 +63,7 @@ var (
 // Error is a rejected input. Its message is one line fit for a code block:
 //
 //	zip entry "../../evil.sh": escapes the capability folder: it climbs out with ".."
-//	zip "skill.zip": not a zip archive: it is a gzip file (a renamed .tar.gz?); re-pack it as a .zip
+//	zip "skill.zip": not a zip archive: it is a gzip file (a renamed .tar.gz?); re-pack the capability folder as a .zip
 type Error struct {
 	Kind   Kind   // the input's kind; "" when it could not be decided
 	Input  string // base name of the dropped input

@@ -118,7 +118,7 @@ func TestStageFolderHoldingStaging(t *testing.T) {
 	parent := filepath.Join(in, ".staging")
 	before := treeHash(t, in)
 	_, err := Stage(in, parent, DefaultLimits())
-	if !errors.Is(err, ErrUnsupportedInput) || !strings.Contains(err.Error(), `folder "pdf-tools": not a SKILL.md file, a folder or a zip archive: it holds the staging area`) {
+	if !errors.Is(err, ErrUnsupportedInput) || !strings.Contains(err.Error(), `folder "pdf-tools": unsupported input: it holds the staging area`) {
 		t.Fatalf("err = %v", err)
 	}
 	if treeHash(t, in) != before {

@@ -85,9 +85,9 @@ func hostileCases() []hostileCase {
 		// Lone files.
 		{input: "empty.md", want: ErrEmpty, msg: `file "empty.md": empty: the file has no content`},
 		{input: "oversize.md", lim: func(l *Limits) { l.MaxSkillMD = 4 << 10 }, want: ErrFileTooLarge, msg: `file "oversize.md": file too large: SKILL.md may hold at most 4 KiB`},
-		{input: "notes.txt", want: ErrUnsupportedInput, msg: `input "notes.txt": not a SKILL.md file, a folder or a zip archive: drop a SKILL.md (.md) file, a capability folder, or a .zip/.skill archive`},
-		{input: "zip-renamed.md", want: ErrUnsupportedInput, msg: `input "zip-renamed.md": not a SKILL.md file, a folder or a zip archive: it is a zip archive, not Markdown; rename it to end in .zip`},
-		{input: "capability.tar.gz", want: ErrUnsupportedInput, msg: `input "capability.tar.gz": not a SKILL.md file, a folder or a zip archive: it is a gzip file (a renamed .tar.gz?); re-pack it as a .zip`},
+		{input: "notes.txt", want: ErrUnsupportedInput, msg: `input "notes.txt": unsupported input: drop a SKILL.md (.md) file, a capability folder, or a .zip/.skill archive`},
+		{input: "zip-renamed.md", want: ErrUnsupportedInput, msg: `input "zip-renamed.md": unsupported input: it is a zip archive, not Markdown; rename it to end in .zip`},
+		{input: "capability.tar.gz", want: ErrUnsupportedInput, msg: `input "capability.tar.gz": unsupported input: it is a gzip file (a renamed .tar.gz?); re-pack it as a .zip`},
 		// Folders.
 		{input: "folder-two-skill-md", want: ErrMultipleSkillMD, msg: `folder "folder-two-skill-md": more than one SKILL.md: found "a/SKILL.md", "b/SKILL.md"`},
 		{input: "folder-no-skill-md", want: ErrNoSkillMD, msg: `folder "folder-no-skill-md": no SKILL.md found: the folder's top level holds "README.md", "docs/"`},

@@ -215,3 +215,18 @@ func TestCentralDirectoryBudget(t *testing.T) {
 	expectRejected(t, in, lim, ErrTooManyFiles, `too many files: its central directory is larger than`)
 }
 
+func BenchmarkStage(b *testing.B) {
+	for _, in := range []string{"one-folder.zip", "folder", "compressible.zip"} {
+		b.Run(in, func(b *testing.B) {
+			parent := b.TempDir()
+			input := filepath.Join("testdata", "happy", in)
+			for b.Loop() {
+				st, err := Stage(input, parent, DefaultLimits())
+				if err != nil {
+					b.Fatal(err)
+				}
+				os.RemoveAll(st.Dir)
+			}
+		})
+	}
+}
