@@ -1,0 +1,395 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/schema"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout        = 60 * time.Second
+	DefaultMaxResultBytes = 64 << 10
+)
+
+// defaultGrace is how long an overrunning call may take to return on its
+// own (honouring its context) before its interpreter is stopped.
+const defaultGrace = 100 * time.Millisecond
+
+// Options configure a Host.
+type Options struct {
+	Logger *slog.Logger
+	// DefaultTimeout bounds a call without its own `timeout:`, and package
+	// initialisation, Init and OnClose (default 60s).
+	DefaultTimeout time.Duration
+	// MaxResultBytes caps a result; longer ones are cut with a note saying
+	// what was cut (default 64 KiB).
+	MaxResultBytes int
+	// Secrets is the host's secret service behind env.Secret; nil = none.
+	Secrets func(name string) (string, error)
+	// Roots returns the folders a plugin may touch (authority from
+	// settings); nil = the workspace root for plugins that ship with the
+	// app, none for others.
+	Roots func(capability string, granted []string) []string
+	// Hosts returns the network hosts a plugin may reach; nil = the hosts
+	// its SKILL.md names under permissions.network ("*" if none) when it
+	// may use the network, none otherwise.
+	Hosts func(capability string, granted []string) []string
+}
+
+// Host loads plugins into yaegi interpreters. It implements
+// cerebellum.Loader and cerebellum.Checker and is safe for concurrent use.
+type Host struct {
+	opts  Options
+	log   *slog.Logger
+	lib   *library
+	grace time.Duration
+	// lookupEnv and environ read the process environment (tests replace them).
+	lookupEnv func(string) (string, bool)
+	environ   func() []string
+
+	mu       sync.Mutex
+	catalogs map[string]*catalog
+}
+
+var (
+	_ cerebellum.Loader  = (*Host)(nil)
+	_ cerebellum.Checker = (*Host)(nil)
+)
+
+// NewHost returns a plugin host.
+func NewHost(opts Options) *Host {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = DefaultTimeout
+	}
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
+	}
+	return &Host{
+		opts:      opts,
+		log:       opts.Logger,
+		lib:       newLibrary(),
+		grace:     defaultGrace,
+		lookupEnv: os.LookupEnv,
+		environ:   os.Environ,
+		catalogs:  map[string]*catalog{},
+	}
+}
+
+// catalog returns the (cached) library of a policy.
+func (h *Host) catalog(p policy) *catalog {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := p.key()
+	c, ok := h.catalogs[k]
+	if !ok {
+		c = newCatalog(p, h.lib)
+		h.catalogs[k] = c
+	}
+	return c
+}
+
+// blueprint is everything needed to (re)build a plugin instance. It is
+// immutable once made.
+type blueprint struct {
+	name     string
+	src      *source
+	cat      *catalog
+	env      *envSpec
+	scope    []string
+	withEnv  bool
+	tools    map[string]*toolSpec
+	declared []string
+	log      *slog.Logger
+}
+
+// Load compiles and starts a plugin: read and check its source, build an
+// interpreter, run Init, compare tools with SKILL.md. The returned Runtime
+// serves calls until Close.
+func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum.Runtime, error) {
+	bp, err := h.prepare(req)
+	if err != nil {
+		return nil, err
+	}
+	venv, withheld := h.virtualEnv(bp)
+	for _, n := range withheld {
+		bp.log.Warn("environment variable looks secret and is not passed to the plugin; read it with env.Secret", "variable", n)
+	}
+	in, err := h.build(ctx, bp, venv)
+	if err != nil {
+		return nil, fmt.Errorf("capability %s: %w", bp.name, err)
+	}
+	return &pluginRuntime{host: h, bp: bp, log: bp.log, maxBytes: h.opts.MaxResultBytes, cur: in}, nil
+}
+
+// Check does everything Load does (compile, Init, tool-set check), then
+// runs OnClose and discards the interpreter.
+func (h *Host) Check(ctx context.Context, req cerebellum.LoadRequest) error {
+	rt, err := h.Load(ctx, req)
+	if err != nil {
+		return err
+	}
+	return rt.Close()
+}
+
+// prepare validates the request, reads and checks the source and settles
+// the plugin's authority. Nothing is interpreted yet.
+func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
+	c := req.Capability
+	switch {
+	case c == nil:
+		return nil, fmt.Errorf("%w: no capability", ErrBadRequest)
+	case c.FS == nil:
+		return nil, fmt.Errorf("%w: capability %s has no folder (FS)", ErrBadRequest, c.Name)
+	case c.Manifest == nil:
+		return nil, fmt.Errorf("%w: capability %s has no parsed SKILL.md; fix SKILL.md first", ErrBadRequest, c.Name)
+	}
+	name := c.Name
+	if name == "" {
+		name = c.Manifest.Name
+	}
+	log := h.log.With("capability", name)
+	src, err := readSource(c.FS, importName(name))
+	if err != nil {
+		return nil, fmt.Errorf("capability %s: %w", name, err)
+	}
+	pol := newPolicy(req.Trusted, req.Granted)
+	cat := h.catalog(pol)
+	if err := h.check(src, cat, name, c.Manifest.Permissions); err != nil {
+		return nil, fmt.Errorf("capability %s: %w", name, err)
+	}
+	bp := &blueprint{
+		name:    name,
+		src:     src,
+		cat:     cat,
+		env:     h.newEnvSpec(req, pol, log),
+		scope:   c.Manifest.Permissions[skillmd.PermEnv],
+		withEnv: pol.allows(skillmd.PermEnv),
+		tools:   map[string]*toolSpec{},
+		log:     log,
+	}
+	for _, t := range c.Manifest.Tools {
+		ts := &toolSpec{name: t.Name, timeout: t.Timeout}
+		if ts.timeout <= 0 {
+			ts.timeout = h.opts.DefaultTimeout
+		}
+		if len(t.OutputSchema) > 0 {
+			s, err := schema.Compile(t.OutputSchema)
+			if err != nil {
+				return nil, fmt.Errorf("capability %s: tool %s: outputSchema: %w", name, t.Name, err)
+			}
+			ts.output = s
+		}
+		bp.tools[t.Name] = ts
+		bp.declared = append(bp.declared, t.Name)
+	}
+	sort.Strings(bp.declared)
+	return bp, nil
+}
+
+// importName turns a capability name into a safe import path element.
+func importName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r - 'A' + 'a')
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "plugin"
+	}
+	return b.String()
+}
+
+func (h *Host) virtualEnv(bp *blueprint) (*virtualEnv, []string) {
+	return newVirtualEnv(bp.scope, bp.withEnv, h.lookupEnv, h.environ)
+}
+
+// initFunc is the signature every plugin's Init has.
+type initFunc = func(*sdk.Env) (*sdk.Plugin, error)
+
+// build makes a fresh interpreter and starts the plugin in it.
+func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*instance, error) {
+	if venv == nil {
+		venv, _ = h.virtualEnv(bp)
+	}
+	out := &lineWriter{log: bp.log.With("stream", "stdout"), level: slog.LevelInfo, clean: bp.src.cleanMessage}
+	errw := &lineWriter{log: bp.log.With("stream", "stderr"), level: slog.LevelWarn, clean: bp.src.cleanMessage}
+	it := interp.New(interp.Options{
+		GoPath:               ".",
+		SourcecodeFilesystem: bp.src.vfs,
+		Stdin:                strings.NewReader(""),
+		Stdout:               out,
+		Stderr:               errw,
+		Args:                 []string{bp.name},
+		Env:                  []string{}, // never the process environment
+	})
+	in := &instance{it: it, stderr: errw, grace: h.grace, log: bp.log}
+	shared, private := bp.cat.interpExports(venv)
+	if err := recovered(func() error { return it.Use(shared) }); err != nil {
+		return nil, fmt.Errorf("load the standard library into the interpreter: %w", err)
+	}
+	if err := recovered(func() error { return it.Use(private) }); err != nil {
+		return nil, fmt.Errorf("load host symbols into the interpreter: %w", err)
+	}
+
+	// Import compiles the package and runs its package initialisation.
+	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
+	mark := errw.mark()
+	_, err := it.EvalWithContext(ictx, `import wrassePlugin "`+bp.src.importPath+`"`)
+	cancel()
+	if err != nil {
+		return nil, h.importError(ctx, bp, err, errw.firstPanicSince(mark))
+	}
+	var v reflect.Value
+	if err := recovered(func() (err error) { v, err = it.Eval("wrassePlugin.Init"); return err }); err != nil {
+		return nil, fmt.Errorf("%w: evaluate Init: %s", ErrInit, bp.src.cleanMessage(err.Error()))
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return nil, fmt.Errorf("%w: Init is not a function; declare func Init(env *sdk.Env) (*sdk.Plugin, error)", ErrInit)
+	}
+	initFn, ok := v.Interface().(initFunc)
+	if !ok {
+		return nil, fmt.Errorf("%w: Init has type %s; declare func Init(env *sdk.Env) (*sdk.Plugin, error)", ErrInit, v.Type())
+	}
+
+	var pl *sdk.Plugin
+	var msg string
+	env := bp.env.sdkEnv()
+	st, p, _ := in.guard(ctx, h.opts.DefaultTimeout, func(context.Context) {
+		var err error
+		if pl, err = initFn(env); err != nil {
+			if msg = err.Error(); msg == "" {
+				msg = "failed without a message"
+			}
+		}
+	})
+	switch st {
+	case statusPanic:
+		return nil, fmt.Errorf("%w: %w: Init: %s", ErrInit, ErrPluginPanic, p)
+	case statusTimeout:
+		return nil, fmt.Errorf("%w: %w: Init ran longer than %s", ErrInit, ErrPluginTimeout, h.opts.DefaultTimeout)
+	case statusCancelled:
+		return nil, fmt.Errorf("Init abandoned: %w", context.Cause(ctx))
+	}
+	if msg != "" {
+		return nil, fmt.Errorf("%w: Init returned an error: %s", ErrInit, msg)
+	}
+	if pl == nil {
+		return nil, fmt.Errorf("%w: Init returned no plugin; return sdk.NewPlugin() with its handlers", ErrInit)
+	}
+	in.plugin = pl
+	in.handlers = map[string]sdk.Handler{}
+	for _, name := range bp.declared {
+		in.handlers[name] = pl.Handler(name)
+	}
+	if err := checkTools(bp.declared, pl); err != nil {
+		if cerr := in.close(ctx, h.opts.DefaultTimeout); cerr != nil {
+			bp.log.Warn("closing a plugin whose tools do not match", "err", cerr)
+		}
+		return nil, err
+	}
+	return in, nil
+}
+
+// importError explains a failed import: compile error, package
+// initialisation failure, or a crash of the interpreter on unsupported Go.
+func (h *Host) importError(ctx context.Context, bp *blueprint, err error, panicLine string) error {
+	var p interp.Panic
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		if ctx.Err() != nil {
+			return fmt.Errorf("loading abandoned: %w", context.Cause(ctx))
+		}
+		return fmt.Errorf("%w: %w: package initialisation ran longer than %s", ErrInit, ErrPluginTimeout, h.opts.DefaultTimeout)
+	case errors.As(err, &p) && panicLine != "":
+		return fmt.Errorf("%w: %w: package initialisation panicked at %s: %v", ErrInit, ErrPluginPanic, panicWhere(panicLine), p.Value)
+	case errors.As(err, &p):
+		msg := fmt.Sprintf("the interpreter failed on this source (%v); this usually means Go it does not support (%s: no range over int or func, no generic type aliases, no min/max/clear)", p.Value, dialectNote)
+		if s := h.rangeSuspects(bp.src); len(s) > 0 {
+			msg += "; check the range statements at " + strings.Join(s, ", ")
+		}
+		return &SourceError{File: pluginDir + "/", kinds: []error{ErrCompile, ErrDialect}, Msg: msg}
+	}
+	var problems []error
+	for _, line := range strings.Split(bp.src.cleanMessage(err.Error()), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		pe := parsePositioned(line, ErrCompile)
+		for _, b := range []string{"min", "max", "clear"} {
+			if pe.Msg == "undefined: "+b {
+				pe.Msg += fmt.Sprintf(" (the Go 1.21 builtin %s is not supported; %s)", b, dialectNote)
+			}
+		}
+		problems = append(problems, pe)
+	}
+	return joinProblems(problems)
+}
+
+// checkTools compares the handled tools with the declared ones.
+func checkTools(declared []string, pl *sdk.Plugin) error {
+	served := map[string]bool{}
+	for _, n := range pl.ToolNames() {
+		if pl.Handler(n) != nil {
+			served[n] = true
+		}
+	}
+	var missing, undeclared []string
+	want := map[string]bool{}
+	for _, n := range declared {
+		want[n] = true
+		if !served[n] {
+			missing = append(missing, n)
+		}
+	}
+	for _, n := range pl.ToolNames() {
+		if served[n] && !want[n] {
+			undeclared = append(undeclared, n)
+		}
+	}
+	if len(missing) == 0 && len(undeclared) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing: "+strings.Join(missing, ", "))
+	}
+	if len(undeclared) > 0 {
+		parts = append(parts, "undeclared: "+strings.Join(undeclared, ", "))
+	}
+	return fmt.Errorf("%w: %s (handle every tool SKILL.md declares with p.Handle, and declare every handled tool under tools:)",
+		ErrToolMismatch, strings.Join(parts, "; "))
+}
+
+// recovered runs fn, turning a panic into an error (pitfall 2).
+func recovered(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrPluginPanic, r)
+		}
+	}()
+	return fn()
+}

@@ -1,0 +1,452 @@
+package plugins
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+	gen "github.com/traefik/yaegi/stdlib/generic"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/hostsyms"
+)
+
+// The tables below are read-only: which library a plugin may use.
+
+// basePackages are pure packages every plugin may import.
+var basePackages = setOf(
+	"archive/tar", "archive/zip", "bufio", "bytes", "cmp",
+	"compress/bzip2", "compress/flate", "compress/gzip", "compress/lzw", "compress/zlib",
+	"container/heap", "container/list", "container/ring", "context",
+	"crypto/hmac", "crypto/md5", "crypto/rand", "crypto/sha1", "crypto/sha256", "crypto/sha512", "crypto/subtle",
+	"encoding", "encoding/ascii85", "encoding/base32", "encoding/base64", "encoding/binary", "encoding/csv",
+	"encoding/hex", "encoding/json", "encoding/pem", "encoding/xml",
+	"errors", "fmt",
+	"hash", "hash/adler32", "hash/crc32", "hash/crc64", "hash/fnv", "hash/maphash",
+	"html", "io", "io/fs", "log", "maps",
+	"math", "math/big", "math/bits", "math/cmplx", "math/rand", "math/rand/v2",
+	"mime", "mime/multipart", "mime/quotedprintable", "net/netip", "net/url",
+	"path", "path/filepath", "regexp", "regexp/syntax", "slices", "sort", "strconv", "strings",
+	"sync", "sync/atomic", "text/scanner", "text/tabwriter", "time",
+	"unicode", "unicode/utf16", "unicode/utf8",
+)
+
+// permPackages need a permission for plugins that do not ship with the app.
+var permPackages = map[string]string{
+	"os/exec":             skillmd.PermExec,
+	"net":                 skillmd.PermNetwork,
+	"net/http":            skillmd.PermNetwork,
+	"net/http/cookiejar":  skillmd.PermNetwork,
+	"net/http/httptrace":  skillmd.PermNetwork,
+	"net/http/httputil":   skillmd.PermNetwork,
+	"net/mail":            skillmd.PermNetwork,
+	"net/smtp":            skillmd.PermNetwork,
+	"net/textproto":       skillmd.PermNetwork,
+	"crypto/tls":          skillmd.PermNetwork,
+	"crypto/x509":         skillmd.PermNetwork,
+	"crypto/x509/pkix":    skillmd.PermNetwork,
+	"io/ioutil":           skillmd.PermFiles,
+	"text/template":       skillmd.PermFiles, // Template.ParseFiles reads any file
+	"text/template/parse": skillmd.PermFiles,
+	"html/template":       skillmd.PermFiles,
+}
+
+// gatedSymbols are symbols of base packages that touch the file system.
+var gatedSymbols = map[string]string{
+	"path/filepath.EvalSymlinks": skillmd.PermFiles,
+	"path/filepath.Glob":         skillmd.PermFiles,
+	"path/filepath.Walk":         skillmd.PermFiles,
+	"path/filepath.WalkDir":      skillmd.PermFiles,
+	"archive/zip.OpenReader":     skillmd.PermFiles,
+}
+
+// osEnvSymbols read or change the plugin's virtual environment.
+var osEnvSymbols = setOf("Getenv", "LookupEnv", "Environ", "ExpandEnv", "Expand", "Setenv", "Unsetenv", "Clearenv")
+
+// osProcessSymbols start or signal processes.
+var osProcessSymbols = setOf("StartProcess", "FindProcess", "Process", "ProcAttr", "ProcessState",
+	"Kill", "Interrupt", "Signal", "ErrProcessDone", "Executable")
+
+// denial says why a symbol is absent for every plugin.
+type denial struct {
+	kind error
+	why  string
+}
+
+// deniedSymbols are absent for every plugin, trusted or not.
+var deniedSymbols = map[string]denial{
+	"time.AfterFunc":             {ErrGoroutine, "runs a function on its own goroutine; a panic there would crash Wrasse. Do the work inside the handler"},
+	"context.AfterFunc":          {ErrGoroutine, "runs a function on its own goroutine; a panic there would crash Wrasse. Do the work inside the handler"},
+	"os.Exit":                    {ErrImport, "would stop Wrasse; return an error instead"},
+	"os.Chdir":                   {ErrImport, "would change Wrasse's working folder; build absolute paths with env.Resolve"},
+	"os.Args":                    {ErrImport, "is not available: plugins get their inputs from tool arguments and env"},
+	"os.Stdin":                   {ErrImport, "is not available: plugins have no terminal"},
+	"os.Stdout":                  {ErrImport, "is not available: write with fmt.Print (it goes to Wrasse's log) or env.Log"},
+	"os.Stderr":                  {ErrImport, "is not available: write with fmt.Print (it goes to Wrasse's log) or env.Log"},
+	"log.Default":                {ErrImport, "would change Wrasse's own logger; use env.Log"},
+	"log/slog.SetDefault":        {ErrImport, "would change Wrasse's own logger; use env.Log"},
+	"log/slog.SetLogLoggerLevel": {ErrImport, "would change Wrasse's own logger; use env.Log"},
+}
+
+// deniedPackages are absent for every plugin.
+var deniedPackages = setOf("github.com/traefik/yaegi/stdlib", "unsafe", "syscall")
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// policy is what one load may use.
+type policy struct {
+	trusted bool
+	// granted are the known permissions the user granted (ignored when trusted).
+	granted map[string]bool
+}
+
+func newPolicy(trusted bool, granted []string) policy {
+	p := policy{trusted: trusted, granted: map[string]bool{}}
+	for _, g := range granted {
+		g = strings.ToLower(strings.TrimSpace(g))
+		for _, k := range skillmd.KnownPermissions {
+			if g == k {
+				p.granted[g] = true
+			}
+		}
+	}
+	return p
+}
+
+func (p policy) allows(perm string) bool { return p.trusted || p.granted[perm] }
+
+// key identifies the catalog of a policy.
+func (p policy) key() string {
+	if p.trusted {
+		return "trusted"
+	}
+	var g []string
+	for _, k := range skillmd.KnownPermissions {
+		if p.granted[k] {
+			g = append(g, k)
+		}
+	}
+	return "granted:" + strings.Join(g, ",")
+}
+
+// pkgAllowed reports whether a plugin under this policy may import pkg.
+func (p policy) pkgAllowed(pkg string) bool {
+	if deniedPackages[pkg] {
+		return false
+	}
+	if p.trusted || pkg == hostsyms.SDKPath {
+		return true
+	}
+	if basePackages[pkg] {
+		return true
+	}
+	if pkg == "os" {
+		return p.granted[skillmd.PermFiles] || p.granted[skillmd.PermEnv] || p.granted[skillmd.PermExec]
+	}
+	perm, ok := permPackages[pkg]
+	return ok && p.granted[perm]
+}
+
+// symbolPerm is the permission a symbol of an allowed package needs
+// ("" for none).
+func symbolPerm(pkg, sym string) string {
+	if pkg == "os" {
+		switch {
+		case osEnvSymbols[sym]:
+			return skillmd.PermEnv
+		case osProcessSymbols[sym]:
+			return skillmd.PermExec
+		}
+		return skillmd.PermFiles
+	}
+	return gatedSymbols[pkg+"."+sym]
+}
+
+func (p policy) symbolAllowed(pkg, sym string) bool {
+	if _, denied := deniedSymbols[pkg+"."+sym]; denied {
+		return false
+	}
+	perm := symbolPerm(pkg, sym)
+	return perm == "" || p.allows(perm)
+}
+
+// catalog is the library one policy allows: the Exports handed to
+// interpreters and the names the static checks resolve against. It is
+// built once per policy and shared read-only.
+type catalog struct {
+	policy policy
+	// exports are every allowed package but os and os/exec, whose symbols
+	// are built per interpreter (virtual environment).
+	exports interp.Exports
+	// vars are the addressable package variables of exports, copied per
+	// interpreter so a plugin cannot reassign a process-wide variable.
+	vars [][2]string
+	// osSyms are the os symbols allowed; exec reports os/exec allowed.
+	osSyms map[string]bool
+	exec   bool
+	// names maps every importable path to its available symbols.
+	names map[string]map[string]bool
+}
+
+// genericNames lists the exported names of the generic stdlib packages the
+// interpreter compiles from source (cmp, maps, slices): they have no entry
+// in stdlib.Symbols.
+func genericNames() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	for _, src := range gen.Sources {
+		f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		names := out[f.Name.Name]
+		if names == nil {
+			names = map[string]bool{}
+			out[f.Name.Name] = names
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					names[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							names[s.Name.Name] = true
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								names[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// newCatalog filters the interpreter's standard library through a policy.
+func newCatalog(p policy, lib *library) *catalog {
+	c := &catalog{policy: p, exports: interp.Exports{}, osSyms: map[string]bool{}, names: map[string]map[string]bool{}}
+	keys := make([]string, 0, len(stdlib.Symbols))
+	for k := range stdlib.Symbols {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		syms := stdlib.Symbols[key]
+		if key == "." {
+			// MapTypes lets fmt see interpreted String methods (pitfall 6).
+			c.exports[key] = syms
+			continue
+		}
+		pkg := path.Dir(key)
+		if !p.pkgAllowed(pkg) {
+			continue
+		}
+		if pkg == "os" {
+			for name := range syms {
+				if p.symbolAllowed(pkg, name) {
+					c.osSyms[name] = true
+				}
+			}
+			c.names[pkg] = c.osSyms
+			continue
+		}
+		m := make(map[string]reflect.Value, len(syms))
+		names := map[string]bool{}
+		for name, v := range syms {
+			if !p.symbolAllowed(pkg, name) {
+				continue
+			}
+			m[name] = v
+			if strings.HasPrefix(name, "_") {
+				continue // interface wrappers, not importable names
+			}
+			names[name] = true
+			if v.CanAddr() && !(pkg == "flag" && name == "CommandLine") {
+				c.vars = append(c.vars, [2]string{key, name})
+			}
+		}
+		c.exports[key] = m
+		c.names[pkg] = names
+	}
+	for pkg, names := range lib.generic {
+		if !p.pkgAllowed(pkg) {
+			continue
+		}
+		if c.names[pkg] == nil {
+			c.names[pkg] = map[string]bool{}
+		}
+		for n := range names {
+			c.names[pkg][n] = true
+		}
+	}
+	if p.pkgAllowed("os/exec") {
+		c.exec = true
+		c.names["os/exec"] = map[string]bool{}
+		for n := range execSymbols(nil) {
+			c.names["os/exec"][n] = true
+		}
+	}
+	c.names[hostsyms.SDKPath] = map[string]bool{}
+	for n := range hostsyms.Exports()[hostsyms.SDKKey] {
+		c.names[hostsyms.SDKPath][n] = true
+	}
+	return c
+}
+
+// interpExports is what one interpreter gets: the shared exports, private
+// copies of package variables, os over the virtual environment, os/exec
+// with commands that start in that environment, and the SDK.
+func (c *catalog) interpExports(venv *virtualEnv) (shared, private interp.Exports) {
+	private = interp.Exports{}
+	for _, kv := range c.vars {
+		v := c.exports[kv[0]][kv[1]]
+		cp := reflect.New(v.Type()).Elem()
+		cp.Set(v)
+		if private[kv[0]] == nil {
+			private[kv[0]] = map[string]reflect.Value{}
+		}
+		private[kv[0]][kv[1]] = cp
+	}
+	if len(c.osSyms) > 0 {
+		full := stdlib.Symbols["os/os"]
+		env := venv.symbols()
+		m := map[string]reflect.Value{}
+		for name := range c.osSyms {
+			if v, ok := env[name]; ok {
+				m[name] = v
+				continue
+			}
+			v := full[name]
+			if v.CanAddr() {
+				cp := reflect.New(v.Type()).Elem()
+				cp.Set(v)
+				v = cp
+			}
+			m[name] = v
+		}
+		if _, ok := m["StartProcess"]; ok {
+			// Like exec.Command: a child starts in the plugin's environment.
+			m["StartProcess"] = reflect.ValueOf(func(name string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+				a := os.ProcAttr{}
+				if attr != nil {
+					a = *attr
+				}
+				if a.Env == nil {
+					a.Env = venv.list()
+				}
+				return os.StartProcess(name, argv, &a)
+			})
+		}
+		private["os/os"] = m
+	}
+	if c.exec {
+		private["os/exec/exec"] = execSymbols(venv)
+	}
+	for k, v := range hostsyms.Exports() {
+		private[k] = v
+	}
+	return c.exports, private
+}
+
+// execSymbols is os/exec with Command and CommandContext starting children
+// in the plugin's environment instead of Wrasse's (which holds API keys).
+func execSymbols(venv *virtualEnv) map[string]reflect.Value {
+	errNotFound, errDot, errWaitDelay := exec.ErrNotFound, exec.ErrDot, exec.ErrWaitDelay
+	return map[string]reflect.Value{
+		"Command": reflect.ValueOf(func(name string, arg ...string) *exec.Cmd {
+			cmd := exec.Command(name, arg...)
+			cmd.Env = venv.list()
+			return cmd
+		}),
+		"CommandContext": reflect.ValueOf(func(ctx context.Context, name string, arg ...string) *exec.Cmd {
+			cmd := exec.CommandContext(ctx, name, arg...)
+			cmd.Env = venv.list()
+			return cmd
+		}),
+		"LookPath":     reflect.ValueOf(exec.LookPath),
+		"ErrNotFound":  reflect.ValueOf(&errNotFound).Elem(),
+		"ErrDot":       reflect.ValueOf(&errDot).Elem(),
+		"ErrWaitDelay": reflect.ValueOf(&errWaitDelay).Elem(),
+		"Cmd":          reflect.ValueOf((*exec.Cmd)(nil)),
+		"Error":        reflect.ValueOf((*exec.Error)(nil)),
+		"ExitError":    reflect.ValueOf((*exec.ExitError)(nil)),
+	}
+}
+
+// library indexes the interpreter's whole standard library: the package
+// of each Exports key and the generic packages compiled from source.
+type library struct {
+	keys    map[string]string // import path → Exports key
+	generic map[string]map[string]bool
+	host    interp.Exports // the SDK and os/exec, for type inference
+}
+
+func newLibrary() *library {
+	l := &library{keys: map[string]string{}, generic: genericNames(), host: hostsyms.Exports()}
+	l.host["os/exec/exec"] = execSymbols(nil)
+	for key := range stdlib.Symbols {
+		if key != "." {
+			l.keys[path.Dir(key)] = key
+		}
+	}
+	l.keys["os/exec"] = "os/exec/exec"
+	return l
+}
+
+// symbol returns the value of a library or SDK symbol.
+func (l *library) symbol(pkg, name string) (reflect.Value, bool) {
+	key := l.keys[pkg]
+	if pkg == hostsyms.SDKPath {
+		key = hostsyms.SDKKey
+	}
+	if m, ok := l.host[key]; ok {
+		v, ok := m[name]
+		return v, ok
+	}
+	v, ok := stdlib.Symbols[key][name]
+	return v, ok
+}
+
+// has reports whether the interpreter knows a standard package at all.
+func (l *library) has(pkg string) bool {
+	_, ok := l.keys[pkg]
+	_, gok := l.generic[pkg]
+	return ok || gok
+}
+
+// hasSymbol reports whether the interpreter's full library has pkg.sym.
+func (l *library) hasSymbol(pkg, sym string) bool {
+	if l.generic[pkg][sym] {
+		return true
+	}
+	if pkg == "os/exec" {
+		_, ok := execSymbols(nil)[sym]
+		return ok
+	}
+	_, ok := stdlib.Symbols[l.keys[pkg]][sym]
+	return ok
+}
