@@ -118,6 +118,10 @@ type blueprint struct {
 	tools    map[string]*toolSpec
 	declared []string
 	log      *slog.Logger
+	// serial runs one call at a time: a plugin that does not ship with
+	// Wrasse could otherwise write one map from two calls at once, a fault
+	// Go cannot recover from.
+	serial bool
 }
 
 // Load compiles and starts a plugin: read and check its source, build an
@@ -136,7 +140,11 @@ func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum
 	if err != nil {
 		return nil, fmt.Errorf("capability %s: %w", bp.name, err)
 	}
-	return &pluginRuntime{host: h, bp: bp, log: bp.log, maxBytes: h.opts.MaxResultBytes, cur: in}, nil
+	rt := &pluginRuntime{host: h, bp: bp, log: bp.log, maxBytes: h.opts.MaxResultBytes, cur: in}
+	if bp.serial {
+		rt.turn = make(chan struct{}, 1)
+	}
+	return rt, nil
 }
 
 // Check does everything Load does (compile, Init, tool-set check), then
@@ -184,6 +192,7 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		withEnv: pol.allows(skillmd.PermEnv),
 		tools:   map[string]*toolSpec{},
 		log:     log,
+		serial:  !req.Trusted,
 	}
 	for _, t := range c.Manifest.Tools {
 		ts := &toolSpec{name: t.Name, timeout: t.Timeout}

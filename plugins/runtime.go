@@ -175,6 +175,8 @@ type pluginRuntime struct {
 	mu     sync.Mutex
 	cur    *instance
 	closed bool
+	// turn, when set, admits one call at a time (see blueprint.serial).
+	turn chan struct{}
 }
 
 var _ cerebellum.Runtime = (*pluginRuntime)(nil)
@@ -206,6 +208,14 @@ func (r *pluginRuntime) Call(ctx context.Context, tool string, args json.RawMess
 	}
 	if err := ctx.Err(); err != nil {
 		return cerebellum.Result{}, fmt.Errorf("capability %s, tool %s: call abandoned before it started: %w", r.bp.name, tool, context.Cause(ctx))
+	}
+	if r.turn != nil {
+		select {
+		case r.turn <- struct{}{}:
+			defer func() { <-r.turn }()
+		case <-ctx.Done():
+			return cerebellum.Result{}, fmt.Errorf("capability %s, tool %s: abandoned while waiting for the previous call: %w", r.bp.name, tool, context.Cause(ctx))
+		}
 	}
 	in, err := r.instance(ctx)
 	if err != nil {
