@@ -1,0 +1,635 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// DefaultMaxSteps bounds model requests per turn.
+const DefaultMaxSteps = 25
+
+// DefaultSetupHint tells the user how to get a model when none answers.
+const DefaultSetupHint = "Start a local model with Ollama (`ollama serve`, then `ollama pull llama3.1`), " +
+	"or choose a provider, model and API key in config.json (or for one run: " +
+	"`wrasse chat --provider openai|anthropic --base-url URL --model NAME`, key in `wrasse secrets set openai_api_key`)."
+
+// Streamed text is committed in small batches: each commit is an fsync.
+const (
+	flushBytes = 512
+	flushEvery = 250 * time.Millisecond
+)
+
+// Options configure an Agent.
+type Options struct {
+	Registry *cerebellum.Registry
+	Store    *store.DB
+	// Provider answers; nil means no model is set up (each turn says so).
+	Provider provider.Provider
+	// Approver is asked about calls that need confirmation; nil denies
+	// them all (gate.DenyAll).
+	Approver gate.Approver
+	// Model is the model name sent with each request.
+	Model string
+	// Identity returns the identity prompt (re-read every turn, so edits
+	// apply at once); nil or empty means workspace.DefaultIdentity.
+	Identity func() string
+	// Clock gives the date for the system prompt; default time.Now.
+	Clock func() time.Time
+	// Facts describe the computer; see HostFacts.
+	Facts Facts
+	// MaxSteps bounds model requests per turn (default DefaultMaxSteps).
+	MaxSteps int
+	// ContextWindow is the model's window in tokens; 0 disables fitting.
+	ContextWindow int
+	// MaxTokens caps each answer (0: the provider's default).
+	MaxTokens int
+	// CountTokens estimates tokens (default cerebellum.EstimateTokens).
+	CountTokens func(string) int
+	// SetupHint ends the message shown when no model answers (default
+	// DefaultSetupHint).
+	SetupHint string
+	Logger    *slog.Logger
+}
+
+// Agent runs conversation turns. It is safe for concurrent use; turns of
+// different conversations run in parallel, one turn at a time each.
+type Agent struct {
+	opts Options
+	log  *slog.Logger
+
+	mu   sync.Mutex
+	busy map[store.ID]bool
+}
+
+// New checks opts and returns an Agent.
+func New(opts Options) (*Agent, error) {
+	if opts.Registry == nil || opts.Store == nil {
+		return nil, fmt.Errorf("%w: Registry and Store are required", ErrConfig)
+	}
+	if opts.Approver == nil {
+		opts.Approver = gate.DenyAll{}
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.CountTokens == nil {
+		opts.CountTokens = cerebellum.EstimateTokens
+	}
+	if opts.SetupHint == "" {
+		opts.SetupHint = DefaultSetupHint
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{opts: opts, log: log, busy: map[store.ID]bool{}}, nil
+}
+
+// Turn adds the user's message to conversation id (0 starts a new one) and
+// runs the loop until the model answers without calling tools, the step
+// bound is hit, the model fails, or ctx is cancelled. Every event is stored
+// as it happens and passed to sink (nil: none). It returns the
+// conversation's id, also on failure once the conversation exists.
+//
+// Errors: ErrNoProvider, ErrModel (wrapping the *provider.Error),
+// ErrMaxSteps, ErrInterrupted, ErrBusy, ErrEmptyMessage, or a store error.
+// The first four are also written into the conversation as error events.
+func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sink) (store.ID, error) {
+	if strings.TrimSpace(userText) == "" {
+		return id, ErrEmptyMessage
+	}
+	if sink == nil {
+		sink = Funcs{}
+	}
+	db := a.opts.Store
+	var loaded []string
+	if id == 0 {
+		c, err := db.CreateConversation(a.opts.Model)
+		if err != nil {
+			return 0, err
+		}
+		id = c.ID
+	}
+	if !a.claim(id) {
+		return id, fmt.Errorf("%s: %w", id, ErrBusy)
+	}
+	defer a.release(id)
+	c, err := db.GetConversation(id)
+	if err != nil {
+		return id, fmt.Errorf("continue conversation %s: %w", id, err)
+	}
+	loaded = c.Loaded
+	if c.Model != a.opts.Model && a.opts.Model != "" {
+		if err := db.SetModel(id, a.opts.Model); err != nil {
+			a.log.Warn("recording the conversation's model", "conversation", id.String(), "error", err)
+		}
+	}
+	events, err := db.Events(id)
+	if err != nil {
+		return id, err
+	}
+	sess := a.opts.Registry.NewSession(id.String(), loaded)
+	sess.OnChange(func(l []string) {
+		if err := db.SetLoaded(id, l); err != nil {
+			a.log.Warn("saving the loaded capabilities", "conversation", id.String(), "error", err)
+		}
+	})
+	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow)}
+	t.grants = rebuildGrants(events, a.opts.Registry.Snapshot())
+	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText}); err != nil {
+		return id, err
+	}
+	return id, t.run()
+}
+
+func (a *Agent) claim(id store.ID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.busy[id] {
+		return false
+	}
+	a.busy[id] = true
+	return true
+}
+
+func (a *Agent) release(id store.ID) {
+	a.mu.Lock()
+	delete(a.busy, id)
+	a.mu.Unlock()
+}
+
+// rebuildGrants replays "approve for this conversation" answers: each
+// such approval event is matched to its tool call, which is evaluated
+// against the current patterns.
+func rebuildGrants(events []store.Event, snap *cerebellum.Snapshot) gate.Grants {
+	var g gate.Grants
+	for i, e := range events {
+		if e.Type != store.EventApproval || e.Decision == nil || e.Decision.Kind != store.ApprovedConversation {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			c := events[j]
+			if c.Type == store.EventToolCall && c.ToolCallID == e.ToolCallID {
+				if v := gate.Check(snap, c.ToolName, c.Arguments); v.Decision == gate.Confirm {
+					g.Add(v)
+				}
+				break
+			}
+		}
+	}
+	return g
+}
+
+// turn is the state of one running turn.
+type turn struct {
+	a      *Agent
+	ctx    context.Context
+	id     store.ID
+	sink   Sink
+	sess   *cerebellum.Session
+	events []store.Event
+	grants gate.Grants
+	limit  int
+
+	// The system prompt and tools, rebuilt when the loaded set or the
+	// registry changes.
+	built       bool
+	sessVersion uint64
+	generation  uint64
+	system      string
+	tools       []provider.Tool
+	fixed       int
+}
+
+// record stores e, keeps it for the next request, and tells the sink.
+func (t *turn) record(e store.Event) (store.Event, error) {
+	stored, err := t.a.opts.Store.AppendEvent(t.id, e)
+	if err != nil {
+		return store.Event{}, err
+	}
+	t.events = append(t.events, stored)
+	t.sink.OnEvent(stored)
+	return stored, nil
+}
+
+// replace swaps in the stored version of an event already kept.
+func (t *turn) replace(e store.Event) {
+	for i := len(t.events) - 1; i >= 0; i-- {
+		if t.events[i].Seq == e.Seq {
+			t.events[i] = e
+			break
+		}
+	}
+	t.sink.OnEvent(e)
+}
+
+// fail records an error event and returns err.
+func (t *turn) fail(text string, err error) error {
+	if _, rerr := t.record(store.Event{Type: store.EventError, Text: text, IsError: true}); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
+}
+
+func (t *turn) interrupted() error {
+	return t.fail("Stopped: the turn was interrupted before it finished.",
+		fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(t.ctx)))
+}
+
+func (t *turn) run() error {
+	opts := t.a.opts
+	if opts.Provider == nil {
+		return t.fail("No model is set up, so nothing can answer. "+opts.SetupHint, ErrNoProvider)
+	}
+	shrunk := false
+	for step := 1; ; step++ {
+		if t.ctx.Err() != nil {
+			return t.interrupted()
+		}
+		if step > opts.MaxSteps {
+			return t.fail(fmt.Sprintf("Stopped after %d model requests in this turn (the limit is maxSteps in config.json). "+
+				"Send another message, such as \"continue\", to let it go on.", opts.MaxSteps),
+				fmt.Errorf("%w (%d requests)", ErrMaxSteps, opts.MaxSteps))
+		}
+		t.sink.OnStep(step)
+		done, err := t.step(step)
+		var se *shrinkError
+		if errors.As(err, &se) {
+			if shrunk || t.limit == 0 {
+				return t.fail(t.modelMessage(se.err), fmt.Errorf("%w: %w", ErrModel, se.err))
+			}
+			// The estimate was too generous for this model: fit into half
+			// and try the same step again.
+			shrunk = true
+			t.limit /= 2
+			step--
+			continue
+		}
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// shrinkError reports that the request did not fit the model's context.
+type shrinkError struct{ err error }
+
+func (e *shrinkError) Error() string { return e.err.Error() }
+
+// request assembles the next model request.
+func (t *turn) request() provider.Request {
+	opts := t.a.opts
+	reg := opts.Registry
+	snap := reg.Snapshot()
+	if !t.built || t.sess.Version() != t.sessVersion || snap.Generation != t.generation {
+		// Tools and Index may drop vanished capabilities from the session,
+		// which moves its version: read the version after them.
+		defs := reg.Tools(t.sess)
+		index := reg.Index(t.sess)
+		identity := ""
+		if opts.Identity != nil {
+			identity = opts.Identity()
+		}
+		if strings.TrimSpace(identity) == "" {
+			identity = workspace.DefaultIdentity
+		}
+		t.system = SystemPrompt(identity, opts.Facts, opts.Clock(), index)
+		t.tools = make([]provider.Tool, 0, len(defs))
+		t.fixed = opts.CountTokens(t.system)
+		for _, d := range defs {
+			t.tools = append(t.tools, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
+			t.fixed += opts.CountTokens(d.Name) + opts.CountTokens(d.Description) + opts.CountTokens(string(d.Parameters))
+		}
+		t.sessVersion, t.generation, t.built = t.sess.Version(), snap.Generation, true
+	}
+	msgs := store.ToMessages(t.events)
+	if t.limit > 0 {
+		var rep FitReport
+		msgs, rep = Fit(msgs, t.limit, t.fixed, opts.CountTokens)
+		if rep.Trimmed > 0 || rep.Dropped > 0 {
+			t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
+				"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
+		}
+	}
+	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, MaxTokens: opts.MaxTokens}
+}
+
+// reply tracks the streamed reply of one step.
+type reply struct {
+	t       *turn
+	seq     uint64 // the assistant_text event, 0 until text arrives
+	pending strings.Builder
+	flushed time.Time
+	calls   []provider.ToolCall
+	ids     map[string]bool
+	step    int
+	// fatal is a store failure while streaming.
+	fatal error
+}
+
+func (r *reply) onEvent(ev provider.Event) error {
+	var err error
+	switch ev.Type {
+	case provider.EventText:
+		err = r.text(ev.Text)
+	case provider.EventToolCall:
+		if ev.ToolCall != nil {
+			err = r.call(*ev.ToolCall)
+		}
+	}
+	if err != nil {
+		r.fatal = err
+	}
+	return err
+}
+
+func (r *reply) text(s string) error {
+	if s == "" {
+		return nil
+	}
+	t := r.t
+	if r.seq == 0 {
+		e, err := t.record(store.Event{Type: store.EventAssistantText, Model: t.a.opts.Model, Status: store.StatusStreaming})
+		if err != nil {
+			return err
+		}
+		r.seq, r.flushed = e.Seq, time.Now()
+	}
+	r.pending.WriteString(s)
+	t.sink.OnText(r.seq, t.a.opts.Store.Redactor().String(s))
+	if r.pending.Len() >= flushBytes || time.Since(r.flushed) >= flushEvery {
+		return r.flush()
+	}
+	return nil
+}
+
+func (r *reply) flush() error {
+	if r.pending.Len() == 0 {
+		return nil
+	}
+	err := r.t.a.opts.Store.AppendText(r.t.id, r.seq, r.pending.String())
+	r.pending.Reset()
+	r.flushed = time.Now()
+	return err
+}
+
+func (r *reply) call(c provider.ToolCall) error {
+	if c.ID == "" || r.ids[c.ID] {
+		// Some servers send no ids, or repeat them; results must name their call.
+		c.ID = fmt.Sprintf("call_%d_%d", r.step, len(r.calls)+1)
+	}
+	r.ids[c.ID] = true
+	if _, err := r.t.record(store.Event{Type: store.EventToolCall, ToolCallID: c.ID, ToolName: c.Name, Arguments: c.Arguments}); err != nil {
+		return err
+	}
+	r.calls = append(r.calls, c)
+	return nil
+}
+
+// finish commits the reply text with its final status.
+func (r *reply) finish(status store.Status) error {
+	if r.seq == 0 {
+		return nil
+	}
+	db := r.t.a.opts.Store
+	if err := r.flush(); err != nil {
+		return err
+	}
+	if err := db.FinishEvent(r.t.id, r.seq, status); err != nil {
+		return err
+	}
+	e, err := db.Event(r.t.id, r.seq)
+	if err != nil {
+		return err
+	}
+	r.t.replace(e)
+	return nil
+}
+
+// step sends one request, records the reply and runs its tool calls.
+func (t *turn) step(n int) (bool, error) {
+	opts := t.a.opts
+	req := t.request()
+	r := &reply{t: t, ids: map[string]bool{}, step: n}
+	resp, err := opts.Provider.Stream(t.ctx, req, r.onEvent)
+	if r.fatal != nil {
+		// The store failed: nothing more can be recorded reliably.
+		return false, r.fatal
+	}
+	status := store.StatusComplete
+	if err != nil {
+		status = store.StatusInterrupted
+	}
+	if ferr := r.finish(status); ferr != nil {
+		return false, errors.Join(err, ferr)
+	}
+	if err == nil && resp != nil && r.seq == 0 && len(r.calls) == 0 {
+		// A provider that only returned the whole response.
+		if resp.Text != "" {
+			if _, rerr := t.record(store.Event{Type: store.EventAssistantText, Model: opts.Model, Text: resp.Text}); rerr != nil {
+				return false, rerr
+			}
+		}
+		for _, c := range resp.ToolCalls {
+			if cerr := r.call(c); cerr != nil {
+				return false, cerr
+			}
+		}
+	}
+	if resp != nil && (resp.Usage.InputTokens > 0 || resp.Usage.OutputTokens > 0) {
+		u := resp.Usage
+		if _, rerr := t.record(store.Event{Type: store.EventUsage, Usage: &u, Model: opts.Model}); rerr != nil {
+			return false, rerr
+		}
+	}
+	if err != nil {
+		if t.ctx.Err() != nil {
+			if rerr := t.unanswered(r.calls, interruptedBeforeRun); rerr != nil {
+				return false, rerr
+			}
+			return false, t.interrupted()
+		}
+		if rerr := t.unanswered(r.calls, notRunBrokenOff); rerr != nil {
+			return false, rerr
+		}
+		if provider.KindOf(err) == provider.ErrContextLength && r.seq == 0 && len(r.calls) == 0 {
+			return false, &shrinkError{err}
+		}
+		t.a.log.Warn("model request failed", "conversation", t.id.String(), "step", n,
+			"error", opts.Store.Redactor().String(err.Error()))
+		return false, t.fail(t.modelMessage(err), fmt.Errorf("%w: %w", ErrModel, err))
+	}
+	if len(r.calls) == 0 {
+		return true, nil
+	}
+	for i, c := range r.calls {
+		if t.ctx.Err() != nil {
+			if rerr := t.unanswered(r.calls[i:], interruptedBeforeRun); rerr != nil {
+				return false, rerr
+			}
+			return false, t.interrupted()
+		}
+		if err := t.runCall(c); err != nil {
+			return false, err
+		}
+	}
+	if t.ctx.Err() != nil {
+		return false, t.interrupted()
+	}
+	return false, nil
+}
+
+// modelMessage explains a provider failure in the conversation.
+func (t *turn) modelMessage(err error) string {
+	var pe *provider.Error
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("The model could not answer (%s): %s", pe.Provider, pe.Message)
+		switch pe.Kind {
+		case provider.ErrUnavailable, provider.ErrNetwork, provider.ErrAuth, provider.ErrNotFound:
+			if !strings.Contains(strings.ToLower(pe.Message), "ollama") {
+				msg += " " + t.a.opts.SetupHint
+			}
+		}
+		if t.hasText() {
+			msg += " What it had written so far is kept."
+		}
+		return msg
+	}
+	return "The model could not answer: " + err.Error()
+}
+
+func (t *turn) hasText() bool {
+	for i := len(t.events) - 1; i >= 0; i-- {
+		e := t.events[i]
+		if e.Type == store.EventUserMessage {
+			return false
+		}
+		if e.Type == store.EventAssistantText && e.Status == store.StatusInterrupted && e.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	interruptedBeforeRun = "interrupted: the turn was stopped before this call ran; it did not run"
+	interruptedWhileRun  = "interrupted: the turn was stopped while this call ran; its outcome is unknown"
+	notRunBrokenOff      = "not run: the model's answer broke off before it was complete"
+)
+
+// unanswered gives each call a result saying why it did not run, so the
+// history stays well-formed for the next turn.
+func (t *turn) unanswered(calls []provider.ToolCall, why string) error {
+	for _, c := range calls {
+		if _, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: why, IsError: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runCall passes one call through the gate and runs it.
+func (t *turn) runCall(c provider.ToolCall) error {
+	opts := t.a.opts
+	reg := opts.Registry
+	snap := reg.Snapshot()
+	result := func(text string, isError bool) error {
+		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError})
+		return err
+	}
+	approval := func(kind store.DecisionKind, reason string) error {
+		_, err := t.record(store.Event{Type: store.EventApproval, ToolCallID: c.ID, ToolName: c.Name,
+			Decision: &store.Decision{Kind: kind, Reason: reason}})
+		return err
+	}
+	// A call the registry will refuse (unknown tool, arguments that are not
+	// JSON) is not worth asking the user about.
+	if _, _, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
+		v := gate.Check(snap, c.Name, c.Arguments)
+		reasons := strings.Join(v.Reasons, "; ")
+		switch v.Decision {
+		case gate.Block:
+			if err := approval(store.Blocked, reasons); err != nil {
+				return err
+			}
+			return result("Blocked by the safety policy; it did not run: "+reasons+
+				". Do not try to get the same effect another way: tell the user what you wanted to do and why it was blocked.", true)
+		case gate.Confirm:
+			if t.grants.Covers(v) {
+				if err := approval(store.ApprovedConversation, "approved earlier in this conversation: "+reasons); err != nil {
+					return err
+				}
+				break
+			}
+			req := gate.Request{ConversationID: t.id.String(), ToolCallID: c.ID, Tool: c.Name, Capability: v.Capability,
+				Args: opts.Store.Redactor().JSON(c.Arguments), Reasons: v.Reasons,
+				Summary: opts.Store.Redactor().String(gate.Summarize(c.Name, c.Arguments))}
+			ans, err := opts.Approver.Approve(t.ctx, req)
+			if t.ctx.Err() != nil {
+				return result(interruptedBeforeRun, true)
+			}
+			switch {
+			case err == nil && ans == gate.ApproveOnce:
+				if err := approval(store.ApprovedOnce, reasons); err != nil {
+					return err
+				}
+			case err == nil && ans == gate.ApproveConversation:
+				if err := approval(store.ApprovedConversation, reasons); err != nil {
+					return err
+				}
+				t.grants.Add(v)
+			case errors.Is(err, gate.ErrNoApprover):
+				if err := approval(store.Denied, err.Error()); err != nil {
+					return err
+				}
+				return result("Not run: this call needs the user's approval ("+reasons+"), and no one can approve it now "+
+					"(Wrasse is running without a window or terminal). Tell the user what you wanted to run and why, "+
+					"so they can do it themselves or approve it in an interactive session.", true)
+			case err != nil:
+				if err := approval(store.Denied, "asking for approval failed: "+err.Error()); err != nil {
+					return err
+				}
+				return result("Not run: asking the user for approval failed ("+err.Error()+"), so it counts as denied.", true)
+			default:
+				if err := approval(store.Denied, "the user said no"); err != nil {
+					return err
+				}
+				return result("Not run: the user denied this call (it needed approval because: "+reasons+
+					"). Do not retry it; ask the user how they want to proceed.", true)
+			}
+		}
+	}
+	start := time.Now()
+	res, err := reg.Call(t.ctx, t.sess, c.Name, c.Arguments)
+	if t.ctx.Err() != nil {
+		return result(interruptedWhileRun, true)
+	}
+	red := opts.Store.Redactor()
+	if err != nil {
+		t.a.log.Info("tool call failed", "conversation", t.id.String(), "tool", c.Name, "error", red.String(err.Error()))
+	} else {
+		t.a.log.Debug("tool call", "conversation", t.id.String(), "tool", c.Name, "is_error", res.IsError,
+			"bytes", len(res.Content), "elapsed", time.Since(start))
+	}
+	return result(res.Content, res.IsError)
+}
+
+func validArgs(args []byte) bool {
+	s := strings.TrimSpace(string(args))
+	return s == "" || json.Valid([]byte(s))
+}

@@ -1,0 +1,49 @@
+// Package agent runs conversation turns: the loop between the user, the
+// model and the capabilities.
+//
+// # A turn
+//
+// Turn stores the user's message, then repeats one step until the model
+// answers without calling tools: build the request (system prompt and
+// tools, rebuilt whenever the conversation's loaded capabilities or the
+// registry change, so a capability loaded by tool_search, tool_activate or
+// a direct call is offered at the next step of the same turn), fit the
+// history into the context window, stream the reply, and run the tool
+// calls in order. Steps are bounded by MaxSteps.
+//
+// Every event is stored the moment it happens (the reply text in small
+// committed batches) and the same stored event goes to the Sink, so what
+// the user sees is what the history holds. The model's history is rebuilt
+// from the stored events at each step (store.ToMessages), so secrets reach
+// neither the store, the log nor the model: the store redacts them to
+// [redacted:NAME].
+//
+// # Tool calls and the gate
+//
+// Each call the registry would accept (a known tool, arguments that are
+// JSON) goes through the safety gate (package gate): a block becomes a
+// denial the model reads; a confirmation asks the Approver, unless the user
+// approved the same kind of call for this conversation. Each decision is
+// stored as an approval event; "approve for this conversation" answers are
+// replayed from those events at the start of every turn, so they survive a
+// restart. Then the registry runs the call and the result is stored.
+//
+// # Failures and cancellation
+//
+// A provider failure keeps what was already said (the reply is finished as
+// interrupted), gives any calls of that reply a "not run" result, and adds
+// an error event that says plainly what went wrong and, when no model
+// answers, how to set one up. Cancelling ctx ends streaming and running
+// tools promptly; the partial reply is finished as interrupted and every
+// call without a result gets an "interrupted" one, so the next turn sends a
+// well-formed history.
+//
+// # Context budget
+//
+// Fit estimates tokens (cerebellum.EstimateTokens by default, one per three
+// bytes, an over-estimate) and, past Limit(ContextWindow), trims older tool
+// results, then drops and summarises older turns, never the system prompt
+// or the current turn; see Fit. If the provider still reports the context
+// exceeded before anything was said, the step is retried once at half the
+// budget.
+package agent

@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Facts describe the computer for the system prompt.
+type Facts struct {
+	OS       string // runtime.GOOS
+	Arch     string // runtime.GOARCH
+	Hostname string
+	Locale   string // e.g. en_US.UTF-8
+}
+
+// HostFacts reads the facts of this computer; getenv supplies the locale
+// variables (LC_ALL, LC_MESSAGES, LANG, in that order).
+func HostFacts(getenv func(string) string) Facts {
+	f := Facts{OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if h, err := os.Hostname(); err == nil {
+		f.Hostname = h
+	}
+	if getenv != nil {
+		for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+			if v := getenv(k); v != "" {
+				f.Locale = v
+				break
+			}
+		}
+	}
+	return f
+}
+
+// SystemPrompt assembles the system prompt: the identity, the environment
+// (date to the day, so the prompt cache holds all day), and the capability
+// index last, since it is what changes most often within a conversation.
+func SystemPrompt(identity string, facts Facts, now time.Time, index string) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(identity))
+	b.WriteString("\n\n<environment>\n")
+	fmt.Fprintf(&b, "Today is %s.\n", now.Format("Monday, 2 January 2006"))
+	var comp []string
+	if facts.OS != "" {
+		os := facts.OS
+		if facts.Arch != "" {
+			os += " (" + facts.Arch + ")"
+		}
+		comp = append(comp, os)
+	}
+	if facts.Hostname != "" {
+		comp = append(comp, fmt.Sprintf("host name %q", facts.Hostname))
+	}
+	if facts.Locale != "" {
+		comp = append(comp, "locale "+facts.Locale)
+	}
+	if len(comp) > 0 {
+		fmt.Fprintf(&b, "Computer: %s.\n", strings.Join(comp, ", "))
+	}
+	b.WriteString("Secrets the user saved appear as [redacted:NAME]; never ask for or repeat their values.\n")
+	b.WriteString("</environment>")
+	if index = strings.TrimSpace(index); index != "" {
+		b.WriteString("\n\n")
+		b.WriteString(index)
+	}
+	return b.String()
+}

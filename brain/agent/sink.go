@@ -1,0 +1,47 @@
+package agent
+
+import "github.com/wrasse-app/wrasse/brain/store"
+
+// Sink receives a turn as it happens: the CLI prints it, the UI draws it.
+// Its methods are called on the goroutine running Turn, in order, and
+// should return quickly (a UI hands them to its own thread).
+type Sink interface {
+	// OnStep is called before each model request of the turn (1, 2, ...).
+	OnStep(step int)
+	// OnText is called with each piece of a streamed reply, secrets
+	// redacted; seq is the reply's event.
+	OnText(seq uint64, delta string)
+	// OnEvent is called with every event exactly as stored (secrets
+	// redacted, Seq and Time set). A streamed reply arrives twice: when it
+	// starts (StatusStreaming, no text) and when it ends (complete or
+	// interrupted, with its whole text), under the same Seq.
+	OnEvent(e store.Event)
+}
+
+// Funcs adapts functions to a Sink; nil functions are skipped.
+type Funcs struct {
+	Step  func(step int)
+	Text  func(seq uint64, delta string)
+	Event func(e store.Event)
+}
+
+// OnStep calls f.Step.
+func (f Funcs) OnStep(step int) {
+	if f.Step != nil {
+		f.Step(step)
+	}
+}
+
+// OnText calls f.Text.
+func (f Funcs) OnText(seq uint64, delta string) {
+	if f.Text != nil {
+		f.Text(seq, delta)
+	}
+}
+
+// OnEvent calls f.Event.
+func (f Funcs) OnEvent(e store.Event) {
+	if f.Event != nil {
+		f.Event(e)
+	}
+}

