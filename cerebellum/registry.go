@@ -54,6 +54,10 @@ type Options struct {
 	// ManifestCache is a file remembering parsed SKILL.md files by content
 	// hash, to speed up start-up ("" disables it).
 	ManifestCache string
+	// AppliedState is a file remembering the capabilities (name → content
+	// hash) as of the last Resync, so a Resync reports what changed since
+	// then even in a new process ("" keeps it in memory only).
+	AppliedState string
 }
 
 // CapabilitiesDir returns the workspace's capability folder.
@@ -72,6 +76,7 @@ type Registry struct {
 	mu       sync.Mutex // guards scanned, failures, states, generation and snapshot swaps
 	scanned  []*Capability
 	failures map[string]loadFailure
+	applied  map[string]string
 	gen      uint64
 	snap     atomic.Pointer[Snapshot]
 
@@ -129,6 +134,13 @@ func Open(opts Options) (*Registry, error) {
 	}
 	if err := r.rescan("scan"); err != nil {
 		return nil, err
+	}
+	r.applied = loadApplied(opts.AppliedState)
+	if r.applied == nil {
+		r.applied = hashesOf(r.Snapshot())
+		if err := saveApplied(opts.AppliedState, r.applied); err != nil {
+			r.log.Warn("saving the applied capability state", "error", err)
+		}
 	}
 	return r, nil
 }

@@ -2,6 +2,9 @@ package cerebellum
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 )
 
@@ -21,12 +24,91 @@ func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) =
 // instances, changed ones are reloaded on next use (the old instance is
 // closed now), removed ones unregister, and every conversation keeps its
 // loaded set minus what disappeared.
+//
+// The diff is against the last applied state, which is remembered across
+// runs (Options.AppliedState), so `wrasse caps resync` in a new process
+// still reports the edits made since the previous Resync.
 func (r *Registry) Resync(ctx context.Context) (Diff, error) {
-	before := r.Snapshot()
+	r.mu.Lock()
+	before := r.applied
+	r.mu.Unlock()
 	if err := r.rescan("resync"); err != nil {
 		return Diff{}, err
 	}
-	return diffSnapshots(before, r.Snapshot()), nil
+	after := hashesOf(r.Snapshot())
+	r.mu.Lock()
+	r.applied = after
+	r.mu.Unlock()
+	if err := saveApplied(r.opts.AppliedState, after); err != nil {
+		r.log.Warn("saving the applied capability state", "error", err)
+	}
+	return diffHashes(before, after), nil
+}
+
+func hashesOf(s *Snapshot) map[string]string {
+	out := make(map[string]string, len(s.caps))
+	for _, c := range s.caps {
+		out[c.Name] = c.Hash
+	}
+	return out
+}
+
+func loadApplied(path string) map[string]string {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var m map[string]string
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func saveApplied(path string, m map[string]string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func diffHashes(before, after map[string]string) Diff {
+	var d Diff
+	for name, h := range after {
+		old, ok := before[name]
+		switch {
+		case !ok:
+			d.Added = append(d.Added, name)
+		case old != h:
+			d.Changed = append(d.Changed, name)
+		default:
+			d.Unchanged = append(d.Unchanged, name)
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			d.Removed = append(d.Removed, name)
+		}
+	}
+	sort.Strings(d.Added)
+	sort.Strings(d.Removed)
+	sort.Strings(d.Changed)
+	sort.Strings(d.Unchanged)
+	return d
 }
 
 // Pending compares the folders on disk with the current snapshot without
@@ -43,30 +125,5 @@ func (r *Registry) Pending() (Diff, error) {
 			next.add(c)
 		}
 	}
-	return diffSnapshots(cur, next), nil
-}
-
-func diffSnapshots(before, after *Snapshot) Diff {
-	var d Diff
-	for name, c := range after.byName {
-		old, ok := before.byName[name]
-		switch {
-		case !ok:
-			d.Added = append(d.Added, name)
-		case old.Hash != c.Hash:
-			d.Changed = append(d.Changed, name)
-		default:
-			d.Unchanged = append(d.Unchanged, name)
-		}
-	}
-	for name := range before.byName {
-		if _, ok := after.byName[name]; !ok {
-			d.Removed = append(d.Removed, name)
-		}
-	}
-	sort.Strings(d.Added)
-	sort.Strings(d.Removed)
-	sort.Strings(d.Changed)
-	sort.Strings(d.Unchanged)
-	return d
+	return diffHashes(hashesOf(cur), hashesOf(next)), nil
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -74,6 +75,8 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		Logger:        logger,
 		IndexBudget:   a.cfg.IndexBudget,
 		ManifestCache: ws.ManifestCache(),
+		AppliedState:  ws.AppliedState(),
+		Native:        map[string]cerebellum.Runtime{history.Name: history.New(db)},
 	})
 	if err != nil {
 		a.Close()
