@@ -147,3 +147,25 @@ func TestCapsValidateAndInstall(t *testing.T) {
 		t.Fatalf("resync: %d %s", code, out)
 	}
 }
+
+func TestConfigCommand(t *testing.T) {
+	ws := t.TempDir()
+	if code, out, errOut := cli(t, ws, "config", "set", "provider", "anthropic"); code != 0 || !strings.Contains(out, "Saved") {
+		t.Fatalf("set: %d %s %s", code, out, errOut)
+	}
+	cli(t, ws, "config", "set", "pinnedCapabilities", "web, calc")
+	code, out, _ := cli(t, ws, "config", "show", "--json")
+	if code != 0 || !strings.Contains(out, `"provider": "anthropic"`) || !strings.Contains(out, `"calc"`) || !strings.Contains(out, `"model": "claude-sonnet-4-5"`) {
+		t.Fatalf("show: %d %s", code, out)
+	}
+	if code, _, errOut := cli(t, ws, "config", "set", "provider", "skynet"); code != 1 || !strings.Contains(errOut, "provider must be") {
+		t.Fatalf("bad provider: %d %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, ws, "config", "set", "apiKey", "sk-123"); code != 1 || !strings.Contains(errOut, "wrasse secrets set") {
+		t.Fatalf("api key in config: %d %s", code, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(ws, "config.json"))
+	if strings.Contains(string(data), "sk-123") {
+		t.Fatal("a key reached config.json")
+	}
+}

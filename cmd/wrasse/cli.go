@@ -41,6 +41,7 @@ Usage:
   wrasse chat [-c ID] "message"   one turn of a conversation, streamed
   wrasse conversations list | show ID | delete ID
   wrasse secrets set NAME | list | delete NAME
+  wrasse config [show] | set KEY VALUE | unset KEY   settings in config.json (provider, model, baseURL, ...)
 
 Flags (any command):
   --workspace DIR   workspace folder (default $WRASSE_HOME or the user data folder)
@@ -102,6 +103,8 @@ func run(ctx context.Context, args []string, io stdio, getenv func(string) strin
 		err = runConversations(ctx, args[1:], io, getenv)
 	case "secrets":
 		err = runSecrets(ctx, args[1:], io, getenv)
+	case "config":
+		err = runConfig(ctx, args[1:], io, getenv)
 	default:
 		if strings.HasPrefix(args[0], "-") {
 			return runDesktop(ctx, args, io, getenv)
