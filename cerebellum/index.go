@@ -125,9 +125,14 @@ func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func
 		hiddenCaps++
 		hiddenTools += len(c.Tools())
 	}
-	// Display: loaded lines first, then the rest, each sorted by name.
+	// Display: loaded lines first, then the rest, each sorted by name. A
+	// guide has no tools to load, so it sorts with the rest.
+	loadedLine := map[string]bool{}
+	for _, c := range usable {
+		loadedLine[c.Name] = isLoaded[c.Name] && c.Kind != KindGuide
+	}
 	sort.SliceStable(shown, func(i, j int) bool {
-		li, lj := isLoaded[shown[i].name], isLoaded[shown[j].name]
+		li, lj := loadedLine[shown[i].name], loadedLine[shown[j].name]
 		if li != lj {
 			return li
 		}
