@@ -4,5 +4,7 @@
 // conversation can say plainly what went wrong.
 //
 // Implementations live in subpackages (openai, anthropic) and use the
-// providers' official SDKs.
+// providers' official SDKs with the SDKs' own retries turned off. Retrying
+// is done once, here, by WithRetry: it knows what was already shown to the
+// user, so a retry never repeats text.
 package provider

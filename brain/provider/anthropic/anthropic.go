@@ -1,0 +1,137 @@
+package anthropic
+
+import (
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+const (
+	// DefaultBaseURL is Anthropic's API root.
+	DefaultBaseURL = "https://api.anthropic.com"
+	// DefaultName is the provider name used when Config.Name is empty.
+	DefaultName = "anthropic"
+	// DefaultMaxTokens caps an answer when neither the request nor the
+	// config says otherwise; the API requires a cap.
+	DefaultMaxTokens = 8192
+	// DefaultResponseHeaderTimeout bounds the wait for a response to start
+	// with the default HTTP client.
+	DefaultResponseHeaderTimeout = 5 * time.Minute
+)
+
+// Config configures a Provider.
+type Config struct {
+	// Name names the provider in messages and logs; default DefaultName.
+	Name string
+	// BaseURL is the API root; default DefaultBaseURL. Set it for a proxy or
+	// gateway that speaks the Messages API.
+	BaseURL string
+	// APIKey is sent as x-api-key. Required with the default BaseURL.
+	APIKey string
+	// Model is used when a Request names none.
+	Model string
+	// MaxTokens is used when a Request sets none; default DefaultMaxTokens.
+	MaxTokens int
+	// HTTPClient sends the requests; default: a client on a clone of
+	// http.DefaultTransport with DefaultResponseHeaderTimeout and no overall
+	// limit (cancel the context to stop).
+	HTTPClient *http.Client
+	// Headers are added to every request (anthropic-beta, a proxy's header).
+	// Their values are never logged.
+	Headers map[string]string
+	// DisablePromptCache leaves cache_control off the system prompt.
+	DisablePromptCache bool
+	// Logger receives debug records of requests and failures (never the key
+	// nor header values); default discards.
+	Logger *slog.Logger
+}
+
+// Provider streams Messages. It is safe for concurrent use.
+type Provider struct {
+	name      string
+	baseURL   string // for messages: any password masked
+	apiKey    string
+	model     string
+	maxTokens int
+	noCache   bool
+	log       *slog.Logger
+	messages  sdk.MessageService
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// New checks cfg and returns a Provider. It does not contact the server.
+func New(cfg Config) (*Provider, error) {
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = DefaultBaseURL
+		if cfg.APIKey == "" {
+			return nil, ErrNoAPIKey
+		}
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: base URL %q must be an http(s) URL such as %s", ErrConfig, base, DefaultBaseURL)
+	}
+	if cfg.MaxTokens < 0 {
+		return nil, fmt.Errorf("%w: MaxTokens %d is negative", ErrConfig, cfg.MaxTokens)
+	}
+	base = strings.TrimRight(base, "/")
+	// Messages and logs quote the URL; a password in it must not show.
+	shown := strings.TrimRight(u.Redacted(), "/")
+	name := cfg.Name
+	if name == "" {
+		name = DefaultName
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
+		client = &http.Client{Transport: t}
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// The service is built from explicit options only: anthropic.NewClient
+	// would also read ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and profile files,
+	// and Wrasse's config must be the single source.
+	opts := []option.RequestOption{
+		option.WithBaseURL(base + "/"),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(0), // provider.WithRetry retries, knowing what was shown
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
+		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
+	}
+	return &Provider{
+		name:      name,
+		baseURL:   shown,
+		apiKey:    cfg.APIKey,
+		model:     cfg.Model,
+		maxTokens: maxTokens,
+		noCache:   cfg.DisablePromptCache,
+		log:       log.With("provider", name),
+		messages:  sdk.NewMessageService(opts...),
+	}, nil
+}
+
+// Name returns the configured provider name.
+func (p *Provider) Name() string { return p.name }

@@ -1,0 +1,31 @@
+// Package anthropic is the provider for Anthropic's Messages API, using the
+// official anthropic-sdk-go.
+//
+// # Mapping
+//
+// The system prompt travels in the system parameter as one text block marked
+// cache_control: ephemeral. The system prompt (and the tool list before it)
+// is byte-stable by design, so every turn after the first reads it from the
+// prompt cache. Assistant tool calls become tool_use blocks; tool results
+// become tool_result blocks (is_error set for failures) and consecutive
+// results are merged into one user message, as the API requires. Tool
+// schemas are sent byte for byte as input_schema. Empty turns are dropped
+// (the API rejects empty text blocks). max_tokens is required by the API:
+// Request.MaxTokens, else Config.MaxTokens, else DefaultMaxTokens.
+//
+// # Streaming
+//
+// text_delta events are reported as they arrive; a tool_use block's
+// input_json_delta pieces are joined and the call is reported at its
+// content_block_stop. Usage comes from message_start (input and cache
+// tokens) updated by message_delta (output tokens). InputTokens counts all
+// input tokens including cache reads and writes; CachedTokens is the cache
+// reads.
+//
+// # Failures
+//
+// The SDK's own retries are off (see provider.WithRetry). Every failure,
+// including an "event: error" inside the stream (overloaded_error), is a
+// *provider.Error returned with the partial response; a stream that ends
+// without message_stop is ErrBadStream.
+package anthropic

@@ -1,0 +1,138 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+// params maps a provider.Request onto Messages parameters.
+func (p *Provider) params(req provider.Request, model string) (sdk.MessageNewParams, error) {
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = p.maxTokens
+	}
+	out := sdk.MessageNewParams{
+		Model:     sdk.Model(model),
+		MaxTokens: int64(maxTokens),
+	}
+	if req.System != "" {
+		block := sdk.TextBlockParam{Text: req.System}
+		if !p.noCache {
+			block.CacheControl = sdk.NewCacheControlEphemeralParam()
+		}
+		out.System = []sdk.TextBlockParam{block}
+	}
+	msgs, err := messages(req.Messages)
+	if err != nil {
+		return out, err
+	}
+	out.Messages = msgs
+	for _, t := range req.Tools {
+		schema, err := schemaOf(t)
+		if err != nil {
+			return out, err
+		}
+		tool := &sdk.ToolParam{Name: t.Name, InputSchema: schema}
+		if t.Description != "" {
+			tool.Description = param.NewOpt(t.Description)
+		}
+		out.Tools = append(out.Tools, sdk.ToolUnionParam{OfTool: tool})
+	}
+	return out, nil
+}
+
+// messages maps the history. Consecutive entries with the same API role are
+// merged into one message: the API wants all results of one assistant turn's
+// tool calls in a single user message, and merging also keeps roles
+// alternating when an empty turn was dropped.
+func messages(in []provider.Message) ([]sdk.MessageParam, error) {
+	var out []sdk.MessageParam
+	add := func(role sdk.MessageParamRole, blocks ...sdk.ContentBlockParamUnion) {
+		if len(blocks) == 0 {
+			return
+		}
+		n := len(out)
+		if n == 0 || out[n-1].Role != role {
+			out = append(out, sdk.MessageParam{Role: role, Content: blocks})
+			return
+		}
+		for _, b := range blocks {
+			out[n-1].Content = insertBlock(out[n-1].Content, b)
+		}
+	}
+	for i, m := range in {
+		switch m.Role {
+		case provider.RoleUser:
+			if m.Content != "" {
+				add(sdk.MessageParamRoleUser, sdk.NewTextBlock(m.Content))
+			}
+		case provider.RoleAssistant:
+			var blocks []sdk.ContentBlockParamUnion
+			if m.Content != "" {
+				blocks = append(blocks, sdk.NewTextBlock(m.Content))
+			}
+			for _, tc := range m.ToolCalls {
+				blocks = append(blocks, sdk.NewToolUseBlock(tc.ID, toolInput(tc.Arguments), tc.Name))
+			}
+			add(sdk.MessageParamRoleAssistant, blocks...)
+		case provider.RoleTool:
+			r := sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID}
+			if m.Content != "" {
+				r.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: m.Content}}}
+			}
+			if m.IsError {
+				r.IsError = param.NewOpt(true)
+			}
+			add(sdk.MessageParamRoleUser, sdk.ContentBlockParamUnion{OfToolResult: &r})
+		default:
+			return nil, fmt.Errorf("message %d: unknown role %q", i, m.Role)
+		}
+	}
+	return out, nil
+}
+
+// insertBlock appends b, except that a tool_result goes after the leading
+// tool_results and before any text: the API wants the results first in
+// their message, and a user line typed while tools ran must not break that.
+func insertBlock(content []sdk.ContentBlockParamUnion, b sdk.ContentBlockParamUnion) []sdk.ContentBlockParamUnion {
+	if b.OfToolResult == nil {
+		return append(content, b)
+	}
+	i := 0
+	for i < len(content) && content[i].OfToolResult != nil {
+		i++
+	}
+	return slices.Insert(content, i, b)
+}
+
+// toolInput is a past call's input as the API needs it: a JSON object. The
+// model may have written invalid JSON (the tool result told it so); echoing
+// that would make the API reject the whole request, so it becomes {}.
+func toolInput(a json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(a, &obj) != nil || obj == nil {
+		return json.RawMessage("{}")
+	}
+	return a
+}
+
+// schemaOf passes a tool's JSON Schema through byte for byte, so the tool
+// list, which precedes the cached system prompt, stays byte-stable.
+func schemaOf(t provider.Tool) (sdk.ToolInputSchemaParam, error) {
+	raw := bytes.TrimSpace(t.Parameters)
+	if len(raw) == 0 {
+		return sdk.ToolInputSchemaParam{Properties: map[string]any{}}, nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return sdk.ToolInputSchemaParam{}, fmt.Errorf("tool %q: parameters are not a JSON Schema object", t.Name)
+	}
+	return param.Override[sdk.ToolInputSchemaParam](json.RawMessage(raw)), nil
+}

@@ -1,0 +1,188 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/internal/wire"
+)
+
+// Stream sends req and streams the answer to onEvent. See provider.Provider.
+func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (*provider.Response, error) {
+	model := req.Model
+	if model == "" {
+		model = p.model
+	}
+	cls := &wire.Classifier{Provider: p.name, BaseURL: p.baseURL, Model: model, Secrets: []string{p.apiKey}, Now: time.Now}
+	b := wire.NewBuilder(onEvent)
+	if model == "" {
+		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
+			Message: "no model is chosen: set one with `wrasse config set model NAME` or in config.json"}
+	}
+	params, err := p.params(req, model)
+	if err != nil {
+		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
+			Message: "could not build the request: " + err.Error(), Err: err}
+	}
+	p.log.DebugContext(ctx, "model request", "base_url", p.baseURL, "model", model,
+		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens)
+
+	var x wire.Exchange
+	stream := p.messages.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
+	defer stream.Close()
+
+	st := &state{blocks: map[int64]*toolAcc{}}
+	for stream.Next() {
+		if err := st.event(stream.Current(), b); err != nil {
+			return wire.Fail(ctx, p.log, b, cls, err)
+		}
+		if st.stopped {
+			break
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, p.classify(ctx, cls, &x, err))
+	}
+	if !st.stopped || !st.started {
+		if perr := cls.Context(ctx, nil); perr != nil {
+			return wire.Fail(ctx, p.log, b, cls, perr)
+		}
+		detail := "the stream ended before message_stop"
+		if !st.started {
+			detail = "the stream had no message_start"
+		}
+		return wire.Fail(ctx, p.log, b, cls, cls.BadStream(detail, nil))
+	}
+	if err := b.Finish(stopReason(st.stop)); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, err)
+	}
+	resp := b.Response()
+	p.log.DebugContext(ctx, "model response", "model", model, "stop", resp.StopReason,
+		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
+		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
+	return resp, nil
+}
+
+// classify turns an SDK error into a *provider.Error.
+func (p *Provider) classify(ctx context.Context, cls *wire.Classifier, x *wire.Exchange, err error) *provider.Error {
+	if perr := cls.Context(ctx, err); perr != nil {
+		return perr
+	}
+	if x.Status >= 400 {
+		return cls.Status(x.Status, x.Header, x.Body, err)
+	}
+	// "event: error" after a 200: the SDK returns it as an API error whose
+	// raw JSON is the event's data.
+	var ae *sdk.Error
+	if errors.As(err, &ae) {
+		return cls.Event([]byte(ae.RawJSON()), err)
+	}
+	return cls.Transport(err, x.Responded())
+}
+
+// state follows one message's content blocks.
+type state struct {
+	// blocks holds the tool_use blocks still open, by content index.
+	blocks map[int64]*toolAcc
+	// Raw token counts as the API reports them.
+	in, cacheRead, cacheWrite, out int64
+	stop                           string
+	started, stopped               bool
+}
+
+// usage normalises the counts: Anthropic's input_tokens excludes cache reads
+// and writes, provider.Usage.InputTokens includes them.
+func (s *state) usage() provider.Usage {
+	return provider.Usage{
+		InputTokens:  int(s.in + s.cacheRead + s.cacheWrite),
+		OutputTokens: int(s.out),
+		CachedTokens: int(s.cacheRead),
+	}
+}
+
+type toolAcc struct {
+	id, name string
+	args     []byte
+}
+
+func (s *state) event(ev sdk.MessageStreamEventUnion, b *wire.Builder) error {
+	switch ev.Type {
+	case "message_start":
+		s.started = true
+		u := ev.Message.Usage
+		s.in, s.cacheRead, s.cacheWrite, s.out = u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens
+		b.SetUsage(s.usage())
+	case "content_block_start":
+		switch ev.ContentBlock.Type {
+		case "tool_use":
+			id := ev.ContentBlock.ID
+			if id == "" {
+				// Anthropic always sends one; a compatible gateway might not,
+				// and the result must still name its call.
+				id = fmt.Sprintf("toolu_%d", ev.Index)
+			}
+			s.blocks[ev.Index] = &toolAcc{id: id, name: ev.ContentBlock.Name}
+		case "text":
+			return b.Text(ev.ContentBlock.Text)
+		}
+	case "content_block_delta":
+		switch ev.Delta.Type {
+		case "text_delta":
+			return b.Text(ev.Delta.Text)
+		case "input_json_delta":
+			if acc := s.blocks[ev.Index]; acc != nil {
+				acc.args = append(acc.args, ev.Delta.PartialJSON...)
+			}
+		}
+	case "content_block_stop":
+		acc := s.blocks[ev.Index]
+		if acc == nil {
+			return nil
+		}
+		delete(s.blocks, ev.Index)
+		return b.ToolCall(provider.ToolCall{ID: acc.id, Name: acc.name, Arguments: wire.Arguments(string(acc.args))})
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			s.stop = string(ev.Delta.StopReason)
+		}
+		// message_delta counts are cumulative and replace message_start's;
+		// input counts appear there only on newer API versions.
+		u := ev.Usage
+		if u.JSON.OutputTokens.Valid() {
+			s.out = u.OutputTokens
+		}
+		if u.JSON.InputTokens.Valid() {
+			s.in = u.InputTokens
+		}
+		if u.JSON.CacheReadInputTokens.Valid() {
+			s.cacheRead = u.CacheReadInputTokens
+		}
+		if u.JSON.CacheCreationInputTokens.Valid() {
+			s.cacheWrite = u.CacheCreationInputTokens
+		}
+		b.SetUsage(s.usage())
+	case "message_stop":
+		s.stopped = true
+	}
+	return nil
+}
+
+func stopReason(r string) string {
+	switch r {
+	case "end_turn", "stop_sequence", "":
+		// No message_delta at all: the message simply ended.
+		return "end"
+	case "tool_use":
+		return "tool_use"
+	case "max_tokens", "model_context_window_exceeded":
+		return "max_tokens"
+	default:
+		return r
+	}
+}

@@ -1,0 +1,263 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+// SetupHint tells a user with no reachable model what to do. It is the tail
+// of every "nothing answered" message.
+const SetupHint = "start Ollama (`ollama serve`), or choose another model with `wrasse config set provider|baseURL|model …` or in config.json and store its key with `wrasse secrets set openai_api_key` or `anthropic_api_key` (see the README)"
+
+// Classifier turns failures into *provider.Error. One is built per request.
+type Classifier struct {
+	// Provider names the provider in messages ("openai", "anthropic").
+	Provider string
+	// BaseURL is where requests go, quoted when nothing answers.
+	BaseURL string
+	// Model is the model asked for, quoted when it is unknown.
+	Model string
+	// Secrets are removed from every message and wrapped error text.
+	Secrets []string
+	// Now reads the clock for HTTP-date Retry-After values.
+	Now func() time.Time
+}
+
+// Context returns the error for a done ctx (canceled or past its deadline),
+// or nil when ctx is still live. cause is what the SDK reported.
+func (c *Classifier) Context(ctx context.Context, cause error) *provider.Error {
+	switch ctx.Err() {
+	case nil:
+		return nil
+	case context.DeadlineExceeded:
+		return c.wrap(provider.ErrTimeout, 0, "the model did not finish in the time allowed; try again, or ask for a shorter answer", cause)
+	default:
+		return c.wrap(provider.ErrCanceled, 0, "the request was canceled", cause)
+	}
+}
+
+// Status classifies an HTTP error response.
+func (c *Classifier) Status(status int, header http.Header, body []byte, cause error) *provider.Error {
+	api := ParseErrorBody(body)
+	kind := c.kindOf(status, api)
+	e := c.wrap(kind, status, c.message(kind, api), cause)
+	e.RetryAfter = ParseRetryAfter(header, c.now())
+	if kind == provider.ErrRateLimit && e.RetryAfter > 0 {
+		e.Message = fmt.Sprintf("%s; try again in %s", e.Message, roundUp(e.RetryAfter))
+	}
+	return e
+}
+
+// Event classifies an error event sent inside a stream that began with
+// HTTP 200 (Anthropic's "event: error", OpenRouter's {"error":{…}} chunk).
+// The error's type says what happened; there is no status.
+func (c *Classifier) Event(body []byte, cause error) *provider.Error {
+	api := ParseErrorBody(body)
+	// OpenRouter puts the upstream HTTP status in "code".
+	status := 0
+	if n, err := strconv.Atoi(api.Code); err == nil && n >= 400 && n <= 599 {
+		status = n
+	}
+	kind := c.kindOf(status, api)
+	if kind == provider.ErrBadRequest && status == 0 && api.Type == "" && api.Code == "" {
+		// An unexplained error mid-stream is the server failing, not us.
+		kind = provider.ErrUnavailable
+	}
+	return c.wrap(kind, 0, c.message(kind, api), cause)
+}
+
+// BadStream reports a stream that broke the protocol: invalid JSON, or an
+// end before the model said it had finished.
+func (c *Classifier) BadStream(detail string, cause error) *provider.Error {
+	return c.wrap(provider.ErrBadStream, 0,
+		fmt.Sprintf("the answer from %s broke off (%s); what arrived is kept, try again", c.Provider, detail), cause)
+}
+
+// Transport classifies an error that came without an HTTP error status:
+// a connection that failed, or a stream that broke after a 2xx response
+// (responded).
+func (c *Classifier) Transport(err error, responded bool) *provider.Error {
+	var dnsErr *net.DNSError
+	var netErr net.Error
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return c.wrap(provider.ErrUnavailable, 0,
+			fmt.Sprintf("no model answered at %s (connection refused): %s", c.BaseURL, SetupHint), err)
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return c.wrap(provider.ErrUnavailable, 0,
+			fmt.Sprintf("no model answered at %s (host %q not found): check the base URL, or %s", c.BaseURL, dnsErr.Name, SetupHint), err)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return c.wrap(provider.ErrTimeout, 0,
+			fmt.Sprintf("%s at %s took too long to answer; try again", c.Provider, c.BaseURL), err)
+	case responded && errors.As(err, &syntaxErr):
+		return c.BadStream("an event was not valid JSON", err)
+	case responded && errors.Is(err, io.ErrUnexpectedEOF):
+		return c.BadStream("the connection closed mid-event", err)
+	case isConnectionError(err):
+		return c.wrap(provider.ErrNetwork, 0,
+			fmt.Sprintf("the connection to %s failed; check the network and try again", c.BaseURL), err)
+	case responded:
+		return c.BadStream("the stream could not be read", err)
+	default:
+		// No response and no network fault: the SDK refused to build the
+		// request (bad base URL, unencodable parameters).
+		return c.wrap(provider.ErrBadRequest, 0,
+			fmt.Sprintf("could not send the request to %s: %s", c.BaseURL, c.redact(err.Error())), err)
+	}
+}
+
+func isConnectionError(err error) bool {
+	var urlErr *url.Error
+	var opErr *net.OpError
+	return errors.As(err, &urlErr) || errors.As(err, &opErr) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed)
+}
+
+// contextSignals are phrases servers use for an input that does not fit the
+// model's context window (OpenAI, Anthropic, vLLM, llama.cpp, LM Studio,
+// OpenRouter).
+var contextSignals = []string{
+	"context_length_exceeded",
+	"exceed_context_size",
+	"maximum context length",
+	"context length",
+	"context window",
+	"context size",
+	"prompt is too long",
+	"input is too long",
+	"too many tokens",
+	"reduce the length",
+}
+
+func isContextLength(api APIError) bool {
+	text := strings.ToLower(api.Type + " " + api.Code + " " + api.Message)
+	for _, s := range contextSignals {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Classifier) kindOf(status int, api APIError) provider.ErrorKind {
+	typ := strings.ToLower(api.Type + " " + api.Code)
+	switch {
+	case strings.Contains(typ, "overloaded"):
+		return provider.ErrOverloaded
+	case strings.Contains(typ, "insufficient_quota"), strings.Contains(typ, "billing"):
+		// A spent quota is not cured by waiting: no retry.
+		return provider.ErrBadRequest
+	case strings.Contains(typ, "rate_limit"):
+		return provider.ErrRateLimit
+	case isContextLength(api) && (status == 0 || status == 400 || status == 413 || status == 422):
+		return provider.ErrContextLength
+	}
+	switch {
+	case status == 401 || status == 403:
+		return provider.ErrAuth
+	case status == 404:
+		return provider.ErrNotFound
+	case status == 413:
+		// Anthropic's request_too_large: the input is bigger than any
+		// context, so it is the same advice.
+		return provider.ErrContextLength
+	case status == 429:
+		return provider.ErrRateLimit
+	case status == 529 || status == 503:
+		return provider.ErrOverloaded
+	case status == 408 || status == 504:
+		return provider.ErrTimeout
+	case status >= 500:
+		return provider.ErrUnavailable
+	case status == 0:
+		switch {
+		case strings.Contains(typ, "authentication"), strings.Contains(typ, "permission"):
+			return provider.ErrAuth
+		case strings.Contains(typ, "not_found"):
+			return provider.ErrNotFound
+		case strings.Contains(typ, "timeout"):
+			return provider.ErrTimeout
+		case strings.Contains(typ, "api_error"), strings.Contains(typ, "server"):
+			return provider.ErrUnavailable
+		}
+	}
+	return provider.ErrBadRequest
+}
+
+func (c *Classifier) message(kind provider.ErrorKind, api APIError) string {
+	var msg string
+	switch kind {
+	case provider.ErrAuth:
+		msg = fmt.Sprintf("%s refused the API key: store the right one with `wrasse secrets set openai_api_key` (or anthropic_api_key), or check OPENAI_API_KEY / ANTHROPIC_API_KEY", c.Provider)
+	case provider.ErrRateLimit:
+		msg = fmt.Sprintf("%s is limiting how fast requests may be sent", c.Provider)
+	case provider.ErrOverloaded:
+		msg = fmt.Sprintf("%s is overloaded right now; try again in a moment", c.Provider)
+	case provider.ErrContextLength:
+		msg = fmt.Sprintf("the conversation is too long for model %q: start a new conversation or remove large pastes and tool output", c.Model)
+	case provider.ErrNotFound:
+		msg = fmt.Sprintf("model %q was not found at %s: check the model name (for Ollama, `ollama pull %s`) and that the base URL is right", c.Model, c.BaseURL, c.Model)
+	case provider.ErrTimeout:
+		msg = fmt.Sprintf("%s took too long to answer; try again", c.Provider)
+	case provider.ErrUnavailable:
+		msg = fmt.Sprintf("%s had a server error; try again in a moment", c.Provider)
+	default:
+		if strings.Contains(strings.ToLower(api.Type+api.Code), "quota") || strings.Contains(strings.ToLower(api.Type), "billing") {
+			msg = fmt.Sprintf("%s says the account is out of quota or credit: check the plan and billing", c.Provider)
+		} else {
+			msg = fmt.Sprintf("%s rejected the request", c.Provider)
+		}
+	}
+	if said := c.redact(api.Message); said != "" {
+		msg = fmt.Sprintf("%s (server said: %s)", msg, said)
+	}
+	return msg
+}
+
+func (c *Classifier) wrap(kind provider.ErrorKind, status int, msg string, cause error) *provider.Error {
+	e := &provider.Error{Kind: kind, Provider: c.Provider, Status: status, Message: msg}
+	if cause != nil {
+		e.Err = &redactedError{msg: c.redact(cause.Error()), err: cause}
+	}
+	return e
+}
+
+func (c *Classifier) redact(s string) string { return Redact(s, c.Secrets...) }
+
+func (c *Classifier) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// roundUp renders d in whole seconds, at least one.
+func roundUp(d time.Duration) time.Duration {
+	s := (d + time.Second - 1) / time.Second
+	return max(s, 1) * time.Second
+}
+
+// redactedError keeps the SDK's error reachable through errors.As while its
+// text, which some SDKs build from the raw response body, has the secrets
+// removed.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }

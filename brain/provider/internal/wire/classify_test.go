@@ -1,0 +1,149 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+func testClassifier() *Classifier {
+	return &Classifier{Provider: "openai", BaseURL: "http://localhost:11434/v1", Model: "llama3.2",
+		Secrets: []string{"sk-secret-123456789"}, Now: func() time.Time { return time.Unix(0, 0) }}
+}
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+func postErr(err error) error {
+	return &url.Error{Op: "Post", URL: "http://localhost:11434/v1/chat/completions", Err: err}
+}
+
+func TestTransport(t *testing.T) {
+	refused := postErr(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	tests := []struct {
+		name      string
+		err       error
+		responded bool
+		kind      provider.ErrorKind
+		contains  string
+	}{
+		{"refused", refused, false, provider.ErrUnavailable, "no model answered at http://localhost:11434/v1 (connection refused): start Ollama"},
+		{"dns", postErr(&net.OpError{Op: "dial", Err: &net.DNSError{Name: "nohost.invalid", IsNotFound: true}}), false, provider.ErrUnavailable, `host "nohost.invalid" not found`},
+		{"dial timeout", postErr(&net.OpError{Op: "dial", Err: timeoutErr{}}), false, provider.ErrTimeout, "took too long"},
+		{"reset before response", postErr(&net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}), false, provider.ErrNetwork, "connection to http://localhost:11434/v1 failed"},
+		{"reset mid-stream", &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, true, provider.ErrNetwork, "connection"},
+		{"cut mid-event", io.ErrUnexpectedEOF, true, provider.ErrBadStream, "closed mid-event"},
+		{"invalid json", &json.SyntaxError{Offset: 3}, true, provider.ErrBadStream, "not valid JSON"},
+		{"odd stream error", errors.New("bufio.Scanner: token too long"), true, provider.ErrBadStream, "could not be read"},
+		{"request not built", errors.New("requestconfig: base url is not set"), false, provider.ErrBadRequest, "could not send the request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pe := testClassifier().Transport(tt.err, tt.responded)
+			if pe.Kind != tt.kind || !strings.Contains(pe.Message, tt.contains) {
+				t.Errorf("got %q %q, want %q containing %q", pe.Kind, pe.Message, tt.kind, tt.contains)
+			}
+			if !errors.Is(pe, tt.err) {
+				t.Errorf("cause not wrapped")
+			}
+		})
+	}
+}
+
+func TestContext(t *testing.T) {
+	c := testClassifier()
+	if c.Context(t.Context(), nil) != nil {
+		t.Error("live context classified as an error")
+	}
+	canceled, cancel := context.WithCancel(t.Context())
+	cancel()
+	if pe := c.Context(canceled, context.Canceled); pe.Kind != provider.ErrCanceled || !errors.Is(pe, context.Canceled) {
+		t.Errorf("canceled: %v", pe)
+	}
+	expired, cancel2 := context.WithDeadline(t.Context(), time.Unix(0, 0))
+	defer cancel2()
+	if pe := c.Context(expired, nil); pe.Kind != provider.ErrTimeout {
+		t.Errorf("deadline: %v", pe)
+	}
+}
+
+func TestStatus(t *testing.T) {
+	tests := []struct {
+		status int
+		body   string
+		kind   provider.ErrorKind
+	}{
+		{401, `{"error":"unauthorized"}`, provider.ErrAuth},
+		{403, `{}`, provider.ErrAuth},
+		{404, `{"error":"model 'llama3.2' not found"}`, provider.ErrNotFound},
+		{408, ``, provider.ErrTimeout},
+		{413, `{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}`, provider.ErrContextLength},
+		{422, `{"detail":"This model's maximum context length is 4096 tokens"}`, provider.ErrContextLength},
+		{400, `{"error":{"message":"Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens"}}`, provider.ErrContextLength},
+		{400, `{"error":{"message":"unknown field"}}`, provider.ErrBadRequest},
+		{429, `{"error":{"type":"insufficient_quota"}}`, provider.ErrBadRequest},
+		{400, `{"type":"error","error":{"type":"billing_error","message":"Your credit balance is too low"}}`, provider.ErrBadRequest},
+		{429, ``, provider.ErrRateLimit},
+		{503, ``, provider.ErrOverloaded},
+		{529, ``, provider.ErrOverloaded},
+		{500, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, provider.ErrOverloaded},
+		{502, `Bad Gateway`, provider.ErrUnavailable},
+		{504, ``, provider.ErrTimeout},
+		{418, ``, provider.ErrBadRequest},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d %s", tt.status, tt.body), func(t *testing.T) {
+			pe := testClassifier().Status(tt.status, nil, []byte(tt.body), nil)
+			if pe.Kind != tt.kind || pe.Status != tt.status {
+				t.Errorf("got %q %d, want %q (%s)", pe.Kind, pe.Status, tt.kind, pe.Message)
+			}
+		})
+	}
+}
+
+func TestStatusRedactsAndQuotes(t *testing.T) {
+	h := http.Header{"Retry-After": {"2"}}
+	pe := testClassifier().Status(429, h, []byte(`{"error":{"message":"key sk-secret-123456789 is throttled","type":"requests"}}`), errors.New("raw sk-secret-123456789"))
+	if strings.Contains(pe.Error(), "sk-secret") || strings.Contains(pe.Err.Error(), "sk-secret") {
+		t.Errorf("secret leaked: %v / %v", pe, pe.Err)
+	}
+	want := "openai (rate_limit, HTTP 429): openai is limiting how fast requests may be sent (server said: key [redacted] is throttled); try again in 2s"
+	if pe.Error() != want || pe.RetryAfter != 2*time.Second {
+		t.Errorf("got  %q (%v)\nwant %q", pe.Error(), pe.RetryAfter, want)
+	}
+}
+
+func TestEvent(t *testing.T) {
+	tests := []struct {
+		body string
+		kind provider.ErrorKind
+	}{
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, provider.ErrOverloaded},
+		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, provider.ErrRateLimit},
+		{`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`, provider.ErrUnavailable},
+		{`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 300000 tokens"}}`, provider.ErrContextLength},
+		{`{"error":{"code":502,"message":"Provider returned error"}}`, provider.ErrUnavailable},
+		{`{"error":{"code":429,"message":"Rate limit exceeded: free-models-per-day"}}`, provider.ErrRateLimit},
+		{`{"error":{"message":"something broke"}}`, provider.ErrUnavailable},
+	}
+	for _, tt := range tests {
+		if pe := testClassifier().Event([]byte(tt.body), nil); pe.Kind != tt.kind || pe.Status != 0 {
+			t.Errorf("Event(%s) = %q status %d, want %q", tt.body, pe.Kind, pe.Status, tt.kind)
+		}
+	}
+}

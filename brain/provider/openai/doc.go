@@ -1,0 +1,27 @@
+// Package openai is the provider for every server that speaks OpenAI's Chat
+// Completions API: OpenAI itself, Ollama (the default, on
+// http://localhost:11434/v1), OpenRouter, LM Studio, llama.cpp's server and
+// vLLM. It uses the official openai-go SDK with a configurable base URL.
+//
+// # Mapping
+//
+// The system prompt becomes the first "system" message; assistant tool calls
+// become tool_calls; each tool result becomes a "tool" message (a failed one
+// is prefixed "Error: " since the API has no error flag). Tool schemas are
+// passed through as the function's JSON Schema parameters.
+//
+// # Streaming
+//
+// Text deltas are reported as they arrive. Tool-call deltas are gathered by
+// index (servers interleave several calls and split their arguments across
+// chunks) and each call is reported once the choice's finish_reason arrives.
+// stream_options.include_usage asks for the final usage chunk; cached prompt
+// tokens come from prompt_tokens_details.cached_tokens and are part of
+// InputTokens.
+//
+// # Failures
+//
+// The SDK's own retries are off (see provider.WithRetry). Every failure is a
+// *provider.Error, returned with the partial response; a stream that ends
+// without a finish_reason is ErrBadStream.
+package openai

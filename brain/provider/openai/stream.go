@@ -1,0 +1,204 @@
+package openai
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/internal/wire"
+)
+
+// Stream sends req and streams the answer to onEvent. See provider.Provider.
+func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (*provider.Response, error) {
+	model := req.Model
+	if model == "" {
+		model = p.model
+	}
+	cls := &wire.Classifier{Provider: p.name, BaseURL: p.baseURL, Model: model, Secrets: []string{p.apiKey}, Now: time.Now}
+	b := wire.NewBuilder(onEvent)
+	if model == "" {
+		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
+			Message: "no model is chosen: set one with `wrasse config set model NAME` or in config.json"}
+	}
+	params, err := p.params(req, model)
+	if err != nil {
+		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
+			Message: "could not build the request: " + err.Error(), Err: err}
+	}
+	p.log.DebugContext(ctx, "model request", "base_url", p.baseURL, "model", model,
+		"messages", len(params.Messages), "tools", len(params.Tools))
+
+	var x wire.Exchange
+	stream := p.chat.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
+	defer stream.Close()
+
+	st := &state{calls: map[int64]*callAcc{}}
+	for stream.Next() {
+		if err := st.chunk(stream.Current(), b); err != nil {
+			return wire.Fail(ctx, p.log, b, cls, err)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, p.classify(ctx, cls, &x, err))
+	}
+	if !st.finished {
+		if perr := cls.Context(ctx, nil); perr != nil {
+			return wire.Fail(ctx, p.log, b, cls, perr)
+		}
+		return wire.Fail(ctx, p.log, b, cls, cls.BadStream("the stream ended before a finish_reason", nil))
+	}
+	// Tool-call deltas a server sent after its finish_reason chunk are
+	// complete now that the stream is over.
+	if err := st.flush(b); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, err)
+	}
+	if err := b.Finish(st.stopReason()); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, err)
+	}
+	resp := b.Response()
+	p.log.DebugContext(ctx, "model response", "model", model, "stop", resp.StopReason,
+		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
+		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
+	return resp, nil
+}
+
+// classify turns an SDK error into a *provider.Error.
+func (p *Provider) classify(ctx context.Context, cls *wire.Classifier, x *wire.Exchange, err error) *provider.Error {
+	if perr := cls.Context(ctx, err); perr != nil {
+		return perr
+	}
+	if x.Status >= 400 {
+		return cls.Status(x.Status, x.Header, x.Body, err)
+	}
+	// An error object inside the stream (OpenRouter reports upstream
+	// failures this way after a 200).
+	var se *ssestream.StreamError
+	if errors.As(err, &se) {
+		return cls.Event(se.Event.Data, err)
+	}
+	return cls.Transport(err, x.Responded())
+}
+
+// state gathers one response's tool calls and finish reason.
+type state struct {
+	// calls maps a stream index to the call it currently builds; order
+	// keeps the calls in the order they began.
+	calls    map[int64]*callAcc
+	order    []*callAcc
+	finished bool
+	finish   string
+}
+
+type callAcc struct {
+	id, name string
+	args     []byte
+	index    int64
+	seq      int
+	done     bool
+}
+
+func (s *state) chunk(c sdk.ChatCompletionChunk, b *wire.Builder) error {
+	if c.JSON.Usage.Valid() {
+		u := c.Usage
+		b.SetUsage(provider.Usage{
+			InputTokens:  int(u.PromptTokens),
+			OutputTokens: int(u.CompletionTokens),
+			CachedTokens: int(u.PromptTokensDetails.CachedTokens),
+		})
+	}
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue // n is always 1; ignore anything else a server invents
+		}
+		if err := b.Text(ch.Delta.Content); err != nil {
+			return err
+		}
+		if err := b.Text(ch.Delta.Refusal); err != nil {
+			return err
+		}
+		for _, d := range ch.Delta.ToolCalls {
+			s.toolDelta(d)
+		}
+		if ch.FinishReason != "" {
+			s.finished = true
+			s.finish = ch.FinishReason
+			if err := s.flush(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *state) toolDelta(d sdk.ChatCompletionChunkChoiceDeltaToolCall) {
+	acc := s.calls[d.Index]
+	// Some servers give every call index 0 and send each call whole in one
+	// chunk. There a new id, or a name arriving after complete arguments
+	// (when ids are missing), starts a new call at a known index.
+	newID := d.ID != "" && acc != nil && acc.id != "" && d.ID != acc.id
+	newName := d.ID == "" && d.Function.Name != "" && acc != nil && acc.name != "" && json.Valid(acc.args)
+	if acc == nil || acc.done || newID || newName {
+		acc = &callAcc{index: d.Index, seq: len(s.order)}
+		s.calls[d.Index] = acc
+		s.order = append(s.order, acc)
+	}
+	if acc.id == "" {
+		acc.id = d.ID
+	}
+	if acc.name == "" {
+		acc.name = d.Function.Name
+	}
+	acc.args = append(acc.args, d.Function.Arguments...)
+}
+
+// flush reports every call not yet reported, in stream-index order (the
+// order the model meant), ties broken by arrival.
+func (s *state) flush(b *wire.Builder) error {
+	pending := make([]*callAcc, 0, len(s.order))
+	for _, c := range s.order {
+		if !c.done {
+			pending = append(pending, c)
+		}
+	}
+	slices.SortStableFunc(pending, func(x, y *callAcc) int {
+		return cmp.Or(cmp.Compare(x.index, y.index), cmp.Compare(x.seq, y.seq))
+	})
+	for _, c := range pending {
+		c.done = true
+		id := c.id
+		if id == "" {
+			// Some local servers omit ids; results must still match calls.
+			id = fmt.Sprintf("call_%d", c.seq)
+		}
+		if err := b.ToolCall(provider.ToolCall{ID: id, Name: c.name, Arguments: wire.Arguments(string(c.args))}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *state) stopReason() string {
+	switch s.finish {
+	case "tool_calls", "function_call":
+		return "tool_use"
+	case "length":
+		return "max_tokens"
+	case "stop":
+		// Older Ollama and llama.cpp say "stop" even when they called tools.
+		if len(s.order) > 0 {
+			return "tool_use"
+		}
+		return "end"
+	default:
+		return s.finish
+	}
+}

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Retry defaults.
+const (
+	DefaultMaxRetries    = 3
+	DefaultBaseDelay     = time.Second
+	DefaultMaxDelay      = 30 * time.Second
+	DefaultMaxRetryAfter = 60 * time.Second
+)
+
+// RetryPolicy says how WithRetry retries. The zero value is the defaults.
+type RetryPolicy struct {
+	// MaxRetries is how many times a failed request is tried again:
+	// 0 means DefaultMaxRetries, a negative value means never.
+	MaxRetries int
+	// BaseDelay is the first backoff; each retry doubles it. Default
+	// DefaultBaseDelay.
+	BaseDelay time.Duration
+	// MaxDelay caps the backoff. Default DefaultMaxDelay.
+	MaxDelay time.Duration
+	// MaxRetryAfter caps a server's Retry-After. A server asking for longer
+	// (a spent daily quota) is not retried at all: trying earlier than it
+	// allows would only fail again, and the user is better told at once.
+	// Default DefaultMaxRetryAfter.
+	MaxRetryAfter time.Duration
+	// Rand is the jitter source, returning values in [0, 1). Default
+	// math/rand/v2. Calls are serialised, so any source will do.
+	Rand interface{ Float64() float64 }
+	// Sleep waits d or until ctx ends, returning ctx's error then. Default
+	// a timer; tests inject one that returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Logger receives one Info record per retry. Default discards.
+	Logger *slog.Logger
+}
+
+// WithRetry returns p wrapped so that a failure classed as retryable
+// (Error.Retryable: rate limit, overload, network, timeout, unavailable) is
+// retried with exponential backoff and jitter, waiting exactly the server's
+// Retry-After when it sent one. An attempt is retried only if it reported
+// nothing to onEvent: text already shown is never shown twice. Cancelling
+// ctx ends a wait at once with an ErrCanceled error.
+func WithRetry(p Provider, policy RetryPolicy) Provider {
+	if policy.MaxRetries == 0 {
+		policy.MaxRetries = DefaultMaxRetries
+	}
+	if policy.BaseDelay <= 0 {
+		policy.BaseDelay = DefaultBaseDelay
+	}
+	if policy.MaxDelay <= 0 {
+		policy.MaxDelay = DefaultMaxDelay
+	}
+	if policy.MaxRetryAfter <= 0 {
+		policy.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	if policy.Rand == nil {
+		policy.Rand = globalRand{}
+	}
+	if policy.Sleep == nil {
+		policy.Sleep = sleep
+	}
+	if policy.Logger == nil {
+		policy.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &retrying{p: p, policy: policy}
+}
+
+type retrying struct {
+	p      Provider
+	policy RetryPolicy
+	randMu sync.Mutex
+}
+
+func (r *retrying) Name() string { return r.p.Name() }
+
+func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) error) (*Response, error) {
+	for attempt := 0; ; attempt++ {
+		reported := false
+		resp, err := r.p.Stream(ctx, req, func(ev Event) error {
+			reported = true
+			if onEvent == nil {
+				return nil
+			}
+			return onEvent(ev)
+		})
+		if err == nil {
+			return resp, nil
+		}
+		var pe *Error
+		if reported || attempt >= r.policy.MaxRetries || !errors.As(err, &pe) || !pe.Retryable() || ctx.Err() != nil {
+			return resp, err
+		}
+		wait, ok := r.delay(attempt, pe.RetryAfter)
+		if !ok {
+			return resp, err
+		}
+		r.policy.Logger.InfoContext(ctx, "retrying model request", "provider", pe.Provider,
+			"kind", pe.Kind, "status", pe.Status, "attempt", attempt+1, "wait", wait)
+		if serr := r.policy.Sleep(ctx, wait); serr != nil {
+			kind := ErrCanceled
+			if errors.Is(serr, context.DeadlineExceeded) {
+				kind = ErrTimeout
+			}
+			return resp, &Error{
+				Kind:     kind,
+				Provider: pe.Provider,
+				Message:  "stopped waiting to try again after: " + pe.Message,
+				Err:      fmt.Errorf("%w (last failure: %w)", serr, err),
+			}
+		}
+	}
+}
+
+// delay is the wait before retry number attempt+1; ok is false when the
+// server asked for more than MaxRetryAfter.
+func (r *retrying) delay(attempt int, retryAfter time.Duration) (time.Duration, bool) {
+	if retryAfter > 0 {
+		return retryAfter, retryAfter <= r.policy.MaxRetryAfter
+	}
+	d := r.policy.BaseDelay
+	for i := 0; i < attempt && d < r.policy.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, r.policy.MaxDelay)
+	// Equal jitter: at least half the backoff, so clients that failed
+	// together spread out without any retrying at once.
+	r.randMu.Lock()
+	f := min(max(r.policy.Rand.Float64(), 0), 1)
+	r.randMu.Unlock()
+	return d/2 + time.Duration(f*float64(d/2)), true
+}
+
+type globalRand struct{}
+
+func (globalRand) Float64() float64 { return rand.Float64() }
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
