@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/watch"
 )
 
 func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) string) error {
@@ -22,6 +23,7 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 	replace := fs.Bool("replace", false, "install: replace an installed capability of the same name")
 	grant := fs.String("grant", "", "enable: permissions to grant, e.g. exec,network")
 	conv := fs.String("c", "", "index: show the index as conversation ID sees it")
+	apply := fs.Bool("apply", false, "watch: apply changes at once (as autoResync does)")
 	pos, err := parseInterleaved(fs, rest)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -92,6 +94,8 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 		return withApp(ctx, g, getenv, func(a *app) error { return capsEnable(ctx, a, pos[0], sub == "enable", *grant, g.json, io) })
 	case "resync":
 		return withApp(ctx, g, getenv, func(a *app) error { return capsResync(ctx, a, g.json, io) })
+	case "watch":
+		return withApp(ctx, g, getenv, func(a *app) error { return capsWatch(ctx, a, *apply, g.json, io) })
 	}
 	return fmt.Errorf("%w: unknown caps subcommand %q", errUsage, sub)
 }
@@ -331,4 +335,52 @@ func (a *app) sessionFor(id string) (*cerebellum.Session, error) {
 		return nil, err
 	}
 	return a.reg.NewSession(id, loaded), nil
+}
+
+// capsWatch reports capability changes on disk until interrupted, applying
+// them at once when config.json says autoResync (or --apply is given).
+func capsWatch(ctx context.Context, a *app, apply, asJSON bool, io stdio) error {
+	auto := apply || a.cfg.AutoResync
+	err := watch.Registry(ctx, a.reg, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
+		if asJSON {
+			writeJSON(io.out, map[string]any{"diff": n.Diff, "applied": n.Applied, "error": errString(n.Err)})
+			return
+		}
+		if n.Err != nil {
+			fmt.Fprintf(io.err, "wrasse: %v\n", n.Err)
+			return
+		}
+		verb := "Changes on disk (run wrasse caps resync to apply)"
+		if n.Applied {
+			verb = "Applied changes"
+		}
+		fmt.Fprintf(io.out, "%s: %s\n", verb, describeDiff(n.Diff))
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "Watching %s (Ctrl+C to stop).\n", a.ws.Capabilities())
+	<-ctx.Done()
+	return nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func describeDiff(d cerebellum.Diff) string {
+	var parts []string
+	if len(d.Added) > 0 {
+		parts = append(parts, "added "+strings.Join(d.Added, ", "))
+	}
+	if len(d.Changed) > 0 {
+		parts = append(parts, "changed "+strings.Join(d.Changed, ", "))
+	}
+	if len(d.Removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -38,6 +38,7 @@ Usage:
   wrasse caps validate PATH       check a capability folder, SKILL.md or .zip without installing
   wrasse caps install PATH [--replace]
   wrasse caps remove NAME | restore NAME | enable NAME [--grant exec,network] | disable NAME | resync
+  wrasse caps watch [--apply]     report hand edits as they happen (applied at once with autoResync)
   wrasse chat [-c ID] "message"   one turn of a conversation, streamed
   wrasse conversations list | show ID | delete ID
   wrasse secrets set NAME | list | delete NAME
