@@ -47,6 +47,11 @@ type Options struct {
 	CountTokens func(string) int
 	// MaxLoaded is the per-conversation loaded-set size (default 10).
 	MaxLoaded int
+	// ToolBudget bounds, in tokens, the schemas of a conversation's loaded
+	// (non-core, non-pinned) capabilities; least recently used ones are
+	// evicted past it, always keeping the most recent. 0 means no bound
+	// beyond MaxLoaded. main sets it from the model's context window.
+	ToolBudget int
 	// MaxResultBytes caps tool results (default 64 KiB).
 	MaxResultBytes int
 	// Now is the clock for trash timestamps (default time.Now).
@@ -387,6 +392,25 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 	return out
 }
 
+// enforceToolBudget evicts least recently used capabilities from sess while
+// their tool schemas exceed Options.ToolBudget.
+func (r *Registry) enforceToolBudget(sess *Session) {
+	if r.opts.ToolBudget <= 0 || sess == nil {
+		return
+	}
+	snap := r.Snapshot()
+	ev := sess.evictOldest(func(loaded []string) bool {
+		total := 0
+		for _, n := range loaded {
+			total += snap.SchemaTokens(n, r.opts.CountTokens)
+		}
+		return total > r.opts.ToolBudget
+	})
+	if len(ev) > 0 {
+		r.log.Debug("evicted capabilities over the tool budget", "conversation", sess.ID(), "capabilities", ev)
+	}
+}
+
 // Activate loads a capability into sess by exact name. Loading a core,
 // pinned or guide capability is a no-op that succeeds.
 func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
@@ -410,6 +434,7 @@ func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
 	if ev := sess.touch(name); ev != "" {
 		r.log.Debug("evicted capability", "conversation", sess.ID(), "capability", ev)
 	}
+	r.enforceToolBudget(sess)
 	return c, nil
 }
 
@@ -439,6 +464,7 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 			sess.markRecent(c.Name)
 		} else {
 			sess.touch(c.Name)
+			r.enforceToolBudget(sess)
 		}
 	}
 	if len(strings.TrimSpace(string(args))) == 0 {

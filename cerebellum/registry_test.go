@@ -564,3 +564,47 @@ func TestDiscoveryTools(t *testing.T) {
 		t.Fatalf("read source: %s", out)
 	}
 }
+
+func TestToolBudgetEvictsLeastRecentlyUsed(t *testing.T) {
+	e := newEnv(t)
+	for i := 0; i < 6; i++ {
+		n := fmt.Sprintf("cap-%d", i)
+		e.addWorkspace(n, skill(n, "Capability "+n+".", fmt.Sprintf("tool_%d_a", i), fmt.Sprintf("tool_%d_b", i)), true)
+	}
+	probe := e.open()
+	one := probe.Snapshot().SchemaTokens("cap-0", nil)
+	if one == 0 {
+		t.Fatal("no schema tokens")
+	}
+	// Room for three capabilities' schemas.
+	r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, ToolBudget: 3*one + one/2,
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: e.loader}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := r.NewSession("c", nil)
+	for i := 0; i < 5; i++ {
+		if _, err := r.Activate(sess, fmt.Sprintf("cap-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(sess.Loaded(), ","); got != "cap-2,cap-3,cap-4" {
+		t.Fatalf("loaded within budget: %s", got)
+	}
+	// A call to an evicted capability's tool still works and makes room again.
+	if res, err := r.Call(context.Background(), sess, "tool_0_a", json.RawMessage(`{}`)); err != nil || res.IsError {
+		t.Fatalf("call after budget eviction: %+v %v", res, err)
+	}
+	if got := strings.Join(sess.Loaded(), ","); got != "cap-3,cap-4,cap-0" {
+		t.Fatalf("after call: %s", got)
+	}
+	// A single capability bigger than the budget is still loaded on its own.
+	tiny, _ := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, ToolBudget: 1,
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: e.loader}})
+	s2 := tiny.NewSession("d", nil)
+	tiny.Activate(s2, "cap-1")
+	tiny.Activate(s2, "cap-2")
+	if got := strings.Join(s2.Loaded(), ","); got != "cap-2" {
+		t.Fatalf("oversized: %s", got)
+	}
+}

@@ -139,6 +139,29 @@ func (s *Session) markRecent(name string) {
 	s.mu.Unlock()
 }
 
+// evictOldest removes least recently used names while over(loaded) says the
+// set is too big, never the most recent one. It returns what it removed.
+func (s *Session) evictOldest(over func(loaded []string) bool) []string {
+	s.mu.Lock()
+	var evicted []string
+	for len(s.loaded) > 1 && over(s.loaded) {
+		evicted = append(evicted, s.loaded[0])
+		s.loaded = append([]string(nil), s.loaded[1:]...)
+	}
+	var fn func([]string)
+	var snapshot []string
+	if len(evicted) > 0 {
+		s.version++
+		fn = s.onChange
+		snapshot = append([]string(nil), s.loaded...)
+	}
+	s.mu.Unlock()
+	if fn != nil {
+		fn(snapshot)
+	}
+	return evicted
+}
+
 // drop removes names that no longer exist or are no longer usable.
 func (s *Session) drop(keep func(string) bool) {
 	s.mu.Lock()

@@ -34,6 +34,9 @@ type Snapshot struct {
 
 	schemaMu sync.Mutex
 	schemas  map[string]*compiledSchema
+
+	tokenMu    sync.Mutex
+	toolTokens map[string]int
 }
 
 type toolRef struct {
@@ -118,6 +121,41 @@ func searchDoc(c *Capability) search.Doc {
 		}
 	}
 	return d
+}
+
+// SchemaTokens estimates the tokens a capability's tool schemas add to a
+// request (name, description and parameters of each tool, plus the
+// provider's wrapper), computed once per snapshot.
+func (s *Snapshot) SchemaTokens(name string, count func(string) int) int {
+	s.tokenMu.Lock()
+	defer s.tokenMu.Unlock()
+	if n, ok := s.toolTokens[name]; ok {
+		return n
+	}
+	c, ok := s.byName[name]
+	if !ok {
+		return 0
+	}
+	if count == nil {
+		count = EstimateTokens
+	}
+	var b strings.Builder
+	for _, t := range c.Tools() {
+		b.WriteString(`{"type":"function","function":{"name":"`)
+		b.WriteString(t.Name)
+		b.WriteString(`","description":`)
+		desc, _ := json.Marshal(t.Description)
+		b.Write(desc)
+		b.WriteString(`,"parameters":`)
+		b.Write(t.Parameters)
+		b.WriteString("}}")
+	}
+	n := count(b.String())
+	if s.toolTokens == nil {
+		s.toolTokens = map[string]int{}
+	}
+	s.toolTokens[name] = n
+	return n
 }
 
 // schemasFor compiles a tool's argument and output schemas once per snapshot.

@@ -123,6 +123,27 @@ type Config struct {
 	Folders []string `json:"folders,omitempty"`
 	// IndexBudget is the capability index budget in tokens.
 	IndexBudget int `json:"indexBudget,omitempty"`
+	// ToolBudget bounds the tool schemas of a conversation's loaded
+	// capabilities, in tokens (default: ToolBudgetShare of ContextWindow).
+	ToolBudget int `json:"toolBudget,omitempty"`
+}
+
+// ToolBudgetShare is the default share of the context window (in percent)
+// that loaded capabilities' tool schemas may take, counted with the
+// index's over-counting estimate (about 15% in real tokens): small local models
+// choose tools badly when offered many, and their windows are small.
+const ToolBudgetShare = 20
+
+// EffectiveToolBudget is ToolBudget, or the default share of the context window.
+func (c Config) EffectiveToolBudget() int {
+	if c.ToolBudget > 0 {
+		return c.ToolBudget
+	}
+	w := c.ContextWindow
+	if w <= 0 {
+		w = DefaultContextWindow
+	}
+	return w * ToolBudgetShare / 100
 }
 
 // Defaults used when config.json leaves a setting out.

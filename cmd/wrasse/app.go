@@ -74,6 +74,7 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
 		Logger:        logger,
 		IndexBudget:   a.cfg.IndexBudget,
+		ToolBudget:    a.cfg.EffectiveToolBudget(),
 		ManifestCache: ws.ManifestCache(),
 		AppliedState:  ws.AppliedState(),
 		Native:        map[string]cerebellum.Runtime{history.Name: history.New(db)},

@@ -63,7 +63,7 @@ func runConfig(ctx context.Context, args []string, io stdio, getenv func(string)
 	return nil
 }
 
-var configKeys = []string{"provider", "model", "baseURL", "contextWindow", "maxSteps", "pinnedCapabilities", "autoResync", "folders", "indexBudget"}
+var configKeys = []string{"provider", "model", "baseURL", "contextWindow", "maxSteps", "pinnedCapabilities", "autoResync", "folders", "indexBudget", "toolBudget"}
 
 // setConfig sets one key; an empty value resets it to its default.
 func setConfig(c *workspace.Config, key, value string) error {
@@ -103,6 +103,8 @@ func setConfig(c *workspace.Config, key, value string) error {
 		c.MaxSteps, err = num()
 	case "indexBudget":
 		c.IndexBudget, err = num()
+	case "toolBudget":
+		c.ToolBudget, err = num()
 	case "pinnedCapabilities":
 		c.PinnedCapabilities = list()
 	case "folders":

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -164,13 +165,21 @@ func economy(ctx context.Context, sp *space, tc, cl *counter, seed int64) []Row 
 	}
 	cands := loadable(snap)
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(sp.n)))
-	var sizes, toolCounts []int
+	var sizes, toolCounts, kept []int
 	for i := range requestSamples {
 		if ctx.Err() != nil {
 			return append(rows, errorRow(sectionPrompt, "request tool schemas, "+label, ctx.Err()))
 		}
+		// Load them the way a conversation does (tool_search/tool_activate),
+		// so the per-conversation limits apply: at most 10, within the tool budget.
 		picked := pickN(rng, cands, requestLoaded)
-		s := reg.NewSession(fmt.Sprintf("sample-%d", i), picked)
+		s := reg.NewSession(fmt.Sprintf("sample-%d", i), nil)
+		for _, name := range picked {
+			if _, err := reg.Activate(s, name); err != nil {
+				return append(rows, errorRow(sectionPrompt, "request tool schemas, "+label, err))
+			}
+		}
+		kept = append(kept, len(s.Loaded()))
 		defs := reg.Tools(s)
 		arr, err := toolsArray(defs)
 		if err != nil {
@@ -191,8 +200,9 @@ func economy(ctx context.Context, sp *space, tc, cl *counter, seed int64) []Row 
 		Value:  fmt.Sprintf("%s tokens = %.2f%%", FormatInt(int(math.Round(mean))), share),
 		Number: share, Unit: "% of all tools",
 		Baseline: fmt.Sprintf("all %s tools: %s", FormatInt(allN), FormatInt(all)),
-		Note: fmt.Sprintf("request at %s: core + %d loaded capabilities, mean of %d random loaded sets: %.0f tools, %s tokens (range %s–%s), of which the core tools alone are %s; every tool: %s tools, %s tokens",
-			label, requestLoaded, requestSamples, meanTools, FormatInt(int(math.Round(mean))), FormatInt(slices.Min(sizes)), FormatInt(slices.Max(sizes)), FormatInt(core), FormatInt(allN), FormatInt(all)),
+		Note: fmt.Sprintf("request at %s: core + %d capabilities activated in turn, mean of %d random sets; the conversation keeps %.1f of them on average (at most 10, within the default tool budget of %s estimated tokens = %d%% of a %s-token context window): %.0f tools, %s tokens (range %s–%s), of which the core tools alone are %s; every tool: %s tools, %s tokens",
+			label, requestLoaded, requestSamples, meanInt(kept), FormatInt(workspace.Config{}.WithDefaults().EffectiveToolBudget()), workspace.ToolBudgetShare, FormatInt(workspace.DefaultContextWindow),
+			meanTools, FormatInt(int(math.Round(mean))), FormatInt(slices.Min(sizes)), FormatInt(slices.Max(sizes)), FormatInt(core), FormatInt(allN), FormatInt(all)),
 	}
 	if sp.n == 1000 {
 		row.Target, row.Pass = "≤ 1%", verdict(share <= 1)

@@ -59,7 +59,9 @@ func openRegistryWith(builtins fs.FS, ws string, host *plugins.Host) (*cerebellu
 		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: host},
 		Logger:        slog.New(slog.DiscardHandler),
 		ManifestCache: workspace.Workspace{Root: ws}.ManifestCache(),
-		Native:        map[string]cerebellum.Runtime{history.Name: unavailable},
+		// As the app sets it with a default config.json.
+		ToolBudget: workspace.Config{}.WithDefaults().EffectiveToolBudget(),
+		Native:     map[string]cerebellum.Runtime{history.Name: unavailable},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open registry on %s: %w", ws, err)
