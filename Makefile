@@ -21,7 +21,7 @@ vet:
 # so they keep working (benchmarks are measured, never asserted on time).
 test: deps vet
 	$(GO) test -race -count=1 ./...
-	$(GO) run ./cmd/wrasse-bench --short
+	$(GO) run ./cmd/wrasse-bench --short --quiet
 
 bench: deps
 	$(GO) run ./cmd/wrasse-bench
