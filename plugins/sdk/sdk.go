@@ -236,6 +236,31 @@ func (e *Env) Resolve(base, path string) (string, error) {
 	return "", fmt.Errorf("%w: %s (allowed: %s)", ErrOutsideRoots, path, strings.Join(e.Roots, ", "))
 }
 
+// ResolveArg resolves a path a model passed as a tool argument: relative
+// paths are taken from the workspace when it lies inside the allowed roots
+// (else from the first root), and the result must lie inside the roots.
+// Its errors are ToolErrors written for the model: they name the folders it
+// may use, or say none were granted.
+func (e *Env) ResolveArg(arg string) (string, error) {
+	if strings.TrimSpace(arg) == "" {
+		arg = "."
+	}
+	base := ""
+	if e.Workspace != "" {
+		if ws, err := e.Resolve("", e.Workspace); err == nil {
+			base = ws
+		}
+	}
+	p, err := e.Resolve(base, arg)
+	if err != nil {
+		if len(e.Roots) == 0 {
+			return "", Errorf("no folders are granted: ask the user to grant a folder in Settings")
+		}
+		return "", Errorf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.Roots, ", "))
+	}
+	return p, nil
+}
+
 // realPrefix resolves symlinks in the longest existing prefix of p.
 func realPrefix(p string) string {
 	rest := ""

@@ -69,20 +69,7 @@ func (a *arch) resolve(arg string) (string, error) {
 	if strings.TrimSpace(arg) == "" {
 		return "", sdk.Errorf("a path is empty")
 	}
-	base := ""
-	if a.env.Workspace != "" {
-		if ws, err := a.env.Resolve("", a.env.Workspace); err == nil {
-			base = ws
-		}
-	}
-	p, err := a.env.Resolve(base, arg)
-	if err != nil {
-		if len(a.env.Roots) == 0 {
-			return "", sdk.Errorf("no folders are granted: ask the user to grant a folder in Settings")
-		}
-		return "", sdk.Errorf("%s is outside the folders you may use (%s)", arg, strings.Join(a.env.Roots, ", "))
-	}
-	return p, nil
+	return a.env.ResolveArg(arg)
 }
 
 // entry is one archive member as the checks see it.

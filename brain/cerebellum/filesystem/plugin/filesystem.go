@@ -55,23 +55,7 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 // resolve maps a model-supplied path onto the allowed roots; relative
 // paths start at the workspace.
 func (f *fsys) resolve(path string) (string, error) {
-	if strings.TrimSpace(path) == "" {
-		path = "."
-	}
-	base := ""
-	if f.env.Workspace != "" {
-		if ws, err := f.env.Resolve("", f.env.Workspace); err == nil {
-			base = ws
-		}
-	}
-	p, err := f.env.Resolve(base, path)
-	if err != nil {
-		if len(f.env.Roots) == 0 {
-			return "", sdk.Errorf("no folders are granted: ask the user to grant a folder in Settings")
-		}
-		return "", sdk.Errorf("%s is outside the folders you may use (%s); use a path inside them", path, strings.Join(f.env.Roots, ", "))
-	}
-	return p, nil
+	return f.env.ResolveArg(path)
 }
 
 func isBinary(data []byte) bool {

@@ -249,12 +249,9 @@ func (s *sys) disk(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	if arg == "" {
 		arg = s.env.Workspace
 	}
-	path, err := s.env.Resolve("", arg)
+	path, err := s.env.ResolveArg(arg)
 	if err != nil {
-		if len(s.env.Roots) == 0 {
-			return nil, sdk.Errorf("no folders are granted: ask the user to grant a folder in Settings")
-		}
-		return nil, sdk.Errorf("%s is outside the folders you may use (%s)", arg, strings.Join(s.env.Roots, ", "))
+		return nil, err
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, sdk.Errorf("%s does not exist; pass an existing file or folder", arg)
