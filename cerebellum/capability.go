@@ -146,6 +146,14 @@ type Checker interface {
 	Check(ctx context.Context, req LoadRequest) error
 }
 
+// SourceChecker is an optional Loader extension: check a plugin's source
+// without running any of it. Validation uses it for a plugin whose declared
+// permissions are not granted yet, so no untrusted code runs with authority
+// the user has not given.
+type SourceChecker interface {
+	CheckSource(ctx context.Context, req LoadRequest) error
+}
+
 // RuntimeFunc adapts a function to a Runtime with nothing to close.
 type RuntimeFunc func(ctx context.Context, tool string, args json.RawMessage) (Result, error)
 

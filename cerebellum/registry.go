@@ -99,6 +99,41 @@ type runtimeEntry struct {
 	once sync.Once
 	rt   Runtime
 	err  error
+
+	mu      sync.Mutex
+	loaded  bool // the load finished (rt or err set)
+	dropped bool // the entry left the registry; its runtime must be closed
+}
+
+// finish records the end of a load; a runtime loaded for an entry that was
+// dropped meanwhile is closed at once.
+func (e *runtimeEntry) finish(log *slog.Logger) {
+	e.mu.Lock()
+	if e.loaded {
+		e.mu.Unlock()
+		return
+	}
+	e.loaded = true
+	dropped := e.dropped
+	e.mu.Unlock()
+	if dropped && e.rt != nil {
+		if err := e.rt.Close(); err != nil {
+			log.Warn("closing runtime", "error", err)
+		}
+	}
+}
+
+// drop marks the entry gone and closes its runtime if it finished loading;
+// one still loading is closed by finish.
+func (e *runtimeEntry) drop() error {
+	e.mu.Lock()
+	e.dropped = true
+	loaded := e.loaded
+	e.mu.Unlock()
+	if loaded && e.rt != nil {
+		return e.rt.Close()
+	}
+	return nil
 }
 
 // Change tells subscribers what happened to the registry.
@@ -243,25 +278,35 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 }
 
 // closeStale drops runtimes whose capability vanished, changed or stopped
-// being usable.
+// being usable, or whose grants changed.
 func (r *Registry) closeStale(snap *Snapshot) {
 	r.rtMu.Lock()
-	var stale []Runtime
+	var stale []*runtimeEntry
 	for name, e := range r.runtimes {
 		c, ok := snap.byName[name]
 		if !ok || !c.Usable() || c.Hash != e.hash {
 			delete(r.runtimes, name)
-			if e.rt != nil {
-				if _, isNative := r.native[name]; !isNative {
-					stale = append(stale, e.rt)
-				}
-			}
+			stale = append(stale, e)
 		}
 	}
 	r.rtMu.Unlock()
-	for _, rt := range stale {
-		if err := rt.Close(); err != nil {
+	for _, e := range stale {
+		if err := e.drop(); err != nil {
 			r.log.Warn("closing runtime", "error", err)
+		}
+	}
+}
+
+// dropRuntime forgets the loaded runtime of one capability, so the next
+// call loads it afresh (after a grant or a re-enable).
+func (r *Registry) dropRuntime(name string) {
+	r.rtMu.Lock()
+	e := r.runtimes[name]
+	delete(r.runtimes, name)
+	r.rtMu.Unlock()
+	if e != nil {
+		if err := e.drop(); err != nil {
+			r.log.Warn("closing runtime", "capability", name, "error", err)
 		}
 	}
 }
@@ -279,13 +324,8 @@ func (r *Registry) Close() error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if _, isNative := r.native[n]; isNative {
-			continue
-		}
-		if e := entries[n]; e.rt != nil {
-			if err := e.rt.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("close %s: %w", n, err))
-			}
+		if err := entries[n].drop(); err != nil {
+			errs = append(errs, fmt.Errorf("close %s: %w", n, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -539,6 +579,13 @@ func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, error) 
 		}
 		e.rt, e.err = loader.Load(ctx, r.loadRequest(c))
 	})
+	e.finish(r.log)
+	e.mu.Lock()
+	dropped := e.dropped
+	e.mu.Unlock()
+	if dropped && e.err == nil {
+		return nil, fmt.Errorf("%w: %s changed while it was loading; call the tool again", ErrFailed, c.Name)
+	}
 	if e.err != nil {
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
 			// A cancelled load is not the capability's fault: try again next time.
@@ -645,7 +692,8 @@ func (r *Registry) SetState(name string, st CapState) error {
 		r.mu.Unlock()
 		return fmt.Errorf("save state of %s: %w", name, err)
 	}
-	// A user's re-enable is a fresh start for a capability that failed at load.
+	// A user's re-enable or grant is a fresh start: forget a load failure and
+	// the loaded instance, so the next call loads with the new state.
 	delete(r.failures, name)
 	snap, err := r.assembleLocked()
 	r.mu.Unlock()
@@ -653,6 +701,7 @@ func (r *Registry) SetState(name string, st CapState) error {
 		return err
 	}
 	r.closeStale(snap)
+	r.dropRuntime(name)
 	r.notify(Change{Generation: snap.Generation, Reason: "state", Names: []string{name}})
 	return nil
 }

@@ -45,8 +45,9 @@ func (r *Report) Err() error {
 type ValidateOptions struct {
 	// Replace allows the name of an installed workspace capability (it would be replaced).
 	Replace bool
-	// Grant checks the plugin as if these permissions were granted; nil means
-	// all it declares, so the report lists what it needs rather than failing.
+	// Grant are permissions already granted. The plugin's Init runs only
+	// when every permission it declares is granted; otherwise its source is
+	// checked without running it.
 	Grant []string
 }
 
@@ -131,17 +132,36 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 			break
 		}
 		loader := r.opts.Loaders[KindPlugin]
+		declared := m.Permissions.Names()
+		granted := map[string]bool{}
+		for _, g := range opt.Grant {
+			granted[g] = true
+		}
+		var missing []string
+		for _, p := range declared {
+			if !granted[p] {
+				missing = append(missing, p)
+			}
+		}
+		// Judge imports against what the plugin declares, without running it.
+		if sc, ok := loader.(SourceChecker); ok {
+			if err := sc.CheckSource(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: declared}); err != nil {
+				rep.Errors = append(rep.Errors, err.Error())
+				break
+			}
+		}
 		ch, ok := loader.(Checker)
 		if !ok {
 			rep.Warnings = append(rep.Warnings, "the plugin was not compiled: this build has no plugin host")
 			break
 		}
-		grant := opt.Grant
-		if grant == nil {
-			grant = m.Permissions.Names()
+		if len(missing) > 0 {
+			// Init may only run with authority the user has given.
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the plugin's source was checked but it was not run: it starts once the user grants %s", strings.Join(missing, ", ")))
+			break
 		}
-		c.Granted = grant
-		if err := ch.Check(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: grant}); err != nil {
+		c.Granted = opt.Grant
+		if err := ch.Check(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: opt.Grant}); err != nil {
 			rep.Errors = append(rep.Errors, err.Error())
 		}
 	case KindMCP:

@@ -157,6 +157,17 @@ func (h *Host) Check(ctx context.Context, req cerebellum.LoadRequest) error {
 	return rt.Close()
 }
 
+// CheckSource checks a plugin without running any of its code: it reads
+// and parses the source and applies every static rule (imports and library
+// calls allowed by req.Granted, goroutines, the Go dialect). Installing a
+// plugin whose permissions are not granted yet uses it, because Init may
+// only run with the authority the user gave. It implements
+// cerebellum.SourceChecker.
+func (h *Host) CheckSource(ctx context.Context, req cerebellum.LoadRequest) error {
+	_, err := h.prepare(req)
+	return err
+}
+
 // prepare validates the request, reads and checks the source and settles
 // the plugin's authority. Nothing is interpreted yet.
 func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
