@@ -111,21 +111,30 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	}
 	target := filepath.Join(CapabilitiesDir(ws), folder)
 	res := &InstallResult{Name: rep.Name, Folder: folder, Ignored: st.Ignored, Report: rep}
-	if _, err := os.Lstat(target); err == nil {
-		if !opt.Replace {
-			return nil, fmt.Errorf("install %s: %w: the folder %s already exists; use --replace or remove it", filepath.Base(input), ErrExists, target)
-		}
-		if c, ok := r.Snapshot().byName[folder]; ok && c.Source == SourceBuiltin {
-			return nil, fmt.Errorf("%w: %s", ErrReadOnly, folder)
+	var old *Capability
+	if rep.Replaces != "" {
+		old = r.Snapshot().byName[rep.Replaces]
+		if old == nil || old.Source != SourceWorkspace {
+			return nil, fmt.Errorf("%w: %s", ErrReadOnly, rep.Replaces)
 		}
 		res.Replaced = true
+	}
+	if _, err := os.Lstat(target); err == nil && (old == nil || old.Folder != folder) {
+		owner := "another capability"
+		for _, c := range r.Snapshot().caps {
+			if c.Source == SourceWorkspace && c.Folder == folder {
+				owner = "the capability " + c.Name
+			}
+		}
+		return nil, fmt.Errorf("install %s: %w: the folder %s is used by %s; rename or remove that folder first", filepath.Base(input), ErrExists, target, owner)
 	}
 	if err := os.MkdirAll(CapabilitiesDir(ws), 0o755); err != nil {
 		return nil, err
 	}
 	var trashed string
-	if res.Replaced {
-		trashed, err = r.moveToTrash(folder)
+	if old != nil {
+		oldState, _ := r.State(old.Name)
+		trashed, err = r.moveToTrash(old.Folder, old.Name, oldState)
 		if err != nil {
 			return nil, fmt.Errorf("install %s: set the old version aside: %w", folder, err)
 		}
@@ -133,7 +142,7 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	if err := os.Rename(st.Dir, target); err != nil {
 		if trashed != "" {
 			// Put the old version back: the install failed as a whole.
-			if rerr := os.Rename(trashed, target); rerr == nil {
+			if rerr := os.Rename(trashed, filepath.Join(CapabilitiesDir(ws), old.Folder)); rerr == nil {
 				os.Remove(trashed + ".json")
 			}
 		}
@@ -188,7 +197,8 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 	if c.Source != SourceWorkspace {
 		return fmt.Errorf("%w: %s cannot be removed (disable it instead)", ErrReadOnly, name)
 	}
-	if _, err := r.moveToTrash(c.Folder); err != nil {
+	state, _ := r.State(c.Name)
+	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
 		return err
 	}
 	if err := r.opts.States.DeleteState(c.Name); err != nil {
@@ -199,15 +209,15 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 }
 
 // moveToTrash renames a direct child of the capabilities folder into the
-// trash and returns its new path.
-func (r *Registry) moveToTrash(folder string) (string, error) {
+// trash, recording the capability's name and state beside it, and returns
+// its new path.
+func (r *Registry) moveToTrash(folder, name string, state CapState) (string, error) {
 	ws := r.opts.Workspace
 	base := CapabilitiesDir(ws)
-	src := filepath.Join(base, folder)
-	// Guard: only a direct child of brain/cerebellum, never a path that leads elsewhere.
-	if folder == "" || folder == "." || folder == ".." || strings.ContainsAny(folder, `/\`) || filepath.Dir(src) != base {
+	if !plainFolderName(folder) {
 		return "", fmt.Errorf("%w: %q is not a capability folder", ErrOutsideFolder, folder)
 	}
+	src := filepath.Join(base, folder)
 	info, err := os.Lstat(src)
 	if err != nil {
 		return "", fmt.Errorf("remove %s: %w", folder, err)
@@ -220,12 +230,6 @@ func (r *Registry) moveToTrash(folder string) (string, error) {
 	}
 	now := r.now()
 	dst := filepath.Join(TrashDir(ws), fmt.Sprintf("%s-%d", folder, now.UnixNano()))
-	name := folder
-	var state CapState
-	if c, ok := r.Snapshot().byName[folder]; ok {
-		name = c.Name
-		state, _ = r.State(c.Name)
-	}
 	meta, _ := json.Marshal(trashMeta{Name: name, Folder: folder, RemovedAt: now.UTC(), State: state})
 	if err := os.WriteFile(dst+".json", meta, 0o600); err != nil {
 		return "", err
@@ -235,6 +239,13 @@ func (r *Registry) moveToTrash(folder string) (string, error) {
 		return "", fmt.Errorf("move %s to the trash: %w", folder, err)
 	}
 	return dst, nil
+}
+
+// plainFolderName guards every path built from a folder name: a direct
+// child of brain/cerebellum, never one that leads elsewhere.
+func plainFolderName(folder string) bool {
+	return folder != "" && folder != "." && folder != ".." && !strings.ContainsAny(folder, `/\:`) &&
+		filepath.Base(folder) == folder && !strings.HasPrefix(folder, ".")
 }
 
 func (r *Registry) now() time.Time {
@@ -309,9 +320,16 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 		if it.Name != name && it.Folder != name {
 			continue
 		}
+		if !plainFolderName(it.Folder) {
+			return fmt.Errorf("%w: %q is not a capability folder", ErrOutsideFolder, it.Folder)
+		}
 		target := filepath.Join(CapabilitiesDir(r.opts.Workspace), it.Folder)
 		if _, err := os.Lstat(target); err == nil {
-			return fmt.Errorf("%w: %s is installed again; remove it before restoring the old one", ErrExists, it.Folder)
+			return fmt.Errorf("%w: the folder %s is in use again; remove it before restoring the old one", ErrExists, it.Folder)
+		}
+		// What was installed since may collide with it: check as an install would.
+		if rep := r.Validate(ctx, os.DirFS(it.path), it.Folder, it.path, ValidateOptions{}); !rep.OK() {
+			return fmt.Errorf("restore %s: %w", name, rep.Err())
 		}
 		if err := os.Rename(it.path, target); err != nil {
 			return fmt.Errorf("restore %s: %w", name, err)

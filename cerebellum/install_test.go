@@ -431,3 +431,71 @@ func TestAuthoringInstallsDisabled(t *testing.T) {
 		t.Fatalf("staging left behind: %v", err)
 	}
 }
+
+func TestFolderNameDiffersFromName(t *testing.T) {
+	e := newEnv(t)
+	e.addWorkspace("myfolder", skill("realname", "Real.", "real_run"), true)
+	e.addWorkspace("other", skill("other", "Other."), false)
+	r := e.open()
+	ctx := context.Background()
+	if err := r.Disable("realname"); err != nil {
+		t.Fatal(err)
+	}
+	// Replacing by name trashes the right folder, never an unrelated one.
+	in := t.TempDir()
+	repl := filepath.Join(in, "realname")
+	writeFile(t, filepath.Join(repl, "SKILL.md"), skill("realname", "Real v2.", "real_run"))
+	writeFile(t, filepath.Join(repl, "plugin", "main.go"), pluginSrc)
+	res, err := r.Install(ctx, repl, cerebellum.InstallOptions{Replace: true})
+	if err != nil || !res.Replaced {
+		t.Fatalf("replace: %+v %v", res, err)
+	}
+	if _, err := r.Get("other"); err != nil {
+		t.Fatal("an unrelated capability went to the trash")
+	}
+	if c, _ := r.Get("realname"); c.Folder != "realname" || c.Description() != "Real v2." {
+		t.Fatalf("after replace: %+v", c)
+	}
+	if _, err := os.Stat(filepath.Join(cerebellum.CapabilitiesDir(e.ws), "myfolder")); !os.IsNotExist(err) {
+		t.Fatal("the old folder was not set aside")
+	}
+	// Remove and restore by name bring back the folder with its state.
+	r.Remove(ctx, "realname")
+	if err := r.Restore(ctx, "realname"); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := r.Get("realname")
+	if c.Description() != "Real v2." {
+		t.Fatalf("restored the wrong version: %q", c.Description())
+	}
+	// A guide whose folder differs from its name cannot take another's folder.
+	writeFile(t, filepath.Join(in, "x.md"), skill("other-name", "X."))
+	e.addWorkspace("other-name", skill("squatter", "S."), false)
+	r.Resync(ctx)
+	if _, err := r.Install(ctx, filepath.Join(in, "x.md"), cerebellum.InstallOptions{}); err == nil || !strings.Contains(err.Error(), "used by the capability squatter") {
+		t.Fatalf("folder squatting: %v", err)
+	}
+}
+
+func TestRestoreRefusesCollisions(t *testing.T) {
+	e := newEnv(t)
+	e.addWorkspace("aaa", skill("aaa", "A.", "echo_it"), true)
+	r := e.open()
+	ctx := context.Background()
+	if err := r.Remove(ctx, "aaa"); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "zzz")
+	writeFile(t, filepath.Join(in, "SKILL.md"), skill("zzz", "Z.", "echo_it"))
+	writeFile(t, filepath.Join(in, "plugin", "main.go"), pluginSrc)
+	if _, err := r.Install(ctx, in, cerebellum.InstallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err := r.Restore(ctx, "aaa")
+	if err == nil || !strings.Contains(err.Error(), "echo_it (already provided by zzz)") {
+		t.Fatalf("restore over a collision: %v", err)
+	}
+	if c, _ := r.Get("zzz"); c.State != cerebellum.StateOK {
+		t.Fatalf("zzz broken by a refused restore: %s", c.Error)
+	}
+}
