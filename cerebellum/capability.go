@@ -69,6 +69,9 @@ type Capability struct {
 	Pinned bool `json:"pinned,omitempty"`
 	// Hash is a content hash of the folder, used by Resync to find changes.
 	Hash string `json:"hash"`
+	// CodeHash covers SKILL.md and the plugin sources only: permissions are
+	// granted to this exact code, and lapse when it changes.
+	CodeHash string `json:"codeHash,omitempty"`
 	// Manifest is the parsed SKILL.md (nil when it failed to parse).
 	Manifest *skillmd.Manifest `json:"manifest,omitempty"`
 	// Files lists the capability's bundled files relative to its folder, sorted.

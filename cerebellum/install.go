@@ -368,9 +368,41 @@ func (r *Registry) Enable(name string, grant []string) error {
 		if len(undeclared) > 0 {
 			return fmt.Errorf("%s does not declare %s; it declares: %s", name, strings.Join(undeclared, ", "), orNone(c.Manifest.Permissions.Names()))
 		}
+		if st.GrantedFor != c.CodeHash {
+			st.Granted = nil // earlier grants were for other code
+		}
 		st.Granted = mergeSorted(st.Granted, grant)
+		st.GrantedFor = c.CodeHash
 	}
 	st.Disabled = false
+	return r.SetState(c.Name, st)
+}
+
+// Revoke withdraws granted permissions (all of them when perms is empty).
+func (r *Registry) Revoke(name string, perms []string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	st, err := r.State(c.Name)
+	if err != nil {
+		return err
+	}
+	if len(perms) == 0 {
+		st.Granted, st.GrantedFor = nil, ""
+	} else {
+		drop := map[string]bool{}
+		for _, p := range perms {
+			drop[p] = true
+		}
+		var kept []string
+		for _, g := range st.Granted {
+			if !drop[g] {
+				kept = append(kept, g)
+			}
+		}
+		st.Granted = kept
+	}
 	return r.SetState(c.Name, st)
 }
 

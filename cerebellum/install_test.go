@@ -499,3 +499,46 @@ func TestRestoreRefusesCollisions(t *testing.T) {
 		t.Fatalf("zzz broken by a refused restore: %s", c.Error)
 	}
 }
+
+func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
+	e := newEnv(t)
+	md := "---\nname: runner\ndescription: R.\npermissions: [exec, network]\ntools:\n  - name: runner_go\n    description: Go.\n---\nx\n"
+	e.addWorkspace("runner", md, true)
+	r := e.open()
+	ctx := context.Background()
+	if err := r.Enable("runner", []string{"exec", "network"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Revoke("runner", []string{"network"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := r.Get("runner"); strings.Join(c.Granted, ",") != "exec" {
+		t.Fatalf("after revoking network: %v", c.Granted)
+	}
+	// Editing the plugin code voids the grant until the user reviews it again.
+	writeFile(t, filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner", "plugin", "main.go"), pluginSrc+"\n// changed\n")
+	r.Resync(ctx)
+	c, _ := r.Get("runner")
+	if len(c.Granted) != 0 {
+		t.Fatalf("grant survived a code change: %v", c.Granted)
+	}
+	found := false
+	for _, w := range c.Manifest.Warnings {
+		found = found || strings.Contains(w.Message, "grant lapsed")
+	}
+	if !found {
+		t.Fatalf("no warning about the lapsed grant: %v", c.Manifest.Warnings)
+	}
+	// A hand-made capability reusing a removed one's name gets none of its grants.
+	r.Enable("runner", []string{"exec"})
+	os.RemoveAll(filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner"))
+	r.Resync(ctx)
+	e.addWorkspace("runner", strings.Replace(md, "R.", "Impostor.", 1), true)
+	r.Resync(ctx)
+	if c, _ := r.Get("runner"); len(c.Granted) != 0 {
+		t.Fatalf("impostor inherited grants: %v", c.Granted)
+	}
+	if err := r.Revoke("runner", nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -94,8 +94,8 @@ func readCapability(fsys fs.FS, folder, dir string, src Source, cache *manifestC
 	} else {
 		c.Badge = BadgeUnknown
 	}
-	files, hash, data, err := folderFiles(fsys)
-	c.Files, c.Hash = files, hash
+	files, hash, code, data, err := folderFiles(fsys)
+	c.Files, c.Hash, c.CodeHash = files, hash, code
 	if err != nil {
 		c.fail(fmt.Sprintf("cannot read the folder: %v", err), "")
 		return c
@@ -172,8 +172,10 @@ func (c *Capability) fail(msg, detail string) {
 // folderFiles lists the files of a capability folder and hashes it. SKILL.md
 // and plugin sources are hashed by content (they decide what loads); other
 // files by size and modification time, so big assets do not slow a scan.
-func folderFiles(fsys fs.FS) (files []string, hash string, skill []byte, err error) {
+func folderFiles(fsys fs.FS) (files []string, hash, codeHash string, skill []byte, err error) {
 	h := sha256.New()
+	// code covers what runs and what it declares: SKILL.md and plugin sources.
+	code := sha256.New()
 	var buf [8]byte
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -196,6 +198,9 @@ func folderFiles(fsys fs.FS) (files []string, hash string, skill []byte, err err
 				return err
 			}
 			h.Write(data)
+			code.Write([]byte(p))
+			code.Write([]byte{0})
+			code.Write(data)
 			if p == "SKILL.md" {
 				skill = data
 			}
@@ -209,5 +214,5 @@ func folderFiles(fsys fs.FS) (files []string, hash string, skill []byte, err err
 		return nil
 	})
 	sort.Strings(files)
-	return files, hex.EncodeToString(h.Sum(nil))[:16], skill, err
+	return files, hex.EncodeToString(h.Sum(nil))[:16], hex.EncodeToString(code.Sum(nil))[:16], skill, err
 }

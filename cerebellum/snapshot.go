@@ -216,7 +216,13 @@ func assemble(in assembleInput) *Snapshot {
 			c.Manifest = &m
 		}
 		if st, ok := in.states[c.Name]; ok {
-			c.Granted = sortedCopy(st.Granted)
+			if len(st.Granted) > 0 && st.GrantedFor == c.CodeHash {
+				c.Granted = sortedCopy(st.Granted)
+			} else if len(st.Granted) > 0 && c.Manifest != nil {
+				c.Manifest.Warnings = append(c.Manifest.Warnings, skillmd.Problem{File: c.Folder + "/SKILL.md", Field: "permissions", Warning: true,
+					Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review it and grant again: wrasse caps enable %s --grant %s",
+						strings.Join(st.Granted, ", "), c.Name, strings.Join(st.Granted, ","))})
+			}
 			if st.Authored && c.Source == SourceWorkspace {
 				c.Badge = BadgeAuthored
 			}

@@ -7,6 +7,9 @@ type CapState struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// Granted are the permissions the user granted its plugin.
 	Granted []string `json:"granted,omitempty"`
+	// GrantedFor is the capability's CodeHash when they were granted; the
+	// grants lapse when the SKILL.md or plugin code changes.
+	GrantedFor string `json:"grantedFor,omitempty"`
 	// Authored marks a capability written by the assistant itself.
 	Authored bool `json:"authored,omitempty"`
 }

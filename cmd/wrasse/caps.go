@@ -92,6 +92,24 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 			return err
 		}
 		return withApp(ctx, g, getenv, func(a *app) error { return capsEnable(ctx, a, pos[0], sub == "enable", *grant, g.json, io) })
+	case "revoke":
+		if err := need(1, "a capability NAME (and optionally --grant PERMS to revoke only those)"); err != nil {
+			return err
+		}
+		return withApp(ctx, g, getenv, func(a *app) error {
+			if err := a.reg.Revoke(pos[0], splitList(*grant)); err != nil {
+				return err
+			}
+			c, err := a.reg.Get(pos[0])
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(io.out, rowOf(c))
+			}
+			fmt.Fprintf(io.out, "%s: granted %s.\n", c.Name, orNothing(c.Granted))
+			return nil
+		})
 	case "resync":
 		return withApp(ctx, g, getenv, func(a *app) error { return capsResync(ctx, a, g.json, io) })
 	case "watch":
@@ -383,4 +401,21 @@ func describeDiff(d cerebellum.Diff) string {
 		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func orNothing(list []string) string {
+	if len(list) == 0 {
+		return "nothing"
+	}
+	return strings.Join(list, ", ")
 }

@@ -141,13 +141,7 @@ func capsRestore(ctx context.Context, a *app, name string, asJSON bool, io stdio
 func capsEnable(ctx context.Context, a *app, name string, enable bool, grant string, asJSON bool, io stdio) error {
 	var err error
 	if enable {
-		var perms []string
-		for _, p := range strings.Split(grant, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				perms = append(perms, p)
-			}
-		}
-		err = a.reg.Enable(name, perms)
+		err = a.reg.Enable(name, splitList(grant))
 	} else {
 		if grant != "" {
 			return fmt.Errorf("%w: --grant goes with enable", errUsage)

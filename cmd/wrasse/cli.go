@@ -37,7 +37,10 @@ Usage:
   wrasse caps search QUERY        what tool_search finds for QUERY
   wrasse caps validate PATH       check a capability folder, SKILL.md or .zip without installing
   wrasse caps install PATH [--replace]
+  wrasse caps list [--check]       --check compiles plugins first so broken ones show as failed
+  wrasse caps index [-c ID]        -c shows it as conversation ID sees it
   wrasse caps remove NAME | restore NAME | enable NAME [--grant exec,network] | disable NAME | resync
+  wrasse caps revoke NAME [--grant PERMS]   withdraw granted permissions (all, or those listed)
   wrasse caps watch [--apply]     report hand edits as they happen (applied at once with autoResync)
   wrasse chat [-c ID] "message"   one turn of a conversation, streamed
   wrasse conversations list | show ID | delete ID
