@@ -10,6 +10,10 @@ import (
 // DefaultIndexBudget is the capability index budget in tokens.
 const DefaultIndexBudget = 800
 
+// MinIndexBudget is the smallest budget honoured: the block's header and
+// the collapse line alone take about 60 tokens.
+const MinIndexBudget = 100
+
 // IndexDescriptionLimit is how many characters of a description an index line shows.
 const IndexDescriptionLimit = 90
 
@@ -18,14 +22,6 @@ const (
 	indexHeader = "Installed capabilities ([loaded] = tools callable now; find others with tool_search, load one with tool_activate, read a guide with skill_read_source):"
 	indexClose  = "</capabilities>"
 )
-
-// EstimateTokens is the default token count for the index budget: one token
-// per 3.5 bytes, rounded up. Real BPE tokenizers (o200k, cl100k) average 4 to
-// 4.5 bytes per token on index lines (names, short English descriptions), so
-// the estimate over-counts and the budget holds for them too; the index tests
-// and cmd/wrasse-bench check that with a real tokenizer. Counting with a real
-// tokenizer at run time would cost start-up time for no gain.
-func EstimateTokens(s string) int { return (2*len(s) + 6) / 7 }
 
 // Index renders the capability index for sess's system prompt. The same
 // registry state and session give byte-identical output.
@@ -138,6 +134,36 @@ func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func
 		}
 		return shown[i].name < shown[j].name
 	})
+	// Counting line by line can differ slightly from counting the block as
+	// a whole; the whole block is what must fit, so give up lines (last
+	// admitted first) until it does.
+	out := renderBlock(shown, hiddenCaps, hiddenTools)
+	for count(out) > budget && len(shown) > 0 {
+		worst := len(shown) - 1
+		for i, l := range shown {
+			if prioRank(order, l.name) > prioRank(order, shown[worst].name) {
+				worst = i
+			}
+		}
+		c := snap.byName[shown[worst].name]
+		hiddenCaps++
+		hiddenTools += len(c.Tools())
+		shown = append(shown[:worst:worst], shown[worst+1:]...)
+		out = renderBlock(shown, hiddenCaps, hiddenTools)
+	}
+	return out
+}
+
+func prioRank(order []*Capability, name string) int {
+	for i, c := range order {
+		if c.Name == name {
+			return i
+		}
+	}
+	return len(order)
+}
+
+func renderBlock(shown []indexLine, hiddenCaps, hiddenTools int) string {
 	var b strings.Builder
 	b.WriteString(indexOpen + "\n")
 	b.WriteString(indexHeader + "\n")

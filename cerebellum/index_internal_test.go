@@ -59,3 +59,43 @@ func TestIndexBudgetInMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexBudgetHoldsForDenseText: descriptions full of symbols, units and
+// random letters take far more tokens per byte than prose; the estimate
+// still keeps the block within its budget in real tokens.
+func TestIndexBudgetHoldsForDenseText(t *testing.T) {
+	counter, err := tokens.New(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	letters := "qzxjkvbwpfgmyhcdlrtn"
+	var scanned []*Capability
+	for i := 0; i < 1000; i++ {
+		var desc string
+		if i%2 == 0 {
+			desc = fmt.Sprintf("Convert km/mi, kg/lb, °C/°F, L/gal, m²/ft², €/$/¥ #%d; ±0.1%% @ 1e-9…", i)
+		} else {
+			var b strings.Builder
+			for w := 0; w < 12; w++ {
+				for k := 0; k < 2+(i+w)%3; k++ {
+					b.WriteByte(letters[(i*7+w*13+k*5)%len(letters)])
+				}
+				b.WriteByte(' ')
+			}
+			desc = b.String()
+		}
+		name := fmt.Sprintf("dense-%04d", i)
+		scanned = append(scanned, &Capability{Name: name, Folder: name, Source: SourceWorkspace, Kind: KindGuide,
+			State: StateOK, Manifest: &skillmd.Manifest{Name: name, Description: desc}})
+	}
+	snap := assemble(assembleInput{scanned: scanned})
+	for _, budget := range []int{MinIndexBudget, 300, DefaultIndexBudget} {
+		idx := RenderIndex(snap, nil, nil, budget, EstimateTokens)
+		if n := counter.Count(idx); n > budget {
+			t.Errorf("budget %d: %d real tokens", budget, n)
+		}
+		if !strings.Contains(idx, "more capabilities") {
+			t.Errorf("budget %d: no collapse line", budget)
+		}
+	}
+}

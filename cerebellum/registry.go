@@ -151,6 +151,7 @@ func Open(opts Options) (*Registry, error) {
 	if opts.IndexBudget <= 0 {
 		opts.IndexBudget = DefaultIndexBudget
 	}
+	opts.IndexBudget = max(opts.IndexBudget, MinIndexBudget)
 	if opts.CountTokens == nil {
 		opts.CountTokens = EstimateTokens
 	}
@@ -442,7 +443,7 @@ func (r *Registry) enforceToolBudget(sess *Session) {
 	ev := sess.evictOldest(func(loaded []string) bool {
 		total := 0
 		for _, n := range loaded {
-			total += snap.SchemaTokens(n, r.opts.CountTokens)
+			total += snap.SchemaTokens(n)
 		}
 		return total > r.opts.ToolBudget
 	})

@@ -572,7 +572,7 @@ func TestToolBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 		e.addWorkspace(n, skill(n, "Capability "+n+".", fmt.Sprintf("tool_%d_a", i), fmt.Sprintf("tool_%d_b", i)), true)
 	}
 	probe := e.open()
-	one := probe.Snapshot().SchemaTokens("cap-0", nil)
+	one := probe.Snapshot().SchemaTokens("cap-0")
 	if one == 0 {
 		t.Fatal("no schema tokens")
 	}

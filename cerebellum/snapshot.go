@@ -126,7 +126,7 @@ func searchDoc(c *Capability) search.Doc {
 // SchemaTokens estimates the tokens a capability's tool schemas add to a
 // request (name, description and parameters of each tool, plus the
 // provider's wrapper), computed once per snapshot.
-func (s *Snapshot) SchemaTokens(name string, count func(string) int) int {
+func (s *Snapshot) SchemaTokens(name string) int {
 	s.tokenMu.Lock()
 	defer s.tokenMu.Unlock()
 	if n, ok := s.toolTokens[name]; ok {
@@ -135,9 +135,6 @@ func (s *Snapshot) SchemaTokens(name string, count func(string) int) int {
 	c, ok := s.byName[name]
 	if !ok {
 		return 0
-	}
-	if count == nil {
-		count = EstimateTokens
 	}
 	var b strings.Builder
 	for _, t := range c.Tools() {
@@ -150,7 +147,7 @@ func (s *Snapshot) SchemaTokens(name string, count func(string) int) int {
 		b.Write(t.Parameters)
 		b.WriteString("}}")
 	}
-	n := count(b.String())
+	n := estimateJSONTokens(b.String())
 	if s.toolTokens == nil {
 		s.toolTokens = map[string]int{}
 	}

@@ -59,7 +59,7 @@ func openRegistryWith(builtins fs.FS, ws string, host *plugins.Host) (*cerebellu
 		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: host},
 		Logger:        slog.New(slog.DiscardHandler),
 		ManifestCache: workspace.Workspace{Root: ws}.ManifestCache(),
-		// As the app sets it with a default config.json.
+		// As the app sets them with a default config.json.
 		ToolBudget: workspace.Config{}.WithDefaults().EffectiveToolBudget(),
 		Native:     map[string]cerebellum.Runtime{history.Name: unavailable},
 	})
