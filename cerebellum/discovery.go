@@ -59,9 +59,17 @@ func (r *Registry) Search(sess *Session, query string, limit int) (SearchResult,
 		return ok && c.Usable() && id != DiscoveryName
 	}
 	res.Matches = toMatches(snap, ix.Search(query, limit, usable))
+	unusable := toMatches(snap, ix.Search(query, limit, func(id string) bool { return !usable(id) && id != DiscoveryName }))
 	if len(res.Matches) == 0 {
-		res.Unusable = toMatches(snap, ix.Search(query, limit, func(id string) bool { return !usable(id) && id != DiscoveryName }))
+		res.Unusable = unusable
 		return res, nil
+	}
+	// A capability named exactly but switched off or failed must not vanish
+	// behind looser matches.
+	for _, m := range unusable {
+		if m.Exact {
+			res.Unusable = append(res.Unusable, m)
+		}
 	}
 	if sess != nil {
 		for _, m := range res.Matches {
@@ -113,6 +121,14 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 			b.WriteString("\nNothing installed matches. Try other words (what the tool does, not how), or do the task with the tools you have.")
 		}
 		return b.String()
+	}
+	for _, m := range res.Unusable {
+		c := m.Capability
+		if c.State == StateDisabled {
+			fmt.Fprintf(&b, "Note: %s matches exactly but is switched off; the user can enable it in Settings → Capabilities.\n", c.Name)
+		} else {
+			fmt.Fprintf(&b, "Note: %s matches exactly but failed to load: %s\n", c.Name, OneLine(c.Error, 160))
+		}
 	}
 	if res.Activated != "" {
 		fmt.Fprintf(&b, "Loaded %s: its tools are callable now.\n", res.Activated)

@@ -164,14 +164,21 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	return res, nil
 }
 
+// displayInput names the staged SKILL.md as the user knows it: a file, a
+// file in a folder, or an entry of an archive.
 func displayInput(input string, st *stage.Staged) string {
+	base := filepath.Base(input)
+	inner := "SKILL.md"
 	if st.Root != "" {
-		return filepath.Base(input) + ":" + st.Root + "/SKILL.md"
+		inner = st.Root + "/SKILL.md"
 	}
-	if st.Kind == stage.KindSkillFile {
-		return filepath.Base(input)
+	switch st.Kind {
+	case stage.KindSkillFile:
+		return base
+	case stage.KindFolder:
+		return base + "/" + inner
 	}
-	return filepath.Base(input) + ":SKILL.md"
+	return base + ":" + inner
 }
 
 func (r *Registry) isAuthored(name string) bool {
@@ -438,4 +445,19 @@ func mergeSorted(a, b []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Sweep removes what an interrupted install or authoring left in the
+// staging folder, and removed capabilities past TrashRetention. Call it
+// only while holding the workspace (the app does, under the database lock),
+// since another process's install in progress would be swept too.
+func (r *Registry) Sweep() error {
+	if r.opts.Workspace == "" {
+		return nil
+	}
+	if err := os.RemoveAll(StagingDir(r.opts.Workspace)); err != nil {
+		return fmt.Errorf("clear %s: %w", StagingDir(r.opts.Workspace), err)
+	}
+	_, err := r.Trash()
+	return err
 }

@@ -59,6 +59,9 @@ type Options struct {
 	// ManifestCache is a file remembering parsed SKILL.md files by content
 	// hash, to speed up start-up ("" disables it).
 	ManifestCache string
+	// CheckCache is a file remembering plugin check verdicts by code,
+	// grants and source ("" keeps them in memory only).
+	CheckCache string
 	// AppliedState is a file remembering the capabilities (name → content
 	// hash) as of the last Resync, so a Resync reports what changed since
 	// then even in a new process ("" keeps it in memory only).
@@ -85,7 +88,8 @@ type Registry struct {
 	gen      uint64
 	snap     atomic.Pointer[Snapshot]
 
-	cache *manifestCache
+	cache  *manifestCache
+	checks *verdictCache
 
 	rtMu     sync.Mutex
 	runtimes map[string]*runtimeEntry
@@ -169,12 +173,16 @@ func Open(opts Options) (*Registry, error) {
 		r.log = slog.New(slog.DiscardHandler)
 	}
 	r.cache = openManifestCache(opts.ManifestCache)
+	r.checks = openVerdictCache(opts.CheckCache)
 	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
 	for k, v := range opts.Native {
 		r.native[k] = v
 	}
 	if err := r.rescan("scan"); err != nil {
 		return nil, err
+	}
+	if unknown := r.UnknownPinned(); len(unknown) > 0 {
+		r.log.Warn("config.json pins capabilities that are not installed", "names", unknown)
 	}
 	r.applied = loadApplied(opts.AppliedState)
 	if r.applied == nil {
@@ -380,9 +388,30 @@ func (r *Registry) Closest(name string, n int) []string {
 	return out
 }
 
-// NewSession makes the session of a conversation, restoring a saved set.
+// NewSession makes the session of a conversation, restoring a saved set;
+// names that have since become core or pinned take no slot.
 func (r *Registry) NewSession(id string, loaded []string) *Session {
-	return NewSession(id, loaded, r.opts.MaxLoaded)
+	snap := r.Snapshot()
+	var keep []string
+	for _, n := range loaded {
+		if c, ok := snap.byName[n]; !ok || !c.AlwaysLoaded() {
+			keep = append(keep, n)
+		}
+	}
+	return NewSession(id, keep, r.opts.MaxLoaded)
+}
+
+// UnknownPinned lists pinnedCapabilities names that are not installed.
+func (r *Registry) UnknownPinned() []string {
+	snap := r.Snapshot()
+	var out []string
+	for _, p := range r.opts.Pinned {
+		if _, ok := snap.byName[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // LoadedNames returns every capability whose tools a request carries for
@@ -624,10 +653,14 @@ func (r *Registry) markFailed(c *Capability, err error) {
 	}
 }
 
-// CheckPlugins compiles and initialises every usable plugin and MCP
-// capability that has not been loaded yet (through the loaders' Check),
-// marking failures, so a list shows broken plugins without waiting for a
-// first call. It runs up to workers checks at once.
+// CheckPlugins checks every usable plugin capability that is not loaded
+// yet, marking failures, so a listing shows broken plugins without waiting
+// for a first call. A plugin whose declared permissions are all granted (or
+// that ships with Wrasse) is compiled and initialised; one still missing a
+// grant is checked from source only, which reports the grant it needs.
+// Verdicts are remembered by code, grants and source (Options.CheckCache),
+// so a later start only checks what changed. It runs up to workers checks
+// at once.
 func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	if workers <= 0 {
 		workers = 2
@@ -635,10 +668,22 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	snap := r.Snapshot()
 	var todo []*Capability
 	for _, c := range snap.caps {
-		if !c.Usable() || c.Kind == KindGuide || c.Kind == KindMCP {
+		if !c.Usable() || c.Kind != KindPlugin {
 			continue
 		}
 		if _, native := r.native[c.Name]; native && c.Source == SourceBuiltin {
+			continue
+		}
+		r.rtMu.Lock()
+		_, loaded := r.runtimes[c.Name]
+		r.rtMu.Unlock()
+		if loaded {
+			continue
+		}
+		if verdict, known := r.checks.get(checkKey(c)); known {
+			if verdict != "" {
+				r.markFailed(c, errors.New(verdict))
+			}
 			continue
 		}
 		todo = append(todo, c)
@@ -650,8 +695,15 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 		go func() {
 			defer wg.Done()
 			for c := range jobs {
-				if err := r.check(ctx, c); err != nil && ctx.Err() == nil {
+				err := r.check(ctx, c)
+				if ctx.Err() != nil {
+					continue
+				}
+				if err != nil {
+					r.checks.put(checkKey(c), err.Error())
 					r.markFailed(c, err)
+				} else {
+					r.checks.put(checkKey(c), "")
 				}
 			}
 		}()
@@ -664,6 +716,13 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	}
 	close(jobs)
 	wg.Wait()
+	if err := r.checks.save(); err != nil {
+		r.log.Warn("saving plugin check results", "error", err)
+	}
+}
+
+func checkKey(c *Capability) string {
+	return string(c.Source) + "|" + c.CodeHash + "|" + strings.Join(c.Granted, ",")
 }
 
 func (r *Registry) check(ctx context.Context, c *Capability) error {
@@ -671,8 +730,24 @@ func (r *Registry) check(ctx context.Context, c *Capability) error {
 	if loader == nil {
 		return fmt.Errorf("%w: %s", ErrNoRuntime, c.Name)
 	}
+	req := r.loadRequest(c)
+	if !req.Trusted && c.Manifest != nil {
+		granted := map[string]bool{}
+		for _, g := range c.Granted {
+			granted[g] = true
+		}
+		for _, p := range c.Manifest.Permissions.Names() {
+			if !granted[p] {
+				// Nothing of an untrusted plugin runs before its grants.
+				if sc, ok := loader.(SourceChecker); ok {
+					return sc.CheckSource(ctx, req)
+				}
+				return nil
+			}
+		}
+	}
 	if ch, ok := loader.(Checker); ok {
-		return ch.Check(ctx, r.loadRequest(c))
+		return ch.Check(ctx, req)
 	}
 	return nil
 }

@@ -608,3 +608,21 @@ func TestToolBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 		t.Fatalf("oversized: %s", got)
 	}
 }
+
+func TestSearchNamesADisabledExactMatch(t *testing.T) {
+	e := newEnv(t)
+	e.addWorkspace("plug-one", skill("plug-one", "Does plugging.", "plug_one_run"), true)
+	e.addWorkspace("plugger", skill("plugger", "Plug one thing into another; plug one cable.", "plugger_run"), true)
+	e.states["plug-one"] = cerebellum.CapState{Disabled: true}
+	r := e.open()
+	res, err := r.Search(nil, "plug-one", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Unusable) != 1 || res.Unusable[0].Capability.Name != "plug-one" {
+		t.Fatalf("unusable: %+v", res.Unusable)
+	}
+	if out := cerebellum.FormatSearch(res, nil, nil); !strings.Contains(out, "plug-one matches exactly but is switched off") {
+		t.Fatalf("format:\n%s", out)
+	}
+}

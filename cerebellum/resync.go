@@ -111,19 +111,21 @@ func diffHashes(before, after map[string]string) Diff {
 	return d
 }
 
-// Pending compares the folders on disk with the current snapshot without
-// applying anything: what a Resync would change.
+// Pending compares the folders on disk with the last applied state without
+// applying anything: what a Resync would report.
 func (r *Registry) Pending() (Diff, error) {
 	scanned, err := r.scan()
 	if err != nil {
 		return Diff{}, err
 	}
-	cur := r.Snapshot()
-	next := &Snapshot{byName: map[string]*Capability{}}
-	for _, c := range scanned {
-		if _, dup := next.byName[c.Name]; !dup {
-			next.add(c)
-		}
+	// Assemble as a Resync would, so duplicates are named the same way.
+	states, err := r.opts.States.States()
+	if err != nil {
+		return Diff{}, err
 	}
-	return diffHashes(hashesOf(cur), hashesOf(next)), nil
+	r.mu.Lock()
+	applied := r.applied
+	r.mu.Unlock()
+	next := assemble(assembleInput{scanned: scanned, states: states, pinned: r.opts.Pinned})
+	return diffHashes(applied, hashesOf(next)), nil
 }

@@ -65,6 +65,9 @@ func (w Workspace) Staging() string { return filepath.Join(w.Root, ".staging") }
 // ManifestCache remembers parsed SKILL.md files to speed up start-up.
 func (w Workspace) ManifestCache() string { return filepath.Join(w.Root, ".cache", "manifests.json") }
 
+// CheckCache remembers plugin check verdicts by code and grants.
+func (w Workspace) CheckCache() string { return filepath.Join(w.Root, ".cache", "plugin-checks.json") }
+
 // AppliedState remembers the capabilities as of the last Resync.
 func (w Workspace) AppliedState() string { return filepath.Join(w.Root, ".cache", "applied.json") }
 

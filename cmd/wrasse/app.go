@@ -77,6 +77,7 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		ToolBudget:    a.cfg.EffectiveToolBudget(),
 		ManifestCache: ws.ManifestCache(),
 		AppliedState:  ws.AppliedState(),
+		CheckCache:    ws.CheckCache(),
 		Native:        map[string]cerebellum.Runtime{history.Name: history.New(db)},
 	})
 	if err != nil {
@@ -84,6 +85,11 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		return nil, err
 	}
 	a.reg = reg
+	// The database lock makes this process the workspace's only user, so
+	// leftovers of an interrupted install can go.
+	if err := reg.Sweep(); err != nil {
+		logger.Warn("sweeping the workspace", "error", err)
+	}
 	return a, nil
 }
 

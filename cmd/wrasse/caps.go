@@ -19,7 +19,7 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 	var g globalFlags
 	fs := newFlagSet("caps "+sub, io)
 	g.register(fs)
-	check := fs.Bool("check", false, "list: compile plugins first so broken ones show as failed")
+	noCheck := fs.Bool("no-check", false, "list, show: skip checking plugins (they are checked once per version, then remembered)")
 	replace := fs.Bool("replace", false, "install: replace an installed capability of the same name")
 	grant := fs.String("grant", "", "enable: permissions to grant, e.g. exec,network")
 	conv := fs.String("c", "", "index: show the index as conversation ID sees it")
@@ -32,12 +32,17 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 		if len(pos) != n {
 			return fmt.Errorf("%w: caps %s needs %s", errUsage, sub, what)
 		}
+		for _, p := range pos {
+			if strings.TrimSpace(p) == "" {
+				return fmt.Errorf("%w: caps %s needs %s, not an empty string", errUsage, sub, what)
+			}
+		}
 		return nil
 	}
 	switch sub {
 	case "list", "ls":
 		return withApp(ctx, g, getenv, func(a *app) error {
-			if *check {
+			if !*noCheck {
 				a.reg.CheckPlugins(ctx, 0)
 			}
 			return capsList(a.reg, g.json, io.out)
@@ -46,7 +51,12 @@ func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) s
 		if err := need(1, "a capability NAME"); err != nil {
 			return err
 		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsShow(a.reg, pos[0], g.json, io.out) })
+		return withApp(ctx, g, getenv, func(a *app) error {
+			if !*noCheck {
+				a.reg.CheckPlugins(ctx, 0)
+			}
+			return capsShow(a.reg, pos[0], g.json, io.out)
+		})
 	case "index":
 		return withApp(ctx, g, getenv, func(a *app) error {
 			sess, err := a.sessionFor(*conv)
@@ -173,6 +183,9 @@ func capsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%d capabilities: %d ok, %d disabled, %d failed; %d tools callable.\n", len(caps), ok, disabled, failed, reg.Snapshot().ToolCount())
+	if unknown := reg.UnknownPinned(); len(unknown) > 0 {
+		fmt.Fprintf(w, "warning: config.json pins %s, which %s not installed.\n", strings.Join(unknown, ", "), plural(len(unknown), "is", "are"))
+	}
 	return nil
 }
 
@@ -418,4 +431,11 @@ func orNothing(list []string) string {
 		return "nothing"
 	}
 	return strings.Join(list, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,36 +13,44 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
 
-// capsValidate checks a folder, a SKILL.md or an archive without installing it.
+// capsValidate checks a folder, a SKILL.md or an archive without
+// installing it, staged exactly as an install would stage it (so links,
+// nested archives and size limits are caught too).
 func capsValidate(ctx context.Context, a *app, path string, asJSON bool, io stdio) error {
-	info, err := os.Stat(path)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
 	}
-	var rep *cerebellum.Report
-	if info.IsDir() {
-		abs, _ := filepath.Abs(path)
-		rep = a.reg.Validate(ctx, os.DirFS(abs), filepath.Base(abs), abs, cerebellum.ValidateOptions{})
-	} else {
-		// Stage archives and lone files exactly as an install would, in a
-		// throw-away folder outside the workspace.
-		tmp, err := os.MkdirTemp("", "wrasse-validate-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		st, err := stage.Stage(path, tmp, stage.DefaultLimits())
-		if err != nil {
-			return err
-		}
-		folder := filepath.Base(st.Dir)
+	if _, err := os.Stat(abs); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "wrasse-validate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	st, err := stage.Stage(abs, tmp, stage.DefaultLimits())
+	if err != nil {
+		return err
+	}
+	folder := filepath.Base(abs)
+	if st.Kind != stage.KindFolder {
+		folder = strings.TrimSuffix(folder, filepath.Ext(folder))
 		if data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md")); err == nil {
 			if m, _, err := cerebellum.ValidateManifest(data, filepath.Base(path)); err == nil {
 				folder = m.Name
 			}
 		}
-		rep = a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, cerebellum.ValidateOptions{})
 	}
+	// Checking an installed capability's own folder is not a name clash.
+	opt := cerebellum.ValidateOptions{}
+	for _, c := range a.reg.List() {
+		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
+			opt.Replace = true
+			opt.Grant = c.Granted
+		}
+	}
+	rep := a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt)
 	if asJSON {
 		if err := writeJSON(io.out, rep); err != nil {
 			return err
@@ -66,13 +75,21 @@ func capsValidate(ctx context.Context, a *app, path string, asJSON bool, io stdi
 			fmt.Fprintln(io.err, indent(e))
 		}
 	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintln(io.out, "warning: "+w)
-	}
+	printWarnings(io.out, rep.Warnings)
 	if !rep.OK() {
 		return errSilent
 	}
 	return nil
+}
+
+// printWarnings prints warnings, each marked once.
+func printWarnings(w io.Writer, warnings []string) {
+	for _, msg := range warnings {
+		if !strings.Contains(msg, "warning:") {
+			msg = "warning: " + msg
+		}
+		fmt.Fprintln(w, msg)
+	}
 }
 
 func indent(s string) string {
@@ -100,9 +117,7 @@ func capsInstall(ctx context.Context, a *app, path string, replace, asJSON bool,
 		fmt.Fprintf(io.out, "Its plugin needs %s: grant with `wrasse caps enable %s --grant %s`.\n",
 			strings.Join(perms, ", "), res.Name, strings.Join(perms, ","))
 	}
-	for _, w := range res.Report.Warnings {
-		fmt.Fprintln(io.out, "warning: "+w)
-	}
+	printWarnings(io.out, res.Report.Warnings)
 	return nil
 }
 

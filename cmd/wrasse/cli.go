@@ -37,7 +37,7 @@ Usage:
   wrasse caps search QUERY        what tool_search finds for QUERY
   wrasse caps validate PATH       check a capability folder, SKILL.md or .zip without installing
   wrasse caps install PATH [--replace]
-  wrasse caps list [--check]       --check compiles plugins first so broken ones show as failed
+  wrasse caps list [--no-check]    plugins are checked once per version (remembered), so broken ones show as failed
   wrasse caps index [-c ID]        -c shows it as conversation ID sees it
   wrasse caps remove NAME | restore NAME | enable NAME [--grant exec,network] | disable NAME | resync
   wrasse caps revoke NAME [--grant PERMS]   withdraw granted permissions (all, or those listed)
