@@ -24,6 +24,8 @@ const (
 	MaxDescriptionLength = 1024
 	MaxCompatibility     = 500
 	MaxToolNameLength    = 64
+	// MaxToolTimeout bounds a tool's declared per-call deadline.
+	MaxToolTimeout = time.Hour
 )
 
 var (
@@ -761,11 +763,15 @@ func (p *parse) duration(v *yaml.Node, field string) time.Duration {
 				p.errorf(v, field, "%q is not a duration; write e.g. 90s or 5m", v.Value)
 				return 0
 			}
+			if d > MaxToolTimeout {
+				p.errorf(v, field, "%s is longer than the limit of %s", d, MaxToolTimeout)
+				return 0
+			}
 			return d
 		case "!!int", "!!float":
 			f, err := strconv.ParseFloat(v.Value, 64)
-			if err != nil || f <= 0 || math.IsInf(f, 0) || f > 24*3600 {
-				p.errorf(v, field, "must be a positive number of seconds (at most a day) or a duration like 90s")
+			if err != nil || f <= 0 || math.IsInf(f, 0) || f > MaxToolTimeout.Seconds() {
+				p.errorf(v, field, "must be a positive number of seconds (at most %s) or a duration like 90s", MaxToolTimeout)
 				return 0
 			}
 			return time.Duration(f * float64(time.Second))
