@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/history"
@@ -93,28 +94,61 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 	return a, nil
 }
 
-// pluginRoots are the folders a plugin may touch: the configured folders
-// (default: the user's home) and the workspace, for plugins that ship with
-// Wrasse or were granted the files permission.
+// pluginRoots are the folders a plugin may touch. Plugins that ship with
+// Wrasse get the configured folders (default: the user's home) and the
+// workspace. Others get nothing without the files permission; with it, the
+// folders their SKILL.md names under permissions.files (each kept only if
+// inside the configured folders), or the configured folders when it names
+// none.
 func (a *app) pluginRoots(capability string, granted []string) []string {
 	c, err := a.reg.Get(capability)
 	trusted := err == nil && c.Source == cerebellum.SourceBuiltin
 	if !trusted && !slices.Contains(granted, "files") {
 		return nil
 	}
-	roots := append([]string(nil), a.cfg.Folders...)
-	if len(roots) == 0 {
+	allowed := append([]string(nil), a.cfg.Folders...)
+	if len(allowed) == 0 {
 		if home, err := os.UserHomeDir(); err == nil {
-			roots = append(roots, home)
+			allowed = append(allowed, home)
 		}
 	}
-	roots = append(roots, a.ws.Root)
-	for i, r := range roots {
-		if abs, err := filepath.Abs(r); err == nil {
-			roots[i] = abs
+	for i, r := range allowed {
+		allowed[i] = absPath(r)
+	}
+	if trusted {
+		return append(allowed, a.ws.Root)
+	}
+	var scope []string
+	if err == nil && c.Manifest != nil {
+		scope = c.Manifest.Permissions["files"]
+	}
+	if len(scope) == 0 {
+		return allowed
+	}
+	var roots []string
+	for _, s := range scope {
+		p := absPath(s)
+		for _, base := range allowed {
+			if p == base || strings.HasPrefix(p, base+string(filepath.Separator)) {
+				roots = append(roots, p)
+				break
+			}
 		}
 	}
 	return roots
+}
+
+// absPath expands a leading ~ and makes p absolute and clean.
+func absPath(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
 }
 
 // pluginHosts: plugins that ship with Wrasse, and others granted the

@@ -169,3 +169,33 @@ func TestConfigCommand(t *testing.T) {
 		t.Fatal("a key reached config.json")
 	}
 }
+
+func TestPluginRootsFollowTheFilesScope(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	ws := t.TempDir()
+	caps := filepath.Join(ws, "brain", "cerebellum")
+	write(t, filepath.Join(caps, "scoped", "SKILL.md"), "---\nname: scoped\ndescription: S.\npermissions:\n  files: [\"~/projects\", /etc]\n---\nx\n")
+	write(t, filepath.Join(caps, "wide", "SKILL.md"), "---\nname: wide\ndescription: W.\npermissions: [files]\n---\nx\n")
+	a, err := openApp(ws, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	tests := []struct {
+		name    string
+		granted []string
+		want    []string
+	}{
+		{"scoped", nil, nil},
+		{"scoped", []string{"files"}, []string{filepath.Join(home, "projects")}},
+		{"wide", []string{"files"}, []string{home}},
+		{"shell", nil, []string{home, a.ws.Root}},
+	}
+	for _, tt := range tests {
+		got := a.pluginRoots(tt.name, tt.granted)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s %v: roots %v, want %v", tt.name, tt.granted, got, tt.want)
+		}
+	}
+}
