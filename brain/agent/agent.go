@@ -25,9 +25,14 @@ const DefaultSetupHint = "Start a local model with Ollama (`ollama serve`, then 
 	"or choose a provider, model and API key in config.json (or for one run: " +
 	"`wrasse chat --provider openai|anthropic --base-url URL --model NAME`, key in `wrasse secrets set openai_api_key`)."
 
-// Streamed text is committed in small batches: each commit is an fsync.
+// Streamed text is committed in batches, each one fsync: once the text
+// waiting is at least flushBytes and an eighth (1/flushShare) of the reply
+// so far, or flushEvery after the last commit. The share keeps a long,
+// fast reply to a few dozen commits; the interval bounds what a crash can
+// lose at ordinary speeds.
 const (
 	flushBytes = 512
+	flushShare = 8
 	flushEvery = 250 * time.Millisecond
 )
 
@@ -45,7 +50,8 @@ type Options struct {
 	// Identity returns the identity prompt (re-read every turn, so edits
 	// apply at once); nil or empty means workspace.DefaultIdentity.
 	Identity func() string
-	// Clock gives the date for the system prompt; default time.Now.
+	// Clock gives the date for the system prompt and times the commits of
+	// streamed text; default time.Now.
 	Clock func() time.Time
 	// Facts describe the computer; see HostFacts.
 	Facts Facts
@@ -334,6 +340,10 @@ type reply struct {
 	t       *turn
 	seq     uint64 // the assistant_text event, 0 until text arrives
 	pending strings.Builder
+	stored  int // bytes of the reply already committed
+	// unshown is the end of the text so far that may be the start of a
+	// secret: the sink gets it with the next piece, redacted.
+	unshown string
 	flushed time.Time
 	calls   []provider.ToolCall
 	ids     map[string]bool
@@ -368,11 +378,16 @@ func (r *reply) text(s string) error {
 		if err != nil {
 			return err
 		}
-		r.seq, r.flushed = e.Seq, time.Now()
+		r.seq, r.flushed = e.Seq, t.a.opts.Clock()
 	}
 	r.pending.WriteString(s)
-	t.sink.OnText(r.seq, t.a.opts.Store.Redactor().String(s))
-	if r.pending.Len() >= flushBytes || time.Since(r.flushed) >= flushEvery {
+	show, held := t.a.opts.Store.Redactor().Hold(r.unshown + s)
+	r.unshown = held
+	if show != "" {
+		t.sink.OnText(r.seq, show)
+	}
+	n := r.pending.Len()
+	if n >= max(flushBytes, (r.stored+n)/flushShare) || t.a.opts.Clock().Sub(r.flushed) >= flushEvery {
 		return r.flush()
 	}
 	return nil
@@ -383,8 +398,9 @@ func (r *reply) flush() error {
 		return nil
 	}
 	err := r.t.a.opts.Store.AppendText(r.t.id, r.seq, r.pending.String())
+	r.stored += r.pending.Len()
 	r.pending.Reset()
-	r.flushed = time.Now()
+	r.flushed = r.t.a.opts.Clock()
 	return err
 }
 
@@ -407,6 +423,10 @@ func (r *reply) finish(status store.Status) error {
 		return nil
 	}
 	db := r.t.a.opts.Store
+	if r.unshown != "" {
+		r.t.sink.OnText(r.seq, db.Redactor().String(r.unshown))
+		r.unshown = ""
+	}
 	if err := r.flush(); err != nil {
 		return err
 	}
@@ -499,11 +519,8 @@ func (t *turn) modelMessage(err error) string {
 	var pe *provider.Error
 	if errors.As(err, &pe) {
 		msg := fmt.Sprintf("The model could not answer (%s): %s", pe.Provider, pe.Message)
-		switch pe.Kind {
-		case provider.ErrUnavailable, provider.ErrNetwork, provider.ErrAuth, provider.ErrNotFound:
-			if !strings.Contains(strings.ToLower(pe.Message), "ollama") {
-				msg += " " + t.a.opts.SetupHint
-			}
+		if needsSetupHint(pe) {
+			msg += " " + t.a.opts.SetupHint
 		}
 		if t.hasText() {
 			msg += " What it had written so far is kept."
@@ -511,6 +528,24 @@ func (t *turn) modelMessage(err error) string {
 		return msg
 	}
 	return "The model could not answer: " + err.Error()
+}
+
+// needsSetupHint reports whether a failure calls for the setup hint: the
+// key was refused, or nothing answered at all and the error gives no
+// advice of its own. A server that answered with an error (a 500, say)
+// was reached, so how to set up a model is beside the point.
+func needsSetupHint(pe *provider.Error) bool {
+	low := strings.ToLower(pe.Message)
+	if strings.Contains(low, "ollama") || strings.Contains(low, "wrasse config") {
+		return false // the provider already said what to do
+	}
+	switch pe.Kind {
+	case provider.ErrAuth:
+		return true
+	case provider.ErrUnavailable, provider.ErrNotFound:
+		return pe.Status == 0
+	}
+	return false
 }
 
 func (t *turn) hasText() bool {

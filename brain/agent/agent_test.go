@@ -232,6 +232,44 @@ func TestAuthErrorAddsSetupHint(t *testing.T) {
 	}
 }
 
+// The setup hint follows a refused key or a server that did not answer,
+// not an error from a server that did, nor a message that already advises.
+func TestSetupHintOnlyWhenNoModelAnswered(t *testing.T) {
+	const hint = "HINT: set up a model."
+	tests := []struct {
+		name string
+		err  *provider.Error
+		hint bool
+	}{
+		{"server error", &provider.Error{Kind: provider.ErrUnavailable, Provider: "openai", Status: 500, Message: "openai had a server error; try again in a moment"}, false},
+		{"bad gateway", &provider.Error{Kind: provider.ErrUnavailable, Provider: "openai", Status: 502, Message: "openai had a server error"}, false},
+		{"nothing answered, no advice", &provider.Error{Kind: provider.ErrUnavailable, Provider: "openai", Message: "no model answered"}, true},
+		{"nothing answered, advice given", &provider.Error{Kind: provider.ErrUnavailable, Provider: "openai",
+			Message: "no model answered at https://llm.example/v1 (connection refused): check that the server there is running, or choose another model with `wrasse config set …`"}, false},
+		{"key refused", &provider.Error{Kind: provider.ErrAuth, Provider: "anthropic", Status: 401, Message: "the key was refused"}, true},
+		{"connection broke", &provider.Error{Kind: provider.ErrNetwork, Provider: "openai", Message: "the connection failed; check the network"}, false},
+		{"model missing", &provider.Error{Kind: provider.ErrNotFound, Provider: "openai", Status: 404, Message: "model \"x\" was not found"}, false},
+		{"rate limit", &provider.Error{Kind: provider.ErrRateLimit, Provider: "openai", Status: 429, Message: "slow down"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, newProvider(t, step{err: tt.err}))
+			id, err := e.agent(func(o *agent.Options) { o.SetupHint = hint }).Turn(t.Context(), 0, "hi", nil)
+			if !errors.Is(err, agent.ErrModel) {
+				t.Fatal(err)
+			}
+			ev := events(t, e.db, id)
+			msg := ev[len(ev)-1].Text
+			if got := strings.Contains(msg, hint); got != tt.hint {
+				t.Errorf("hint = %v, want %v: %q", got, tt.hint, msg)
+			}
+			if !strings.Contains(msg, tt.err.Message) {
+				t.Errorf("message %q lacks the provider's %q", msg, tt.err.Message)
+			}
+		})
+	}
+}
+
 func TestNoProvider(t *testing.T) {
 	e := newEnv(t, nil)
 	id, err := e.agent(func(o *agent.Options) { o.Provider = nil }).Turn(t.Context(), 0, "hello?", nil)
@@ -303,6 +341,67 @@ func TestSecretsRedacted(t *testing.T) {
 	}
 	if !strings.Contains(e.logs.String(), "echo_back") {
 		t.Error("tool calls are logged")
+	}
+}
+
+// A key the provider got from the environment (not stored) is redacted
+// like a stored secret once the store is told about it: in stored events,
+// what the model is sent, what the sink shows and the log.
+func TestEnvironmentKeyRedacted(t *testing.T) {
+	const key = "sk-env-9876543210abcdef"
+	prov := newProvider(t,
+		calls(tc("c1", "echo_back", `{"text":"OPENAI_API_KEY=`+key+`"}`)),
+		text("The key is ", key[:9], key[9:], "."))
+	e := newEnv(t, prov)
+	if err := e.db.AddRedaction("OPENAI_API_KEY", key); err != nil {
+		t.Fatal(err)
+	}
+	s := &sink{}
+	id, err := e.agent().Turn(t.Context(), 0, "show the environment", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := events(t, e.db, id)
+	var result, reply store.Event
+	for _, x := range ev {
+		if strings.Contains(x.Text, key) || strings.Contains(string(x.Arguments), key) {
+			t.Errorf("key stored in %+v", x)
+		}
+		switch x.Type {
+		case store.EventToolResult:
+			result = x
+		case store.EventAssistantText:
+			reply = x
+		}
+	}
+	if result.Text != "echo: OPENAI_API_KEY=[redacted:OPENAI_API_KEY]" {
+		t.Errorf("stored tool result %q", result.Text)
+	}
+	if reply.Text != "The key is [redacted:OPENAI_API_KEY]." {
+		t.Errorf("stored reply %q", reply.Text)
+	}
+	reqs := prov.requests()
+	var sent string
+	for _, m := range reqs[1].Messages {
+		if m.Role == provider.RoleTool {
+			sent = m.Content
+		}
+		if strings.Contains(m.Content, key) {
+			t.Errorf("key sent to the model: %+v", m)
+		}
+	}
+	if sent != "echo: OPENAI_API_KEY=[redacted:OPENAI_API_KEY]" {
+		t.Errorf("tool result sent to the model %q", sent)
+	}
+	if shown := strings.Join(s.texts, ""); shown != reply.Text {
+		t.Errorf("streamed to the sink %q, want the stored reply %q", shown, reply.Text)
+	}
+	if strings.Contains(e.logs.String(), key) {
+		t.Error("key logged")
+	}
+	// The runtime got the real value: redaction is for what is kept and shown.
+	if got := e.rt.called(); len(got) != 1 || !strings.Contains(got[0], key) {
+		t.Errorf("runtime got %q", got)
 	}
 }
 

@@ -11,12 +11,16 @@
 // history into the context window, stream the reply, and run the tool
 // calls in order. Steps are bounded by MaxSteps.
 //
-// Every event is stored the moment it happens (the reply text in small
-// committed batches) and the same stored event goes to the Sink, so what
-// the user sees is what the history holds. The model's history is rebuilt
-// from the stored events at each step (store.ToMessages), so secrets reach
-// neither the store, the log nor the model: the store redacts them to
-// [redacted:NAME].
+// Every event is stored the moment it happens (the reply text in committed
+// batches: 512 bytes or an eighth of the reply so far, whichever is more,
+// or every 250 ms by Options.Clock) and the same stored event goes to the
+// Sink, so what the user sees is what the history holds. The model's
+// history is rebuilt from the stored events at each step
+// (store.ToMessages), so secrets reach neither the store, the log nor the
+// model: the store redacts them to [redacted:NAME], and streamed text
+// reaches the Sink redacted too, with an ending that may be the start of
+// a secret held back until the next piece. Keys that are not stored (from
+// the environment) are redacted once given to store.DB.AddRedaction.
 //
 // # Tool calls and the gate
 //

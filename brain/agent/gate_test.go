@@ -26,8 +26,14 @@ func TestGateDecisionsInTurn(t *testing.T) {
 		result   string   // substring of the tool result
 		ran      bool
 	}{
-		{name: "plain command runs unasked", call: `shell_exec {"command":"ls -la"}`,
-			events: []string{"tool_result:shell_exec"}, result: "ran shell_exec", ran: true},
+		{name: "tool that is not destructive runs unasked", call: `echo_back {"text":"hi"}`,
+			events: []string{"tool_result:echo_back"}, result: "echo: hi", ran: true},
+		{name: "plain command asks: shell_exec is destructive", call: `shell_exec {"command":"ls -la"}`, answers: []gate.Approval{gate.ApproveOnce}, asked: 1,
+			events: []string{"approval:approved_once", "tool_result:shell_exec"}, decision: "shell_exec is marked destructive", result: "ran shell_exec", ran: true},
+		{name: "plain command headless is denied", call: `shell_exec {"command":"ls -la"}`, approver: gate.DenyAll{},
+			events: []string{"approval:denied", "tool_result:shell_exec:error"}, decision: "no one to ask", result: "no one can approve it now"},
+		{name: "quoted danger blocks", call: `shell_exec {"command":"r''m -rf \"$HOME\""}`,
+			events: []string{"approval:blocked", "tool_result:shell_exec:error"}, decision: "home folder", result: "Blocked by the safety policy"},
 		{name: "danger pattern blocks", call: `shell_exec {"command":"rm -rf /"}`,
 			events: []string{"approval:blocked", "tool_result:shell_exec:error"}, decision: "recursive delete of the root folder",
 			result: "Blocked by the safety policy; it did not run: recursive delete of the root folder"},
@@ -35,7 +41,7 @@ func TestGateDecisionsInTurn(t *testing.T) {
 			events: []string{"approval:approved_once", "tool_result:shell_exec"}, decision: "administrator rights", result: "ran shell_exec", ran: true},
 		{name: "confirm denied", call: `shell_exec {"command":"git push --force"}`, answers: []gate.Approval{gate.Deny}, asked: 1,
 			events: []string{"approval:denied", "tool_result:shell_exec:error"}, decision: "the user said no",
-			result: "Not run: the user denied this call (it needed approval because: publishes commits to a remote)"},
+			result: "Not run: the user denied this call (it needed approval because: publishes commits to a remote; can change or delete things (shell_exec is marked destructive))"},
 		{name: "unknown answer fails closed", call: `shell_exec {"command":"sudo ls"}`, answers: []gate.Approval{"maybe"}, asked: 1,
 			events: []string{"approval:denied", "tool_result:shell_exec:error"}, result: "the user denied"},
 		{name: "headless denies", call: `shell_exec {"command":"sudo reboot"}`, approver: gate.DenyAll{},
@@ -138,5 +144,38 @@ func TestApproveForConversation(t *testing.T) {
 	}
 	if n := len(e.appr.requests()); n != 3 {
 		t.Errorf("a new conversation must ask again (%d requests)", n)
+	}
+}
+
+// Approving one plain shell command for the conversation covers later plain
+// ones (the destructive default is one grant), not those that match a
+// confirm pattern.
+func TestApproveDestructiveForConversation(t *testing.T) {
+	prov := newProvider(t,
+		calls(tc("c1", "shell_exec", `{"command":"ls"}`)),
+		calls(tc("c2", "shell_exec", `{"command":"make test"}`), tc("c3", "shell_exec", `{"command":"sudo make install"}`)),
+		text("done"),
+	)
+	e := newEnv(t, prov)
+	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny}
+	id, err := e.agent().Turn(t.Context(), 0, "build it", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decisions []string
+	for _, x := range events(t, e.db, id) {
+		if x.Type == store.EventApproval {
+			decisions = append(decisions, x.ToolCallID+":"+string(x.Decision.Kind))
+		}
+	}
+	if want := []string{"c1:approved_conversation", "c2:approved_conversation", "c3:denied"}; !slices.Equal(decisions, want) {
+		t.Errorf("decisions %q, want %q", decisions, want)
+	}
+	reqs := e.appr.requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].Summary, "sudo make install") {
+		t.Errorf("asked %d times: %+v", len(reqs), reqs)
+	}
+	if got := e.rt.called(); len(got) != 2 {
+		t.Errorf("ran %q", got)
 	}
 }

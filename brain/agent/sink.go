@@ -8,8 +8,10 @@ import "github.com/wrasse-app/wrasse/brain/store"
 type Sink interface {
 	// OnStep is called before each model request of the turn (1, 2, ...).
 	OnStep(step int)
-	// OnText is called with each piece of a streamed reply, secrets
-	// redacted; seq is the reply's event.
+	// OnText is called with the streamed reply piece by piece, secrets
+	// redacted; seq is the reply's event. An ending that may be the start
+	// of a secret comes with the next piece, so the pieces join into the
+	// stored text.
 	OnText(seq uint64, delta string)
 	// OnEvent is called with every event exactly as stored (secrets
 	// redacted, Seq and Time set). A streamed reply arrives twice: when it

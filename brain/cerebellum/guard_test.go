@@ -20,24 +20,26 @@ func TestWorkspaceGuards(t *testing.T) {
 	}
 	snap := reg.Snapshot()
 	js := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	// guarded: a pattern of the capability matched (not just the
+	// destructive default, which every fs_write and shell_exec has).
 	tests := []struct {
-		tool string
-		args json.RawMessage
-		want gate.Decision
+		tool    string
+		args    json.RawMessage
+		guarded bool
 	}{
-		{"fs_write", js(map[string]any{"path": "/home/u/.local/share/wrasse/brain/cerebellum/evil/SKILL.md", "content": "x"}), gate.Confirm},
-		{"fs_write", js(map[string]any{"path": "brain/cerebellum/evil/plugin/main.go", "content": "x"}), gate.Confirm},
-		{"fs_patch", js(map[string]any{"path": `C:\Users\u\AppData\Local\wrasse\brain\cerebellum\x\SKILL.md`, "search": "a", "replace": "b"}), gate.Confirm},
-		{"fs_write", js(map[string]any{"path": "/home/u/.local/share/wrasse/config.json", "content": "{}"}), gate.Confirm},
-		{"shell_exec", js(map[string]any{"command": "cp -r /tmp/x ~/.local/share/wrasse/brain/cerebellum/"}), gate.Confirm},
-		{"fs_write", js(map[string]any{"path": "/home/u/notes/cerebellum.md", "content": "x"}), gate.Allow},
-		{"fs_write", js(map[string]any{"path": "/home/u/project/config.json", "content": "{}"}), gate.Allow},
-		{"fs_read", js(map[string]any{"path": "brain/cerebellum/git/SKILL.md"}), gate.Allow},
+		{"fs_write", js(map[string]any{"path": "/home/u/.local/share/wrasse/brain/cerebellum/evil/SKILL.md", "content": "x"}), true},
+		{"fs_write", js(map[string]any{"path": "brain/cerebellum/evil/plugin/main.go", "content": "x"}), true},
+		{"fs_patch", js(map[string]any{"path": `C:\Users\u\AppData\Local\wrasse\brain\cerebellum\x\SKILL.md`, "search": "a", "replace": "b"}), true},
+		{"fs_write", js(map[string]any{"path": "/home/u/.local/share/wrasse/config.json", "content": "{}"}), true},
+		{"shell_exec", js(map[string]any{"command": "cp -r /tmp/x ~/.local/share/wrasse/brain/cerebellum/"}), true},
+		{"fs_write", js(map[string]any{"path": "/home/u/notes/cerebellum.md", "content": "x"}), false},
+		{"fs_write", js(map[string]any{"path": "/home/u/project/config.json", "content": "{}"}), false},
+		{"fs_read", js(map[string]any{"path": "brain/cerebellum/git/SKILL.md"}), false},
 	}
 	for _, tt := range tests {
 		v := gate.Check(snap, tt.tool, tt.args)
-		if v.Decision != tt.want {
-			t.Errorf("%s %s: %s %v, want %s", tt.tool, tt.args, v.Decision, v.Reasons, tt.want)
+		if guarded := len(v.Matches) > 0; guarded != tt.guarded || v.Decision == gate.Block {
+			t.Errorf("%s %s: %s %v (patterns matched: %v), want guarded=%v and not blocked", tt.tool, tt.args, v.Decision, v.Reasons, guarded, tt.guarded)
 		}
 	}
 }

@@ -9,18 +9,25 @@
 // that are not valid JSON are matched as written (the registry rejects such
 // a call anyway; matching them costs nothing and fails safe).
 //
-// The line is matched against every danger and confirm pattern of every
-// usable capability (cerebellum.Snapshot.Patterns, compiled once per
-// registry state and case-insensitive), and all matches are collected, not
-// only the first:
+// Canonical JSON still escapes: a real tab in a command is the two
+// characters `\t` there, which `\s` does not match, and `"rm" -r x` or
+// `r""m -rf /` spell rm in ways a word pattern misses. So each pattern is
+// matched against several renderings of the same call (Renderings) and any
+// match counts: the canonical line; the line with string escapes decoded
+// (real tabs, newlines and quotes; `.` then spans line breaks); and that
+// line with quote characters and backslashes removed from string values.
+// Extra renderings can only add matches, so they can make the gate
+// stricter, never looser.
+//
+// Every pattern of every usable capability (cerebellum.Snapshot.Patterns,
+// compiled once per registry state and case-insensitive) is tried, and all
+// matches are collected, not only the first:
 //
 //   - any danger pattern matches → Block: the call never runs and the model
 //     is told why. No approval can override a block.
 //   - else any confirm pattern matches → Confirm.
-//   - else the tool is annotated destructive and its own capability declares
-//     no pattern naming it → Confirm. A capability whose patterns name a
-//     tool (`^shell_exec …`, `^(fs_write|fs_patch) …`) has said which calls
-//     of it are risky, so the annotation does not make every call ask.
+//   - a tool annotated destructive asks too, whenever no danger pattern
+//     blocked it → Confirm, with "marked destructive" among the reasons.
 //   - else Allow.
 //
 // Patterns are global: a capability may add policy for another's tools
@@ -36,10 +43,12 @@
 // # Remembering "approve for this conversation"
 //
 // Grants records such answers per conversation, keyed by the tool and the
-// confirm patterns that matched (capability + pattern text), or the tool and
-// "destructive" for the annotation default. A later call is approved without
-// asking when every one of its keys was granted: approving `sudo` for
-// shell_exec does not approve `git push`, nor sudo for another tool. The
+// confirm patterns that matched (capability + pattern text), plus the tool and
+// "destructive" for the annotation default, a key of its own. A later call is
+// approved without asking when every one of its keys was granted: approving
+// one plain shell_exec call for the conversation covers later plain ones,
+// while approving `sudo` for shell_exec does not approve `git push`, nor sudo
+// for another tool. The
 // agent persists each answer as an approval event and rebuilds Grants from
 // the stored history (re-evaluating the recorded call against the current
 // patterns), so the memory survives a restart but not the conversation: a

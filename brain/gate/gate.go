@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -53,8 +54,8 @@ type Verdict struct {
 	Capability string `json:"capability,omitempty"`
 	// Line is the matched text: tool + " " + canonical arguments.
 	Line string `json:"line"`
-	// Destructive is true when the destructive annotation asks for
-	// confirmation (the tool's capability has no pattern naming it).
+	// Destructive is true when the tool's destructive annotation asks for
+	// confirmation (always, unless a danger pattern blocked the call).
 	Destructive bool `json:"destructive,omitempty"`
 	tool        string
 }
@@ -63,15 +64,15 @@ type Verdict struct {
 func (v Verdict) Tool() string { return v.tool }
 
 // Evaluate matches call against patterns. It is pure and deterministic.
+// A pattern matches when it matches any of the call's Renderings; in a
+// rendering that holds real line breaks, `.` also matches a line break, as
+// it does for the escaped `\n` of the canonical line.
 func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
-	v := Verdict{Decision: Allow, Capability: call.Capability, Line: Line(call.Tool, call.Args), tool: call.Tool}
+	lines := Renderings(call.Tool, call.Args)
+	v := Verdict{Decision: Allow, Capability: call.Capability, Line: lines[0], tool: call.Tool}
 	var danger, confirm []Match
-	ownerNamesTool := false
 	for _, p := range patterns {
-		if p.Capability == call.Capability && call.Capability != "" && namesTool(p.Pattern.Pattern, call.Tool) {
-			ownerNamesTool = true
-		}
-		if p.Pattern.Re == nil || !p.Pattern.Re.MatchString(v.Line) {
+		if p.Pattern.Re == nil || !matchAny(p.Pattern.Re, lines) {
 			continue
 		}
 		m := Match{Capability: p.Capability, Pattern: p.Pattern.Pattern, Reason: p.Pattern.Reason, Block: p.Block}
@@ -93,12 +94,37 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 		v.Decision = Confirm
 		v.Reasons = reasons(confirm)
 	}
-	if v.Decision != Block && call.Annotations.Destructive && !ownerNamesTool {
+	if v.Decision != Block && call.Annotations.Destructive {
 		v.Decision = Confirm
 		v.Destructive = true
-		v.Reasons = append(v.Reasons, fmt.Sprintf("%s is marked destructive: it can change or delete things", call.Tool))
+		// A verb phrase like the patterns' reasons ("because it …").
+		v.Reasons = append(v.Reasons, fmt.Sprintf("can change or delete things (%s is marked destructive)", call.Tool))
 	}
 	return v
+}
+
+// matchAny reports whether re matches one of lines. A line with a real
+// line break is matched in dot-all mode, compiled only then.
+func matchAny(re *regexp.Regexp, lines []string) bool {
+	var dotAll *regexp.Regexp
+	for _, l := range lines {
+		if !strings.ContainsAny(l, "\n\r") {
+			if re.MatchString(l) {
+				return true
+			}
+			continue
+		}
+		if dotAll == nil {
+			var err error
+			if dotAll, err = regexp.Compile("(?s)" + re.String()); err != nil {
+				dotAll = re
+			}
+		}
+		if dotAll.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // Check evaluates a call of tool against the snapshot's patterns, looking
@@ -129,29 +155,6 @@ func reasons(ms []Match) []string {
 		}
 	}
 	return out
-}
-
-// namesTool reports whether pattern is anchored on tool: `^tool ` or
-// `^(a|tool|b) `.
-func namesTool(pattern, tool string) bool {
-	rest, ok := strings.CutPrefix(pattern, "^")
-	if !ok || tool == "" {
-		return false
-	}
-	if strings.HasPrefix(rest, "(") {
-		end := strings.Index(rest, ")")
-		if end < 0 {
-			return false
-		}
-		for _, alt := range strings.Split(strings.TrimPrefix(rest[1:end], "?:"), "|") {
-			if strings.EqualFold(alt, tool) {
-				return true
-			}
-		}
-		return false
-	}
-	name, _, found := strings.Cut(rest, " ")
-	return found && strings.EqualFold(name, tool)
 }
 
 // Keys identify what approving v for a conversation grants: the tool with

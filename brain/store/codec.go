@@ -36,6 +36,16 @@ func streamKey(id ID, seq uint64) []byte {
 
 func tailKey(id ID, seq uint64) [16]byte { return [16]byte(streamKey(id, seq)) }
 
+// pieceKey names piece n (from 1) of a streaming reply's text: the reply's
+// streamKey then n, so a reply's pieces follow its index key in order.
+func pieceKey(id ID, seq, n uint64) []byte {
+	b := make([]byte, 24)
+	binary.BigEndian.PutUint64(b, uint64(id))
+	binary.BigEndian.PutUint64(b[8:], seq)
+	binary.BigEndian.PutUint64(b[16:], n)
+	return b
+}
+
 func decodeStreamKey(b []byte) (ID, uint64, bool) {
 	if len(b) != 16 {
 		return 0, 0, false

@@ -22,7 +22,8 @@
 //	meta           schema_version → 8-byte big-endian uint64
 //	conversations  ID → JSON conversation record (title, model, times, loaded set, event count)
 //	events         ID → nested bucket: seq (8-byte big-endian) → JSON event
-//	streaming      ID‖seq → empty: replies being streamed right now
+//	streaming      ID‖seq → empty: replies being streamed right now;
+//	               ID‖seq‖n → piece n (from 1) of that reply's text
 //	capabilities   capability name → JSON cerebellum.CapState
 //	secrets        secret name → value bytes
 //	settings       key → value bytes
@@ -34,13 +35,22 @@
 //
 // Assistant text arrives in pieces. The loop appends the reply once with
 // Status StatusStreaming, adds each piece with AppendText, and ends it with
-// FinishEvent. Every piece is its own committed transaction. Open marks every
-// reply still streaming (left by a process that died) as StatusInterrupted,
-// keeping the text committed so far; the streaming bucket indexes those
-// replies so Open does not scan the history. Secrets are redacted from the
-// whole text on every piece, and an ending that could be the start of a
-// secret is held in memory until the next piece, so a crash never leaves a
-// partial secret on disk (it can cost the last few characters of a reply).
+// FinishEvent. Every piece is its own committed transaction, stored
+// append-only under its own key in the streaming bucket, so a piece costs
+// the same however long the reply is (rewriting the whole text per piece
+// made a long reply quadratic). Reads of a streaming reply join its pieces;
+// FinishEvent folds them into the event and deletes them. Open marks every
+// reply still streaming (left by a process that died) as
+// StatusInterrupted, keeping the text committed so far. Each piece is
+// redacted, and an ending that could be the start of a secret (even one
+// byte of it) is held in memory until the next piece, so stored text never
+// ends inside a secret: a secret cannot straddle two pieces, and a crash
+// never leaves part of one on disk (it can cost the last few characters of
+// a reply). FinishEvent and Open redact the joined text once more.
+//
+// An older Wrasse that opens a file left mid-stream by this one keeps the
+// reply but not its pieces: the schema is unchanged because the pieces
+// exist only while a reply streams.
 //
 // # Secrets
 //
@@ -49,8 +59,10 @@
 // OS keyring would be better; it is not available to every build, so the
 // file's permissions are the protection. Secrets never reach transcripts:
 // every event, streamed piece and title is passed through a Redactor built
-// from the stored secrets before it is written, replacing each secret value
-// with "[redacted:NAME]". Redactor is exported so logs can use it too.
+// from the stored secrets, and from values added with AddRedaction (a key
+// taken from the environment), before it is written, replacing each value
+// with "[redacted:NAME]". Redactor is exported so logs and the streamed
+// display can use it too.
 //
 // # Search
 //

@@ -1,9 +1,13 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -121,8 +125,9 @@ func putEvent(eb *bolt.Bucket, e Event) error {
 }
 
 // readEvent decodes one stored event; a damaged one becomes a visible error
-// event instead of hiding the rest of the conversation.
-func (d *DB) readEvent(id ID, seq uint64, raw []byte) Event {
+// event instead of hiding the rest of the conversation. A streaming reply
+// reads with the pieces stored so far.
+func (d *DB) readEvent(tx *bolt.Tx, id ID, seq uint64, raw []byte) Event {
 	e, err := decodeEvent(raw)
 	if err != nil {
 		d.log.Warn("damaged event", "conversation", id.String(), "seq", seq, "err", err)
@@ -130,16 +135,68 @@ func (d *DB) readEvent(id ID, seq uint64, raw []byte) Event {
 			Text: "This part of the conversation is damaged in the workspace database and cannot be shown."}
 	}
 	e.Seq = seq
+	if e.Status == StatusStreaming {
+		e.Text += pieces(tx.Bucket([]byte(bucketStreaming)), id, seq)
+	}
 	return e
 }
 
-// setStreaming keeps the streaming index in step with an event's status.
+// setStreaming keeps the streaming bucket in step with an event's status:
+// the event's pieces go (its Text now holds everything), and its index key
+// stays only while it streams.
 func setStreaming(tx *bolt.Tx, id ID, e Event) error {
 	sb := tx.Bucket([]byte(bucketStreaming))
+	if err := deleteStream(sb, id, e.Seq); err != nil {
+		return err
+	}
 	if e.Status == StatusStreaming {
 		return sb.Put(streamKey(id, e.Seq), nil)
 	}
-	return sb.Delete(streamKey(id, e.Seq))
+	return nil
+}
+
+// pieces joins the text pieces stored for a streaming reply, in order.
+func pieces(sb *bolt.Bucket, id ID, seq uint64) string {
+	prefix := streamKey(id, seq)
+	var b strings.Builder
+	c := sb.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) == 24 {
+			b.Write(v)
+		}
+	}
+	return b.String()
+}
+
+// nextPiece is the number of a streaming reply's next piece.
+func nextPiece(sb *bolt.Bucket, id ID, seq uint64) uint64 {
+	c := sb.Cursor()
+	k, _ := c.Seek(pieceKey(id, seq, math.MaxUint64))
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if len(k) == 24 && bytes.HasPrefix(k, streamKey(id, seq)) {
+		return binary.BigEndian.Uint64(k[16:]) + 1
+	}
+	return 1
+}
+
+// deleteStream removes a reply's index key and pieces.
+func deleteStream(sb *bolt.Bucket, id ID, seq uint64) error {
+	prefix := streamKey(id, seq)
+	var keys [][]byte
+	c := sb.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	for _, k := range keys {
+		if err := sb.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // touch moves the conversation's Updated time, and names it from the first
@@ -178,8 +235,7 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		// Hold back a possible secret start, as AppendText does.
 		d.streamMu.Lock()
 		defer d.streamMu.Unlock()
-		n := len(e.Text) - d.Redactor().partialSuffix(e.Text)
-		e.Text, tail = e.Text[:n], e.Text[n:]
+		e.Text, tail = d.Redactor().Hold(e.Text)
 	}
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
@@ -209,10 +265,13 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 }
 
 // AppendText adds one streamed piece to a streaming reply and commits it.
-// The whole text is redacted again, so a secret split across pieces is
-// still caught; an ending that may be the start of a secret is held in
-// memory until the next piece or FinishEvent, so a crash cannot leave most
-// of a secret on disk. Callers may coalesce pieces; each call is one fsync.
+// Pieces are stored append-only, each under its own key, so a piece costs
+// the same however long the reply already is; reads join them, and
+// FinishEvent folds them into the event. Each piece is redacted; an ending
+// that may be the start of a secret is held in memory until the next piece
+// or FinishEvent, so a secret split across pieces is still caught and a
+// crash cannot leave part of a secret on disk. Callers may coalesce pieces;
+// each call is one fsync.
 func (d *DB) AppendText(id ID, seq uint64, piece string) error {
 	red := d.Redactor()
 	d.streamMu.Lock()
@@ -220,14 +279,21 @@ func (d *DB) AppendText(id ID, seq uint64, piece string) error {
 	key := tailKey(id, seq)
 	var tail string
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
-		eb, e, err := d.streamingEvent(tx, id, seq)
-		if err != nil {
+		if _, _, err := d.streamingEvent(tx, id, seq); err != nil {
 			return err
 		}
-		full := red.String(e.Text + d.tails[key] + piece)
-		n := len(full) - red.partialSuffix(full)
-		e.Text, tail = full[:n], full[n:]
-		return putEvent(eb, e)
+		// Stored text never ends with the start of a secret, so no secret
+		// straddles the stored text and this piece.
+		var show string
+		show, tail = red.Hold(d.tails[key] + piece)
+		if show == "" {
+			return nil
+		}
+		sb := tx.Bucket([]byte(bucketStreaming))
+		if err := sb.Put(pieceKey(id, seq, nextPiece(sb, id, seq)), []byte(show)); err != nil {
+			return fmt.Errorf("write text piece: %w", err)
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("append text to %s event %d: %w", id, seq, err)
@@ -259,7 +325,9 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 		if err != nil {
 			return err
 		}
-		e.Text = red.String(e.Text + d.tails[key])
+		// One pass over the whole text also catches a secret added while
+		// the reply streamed.
+		e.Text = red.String(e.Text + pieces(tx.Bucket([]byte(bucketStreaming)), id, seq) + d.tails[key])
 		e.Status = status
 		if err := putEvent(eb, e); err != nil {
 			return err
@@ -318,7 +386,7 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 			return fmt.Errorf("event %d: %w", e.Seq, ErrNotFound)
 		}
 		if e.Time.IsZero() {
-			e.Time = d.readEvent(id, e.Seq, raw).Time
+			e.Time = d.readEvent(tx, id, e.Seq, raw).Time
 		}
 		e.Time = e.Time.UTC().Round(0)
 		if err := putEvent(eb, e); err != nil {
@@ -348,7 +416,7 @@ func (d *DB) Event(id ID, seq uint64) (Event, error) {
 		if raw == nil {
 			return fmt.Errorf("event %d: %w", seq, ErrNotFound)
 		}
-		e = d.readEvent(id, seq, raw)
+		e = d.readEvent(tx, id, seq, raw)
 		return nil
 	})
 	if err != nil {
@@ -384,7 +452,7 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 				out = make([]Event, 0, min(conv.EventCount, 1<<16))
 			}
 			for k, v := c.First(); k != nil; k, v = c.Next() {
-				if e, ok := d.keyedEvent(id, k, v); ok {
+				if e, ok := d.keyedEvent(tx, id, k, v); ok {
 					out = append(out, e)
 				}
 			}
@@ -399,7 +467,7 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 			k, v = c.Prev()
 		}
 		for ; k != nil && (n <= 0 || len(out) < n); k, v = c.Prev() {
-			if e, ok := d.keyedEvent(id, k, v); ok {
+			if e, ok := d.keyedEvent(tx, id, k, v); ok {
 				out = append(out, e)
 			}
 		}
@@ -412,11 +480,11 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 	return out, nil
 }
 
-func (d *DB) keyedEvent(id ID, k, v []byte) (Event, bool) {
+func (d *DB) keyedEvent(tx *bolt.Tx, id ID, k, v []byte) (Event, bool) {
 	seq, ok := decodeU64(k)
 	if !ok {
 		d.log.Warn("skipping malformed event key", "conversation", id.String(), "key", fmt.Sprintf("%x", k))
 		return Event{}, false
 	}
-	return d.readEvent(id, seq, v), true
+	return d.readEvent(tx, id, seq, v), true
 }

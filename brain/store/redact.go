@@ -26,15 +26,28 @@ type Redactor struct {
 // order. Each value is also matched in its JSON-escaped form, so a secret
 // inside JSON text (a tool result, say) is caught too.
 func NewRedactor(secrets map[string]string) *Redactor {
+	entries := make([]redaction, 0, len(secrets))
+	for name, v := range secrets {
+		entries = append(entries, redaction{name, v})
+	}
+	return newRedactor(entries)
+}
+
+// redaction is one named value to redact.
+type redaction struct{ name, value string }
+
+// newRedactor is NewRedactor for a list, in which a name may appear with
+// several values (a stored key and another from the environment).
+func newRedactor(entries []redaction) *Redactor {
 	type pair struct{ name, value string }
 	var pairs []pair
-	for name, v := range secrets {
-		if len(v) < MinRedactLen {
+	for _, e := range entries {
+		if len(e.value) < MinRedactLen {
 			continue
 		}
-		pairs = append(pairs, pair{name, v})
-		if esc := jsonEscape(v); esc != v {
-			pairs = append(pairs, pair{name, esc})
+		pairs = append(pairs, pair{e.name, e.value})
+		if esc := jsonEscape(e.value); esc != e.value {
+			pairs = append(pairs, pair{e.name, esc})
 		}
 	}
 	if len(pairs) == 0 {
@@ -49,6 +62,7 @@ func NewRedactor(secrets map[string]string) *Redactor {
 		}
 		return strings.Compare(a.value, b.value)
 	})
+	pairs = slices.Compact(pairs)
 	args := make([]string, 0, 2*len(pairs))
 	var names, values []string
 	for _, p := range pairs {
@@ -76,17 +90,30 @@ func (r *Redactor) String(s string) string {
 	return r.rep.Replace(s)
 }
 
-// partialSuffix is the length of the longest suffix of s, at least
-// MinRedactLen bytes, that is a proper prefix of a secret: text that may be
-// the start of a secret whose rest has not streamed in yet.
+// Hold redacts s, a stretch of streamed text, and splits off an ending
+// that may be the start of a secret whose rest is still to come: show can
+// be stored or displayed now, held goes in front of the next piece (or
+// through String when the stream ends). The nil *Redactor holds nothing.
+func (r *Redactor) Hold(s string) (show, held string) {
+	out := r.String(s)
+	n := len(out) - r.partialSuffix(out)
+	return out[:n], out[n:]
+}
+
+// partialSuffix is the length of the longest suffix of s that is a
+// proper prefix of a secret: text that may be the start of a secret whose
+// rest has not streamed in yet. Streamed text is stored piece by piece and
+// never rewritten, so even a one-byte start is held back: text on disk then
+// never ends inside a secret, and a secret cannot straddle two pieces.
 func (r *Redactor) partialSuffix(s string) int {
 	if r == nil {
 		return 0
 	}
 	best := 0
 	for _, v := range r.values {
-		for k := min(len(v)-1, len(s)); k > best && k >= MinRedactLen; k-- {
-			if strings.HasSuffix(s, v[:k]) {
+		for k := min(len(v)-1, len(s)); k > best; k-- {
+			// The last byte rules out most lengths before comparing.
+			if s[len(s)-1] == v[k-1] && strings.HasSuffix(s, v[:k]) {
 				best = k
 				break
 			}

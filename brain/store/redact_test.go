@@ -159,7 +159,9 @@ func TestPartialSuffix(t *testing.T) {
 	}{
 		{"", 0},
 		{"hello", 0},
-		{"key: sk-", 0},                 // 3 bytes: too short to matter
+		{"key: sk-", 3}, // any start is held: stored pieces are never rewritten
+		{"key: s", 1},
+		{"key: a", 1},                   // the start of Q
 		{"key: sk-l", 4},                // could be the key starting
 		{"key: sk-live-ABCDE", 13},      // all but the last byte
 		{"key: sk-live-ABCDEF", 0},      // whole: String's job, not held
@@ -175,5 +177,27 @@ func TestPartialSuffix(t *testing.T) {
 	var nilR *Redactor
 	if nilR.partialSuffix("sk-live") != 0 {
 		t.Error("nil redactor held text back")
+	}
+}
+
+func TestHold(t *testing.T) {
+	r := NewRedactor(map[string]string{"K": "sk-live-ABCDEF"})
+	tests := []struct{ in, show, held string }{
+		{"", "", ""},
+		{"plain text", "plain text", ""},
+		{"key sk-live-ABCDEF done", "key [redacted:K] done", ""},
+		{"key s", "key ", "s"},
+		{"key sk-live-ABC", "key ", "sk-live-ABC"},
+		{"sk-live-ABCDEF and sk-l", "[redacted:K] and ", "sk-l"},
+	}
+	for _, tt := range tests {
+		show, held := r.Hold(tt.in)
+		if show != tt.show || held != tt.held {
+			t.Errorf("Hold(%q) = %q, %q; want %q, %q", tt.in, show, held, tt.show, tt.held)
+		}
+	}
+	var nilR *Redactor
+	if show, held := nilR.Hold("sk-l"); show != "sk-l" || held != "" {
+		t.Errorf("nil Hold = %q, %q", show, held)
 	}
 }

@@ -55,19 +55,19 @@ func (d *DB) DeleteSecret(name string) error {
 
 // changeSecrets applies fn and rebuilds the redactor from the result.
 func (d *DB) changeSecrets(what string, fn func(*bolt.Bucket) error) error {
-	var red *Redactor
+	var secrets map[string]string
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		if err := fn(tx.Bucket([]byte(bucketSecrets))); err != nil {
 			return err
 		}
 		var err error
-		red, err = loadRedactor(tx)
+		secrets, err = loadSecrets(tx)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	d.setRedactor(red)
+	d.setSecrets(secrets)
 	return nil
 }
 
@@ -100,7 +100,7 @@ func (d *DB) SecretNames() ([]string, error) {
 	return names, nil // bbolt iterates in byte order
 }
 
-func loadRedactor(tx *bolt.Tx) (*Redactor, error) {
+func loadSecrets(tx *bolt.Tx) (map[string]string, error) {
 	m := map[string]string{}
 	err := tx.Bucket([]byte(bucketSecrets)).ForEach(func(k, v []byte) error {
 		m[string(k)] = string(v)
@@ -109,5 +109,5 @@ func loadRedactor(tx *bolt.Tx) (*Redactor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read secrets: %w", err)
 	}
-	return NewRedactor(m), nil
+	return m, nil
 }

@@ -92,3 +92,55 @@ func TestSettings(t *testing.T) {
 	_, err = db.Setting("theme")
 	wantErr(t, err, ErrNotFound)
 }
+
+// AddRedaction redacts a value that is not stored (a key from the
+// environment) alongside the stored secrets, even under a stored name, and
+// only for this DB value's life.
+func TestAddRedaction(t *testing.T) {
+	db, path, clock := openTest(t)
+	tests := []struct {
+		name, value string
+		wantErr     error
+	}{
+		{"OPENAI_API_KEY", "sk-env-0123456789", nil},
+		{"OPENAI_API_KEY", "sk-env-0123456789", nil}, // again: no-op
+		{"openai_api_key", "sk-stored-987654", nil},  // same name as the stored secret, another value
+		{"short", "abc", nil},                        // accepted, too short to redact
+		{"bad name", "sk-xxxxxxxx", ErrInvalidName},
+		{"EMPTY", "", ErrEmptyValue},
+	}
+	if err := db.SetSecret("openai_api_key", "sk-stored-0000"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		wantErr(t, db.AddRedaction(tt.name, tt.value), tt.wantErr)
+	}
+	const in = "env sk-env-0123456789 stored sk-stored-0000 other sk-stored-987654 abc"
+	const want = "env [redacted:OPENAI_API_KEY] stored [redacted:openai_api_key] other [redacted:openai_api_key] abc"
+	if got := db.Redactor().String(in); got != want {
+		t.Errorf("redacted %q\nwant %q", got, want)
+	}
+	// Changing the stored secrets keeps the added values.
+	if err := db.DeleteSecret("openai_api_key"); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Redactor().String("sk-env-0123456789 sk-stored-0000"); got != "[redacted:OPENAI_API_KEY] sk-stored-0000" {
+		t.Errorf("after delete: %q", got)
+	}
+	c := mustConv(t, db, "")
+	e := mustAppend(t, db, c.ID, Event{Type: EventToolResult, ToolCallID: "1", Text: "HOME=/h OPENAI_API_KEY=sk-env-0123456789"})
+	if e.Text != "HOME=/h OPENAI_API_KEY=[redacted:OPENAI_API_KEY]" {
+		t.Errorf("stored %q", e.Text)
+	}
+	if len(db.extra) != 3 {
+		t.Errorf("added values %v, want 3 distinct", db.extra)
+	}
+	if names, _ := db.SecretNames(); len(names) != 0 {
+		t.Errorf("an added value was stored as a secret: %v", names)
+	}
+	// Not kept across Open.
+	db = reopen(t, db, path, clock)
+	if db.Redactor() != nil {
+		t.Errorf("added values outlived the DB: %v", db.Redactor().Names())
+	}
+}

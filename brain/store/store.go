@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,7 +42,9 @@ type DB struct {
 	log  *slog.Logger
 
 	mu       sync.RWMutex
-	redactor *Redactor // rebuilt whenever secrets change
+	secrets  map[string]string // the stored secrets, as last read
+	extra    []redaction       // values added with AddRedaction
+	redactor *Redactor         // rebuilt whenever either changes
 
 	// streamMu serialises streaming writes with tails: the end of a
 	// streaming reply that may be the start of a secret, held in memory
@@ -108,7 +111,7 @@ func (d *DB) tightenMode() error {
 }
 
 func (d *DB) init() error {
-	var red *Redactor
+	var secrets map[string]string
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets() {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
@@ -122,39 +125,50 @@ func (d *DB) init() error {
 		if from != schemaVersion {
 			d.log.Info("workspace database schema upgraded", "from", from, "to", schemaVersion)
 		}
-		if err := d.recoverStreams(tx); err != nil {
+		if secrets, err = loadSecrets(tx); err != nil {
 			return err
 		}
-		red, err = loadRedactor(tx)
-		return err
+		return d.recoverStreams(tx, NewRedactor(secrets))
 	})
 	if err != nil {
 		return err
 	}
-	d.setRedactor(red)
+	d.setSecrets(secrets)
 	return nil
 }
 
-// recoverStreams marks every reply still streaming as interrupted. Only one
-// process can hold the file, so at Open any such reply belongs to a process
-// that stopped mid-stream.
-func (d *DB) recoverStreams(tx *bolt.Tx) error {
+// recoverStreams marks every reply still streaming as interrupted, with its
+// stored pieces joined into its text (redacted again with red, the stored
+// secrets). Only one process can hold the file, so at Open any such reply
+// belongs to a process that stopped mid-stream.
+func (d *DB) recoverStreams(tx *bolt.Tx, red *Redactor) error {
 	sb := tx.Bucket([]byte(bucketStreaming))
-	var keys [][]byte
+	var replies [][]byte
+	var stale [][]byte
 	if err := sb.ForEach(func(k, _ []byte) error {
-		keys = append(keys, append([]byte(nil), k...))
+		switch len(k) {
+		case 16:
+			replies = append(replies, append([]byte(nil), k...))
+		case 24:
+			// A piece: read with its reply below, deleted with the rest.
+		default:
+			d.log.Warn("dropping malformed streaming index key", "key", fmt.Sprintf("%x", k))
+			stale = append(stale, append([]byte(nil), k...))
+		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	for _, k := range keys {
+	for _, k := range stale {
 		if err := sb.Delete(k); err != nil {
 			return err
 		}
-		id, seq, ok := decodeStreamKey(k)
-		if !ok {
-			d.log.Warn("dropping malformed streaming index key", "key", fmt.Sprintf("%x", k))
-			continue
+	}
+	for _, k := range replies {
+		id, seq, _ := decodeStreamKey(k)
+		text := pieces(sb, id, seq)
+		if err := deleteStream(sb, id, seq); err != nil {
+			return err
 		}
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -172,12 +186,24 @@ func (d *DB) recoverStreams(tx *bolt.Tx) error {
 		if e.Status != StatusStreaming {
 			continue
 		}
+		e.Text = red.String(e.Text + text)
 		e.Status = StatusInterrupted
 		e.Seq = seq
 		if err := putEvent(eb, e); err != nil {
 			return err
 		}
 		d.log.Info("reply cut off by a previous stop marked interrupted", "conversation", id.String(), "seq", seq)
+	}
+	// Pieces whose reply lost its index key (none are written that way).
+	var orphans [][]byte
+	_ = sb.ForEach(func(k, _ []byte) error {
+		orphans = append(orphans, append([]byte(nil), k...))
+		return nil
+	})
+	for _, k := range orphans {
+		if err := sb.Delete(k); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -193,18 +219,53 @@ func (d *DB) Close() error {
 // Path is the database file's path.
 func (d *DB) Path() string { return d.path }
 
-// Redactor returns the redactor for the secrets stored now. It is immutable;
-// call again after secrets change.
+// Redactor returns the redactor for the secrets stored now and the values
+// added with AddRedaction. It is immutable; call again after either
+// changes.
 func (d *DB) Redactor() *Redactor {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.redactor
 }
 
-func (d *DB) setRedactor(r *Redactor) {
+// AddRedaction redacts value as "[redacted:NAME]" from everything the store
+// writes from now on, as if it were a stored secret, without storing it:
+// for a key that comes from elsewhere, such as an environment variable. It
+// lasts until Close. Adding the same name again adds another value (the
+// same pair again is a no-op); values shorter than MinRedactLen are
+// ignored, as for secrets.
+func (d *DB) AddRedaction(name, value string) error {
+	if !validName(name) {
+		return fmt.Errorf("add redaction: %w: %q (use letters, digits, '_', '.', '-', up to %d characters)", ErrInvalidName, name, MaxNameLen)
+	}
+	if value == "" {
+		return fmt.Errorf("add redaction %s: %w", name, ErrEmptyValue)
+	}
 	d.mu.Lock()
-	d.redactor = r
-	d.mu.Unlock()
+	defer d.mu.Unlock()
+	if slices.Contains(d.extra, redaction{name, value}) {
+		return nil // set up again (a new agent): nothing to add
+	}
+	d.extra = append(d.extra, redaction{name, value})
+	d.rebuildLocked()
+	return nil
+}
+
+// setSecrets records the stored secrets just read and rebuilds the
+// redactor.
+func (d *DB) setSecrets(secrets map[string]string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.secrets = secrets
+	d.rebuildLocked()
+}
+
+func (d *DB) rebuildLocked() {
+	entries := slices.Clone(d.extra)
+	for name, v := range d.secrets {
+		entries = append(entries, redaction{name, v})
+	}
+	d.redactor = newRedactor(entries)
 }
 
 // stamp is the clock's time in UTC without the monotonic reading, so what

@@ -55,7 +55,7 @@ func runChat(ctx context.Context, args []string, io stdio, getenv func(string) s
 		return fmt.Errorf("%w: --provider must be openai or anthropic, not %q", errUsage, *prov)
 	}
 	message := strings.Join(pos, " ")
-	if strings.TrimSpace(message) == "" && !isTerminal(io.in) && io.in != nil {
+	if strings.TrimSpace(message) == "" && !interactive(io.in) && io.in != nil {
 		data, err := readLimited(io.in, maxPipedInput)
 		if err != nil {
 			return fmt.Errorf("read the message from stdin: %w", err)
@@ -91,7 +91,7 @@ func runChat(ctx context.Context, args []string, io stdio, getenv func(string) s
 			cfg.Model = *model
 		}
 		var approver gate.Approver = gate.DenyAll{}
-		if isTerminal(io.in) {
+		if interactive(io.in) {
 			approver = &promptApprover{in: bufio.NewReader(io.in), out: io.err}
 		}
 		ag, err := a.newAgent(cfg.WithDefaults(), getenv, approver, *retries)
@@ -102,6 +102,14 @@ func runChat(ctx context.Context, args []string, io stdio, getenv func(string) s
 		id, err = ag.Turn(ctx, id, message, out)
 		return out.finish(id, err)
 	})
+}
+
+// interactive reports whether r is a terminal someone can type into.
+// /dev/null is a character device too, so the file mode cannot tell: with
+// stdin from /dev/null a chat is headless and confirmations are denied.
+func interactive(r any) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // newAgent wires the turn loop for cfg: the provider (wrapped with
@@ -126,6 +134,10 @@ func (a *app) newAgent(cfg workspace.Config, getenv func(string) string, approve
 	case err != nil:
 		opts.SetupHint = fmt.Sprintf("(%v) %s", err, agent.DefaultSetupHint)
 	default:
+		if !usesLocalOllama(cfg) {
+			// The user chose this server: advice about Ollama is beside the point.
+			opts.SetupHint = serverSetupHint
+		}
 		policy := provider.RetryPolicy{MaxRetries: retries, Logger: a.log}
 		if retries <= 0 {
 			policy.MaxRetries = -1
@@ -135,22 +147,46 @@ func (a *app) newAgent(cfg workspace.Config, getenv func(string) string, approve
 	return agent.New(opts)
 }
 
+// serverSetupHint ends a failure message (a refused key, say) when the
+// configured endpoint is not the default local Ollama.
+const serverSetupHint = "Check the provider, base URL, model and API key Wrasse uses (config.json, or `wrasse config set provider|baseURL|model …`; " +
+	"keys with `wrasse secrets set openai_api_key` or `anthropic_api_key`, or OPENAI_API_KEY / ANTHROPIC_API_KEY)."
+
+// usesLocalOllama reports whether cfg talks to the default local Ollama.
+func usesLocalOllama(cfg workspace.Config) bool {
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	return cfg.Provider == "openai" && (base == "" || base == openai.OllamaBaseURL)
+}
+
+// minEnvKeyLen is the shortest key from the environment that is redacted:
+// shorter values are placeholders such as "ollama" or "none" that local
+// servers ignore, and redacting them would garble ordinary words.
+const minEnvKeyLen = 8
+
 // buildProvider makes the configured provider, with its API key from the
-// stored secrets or else the environment.
+// stored secrets or else the environment. A key from the environment is
+// added to the store's redaction, as a stored one already is, so it
+// reaches neither the history, the model, the screen nor the log.
 func buildProvider(a *app, cfg workspace.Config, getenv func(string) string) (provider.Provider, error) {
 	key := func(secret, env string) string {
 		if v, err := a.db.Secret(secret); err == nil {
 			return v
 		}
-		if getenv != nil {
-			return getenv(env)
+		if getenv == nil {
+			return ""
 		}
-		return ""
+		v := getenv(env)
+		if len(v) >= minEnvKeyLen {
+			if err := a.db.AddRedaction(env, v); err != nil {
+				a.log.Warn("cannot redact the API key from the environment", "variable", env, "error", err)
+			}
+		}
+		return v
 	}
 	switch cfg.Provider {
 	case "openai":
 		name := "openai"
-		if strings.TrimRight(cfg.BaseURL, "/") == openai.OllamaBaseURL {
+		if usesLocalOllama(cfg) {
 			name = "ollama"
 		}
 		return openai.New(openai.Config{Name: name, BaseURL: cfg.BaseURL, APIKey: key(secretOpenAI, envOpenAI), Model: cfg.Model, Logger: a.log})
@@ -244,6 +280,9 @@ func (p *chatPrinter) finish(id store.ID, err error) error {
 		return err
 	}
 	p.endLine()
+	if err == nil && !p.answered() {
+		fmt.Fprintln(p.io.err, noTextNote)
+	}
 	if id != 0 {
 		fmt.Fprintf(p.io.err, "(conversation %s; continue with: wrasse chat -c %s \"…\")\n", id, id)
 	}
@@ -252,6 +291,23 @@ func (p *chatPrinter) finish(id store.ID, err error) error {
 		return fmt.Errorf("%w: %w", errSilent, err)
 	}
 	return err
+}
+
+// noTextNote stands in for a final answer without text, so an empty
+// reply does not look like a hang or a crash.
+const noTextNote = "(the model returned no text)"
+
+// answered reports whether the turn ended with reply text: the last event
+// other than token usage is an assistant reply that says something.
+func (p *chatPrinter) answered() bool {
+	for i := len(p.events) - 1; i >= 0; i-- {
+		e := p.events[i]
+		if e.Type == store.EventUsage {
+			continue
+		}
+		return e.Type == store.EventAssistantText && strings.TrimSpace(e.Text) != ""
+	}
+	return false
 }
 
 func firstLine(s string, max int) string {
@@ -513,7 +569,7 @@ func runSecrets(ctx context.Context, args []string, io stdio, getenv func(string
 // (one trailing newline removed).
 func readSecret(io stdio, name string) (string, error) {
 	var value string
-	if f, ok := io.in.(*os.File); ok && isTerminal(f) {
+	if f, ok := io.in.(*os.File); ok && interactive(f) {
 		fmt.Fprintf(io.err, "Value for %s (not shown): ", name)
 		b, err := term.ReadPassword(int(f.Fd()))
 		fmt.Fprintln(io.err)

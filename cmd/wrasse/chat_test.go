@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -362,5 +364,122 @@ func TestPromptApprover(t *testing.T) {
 	p := &promptApprover{in: bufio.NewReader(pr), out: io.Discard}
 	if got, err := p.Approve(ctx, req); got != gate.Deny || !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %q %v", got, err)
+	}
+}
+
+// Stdin from /dev/null is no terminal (though a character device): the
+// chat is headless, and a call that needs approval is denied for that
+// reason rather than by a prompt that reads end-of-file.
+func TestChatStdinDevNullIsHeadless(t *testing.T) {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	for _, tt := range []struct {
+		name string
+		in   any
+	}{{"/dev/null", devNull}, {"pipe", pr}, {"reader", strings.NewReader("x")}, {"nil", nil}} {
+		if interactive(tt.in) {
+			t.Errorf("%s counted as a terminal", tt.name)
+		}
+	}
+
+	srv := newOpenAIServer(t, sseCall("call_1", "shell_exec", `{"command":"sudo ls /root"}`), sseText("I cannot run that."))
+	ws := t.TempDir()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string {
+		if k == "WRASSE_HOME" {
+			return ws
+		}
+		return ""
+	}
+	code := run(t.Context(), []string{"chat", "--base-url", srv.url, "list root's files"}, stdio{in: devNull, out: &out, err: &errb}, getenv)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "denied: no one to ask for approval") || strings.Contains(errb.String(), "Allow?") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+	if out.String() != "I cannot run that.\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+}
+
+// A final answer without text says so instead of printing nothing.
+func TestChatEmptyReplyNote(t *testing.T) {
+	srv := newOpenAIServer(t, sseText(), sseText("   "), sseText("Some text."))
+	ws := t.TempDir()
+	for i, wantNote := range []bool{true, true, false} {
+		code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", srv.url, fmt.Sprint("question ", i))
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		if got := strings.Contains(errOut, "(the model returned no text)"); got != wantNote {
+			t.Errorf("reply %d: note = %v, want %v\nstdout %q\nstderr %q", i, got, wantNote, out, errOut)
+		}
+	}
+	// JSON output carries the events, not the note.
+	srv2 := newOpenAIServer(t, sseText())
+	if _, out, errOut := chatCLI(t, ws, "", nil, "chat", "--json", "--base-url", srv2.url, "q"); strings.Contains(out+errOut, "returned no text") {
+		t.Errorf("note in --json mode: %s %s", out, errOut)
+	}
+}
+
+// A key from OPENAI_API_KEY (no stored secret) is used for requests but
+// redacted from what is stored and from tool results sent to the model; a
+// placeholder too short to be a key is left alone.
+func TestChatEnvironmentKeyRedacted(t *testing.T) {
+	const key = "sk-env-only-0123456789abcdef"
+	ws := t.TempDir()
+	notes := filepath.Join(ws, "notes.txt")
+	if err := os.WriteFile(notes, []byte("OPENAI_API_KEY="+key+"\nollama is the local server\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args, _ := json.Marshal(map[string]string{"path": notes})
+	srv := newOpenAIServer(t, sseCall("call_1", "fs_read", string(args)), sseText("Read it."))
+	code, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": key}, "chat", "--base-url", srv.url, "read my notes")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	bodies, auth := srv.received()
+	if auth[0] != "Bearer "+key {
+		t.Errorf("auth %q", auth[0])
+	}
+	msgs := messagesOf(bodies[1])
+	tool := fmt.Sprint(msgs[len(msgs)-1]["content"])
+	if msgs[len(msgs)-1]["role"] != "tool" || !strings.Contains(tool, "OPENAI_API_KEY=[redacted:OPENAI_API_KEY]") || strings.Contains(tool, key) {
+		t.Errorf("tool result sent to the model: %q", tool)
+	}
+	_, shown, _ := chatCLI(t, ws, "", nil, "conversations", "show", "c1", "--json")
+	if strings.Contains(shown+out+errOut, key) || !strings.Contains(shown, "[redacted:OPENAI_API_KEY]") {
+		t.Errorf("the key was stored or printed:\n%s", shown)
+	}
+	// A placeholder key is not a secret: words that match it stay.
+	srv2 := newOpenAIServer(t, sseText("ollama answered."))
+	if _, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "ollama"}, "chat", "--base-url", srv2.url, "hi"); out != "ollama answered.\n" {
+		t.Errorf("placeholder redacted: %q %s", out, errOut)
+	}
+}
+
+// A refused key at a server other than the local Ollama gets advice about
+// the configured server, not about starting Ollama.
+func TestChatSetupHintForOtherServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)
+	}))
+	defer srv.Close()
+	ws := t.TempDir()
+	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--retries", "0", "--base-url", srv.URL+"/v1", "hi")
+	if code != 1 || !strings.Contains(errOut, "Check the provider, base URL, model and API key") || strings.Contains(strings.ToLower(errOut), "ollama") {
+		t.Errorf("exit %d:\n%s", code, errOut)
 	}
 }

@@ -361,10 +361,14 @@ func TestConnectionRefused(t *testing.T) {
 	if pe.Kind != provider.ErrUnavailable || !pe.Retryable() {
 		t.Fatalf("kind = %q, want unavailable (%v)", pe.Kind, err)
 	}
-	for _, s := range []string{"no model answered at " + base, "connection refused", "ollama serve", "wrasse config", "config.json", "README"} {
+	// Not the default local Ollama: the advice is about the configured server.
+	for _, s := range []string{"no model answered at " + base, "connection refused", "check that the server there is running", "wrasse config", "config.json", "README"} {
 		if !strings.Contains(pe.Message, s) {
 			t.Errorf("message %q lacks %q", pe.Message, s)
 		}
+	}
+	if strings.Contains(strings.ToLower(pe.Message), "ollama") {
+		t.Errorf("message %q suggests Ollama for a server that is not it", pe.Message)
 	}
 	if resp == nil {
 		t.Error("nil response")

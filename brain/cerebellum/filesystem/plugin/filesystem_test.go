@@ -372,3 +372,59 @@ func TestConfirmPatterns(t *testing.T) {
 		}
 	}
 }
+
+func TestDangerPatterns(t *testing.T) {
+	m := manifest(t)
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{`fs_read {"path":"/proc/self/environ"}`, true},
+		{`fs_read {"path":"/proc/1234/environ"}`, true},
+		{`fs_read {"path":"/proc/1/task/7/environ"}`, true},
+		{`fs_read {"end_line":5,"path":"../../proc/1/environ"}`, true},
+		{`fs_write {"content":"x","path":"/proc/self/environ"}`, true},
+		{`fs_patch {"path":"/proc/1/environ","replace":"b","search":"a"}`, true},
+		{`fs_grep {"path":"/proc/42/environ","pattern":"KEY"}`, true},
+		{`fs_grep {"path":"/proc","pattern":"sk-"}`, true},
+		{`fs_grep {"path":"/proc/self/","pattern":"sk-"}`, true},
+		{`fs_grep {"glob":"environ","path":"/proc/1","pattern":"KEY"}`, true},
+		{`fs_find {"path":"/proc","pattern":"*/environ"}`, true},
+		{`fs_find {"pattern":"/proc/*/environ"}`, true},
+		{`fs_read {"path":"/home/me/.local/share/wrasse/wrasse.db"}`, true},
+		{`fs_read {"path":"C:\\Users\\me\\AppData\\Local\\wrasse\\wrasse.db"}`, true},
+		{`fs_read {"path":"wrasse.db.bak"}`, true},
+		{`fs_write {"content":"x","path":"/home/me/.local/share/wrasse/wrasse.db"}`, true},
+		{`fs_patch {"path":"wrasse.db","replace":"b","search":"a"}`, true},
+		{`fs_grep {"path":"/home/me/.local/share/wrasse/wrasse.db","pattern":"sk-"}`, true},
+		{`fs_grep {"glob":"wrasse.db","pattern":"sk-"}`, true},
+		{`fs_find {"pattern":"**/wrasse.db"}`, true},
+		// Harmless.
+		{`fs_read {"path":"/proc/cpuinfo"}`, false},
+		{`fs_grep {"path":"/proc/cpuinfo","pattern":"model name"}`, false},
+		{`fs_read {"path":"/home/me/notes/environment.md"}`, false},
+		{`fs_grep {"path":"src","pattern":"/proc/self/environ"}`, false},
+		{`fs_grep {"path":".","pattern":"wrasse\\.db"}`, false},
+		{`fs_find {"path":"/proc","pattern":"cpuinfo"}`, false},
+		{`fs_find {"pattern":"**/*.db"}`, false},
+		{`fs_list {"path":"/proc"}`, false},
+		{`fs_write {"content":"the database is wrasse.db","path":"/home/me/notes.md"}`, false},
+		{`fs_read {"path":"/home/me/project/main.go"}`, false},
+	}
+	for _, tc := range tests {
+		got := false
+		for _, p := range m.DangerPatterns {
+			if p.Re.MatchString(tc.line) {
+				got = true
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: block = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+	for _, p := range m.DangerPatterns {
+		if p.Reason == "" {
+			t.Errorf("danger pattern %q has no reason", p.Pattern)
+		}
+	}
+}

@@ -17,9 +17,41 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// SetupHint tells a user with no reachable model what to do. It is the tail
-// of every "nothing answered" message.
-const SetupHint = "start Ollama (`ollama serve`), or choose another model with `wrasse config set provider|baseURL|model …` or in config.json and store its key with `wrasse secrets set openai_api_key` or `anthropic_api_key` (see the README)"
+// chooseModel is how to point Wrasse at another model.
+const chooseModel = "choose another model with `wrasse config set provider|baseURL|model …` or in config.json and store its key with `wrasse secrets set openai_api_key` or `anthropic_api_key` (see the README)"
+
+// SetupHint tells a user whose local Ollama (the default endpoint) did not
+// answer what to do. It ends the "nothing answered" messages for that
+// endpoint only.
+const SetupHint = "start Ollama (`ollama serve`), or " + chooseModel
+
+// ServerHint ends the "nothing answered" messages for any other endpoint:
+// the user configured that server, so Ollama is beside the point.
+const ServerHint = "check that the server there is running and that the base URL is right, or " + chooseModel
+
+// IsLocalOllama reports whether base is the default local Ollama endpoint
+// (localhost, 127.0.0.1 or ::1 on port 11434, path /v1 or none).
+func IsLocalOllama(base string) bool {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || u.Scheme != "http" || u.Port() != "11434" {
+		return false
+	}
+	switch u.Hostname() {
+	case "localhost", "127.0.0.1", "::1":
+	default:
+		return false
+	}
+	p := strings.TrimRight(u.Path, "/")
+	return p == "" || p == "/v1"
+}
+
+// setupHint is the advice for an endpoint that did not answer.
+func (c *Classifier) setupHint() string {
+	if IsLocalOllama(c.BaseURL) {
+		return SetupHint
+	}
+	return ServerHint
+}
 
 // Classifier turns failures into *provider.Error. One is built per request.
 type Classifier struct {
@@ -95,10 +127,14 @@ func (c *Classifier) Transport(err error, responded bool) *provider.Error {
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return c.wrap(provider.ErrUnavailable, 0,
-			fmt.Sprintf("no model answered at %s (connection refused): %s", c.BaseURL, SetupHint), err)
+			fmt.Sprintf("no model answered at %s (connection refused): %s", c.BaseURL, c.setupHint()), err)
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		hint := chooseModel
+		if IsLocalOllama(c.BaseURL) {
+			hint = SetupHint
+		}
 		return c.wrap(provider.ErrUnavailable, 0,
-			fmt.Sprintf("no model answered at %s (host %q not found): check the base URL, or %s", c.BaseURL, dnsErr.Name, SetupHint), err)
+			fmt.Sprintf("no model answered at %s (host %q not found): check the base URL, or %s", c.BaseURL, dnsErr.Name, hint), err)
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return c.wrap(provider.ErrTimeout, 0,
 			fmt.Sprintf("%s at %s took too long to answer; try again", c.Provider, c.BaseURL), err)

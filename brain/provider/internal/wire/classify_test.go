@@ -65,6 +65,51 @@ func TestTransport(t *testing.T) {
 	}
 }
 
+// The Ollama hint is for the default local Ollama only; another endpoint
+// is told to check its server.
+func TestTransportHintFollowsEndpoint(t *testing.T) {
+	refused := postErr(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	dns := postErr(&net.OpError{Op: "dial", Err: &net.DNSError{Name: "llm.invalid", IsNotFound: true}})
+	tests := []struct {
+		base   string
+		err    error
+		ollama bool
+	}{
+		{"http://localhost:11434/v1", refused, true},
+		{"http://localhost:11434/v1/", refused, true},
+		{"http://127.0.0.1:11434", refused, true},
+		{"http://[::1]:11434/v1", refused, true},
+		{"http://localhost:11434/v1", dns, true},
+		{"https://api.openai.com/v1", refused, false},
+		{"http://localhost:8080/v1", refused, false},
+		{"http://127.0.0.1:1234/v1", refused, false},
+		{"https://localhost:11434/v1", refused, false},
+		{"http://gpu-box:11434/v1", refused, false},
+		{"https://llm.invalid/v1", dns, false},
+		{"https://api.anthropic.com", refused, false},
+	}
+	for _, tt := range tests {
+		c := testClassifier()
+		c.BaseURL = tt.base
+		pe := c.Transport(tt.err, false)
+		if pe.Kind != provider.ErrUnavailable || !strings.Contains(pe.Message, "no model answered at "+tt.base) {
+			t.Errorf("%s: %q %q", tt.base, pe.Kind, pe.Message)
+		}
+		if got := strings.Contains(pe.Message, "start Ollama"); got != tt.ollama {
+			t.Errorf("%s: Ollama hint = %v, want %v: %q", tt.base, got, tt.ollama, pe.Message)
+		}
+		if !tt.ollama && strings.Contains(strings.ToLower(pe.Message), "ollama") {
+			t.Errorf("%s: mentions Ollama: %q", tt.base, pe.Message)
+		}
+		if !strings.Contains(pe.Message, "wrasse config set") {
+			t.Errorf("%s: no way to choose another model: %q", tt.base, pe.Message)
+		}
+		if tt.err == refused && !tt.ollama && !strings.Contains(pe.Message, "check that the server there is running") {
+			t.Errorf("%s: no advice to check the server: %q", tt.base, pe.Message)
+		}
+	}
+}
+
 func TestContext(t *testing.T) {
 	c := testClassifier()
 	if c.Context(t.Context(), nil) != nil {
