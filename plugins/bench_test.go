@@ -110,3 +110,38 @@ func BenchmarkCallTrivial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChildStart is a load in a plugin process: start the process,
+// check and compile the plugin there, run Init; then close it.
+func BenchmarkChildStart(b *testing.B) {
+	h := NewHost(Options{Logger: discard(), Child: childArgv(childArg)})
+	req := request(fixture(b, "good"), false)
+	b.ReportAllocs()
+	for b.Loop() {
+		rt, err := h.Load(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := rt.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallChild is the fixed cost of a call to a plugin process: an
+// echo across the pipe and back (compare BenchmarkCallTrivial).
+func BenchmarkCallChild(b *testing.B) {
+	rt, err := NewHost(Options{Logger: discard(), Child: childArgv(childArg)}).Load(context.Background(), request(fixture(b, "good"), false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	ctx := context.Background()
+	args := json.RawMessage(`{"text":"hi"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := rt.Call(ctx, "echo", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -28,7 +28,9 @@
 // # Calls
 //
 // Each call runs on its own goroutine under recover and a deadline (the
-// tool's `timeout:` or Options.DefaultTimeout). A handler error becomes a
+// tool's `timeout:` or Options.DefaultTimeout; at most
+// Options.MaxUntrustedTimeout for plugins that do not ship with the app).
+// OnClose is bounded by Options.CloseTimeout. A handler error becomes a
 // Result with IsError; a panic or an overrun is a Go error wrapping
 // ErrPluginPanic or ErrPluginTimeout. After an overrun the interpreter is
 // stopped (every running frame ends) and discarded; the next call builds a
@@ -44,4 +46,28 @@
 // os.Getenv over a virtual environment (env). Symbols no plugin may use
 // (os.Exit, os.Chdir, time.AfterFunc, ...) are absent for all. This keeps
 // honest plugins honest; it is not a sandbox against hostile code.
+//
+// # Processes
+//
+// Some faults end a Go process whatever recover does: a fatal runtime
+// error (unlock of an unlocked mutex, concurrent map writes, stack
+// overflow, out of memory) or a panic on a goroutine the library started
+// for plugin code (context.WithCancel on a plugin's own Context type,
+// exec reading a plugin's io.Reader). With Options.Child set, plugins that
+// do not ship with the app therefore run out of process, one process per
+// loaded plugin (child.go): the host checks the source, then starts
+// Options.Child, whose ServeChild (serve.go) rebuilds the plugin from the
+// checked bytes and the authority the host settled and runs it with the
+// same in-process machinery. The two talk JSON lines over stdin/stdout
+// (wire.go); the child's slog records come back on stderr and are logged
+// under the capability; env.Secret is a request the host answers with the
+// plugin's rules. The process environment is the plugin's virtual one; the
+// process has a 64 MiB stack limit, two threads of Go code, and on Linux
+// (without exec) an address-space cap. If it dies, the call fails with
+// ErrPluginCrashed and the Go runtime's own explanation ("fatal error:
+// stack overflow"); the host also enforces every deadline itself and kills
+// (the process group of) a process that does not answer. The next call
+// starts a new process. Plugins that ship with the app stay in process:
+// they are reviewed, and a call costs microseconds instead of a pipe round
+// trip.
 package plugins

@@ -43,4 +43,10 @@ var (
 	ErrUnknownTool = errors.New("unknown tool")
 	// ErrClosed marks a call on a runtime that was closed.
 	ErrClosed = errors.New("plugin runtime is closed")
+	// ErrPluginCrashed marks a call (or load) whose plugin process ended:
+	// a fatal error of the Go runtime (unlock of an unlocked mutex, stack
+	// overflow, out of memory), a panic on a goroutine the plugin caused, or
+	// the process being killed. Only plugins that run out of process (see
+	// Options.Child) crash this way; the next call starts a new process.
+	ErrPluginCrashed = errors.New("plugin process crashed")
 )

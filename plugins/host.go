@@ -24,6 +24,10 @@ import (
 const (
 	DefaultTimeout        = 60 * time.Second
 	DefaultMaxResultBytes = 64 << 10
+	DefaultCloseTimeout   = 2 * time.Second
+	// DefaultMaxUntrustedTimeout caps the per-call deadline of plugins that
+	// do not ship with the app, whatever their SKILL.md asks for.
+	DefaultMaxUntrustedTimeout = 10 * time.Minute
 )
 
 // defaultGrace is how long an overrunning call may take to return on its
@@ -34,8 +38,16 @@ const defaultGrace = 100 * time.Millisecond
 type Options struct {
 	Logger *slog.Logger
 	// DefaultTimeout bounds a call without its own `timeout:`, and package
-	// initialisation, Init and OnClose (default 60s).
+	// initialisation and Init (default 60s).
 	DefaultTimeout time.Duration
+	// CloseTimeout bounds OnClose (default 2s): a plugin that does not
+	// return is abandoned (its interpreter stopped, its process killed) so
+	// reloads and quitting are never held up.
+	CloseTimeout time.Duration
+	// MaxUntrustedTimeout caps the per-call deadline of plugins that do not
+	// ship with the app (default 10m); a longer SKILL.md `timeout:` is cut
+	// to it with a warning in the log.
+	MaxUntrustedTimeout time.Duration
 	// MaxResultBytes caps a result; longer ones are cut with a note saying
 	// what was cut (default 64 KiB).
 	MaxResultBytes int
@@ -49,6 +61,14 @@ type Options struct {
 	// its SKILL.md names under permissions.network ("*" if none) when it
 	// may use the network, none otherwise.
 	Hosts func(capability string, granted []string) []string
+	// Child, when set, is the command line of a helper process that serves
+	// one plugin (ServeChild on its side; the app passes its own executable
+	// and a hidden subcommand). Plugins that do not ship with the app then
+	// run out of process, one process each, with memory and stack limits,
+	// so that faults no recover can catch (a fatal runtime error, a panic
+	// on a goroutine the library started for plugin code) end only that
+	// process. Nil runs every plugin in process.
+	Child []string
 }
 
 // Host loads plugins into yaegi interpreters. It implements
@@ -61,6 +81,9 @@ type Host struct {
 	// lookupEnv and environ read the process environment (tests replace them).
 	lookupEnv func(string) (string, bool)
 	environ   func() []string
+	// childSlack is how much longer than its own deadlines the host waits
+	// for a plugin process before killing it.
+	childSlack time.Duration
 
 	mu       sync.Mutex
 	catalogs map[string]*catalog
@@ -82,14 +105,22 @@ func NewHost(opts Options) *Host {
 	if opts.MaxResultBytes <= 0 {
 		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
+	if opts.CloseTimeout <= 0 {
+		opts.CloseTimeout = DefaultCloseTimeout
+	}
+	if opts.MaxUntrustedTimeout <= 0 {
+		opts.MaxUntrustedTimeout = DefaultMaxUntrustedTimeout
+	}
+	opts.Child = append([]string(nil), opts.Child...)
 	return &Host{
-		opts:      opts,
-		log:       opts.Logger,
-		lib:       newLibrary(),
-		grace:     defaultGrace,
-		lookupEnv: os.LookupEnv,
-		environ:   os.Environ,
-		catalogs:  map[string]*catalog{},
+		opts:       opts,
+		log:        opts.Logger,
+		lib:        newLibrary(),
+		grace:      defaultGrace,
+		lookupEnv:  os.LookupEnv,
+		environ:    os.Environ,
+		childSlack: defaultChildSlack,
+		catalogs:   map[string]*catalog{},
 	}
 }
 
@@ -122,11 +153,16 @@ type blueprint struct {
 	// Wrasse could otherwise write one map from two calls at once, a fault
 	// Go cannot recover from.
 	serial bool
+	// perms and granted are what the plugin declared and was granted, as
+	// a plugin process needs them to check the source again.
+	perms   skillmd.Permissions
+	granted []string
 }
 
 // Load compiles and starts a plugin: read and check its source, build an
 // interpreter, run Init, compare tools with SKILL.md. The returned Runtime
-// serves calls until Close.
+// serves calls until Close. With Options.Child set, a plugin that does not
+// ship with the app is checked here and started in its own process.
 func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum.Runtime, error) {
 	bp, err := h.prepare(req)
 	if err != nil {
@@ -136,6 +172,14 @@ func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum
 	for _, n := range withheld {
 		bp.log.Warn("environment variable looks secret and is not passed to the plugin; read it with env.Secret", "variable", n)
 	}
+	if bp.serial && len(h.opts.Child) > 0 {
+		return h.startChild(ctx, bp, venv)
+	}
+	return h.start(ctx, bp, venv)
+}
+
+// start builds the plugin's first interpreter in this process.
+func (h *Host) start(ctx context.Context, bp *blueprint, venv *virtualEnv) (*pluginRuntime, error) {
 	in, err := h.build(ctx, bp, venv)
 	if err != nil {
 		return nil, fmt.Errorf("capability %s: %w", bp.name, err)
@@ -204,11 +248,18 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		tools:   map[string]*toolSpec{},
 		log:     log,
 		serial:  !req.Trusted,
+		perms:   c.Manifest.Permissions,
+		granted: append([]string(nil), req.Granted...),
 	}
 	for _, t := range c.Manifest.Tools {
 		ts := &toolSpec{name: t.Name, timeout: t.Timeout}
 		if ts.timeout <= 0 {
 			ts.timeout = h.opts.DefaultTimeout
+		}
+		if !req.Trusted && ts.timeout > h.opts.MaxUntrustedTimeout {
+			log.Warn("tool timeout is above the limit for plugins that do not ship with Wrasse; using the limit",
+				"tool", t.Name, "timeout", ts.timeout.String(), "limit", h.opts.MaxUntrustedTimeout.String())
+			ts.timeout = h.opts.MaxUntrustedTimeout
 		}
 		if len(t.OutputSchema) > 0 {
 			s, err := schema.Compile(t.OutputSchema)
@@ -216,6 +267,7 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 				return nil, fmt.Errorf("capability %s: tool %s: outputSchema: %w", name, t.Name, err)
 			}
 			ts.output = s
+			ts.outputJSON = t.OutputSchema
 		}
 		bp.tools[t.Name] = ts
 		bp.declared = append(bp.declared, t.Name)
@@ -326,7 +378,7 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 		in.handlers[name] = pl.Handler(name)
 	}
 	if err := checkTools(bp.declared, pl); err != nil {
-		if cerr := in.close(ctx, h.opts.DefaultTimeout); cerr != nil {
+		if cerr := in.close(ctx, h.opts.CloseTimeout); cerr != nil {
 			bp.log.Warn("closing a plugin whose tools do not match", "err", cerr)
 		}
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -132,57 +133,68 @@ func TestFixtures(t *testing.T) {
 			{tool: "token", check: exact("secret has 12 characters and starts with abc")},
 		}},
 	}
+	// Every case runs in process and, for plugins that do not ship with the
+	// app, in a plugin process: the answers must be the same.
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.skip {
-				t.Skip("needs the env program")
+		for _, child := range []bool{false, true} {
+			name := tc.name
+			if child {
+				name += "/child"
 			}
-			h := testHost(&recorder{})
-			rt, err := h.Load(t.Context(), request(fixture(t, tc.fixture), tc.trusted, tc.granted...))
-			if len(tc.loadErr) > 0 {
-				if err == nil {
-					rt.Close()
-					t.Fatalf("Load succeeded; want %v", tc.loadErr)
+			t.Run(name, func(t *testing.T) {
+				if tc.skip {
+					t.Skip("needs the env program")
 				}
-				for _, want := range tc.loadErr {
-					if !errors.Is(err, want) {
-						t.Errorf("Load error %q is not %v", err, want)
+				h := testHost(&recorder{})
+				if child {
+					h = childTestHost(&recorder{}, childArg)
+				}
+				rt, err := h.Load(t.Context(), request(fixture(t, tc.fixture), tc.trusted, tc.granted...))
+				if len(tc.loadErr) > 0 {
+					if err == nil {
+						rt.Close()
+						t.Fatalf("Load succeeded; want %v", tc.loadErr)
 					}
-				}
-				containsAll(t, "Load error", err.Error(), tc.loadHas)
-				return
-			}
-			if err != nil {
-				t.Fatalf("Load: %v", err)
-			}
-			for _, c := range tc.calls {
-				args := c.args
-				if args == "" {
-					args = "{}"
-				}
-				res, err := rt.Call(t.Context(), c.tool, json.RawMessage(args))
-				if c.wantErr != nil {
-					if !errors.Is(err, c.wantErr) {
-						t.Fatalf("%s: error %v; want %v", c.tool, err, c.wantErr)
+					for _, want := range tc.loadErr {
+						if !errors.Is(err, want) {
+							t.Errorf("Load error %q is not %v", err, want)
+						}
 					}
-					containsAll(t, c.tool+" error", err.Error(), c.has)
-					continue
+					containsAll(t, "Load error", err.Error(), tc.loadHas)
+					return
 				}
 				if err != nil {
-					t.Fatalf("%s: %v", c.tool, err)
+					t.Fatalf("Load: %v", err)
 				}
-				if res.IsError != c.isError {
-					t.Errorf("%s: IsError=%v (%q); want %v", c.tool, res.IsError, res.Content, c.isError)
+				for _, c := range tc.calls {
+					args := c.args
+					if args == "" {
+						args = "{}"
+					}
+					res, err := rt.Call(t.Context(), c.tool, json.RawMessage(args))
+					if c.wantErr != nil {
+						if !errors.Is(err, c.wantErr) {
+							t.Fatalf("%s: error %v; want %v", c.tool, err, c.wantErr)
+						}
+						containsAll(t, c.tool+" error", err.Error(), c.has)
+						continue
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", c.tool, err)
+					}
+					if res.IsError != c.isError {
+						t.Errorf("%s: IsError=%v (%q); want %v", c.tool, res.IsError, res.Content, c.isError)
+					}
+					containsAll(t, c.tool+" result", res.Content, c.has)
+					if c.check != nil {
+						c.check(t, res)
+					}
 				}
-				containsAll(t, c.tool+" result", res.Content, c.has)
-				if c.check != nil {
-					c.check(t, res)
+				if err := rt.Close(); err != nil {
+					t.Errorf("Close: %v", err)
 				}
-			}
-			if err := rt.Close(); err != nil {
-				t.Errorf("Close: %v", err)
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -299,27 +311,36 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 }
 
+// Close runs OnClose once, in process and in a plugin process (whose log
+// lines are relayed before Close returns).
 func TestCloseRunsOnClose(t *testing.T) {
-	log := &recorder{}
-	h := testHost(log)
-	rt, err := h.Load(t.Context(), request(fixture(t, "good"), false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if n := log.count("good plugin closed"); n != 1 {
-		t.Fatalf("OnClose ran %d times; want 1", n)
-	}
-	if err := rt.Close(); err != nil {
-		t.Fatalf("second Close: %v", err)
-	}
-	if n := log.count("good plugin closed"); n != 1 {
-		t.Fatalf("OnClose ran %d times after two Closes; want 1", n)
-	}
-	if _, err := rt.Call(t.Context(), "echo", json.RawMessage(`{"text":"x"}`)); !errors.Is(err, ErrClosed) {
-		t.Fatalf("call after Close: %v; want ErrClosed", err)
+	for _, child := range []bool{false, true} {
+		t.Run(fmt.Sprintf("child=%v", child), func(t *testing.T) {
+			log := &recorder{}
+			h := testHost(log)
+			if child {
+				h = childTestHost(log, childArg)
+			}
+			rt, err := h.Load(t.Context(), request(fixture(t, "good"), false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rt.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if n := log.count("good plugin closed"); n != 1 {
+				t.Fatalf("OnClose ran %d times; want 1", n)
+			}
+			if err := rt.Close(); err != nil {
+				t.Fatalf("second Close: %v", err)
+			}
+			if n := log.count("good plugin closed"); n != 1 {
+				t.Fatalf("OnClose ran %d times after two Closes; want 1", n)
+			}
+			if _, err := rt.Call(t.Context(), "echo", json.RawMessage(`{"text":"x"}`)); !errors.Is(err, ErrClosed) {
+				t.Fatalf("call after Close: %v; want ErrClosed", err)
+			}
+		})
 	}
 }
 

@@ -162,6 +162,8 @@ type toolSpec struct {
 	name    string
 	timeout time.Duration
 	output  *schema.Schema
+	// outputJSON is the outputSchema as written, for a plugin process.
+	outputJSON json.RawMessage
 }
 
 // pluginRuntime serves the tools of one loaded plugin. It implements
@@ -198,6 +200,14 @@ func (r *pluginRuntime) instance(ctx context.Context) (*instance, error) {
 	}
 	r.cur = in
 	return in, nil
+}
+
+// discarded reports whether the runtime has no live instance: it was
+// stopped after an overrun (or closed).
+func (r *pluginRuntime) discarded() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cur == nil || r.cur.dead.Load()
 }
 
 // Call runs one tool. Arguments were validated by the registry.
@@ -263,7 +273,7 @@ func (r *pluginRuntime) Close() error {
 	if already || in == nil {
 		return nil
 	}
-	if err := in.close(context.Background(), r.host.opts.DefaultTimeout); err != nil {
+	if err := in.close(context.Background(), r.host.opts.CloseTimeout); err != nil {
 		return fmt.Errorf("capability %s: %w", r.bp.name, err)
 	}
 	return nil
@@ -287,7 +297,7 @@ func (in *instance) close(ctx context.Context, timeout time.Duration) error {
 	case statusPanic:
 		return fmt.Errorf("%w: OnClose: %s", ErrPluginPanic, p)
 	case statusTimeout, statusCancelled:
-		return fmt.Errorf("%w: OnClose ran longer than %s", ErrPluginTimeout, timeout)
+		return fmt.Errorf("%w: OnClose ran longer than %s and was abandoned", ErrPluginTimeout, timeout)
 	}
 	if msg != "" {
 		return fmt.Errorf("OnClose: %s", msg)

@@ -42,6 +42,8 @@ type source struct {
 type srcFile struct {
 	name string // base name, e.g. main.go
 	ast  *ast.File
+	// data is the file as read; a plugin process gets exactly these bytes.
+	data []byte
 }
 
 // display is how messages name a plugin file: plugin/main.go.
@@ -96,7 +98,7 @@ func readSource(fsys fs.FS, capName string) (*source, error) {
 			problems = append(problems, src.problem(f.Name.Pos(), ErrCompile,
 				"package %s, but %s says package %s: a plugin is one package", f.Name.Name, display(src.files[0].name), src.pkgName))
 		}
-		src.files = append(src.files, &srcFile{name: name, ast: f})
+		src.files = append(src.files, &srcFile{name: name, ast: f, data: contents[name]})
 		vfs["src/"+src.importPath+"/"+name] = &fstest.MapFile{Data: contents[name]}
 	}
 	if len(problems) > 0 {

@@ -61,7 +61,14 @@ func openApp(flagWorkspace string, getenv func(string) string) (*app, error) {
 		return nil, fmt.Errorf("open %s: %w", ws.Database(), err)
 	}
 	a.db = db
+	// Plugins that do not ship with Wrasse run in a process of their own, so
+	// a fault Go cannot recover from ends that process, not the app.
+	child, err := pluginChild()
+	if err != nil {
+		logger.Warn("plugins will run in this process", "error", err)
+	}
 	a.host = plugins.NewHost(plugins.Options{
+		Child:   child,
 		Logger:  logger,
 		Secrets: db.Secret,
 		Roots:   a.pluginRoots,

@@ -199,3 +199,50 @@ func TestPluginRootsFollowTheFilesScope(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrustedPluginCrashSparesTheApp: a plugin the user installed runs in
+// a process of its own, so a fatal runtime error ends only that process.
+func TestUntrustedPluginCrashSparesTheApp(t *testing.T) {
+	ws := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "crashy")
+	write(t, filepath.Join(dir, "SKILL.md"), "---\nname: crashy\ndescription: Crashes.\ntools:\n  - name: crashy_unlock\n    description: Unlock an unlocked mutex.\n  - name: crashy_ok\n    description: Fine.\n---\nx\n")
+	write(t, filepath.Join(dir, "plugin", "main.go"), `package crashy
+
+import (
+	"context"
+	"sync"
+
+	"github.com/wrasse-app/wrasse/plugins/sdk"
+)
+
+func Init(env *sdk.Env) (*sdk.Plugin, error) {
+	p := sdk.NewPlugin()
+	p.Handle("crashy_unlock", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
+		var mu sync.Mutex
+		mu.Unlock()
+		return sdk.Text("unreachable"), nil
+	})
+	p.Handle("crashy_ok", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
+		return sdk.Text("still here"), nil
+	})
+	return p, nil
+}
+`)
+	if code, out, errOut := cli(t, ws, "caps", "install", dir); code != 0 {
+		t.Fatalf("install: %s %s", out, errOut)
+	}
+	a, err := openApp(ws, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	sess := a.reg.NewSession("c", nil)
+	res, err := a.reg.Call(context.Background(), sess, "crashy_unlock", []byte(`{}`))
+	if err == nil || !res.IsError || !strings.Contains(res.Content, "unlock of unlocked mutex") {
+		t.Fatalf("crash call: %+v %v", res, err)
+	}
+	res, err = a.reg.Call(context.Background(), sess, "crashy_ok", []byte(`{}`))
+	if err != nil || res.Content != "still here" {
+		t.Fatalf("call after the crash: %+v %v", res, err)
+	}
+}

@@ -108,6 +108,8 @@ func run(ctx context.Context, args []string, io stdio, getenv func(string) strin
 		err = runSecrets(ctx, args[1:], io, getenv)
 	case "config":
 		err = runConfig(ctx, args[1:], io, getenv)
+	case pluginHostCommand:
+		return runPluginHost(ctx, io)
 	default:
 		if strings.HasPrefix(args[0], "-") {
 			return runDesktop(ctx, args, io, getenv)

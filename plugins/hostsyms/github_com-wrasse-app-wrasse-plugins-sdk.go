@@ -11,7 +11,9 @@ func init() {
 	Symbols["github.com/wrasse-app/wrasse/plugins/sdk/sdk"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Errorf":     reflect.ValueOf(sdk.Errorf),
+		"Group":      reflect.ValueOf(sdk.Group),
 		"JSON":       reflect.ValueOf(sdk.JSON),
+		"KillGroup":  reflect.ValueOf(sdk.KillGroup),
 		"NewPlugin":  reflect.ValueOf(sdk.NewPlugin),
 		"NewRequest": reflect.ValueOf(sdk.NewRequest),
 		"Text":       reflect.ValueOf(sdk.Text),

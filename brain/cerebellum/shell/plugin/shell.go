@@ -149,7 +149,9 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 	out := &capped{limit: outputCap}
 	cmd.Stdout = out
 	cmd.Stderr = out
-	cmd.Cancel = func() error { return killTree(cmd) }
+	// At the deadline the shell and everything it started (background
+	// jobs, pipelines) are killed as one process group.
+	sdk.Group(cmd)
 	cmd.WaitDelay = waitDelay
 
 	runErr := cmd.Run()
@@ -191,22 +193,6 @@ func shellPath(env *sdk.Env) string {
 		return filepath.Join(root, "System32", "cmd.exe")
 	}
 	return "/bin/sh"
-}
-
-// killTree kills the shell and what it started. Without syscall (which the
-// plugin host may not expose) there is no process group, so direct children
-// are killed by parent id first (best effort), then the shell itself.
-func killTree(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	pid := strconv.Itoa(cmd.Process.Pid)
-	if runtime.GOOS == "windows" {
-		_ = exec.Command("taskkill", "/T", "/F", "/PID", pid).Run()
-	} else {
-		_ = exec.Command("pkill", "-KILL", "-P", pid).Run()
-	}
-	return cmd.Process.Kill()
 }
 
 // capped keeps the head and the tail of what is written to it and counts

@@ -1,0 +1,742 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
+)
+
+// defaultChildSlack is how much longer than the plugin's own deadline the
+// host waits for a plugin process's answer before it kills the process.
+// The process enforces the deadline itself; the host's bound catches a
+// process that is wedged (swapping, stopped, its machinery stuck).
+const defaultChildSlack = 2 * time.Second
+
+// Bounds on a plugin process that is going away, and on what of its raw
+// output (the Go runtime's crash report) is kept.
+const (
+	childExitWait = 2 * time.Second
+	maxCrashLines = 200
+	maxCrashBytes = 32 << 10
+)
+
+// childRuntime serves one plugin that runs in its own process. It
+// implements cerebellum.Runtime. Calls are one at a time; a process that
+// dies is replaced on the next call.
+type childRuntime struct {
+	host *Host
+	bp   *blueprint
+	log  *slog.Logger
+	load *wireLoad
+	// env is the process environment: the plugin's virtual one, never the
+	// app's.
+	env []string
+	// secrets applies the plugin's secret rules on this side.
+	secrets func(string) (string, error)
+	turn    chan struct{}
+
+	mu     sync.Mutex
+	cur    *childProc
+	closed bool
+	// starts counts processes started, for tests.
+	starts int
+}
+
+var _ cerebellum.Runtime = (*childRuntime)(nil)
+
+// startChild starts a plugin in a process of its own.
+func (h *Host) startChild(ctx context.Context, bp *blueprint, venv *virtualEnv) (cerebellum.Runtime, error) {
+	r := &childRuntime{host: h, bp: bp, log: bp.log, load: h.wireLoad(bp, venv), env: venv.list(),
+		secrets: bp.env.secrets, turn: make(chan struct{}, 1)}
+	p, err := r.spawn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.cur = p
+	return r, nil
+}
+
+// wireLoad is the load request for a plugin process: the source the host
+// checked and the authority it settled.
+func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
+	l := &wireLoad{Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
+		Workspace: bp.env.workspace, PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
+		Env: map[string]string{}, DefaultTimeout: h.opts.DefaultTimeout, CloseTimeout: h.opts.CloseTimeout,
+		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout, MaxResultBytes: h.opts.MaxResultBytes}
+	for _, f := range bp.src.files {
+		l.Files[f.name] = f.data
+	}
+	for _, n := range bp.declared {
+		t := bp.tools[n]
+		l.Tools = append(l.Tools, wireTool{Name: n, Timeout: t.timeout, OutputSchema: t.outputJSON})
+	}
+	for _, kv := range venv.list() {
+		k, v, _ := strings.Cut(kv, "=")
+		l.Env[k] = v
+	}
+	return l
+}
+
+// spawn starts a process and loads the plugin in it.
+func (r *childRuntime) spawn(ctx context.Context) (*childProc, error) {
+	p, err := startChildProc(r.host.opts.Child, r.env, r.log, r.secrets, r.host.opts.MaxResultBytes)
+	if err != nil {
+		return nil, fmt.Errorf("capability %s: cannot start a plugin process (%s): %w", r.bp.name, r.host.opts.Child[0], err)
+	}
+	r.mu.Lock()
+	r.starts++
+	r.mu.Unlock()
+	bound := 2*r.host.opts.DefaultTimeout + r.host.grace + r.host.childSlack
+	m, err := p.roundTrip(ctx, &wireMsg{Op: opLoad, Load: r.load}, bound)
+	switch {
+	case errors.Is(err, ErrPluginCrashed):
+		return nil, fmt.Errorf("capability %s: %w: %w", r.bp.name, ErrInit, err)
+	case err != nil:
+		p.kill()
+		go p.finish()
+		return nil, fmt.Errorf("capability %s: %w", r.bp.name, err)
+	case m.Err != nil:
+		p.shutdown()
+		return nil, m.Err.err()
+	}
+	return p, nil
+}
+
+// proc returns the live process, starting one after a crash or overrun.
+func (r *childRuntime) proc(ctx context.Context) (*childProc, error) {
+	r.mu.Lock()
+	closed, p := r.closed, r.cur
+	r.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("capability %s: %w", r.bp.name, ErrClosed)
+	}
+	if p != nil {
+		select {
+		case <-p.gone:
+			// It died between calls (a goroutine the library started for
+			// plugin code); this call did not cause it, so it gets a new one.
+			p.crashing.Store(true)
+			r.discard(p)
+			p.logCrash("plugin process ended between calls", "report", p.crashReport(nil))
+		default:
+			return p, nil
+		}
+	}
+	r.log.Info("starting a new plugin process")
+	p, err := r.spawn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("restart failed: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		p.kill()
+		go p.finish()
+		return nil, fmt.Errorf("capability %s: %w", r.bp.name, ErrClosed)
+	}
+	r.cur = p
+	return p, nil
+}
+
+// discard kills p and forgets it: the next call starts a new process.
+func (r *childRuntime) discard(p *childProc) {
+	r.mu.Lock()
+	if r.cur == p {
+		r.cur = nil
+	}
+	r.mu.Unlock()
+	p.kill()
+	go p.finish()
+}
+
+func (r *childRuntime) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
+// Call runs one tool in the plugin's process.
+func (r *childRuntime) Call(ctx context.Context, tool string, args json.RawMessage) (cerebellum.Result, error) {
+	t, ok := r.bp.tools[tool]
+	if !ok {
+		return cerebellum.Result{}, fmt.Errorf("%w: capability %s declares no tool %q", ErrUnknownTool, r.bp.name, tool)
+	}
+	where := fmt.Sprintf("capability %s, tool %s", r.bp.name, tool)
+	if err := ctx.Err(); err != nil {
+		return cerebellum.Result{}, fmt.Errorf("%s: call abandoned before it started: %w", where, context.Cause(ctx))
+	}
+	select {
+	case r.turn <- struct{}{}:
+		defer func() { <-r.turn }()
+	case <-ctx.Done():
+		return cerebellum.Result{}, fmt.Errorf("%s: abandoned while waiting for the previous call: %w", where, context.Cause(ctx))
+	}
+	if len(args) > 0 && !json.Valid(args) {
+		// As in process: the arguments cannot even be decoded.
+		_, err := sdk.NewRequest(tool, args)
+		return cerebellum.Result{Content: err.Error(), IsError: true}, nil
+	}
+	p, err := r.proc(ctx)
+	if err != nil {
+		return cerebellum.Result{}, err
+	}
+	call := &wireMsg{Op: opCall, Tool: tool, Args: args}
+	if err := p.begin(call); err != nil {
+		return cerebellum.Result{}, r.crashed(p, where, err)
+	}
+	defer p.end(call.ID)
+	limit := time.NewTimer(t.timeout + r.host.grace + r.host.childSlack)
+	defer limit.Stop()
+	done := ctx.Done()
+	for {
+		select {
+		case m := <-call.reply:
+			return r.answer(ctx, p, where, m)
+		case <-p.gone:
+			if m := p.lateReply(call); m != nil {
+				return r.answer(ctx, p, where, m)
+			}
+			return cerebellum.Result{}, r.crashed(p, where, nil)
+		case <-limit.C:
+			r.discard(p)
+			r.log.Warn("plugin process did not answer in time and was stopped", "tool", tool)
+			if ctx.Err() != nil {
+				return cerebellum.Result{}, fmt.Errorf("%s: call abandoned; the plugin process did not stop and was killed: %w", where, context.Cause(ctx))
+			}
+			return cerebellum.Result{}, fmt.Errorf("%w: %s ran longer than %s and its process did not answer; the process was killed and the plugin restarts on the next call",
+				ErrPluginTimeout, where, t.timeout)
+		case <-done:
+			// The process stops the call as at its own deadline.
+			done = nil
+			if err := p.send(&wireMsg{Op: opCancel, ID: call.ID}); err != nil {
+				return cerebellum.Result{}, r.crashed(p, where, err)
+			}
+			limit.Reset(r.host.grace + r.host.childSlack)
+		}
+	}
+}
+
+// answer turns a call's reply into the result or error of Call.
+func (r *childRuntime) answer(ctx context.Context, p *childProc, where string, m *wireMsg) (cerebellum.Result, error) {
+	if m.Restart {
+		// The process stopped an overrunning interpreter; code blocked in
+		// a library call may still hold a goroutine there. Start afresh.
+		r.discard(p)
+	}
+	if m.Err != nil {
+		if ctx.Err() != nil && (m.Err.is(context.Canceled) || m.Err.is(context.DeadlineExceeded)) {
+			return cerebellum.Result{}, fmt.Errorf("%s: call abandoned%s: %w", where, restartNote(m.Restart), context.Cause(ctx))
+		}
+		return cerebellum.Result{}, m.Err.err()
+	}
+	if m.Result == nil {
+		return cerebellum.Result{}, nil
+	}
+	res := capResult(*m.Result, r.host.opts.MaxResultBytes)
+	res.Truncated = res.Truncated || m.Result.Truncated
+	return res, nil
+}
+
+// crashed reports the death of p during a call and forgets p.
+func (r *childRuntime) crashed(p *childProc, where string, cause error) error {
+	p.crashing.Store(true)
+	r.discard(p)
+	if r.isClosed() {
+		return fmt.Errorf("%w: %s: the plugin was closed during the call", ErrClosed, where)
+	}
+	report := p.crashReport(cause)
+	p.logCrash("plugin process crashed", "where", where, "report", report)
+	return fmt.Errorf("%w: %s: %s; the plugin restarts on the next call", ErrPluginCrashed, where, report)
+}
+
+// Close runs the plugin's OnClose in its process (bounded by
+// Options.CloseTimeout) and ends the process.
+func (r *childRuntime) Close() error {
+	r.mu.Lock()
+	p := r.cur
+	r.cur = nil
+	already := r.closed
+	r.closed = true
+	r.mu.Unlock()
+	if already || p == nil {
+		return nil
+	}
+	bound := r.host.opts.CloseTimeout + r.host.grace + r.host.childSlack
+	m, err := p.roundTrip(context.Background(), &wireMsg{Op: opClose}, bound)
+	switch {
+	case err != nil && errors.Is(err, ErrPluginTimeout):
+		p.kill()
+		p.finish()
+		return fmt.Errorf("capability %s: %w: OnClose ran longer than %s; its process was killed", r.bp.name, ErrPluginTimeout, r.host.opts.CloseTimeout)
+	case err != nil:
+		p.kill()
+		p.finish()
+		return fmt.Errorf("capability %s: OnClose: %w", r.bp.name, err)
+	}
+	p.shutdown()
+	return m.Err.err()
+}
+
+// childProc is one running plugin process and its pipes.
+type childProc struct {
+	cmd      *exec.Cmd
+	log      *slog.Logger
+	w        *msgWriter
+	stdin    *os.File
+	secrets  func(string) (string, error)
+	maxBytes int
+
+	mu      sync.Mutex
+	nextID  uint64
+	waiting map[uint64]*wireMsg
+
+	// gone is closed when no more messages can come (stdout ended or
+	// carried garbage); goneErr says why.
+	gone    chan struct{}
+	goneErr error
+	// exited is closed once the process was reaped; exitErr is Wait's.
+	exited  chan struct{}
+	exitErr error
+	// errDone is closed when stderr ended.
+	errDone chan struct{}
+	logs    logCount
+	out     rawOutput
+
+	finishOnce sync.Once
+	// crashing is set when a crash is being reported (with the raw
+	// output); reported once that output was logged.
+	crashing, reported atomic.Bool
+}
+
+// startChildProc starts argv with env and its three pipes.
+func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error), maxBytes int) (*childProc, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	// *os.File pipes: the child writes straight into them, so Wait waits
+	// for the process only, not for copies a grandchild could hold open.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	configureChild(cmd)
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, err
+	}
+	closeAll(inR, outW, errW)
+	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: inW}, stdin: inW, secrets: secrets, maxBytes: maxBytes,
+		waiting: map[uint64]*wireMsg{}, gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+	p.logs.init()
+	go p.readStdout(outR)
+	go p.readStderr(errR)
+	go p.wait()
+	return p, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+func (p *childProc) wait() {
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.exitErr = err
+	p.mu.Unlock()
+	// Whatever the plugin started in the process group goes too.
+	killTree(p.cmd.Process)
+	close(p.exited)
+}
+
+// kill ends the process (and its process group where there is one).
+func (p *childProc) kill() {
+	killTree(p.cmd.Process)
+	p.stdin.Close()
+}
+
+// shutdown ends a process that has nothing more to do (it answered
+// close, or failed to load). Its log up to its answer was relayed already,
+// so it is killed rather than waited for.
+func (p *childProc) shutdown() {
+	p.kill()
+	p.finish()
+}
+
+// finish waits (bounded) for the process and its pipes to end and logs
+// any raw output (the Go runtime's, when it died).
+func (p *childProc) finish() {
+	p.finishOnce.Do(func() {
+		p.awaitEnd()
+		if out := p.rawOutput(); out != "" && !p.crashing.Load() {
+			p.log.Warn("plugin process output", "output", out)
+		}
+	})
+}
+
+// awaitEnd waits for the process to be reaped and its output read, killing
+// it if it lingers; every wait is bounded.
+func (p *childProc) awaitEnd() {
+	select {
+	case <-p.exited:
+	case <-time.After(childExitWait):
+		p.kill()
+		select {
+		case <-p.exited:
+		case <-time.After(childExitWait):
+		}
+	}
+	for _, ch := range []chan struct{}{p.errDone, p.gone} {
+		select {
+		case <-ch:
+		case <-time.After(childExitWait):
+		}
+	}
+}
+
+// send writes one message to the process.
+func (p *childProc) send(m *wireMsg) error {
+	// A process that stopped reading must not block the host for ever.
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(childExitWait))
+	if err := p.w.send(m); err != nil {
+		return fmt.Errorf("cannot write to the plugin process: %w", err)
+	}
+	return nil
+}
+
+// begin registers m for its reply and sends it. m.reply receives the reply.
+func (p *childProc) begin(m *wireMsg) error {
+	m.reply = make(chan *wireMsg, 1)
+	p.mu.Lock()
+	p.nextID++
+	m.ID = p.nextID
+	p.waiting[m.ID] = m
+	p.mu.Unlock()
+	if err := p.send(m); err != nil {
+		p.end(m.ID)
+		return err
+	}
+	return nil
+}
+
+func (p *childProc) end(id uint64) {
+	p.mu.Lock()
+	delete(p.waiting, id)
+	p.mu.Unlock()
+}
+
+// lateReply returns a reply that arrived just before the stream ended.
+func (p *childProc) lateReply(m *wireMsg) *wireMsg {
+	select {
+	case r := <-m.reply:
+		return r
+	default:
+		return nil
+	}
+}
+
+// roundTrip sends m and waits, at most bound, for its reply.
+func (p *childProc) roundTrip(ctx context.Context, m *wireMsg, bound time.Duration) (*wireMsg, error) {
+	if err := p.begin(m); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrPluginCrashed, p.crashReport(err))
+	}
+	defer p.end(m.ID)
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case r := <-m.reply:
+		return r, nil
+	case <-p.gone:
+		if r := p.lateReply(m); r != nil {
+			return r, nil
+		}
+		p.crashing.Store(true)
+		report := p.crashReport(nil)
+		p.logCrash("plugin process crashed", "during", m.Op, "report", report)
+		return nil, fmt.Errorf("%w: %s", ErrPluginCrashed, report)
+	case <-t.C:
+		return nil, fmt.Errorf("%w: the plugin process did not answer within %s", ErrPluginTimeout, bound)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("abandoned: %w", context.Cause(ctx))
+	}
+}
+
+// readStdout reads the process's messages: replies go to their waiters,
+// secret requests are answered here.
+func (p *childProc) readStdout(r *os.File) {
+	defer close(p.gone)
+	defer r.Close()
+	lr := newLineReader(r, maxHostInLine(p.maxBytes))
+	for {
+		line, err := lr.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+				p.setGone(fmt.Errorf("its messages cannot be read: %w", err))
+				p.kill()
+			}
+			return
+		}
+		m := &wireMsg{}
+		if err := json.Unmarshal(line, m); err != nil {
+			p.setGone(fmt.Errorf("it sent a malformed message: %w", err))
+			p.kill()
+			return
+		}
+		if m.Op == opSecret {
+			go p.answerSecret(m)
+			continue
+		}
+		// Relay the log lines written before the reply first.
+		p.logs.wait(m.Logs, p.errDone)
+		p.mu.Lock()
+		w := p.waiting[m.ID]
+		p.mu.Unlock()
+		if w == nil {
+			p.log.Debug("dropping a late reply from the plugin process", "op", m.Op)
+			continue
+		}
+		select {
+		case w.reply <- m:
+		default:
+		}
+	}
+}
+
+func (p *childProc) answerSecret(m *wireMsg) {
+	v, err := p.secrets(m.Name)
+	if err := p.send(&wireMsg{Op: opSecret, ID: m.ID, Value: v, Err: toWireError(err)}); err != nil {
+		p.log.Warn("cannot answer a secret request of the plugin process", "err", err)
+	}
+}
+
+// readStderr relays the process's slog lines to the host log and keeps
+// other lines (the Go runtime's crash report) for the crash message.
+func (p *childProc) readStderr(r *os.File) {
+	defer close(p.errDone)
+	defer r.Close()
+	lr := newLineReader(r, maxStderrLine)
+	for {
+		line, err := lr.cutLine()
+		if err != nil {
+			return
+		}
+		if !p.relay(line) {
+			// Not a log record: the Go runtime's own output.
+			p.out.add(string(line))
+		}
+		p.logs.add()
+	}
+}
+
+// relay logs one slog JSON line of the process; false if it is not one.
+func (p *childProc) relay(line []byte) bool {
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	rec := map[string]any{}
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return false
+	}
+	msg, ok := rec["msg"].(string)
+	if !ok {
+		return false
+	}
+	level := slog.LevelInfo
+	if s, ok := rec["level"].(string); ok {
+		_ = level.UnmarshalText([]byte(s))
+	}
+	keys := make([]string, 0, len(rec))
+	for k := range rec {
+		switch k {
+		case slog.TimeKey, slog.LevelKey, slog.MessageKey, "capability":
+		default:
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	attrs := make([]any, 0, len(keys))
+	for _, k := range keys {
+		attrs = append(attrs, slog.Any(k, rec[k]))
+	}
+	p.log.Log(context.Background(), level, msg, attrs...)
+	return true
+}
+
+func (p *childProc) rawOutput() string { return p.out.text() }
+
+// logCrash logs a crash with the process's raw output (once).
+func (p *childProc) logCrash(msg string, kv ...any) {
+	if !p.reported.Swap(true) {
+		kv = append(kv, "output", p.rawOutput())
+	}
+	p.log.Error(msg, kv...)
+}
+
+func (p *childProc) setGone(err error) {
+	p.mu.Lock()
+	p.goneErr = err
+	p.mu.Unlock()
+}
+
+// crashReport says why the process ended: the Go runtime's fatal error or
+// panic line, else how it exited.
+func (p *childProc) crashReport(cause error) string {
+	p.kill() // it may be alive but out of step
+	p.awaitEnd()
+	var parts []string
+	if s := crashSummary(p.out.lines()); s != "" {
+		parts = append(parts, s)
+	}
+	p.mu.Lock()
+	goneErr, exitErr := p.goneErr, p.exitErr
+	p.mu.Unlock()
+	if goneErr != nil {
+		parts = append(parts, goneErr.Error())
+	}
+	if cause != nil && len(parts) == 0 {
+		parts = append(parts, cause.Error())
+	}
+	status := "exited"
+	if exitErr != nil {
+		status = exitErr.Error()
+	}
+	if len(parts) == 0 {
+		return "the plugin process ended (" + status + ")"
+	}
+	return strings.Join(parts, "; ") + " (" + status + ")"
+}
+
+// crashSummary picks the Go runtime's explanation out of a crash report:
+// the "fatal error:" or "panic:" line, with the "runtime:" line before it.
+func crashSummary(lines []string) string {
+	detail := ""
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "fatal error: "), strings.HasPrefix(l, "panic: "):
+			l = strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]")
+			kind, what, _ := strings.Cut(l, ": ")
+			switch {
+			case detail == "":
+			case strings.HasPrefix(detail, what):
+				// "runtime: out of memory: cannot allocate ..." says more.
+				l = kind + ": " + detail
+			default:
+				l += " (" + detail + ")"
+			}
+			return cutText(l, 400)
+		case strings.HasPrefix(l, "runtime: ") && detail == "":
+			detail = strings.TrimPrefix(l, "runtime: ")
+		}
+	}
+	if detail != "" {
+		return cutText("runtime: "+detail, 400)
+	}
+	return ""
+}
+
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// rawOutput keeps the first lines of a process's non-log output: a crash
+// report starts with what matters.
+type rawOutput struct {
+	mu      sync.Mutex
+	list    []string
+	size    int
+	dropped int
+}
+
+func (o *rawOutput) add(line string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.list) >= maxCrashLines || o.size+len(line) > maxCrashBytes {
+		o.dropped++
+		return
+	}
+	o.list = append(o.list, line)
+	o.size += len(line)
+}
+
+func (o *rawOutput) lines() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.list...)
+}
+
+func (o *rawOutput) text() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	s := strings.Join(o.list, "\n")
+	if o.dropped > 0 {
+		s += fmt.Sprintf("\n[%d more lines]", o.dropped)
+	}
+	return strings.TrimSpace(s)
+}
+
+// logCount counts stderr lines read, so a reply can wait for the log
+// lines the process wrote before it.
+type logCount struct {
+	mu sync.Mutex
+	n  uint64
+	ch chan struct{} // closed and replaced on every line
+}
+
+func (c *logCount) init() { c.ch = make(chan struct{}) }
+
+func (c *logCount) add() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	close(c.ch)
+	c.ch = make(chan struct{})
+}
+
+// wait returns once n lines were read, stderr ended, or a bound passed.
+func (c *logCount) wait(n uint64, ended <-chan struct{}) {
+	t := time.NewTimer(childExitWait)
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		got, ch := c.n, c.ch
+		c.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ended:
+			return
+		case <-t.C:
+			return
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing/fstest"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// Limits of a plugin process: runaway recursion dies at a 64 MiB stack
+// instead of the default 1 GiB, a plugin cannot take more than a couple of
+// cores, and (on Linux, for plugins without exec) its address space may
+// grow by at most 2 GiB once the plugin is about to start.
+const (
+	childMaxStack   = 64 << 20
+	childMaxProcs   = 2
+	childMemoryRoom = 2 << 30
+)
+
+// ServeChild is the plugin-process side of Options.Child: the hidden
+// subcommand of the app calls it with its stdin, stdout and stderr. It
+// limits this process (stack, threads, memory), reads one load request,
+// starts that plugin with the host's in-process machinery (checks, policy,
+// virtual environment, timeouts) and serves calls until the host closes it
+// or goes away. Its log goes to errOut as slog JSON lines.
+func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writer) error {
+	debug.SetMaxStack(childMaxStack)
+	if runtime.GOMAXPROCS(0) > childMaxProcs {
+		runtime.GOMAXPROCS(childMaxProcs)
+	}
+	logs := &countingWriter{w: errOut}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return serveChild(ctx, in, out, logs, log, limitMemory)
+}
+
+// countingWriter counts the log lines written, so that a reply can tell
+// the host how many lines precede it (the host relays them first).
+type countingWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	lines atomic.Uint64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.w.Write(p)
+	for _, b := range p[:n] {
+		if b == '\n' {
+			c.lines.Add(1)
+		}
+	}
+	return n, err
+}
+
+// childServer is the state of one plugin process.
+type childServer struct {
+	w    *msgWriter
+	log  *slog.Logger
+	logs *countingWriter
+	// done is closed when serving ends; waits for the host give up then.
+	done chan struct{}
+	// limitMemory caps the process's address space (nil: no cap).
+	limitMemory func(room uint64) error
+
+	closeOnce sync.Once
+
+	mu         sync.Mutex
+	rt         *pluginRuntime
+	loading    bool
+	calls      map[uint64]context.CancelFunc
+	secrets    map[uint64]chan *wireMsg
+	nextSecret uint64
+}
+
+func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error) error {
+	s := &childServer{
+		w: &msgWriter{w: out}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit,
+		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
+	}
+	defer close(s.done)
+	msgs := make(chan *wireMsg)
+	readErr := make(chan error, 1)
+	go func() {
+		lr := newLineReader(in, maxChildInLine)
+		for {
+			line, err := lr.next()
+			if err != nil {
+				readErr <- err
+				return
+			}
+			m := &wireMsg{}
+			if err := json.Unmarshal(line, m); err != nil {
+				readErr <- fmt.Errorf("malformed message from the host: %w", err)
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	closed := make(chan struct{})
+	for {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-closed:
+			return nil
+		case err := <-readErr:
+			if errors.Is(err, io.EOF) {
+				return nil // the host went away: so does this process
+			}
+			return err
+		case m := <-msgs:
+			if err := s.dispatch(ctx, m, closed); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (s *childServer) dispatch(ctx context.Context, m *wireMsg, closed chan struct{}) error {
+	switch m.Op {
+	case opLoad:
+		s.mu.Lock()
+		busy := s.rt != nil || s.loading
+		s.loading = true
+		s.mu.Unlock()
+		if busy || m.Load == nil {
+			return fmt.Errorf("unexpected load request (a plugin process serves one plugin)")
+		}
+		go s.load(ctx, m)
+	case opCall:
+		cctx, cancel := context.WithCancel(ctx)
+		s.mu.Lock()
+		s.calls[m.ID] = cancel
+		s.mu.Unlock()
+		go s.call(cctx, m)
+	case opCancel:
+		s.mu.Lock()
+		cancel := s.calls[m.ID]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case opSecret:
+		s.mu.Lock()
+		ch := s.secrets[m.ID]
+		delete(s.secrets, m.ID)
+		s.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	case opClose:
+		s.closeOnce.Do(func() {
+			go func() {
+				s.close(m)
+				close(closed)
+			}()
+		})
+	default:
+		return fmt.Errorf("unknown message %q from the host", m.Op)
+	}
+	return nil
+}
+
+// reply sends a reply with the number of log lines written before it.
+func (s *childServer) reply(m *wireMsg) {
+	m.Logs = s.logs.lines.Load()
+	if err := s.w.send(m); err != nil {
+		s.log.Error("cannot answer the host", "op", m.Op, "err", err)
+	}
+}
+
+// load starts the plugin the host checked, with the authority it settled.
+func (s *childServer) load(ctx context.Context, m *wireMsg) {
+	rt, err := s.start(ctx, m.Load)
+	s.mu.Lock()
+	s.rt = rt
+	s.loading = false
+	s.mu.Unlock()
+	s.reply(&wireMsg{Op: opLoaded, ID: m.ID, Err: toWireError(err)})
+}
+
+func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, error) {
+	h := NewHost(Options{Logger: s.log, DefaultTimeout: l.DefaultTimeout, CloseTimeout: l.CloseTimeout,
+		MaxUntrustedTimeout: l.MaxUntrustedTimeout, MaxResultBytes: l.MaxResultBytes})
+	env := l.Env
+	h.lookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	h.environ = func() []string {
+		out := make([]string, 0, len(env))
+		for k, v := range env {
+			out = append(out, k+"="+v)
+		}
+		sort.Strings(out)
+		return out
+	}
+	fsys := fstest.MapFS{}
+	for name, data := range l.Files {
+		fsys[pluginDir+"/"+name] = &fstest.MapFile{Data: data}
+	}
+	man := &skillmd.Manifest{Name: l.Name, Permissions: l.Permissions}
+	for _, t := range l.Tools {
+		man.Tools = append(man.Tools, skillmd.Tool{Name: t.Name, Timeout: t.Timeout, OutputSchema: t.OutputSchema})
+	}
+	c := &cerebellum.Capability{Name: l.Name, Folder: l.Name, FS: fsys, Manifest: man,
+		Kind: cerebellum.KindPlugin, State: cerebellum.StateOK}
+	bp, err := h.prepare(cerebellum.LoadRequest{Capability: c, Workspace: l.Workspace, Granted: l.Granted})
+	if err != nil {
+		return nil, err
+	}
+	bp.env = &envSpec{name: l.Name, pluginDir: l.PluginDir, workspace: l.Workspace,
+		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log}
+	// Programs a plugin starts inherit the cap, and some reserve far more
+	// address space than they use (a JVM, V8): a plugin with exec may run
+	// any program anyway, so it goes without.
+	if s.limitMemory != nil && !bp.cat.policy.granted[skillmd.PermExec] {
+		if err := s.limitMemory(childMemoryRoom); err != nil {
+			s.log.Warn("cannot limit the plugin process's memory", "err", err)
+		}
+	}
+	venv, _ := h.virtualEnv(bp)
+	return h.start(ctx, bp, venv)
+}
+
+func (s *childServer) runtime() *pluginRuntime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rt
+}
+
+func (s *childServer) call(ctx context.Context, m *wireMsg) {
+	defer func() {
+		s.mu.Lock()
+		cancel := s.calls[m.ID]
+		delete(s.calls, m.ID)
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}()
+	rt := s.runtime()
+	if rt == nil {
+		s.reply(&wireMsg{Op: opResult, ID: m.ID, Err: toWireError(fmt.Errorf("%w: the plugin process has no plugin loaded", ErrClosed))})
+		return
+	}
+	res, err := rt.Call(ctx, m.Tool, m.Args)
+	r := &wireMsg{Op: opResult, ID: m.ID, Err: toWireError(err), Restart: rt.discarded()}
+	if err == nil {
+		r.Result = &res
+	}
+	s.reply(r)
+}
+
+func (s *childServer) close(m *wireMsg) {
+	var err error
+	if rt := s.runtime(); rt != nil {
+		err = rt.Close()
+	}
+	s.reply(&wireMsg{Op: opClosed, ID: m.ID, Err: toWireError(err)})
+}
+
+// secret asks the host for a secret; the host applies the plugin's rules.
+func (s *childServer) secret(name string) (string, error) {
+	ch := make(chan *wireMsg, 1)
+	s.mu.Lock()
+	s.nextSecret++
+	id := s.nextSecret
+	s.secrets[id] = ch
+	s.mu.Unlock()
+	if err := s.w.send(&wireMsg{Op: opSecret, ID: id, Name: name}); err != nil {
+		return "", fmt.Errorf("secret %q: cannot ask the host: %w", name, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Err != nil {
+			return "", errors.New(m.Err.Msg)
+		}
+		return m.Value, nil
+	case <-s.done:
+		return "", fmt.Errorf("secret %q: the host went away", name)
+	}
+}

@@ -1,0 +1,246 @@
+package plugins
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// The protocol between the host and a plugin process is JSON lines on the
+// process's stdin and stdout: one wireMsg per line (JSON strings escape
+// newlines, so a message never spans lines), each line bounded in length.
+// The child's stderr carries its log as slog JSON lines, and whatever the
+// Go runtime prints when it dies.
+//
+//	host → child: load, call, cancel, secret (reply), close
+//	child → host: loaded, result, secret (request), closed
+//
+// A reply carries the id of its request. The host sends one call at a
+// time; a secret request from the child may come while a call runs.
+const (
+	opLoad   = "load"
+	opLoaded = "loaded"
+	opCall   = "call"
+	opResult = "result"
+	opCancel = "cancel"
+	opSecret = "secret"
+	opClose  = "close"
+	opClosed = "closed"
+)
+
+// Line bounds. A load carries the plugin source (at most maxSourceBytes,
+// which JSON may escape up to six times); results are capped by
+// MaxResultBytes before they are sent.
+const (
+	maxChildInLine = 8*maxSourceBytes + 8<<20
+	maxStderrLine  = 64 << 10
+)
+
+// maxWireErrorBytes bounds an error message sent across.
+const maxWireErrorBytes = 64 << 10
+
+// maxHostInLine bounds a line from the child: a result of maxBytes, fully
+// escaped, plus room for the envelope.
+func maxHostInLine(maxBytes int) int { return 6*maxBytes + 1<<20 }
+
+type wireMsg struct {
+	Op   string          `json:"op"`
+	ID   uint64          `json:"id,omitempty"`
+	Load *wireLoad       `json:"load,omitempty"`
+	Tool string          `json:"tool,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
+	// Name is the secret asked for; Value the answer.
+	Name   string             `json:"name,omitempty"`
+	Value  string             `json:"value,omitempty"`
+	Result *cerebellum.Result `json:"result,omitempty"`
+	Err    *wireError         `json:"error,omitempty"`
+	// Restart says the child discarded its interpreter after an overrun:
+	// the host replaces the whole process, which also ends any goroutine
+	// the overrunning code left blocked.
+	Restart bool `json:"restart,omitempty"`
+	// Logs is how many log lines the child wrote before this reply; the
+	// host relays them before acting on it.
+	Logs uint64 `json:"logs,omitempty"`
+
+	// reply receives the reply to a request the host sent (host side only).
+	reply chan *wireMsg
+}
+
+// wireLoad is everything a plugin process needs to start one plugin: the
+// source the host checked, the tools, and the authority the host settled
+// (roots, hosts, environment). Secrets are not in it: the child asks for
+// each one and the host decides.
+type wireLoad struct {
+	Name        string              `json:"name"`
+	Files       map[string][]byte   `json:"files"`
+	Tools       []wireTool          `json:"tools"`
+	Permissions map[string][]string `json:"permissions,omitempty"`
+	Granted     []string            `json:"granted,omitempty"`
+	Workspace   string              `json:"workspace,omitempty"`
+	PluginDir   string              `json:"pluginDir,omitempty"`
+	Roots       []string            `json:"roots,omitempty"`
+	Hosts       []string            `json:"hosts,omitempty"`
+	// Env is the plugin's virtual environment.
+	Env                 map[string]string `json:"env,omitempty"`
+	DefaultTimeout      time.Duration     `json:"defaultTimeout"`
+	CloseTimeout        time.Duration     `json:"closeTimeout"`
+	MaxUntrustedTimeout time.Duration     `json:"maxUntrustedTimeout"`
+	MaxResultBytes      int               `json:"maxResultBytes"`
+}
+
+type wireTool struct {
+	Name string `json:"name"`
+	// Timeout is the deadline the host settled (default applied, capped).
+	Timeout      time.Duration   `json:"timeout"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+// wireError is an error sent across: its message and the sentinels it
+// wraps, by name, so errors.Is works on the other side.
+type wireError struct {
+	Kinds []string `json:"kinds,omitempty"`
+	Msg   string   `json:"msg"`
+}
+
+// errorKinds names the sentinels that cross the process boundary.
+var errorKinds = []struct {
+	name string
+	err  error
+}{
+	{"bad-request", ErrBadRequest}, {"no-source", ErrNoSource}, {"compile", ErrCompile},
+	{"dialect", ErrDialect}, {"goroutine", ErrGoroutine}, {"import", ErrImport},
+	{"permission", ErrPermission}, {"init", ErrInit}, {"tool-mismatch", ErrToolMismatch},
+	{"panic", ErrPluginPanic}, {"timeout", ErrPluginTimeout}, {"interrupted", ErrInterrupted},
+	{"unknown-tool", ErrUnknownTool}, {"closed", ErrClosed}, {"crashed", ErrPluginCrashed},
+	{"canceled", context.Canceled}, {"deadline", context.DeadlineExceeded},
+}
+
+func toWireError(err error) *wireError {
+	if err == nil {
+		return nil
+	}
+	// A panic value can be any size; the message only needs its start.
+	w := &wireError{Msg: cutText(err.Error(), maxWireErrorBytes)}
+	for _, k := range errorKinds {
+		if errors.Is(err, k.err) {
+			w.Kinds = append(w.Kinds, k.name)
+		}
+	}
+	return w
+}
+
+// remoteError is an error that happened in a plugin process.
+type remoteError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *remoteError) Error() string   { return e.msg }
+func (e *remoteError) Unwrap() []error { return e.kinds }
+
+func (w *wireError) err() error {
+	if w == nil {
+		return nil
+	}
+	e := &remoteError{msg: w.Msg}
+	for _, name := range w.Kinds {
+		for _, k := range errorKinds {
+			if k.name == name {
+				e.kinds = append(e.kinds, k.err)
+			}
+		}
+	}
+	if e.msg == "" {
+		e.msg = "plugin process reported an error without a message"
+	}
+	return e
+}
+
+func (w *wireError) is(target error) bool { return w != nil && errors.Is(w.err(), target) }
+
+// errLineTooLong marks a protocol line longer than its bound.
+var errLineTooLong = errors.New("protocol line too long")
+
+// lineReader reads newline-terminated lines of bounded length.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line without its newline. A final line without a
+// newline is returned too; io.EOF follows. A line longer than max is an
+// error (the rest of the stream cannot be trusted to be in step).
+func (l *lineReader) next() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if len(line)+len(chunk) > l.max+1 {
+			return nil, fmt.Errorf("%w: more than %d bytes", errLineTooLong, l.max)
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return line, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// cutLine is like next but never fails on a long line: it returns the
+// first max bytes and drops the rest of the line (for log output).
+func (l *lineReader) cutLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if room := l.max - len(line); room > 0 {
+			line = append(line, chunk[:min(len(chunk), room)]...)
+		}
+		switch {
+		case err == nil:
+			if n := len(line); n > 0 && line[n-1] == '\n' {
+				line = line[:n-1]
+			}
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return line, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// msgWriter writes messages, one per line, from any goroutine.
+type msgWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (m *msgWriter) send(msg *wireMsg) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("encode %s message: %w", msg.Op, err)
+	}
+	b = append(b, '\n')
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, err = m.w.Write(b)
+	return err
+}
