@@ -58,19 +58,15 @@ func (r *Registry) Search(sess *Session, query string, limit int) (SearchResult,
 		c, ok := snap.byName[id]
 		return ok && c.Usable() && id != DiscoveryName
 	}
+	unusableOnly := func(id string) bool { return !usable(id) && id != DiscoveryName }
 	res.Matches = toMatches(snap, ix.Search(query, limit, usable))
-	unusable := toMatches(snap, ix.Search(query, limit, func(id string) bool { return !usable(id) && id != DiscoveryName }))
 	if len(res.Matches) == 0 {
-		res.Unusable = unusable
+		res.Unusable = toMatches(snap, ix.Search(query, limit, unusableOnly))
 		return res, nil
 	}
 	// A capability named exactly but switched off or failed must not vanish
 	// behind looser matches.
-	for _, m := range unusable {
-		if m.Exact {
-			res.Unusable = append(res.Unusable, m)
-		}
-	}
+	res.Unusable = toMatches(snap, ix.Exact(query, limit, unusableOnly))
 	if sess != nil {
 		for _, m := range res.Matches {
 			c := m.Capability

@@ -246,3 +246,18 @@ func siftDown(h []cand, i int) {
 		i = m
 	}
 }
+
+// Exact returns only the documents query names exactly (up to case,
+// spaces, hyphens and underscores), capability names first, then by ID; a
+// map lookup, far cheaper than Search. keep filters as in Search.
+func (ix *Index) Exact(query string, k int, keep func(id string) bool) []Hit {
+	if k <= 0 || len(ix.ids) == 0 {
+		return nil
+	}
+	norm := appendNorm(nil, query)
+	if len(norm) == 0 {
+		return nil
+	}
+	hits, _ := ix.exactHits(norm, k, keep, make([]float32, len(ix.ids)))
+	return hits
+}
