@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sync"
 
@@ -128,18 +127,7 @@ func (c *manifestCache) save() error {
 			kept[k] = raw
 		}
 	}
-	data, err := json.Marshal(cacheFile{Version: manifestCacheVersion, Entries: kept})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-		return err
-	}
-	tmp := c.path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, c.path); err != nil {
+	if err := writeJSONFile(c.path, cacheFile{Version: manifestCacheVersion, Entries: kept}); err != nil {
 		return err
 	}
 	c.entries = kept

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
 )
 
@@ -72,18 +71,7 @@ func saveApplied(path string, m map[string]string) error {
 	if path == "" {
 		return nil
 	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeJSONFile(path, m)
 }
 
 func diffHashes(before, after map[string]string) Diff {

@@ -3,7 +3,6 @@ package cerebellum
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sync"
 )
 
@@ -56,18 +55,7 @@ func (c *verdictCache) save() error {
 	if c.path == "" || !c.dirty {
 		return nil
 	}
-	data, err := json.Marshal(c.m)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-		return err
-	}
-	tmp := c.path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, c.path); err != nil {
+	if err := writeJSONFile(c.path, c.m); err != nil {
 		return err
 	}
 	c.dirty = false
