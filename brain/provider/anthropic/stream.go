@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -15,20 +14,14 @@ import (
 
 // Stream sends req and streams the answer to onEvent. See provider.Provider.
 func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (*provider.Response, error) {
-	model := req.Model
-	if model == "" {
-		model = p.model
-	}
-	cls := &wire.Classifier{Provider: p.name, BaseURL: p.baseURL, Model: model, Secrets: []string{p.apiKey}, Now: time.Now}
-	b := wire.NewBuilder(onEvent)
-	if model == "" {
-		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
-			Message: "no model is chosen: set one with `wrasse config set model NAME` or in config.json"}
+	call, perr := wire.Start(p.name, p.baseURL, p.apiKey, req.Model, p.model, onEvent)
+	model, cls, b := call.Model, call.Cls, call.B
+	if perr != nil {
+		return b.Response(), perr
 	}
 	params, err := p.params(req, model)
 	if err != nil {
-		return b.Response(), &provider.Error{Kind: provider.ErrBadRequest, Provider: p.name,
-			Message: "could not build the request: " + err.Error(), Err: err}
+		return b.Response(), wire.BadParams(p.name, err)
 	}
 	p.log.DebugContext(ctx, "model request", "base_url", p.baseURL, "model", model,
 		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens)
