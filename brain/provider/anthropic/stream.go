@@ -52,14 +52,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		}
 		return wire.Fail(ctx, p.log, b, cls, cls.BadStream(detail, nil))
 	}
-	if err := b.Finish(stopReason(st.stop)); err != nil {
-		return wire.Fail(ctx, p.log, b, cls, err)
-	}
-	resp := b.Response()
-	p.log.DebugContext(ctx, "model response", "model", model, "stop", resp.StopReason,
-		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
-		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
-	return resp, nil
+	return call.Done(ctx, p.log, stopReason(st.stop))
 }
 
 // classify turns an SDK error into a *provider.Error.

@@ -54,14 +54,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	if err := st.flush(b); err != nil {
 		return wire.Fail(ctx, p.log, b, cls, err)
 	}
-	if err := b.Finish(st.stopReason()); err != nil {
-		return wire.Fail(ctx, p.log, b, cls, err)
-	}
-	resp := b.Response()
-	p.log.DebugContext(ctx, "model response", "model", model, "stop", resp.StopReason,
-		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
-		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
-	return resp, nil
+	return call.Done(ctx, p.log, st.stopReason())
 }
 
 // classify turns an SDK error into a *provider.Error.

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"context"
+	"log/slog"
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -38,4 +40,17 @@ func Start(name, baseURL, apiKey, reqModel, defModel string, onEvent func(provid
 func BadParams(name string, err error) *provider.Error {
 	return &provider.Error{Kind: provider.ErrBadRequest, Provider: name,
 		Message: "could not build the request: " + err.Error(), Err: err}
+}
+
+// Done closes a successful stream: it finishes the response with the
+// provider's stop reason and logs its usage (never its content).
+func (c *Call) Done(ctx context.Context, log *slog.Logger, stop string) (*provider.Response, error) {
+	if err := c.B.Finish(stop); err != nil {
+		return Fail(ctx, log, c.B, c.Cls, err)
+	}
+	resp := c.B.Response()
+	log.DebugContext(ctx, "model response", "model", c.Model, "stop", resp.StopReason,
+		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
+		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
+	return resp, nil
 }
