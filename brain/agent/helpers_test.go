@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"

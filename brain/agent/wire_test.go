@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/provider/openai"

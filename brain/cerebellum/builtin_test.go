@@ -1,4 +1,4 @@
-package cerebellum_test
+package builtin_test
 
 import (
 	"io/fs"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 

@@ -1,4 +1,4 @@
-package cerebellum
+package builtin
 
 import (
 	"embed"

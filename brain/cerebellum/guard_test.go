@@ -1,11 +1,11 @@
-package cerebellum_test
+package builtin_test
 
 import (
 	"context"
 	"encoding/json"
 	"testing"
 
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )

@@ -1,4 +1,4 @@
-package cerebellum_test
+package builtin_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
 )

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
