@@ -23,4 +23,12 @@ var (
 	ErrOutsideFolder = errors.New("path is outside the capability folder")
 	// ErrEmptyQuery: tool_search needs words to search for.
 	ErrEmptyQuery = errors.New("empty search query")
+	// ErrInvalidCapability: a capability failed validation.
+	ErrInvalidCapability = errors.New("capability is not valid")
+	// ErrExists: a capability of that name is installed and Replace was not asked for.
+	ErrExists = errors.New("capability already installed")
+	// ErrNotInTrash: nothing of that name can be restored.
+	ErrNotInTrash = errors.New("no removed capability of that name")
+	// ErrNoWorkspace: the registry has no workspace to install into.
+	ErrNoWorkspace = errors.New("no workspace folder")
 )

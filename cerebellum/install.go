@@ -19,16 +19,6 @@ import (
 // TrashRetention is how long removed capabilities stay restorable.
 const TrashRetention = 7 * 24 * time.Hour
 
-// Install errors.
-var (
-	// ErrExists: a capability of that name is installed and --replace was not given.
-	ErrExists = errors.New("capability already installed")
-	// ErrNotInTrash: nothing of that name can be restored.
-	ErrNotInTrash = errors.New("no removed capability of that name")
-	// ErrNoWorkspace: the registry has no workspace to install into.
-	ErrNoWorkspace = errors.New("no workspace folder")
-)
-
 // StagingDir is where installs are prepared, inside the workspace so the
 // final move is a rename on one file system.
 func StagingDir(workspace string) string { return filepath.Join(workspace, ".staging") }

@@ -2,7 +2,6 @@ package cerebellum
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -11,9 +10,6 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
-
-// ErrInvalidCapability marks a capability that failed validation.
-var ErrInvalidCapability = errors.New("capability is not valid")
 
 // Report is the outcome of validating a capability folder against the
 // current registry, before anything is installed.
