@@ -20,6 +20,10 @@ const EnvHome = "WRASSE_HOME"
 var (
 	// ErrBadConfig marks a config.json that cannot be read.
 	ErrBadConfig = errors.New("invalid config.json")
+	// ErrUnknownKey marks a config key Wrasse does not know.
+	ErrUnknownKey = errors.New("unknown config key")
+	// ErrBadValue marks a config value that is not valid for its key.
+	ErrBadValue = errors.New("invalid config value")
 )
 
 // Workspace is the set of paths of one workspace.
