@@ -1,0 +1,48 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TruncateFrom removes the conversation's events from seq on (seq itself
+// included), in one transaction: editing and resending a message, or
+// regenerating a reply, replaces what followed. It returns how many events
+// went. A seq past the end removes nothing.
+func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
+	removed := 0
+	var gone []uint64
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		c := eb.Cursor()
+		for k, _ := c.Seek(encodeU64(seq)); k != nil; k, _ = c.Next() {
+			if s, ok := decodeU64(k); ok {
+				gone = append(gone, s)
+			}
+		}
+		sb := tx.Bucket([]byte(bucketStreaming))
+		for _, s := range gone {
+			if err := eb.Delete(encodeU64(s)); err != nil {
+				return fmt.Errorf("delete event %d: %w", s, err)
+			}
+			if err := deleteStream(sb, id, s); err != nil {
+				return err
+			}
+		}
+		removed = len(gone)
+		return d.touch(tx, id, nil, -removed)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("truncate conversation %s: %w", id, err)
+	}
+	d.streamMu.Lock()
+	for _, s := range gone {
+		delete(d.tails, tailKey(id, s))
+	}
+	d.streamMu.Unlock()
+	return removed, nil
+}
