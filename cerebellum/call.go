@@ -1,0 +1,185 @@
+package cerebellum
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/schema"
+)
+
+// LoadedNames returns every capability whose tools a request carries for
+// sess: core, then pinned, then the session's loaded set, each sorted by name
+// so the list (and the prompt cache) only moves when the set does.
+func (r *Registry) LoadedNames(sess *Session) []string {
+	snap := r.Snapshot()
+	var core, pinned, loaded []string
+	for _, c := range snap.caps {
+		if !c.Usable() {
+			continue
+		}
+		switch {
+		case c.Core:
+			core = append(core, c.Name)
+		case c.Pinned:
+			pinned = append(pinned, c.Name)
+		}
+	}
+	if sess != nil {
+		sess.drop(func(n string) bool {
+			c, ok := snap.byName[n]
+			return ok && c.Usable()
+		})
+		for _, n := range sess.Loaded() {
+			if c := snap.byName[n]; !c.AlwaysLoaded() {
+				loaded = append(loaded, n)
+			}
+		}
+	}
+	sort.Strings(core)
+	sort.Strings(pinned)
+	sort.Strings(loaded)
+	return append(append(core, pinned...), loaded...)
+}
+
+// Tools returns the tool schemas a model request carries for sess: core +
+// pinned + the conversation's loaded set, in a stable order.
+func (r *Registry) Tools(sess *Session) []ToolDef {
+	snap := r.Snapshot()
+	var out []ToolDef
+	for _, name := range r.LoadedNames(sess) {
+		c := snap.byName[name]
+		for _, t := range c.Tools() {
+			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
+		}
+	}
+	return out
+}
+
+// enforceToolBudget evicts least recently used capabilities from sess while
+// their tool schemas exceed Options.ToolBudget.
+func (r *Registry) enforceToolBudget(sess *Session) {
+	if r.opts.ToolBudget <= 0 || sess == nil {
+		return
+	}
+	snap := r.Snapshot()
+	ev := sess.evictOldest(func(loaded []string) bool {
+		total := 0
+		for _, n := range loaded {
+			total += snap.SchemaTokens(n)
+		}
+		return total > r.opts.ToolBudget
+	})
+	if len(ev) > 0 {
+		r.log.Debug("evicted capabilities over the tool budget", "conversation", sess.ID(), "capabilities", ev)
+	}
+}
+
+// Activate loads a capability into sess by exact name. Loading a core,
+// pinned or guide capability is a no-op that succeeds.
+func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
+	snap := r.Snapshot()
+	c, ok := snap.byName[name]
+	if !ok {
+		return nil, r.notFound(name)
+	}
+	switch c.State {
+	case StateDisabled:
+		return c, fmt.Errorf("%w: %s is switched off; the user can enable it in Settings → Capabilities (or `wrasse caps enable %s`)", ErrDisabled, name, name)
+	case StateFailed:
+		return c, fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
+	}
+	if sess == nil || c.AlwaysLoaded() || c.Kind == KindGuide {
+		if sess != nil {
+			sess.markRecent(name)
+		}
+		return c, nil
+	}
+	if ev := sess.touch(name); ev != "" {
+		r.log.Debug("evicted capability", "conversation", sess.ID(), "capability", ev)
+	}
+	r.enforceToolBudget(sess)
+	return c, nil
+}
+
+// Call runs a tool for a conversation. Calling a tool of a known capability
+// that is not loaded loads it first (eviction is invisible to the model).
+// The Result is always fit to hand to the model; the error, when not nil,
+// classifies the failure (ErrUnknownTool, ErrInvalidArgs, ErrDisabled ...).
+func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args json.RawMessage) (Result, error) {
+	snap := r.Snapshot()
+	ref, ok := snap.tools[tool]
+	if !ok {
+		if c, shadow := snap.shadowTools[tool]; shadow {
+			var err error
+			if c.State == StateDisabled {
+				err = fmt.Errorf("%w: tool %s belongs to %s, which is switched off; ask the user to enable it in Settings → Capabilities", ErrDisabled, tool, c.Name)
+			} else {
+				err = fmt.Errorf("%w: tool %s belongs to %s, which failed to load: %s", ErrFailed, tool, c.Name, c.Error)
+			}
+			return errorResult(err), err
+		}
+		err := fmt.Errorf("%w: %q is not a tool of any installed capability; use tool_search to find the right tool", ErrUnknownTool, tool)
+		return errorResult(err), err
+	}
+	c := ref.cap
+	if sess != nil {
+		if c.AlwaysLoaded() {
+			sess.markRecent(c.Name)
+		} else {
+			sess.touch(c.Name)
+			r.enforceToolBudget(sess)
+		}
+	}
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if !json.Valid(args) {
+		err := fmt.Errorf("%w: the arguments of %s are not valid JSON; send a JSON object matching its parameters", ErrInvalidArgs, tool)
+		return errorResult(err), err
+	}
+	cs := snap.schemasFor(ref.tool)
+	if cs.err != nil {
+		err := fmt.Errorf("%w: %s: the tool's schema in %s/SKILL.md is broken: %v", ErrFailed, tool, c.Folder, cs.err)
+		return errorResult(err), err
+	}
+	if verr := cs.in.Validate(args); verr != nil {
+		err := fmt.Errorf("%w for %s: %v", ErrInvalidArgs, tool, strings.TrimPrefix(verr.Error(), schema.ErrInvalid.Error()+": "))
+		return errorResult(err), err
+	}
+	rt, err := r.runtime(ctx, c)
+	if err != nil {
+		return errorResult(err), err
+	}
+	ctx = WithSession(ctx, sess)
+	res, err := rt.Call(ctx, tool, args)
+	if err != nil {
+		err = fmt.Errorf("%s (%s): %w", tool, c.Name, err)
+		return errorResult(err), err
+	}
+	if cs.out != nil && !res.IsError {
+		if verr := cs.out.Validate(json.RawMessage(res.Content)); verr != nil {
+			err := fmt.Errorf("%w: %s returned a result that does not match its outputSchema: %v", ErrFailed, tool, verr)
+			return errorResult(err), err
+		}
+	}
+	return capResult(res, r.opts.MaxResultBytes), nil
+}
+
+func errorResult(err error) Result { return Result{Content: err.Error(), IsError: true} }
+
+// capResult cuts content over max bytes (on a UTF-8 boundary) with a note.
+func capResult(res Result, max int) Result {
+	if len(res.Content) <= max {
+		return res
+	}
+	cut := max
+	for cut > 0 && cut < len(res.Content) && (res.Content[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	res.Content = res.Content[:cut] + fmt.Sprintf("\n[output truncated: showed %d of %d bytes]", cut, len(res.Content))
+	res.Truncated = true
+	return res
+}

@@ -1,0 +1,108 @@
+package cerebellum
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// CheckPlugins checks every usable plugin capability that is not loaded
+// yet, marking failures, so a listing shows broken plugins without waiting
+// for a first call. A plugin whose declared permissions are all granted (or
+// that ships with Wrasse) is compiled and initialised; one still missing a
+// grant is checked from source only, which reports the grant it needs.
+// Verdicts are remembered by code, grants and source (Options.CheckCache),
+// so a later start only checks what changed. It runs up to workers checks
+// at once.
+func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
+	if workers <= 0 {
+		workers = 2
+	}
+	snap := r.Snapshot()
+	var todo []*Capability
+	for _, c := range snap.caps {
+		if !c.Usable() || c.Kind != KindPlugin {
+			continue
+		}
+		if _, native := r.native[c.Name]; native && c.Source == SourceBuiltin {
+			continue
+		}
+		r.rtMu.Lock()
+		_, loaded := r.runtimes[c.Name]
+		r.rtMu.Unlock()
+		if loaded {
+			continue
+		}
+		if verdict, known := r.checks.get(checkKey(c)); known {
+			if verdict != "" {
+				r.markFailed(c, errors.New(verdict))
+			}
+			continue
+		}
+		todo = append(todo, c)
+	}
+	jobs := make(chan *Capability)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				err := r.check(ctx, c)
+				if ctx.Err() != nil {
+					continue
+				}
+				if err != nil {
+					r.checks.put(checkKey(c), err.Error())
+					r.markFailed(c, err)
+				} else {
+					r.checks.put(checkKey(c), "")
+				}
+			}
+		}()
+	}
+	for _, c := range todo {
+		select {
+		case jobs <- c:
+		case <-ctx.Done():
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := r.checks.save(); err != nil {
+		r.log.Warn("saving plugin check results", "error", err)
+	}
+}
+
+func checkKey(c *Capability) string {
+	return string(c.Source) + "|" + c.CodeHash + "|" + strings.Join(c.Granted, ",")
+}
+
+func (r *Registry) check(ctx context.Context, c *Capability) error {
+	loader := r.opts.Loaders[c.Kind]
+	if loader == nil {
+		return fmt.Errorf("%w: %s", ErrNoRuntime, c.Name)
+	}
+	req := r.loadRequest(c)
+	if !req.Trusted && c.Manifest != nil {
+		granted := map[string]bool{}
+		for _, g := range c.Granted {
+			granted[g] = true
+		}
+		for _, p := range c.Manifest.Permissions.Names() {
+			if !granted[p] {
+				// Nothing of an untrusted plugin runs before its grants.
+				if sc, ok := loader.(SourceChecker); ok {
+					return sc.CheckSource(ctx, req)
+				}
+				return nil
+			}
+		}
+	}
+	if ch, ok := loader.(Checker); ok {
+		return ch.Check(ctx, req)
+	}
+	return nil
+}
