@@ -1,0 +1,15 @@
+package sandbox
+
+import "errors"
+
+// Sentinel errors; test with errors.Is.
+var (
+	// ErrRestrict means Landlock is available but refused the rules; the
+	// process was not confined, so the caller must not run the code it
+	// meant to confine.
+	ErrRestrict = errors.New("cannot set up the sandbox")
+	// ErrBadPolicy means a policy passed across a re-exec could not be read.
+	ErrBadPolicy = errors.New("invalid sandbox policy")
+	// ErrUsage means the sandbox re-exec was started with a wrong command line.
+	ErrUsage = errors.New("usage: wrasse __sandbox-exec POLICY-JSON -- PROGRAM [ARG...]")
+)

@@ -1,0 +1,46 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// Main is the sandbox re-exec: args are POLICY-JSON, "--", PROGRAM and its
+// arguments. It restricts this process to the policy and executes the
+// program in its place, with this process's environment. It returns only
+// on failure, with an exit status, after saying why on stderr. When the
+// kernel cannot enforce the policy the program still runs and the gaps are
+// written to stderr, so that the command's output shows them.
+func Main(args []string, stderr io.Writer) int {
+	if len(args) < 3 || args[1] != "--" {
+		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
+		return 2
+	}
+	p, err := Decode(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
+	argv := args[2:]
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", argv[0], err)
+		return 127
+	}
+	st, err := Restrict(p)
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
+	if gaps := st.Gaps(); len(gaps) > 0 {
+		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
+	}
+	err = syscall.Exec(path, argv, os.Environ())
+	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
+	return 126
+}

@@ -1,0 +1,234 @@
+// Package sandbox confines a process with the operating system, so that
+// what a plugin or a shell command may touch holds even against hostile
+// code. On Linux it uses Landlock (github.com/landlock-lsm/go-landlock):
+// file access only beneath the folders a Policy names, and, on kernels with
+// Landlock ABI 4 or later, no TCP connect or bind without Network.
+//
+// Landlock rules only ever add access, beneath a folder. A protected path
+// inside a granted folder (the workspace's database inside the home
+// folder) is therefore carved out: the folders on the way down to it get
+// only the right to be listed, and every other entry beside them gets the
+// granted access itself (Rules). Entries created later directly in such a
+// folder are not covered, so new files can be made only deeper down, in an
+// entry that existed when the sandbox was set up.
+//
+// Restrict applies to the calling process and everything it starts, for
+// the rest of its life; it cannot be undone. What the kernel cannot
+// enforce (no Landlock, an old ABI, another operating system) is reported
+// in the Status, never silently assumed.
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Policy is what a confined process may touch. Paths are absolute; a path
+// that does not exist is ignored.
+type Policy struct {
+	// ReadWrite are folders (or files) readable and writable with
+	// everything beneath them.
+	ReadWrite []string `json:"readWrite,omitempty"`
+	// ReadOnly are readable, never writable, even beneath a ReadWrite folder.
+	ReadOnly []string `json:"readOnly,omitempty"`
+	// Exec are readable and executable (system folders for programs a
+	// command runs).
+	Exec []string `json:"exec,omitempty"`
+	// NoAccess are neither readable nor writable, even beneath any of the
+	// above.
+	NoAccess []string `json:"noAccess,omitempty"`
+	// Network allows TCP connect and bind. Without it they are refused
+	// (Landlock ABI 4 and later).
+	Network bool `json:"network"`
+}
+
+// Status says what a Restrict call made the kernel enforce.
+type Status struct {
+	// ABI is the kernel's Landlock ABI version (0: none).
+	ABI int `json:"abi"`
+	// Files is true when file access is confined to the policy.
+	Files bool `json:"files"`
+	// Network is true when TCP connect and bind are refused by the kernel
+	// (false both when the policy allows the network and when the kernel
+	// cannot refuse it; see NetworkAsked).
+	Network bool `json:"network"`
+	// NetworkAsked is true when the policy refused the network.
+	NetworkAsked bool `json:"networkAsked"`
+}
+
+// Gaps lists, for a person, what the policy asked and the kernel does not
+// enforce; empty when everything holds.
+func (s Status) Gaps() []string {
+	var gaps []string
+	if !s.Files {
+		gaps = append(gaps, "file access is not confined ("+noLandlock(s.ABI)+")")
+	}
+	if s.NetworkAsked && !s.Network {
+		gaps = append(gaps, fmt.Sprintf("network access is not blocked (needs Landlock ABI 4, Linux 6.7 or later; this kernel has ABI %d)", s.ABI))
+	}
+	return gaps
+}
+
+// String describes the status in one line.
+func (s Status) String() string {
+	if g := s.Gaps(); len(g) > 0 {
+		return "sandbox incomplete: " + strings.Join(g, "; ")
+	}
+	if s.NetworkAsked {
+		return fmt.Sprintf("sandboxed by Landlock ABI %d: files and TCP network", s.ABI)
+	}
+	return fmt.Sprintf("sandboxed by Landlock ABI %d: files", s.ABI)
+}
+
+func noLandlock(abi int) string {
+	if abi > 0 {
+		return "Landlock was not applied"
+	}
+	return "this system offers no Landlock; it needs Linux 5.13 or later with Landlock enabled"
+}
+
+// Encode and Decode carry a policy across a re-exec (Exec).
+func (p Policy) Encode() (string, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", fmt.Errorf("encode sandbox policy: %w", err)
+	}
+	return string(b), nil
+}
+
+// Decode reads a policy written by Encode.
+func Decode(s string) (Policy, error) {
+	var p Policy
+	if err := json.Unmarshal([]byte(s), &p); err != nil {
+		return Policy{}, fmt.Errorf("%w: %v", ErrBadPolicy, err)
+	}
+	for _, list := range [][]string{p.ReadWrite, p.ReadOnly, p.Exec, p.NoAccess} {
+		for _, x := range list {
+			if !filepath.IsAbs(x) {
+				return Policy{}, fmt.Errorf("%w: path %q is not absolute", ErrBadPolicy, x)
+			}
+		}
+	}
+	return p, nil
+}
+
+// Access is one class of rights on a path.
+type Access int
+
+const (
+	// List lets a folder be listed, nothing more (a folder on the way to a
+	// protected path).
+	List Access = iota
+	// Read reads files and lists folders.
+	Read
+	// ReadExec also executes files.
+	ReadExec
+	// ReadWrite reads, writes, creates, removes and executes.
+	ReadWrite
+)
+
+// Rule grants Access on Path and, for a folder, everything beneath it.
+type Rule struct {
+	Path   string
+	Access Access
+	// Dir is true for a folder.
+	Dir bool
+}
+
+// Rules turns a policy into Landlock-style rules: every granted path,
+// carved around the protected ones (NoAccess everywhere; ReadOnly inside
+// ReadWrite and Exec folders). Symbolic links inside a carved folder are
+// skipped, since a rule on a link would grant its target.
+func Rules(p Policy) []Rule {
+	noAccess := cleanAll(p.NoAccess)
+	readOnly := cleanAll(p.ReadOnly)
+	var out []Rule
+	add := func(paths []string, acc Access, holes []string) {
+		for _, root := range cleanAll(paths) {
+			out = append(out, carve(root, acc, holes)...)
+		}
+	}
+	add(p.Exec, ReadExec, append(slices.Clone(noAccess), readOnly...))
+	add(p.ReadWrite, ReadWrite, append(slices.Clone(noAccess), readOnly...))
+	add(p.ReadOnly, Read, noAccess)
+	return out
+}
+
+// carve grants acc on root, except on holes and beneath them.
+func carve(root string, acc Access, holes []string) []Rule {
+	var inner []string
+	for _, h := range holes {
+		if h == root || within(h, root) {
+			return nil
+		}
+		if within(root, h) {
+			inner = append(inner, h)
+		}
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil
+	}
+	if len(inner) == 0 {
+		return []Rule{{Path: root, Access: acc, Dir: info.IsDir()}}
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil // fail closed: grant nothing here
+	}
+	out := []Rule{{Path: root, Access: List, Dir: true}}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		out = append(out, carve(filepath.Join(root, e.Name()), acc, inner)...)
+	}
+	return out
+}
+
+// within reports whether p lies strictly beneath dir.
+func within(dir, p string) bool {
+	if dir == string(filepath.Separator) {
+		return p != dir && strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// cleanAll makes paths absolute and clean and resolves symbolic links, so
+// that a protected path is recognised however it is spelled.
+func cleanAll(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, p := range in {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		out = append(out, Clean(p))
+	}
+	return out
+}
+
+// Clean returns p absolute and clean, with symbolic links in its longest
+// existing prefix resolved.
+func Clean(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	p = filepath.Clean(p)
+	rest := ""
+	cur := p
+	for {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
