@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sync"
 
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
@@ -127,7 +128,7 @@ func (c *manifestCache) save() error {
 			kept[k] = raw
 		}
 	}
-	if err := writeJSONFile(c.path, cacheFile{Version: manifestCacheVersion, Entries: kept}); err != nil {
+	if err := atomicfile.WriteJSON(c.path, cacheFile{Version: manifestCacheVersion, Entries: kept}, 0o600); err != nil {
 		return err
 	}
 	c.entries = kept

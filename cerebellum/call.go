@@ -165,21 +165,5 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 			return errorResult(err), err
 		}
 	}
-	return capResult(res, r.opts.MaxResultBytes), nil
-}
-
-func errorResult(err error) Result { return Result{Content: err.Error(), IsError: true} }
-
-// capResult cuts content over max bytes (on a UTF-8 boundary) with a note.
-func capResult(res Result, max int) Result {
-	if len(res.Content) <= max {
-		return res
-	}
-	cut := max
-	for cut > 0 && cut < len(res.Content) && (res.Content[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	res.Content = res.Content[:cut] + fmt.Sprintf("\n[output truncated: showed %d of %d bytes]", cut, len(res.Content))
-	res.Truncated = true
-	return res
+	return CapResult(res, r.opts.MaxResultBytes), nil
 }

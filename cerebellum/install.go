@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
@@ -227,9 +228,9 @@ func (r *Registry) moveToTrash(folder, name string, state CapState) (string, err
 	}
 	now := r.now()
 	dst := filepath.Join(TrashDir(ws), fmt.Sprintf("%s-%d", folder, now.UnixNano()))
-	meta, _ := json.Marshal(trashMeta{Name: name, Folder: folder, RemovedAt: now.UTC(), State: state})
-	if err := os.WriteFile(dst+".json", meta, 0o600); err != nil {
-		return "", err
+	// The record is written whole first: a restore relies on it.
+	if err := atomicfile.WriteJSON(dst+".json", trashMeta{Name: name, Folder: folder, RemovedAt: now.UTC(), State: state}, 0o600); err != nil {
+		return "", fmt.Errorf("move %s to the trash: %w", folder, err)
 	}
 	if err := os.Rename(src, dst); err != nil {
 		os.Remove(dst + ".json")

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"sort"
+
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
 
 // Diff is what a Resync changed, by capability name, each list sorted.
@@ -71,7 +73,7 @@ func saveApplied(path string, m map[string]string) error {
 	if path == "" {
 		return nil
 	}
-	return writeJSONFile(path, m)
+	return atomicfile.WriteJSON(path, m, 0o600)
 }
 
 func diffHashes(before, after map[string]string) Diff {

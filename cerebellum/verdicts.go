@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"sync"
+
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
 
 // verdictCache remembers plugin check results ("" = fine, else the error)
@@ -55,7 +57,7 @@ func (c *verdictCache) save() error {
 	if c.path == "" || !c.dirty {
 		return nil
 	}
-	if err := writeJSONFile(c.path, c.m); err != nil {
+	if err := atomicfile.WriteJSON(c.path, c.m, 0o600); err != nil {
 		return err
 	}
 	c.dirty = false

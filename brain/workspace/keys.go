@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -61,9 +62,9 @@ func (c *Config) Set(key, value string) error {
 	case "toolBudget":
 		c.ToolBudget, err = num()
 	case "pinnedCapabilities":
-		c.PinnedCapabilities = SplitList(value)
+		c.PinnedCapabilities = commalist.Split(value)
 	case "folders":
-		c.Folders = SplitList(value)
+		c.Folders = commalist.Split(value)
 	case "autoResync":
 		if value == "" {
 			c.AutoResync = false
@@ -143,18 +144,6 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
-}
-
-// SplitList splits a comma-separated list, trimming blanks and dropping
-// empty items.
-func SplitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
 }
 
 // Problem is something wrong in config.json that does not stop it loading.

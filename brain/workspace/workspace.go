@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/adrg/xdg"
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
 
 // EnvHome overrides the workspace location.
@@ -235,36 +236,5 @@ func (w Workspace) SaveConfig(c Config) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(w.Config(), append(data, '\n'), 0o600)
-}
-
-// WriteFileAtomic writes data to a temporary file beside path and renames it
-// into place, so readers never see a half-written file.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(w.Config(), append(data, '\n'), 0o600)
 }

@@ -1,0 +1,8 @@
+// Package atomicfile writes whole files so that a reader, or a crash, never
+// sees half of one: the data goes to a temporary file beside the target, is
+// flushed to disk, and is renamed over the target. It is the one such writer
+// of the project (config.json, the engine's caches and state files).
+//
+// It is a leaf package (standard library only) so that every layer can use
+// it.
+package atomicfile
