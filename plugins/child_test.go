@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The test binary doubles as the plugin process, as the app's executable
@@ -35,6 +36,8 @@ func TestMain(m *testing.M) {
 				os.Exit(1)
 			}
 			os.Exit(0)
+		case SandboxCommand:
+			os.Exit(sandbox.Main(os.Args[2:], os.Stderr))
 		case hangChildArg, junkChildArg:
 			fakeChild(os.Args[1])
 			os.Exit(0)

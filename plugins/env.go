@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -11,8 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -167,6 +170,10 @@ type envSpec struct {
 	hosts     []string
 	secrets   func(name string) (string, error)
 	log       *slog.Logger
+	// noAccess and readOnly are the workspace's protected paths.
+	noAccess, readOnly []string
+	// launcher confines commands (Options.Sandbox); nil: none.
+	launcher []string
 }
 
 // sdkEnv makes the Env handed to Init. Slices are copied so the plugin
@@ -184,9 +191,40 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 			WarnFn:  func(msg string, kv ...any) { l.Warn(msg, kv...) },
 			ErrorFn: func(msg string, kv ...any) { l.Error(msg, kv...) },
 		},
-		SecretFn: s.secrets,
-		Settings: map[string]string{},
+		SecretFn:  s.secrets,
+		Settings:  map[string]string{},
+		NoAccess:  append([]string(nil), s.noAccess...),
+		ReadOnly:  append([]string(nil), s.readOnly...),
+		SandboxFn: s.sandboxFn(),
 	}
+}
+
+// sandboxFn confines a command a plugin starts to the command sandbox:
+// its roots, the temporary folder, the workspace's protected paths.
+func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
+	if len(s.launcher) == 0 {
+		return nil
+	}
+	launcher := append([]string(nil), s.launcher...)
+	roots := append([]string(nil), s.roots...)
+	ws := s.workspace
+	return func(cmd *exec.Cmd, network bool) error {
+		home, _ := os.UserHomeDir()
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network})
+		return sandbox.Command(cmd, launcher, p)
+	}
+}
+
+// protectedPaths are the workspace's paths no tool may read (noAccess) or
+// write (readOnly).
+func protectedPaths(ws string) (noAccess, readOnly []string) {
+	if ws == "" {
+		return nil, nil
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		ws = abs
+	}
+	return workspace.Workspace{Root: ws}.Protected()
 }
 
 // newEnvSpec decides a plugin's authority from the host's settings and
@@ -194,7 +232,8 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 func (h *Host) newEnvSpec(req cerebellum.LoadRequest, pol policy, log *slog.Logger) *envSpec {
 	c := req.Capability
 	granted := append([]string(nil), req.Granted...)
-	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log}
+	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher()}
+	s.noAccess, s.readOnly = protectedPaths(req.Workspace)
 	if c.Dir != "" {
 		s.pluginDir = filepath.Join(c.Dir, pluginDir)
 	}

@@ -69,6 +69,27 @@ type Options struct {
 	// on a goroutine the library started for plugin code) end only that
 	// process. Nil runs every plugin in process.
 	Child []string
+	// Sandbox is the command line prefix that runs a program confined by
+	// the operating system (sandbox.Main on its side): the shell tool's
+	// commands go through it. Nil derives it from Child: Child's program
+	// with SandboxCommand. With neither, commands run unconfined and the
+	// log says so.
+	Sandbox []string
+}
+
+// SandboxCommand is the hidden subcommand of the app that confines a
+// program and executes it (sandbox.Main).
+const SandboxCommand = "__sandbox-exec"
+
+// sandboxLauncher is Options.Sandbox, or its default from Child.
+func (o Options) sandboxLauncher() []string {
+	if len(o.Sandbox) > 0 {
+		return o.Sandbox
+	}
+	if len(o.Child) > 0 {
+		return []string{o.Child[0], SandboxCommand}
+	}
+	return nil
 }
 
 // Host loads plugins into yaegi interpreters. It implements

@@ -10,12 +10,14 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing/fstest"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Limits of a plugin process: runaway recursion dies at a 64 MiB stack
@@ -41,7 +43,7 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	}
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return serveChild(ctx, in, out, logs, log, limitMemory)
+	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Restrict)
 }
 
 // countingWriter counts the log lines written, so that a reply can tell
@@ -73,6 +75,8 @@ type childServer struct {
 	done chan struct{}
 	// limitMemory caps the process's address space (nil: no cap).
 	limitMemory func(room uint64) error
+	// restrict confines the process with the OS sandbox (nil: not at all).
+	restrict func(sandbox.Policy) (sandbox.Status, error)
 
 	closeOnce sync.Once
 
@@ -84,9 +88,10 @@ type childServer struct {
 	nextSecret uint64
 }
 
-func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error) error {
+func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error,
+	restrict func(sandbox.Policy) (sandbox.Status, error)) error {
 	s := &childServer{
-		w: &msgWriter{w: out}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit,
+		w: &msgWriter{w: out}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
 		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
 	}
 	defer close(s.done)
@@ -224,12 +229,18 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	}
 	bp.env = &envSpec{name: l.Name, pluginDir: l.PluginDir, workspace: l.Workspace,
 		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log}
+	bp.env.noAccess, bp.env.readOnly = protectedPaths(l.Workspace)
 	// Programs a plugin starts inherit the cap, and some reserve far more
 	// address space than they use (a JVM, V8): a plugin with exec may run
 	// any program anyway, so it goes without.
 	if s.limitMemory != nil && !bp.cat.policy.granted[skillmd.PermExec] {
 		if err := s.limitMemory(childMemoryRoom); err != nil {
 			s.log.Warn("cannot limit the plugin process's memory", "err", err)
+		}
+	}
+	if s.restrict != nil {
+		if err := s.confine(l, bp.cat.policy); err != nil {
+			return nil, err
 		}
 	}
 	venv, _ := h.virtualEnv(bp)
@@ -293,4 +304,23 @@ func (s *childServer) secret(name string) (string, error) {
 	case <-s.done:
 		return "", fmt.Errorf("secret %q: the host went away", name)
 	}
+}
+
+// confine restricts this process, before any plugin code runs, to what the
+// plugin's permissions grant: its roots with files (nothing without), its
+// own folder and what the runtime reads, TCP only with network. What the
+// kernel cannot enforce is logged once, here, where the plugin starts.
+func (s *childServer) confine(l *wireLoad, pol policy) error {
+	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Workspace: l.Workspace, PluginDir: l.PluginDir,
+		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork]})
+	st, err := s.restrict(p)
+	if err != nil {
+		return fmt.Errorf("%w: capability %s: %v", ErrInit, l.Name, err)
+	}
+	if gaps := st.Gaps(); len(gaps) > 0 {
+		s.log.Warn("the plugin's sandbox is incomplete: "+strings.Join(gaps, "; "), "sandbox", st.String())
+	} else {
+		s.log.Debug("plugin sandboxed", "sandbox", st.String())
+	}
+	return nil
 }

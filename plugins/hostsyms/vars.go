@@ -24,5 +24,7 @@ func Exports() map[string]map[string]reflect.Value {
 		out[key] = m
 	}
 	out[SDKKey]["ErrOutsideRoots"] = reflect.ValueOf(sdk.ErrOutsideRoots)
+	out[SDKKey]["ErrProtected"] = reflect.ValueOf(sdk.ErrProtected)
+	out[SDKKey]["ErrNoSandbox"] = reflect.ValueOf(sdk.ErrNoSandbox)
 	return out
 }

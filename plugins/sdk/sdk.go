@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -153,6 +154,10 @@ func Errorf(format string, args ...any) error {
 // ErrOutsideRoots is returned by Env.Resolve for a path outside the allowed roots.
 var ErrOutsideRoots = errors.New("path is outside the folders this capability may use")
 
+// ErrNoSandbox is returned by Env.Sandbox when the host cannot confine
+// commands (it runs without its sandbox launcher).
+var ErrNoSandbox = errors.New("the host offers no sandbox for commands")
+
 // Logger writes to the host's log, tagged with the plugin's name. Its
 // functions are set by the host; a zero Logger discards.
 type Logger struct {
@@ -200,6 +205,27 @@ type Env struct {
 	SecretFn func(name string) (string, error)
 	// Settings are plain, non-secret settings for this capability.
 	Settings map[string]string
+	// NoAccess are paths no tool may read or write, with everything
+	// beneath them (the workspace's database, config.json, caches, logs);
+	// ReadOnly are paths tools may read but not write (the capability
+	// folder). Set by the host; Permit enforces them.
+	NoAccess []string
+	ReadOnly []string
+	// SandboxFn confines a command to the plugin's sandbox (see Sandbox);
+	// nil when the host offers none.
+	SandboxFn func(cmd *exec.Cmd, network bool) error
+}
+
+// Sandbox rewrites cmd, before it starts, so that it runs in the operating
+// system's sandbox: it may write only beneath the roots and the temporary
+// folder, never touch the workspace's protected paths, and reach the
+// network only when network is true. It fails with ErrNoSandbox when the
+// host offers no sandbox.
+func (e *Env) Sandbox(cmd *exec.Cmd, network bool) error {
+	if e == nil || e.SandboxFn == nil {
+		return ErrNoSandbox
+	}
+	return e.SandboxFn(cmd, network)
 }
 
 // Secret returns a named secret from the host's secret service.
@@ -211,10 +237,15 @@ func (e *Env) Secret(name string) (string, error) {
 }
 
 // Resolve turns path (absolute, or relative to base) into a clean absolute
-// path and checks it lies inside one of the allowed roots, following symlinks
-// of the part that exists. base is usually a working folder chosen within the
-// roots; "" means the first root.
+// path the plugin may read: inside one of the allowed roots, following
+// symlinks of the part that exists, and outside the protected paths (see
+// Permit). base is usually a working folder chosen within the roots; ""
+// means the first root. Use ResolveWrite for a path that will be written.
 func (e *Env) Resolve(base, path string) (string, error) {
+	return e.resolve(base, path, false)
+}
+
+func (e *Env) resolve(base, path string, write bool) (string, error) {
 	if len(e.Roots) == 0 {
 		return "", fmt.Errorf("%w: no folders are allowed (%s)", ErrOutsideRoots, path)
 	}
@@ -225,23 +256,20 @@ func (e *Env) Resolve(base, path string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
-	p = filepath.Clean(p)
-	real := realPrefix(p)
-	for _, root := range e.Roots {
-		r := realPrefix(filepath.Clean(root))
-		if real == r || strings.HasPrefix(real, r+string(filepath.Separator)) || r == string(filepath.Separator) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %s (allowed: %s)", ErrOutsideRoots, path, strings.Join(e.Roots, ", "))
+	return e.Permit(p, write)
 }
 
 // ResolveArg resolves a path a model passed as a tool argument: relative
 // paths are taken from the workspace when it lies inside the allowed roots
-// (else from the first root), and the result must lie inside the roots.
-// Its errors are ToolErrors written for the model: they name the folders it
-// may use, or say none were granted.
+// (else from the first root), and the result must lie inside the roots
+// and outside the protected paths. Its errors are ToolErrors written for
+// the model: they name the folders it may use, say none were granted, or
+// say the path is protected.
 func (e *Env) ResolveArg(arg string) (string, error) {
+	return e.resolveArg(arg, false)
+}
+
+func (e *Env) resolveArg(arg string, write bool) (string, error) {
 	if strings.TrimSpace(arg) == "" {
 		arg = "."
 	}
@@ -251,12 +279,9 @@ func (e *Env) ResolveArg(arg string) (string, error) {
 			base = ws
 		}
 	}
-	p, err := e.Resolve(base, arg)
+	p, err := e.resolve(base, arg, write)
 	if err != nil {
-		if len(e.Roots) == 0 {
-			return "", Errorf("no folders are granted: ask the user to grant a folder in Settings")
-		}
-		return "", Errorf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.Roots, ", "))
+		return "", e.toolError(arg, err)
 	}
 	return p, nil
 }

@@ -37,11 +37,17 @@ const (
 type config struct {
 	env  *sdk.Env
 	vars []string
+	// network is the capability's network setting: whether commands may
+	// open TCP connections (default true).
+	network bool
 }
 
 // Init registers shell_exec.
 func Init(env *sdk.Env) (*sdk.Plugin, error) {
-	c := &config{env: env, vars: cleanEnv(env)}
+	c := &config{env: env, vars: cleanEnv(env), network: !strings.EqualFold(strings.TrimSpace(env.Settings["network"]), "false")}
+	if env.SandboxFn == nil && env.Log != nil {
+		env.Log.Warn("shell commands run without the OS sandbox: the host offers none (started without its sandbox launcher)")
+	}
 	p := sdk.NewPlugin()
 	p.Handle("shell_exec", c.exec)
 	return p, nil
@@ -153,6 +159,11 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 	// jobs, pipelines) are killed as one process group.
 	sdk.Group(cmd)
 	cmd.WaitDelay = waitDelay
+	// The command runs confined by the OS: writes only beneath the granted
+	// folders and the temporary folder, never Wrasse's own data.
+	if err := c.env.Sandbox(cmd, c.network); err != nil && !errors.Is(err, sdk.ErrNoSandbox) {
+		return nil, sdk.Errorf("could not set up the sandbox for the command: %v", err)
+	}
 
 	runErr := cmd.Run()
 	code := -1
