@@ -110,6 +110,8 @@ func run(ctx context.Context, args []string, io stdio, getenv func(string) strin
 		err = runConfig(ctx, args[1:], io, getenv)
 	case pluginHostCommand:
 		return runPluginHost(ctx, io)
+	case sandboxCommand:
+		return runSandboxExec(args[1:], io)
 	default:
 		if strings.HasPrefix(args[0], "-") {
 			return runDesktop(ctx, args, io, getenv)
