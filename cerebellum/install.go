@@ -139,15 +139,17 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 		}
 		return nil, fmt.Errorf("install %s: move into place: %w", folder, err)
 	}
-	state, _ := r.State(rep.Name)
-	if opt.Authored {
-		state = CapState{Disabled: true, Authored: true}
-		res.Disabled = true
-	} else if !res.Replaced {
-		state = CapState{}
-	}
-	if err := r.opts.States.SetState(rep.Name, state); err != nil {
-		return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
+	// A replacement keeps the stored state (grants lapse by code hash on
+	// their own); a new install starts clean, an authored one disabled.
+	if opt.Authored || !res.Replaced {
+		state := CapState{}
+		if opt.Authored {
+			state = CapState{Disabled: true, Authored: true}
+			res.Disabled = true
+		}
+		if err := r.storeState(rep.Name, state); err != nil {
+			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
+		}
 	}
 	if _, err := r.Resync(ctx); err != nil {
 		return res, err
@@ -199,7 +201,7 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
 		return err
 	}
-	if err := r.opts.States.DeleteState(c.Name); err != nil {
+	if err := r.forgetState(c.Name); err != nil {
 		r.log.Warn("forget state of removed capability", "capability", c.Name, "error", err)
 	}
 	_, err = r.Resync(ctx)
@@ -333,7 +335,7 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 			return fmt.Errorf("restore %s: %w", name, err)
 		}
 		os.Remove(it.path + ".json")
-		if err := r.opts.States.SetState(it.Name, it.state); err != nil {
+		if err := r.storeState(it.Name, it.state); err != nil {
 			return err
 		}
 		_, err := r.Resync(ctx)

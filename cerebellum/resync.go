@@ -109,13 +109,13 @@ func (r *Registry) Pending() (Diff, error) {
 		return Diff{}, err
 	}
 	// Assemble as a Resync would, so duplicates are named the same way.
+	r.mu.Lock()
 	states, err := r.opts.States.States()
+	applied := r.applied
+	r.mu.Unlock()
 	if err != nil {
 		return Diff{}, err
 	}
-	r.mu.Lock()
-	applied := r.applied
-	r.mu.Unlock()
 	next := assemble(assembleInput{scanned: scanned, states: states, pinned: r.opts.Pinned})
 	return diffHashes(applied, hashesOf(next)), nil
 }

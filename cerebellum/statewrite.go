@@ -6,92 +6,131 @@ import (
 	"strings"
 )
 
-// SetState stores the user's decision about a capability and publishes a new
-// snapshot. Core capabilities cannot be disabled.
-func (r *Registry) SetState(name string, st CapState) error {
-	snap := r.Snapshot()
-	c, ok := snap.byName[name]
+// The user's decisions about capabilities (enable, disable, grants) are
+// changed only here. Every change is a read-modify-write of the stored
+// state under r.mu, which also guards snapshot assembly, so two concurrent
+// toggles (a window and a CLI command through it, or two goroutines) never
+// lose one another, and the snapshot published after a change includes it.
+
+// updateState reads the stored state of name, lets change edit it, stores
+// the result and publishes a new snapshot, all under r.mu. change sees the
+// capability as it stands in the current snapshot; an error from it leaves
+// everything as it was.
+func (r *Registry) updateState(name string, change func(c *Capability, st *CapState) error) error {
+	r.mu.Lock()
+	c, ok := r.snap.Load().byName[name]
 	if !ok {
+		r.mu.Unlock()
 		return r.notFound(name)
 	}
+	states, err := r.opts.States.States()
+	if err != nil {
+		r.mu.Unlock()
+		return fmt.Errorf("read state of %s: %w", name, err)
+	}
+	st := states[c.Name]
+	if err := change(c, &st); err != nil {
+		r.mu.Unlock()
+		return err
+	}
 	if c.Core && st.Disabled {
+		r.mu.Unlock()
 		return fmt.Errorf("%w: %s is a core capability and stays enabled", ErrReadOnly, name)
 	}
-	r.mu.Lock()
-	if err := r.opts.States.SetState(name, st); err != nil {
+	if err := r.opts.States.SetState(c.Name, st); err != nil {
 		r.mu.Unlock()
 		return fmt.Errorf("save state of %s: %w", name, err)
 	}
 	// A user's re-enable or grant is a fresh start: forget a load failure and
 	// the loaded instance, so the next call loads with the new state.
-	delete(r.failures, name)
+	delete(r.failures, c.Name)
 	snap, err := r.assembleLocked()
 	r.mu.Unlock()
 	if err != nil {
 		return err
 	}
 	r.closeStale(snap)
-	r.dropRuntime(name)
-	r.notify(Change{Generation: snap.Generation, Reason: "state", Names: []string{name}})
+	r.dropRuntime(c.Name)
+	r.notify(Change{Generation: snap.Generation, Reason: "state", Names: []string{c.Name}})
 	return nil
+}
+
+// SetState stores the user's decision about a capability, replacing what
+// was stored, and publishes a new snapshot. Core capabilities cannot be
+// disabled. Prefer Enable, Disable and Revoke, which change only what they
+// name.
+func (r *Registry) SetState(name string, st CapState) error {
+	return r.updateState(name, func(_ *Capability, cur *CapState) error {
+		*cur = st
+		return nil
+	})
 }
 
 // State returns the stored state of a capability.
 func (r *Registry) State(name string) (CapState, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stateLocked(name)
+}
+
+func (r *Registry) stateLocked(name string) (CapState, error) {
 	states, err := r.opts.States.States()
 	if err != nil {
-		return CapState{}, err
+		return CapState{}, fmt.Errorf("read state of %s: %w", name, err)
 	}
 	return states[name], nil
+}
+
+// storeState writes a state without publishing a snapshot, for install and
+// restore, which Resync afterwards.
+func (r *Registry) storeState(name string, st CapState) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.opts.States.SetState(name, st)
+}
+
+// forgetState deletes a stored state (after a remove).
+func (r *Registry) forgetState(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.opts.States.DeleteState(name)
 }
 
 // Enable switches a capability on and records the permissions the user
 // grants its plugin (only those it declares).
 func (r *Registry) Enable(name string, grant []string) error {
-	c, err := r.Get(name)
-	if err != nil {
-		return err
-	}
-	st, err := r.State(c.Name)
-	if err != nil {
-		return err
-	}
-	if len(grant) > 0 {
-		if c.Manifest == nil {
-			return fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
-		}
-		var undeclared []string
-		for _, g := range grant {
-			if !c.Manifest.Permissions.Has(g) {
-				undeclared = append(undeclared, g)
+	return r.updateState(name, func(c *Capability, st *CapState) error {
+		if len(grant) > 0 {
+			if c.Manifest == nil {
+				return fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
 			}
+			var undeclared []string
+			for _, g := range grant {
+				if !c.Manifest.Permissions.Has(g) {
+					undeclared = append(undeclared, g)
+				}
+			}
+			if len(undeclared) > 0 {
+				return fmt.Errorf("%s does not declare %s; it declares: %s", name, strings.Join(undeclared, ", "), orNone(c.Manifest.Permissions.Names()))
+			}
+			if st.GrantedFor != c.CodeHash {
+				st.Granted = nil // earlier grants were for other code
+			}
+			st.Granted = mergeSorted(st.Granted, grant)
+			st.GrantedFor = c.CodeHash
 		}
-		if len(undeclared) > 0 {
-			return fmt.Errorf("%s does not declare %s; it declares: %s", name, strings.Join(undeclared, ", "), orNone(c.Manifest.Permissions.Names()))
-		}
-		if st.GrantedFor != c.CodeHash {
-			st.Granted = nil // earlier grants were for other code
-		}
-		st.Granted = mergeSorted(st.Granted, grant)
-		st.GrantedFor = c.CodeHash
-	}
-	st.Disabled = false
-	return r.SetState(c.Name, st)
+		st.Disabled = false
+		return nil
+	})
 }
 
 // Revoke withdraws granted permissions (all of them when perms is empty).
 func (r *Registry) Revoke(name string, perms []string) error {
-	c, err := r.Get(name)
-	if err != nil {
-		return err
-	}
-	st, err := r.State(c.Name)
-	if err != nil {
-		return err
-	}
-	if len(perms) == 0 {
-		st.Granted, st.GrantedFor = nil, ""
-	} else {
+	return r.updateState(name, func(_ *Capability, st *CapState) error {
+		if len(perms) == 0 {
+			st.Granted, st.GrantedFor = nil, ""
+			return nil
+		}
 		drop := map[string]bool{}
 		for _, p := range perms {
 			drop[p] = true
@@ -103,22 +142,16 @@ func (r *Registry) Revoke(name string, perms []string) error {
 			}
 		}
 		st.Granted = kept
-	}
-	return r.SetState(c.Name, st)
+		return nil
+	})
 }
 
 // Disable switches a capability off.
 func (r *Registry) Disable(name string) error {
-	c, err := r.Get(name)
-	if err != nil {
-		return err
-	}
-	st, err := r.State(c.Name)
-	if err != nil {
-		return err
-	}
-	st.Disabled = true
-	return r.SetState(c.Name, st)
+	return r.updateState(name, func(_ *Capability, st *CapState) error {
+		st.Disabled = true
+		return nil
+	})
 }
 
 func orNone(list []string) string {
