@@ -72,6 +72,15 @@ func (a *arch) resolve(arg string) (string, error) {
 	return a.env.ResolveArg(arg)
 }
 
+// resolveWrite is resolve for a destination: it also refuses the paths
+// tools may read but not change (the capability folder).
+func (a *arch) resolveWrite(arg string) (string, error) {
+	if strings.TrimSpace(arg) == "" {
+		return "", sdk.Errorf("a path is empty")
+	}
+	return a.env.ResolveArgWrite(arg)
+}
+
 // entry is one archive member as the checks see it.
 type entry struct {
 	Name       string // cleaned, slash-separated
@@ -345,7 +354,10 @@ func (a *arch) plan(entries []entry, dest string, archiveSize int64, overwrite b
 		target := filepath.Join(dest, filepath.FromSlash(e.Name))
 		// Resolve follows symlinks already on disk, so an existing link in
 		// dest cannot carry a write outside the granted folders.
-		resolved, err := a.env.Resolve("", target)
+		resolved, err := a.env.ResolveWrite("", target)
+		if errors.Is(err, sdk.ErrProtected) {
+			return nil, fmt.Errorf("entry %q would write where no tool may (%v); extract into another folder", e.Raw, err)
+		}
 		if err != nil || !(resolved == dest || strings.HasPrefix(resolved, dest+string(filepath.Separator))) {
 			return nil, fmt.Errorf("entry %q would be written outside the destination", e.Raw)
 		}
@@ -403,7 +415,7 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 		}
 		destArg = filepath.Join(filepath.Dir(p), base)
 	}
-	dest, err := a.resolve(destArg)
+	dest, err := a.resolveWrite(destArg)
 	if err != nil {
 		return nil, err
 	}
@@ -545,7 +557,7 @@ type member struct {
 
 func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	destArg := req.String("dest", "")
-	dest, err := a.resolve(destArg)
+	dest, err := a.resolveWrite(destArg)
 	if err != nil {
 		return nil, err
 	}
@@ -587,6 +599,14 @@ func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 				return err
 			}
 			if p == dest {
+				return nil
+			}
+			// Wrasse's own data never goes into an archive.
+			if _, err := a.env.Permit(p, false); err != nil {
+				skipped++
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 || !(d.IsDir() || d.Type().IsRegular()) {

@@ -52,6 +52,13 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	return p, nil
 }
 
+// denied reports whether a walk must leave an entry out: no tool may
+// read it (Wrasse's database, settings, caches, logs).
+func (f *fsys) denied(p string) bool {
+	_, err := f.env.Permit(p, false)
+	return err != nil
+}
+
 // resolve maps a model-supplied path onto the allowed roots; relative
 // paths start at the workspace.
 func (f *fsys) resolve(path string) (string, error) {
@@ -203,7 +210,7 @@ func (f *fsys) write(ctx context.Context, req *sdk.Request) (*sdk.Result, error)
 	if strings.TrimSpace(arg) == "" {
 		return nil, sdk.Errorf("path is empty: pass the file to write")
 	}
-	path, err := f.resolve(arg)
+	path, err := f.env.ResolveArgWrite(arg)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +244,7 @@ func (f *fsys) write(ctx context.Context, req *sdk.Request) (*sdk.Result, error)
 
 func (f *fsys) patch(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	arg := req.String("path", "")
-	path, err := f.resolve(arg)
+	path, err := f.env.ResolveArgWrite(arg)
 	if err != nil {
 		return nil, err
 	}
@@ -353,6 +360,12 @@ func (f *fsys) list(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if f.denied(p) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
@@ -514,6 +527,12 @@ func (f *fsys) find(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if f.denied(p) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() && skipDir(d.Name()) {
@@ -584,12 +603,21 @@ func (f *fsys) grep(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	matches, filesWithMatch, skippedBinary := 0, 0, 0
 	truncated := false
 	search := func(p, rel string) {
+		// Protected files (Wrasse's database, settings, logs) are never
+		// opened, and binary files are skipped before the pattern sees
+		// them: a match count on either would read them out bit by bit.
+		if _, err := f.env.Permit(p, false); err != nil {
+			return
+		}
 		data, err := os.ReadFile(p)
-		if err != nil || !re.Match(data) {
+		if err != nil {
 			return
 		}
 		if isBinary(data) {
 			skippedBinary++
+			return
+		}
+		if !re.Match(data) {
 			return
 		}
 		filesWithMatch++
@@ -638,6 +666,12 @@ func (f *fsys) grep(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if f.denied(p) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 			if d.IsDir() {
 				if p != root && skipDir(d.Name()) {
 					return filepath.SkipDir
@@ -674,7 +708,7 @@ func (f *fsys) grep(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 		out += fmt.Sprintf("[... stopped at %d results; narrow the pattern, path or glob, or raise max_results (max 1000) ...]\n", maxResults)
 	}
 	if skippedBinary > 0 {
-		out += fmt.Sprintf("(%d binary files also matched and were skipped)\n", skippedBinary)
+		out += fmt.Sprintf("(%d binary files were not searched)\n", skippedBinary)
 	}
 	return sdk.Text(out), nil
 }
