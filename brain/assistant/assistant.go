@@ -1,0 +1,193 @@
+package assistant
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/cerebellum"
+	"github.com/wrasse-app/wrasse/brain/history"
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins"
+)
+
+// Options configure Open.
+type Options struct {
+	// Workspace is the workspace folder as the user gave it ("" means
+	// $WRASSE_HOME, then the user data folder).
+	Workspace string
+	// Getenv reads the environment (API keys, WRASSE_HOME, locale); nil
+	// reads none.
+	Getenv func(string) string
+	// PluginChild is the command line of a helper process that serves one
+	// plugin (plugins.Options.Child); nil runs every plugin in process.
+	PluginChild []string
+	// LogLevel is the level of the workspace log (default Info).
+	LogLevel slog.Level
+	// Clock stamps conversations and the system prompt (default time.Now).
+	Clock func() time.Time
+	// Retries is how often a model request that failed for a passing
+	// reason is retried (0: provider.DefaultMaxRetries; negative: never).
+	Retries int
+	// LockTimeout bounds the wait for the database lock (default 1 s), so
+	// a second process learns at once that the workspace is in use.
+	LockTimeout time.Duration
+}
+
+// App is one opened workspace with everything wired. All methods are safe
+// for concurrent use.
+type App struct {
+	opts Options
+	ws   workspace.Workspace
+	log  *slog.Logger
+	db   *store.DB
+	host *plugins.Host
+	reg  *cerebellum.Registry
+
+	closers []io.Closer
+
+	// mu serialises changes: config updates, key changes and capability
+	// state changes are each read-modify-write under it.
+	mu    sync.Mutex
+	model atomic.Pointer[modelState]
+
+	busyMu sync.Mutex
+	busy   map[store.ID]bool
+
+	subs subscribers
+}
+
+// Open opens the workspace with everything wired. The caller owns the App
+// and must Close it. A workspace another process holds fails within the
+// lock timeout with an error matching store.ErrLocked.
+func Open(opts Options) (*App, error) {
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	if opts.Retries == 0 {
+		opts.Retries = provider.DefaultMaxRetries
+	}
+	ws, err := workspace.Resolve(opts.Workspace, opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.Ensure(); err != nil {
+		return nil, err
+	}
+	a := &App{opts: opts, ws: ws, busy: map[store.ID]bool{}}
+	logger, closer, err := ws.OpenLog(opts.LogLevel)
+	if err != nil {
+		return nil, err
+	}
+	a.log = logger
+	a.closers = append(a.closers, closer)
+	raw, err := ws.LoadConfig()
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.warnConfig()
+	cfg := raw.WithDefaults()
+	db, err := store.Open(ws.Database(), store.Options{Logger: logger, Clock: opts.Clock, Timeout: opts.LockTimeout})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.db = db
+	a.model.Store(a.buildModel(cfg, raw))
+	a.host = plugins.NewHost(plugins.Options{
+		Child:   opts.PluginChild,
+		Logger:  logger,
+		Secrets: db.Secret,
+		Roots:   a.pluginRoots,
+		Hosts:   a.pluginHosts,
+	})
+	reg, err := cerebellum.Open(cerebellum.Options{
+		Builtin:       builtin.FS(),
+		Workspace:     ws.Root,
+		States:        db,
+		// PENDING(engine): Settings: db,
+		Pinned:        cfg.PinnedCapabilities,
+		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
+		Logger:        logger,
+		IndexBudget:   cfg.IndexBudget,
+		ToolBudget:    cfg.EffectiveToolBudget(),
+		ManifestCache: ws.ManifestCache(),
+		AppliedState:  ws.AppliedState(),
+		CheckCache:    ws.CheckCache(),
+		Native:        map[string]cerebellum.Runtime{history.Name: history.New(db)},
+	})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.reg = reg
+	reg.Subscribe(func(c cerebellum.Change) {
+		a.subs.publish(Event{Kind: EventCapabilities, Generation: c.Generation, Reason: c.Reason, Names: c.Names})
+	})
+	// The database lock makes this process the workspace's only user, so
+	// leftovers of an interrupted install can go.
+	if err := reg.Sweep(); err != nil {
+		logger.Warn("sweeping the workspace", "error", err)
+	}
+	return a, nil
+}
+
+// warnConfig logs the problems CheckConfig finds in config.json (a
+// misspelt key, say) once at start-up; `wrasse config` shows them too.
+func (a *App) warnConfig() {
+	for _, p := range a.ConfigProblems() {
+		a.log.Warn("config.json", "problem", p.String())
+	}
+}
+
+// Workspace is the opened workspace's layout.
+func (a *App) Workspace() workspace.Workspace { return a.ws }
+
+// Registry is the capability registry. Reads (List, Get, Index, Search)
+// are for everyone; changes go through App's methods so they are
+// serialised and announced.
+func (a *App) Registry() *cerebellum.Registry { return a.reg }
+
+// Store is the workspace database: conversations, events, secrets.
+func (a *App) Store() *store.DB { return a.db }
+
+// Logger is the workspace log.
+func (a *App) Logger() *slog.Logger { return a.log }
+
+// Close releases everything in reverse order of opening. Turns still
+// running should be cancelled first.
+func (a *App) Close() error {
+	var errs []error
+	if a.reg != nil {
+		errs = append(errs, a.reg.Close())
+	}
+	if a.db != nil {
+		errs = append(errs, a.db.Close())
+	}
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i].Close())
+	}
+	return errors.Join(errs...)
+}
+
+// PluginChildCommand is the command line that serves one plugin in a
+// process of its own: this executable with the hidden subcommand.
+func PluginChildCommand(subcommand string) ([]string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find the wrasse executable to run plugins in their own process: %w", err)
+	}
+	return []string{exe, subcommand}, nil
+}

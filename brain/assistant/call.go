@@ -1,0 +1,27 @@
+package assistant
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/gate"
+)
+
+// CallTool runs one tool through the registry and the safety gate without
+// a model, for capability authors and scripts: see agent.Agent.CallTool.
+func (a *App) CallTool(ctx context.Context, tool string, args json.RawMessage, approver gate.Approver) (agent.CallOutcome, error) {
+	ag, err := agent.New(agent.Options{Registry: a.reg, Store: a.db, Logger: a.log, Clock: a.opts.Clock})
+	if err != nil {
+		return agent.CallOutcome{}, err
+	}
+	return ag.CallTool(ctx, tool, args, approver)
+}
+
+// Check is the gate's verdict on a call, without running it.
+func (a *App) Check(tool string, args json.RawMessage) gate.Verdict {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return gate.Check(a.reg.Snapshot(), tool, args)
+}

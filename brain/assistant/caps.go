@@ -1,0 +1,151 @@
+package assistant
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/stage"
+	"github.com/wrasse-app/wrasse/cerebellum/watch"
+)
+
+// Capability changes go through the App so they are serialised (a.mu) and
+// announced; the registry's own change notices reach subscribers as
+// EventCapabilities.
+
+// Install adds a capability from a SKILL.md, a folder or a .zip/.skill
+// archive, validated completely before anything is written.
+func (a *App) Install(ctx context.Context, path string, replace bool) (*cerebellum.InstallResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
+}
+
+// Validate checks a folder, a SKILL.md or an archive without installing
+// it, staged exactly as an install would stage it (so links, nested
+// archives and size limits are caught too). Checking an installed
+// capability's own folder is not a name clash.
+func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "wrasse-validate-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	st, err := stage.Stage(abs, tmp, stage.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	folder := filepath.Base(abs)
+	if st.Kind != stage.KindFolder {
+		folder = strings.TrimSuffix(folder, filepath.Ext(folder))
+		if data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md")); err == nil {
+			if m, _, err := cerebellum.ValidateManifest(data, filepath.Base(path)); err == nil {
+				folder = m.Name
+			}
+		}
+	}
+	opt := cerebellum.ValidateOptions{}
+	for _, c := range a.reg.List() {
+		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
+			opt.Replace = true
+			opt.Grant = c.Granted
+		}
+	}
+	return a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
+}
+
+// Remove moves a capability to the trash (restorable for 7 days).
+func (a *App) Remove(ctx context.Context, name string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Remove(ctx, name)
+}
+
+// Restore brings a removed capability back, validated first.
+func (a *App) Restore(ctx context.Context, name string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Restore(ctx, name)
+}
+
+// Trash lists restorable capabilities, newest first.
+func (a *App) Trash() ([]cerebellum.Trashed, error) { return a.reg.Trash() }
+
+// Enable switches a capability on, granting its plugin the permissions
+// listed (only those it declares).
+func (a *App) Enable(name string, grant []string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Enable(name, grant)
+}
+
+// Disable switches a capability off.
+func (a *App) Disable(name string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Disable(name)
+}
+
+// Revoke withdraws granted permissions (all when perms is empty) and
+// returns those actually withdrawn.
+func (a *App) Revoke(name string, perms []string) ([]string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	before, err := a.reg.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	had := append([]string(nil), before.Granted...)
+	if err := a.reg.Revoke(name, perms); err != nil {
+		return nil, err
+	}
+	after, err := a.reg.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	still := map[string]bool{}
+	for _, g := range after.Granted {
+		still[g] = true
+	}
+	var gone []string
+	for _, g := range had {
+		if !still[g] {
+			gone = append(gone, g)
+		}
+	}
+	return gone, nil
+}
+
+// Resync applies what changed in the capability folders on disk.
+func (a *App) Resync(ctx context.Context) (cerebellum.Diff, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.Resync(ctx)
+}
+
+// Pending reports what a Resync would apply, without applying it.
+func (a *App) Pending() (cerebellum.Diff, error) { return a.reg.Pending() }
+
+// Watch reports hand edits of the capability folders as EventDisk events
+// until ctx ends, applying them at once when config.json says autoResync
+// (or apply is set). It returns when the watcher is running.
+func (a *App) Watch(ctx context.Context, apply bool) error {
+	auto := apply || a.Model().AutoResync
+	err := watch.Registry(ctx, a.reg, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
+		a.subs.publish(Event{Kind: EventDisk, Diff: n.Diff, Applied: n.Applied, Err: n.Err})
+	})
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", a.ws.Capabilities(), err)
+	}
+	return nil
+}

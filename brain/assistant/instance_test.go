@@ -1,0 +1,95 @@
+package assistant
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+)
+
+func TestInstanceForwarding(t *testing.T) {
+	a := openTest(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	release := make(chan struct{})
+	err := a.Serve(ctx, func(ctx context.Context, req Request, stdout, stderr io.Writer) int {
+		if len(req.Args) == 1 && req.Args[0] == "hang" {
+			close(started)
+			select {
+			case <-ctx.Done(): // the client went away
+				close(release)
+			case <-time.After(10 * time.Second):
+			}
+			return 1
+		}
+		fmt.Fprintf(stdout, "args=%s stdin=%s dir=%s\n", strings.Join(req.Args, ","), req.Stdin, req.Dir)
+		fmt.Fprintln(stderr, "a warning")
+		return 3
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	code, err := Forward(context.Background(), a.Workspace(), Request{Args: []string{"caps", "list"}, Stdin: []byte("piped"), Dir: "/here"}, &out, &errw)
+	if err != nil || code != 3 {
+		t.Fatalf("Forward = %d, %v", code, err)
+	}
+	if out.String() != "args=caps,list stdin=piped dir=/here\n" || errw.String() != "a warning\n" {
+		t.Fatalf("out %q err %q", out.String(), errw.String())
+	}
+
+	// A client that goes away cancels its command.
+	cctx, ccancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Forward(cctx, a.Workspace(), Request{Args: []string{"hang"}}, io.Discard, io.Discard)
+	}()
+	<-started
+	ccancel()
+	<-done
+	select {
+	case <-release:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the forwarded command was not cancelled when its client left")
+	}
+}
+
+func TestForwardWithoutServerIsQuick(t *testing.T) {
+	ws := workspace.Workspace{Root: t.TempDir()}
+	_, err := Forward(context.Background(), ws, Request{Args: []string{"caps", "list"}}, io.Discard, io.Discard)
+	if !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Forward with nobody serving: %v", err)
+	}
+}
+
+func TestSecondOpenFailsFastWithLocked(t *testing.T) {
+	a := openTest(t)
+	start := time.Now()
+	_, err := Open(Options{Workspace: a.Workspace().Root, LockTimeout: 100 * time.Millisecond})
+	if !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("second Open: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("a second Open waited far past its lock timeout")
+	}
+}
+
+func TestSocketPathFitsTheLimit(t *testing.T) {
+	short := SocketPath(workspace.Workspace{Root: "/tmp/ws"})
+	if short != "/tmp/ws/.wrasse.sock" {
+		t.Fatalf("short path %q", short)
+	}
+	long := SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("deep/", 40)})
+	if len(long) >= 100 || long == SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("other/", 40)}) {
+		t.Fatalf("long workspace socket %q", long)
+	}
+}

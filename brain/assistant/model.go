@@ -1,0 +1,185 @@
+package assistant
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
+	"github.com/wrasse-app/wrasse/brain/provider/openai"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// Names of the stored secrets and environment variables holding API keys.
+const (
+	SecretOpenAI    = "openai_api_key"
+	SecretAnthropic = "anthropic_api_key"
+	EnvOpenAI       = "OPENAI_API_KEY"
+	EnvAnthropic    = "ANTHROPIC_API_KEY"
+)
+
+// KeyNames returns the stored secret and the environment variable that
+// hold provider's API key.
+func KeyNames(providerName string) (secret, env string) {
+	if providerName == "anthropic" {
+		return SecretAnthropic, EnvAnthropic
+	}
+	return SecretOpenAI, EnvOpenAI
+}
+
+// minEnvKeyLen is the shortest key from the environment that is redacted:
+// shorter values are placeholders such as "ollama" or "none" that local
+// servers ignore, and redacting them would garble ordinary words.
+const minEnvKeyLen = 8
+
+// modelState is what a turn needs about the model: the effective config
+// and the provider built from it (or why none could be). It is immutable
+// once built and swapped whole; turns hold the one they began with.
+type modelState struct {
+	raw      workspace.Config // config.json as written
+	cfg      workspace.Config // with defaults
+	provider provider.Provider
+	// setupErr says why provider is nil (no key, unknown provider).
+	setupErr error
+
+	// turns counts the turns using this state, so the old one is closed
+	// only after they end.
+	turns sync.WaitGroup
+}
+
+// Override changes the model for one turn (the CLI's --provider,
+// --base-url and --model); zero fields keep the configured value.
+type Override struct {
+	Provider string
+	BaseURL  string
+	Model    string
+}
+
+func (o Override) empty() bool { return o == Override{} }
+
+// apply returns cfg with o applied; another provider starts from its own
+// defaults.
+func (o Override) apply(cfg workspace.Config) workspace.Config {
+	if o.Provider != "" && o.Provider != cfg.Provider {
+		cfg = workspace.Config{Provider: o.Provider, ContextWindow: cfg.ContextWindow, MaxSteps: cfg.MaxSteps,
+			Folders: cfg.Folders, PinnedCapabilities: cfg.PinnedCapabilities}
+	}
+	if o.BaseURL != "" {
+		cfg.BaseURL = o.BaseURL
+	}
+	if o.Model != "" {
+		cfg.Model = o.Model
+	}
+	return cfg.WithDefaults()
+}
+
+// buildModel makes the model state for cfg. A provider that cannot be
+// built is not an error here: each turn then says what is missing.
+func (a *App) buildModel(cfg, raw workspace.Config) *modelState {
+	st := &modelState{raw: raw, cfg: cfg}
+	p, err := a.buildProvider(cfg)
+	if err != nil {
+		st.setupErr = err
+		return st
+	}
+	policy := provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log}
+	st.provider = provider.WithRetry(p, policy)
+	return st
+}
+
+// buildProvider makes the configured provider, with its API key from the
+// stored secrets or else the environment. A key from the environment is
+// added to the store's redaction, as a stored one already is, so it
+// reaches neither the history, the model, the screen nor the log.
+func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
+	key := a.apiKey(cfg.Provider)
+	switch cfg.Provider {
+	case "openai":
+		name := "openai"
+		if usesLocalOllama(cfg) {
+			name = "ollama"
+		}
+		return openai.New(openai.Config{Name: name, BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+	case "anthropic":
+		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+		if errors.Is(err, anthropic.ErrNoAPIKey) {
+			return nil, hint.With(fmt.Errorf("there is no Anthropic API key: %w", err), hint.Hint{
+				Action:  "Save an Anthropic API key (or set " + EnvAnthropic + ")",
+				Command: []string{"secrets", "set", SecretAnthropic}, Page: hint.PageModel, Target: "apiKey"})
+		}
+		return p, err
+	}
+	return nil, hint.With(fmt.Errorf("%w: provider %q is not openai or anthropic", ErrConfig, cfg.Provider), hint.Hint{
+		Action:  "Choose the provider openai (any OpenAI-compatible server) or anthropic",
+		Command: []string{"config", "set", "provider", "openai"}, Page: hint.PageModel, Target: "provider"})
+}
+
+// apiKey is the stored key of the provider, else its environment variable.
+func (a *App) apiKey(providerName string) string {
+	secret, env := KeyNames(providerName)
+	if v, err := a.db.Secret(secret); err == nil {
+		return v
+	}
+	v := a.opts.Getenv(env)
+	if len(v) >= minEnvKeyLen {
+		if err := a.db.AddRedaction(env, v); err != nil {
+			a.log.Warn("cannot redact the API key from the environment", "variable", env, "error", err)
+		}
+	}
+	return v
+}
+
+// usesLocalOllama reports whether cfg talks to the default local Ollama.
+func usesLocalOllama(cfg workspace.Config) bool {
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	return cfg.Provider == "openai" && (base == "" || base == openai.OllamaBaseURL)
+}
+
+// setupHint is the hint attached to a turn that no model answered.
+func setupHint(cfg workspace.Config) hint.Hint {
+	if usesLocalOllama(cfg) {
+		return hint.Hint{Action: "Start Ollama (ollama serve, then ollama pull " + cfg.Model + ") or choose another model",
+			Command: []string{"config", "set", "baseURL", "URL"}, Page: hint.PageModel, Target: "baseURL"}
+	}
+	secret, _ := KeyNames(cfg.Provider)
+	return hint.Hint{Action: "Check the provider, base URL, model and API key",
+		Command: []string{"secrets", "set", secret}, Page: hint.PageModel}
+}
+
+// setupText ends the error shown in a conversation when no model answers.
+// It names no command or button: the hint carries those.
+func setupText(cfg workspace.Config) string {
+	if usesLocalOllama(cfg) {
+		return "Start a local model with Ollama (ollama serve, then ollama pull " + cfg.Model +
+			"), or choose another provider, model and API key in the model settings."
+	}
+	return "Check the provider, base URL, model and API key in the model settings."
+}
+
+// Model returns the configuration the next turn uses (defaults filled in).
+func (a *App) Model() workspace.Config { return a.model.Load().cfg }
+
+// ModelProblem says why no model can be asked right now (no key, an
+// unknown provider), or nil when a provider is set up. Whether the server
+// answers is only known by asking: see TestModel.
+func (a *App) ModelProblem() error { return a.model.Load().setupErr }
+
+// swapModel builds the state for raw, swaps it in and closes the old one
+// once the turns using it end. Call with a.mu held.
+func (a *App) swapModel(raw workspace.Config) {
+	next := a.buildModel(raw.WithDefaults(), raw)
+	old := a.model.Swap(next)
+	if old != nil {
+		go func() {
+			old.turns.Wait()
+			if c, ok := old.provider.(interface{ Close() error }); ok {
+				if err := c.Close(); err != nil {
+					a.log.Warn("closing the previous model provider", "error", err)
+				}
+			}
+		}()
+	}
+}

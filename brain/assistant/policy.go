@@ -1,0 +1,126 @@
+package assistant
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// Policy decides which folders and network hosts a plugin reaches. It is
+// pure: the App fills it from the current config and the registry.
+type Policy struct {
+	// Folders are the configured folders (config.json folders), as written.
+	Folders []string
+	// Home is the user's home folder: the default when Folders is empty,
+	// and what a leading ~ means.
+	Home string
+	// Workspace is the workspace root, which only trusted plugins reach.
+	Workspace string
+}
+
+// Roots are the folders capability c's plugin may touch, given the
+// permissions the user granted it:
+//   - plugins that ship with Wrasse (trusted) get the configured folders
+//     and the workspace (their tools guard the workspace's protected
+//     paths themselves);
+//   - others get nothing without the files permission; with it, the
+//     folders their SKILL.md names under permissions.files, each kept only
+//     if it lies inside a configured folder, or all configured folders
+//     when it names none.
+func (p Policy) Roots(c *cerebellum.Capability, granted []string) []string {
+	trusted := c != nil && c.Source == cerebellum.SourceBuiltin
+	if !trusted && !slices.Contains(granted, "files") {
+		return nil
+	}
+	allowed := p.allowed()
+	if trusted {
+		return append(allowed, p.Workspace)
+	}
+	var scope []string
+	if c != nil && c.Manifest != nil {
+		scope = c.Manifest.Permissions["files"]
+	}
+	if len(scope) == 0 {
+		return allowed
+	}
+	var roots []string
+	for _, s := range scope {
+		abs := p.abs(s)
+		for _, base := range allowed {
+			if within(abs, base) {
+				roots = append(roots, abs)
+				break
+			}
+		}
+	}
+	return roots
+}
+
+// Hosts are the network hosts capability c's plugin may reach: any for
+// plugins that ship with Wrasse and for others granted network (their
+// SKILL.md's list narrows it when it names hosts), none otherwise.
+func (p Policy) Hosts(c *cerebellum.Capability, granted []string) []string {
+	if c != nil && c.Source == cerebellum.SourceBuiltin {
+		return []string{"*"}
+	}
+	if !slices.Contains(granted, "network") {
+		return nil
+	}
+	if c != nil && c.Manifest != nil {
+		if named := c.Manifest.Permissions["network"]; len(named) > 0 {
+			return slices.Clone(named)
+		}
+	}
+	return []string{"*"}
+}
+
+// allowed are the configured folders made absolute, or the home folder.
+func (p Policy) allowed() []string {
+	var out []string
+	for _, f := range p.Folders {
+		out = append(out, p.abs(f))
+	}
+	if len(out) == 0 && p.Home != "" {
+		out = append(out, filepath.Clean(p.Home))
+	}
+	return out
+}
+
+// abs expands a leading ~ and makes path absolute and clean.
+func (p Policy) abs(path string) string {
+	if p.Home != "" && (path == "~" || strings.HasPrefix(path, "~/")) {
+		path = filepath.Join(p.Home, strings.TrimPrefix(path, "~"))
+	}
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return filepath.Clean(path)
+}
+
+// within reports whether path is base or lies beneath it.
+func within(path, base string) bool {
+	return path == base || strings.HasPrefix(path, strings.TrimSuffix(base, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// policy is the Policy of the current config.
+func (a *App) policy() Policy {
+	home, _ := os.UserHomeDir()
+	return Policy{Folders: a.model.Load().cfg.Folders, Home: home, Workspace: a.ws.Root}
+}
+
+// Folders are the folders the assistant may work in, absolute (the
+// configured ones, or the home folder when none are).
+func (a *App) Folders() []string { return a.policy().allowed() }
+
+func (a *App) pluginRoots(capability string, granted []string) []string {
+	c, _ := a.reg.Get(capability)
+	return a.policy().Roots(c, granted)
+}
+
+func (a *App) pluginHosts(capability string, granted []string) []string {
+	c, _ := a.reg.Get(capability)
+	return a.policy().Hosts(c, granted)
+}

@@ -1,0 +1,44 @@
+package assistant
+
+import (
+	"fmt"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// Session is the capability session of conversation id as its next turn
+// would begin it (the capabilities it has loaded), or a fresh session for
+// id 0. Front ends use it to show the index a conversation sees.
+func (a *App) Session(id store.ID) (*cerebellum.Session, error) {
+	if id == 0 {
+		return a.reg.NewSession("", nil), nil
+	}
+	if _, err := a.db.GetConversation(id); err != nil {
+		return nil, a.noConversation(id, err)
+	}
+	loaded, err := a.db.Loaded(id)
+	if err != nil {
+		return nil, fmt.Errorf("read what %s has loaded: %w", id, err)
+	}
+	return a.reg.NewSession(id.String(), loaded), nil
+}
+
+// DeleteConversation deletes conversation id and its events, and
+// announces it (EventConversations). A conversation whose turn is running
+// is refused with agent.ErrBusy: stop the turn first.
+func (a *App) DeleteConversation(id store.ID) error {
+	if _, err := a.db.GetConversation(id); err != nil {
+		return a.noConversation(id, err)
+	}
+	if !a.claim(id) {
+		return fmt.Errorf("%s: %w", id, agent.ErrBusy)
+	}
+	defer a.release(id)
+	if err := a.db.DeleteConversation(id); err != nil {
+		return a.noConversation(id, err)
+	}
+	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	return nil
+}

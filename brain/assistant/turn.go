@@ -1,0 +1,228 @@
+package assistant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// TurnOptions say who answers approvals and who sees the turn.
+type TurnOptions struct {
+	// Approver is asked about calls that need confirmation; nil denies
+	// them (gate.DenyAll), as a headless run must.
+	Approver gate.Approver
+	// Sink sees the turn as it happens; nil sees nothing.
+	Sink agent.Sink
+	// Override changes the model for this turn only.
+	Override Override
+}
+
+// Turn adds text as the user's message to conversation id (0 starts a new
+// one) and runs the turn to its end: see agent.Agent.Turn. It returns the
+// conversation's id. A first turn that no model answered leaves no empty
+// conversation behind: it is deleted and the id returned is 0. Errors
+// carry a hint (hint.Of) when the fix is known, such as the Model page
+// for a refused key.
+func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOptions) (store.ID, error) {
+	if strings.TrimSpace(text) == "" {
+		return id, agent.ErrEmptyMessage
+	}
+	if id != 0 {
+		if _, err := a.db.GetConversation(id); err != nil {
+			return id, a.noConversation(id, err)
+		}
+		if !a.claim(id) {
+			return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
+		}
+		defer a.release(id)
+		return a.runTurn(ctx, id, text, opt, false)
+	}
+	return a.runTurn(ctx, 0, text, opt, true)
+}
+
+// Resend replaces the user message at seq of conversation id with text
+// (the same text regenerates), removes everything after it, and runs the
+// turn again.
+func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
+	if strings.TrimSpace(text) == "" {
+		return id, agent.ErrEmptyMessage
+	}
+	if _, err := a.db.GetConversation(id); err != nil {
+		return id, a.noConversation(id, err)
+	}
+	if !a.claim(id) {
+		return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
+	}
+	defer a.release(id)
+	e, err := a.db.Event(id, seq)
+	if err != nil {
+		return id, fmt.Errorf("message %d of %s: %w", seq, id, err)
+	}
+	if e.Type != store.EventUserMessage {
+		return id, fmt.Errorf("%w: event %d of %s is a %s, not a message of yours", ErrNotUserMessage, seq, id, e.Type)
+	}
+	if _, err := a.db.TruncateFrom(id, seq); err != nil {
+		return id, err
+	}
+	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	return a.runTurn(ctx, id, text, opt, false)
+}
+
+// Regenerate runs the last user message of conversation id again,
+// replacing the reply (and tool calls) that followed it.
+func (a *App) Regenerate(ctx context.Context, id store.ID, opt TurnOptions) (store.ID, error) {
+	events, err := a.db.Events(id)
+	if err != nil {
+		return id, a.noConversation(id, err)
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == store.EventUserMessage {
+			return a.Resend(ctx, id, events[i].Seq, events[i].Text, opt)
+		}
+	}
+	return id, fmt.Errorf("%w: %s has no message to answer again", ErrNotUserMessage, id)
+}
+
+// runTurn runs one turn on the current model state; the caller holds the
+// conversation's claim when id != 0.
+func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, first bool) (store.ID, error) {
+	st := a.model.Load()
+	st.turns.Add(1)
+	defer st.turns.Done()
+	cfg, p, setupErr := st.cfg, st.provider, st.setupErr
+	if !opt.Override.empty() {
+		over := opt.Override.apply(st.cfg)
+		if err := workspace.CheckBaseURL(over.BaseURL); err != nil {
+			return id, err
+		}
+		cfg, p, setupErr = over, nil, nil
+		if raw, err := a.buildProvider(over); err != nil {
+			setupErr = err
+		} else {
+			p = provider.WithRetry(raw, provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log})
+		}
+	}
+	ag, err := agent.New(agent.Options{
+		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver,
+		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: cfg.ContextWindow,
+		Facts: agent.HostFacts(a.opts.Getenv), Logger: a.log, Clock: a.opts.Clock,
+		Identity:  a.identity,
+		SetupHint: a.setupTextFor(cfg, setupErr),
+	})
+	if err != nil {
+		return id, err
+	}
+	if first {
+		// Create and claim the conversation here, so no other turn can
+		// start in it before this one ends.
+		c, err := a.db.CreateConversation(cfg.Model)
+		if err != nil {
+			return 0, err
+		}
+		id = c.ID
+		a.claim(id)
+		defer a.release(id)
+		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	}
+	newID, err := ag.Turn(ctx, id, text, opt.Sink)
+	if err == nil {
+		a.subs.publish(Event{Kind: EventConversations, Names: []string{newID.String()}})
+		return newID, nil
+	}
+	err = a.hintTurnError(err, cfg, setupErr)
+	if first && newID != 0 && unanswered(err) {
+		if derr := a.db.DeleteConversation(newID); derr != nil {
+			a.log.Warn("removing a conversation no model answered", "conversation", newID.String(), "error", derr)
+			return newID, err
+		}
+		a.subs.publish(Event{Kind: EventConversations, Names: []string{newID.String()}})
+		return 0, err
+	}
+	return newID, err
+}
+
+// unanswered reports whether err means no model answered at all.
+func unanswered(err error) bool {
+	return errors.Is(err, agent.ErrNoProvider) || errors.Is(err, agent.ErrModel)
+}
+
+// identity is the editable identity prompt, re-read every turn.
+func (a *App) identity() string {
+	data, err := os.ReadFile(a.ws.Identity())
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// setupTextFor ends the message shown in a conversation no model answered.
+func (a *App) setupTextFor(cfg workspace.Config, setupErr error) string {
+	if setupErr != nil {
+		return "(" + setupErr.Error() + ") " + setupText(cfg)
+	}
+	return setupText(cfg)
+}
+
+// hintTurnError attaches the fix a person can make to a turn's error.
+func (a *App) hintTurnError(err error, cfg workspace.Config, setupErr error) error {
+	if _, ok := hint.Of(err); ok {
+		return err
+	}
+	switch {
+	case errors.Is(err, agent.ErrNoProvider):
+		if h, ok := hint.Of(setupErr); ok {
+			return hint.With(err, h)
+		}
+		return hint.With(err, setupHint(cfg))
+	case errors.Is(err, agent.ErrModel):
+		switch provider.KindOf(err) {
+		case provider.ErrAuth:
+			secret, env := KeyNames(cfg.Provider)
+			return hint.With(err, hint.Hint{Action: "Save a valid API key (or set " + env + ")",
+				Command: []string{"secrets", "set", secret}, Page: hint.PageModel, Target: "apiKey"})
+		case provider.ErrNotFound:
+			return hint.With(err, hint.Hint{Action: "Choose a model the server has",
+				Command: []string{"config", "set", "model", "NAME"}, Page: hint.PageModel, Target: "model"})
+		case provider.ErrNetwork, provider.ErrUnavailable, provider.ErrTimeout:
+			return hint.With(err, setupHint(cfg))
+		case provider.ErrContextLength:
+			return hint.With(err, hint.Hint{Action: "Start a new conversation or raise the context window",
+				Command: []string{"config", "set", "contextWindow", "TOKENS"}, Page: hint.PageModel, Target: "contextWindow"})
+		}
+	}
+	return err
+}
+
+// noConversation turns a missing conversation into an error that says so.
+func (a *App) noConversation(id store.ID, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return hint.With(fmt.Errorf("%w: there is no conversation %s", ErrNoConversation, id),
+			hint.Hint{Action: "List the conversations", Command: []string{"conversations", "list"}})
+	}
+	return err
+}
+
+func (a *App) claim(id store.ID) bool {
+	a.busyMu.Lock()
+	defer a.busyMu.Unlock()
+	if a.busy[id] {
+		return false
+	}
+	a.busy[id] = true
+	return true
+}
+
+func (a *App) release(id store.ID) {
+	a.busyMu.Lock()
+	delete(a.busy, id)
+	a.busyMu.Unlock()
+}
