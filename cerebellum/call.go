@@ -61,7 +61,8 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 // enforceToolBudget evicts least recently used capabilities from sess while
 // their tool schemas exceed Options.ToolBudget.
 func (r *Registry) enforceToolBudget(sess *Session) {
-	if r.opts.ToolBudget <= 0 || sess == nil {
+	budget := r.tune().ToolBudget
+	if budget <= 0 || sess == nil {
 		return
 	}
 	snap := r.Snapshot()
@@ -70,7 +71,7 @@ func (r *Registry) enforceToolBudget(sess *Session) {
 		for _, n := range loaded {
 			total += snap.SchemaTokens(n)
 		}
-		return total > r.opts.ToolBudget
+		return total > budget
 	})
 	if len(ev) > 0 {
 		r.log.Debug("evicted capabilities over the tool budget", "conversation", sess.ID(), "capabilities", ev)
@@ -149,12 +150,15 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 		err := fmt.Errorf("%w for %s: %v", ErrInvalidArgs, tool, strings.TrimPrefix(verr.Error(), schema.ErrInvalid.Error()+": "))
 		return errorResult(err), err
 	}
-	rt, err := r.runtime(ctx, c)
+	rt, release, err := r.runtime(ctx, c)
 	if err != nil {
 		return errorResult(err), err
 	}
 	ctx = WithSession(ctx, sess)
-	res, err := rt.Call(ctx, tool, args)
+	res, err := func() (Result, error) {
+		defer release() // even if the runtime panics: a reload waits for it
+		return rt.Call(ctx, tool, args)
+	}()
 	if err != nil {
 		err = fmt.Errorf("%s (%s): %w", tool, c.Name, err)
 		return errorResult(err), err

@@ -26,7 +26,7 @@ const (
 // Index renders the capability index for sess's system prompt. The same
 // registry state and session give byte-identical output.
 func (r *Registry) Index(sess *Session) string {
-	return RenderIndex(r.Snapshot(), r.LoadedNames(sess), recentOf(sess), r.opts.IndexBudget, r.opts.CountTokens)
+	return RenderIndex(r.Snapshot(), r.LoadedNames(sess), recentOf(sess), r.tune().IndexBudget, r.opts.CountTokens)
 }
 
 func recentOf(sess *Session) []string {

@@ -9,15 +9,32 @@ import (
 	"sync"
 )
 
+// runtimeEntry is one loaded (or loading) instance of a capability. An
+// entry leaves the registry (dropped) when its capability changes, is
+// reloaded or the registry closes; its runtime is closed once the load has
+// finished and no call is still running on it, so a reload never pulls a
+// runtime from under a call in flight.
 type runtimeEntry struct {
 	hash string
 	once sync.Once
 	rt   Runtime
 	err  error
 
-	mu      sync.Mutex
-	loaded  bool // the load finished (rt or err set)
-	dropped bool // the entry left the registry; its runtime must be closed
+	mu       sync.Mutex
+	loaded   bool // the load finished (rt or err set)
+	dropped  bool // the entry left the registry; its runtime must be closed
+	inflight int  // calls running on rt
+	closed   bool // rt.Close was called
+}
+
+// closeIfIdleLocked reports whether the caller must close rt now, marking
+// it closed; e.mu must be held.
+func (e *runtimeEntry) closeIfIdleLocked() bool {
+	if e.dropped && e.loaded && e.inflight == 0 && !e.closed && e.rt != nil {
+		e.closed = true
+		return true
+	}
+	return false
 }
 
 // finish records the end of a load; a runtime loaded for an entry that was
@@ -29,23 +46,49 @@ func (e *runtimeEntry) finish(log *slog.Logger) {
 		return
 	}
 	e.loaded = true
-	dropped := e.dropped
+	closeNow := e.closeIfIdleLocked()
 	e.mu.Unlock()
-	if dropped && e.rt != nil {
+	if closeNow {
 		if err := e.rt.Close(); err != nil {
 			log.Warn("closing runtime", "error", err)
 		}
 	}
 }
 
-// drop marks the entry gone and closes its runtime if it finished loading;
-// one still loading is closed by finish.
+// acquire counts a call in flight on the entry's runtime; it fails once the
+// entry is dropped, and the caller then needs a fresh entry.
+func (e *runtimeEntry) acquire() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dropped {
+		return false
+	}
+	e.inflight++
+	return true
+}
+
+// release ends a call; the last call on a dropped entry closes its runtime.
+func (e *runtimeEntry) release(log *slog.Logger) {
+	e.mu.Lock()
+	e.inflight--
+	closeNow := e.closeIfIdleLocked()
+	e.mu.Unlock()
+	if closeNow {
+		if err := e.rt.Close(); err != nil {
+			log.Warn("closing runtime", "error", err)
+		}
+	}
+}
+
+// drop marks the entry gone and closes its runtime if it is loaded and
+// idle; one still loading is closed by finish, one still serving calls by
+// the last release.
 func (e *runtimeEntry) drop() error {
 	e.mu.Lock()
 	e.dropped = true
-	loaded := e.loaded
+	closeNow := e.closeIfIdleLocked()
 	e.mu.Unlock()
-	if loaded && e.rt != nil {
+	if closeNow {
 		return e.rt.Close()
 	}
 	return nil
@@ -105,19 +148,51 @@ func (r *Registry) Close() error {
 	return errors.Join(errs...)
 }
 
-// runtime returns the loaded runtime of c, loading it once on first use. A
+// maxEntryAttempts bounds how often a call looks for a fresh runtime entry
+// when the one it found was dropped (by a reload or a change) under it.
+const maxEntryAttempts = 3
+
+// runtime returns the loaded runtime of c, loading it once on first use,
+// and a release function the caller calls when its call has finished. A
 // load failure marks the capability failed until its files change.
-func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, error) {
+func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, func(), error) {
 	if rt, ok := r.native[c.Name]; ok && c.Source == SourceBuiltin {
-		return rt, nil
+		return rt, func() {}, nil
 	}
+	for range maxEntryAttempts {
+		rt, e, err := r.loadEntry(ctx, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if e.acquire() {
+			return rt, func() { e.release(r.log) }, nil
+		}
+		// Dropped between loading and the call (ReloadRuntimes, a state or
+		// settings change): the next entry is loaded with the new state.
+	}
+	return nil, nil, fmt.Errorf("%w: %s was reloaded while this call started; call the tool again", ErrFailed, c.Name)
+}
+
+// loadEntry finds or makes the runtime entry of c and waits for its load.
+func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runtimeEntry, error) {
 	r.rtMu.Lock()
 	e, ok := r.runtimes[c.Name]
+	var retired *runtimeEntry
 	if !ok || e.hash != c.Hash {
+		if ok {
+			// Loaded for other content of the capability: close it rather
+			// than leave it running unreferenced.
+			retired = e
+		}
 		e = &runtimeEntry{hash: c.Hash}
 		r.runtimes[c.Name] = e
 	}
 	r.rtMu.Unlock()
+	if retired != nil {
+		if err := retired.drop(); err != nil {
+			r.log.Warn("closing runtime", "capability", c.Name, "error", err)
+		}
+	}
 	e.once.Do(func() {
 		loader := r.opts.Loaders[c.Kind]
 		if loader == nil {
@@ -127,12 +202,6 @@ func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, error) 
 		e.rt, e.err = loader.Load(ctx, r.loadRequest(c))
 	})
 	e.finish(r.log)
-	e.mu.Lock()
-	dropped := e.dropped
-	e.mu.Unlock()
-	if dropped && e.err == nil {
-		return nil, fmt.Errorf("%w: %s changed while it was loading; call the tool again", ErrFailed, c.Name)
-	}
 	if e.err != nil {
 		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
 			// A cancelled load is not the capability's fault: try again next time.
@@ -141,12 +210,12 @@ func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, error) 
 				delete(r.runtimes, c.Name)
 			}
 			r.rtMu.Unlock()
-			return nil, e.err
+			return nil, nil, e.err
 		}
 		r.markFailed(c, e.err)
-		return nil, fmt.Errorf("%w: %s: %v", ErrFailed, c.Name, e.err)
+		return nil, nil, fmt.Errorf("%w: %s: %v", ErrFailed, c.Name, e.err)
 	}
-	return e.rt, nil
+	return e.rt, e, nil
 }
 
 func (r *Registry) loadRequest(c *Capability) LoadRequest {

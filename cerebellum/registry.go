@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,9 @@ type Options struct {
 	Workspace string
 	// States persists enable/disable and grants; nil means in memory.
 	States StateStore
-	// Pinned names capabilities that are always loaded (config.json pinnedCapabilities).
+	// Pinned names capabilities that are always loaded (config.json
+	// pinnedCapabilities). Pinned, IndexBudget and ToolBudget are the
+	// initial Tuning; SetTuning changes them while running.
 	Pinned []string
 	// Loaders bring plugin and MCP capabilities to life.
 	Loaders map[Kind]Loader
@@ -81,6 +84,7 @@ type Registry struct {
 	applied  map[string]string
 	gen      uint64
 	snap     atomic.Pointer[Snapshot]
+	tuning   atomic.Pointer[Tuning] // replaced under mu
 
 	cache  *manifestCache
 	checks *verdictCache
@@ -88,14 +92,16 @@ type Registry struct {
 	rtMu     sync.Mutex
 	runtimes map[string]*runtimeEntry
 
-	subMu sync.Mutex
-	subs  []func(Change)
+	subMu   sync.Mutex
+	subs    []subscriber
+	nextSub uint64
 }
 
 // Change tells subscribers what happened to the registry.
 type Change struct {
 	Generation uint64
-	// Reason is a short word: "scan", "resync", "state", "failure".
+	// Reason is a short word: "scan", "resync", "state", "failure",
+	// "tuning", "reload", "settings".
 	Reason string
 	// Names are the capabilities concerned, when known.
 	Names []string
@@ -104,10 +110,10 @@ type Change struct {
 // Open scans both sources and returns a ready registry. Scanning never
 // interprets plugins; that happens on first use (or in CheckPlugins).
 func Open(opts Options) (*Registry, error) {
-	if opts.IndexBudget <= 0 {
-		opts.IndexBudget = DefaultIndexBudget
+	tuning, err := Tuning{Pinned: opts.Pinned, IndexBudget: max(opts.IndexBudget, 0), ToolBudget: max(opts.ToolBudget, 0)}.normalized()
+	if err != nil {
+		return nil, err
 	}
-	opts.IndexBudget = max(opts.IndexBudget, MinIndexBudget)
 	if opts.CountTokens == nil {
 		opts.CountTokens = EstimateTokens
 	}
@@ -121,6 +127,7 @@ func Open(opts Options) (*Registry, error) {
 		opts.States = MemoryStates{}
 	}
 	r := &Registry{opts: opts, log: opts.Logger, failures: map[string]loadFailure{}, runtimes: map[string]*runtimeEntry{}}
+	r.tuning.Store(&tuning)
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
@@ -152,20 +159,33 @@ func (r *Registry) Snapshot() *Snapshot { return r.snap.Load() }
 // Workspace is the workspace root ("" for built-ins only).
 func (r *Registry) Workspace() string { return r.opts.Workspace }
 
-// Subscribe registers fn to be told about every change. fn runs on the
-// goroutine that made the change; a UI must hand it to its own thread.
-func (r *Registry) Subscribe(fn func(Change)) {
+// Subscribe registers fn to be told about every change and returns a
+// function that unregisters it. fn runs on the goroutine that made the
+// change; a UI must hand it to its own thread.
+func (r *Registry) Subscribe(fn func(Change)) (cancel func()) {
 	r.subMu.Lock()
-	r.subs = append(r.subs, fn)
+	r.nextSub++
+	id := r.nextSub
+	r.subs = append(r.subs, subscriber{id, fn})
 	r.subMu.Unlock()
+	return func() {
+		r.subMu.Lock()
+		defer r.subMu.Unlock()
+		r.subs = slices.DeleteFunc(r.subs, func(s subscriber) bool { return s.id == id })
+	}
+}
+
+type subscriber struct {
+	id uint64
+	fn func(Change)
 }
 
 func (r *Registry) notify(c Change) {
 	r.subMu.Lock()
-	subs := append([]func(Change){}, r.subs...)
+	subs := slices.Clone(r.subs)
 	r.subMu.Unlock()
-	for _, fn := range subs {
-		fn(c)
+	for _, s := range subs {
+		s.fn(c)
 	}
 }
 
@@ -227,7 +247,7 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 		}
 	}
 	r.gen++
-	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.opts.Pinned, native: native,
+	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
 		hasLoader: loaders, failures: r.failures, generation: r.gen})
 	r.snap.Store(snap)
 	for _, c := range snap.caps {
@@ -266,7 +286,7 @@ func (r *Registry) NewSession(id string, loaded []string) *Session {
 func (r *Registry) UnknownPinned() []string {
 	snap := r.Snapshot()
 	var out []string
-	for _, p := range r.opts.Pinned {
+	for _, p := range r.tune().Pinned {
 		if _, ok := snap.byName[p]; !ok {
 			out = append(out, p)
 		}

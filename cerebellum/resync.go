@@ -112,10 +112,11 @@ func (r *Registry) Pending() (Diff, error) {
 	r.mu.Lock()
 	states, err := r.opts.States.States()
 	applied := r.applied
+	pinned := r.tune().Pinned
 	r.mu.Unlock()
 	if err != nil {
 		return Diff{}, err
 	}
-	next := assemble(assembleInput{scanned: scanned, states: states, pinned: r.opts.Pinned})
+	next := assemble(assembleInput{scanned: scanned, states: states, pinned: pinned})
 	return diffHashes(applied, hashesOf(next)), nil
 }
