@@ -37,6 +37,21 @@ type Request struct {
 	Reasons []string `json:"reasons"`
 	// Summary is a one-line description of the call for a prompt or card.
 	Summary string `json:"summary"`
+	// Scope is what "approve for this conversation" would cover
+	// (Verdict.Scope, e.g. "shell_exec running git status"); a card shows
+	// it beside that choice.
+	Scope string `json:"scope,omitempty"`
+	// OnceOnly is true when the call can only be approved once
+	// (Verdict.AlwaysAsk): a card offers no "for this conversation".
+	OnceOnly bool `json:"onceOnly,omitempty"`
+}
+
+// NewRequest is the Request for a Confirm verdict of a call, with its
+// reasons, approval scope and one-line summary; the caller sets the
+// conversation, the tool call id and redacts Args and Summary.
+func NewRequest(v Verdict, args json.RawMessage) Request {
+	return Request{Tool: v.tool, Capability: v.Capability, Args: args, Reasons: v.Reasons,
+		Summary: Summarize(v.tool, args), Scope: v.Scope, OnceOnly: v.AlwaysAsk}
 }
 
 // Approver asks the user. Implementations must return promptly when ctx

@@ -3,7 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"path"
 	"sort"
 	"strings"
 
@@ -57,7 +57,17 @@ type Verdict struct {
 	// Destructive is true when the tool's destructive annotation asks for
 	// confirmation (always, unless a danger pattern blocked the call).
 	Destructive bool `json:"destructive,omitempty"`
-	tool        string
+	// AlwaysAsk is true when what the call runs is only known at run time
+	// (see ShellInfo.Dynamic): it asks even when no pattern matched, and
+	// "approve for this conversation" never covers it.
+	AlwaysAsk bool `json:"alwaysAsk,omitempty"`
+	// Scope is what approving the call for the conversation covers: the
+	// tool with the same programs and subcommands (shell), the same path
+	// (file tools), or the tool (others). Empty when nothing would be.
+	Scope string `json:"scope,omitempty"`
+	tool  string
+	// scopeKey identifies Scope in Keys.
+	scopeKey string
 }
 
 // Tool is the tool the verdict is about.
@@ -70,9 +80,17 @@ func (v Verdict) Tool() string { return v.tool }
 func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 	lines := Renderings(call.Tool, call.Args)
 	v := Verdict{Decision: Allow, Capability: call.Capability, Line: lines[0], tool: call.Tool}
+	var shell *ShellInfo
+	if call.Tool == ShellTool {
+		if info, ok := shellCommand(call.Args); ok {
+			shell = &info
+			lines = append(lines, commandRenderings(call.Args, info)...)
+		}
+	}
+	v.Scope, v.scopeKey = scopeOf(call, shell)
 	var danger, confirm []Match
 	for _, p := range patterns {
-		if p.Pattern.Re == nil || !matchAny(p.Pattern.Re, lines) {
+		if p.Pattern.Re == nil || !matchAny(p.Pattern, lines) {
 			continue
 		}
 		m := Match{Capability: p.Capability, Pattern: p.Pattern.Pattern, Reason: p.Pattern.Reason, Block: p.Block}
@@ -94,6 +112,14 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 		v.Decision = Confirm
 		v.Reasons = reasons(confirm)
 	}
+	if v.Decision != Block && shell != nil && len(shell.Dynamic) > 0 {
+		v.Decision = Confirm
+		v.AlwaysAsk = true
+		v.Scope = ""
+		for _, r := range shell.Dynamic {
+			v.Reasons = append(v.Reasons, "what it runs is decided only when it runs: "+r)
+		}
+	}
 	if v.Decision != Block && call.Annotations.Destructive {
 		v.Decision = Confirm
 		v.Destructive = true
@@ -103,24 +129,74 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 	return v
 }
 
-// matchAny reports whether re matches one of lines. A line with a real
-// line break is matched in dot-all mode, compiled only then.
-func matchAny(re *regexp.Regexp, lines []string) bool {
-	var dotAll *regexp.Regexp
+// shellCommand reads a shell call's command line.
+func shellCommand(args json.RawMessage) (ShellInfo, bool) {
+	var a struct {
+		Command *string `json:"command"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.Command == nil {
+		return ShellInfo{}, false
+	}
+	return AnalyzeShell(*a.Command), true
+}
+
+// commandRenderings are the call again with its command replaced by each
+// simple command it runs, quotes and escapes removed, so that a pattern
+// written for `rm -rf /` sees it inside a pipeline, a subshell, `sh -c`
+// or behind a wrapper such as sudo or nice, and also with the program's
+// folder dropped (/bin/rm).
+func commandRenderings(args json.RawMessage, info ShellInfo) []string {
+	var obj map[string]any
+	if json.Unmarshal(args, &obj) != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range info.Commands {
+		variants := []string{c.Line()}
+		if base := path.Base(c.Program); base != c.Program {
+			variants = append(variants, SimpleCommand{Program: base, Args: c.Args}.Line())
+		}
+		for _, line := range variants {
+			obj["command"] = line
+			b, err := json.Marshal(obj)
+			if err != nil {
+				continue
+			}
+			out = append(out, Renderings(ShellTool, b)...)
+		}
+	}
+	return out
+}
+
+// scopeOf says what approving call for the conversation covers, for
+// people (scope) and for Keys (key).
+func scopeOf(call Call, shell *ShellInfo) (scope, key string) {
+	if shell != nil {
+		if len(shell.Scope) == 0 {
+			return "", ""
+		}
+		return call.Tool + " running " + strings.Join(shell.Scope, ", "), strings.Join(shell.Scope, "\x1e")
+	}
+	var a struct {
+		Path *string `json:"path"`
+	}
+	if json.Unmarshal(call.Args, &a) == nil && a.Path != nil {
+		p := path.Clean(strings.ReplaceAll(*a.Path, `\`, "/"))
+		return call.Tool + " on " + p, "path:" + p
+	}
+	return call.Tool, ""
+}
+
+// matchAny reports whether p matches one of lines. A line with a real
+// line break is matched in dot-all mode, with the form compiled once with
+// the pattern (skillmd.Pattern.DotAll).
+func matchAny(p skillmd.Pattern, lines []string) bool {
 	for _, l := range lines {
-		if !strings.ContainsAny(l, "\n\r") {
-			if re.MatchString(l) {
-				return true
-			}
-			continue
+		re := p.Re
+		if strings.ContainsAny(l, "\n\r") && p.DotAll != nil {
+			re = p.DotAll
 		}
-		if dotAll == nil {
-			var err error
-			if dotAll, err = regexp.Compile("(?s)" + re.String()); err != nil {
-				dotAll = re
-			}
-		}
-		if dotAll.MatchString(l) {
+		if re.MatchString(l) {
 			return true
 		}
 	}
@@ -158,20 +234,22 @@ func reasons(ms []Match) []string {
 }
 
 // Keys identify what approving v for a conversation grants: the tool with
-// each matched confirm pattern, and the tool's destructive default. A
-// blocked or allowed verdict has none.
+// each matched confirm pattern, and the tool's destructive default, each
+// within v's scope (the same programs and subcommands for the shell, the
+// same path for file tools). A blocked or allowed verdict has none, and
+// neither has one that always asks.
 func (v Verdict) Keys() []string {
-	if v.Decision != Confirm {
+	if v.Decision != Confirm || v.AlwaysAsk {
 		return nil
 	}
 	var keys []string
 	for _, m := range v.Matches {
 		if !m.Block {
-			keys = append(keys, v.tool+"\x1f"+m.Capability+"\x1f"+m.Pattern)
+			keys = append(keys, v.tool+"\x1f"+m.Capability+"\x1f"+m.Pattern+"\x1f"+v.scopeKey)
 		}
 	}
 	if v.Destructive {
-		keys = append(keys, v.tool+"\x1f\x1fdestructive")
+		keys = append(keys, v.tool+"\x1f\x1fdestructive\x1f"+v.scopeKey)
 	}
 	sort.Strings(keys)
 	return compact(keys)

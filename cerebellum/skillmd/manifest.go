@@ -65,6 +65,9 @@ type Pattern struct {
 	Reason  string `json:"reason,omitempty"`
 	// Re is the compiled, case-insensitive form.
 	Re *regexp.Regexp `json:"-"`
+	// DotAll is Re with `.` also matching line breaks, compiled with it,
+	// for text that spans lines.
+	DotAll *regexp.Regexp `json:"-"`
 }
 
 // Permission names a plugin may declare.
