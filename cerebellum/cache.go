@@ -90,6 +90,7 @@ func (c *manifestCache) get(key string) *skillmd.Manifest {
 				return nil
 			}
 			list[i].Re = re
+			list[i].DotAll = regexp.MustCompile("(?is)" + list[i].Pattern) // valid: Re compiled
 		}
 	}
 	return cm.M

@@ -54,7 +54,7 @@ var knownKeys = map[string]bool{
 	"name": true, "description": true, "version": true, "license": true, "compatibility": true,
 	"metadata": true, "allowed-tools": true, "triggers": true, "keywords": true, "tags": true,
 	"core": true, "requires": true, "tools": true, "danger_patterns": true, "confirm_patterns": true,
-	"permissions": true, "mcp": true,
+	"permissions": true, "mcp": true, "settings": true,
 }
 
 // Parse reads a SKILL.md. It returns the manifest and nil, or nil and an
@@ -354,6 +354,9 @@ func (p *parse) manifest(m *Manifest, root *yaml.Node, opt Options) {
 	}
 	if v, ok := seen["mcp"]; ok && !isNull(v) {
 		m.MCP = p.mcp(v)
+	}
+	if v, ok := seen["settings"]; ok && !isNull(v) {
+		m.Settings = p.settings(v) // settings.go
 	}
 	if m.MCP != nil && len(m.Tools) > 0 {
 		p.warnf(seen["tools"], "tools", "an MCP capability gets its tools from the server; the declared list is used only until the server answers")
@@ -835,6 +838,7 @@ func (p *parse) patterns(seen map[string]*yaml.Node, key string) []Pattern {
 			continue
 		}
 		pat.Re = re
+		pat.DotAll = regexp.MustCompile("(?is)" + pat.Pattern) // valid: Re compiled
 		out = append(out, pat)
 	}
 	return out
