@@ -1,10 +1,14 @@
-// Package ui will hold the Fyne windows and pages of the desktop app: the
-// chat window and the Capabilities settings page (drop a SKILL.md, folder
-// or .zip; Resync; enable with permission grants; remove and restore).
+// Package ui is the desktop window's shell: the split of the conversations
+// sidebar (with the Settings button) and, beside it, the chat or the
+// settings; the keyboard shortcuts (Ctrl/Cmd+N new chat, Ctrl/Cmd+,
+// settings, Ctrl/Cmd+F find, Esc stop); the window-wide drop handler, which
+// routes dropped files to the Capabilities page or to the chat's composer;
+// env.Navigate, which shows the settings page a hint points to; and the
+// watcher of hand edits to the capability folders.
 //
-// It drives the same interfaces the CLI uses — cerebellum.Registry for
-// capabilities, the agent for turns, gate.Approver for confirmations — and
-// never calls app.New itself: main hands it the app and window, so its tests
-// run headless with fyne.io/fyne/v2/test. Until that lands, `wrasse` with no
-// arguments prints the workspace state and the CLI usage.
+// The screens live in ui/chat and ui/settings, and every screen meets Fyne's
+// threading and the application core through ui/bridge. This package never
+// calls app.New: cmd/wrasse makes the app and window and hands them, with
+// the core, to Build, so everything here is tested headless with
+// fyne.io/fyne/v2/test.
 package ui

@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// chatView is what the shell needs of ui/chat's *Chat (see
+// notes/ui-contract.md). The shell depends on this much only, so its
+// tests use a recording fake.
+type chatView interface {
+	Sidebar() fyne.CanvasObject
+	Object() fyne.CanvasObject
+	NewConversation()
+	Stop()
+	ShowFind()
+	FocusComposer()
+	HandleDrop(uris []fyne.URI)
+	Current() store.ID
+}
+
+// settingsView is what the shell needs of ui/settings' *Settings.
+type settingsView interface {
+	Object() fyne.CanvasObject
+	Show(page hint.Page, target string)
+	HandleDrop(uris []fyne.URI)
+}
+
+// pageReporter is implemented by a settings view that can say which page
+// it shows, so a drop on the Model page does not import anything.
+type pageReporter interface {
+	Page() hint.Page
+}
