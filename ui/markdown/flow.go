@@ -30,7 +30,12 @@ func (s *span) sameStyle(o *span) bool {
 }
 
 func (s *span) textStyle(pre bool) fyne.TextStyle {
-	return fyne.TextStyle{Bold: s.bold, Italic: s.italic, Monospace: s.code || pre}
+	if s.code || pre {
+		// Themes have one monospace face (and the test theme no bold or
+		// italic one), so monospace ignores weight and slant.
+		return fyne.TextStyle{Monospace: true}
+	}
+	return fyne.TextStyle{Bold: s.bold, Italic: s.italic}
 }
 
 // appendText adds text to spans, merging it into the last span when the
@@ -97,13 +102,13 @@ const (
 // flowCache holds the measured tokens for one text size and the lines for
 // one width; both are recomputed only when those change.
 type flowCache struct {
-	size       float32
-	tokens     []token
-	metrics    [2]textMetrics // proportional, monospace
-	width      float32
-	lines      []flowLine
-	height     float32
-	valid      bool
+	size    float32
+	tokens  []token
+	metrics [2]textMetrics // proportional, monospace
+	width   float32
+	lines   []flowLine
+	height  float32
+	valid   bool
 }
 
 func newTextFlow(spans []span, sizeName fyne.ThemeSizeName, scale float32) *textFlow {
