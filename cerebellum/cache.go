@@ -14,7 +14,7 @@ import (
 
 // manifestCacheVersion changes whenever the parser's output may change, so
 // an old cache is ignored rather than trusted.
-const manifestCacheVersion = "skillmd-1"
+const manifestCacheVersion = "skillmd-2"
 
 // manifestCache remembers parsed SKILL.md files by content hash in one file
 // in the workspace, so a start-up with hundreds of capabilities decodes JSON

@@ -29,6 +29,8 @@ type Manifest struct {
 	ConfirmPatterns []Pattern   `json:"confirmPatterns,omitempty"`
 	Permissions     Permissions `json:"permissions,omitzero"`
 	MCP             *MCPServer  `json:"mcp,omitempty"`
+	// Settings the user can change, sorted by key (settings.go).
+	Settings []Setting `json:"settings,omitempty"`
 	// Body is the Markdown after the frontmatter, trimmed.
 	Body string `json:"-"`
 	// Headings are the Markdown headings of the body, in order (search terms for guides).
