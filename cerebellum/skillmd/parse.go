@@ -14,6 +14,7 @@ import (
 
 	"github.com/adrg/frontmatter"
 	goccy "github.com/goccy/go-yaml"
+	goccyparser "github.com/goccy/go-yaml/parser"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -106,6 +107,10 @@ func Parse(data []byte, opt Options) (*Manifest, error) {
 		p.yamlError(fm, err)
 		return nil, p.result()
 	}
+	if err := checkAliases(&doc); err != nil {
+		p.errorf(nil, "", "%v", err)
+		return nil, p.result()
+	}
 	m := &Manifest{Body: strings.TrimSpace(string(body))}
 	m.Headings = headings(m.Body)
 	root := &doc
@@ -155,8 +160,8 @@ func (p *parse) result() error {
 // yamlError turns a YAML syntax error into a problem with its real line and column.
 func (p *parse) yamlError(fm []byte, err error) {
 	prob := Problem{File: p.file, Message: "YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
-	var sink any
-	if gerr := goccy.Unmarshal(fm, &sink); gerr != nil {
+	// Parse only (no decoding): decoding would expand aliases.
+	if _, gerr := goccyparser.ParseBytes(fm, 0); gerr != nil {
 		var ye goccy.Error
 		if errors.As(gerr, &ye) {
 			prob.Message = "YAML: " + ye.GetMessage()
