@@ -1,0 +1,335 @@
+package settings
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// capsPage is the Capabilities page: a filter box, import and Resync, the
+// watcher's banner, the outcome of the last action in a code block, and
+// three views: the installed capabilities (a virtualised list beside the
+// selected one's details), the Trash and the index preview.
+type capsPage struct {
+	env *bridge.Env
+
+	all       []*cerebellum.Capability
+	shown     []*cerebellum.Capability
+	highlight string
+
+	filter  *widget.Entry
+	count   *widget.Label
+	list    *widget.List
+	detail  *capDetail
+	banner  *diskBanner
+	result  *codeBlock
+	resultX *widget.Button
+	results *fyne.Container
+	problem *problemLine
+	imp     *importer
+	trash   *trashView
+	preview *indexPreview
+	views   *container.AppTabs
+	obj     fyne.CanvasObject
+}
+
+func newCapsPage(env *bridge.Env) *capsPage {
+	p := &capsPage{env: env}
+	p.detail = newCapDetail(env.Copy)
+	p.detail.OnGrant = p.grant
+	p.detail.OnRevoke = p.revoke
+	p.detail.OnRemove = p.confirmRemove
+	p.filter = widget.NewEntry()
+	p.filter.SetPlaceHolder("Filter by name, description, kind, badge or state")
+	p.filter.OnChanged = func(string) { p.applyFilter() }
+	p.count = widget.NewLabel("")
+	p.list = widget.NewList(
+		func() int { return len(p.shown) },
+		func() fyne.CanvasObject {
+			r := newCapRow()
+			r.OnToggle = p.toggle
+			r.OnRemove = p.confirmRemove
+			return r
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id < len(p.shown) {
+				c := p.shown[id]
+				o.(*capRow).Bind(c, c.Name == p.highlight)
+			}
+		})
+	p.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(p.shown) {
+			p.detail.Show(p.shown[id])
+		}
+	}
+	p.result = newCodeBlock(env.Copy, 260)
+	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide() })
+	p.resultX.Importance = widget.LowImportance
+	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
+	p.results.Hide()
+	p.problem = newProblemLine(env.Show)
+	p.banner = newDiskBanner(p.resync)
+	p.imp = newImporter(env, p.showOutcome)
+	p.trash = newTrashView(env, p.restore)
+	p.preview = newIndexPreview(env)
+
+	importFile := widget.NewButtonWithIcon("Import file…", theme.FileIcon(), p.imp.PickFile)
+	importFolder := widget.NewButtonWithIcon("Import folder…", theme.FolderOpenIcon(), p.imp.PickFolder)
+	resync := widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
+	tools := container.NewHBox(importFile, importFolder, resync)
+	top := container.NewBorder(nil, nil, nil, tools, p.filter)
+	hintText := widget.NewLabel("Drop SKILL.md files, capability folders or .zip/.skill archives anywhere on this page to import them.")
+	hintText.Wrapping = fyne.TextWrapWord
+	hintText.SizeName = theme.SizeNameCaptionText
+
+	split := container.NewHSplit(container.NewBorder(p.count, nil, nil, nil, p.list), p.detail.Object())
+	split.SetOffset(0.5)
+	p.views = container.NewAppTabs(
+		container.NewTabItem("Installed", split),
+		container.NewTabItem("Trash", p.trash.Object()),
+		container.NewTabItem("Index preview", p.preview.Object()),
+	)
+	p.views.OnSelected = func(t *container.TabItem) {
+		switch t.Text {
+		case "Trash":
+			p.trash.Load()
+		case "Index preview":
+			p.preview.Load()
+		}
+	}
+	header := container.NewVBox(top, hintText, p.banner.Object(), p.problem.Object(), p.results)
+	p.obj = container.NewBorder(header, nil, nil, nil, p.views)
+	p.refresh()
+	return p
+}
+
+// Object is the page.
+func (p *capsPage) Object() fyne.CanvasObject { return p.obj }
+
+// refresh re-reads the registry's current snapshot (an in-memory read)
+// and redraws what shows it.
+func (p *capsPage) refresh() {
+	p.all = p.env.Core.Registry().List()
+	p.applyFilter()
+	if p.views.Selected() != nil && p.views.Selected().Text == "Index preview" {
+		p.preview.Load()
+	}
+}
+
+// applyFilter narrows the list to capabilities matching the filter box.
+func (p *capsPage) applyFilter() {
+	q := strings.ToLower(strings.TrimSpace(p.filter.Text))
+	p.shown = p.shown[:0]
+	for _, c := range p.all {
+		if q == "" || matches(c, q) {
+			p.shown = append(p.shown, c)
+		}
+	}
+	failed := 0
+	for _, c := range p.all {
+		if c.State == cerebellum.StateFailed {
+			failed++
+		}
+	}
+	text := plural(len(p.all), "capability", "capabilities")
+	if len(p.shown) != len(p.all) {
+		text = fmt.Sprintf("%d of %s", len(p.shown), text)
+	}
+	if failed > 0 {
+		text += fmt.Sprintf(", %d failed", failed)
+	}
+	p.count.SetText(text)
+	p.list.UnselectAll()
+	p.list.Refresh()
+	// Keep the details on the same capability, as it now stands.
+	if name := p.detail.Name(); name != "" {
+		p.detail.Show(p.find(name))
+		if i := p.index(name); i >= 0 {
+			p.selectRow(i)
+		}
+	}
+}
+
+func matches(c *cerebellum.Capability, q string) bool {
+	for _, s := range []string{c.Name, c.Description(), string(c.Kind), string(c.Badge), string(c.State)} {
+		if strings.Contains(strings.ToLower(s), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectRow selects without re-entering OnSelected's work twice.
+func (p *capsPage) selectRow(i int) {
+	on := p.list.OnSelected
+	p.list.OnSelected = nil
+	p.list.Select(i)
+	p.list.OnSelected = on
+}
+
+func (p *capsPage) find(name string) *cerebellum.Capability {
+	for _, c := range p.all {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func (p *capsPage) index(name string) int {
+	for i, c := range p.shown {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Reveal shows the Installed view scrolled to name, highlighted and
+// selected; a capability hidden by the filter clears the filter first.
+func (p *capsPage) Reveal(name string) {
+	p.views.SelectIndex(0)
+	p.highlight = name
+	if p.index(name) < 0 && p.filter.Text != "" {
+		p.filter.SetText("")
+	}
+	i := p.index(name)
+	if i < 0 {
+		p.problem.Info("There is no capability named " + name + ".")
+		p.list.Refresh()
+		return
+	}
+	p.detail.Show(p.shown[i])
+	p.selectRow(i)
+	p.list.ScrollTo(i)
+	p.list.Refresh()
+}
+
+// toggle switches a capability on or off.
+func (p *capsPage) toggle(name string, on bool) {
+	p.run(func() error {
+		if on {
+			return p.env.Core.Enable(name, nil)
+		}
+		return p.env.Core.Disable(name)
+	}, func() {
+		p.problem.Clear()
+	})
+}
+
+func (p *capsPage) grant(name, perm string) {
+	p.run(func() error { return p.env.Core.Enable(name, []string{perm}) }, func() {
+		p.problem.OK("Granted " + perm + " to " + name + ".")
+	})
+}
+
+func (p *capsPage) revoke(name, perm string) {
+	p.run(func() error {
+		_, err := p.env.Core.Revoke(name, []string{perm})
+		return err
+	}, func() {
+		p.problem.OK("Revoked " + perm + " from " + name + ".")
+	})
+}
+
+// confirmRemove asks before moving a capability to the Trash.
+func (p *capsPage) confirmRemove(name string) {
+	dialog.ShowConfirm("Move "+name+" to the Trash?",
+		"Its tools go away now. You can restore it from the Trash view for 7 days.",
+		func(ok bool) {
+			if ok {
+				p.remove(name)
+			}
+		}, p.env.Window)
+}
+
+func (p *capsPage) remove(name string) {
+	p.run(func() error { return p.env.Core.Remove(context.Background(), name) }, func() {
+		p.problem.OK(name + " is in the Trash (restorable for 7 days).")
+		if p.detail.Name() == name {
+			p.detail.Show(nil)
+		}
+	})
+}
+
+func (p *capsPage) restore(name string) {
+	p.run(func() error { return p.env.Core.Restore(context.Background(), name) }, func() {
+		p.problem.OK(name + " is restored.")
+		p.trash.Load()
+	})
+}
+
+// resync applies what changed on disk and shows the diff.
+func (p *capsPage) resync() {
+	p.env.Go(func() {
+		diff, err := p.env.Core.Resync(context.Background())
+		p.env.Do(func() {
+			if err != nil {
+				p.problem.Error(err)
+				return
+			}
+			p.banner.Hide()
+			p.problem.Clear()
+			p.showOutcome("Resync", diffText(diff))
+			p.refresh()
+		})
+	})
+}
+
+// run does a core call in the background and shows its outcome.
+func (p *capsPage) run(call func() error, ok func()) {
+	p.env.Go(func() {
+		err := call()
+		p.env.Do(func() {
+			if err != nil {
+				p.problem.Error(err)
+				p.refresh() // the switch goes back to the real state
+				return
+			}
+			ok()
+			p.refresh()
+		})
+	})
+}
+
+// showOutcome puts an action's result in the code block under the header.
+func (p *capsPage) showOutcome(title, text string) {
+	p.result.Set(title, text)
+	p.results.Show()
+	p.views.SelectIndex(0)
+	p.refresh()
+}
+
+// onDisk is the watcher's notice of hand edits.
+func (p *capsPage) onDisk(diff cerebellum.Diff, applied bool, err error) {
+	p.banner.Show(diff, applied, err)
+	if applied {
+		p.refresh()
+	}
+}
+
+// diffText says what a Resync changed, one line per kind of change.
+func diffText(d cerebellum.Diff) string {
+	if d.Empty() {
+		return "Nothing changed on disk since the last Resync."
+	}
+	var b strings.Builder
+	line := func(label string, names []string) {
+		if len(names) > 0 {
+			fmt.Fprintf(&b, "%s: %s\n", label, strings.Join(names, ", "))
+		}
+	}
+	line("Added", d.Added)
+	line("Changed", d.Changed)
+	line("Removed", d.Removed)
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,189 @@
+package settings
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// capDetail shows the selected capability in full: what it is, its state
+// (a failure with its error, file and line in a code block), its tools,
+// and the permissions it asks for with Grant and Revoke.
+type capDetail struct {
+	// OnGrant, OnRevoke and OnRemove are the page's actions.
+	OnGrant  func(name, perm string)
+	OnRevoke func(name, perm string)
+	OnRemove func(name string)
+
+	name    string
+	title   *widget.Label
+	meta    *widget.Label
+	desc    *widget.Label
+	state   *widget.Label
+	failure *codeBlock
+	tools   *widget.Label
+	perms   *fyne.Container
+	where   *widget.Label
+	remove  *widget.Button
+	empty   *widget.Label
+	body    *fyne.Container
+	obj     fyne.CanvasObject
+}
+
+func newCapDetail(copy func(string)) *capDetail {
+	d := &capDetail{}
+	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	d.title.SizeName = theme.SizeNameSubHeadingText
+	d.meta = widget.NewLabel("")
+	d.desc = widget.NewLabel("")
+	d.desc.Wrapping = fyne.TextWrapWord
+	d.state = widget.NewLabel("")
+	d.state.Wrapping = fyne.TextWrapWord
+	d.failure = newCodeBlock(copy, 320)
+	d.tools = widget.NewLabel("")
+	d.tools.Wrapping = fyne.TextWrapWord
+	d.perms = container.NewVBox()
+	d.where = widget.NewLabel("")
+	d.where.Wrapping = fyne.TextWrapBreak
+	d.where.SizeName = theme.SizeNameCaptionText
+	d.remove = widget.NewButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
+		if d.OnRemove != nil {
+			d.OnRemove(d.name)
+		}
+	})
+	d.remove.Importance = widget.DangerImportance
+	d.empty = widget.NewLabel("Select a capability to see its tools, permissions and state.")
+	d.empty.Wrapping = fyne.TextWrapWord
+	d.body = container.NewVBox(d.title, d.meta, d.desc, d.state, d.failure,
+		widget.NewSeparator(), d.tools, d.perms, d.where, container.NewHBox(d.remove))
+	d.obj = container.NewVScroll(container.NewStack(d.empty, d.body))
+	d.Show(nil)
+	return d
+}
+
+// Object is the panel.
+func (d *capDetail) Object() fyne.CanvasObject { return d.obj }
+
+// Name is the capability shown ("" for none).
+func (d *capDetail) Name() string { return d.name }
+
+// Show fills the panel with c (nil: nothing selected).
+func (d *capDetail) Show(c *cerebellum.Capability) {
+	if c == nil {
+		d.name = ""
+		d.body.Hide()
+		d.empty.Show()
+		return
+	}
+	d.empty.Hide()
+	d.body.Show()
+	d.name = c.Name
+	d.title.SetText(c.Name)
+	d.meta.SetText(capMeta(c))
+	d.desc.SetText(c.Description())
+	d.desc.Hidden = c.Description() == ""
+	d.failure.Hide()
+	switch c.State {
+	case cerebellum.StateFailed:
+		d.state.Importance = widget.DangerImportance
+		d.state.SetText("Failed to load: " + firstLine(c.Error))
+		text := c.Detail
+		if text == "" {
+			text = c.Error
+		}
+		d.failure.Set("Error", text)
+		d.failure.Show()
+	case cerebellum.StateDisabled:
+		d.state.Importance = widget.WarningImportance
+		d.state.SetText("Switched off: its tools are not offered to the model.")
+	default:
+		d.state.Importance = widget.SuccessImportance
+		switch {
+		case c.Core:
+			d.state.SetText("OK. Core: its tools are in every conversation.")
+		case c.Pinned:
+			d.state.SetText("OK. Pinned in config.json: its tools are in every conversation.")
+		default:
+			d.state.SetText("OK. The model loads it when it needs it.")
+		}
+	}
+	d.state.Refresh()
+	d.tools.SetText(toolsText(c))
+	d.showPermissions(c)
+	switch {
+	case c.Dir != "":
+		d.where.SetText("Folder: " + c.Dir)
+	default:
+		d.where.SetText("Ships with Wrasse (built in).")
+	}
+	d.remove.Hidden = c.Source != cerebellum.SourceWorkspace
+	d.body.Refresh()
+}
+
+func toolsText(c *cerebellum.Capability) string {
+	if c.Kind == cerebellum.KindGuide {
+		return "A guide: instructions the model reads, no tools."
+	}
+	tools := c.Tools()
+	if len(tools) == 0 {
+		return "Tools: none available."
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return "Tools: " + strings.Join(names, ", ")
+}
+
+// showPermissions lists what the plugin declares, each granted or not
+// with the button that changes it. Built-ins are trusted and need none.
+func (d *capDetail) showPermissions(c *cerebellum.Capability) {
+	d.perms.RemoveAll()
+	if c.Manifest == nil || len(c.Manifest.Permissions) == 0 {
+		return
+	}
+	head := widget.NewLabelWithStyle("Permissions", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	d.perms.Add(head)
+	if c.Source == cerebellum.SourceBuiltin {
+		d.perms.Add(widget.NewLabel("Ships with Wrasse: " + strings.Join(c.Manifest.Permissions.Names(), ", ") + " (no grant needed)."))
+		return
+	}
+	granted := map[string]bool{}
+	for _, g := range c.Granted {
+		granted[g] = true
+	}
+	name := c.Name
+	for _, p := range c.Manifest.Permissions.Names() {
+		label := p
+		if scope := c.Manifest.Permissions[p]; len(scope) > 0 {
+			label += " (" + strings.Join(scope, ", ") + ")"
+		}
+		status := widget.NewLabel("not granted")
+		var btn *widget.Button
+		perm := p
+		if granted[p] {
+			status.SetText("granted")
+			status.Importance = widget.SuccessImportance
+			btn = widget.NewButton("Revoke "+p, func() { d.OnRevoke(name, perm) })
+		} else {
+			status.Importance = widget.WarningImportance
+			btn = widget.NewButton("Grant "+p, func() { d.OnGrant(name, perm) })
+			btn.Importance = widget.HighImportance
+		}
+		text := widget.NewLabel(label)
+		text.Wrapping = fyne.TextWrapWord
+		d.perms.Add(container.NewBorder(nil, nil, nil, container.NewHBox(status, btn), text))
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

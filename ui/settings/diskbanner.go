@@ -1,0 +1,82 @@
+package settings
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// diskBanner tells the user the watcher saw capability folders change on
+// disk, says what changed, and offers Resync (or says it already ran,
+// with autoResync).
+type diskBanner struct {
+	text   *widget.Label
+	resync *widget.Button
+	box    *fyne.Container
+}
+
+func newDiskBanner(resync func()) *diskBanner {
+	b := &diskBanner{}
+	b.text = widget.NewLabel("")
+	b.text.Wrapping = fyne.TextWrapWord
+	b.resync = widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), resync)
+	b.resync.Importance = widget.HighImportance
+	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { b.Hide() })
+	dismiss.Importance = widget.LowImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHover))
+	bg.CornerRadius = theme.InputRadiusSize()
+	row := container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), container.NewHBox(b.resync, dismiss), b.text)
+	b.box = container.NewStack(bg, container.NewPadded(row))
+	b.box.Hide()
+	return b
+}
+
+func (b *diskBanner) Object() fyne.CanvasObject { return b.box }
+
+// Show says what changed; an empty diff (edits undone) hides the banner.
+func (b *diskBanner) Show(d cerebellum.Diff, applied bool, err error) {
+	switch {
+	case err != nil:
+		b.text.SetText("Wrasse stopped watching the capability folders: " + err.Error() + ". Use Resync after editing them.")
+		b.resync.Show()
+	case d.Empty():
+		b.Hide()
+		return
+	case applied:
+		b.text.SetText("Capability folders changed on disk and were applied: " + diffSummary(d) + ".")
+		b.resync.Hide()
+	default:
+		b.text.SetText("Capability folders changed on disk: " + diffSummary(d) + ". Resync to apply.")
+		b.resync.Show()
+	}
+	b.box.Show()
+}
+
+func (b *diskBanner) Hide() { b.box.Hide() }
+
+// Visible reports whether the banner shows.
+func (b *diskBanner) Visible() bool { return b.box.Visible() }
+
+// Text is what the banner says.
+func (b *diskBanner) Text() string { return b.text.Text }
+
+// diffSummary is a diff in one sentence: "added x; changed y, z".
+func diffSummary(d cerebellum.Diff) string {
+	var parts []string
+	if len(d.Added) > 0 {
+		parts = append(parts, "added "+strings.Join(d.Added, ", "))
+	}
+	if len(d.Changed) > 0 {
+		parts = append(parts, "changed "+strings.Join(d.Changed, ", "))
+	}
+	if len(d.Removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,20 @@
+// Package settings is the desktop app's settings view: one AppTabs with
+// the Model, Capabilities, Folders, Shell and Web pages.
+//
+// Every page reads and changes the application core (brain/assistant)
+// through the bridge.Env it is built from, and copies none of its logic:
+// validation, installing, Resync and the per-capability settings are the
+// core's. Work that touches disk or network runs through env.Go and hands
+// its result back through env.Do; core events (Subscribe) refresh the
+// pages the same way, so tests that pass inline runners see every update
+// in order.
+//
+// Files are named after what they show: model.go (provider, base URL,
+// model, key, context window, Test), capabilities.go (the page) with
+// caprow.go (one row of the virtualised list), capdetail.go (the selected
+// capability), importer.go (file picker and drops), diskbanner.go (the
+// watcher's banner), trash.go, indexpreview.go; folders.go;
+// dependent.go (the three-state check shared by pages that need a
+// capability) with shell.go and web.go; codeblock.go and problem.go are
+// the small widgets the pages share.
+package settings

@@ -1,0 +1,161 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// importer installs capabilities from the file picker, the folder picker
+// and drops. The core validates each input completely before anything is
+// written; the outcome of each, or every validation error, is reported
+// through show as one code block.
+type importer struct {
+	env  *bridge.Env
+	show func(title, text string)
+}
+
+func newImporter(env *bridge.Env, show func(title, text string)) *importer {
+	return &importer{env: env, show: show}
+}
+
+// PickFile opens the file picker for SKILL.md files and archives.
+func (im *importer) PickFile() {
+	d := dialog.NewFileOpen(im.FilePicked, im.env.Window)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".md", ".zip", ".skill"}))
+	d.Show()
+}
+
+// PickFolder opens the folder picker for a capability folder.
+func (im *importer) PickFolder() {
+	dialog.NewFolderOpen(im.FolderPicked, im.env.Window).Show()
+}
+
+// FilePicked is the file picker's callback.
+func (im *importer) FilePicked(r fyne.URIReadCloser, err error) {
+	if err != nil {
+		im.show("Import", "The file picker failed: "+err.Error())
+		return
+	}
+	if r == nil {
+		return // cancelled
+	}
+	uri := r.URI()
+	r.Close()
+	im.Import([]fyne.URI{uri})
+}
+
+// FolderPicked is the folder picker's callback.
+func (im *importer) FolderPicked(l fyne.ListableURI, err error) {
+	if err != nil {
+		im.show("Import", "The folder picker failed: "+err.Error())
+		return
+	}
+	if l == nil {
+		return
+	}
+	im.Import([]fyne.URI{l})
+}
+
+// Import installs each input in turn, in the background, and reports all
+// of them together.
+func (im *importer) Import(uris []fyne.URI) {
+	var paths, skipped []string
+	for _, u := range uris {
+		if u == nil {
+			continue
+		}
+		if u.Scheme() != "file" {
+			skipped = append(skipped, u.String())
+			continue
+		}
+		paths = append(paths, u.Path())
+	}
+	if len(paths) == 0 && len(skipped) == 0 {
+		return
+	}
+	im.env.Go(func() {
+		var parts []string
+		ok, failed := 0, 0
+		for _, p := range paths {
+			res, err := im.env.Core.Install(context.Background(), p, false)
+			if err != nil {
+				failed++
+				parts = append(parts, rejectedText(p, err))
+				continue
+			}
+			ok++
+			parts = append(parts, installedText(p, res))
+		}
+		for _, s := range skipped {
+			failed++
+			parts = append(parts, "✗ "+s+"\n  Only files and folders on this computer can be imported.")
+		}
+		title := importTitle(ok, failed)
+		text := strings.Join(parts, "\n\n")
+		im.env.Do(func() { im.show(title, text) })
+	})
+}
+
+func importTitle(ok, failed int) string {
+	switch {
+	case failed == 0:
+		return "Imported " + plural(ok, "capability", "capabilities")
+	case ok == 0:
+		return "Import rejected: nothing was written"
+	}
+	return fmt.Sprintf("Imported %d, rejected %d (nothing was written for those)", ok, failed)
+}
+
+func installedText(path string, res *cerebellum.InstallResult) string {
+	var b strings.Builder
+	verb := "Installed"
+	if res.Replaced {
+		verb = "Replaced"
+	}
+	fmt.Fprintf(&b, "✓ %s %s from %s", verb, res.Name, path)
+	if rep := res.Report; rep != nil {
+		fmt.Fprintf(&b, "\n  %s", kindName(rep.Kind))
+		if len(rep.Tools) > 0 {
+			fmt.Fprintf(&b, ", tools: %s", strings.Join(rep.Tools, ", "))
+		}
+		if len(rep.Permissions) > 0 {
+			fmt.Fprintf(&b, "\n  It asks for %s: select it below to grant them.", strings.Join(rep.Permissions, ", "))
+		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(&b, "\n  warning: %s", w)
+		}
+	}
+	if res.Disabled {
+		b.WriteString("\n  Installed switched off: review it and switch it on.")
+	}
+	if len(res.Ignored) > 0 {
+		fmt.Fprintf(&b, "\n  Ignored: %s", strings.Join(res.Ignored, ", "))
+	}
+	return b.String()
+}
+
+// rejectedText shows every validation error, each on its own line.
+func rejectedText(path string, err error) string {
+	msg := err.Error()
+	if errors.Is(err, cerebellum.ErrExists) {
+		msg += "\nMove the installed one to the Trash first, then import this again."
+	}
+	return "✗ " + path + "\n" + indent(msg, "  ")
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n")
+}

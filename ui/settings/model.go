@@ -1,0 +1,377 @@
+package settings
+
+import (
+	"context"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// modelPage is the Model page: provider, base URL, model (picked from the
+// server's list or typed), API key (masked, stored as a secret), context
+// window; Save writes config.json through the core, Test asks the model.
+type modelPage struct {
+	env *bridge.Env
+
+	provider *widget.Select
+	baseURL  *widget.Entry
+	model    *widget.SelectEntry
+	key      *widget.Entry
+	window   *widget.Entry
+
+	keyStatus *widget.Label
+	forget    *widget.Button
+	listBtn   *widget.Button
+	listNote  *widget.Label
+	save      *widget.Button
+	test      *widget.Button
+	outcome   *problemLine
+
+	// errs are the field errors shown under each field, by config key.
+	errs map[string]*widget.Label
+	obj  fyne.CanvasObject
+	// listed is the base URL the model list was last fetched for.
+	listed string
+	models []string
+}
+
+func newModelPage(env *bridge.Env) *modelPage {
+	p := &modelPage{env: env, errs: map[string]*widget.Label{}}
+	p.provider = widget.NewSelect([]string{"openai", "anthropic"}, func(string) { p.providerChanged() })
+	p.baseURL = widget.NewEntry()
+	p.model = widget.NewSelectEntry(nil)
+	p.model.SetPlaceHolder("model name")
+	p.key = widget.NewPasswordEntry()
+	p.key.SetPlaceHolder("paste a key to store it (never shown again)")
+	p.window = widget.NewEntry()
+	p.keyStatus = widget.NewLabel("")
+	p.keyStatus.Wrapping = fyne.TextWrapWord
+	p.forget = widget.NewButtonWithIcon("Forget stored key", theme.DeleteIcon(), p.forgetKey)
+	p.forget.Importance = widget.LowImportance
+	p.listBtn = widget.NewButtonWithIcon("Load models", theme.ViewRefreshIcon(), p.loadModels)
+	p.listNote = widget.NewLabel("")
+	p.listNote.Wrapping = fyne.TextWrapWord
+	p.listNote.SizeName = theme.SizeNameCaptionText
+	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
+	p.save.Importance = widget.HighImportance
+	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
+	p.outcome = newProblemLine(env.Show)
+
+	field := func(key string, obj fyne.CanvasObject, help string) fyne.CanvasObject {
+		e := widget.NewLabel("")
+		e.Importance = widget.DangerImportance
+		e.Wrapping = fyne.TextWrapWord
+		e.Hide()
+		p.errs[key] = e
+		box := container.NewVBox(obj, e)
+		if help != "" {
+			h := widget.NewLabel(help)
+			h.Wrapping = fyne.TextWrapWord
+			h.SizeName = theme.SizeNameCaptionText
+			box.Add(h)
+		}
+		return box
+	}
+	form := widget.NewForm(
+		widget.NewFormItem("Provider", field("provider", p.provider,
+			"openai: any OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, OpenAI). anthropic: Anthropic's Messages API.")),
+		widget.NewFormItem("Base URL", field("baseURL", p.baseURL, "Leave empty for the provider's default.")),
+		widget.NewFormItem("Model", field("model", container.NewBorder(nil, nil, nil, p.listBtn, p.model), "")),
+		widget.NewFormItem("", p.listNote),
+		widget.NewFormItem("API key", field("apiKey", p.key, "")),
+		widget.NewFormItem("", container.NewBorder(nil, nil, nil, p.forget, p.keyStatus)),
+		widget.NewFormItem("Context window", field("contextWindow", p.window, "The model's context size in tokens.")),
+	)
+	buttons := container.NewHBox(p.save, p.test)
+	p.obj = container.NewVScroll(container.NewPadded(container.NewVBox(form, buttons, p.outcome.Object())))
+	p.load()
+	return p
+}
+
+func (p *modelPage) Object() fyne.CanvasObject { return p.obj }
+
+// load fills the fields from config.json as written; the placeholders
+// show the defaults that apply to what is left empty.
+func (p *modelPage) load() {
+	raw := p.env.Core.Config()
+	prov := raw.Provider
+	if prov == "" {
+		prov = workspace.DefaultProvider
+	}
+	p.provider.OnChanged = nil
+	p.provider.SetSelected(prov)
+	p.provider.OnChanged = func(string) { p.providerChanged() }
+	p.baseURL.SetText(raw.BaseURL)
+	p.model.SetText(raw.Model)
+	p.window.SetText(itoa(raw.ContextWindow))
+	p.placeholders()
+	p.keyChanged()
+}
+
+// placeholders show what an empty field means for the chosen provider.
+func (p *modelPage) placeholders() {
+	def := workspace.Config{Provider: p.provider.Selected}.WithDefaults()
+	if def.BaseURL != "" {
+		p.baseURL.SetPlaceHolder(def.BaseURL)
+	} else {
+		p.baseURL.SetPlaceHolder("the provider's own API (https://api.anthropic.com)")
+	}
+	p.model.SetPlaceHolder(def.Model)
+	p.window.SetPlaceHolder(strconv.Itoa(def.ContextWindow))
+}
+
+// providerChanged keeps a base URL that was only the other provider's
+// default from following it.
+func (p *modelPage) providerChanged() {
+	if p.baseURL.Text == workspace.DefaultBaseURL && p.provider.Selected != workspace.DefaultProvider {
+		p.baseURL.SetText("")
+	}
+	p.model.SetOptions(nil)
+	p.models = nil
+	p.listed = ""
+	p.listNote.SetText("")
+	p.placeholders()
+	p.keyChanged()
+}
+
+// keyChanged says whether a key is stored for the chosen provider, never
+// what it is.
+func (p *modelPage) keyChanged() {
+	secret, env := assistant.KeyNames(p.provider.Selected)
+	if p.env.Core.HasSecret(secret) {
+		p.keyStatus.SetText("A key is stored for " + p.provider.Selected + ". Paste a new one to replace it.")
+		p.forget.Show()
+		return
+	}
+	p.forget.Hide()
+	if p.provider.Selected == "anthropic" {
+		p.keyStatus.SetText("No key is stored. Anthropic needs one (or set " + env + " before starting Wrasse).")
+		return
+	}
+	p.keyStatus.SetText("No key is stored. Local servers such as Ollama need none; others read " + env + " if it is set.")
+}
+
+// ConfigChanged follows a change made elsewhere (the CLI, config.json by
+// hand) unless the user is editing: unsaved edits are kept.
+func (p *modelPage) ConfigChanged() {
+	if p.form() == p.saved() {
+		p.load()
+		return
+	}
+	p.keyChanged()
+}
+
+// Shown is called when the tab comes up: fill the model list once per
+// base URL.
+func (p *modelPage) Shown() {
+	if p.listed != p.form().BaseURL+"|"+p.form().Provider {
+		p.loadModels()
+	}
+}
+
+// Focus puts the cursor in the field a hint named.
+func (p *modelPage) Focus(target string) {
+	c := p.env.Window.Canvas()
+	switch target {
+	case "apiKey":
+		c.Focus(p.key)
+	case "baseURL":
+		c.Focus(p.baseURL)
+	case "model":
+		c.Focus(p.model)
+	case "contextWindow":
+		c.Focus(p.window)
+	}
+}
+
+func (p *modelPage) form() modelForm {
+	return modelForm{Provider: p.provider.Selected, BaseURL: p.baseURL.Text, Model: p.model.Text,
+		ContextWindow: p.window.Text, Key: p.key.Text}
+}
+
+// saved is the form as config.json has it.
+func (p *modelPage) saved() modelForm {
+	raw := p.env.Core.Config()
+	prov := raw.Provider
+	if prov == "" {
+		prov = workspace.DefaultProvider
+	}
+	return modelForm{Provider: prov, BaseURL: raw.BaseURL, Model: raw.Model, ContextWindow: itoa(raw.ContextWindow)}
+}
+
+// fields are the config keys the page edits, with their values.
+func (f modelForm) fields() [][2]string {
+	return [][2]string{{"provider", f.Provider}, {"baseURL", f.BaseURL}, {"model", f.Model}, {"contextWindow", f.ContextWindow}}
+}
+
+// check validates each field as config.json's Set would, showing each
+// error under its field; it reports whether all are fine.
+func (p *modelPage) check(f modelForm) bool {
+	ok := true
+	for _, kv := range f.fields() {
+		var scratch workspace.Config
+		err := scratch.Set(kv[0], kv[1])
+		if e := p.errs[kv[0]]; e != nil {
+			if err != nil {
+				e.SetText(err.Error())
+				e.Show()
+				ok = false
+			} else {
+				e.Hide()
+			}
+		}
+	}
+	return ok
+}
+
+// Save validates the fields, writes config.json and stores a typed key.
+func (p *modelPage) Save() {
+	f := p.form()
+	p.outcome.Clear()
+	if !p.check(f) {
+		p.outcome.Info("Nothing was saved: fix the fields marked above.")
+		return
+	}
+	p.save.Disable()
+	p.env.Go(func() {
+		_, err := p.env.Core.UpdateConfig(func(c *workspace.Config) error {
+			for _, kv := range f.fields() {
+				if err := c.Set(kv[0], kv[1]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err == nil && f.Key != "" {
+			err = p.env.Core.SetAPIKey(f.Provider, f.Key)
+		}
+		p.env.Do(func() {
+			p.save.Enable()
+			if err != nil {
+				p.outcome.Error(err)
+				return
+			}
+			p.key.SetText("")
+			p.keyChanged()
+			p.outcome.OK("Saved. The next message uses " + f.Provider + " " + p.env.Core.Model().Model + ".")
+		})
+	})
+}
+
+// Test makes one real request with the form's values (saved or not) and
+// says how it went.
+func (p *modelPage) Test() {
+	f := p.form()
+	p.outcome.Clear()
+	if !p.check(f) {
+		p.outcome.Info("Fix the fields marked above first.")
+		return
+	}
+	p.test.Disable()
+	p.outcome.Info("Asking " + f.Provider + "…")
+	p.env.Go(func() {
+		text, err := "", error(nil)
+		prov, err := formProvider(p.env.Core, f)
+		if err == nil {
+			model := f.Model
+			if model == "" {
+				model = workspace.Config{Provider: f.Provider}.WithDefaults().Model
+			}
+			text, err = probe(context.Background(), prov, model)
+		}
+		closeProvider(prov)
+		p.env.Do(func() {
+			p.test.Enable()
+			if err != nil {
+				p.outcome.Error(fmtError{plainError(err), err})
+				return
+			}
+			p.outcome.OK(text)
+		})
+	})
+}
+
+// loadModels fills the model picker from the server's list.
+func (p *modelPage) loadModels() {
+	f := p.form()
+	if !p.check(f) {
+		return
+	}
+	key := f.BaseURL + "|" + f.Provider
+	p.listed = key
+	p.listNote.SetText("Loading the server's models…")
+	p.env.Go(func() {
+		var models []provider.ModelInfo
+		prov, err := formProvider(p.env.Core, f)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+			models, err = provider.ListModels(ctx, prov)
+			cancel()
+		}
+		closeProvider(prov)
+		p.env.Do(func() {
+			if err != nil {
+				p.listed = ""
+				p.listNote.SetText("Could not list the server's models: " + plainError(err) + " You can still type a model name.")
+				return
+			}
+			ids := make([]string, len(models))
+			for i, m := range models {
+				ids[i] = m.ID
+			}
+			p.models = ids
+			p.model.SetOptions(ids)
+			p.listNote.SetText(plural(len(ids), "model", "models") + " on the server: pick one from the list or type a name.")
+		})
+	})
+}
+
+// Models are the picker's options.
+func (p *modelPage) Models() []string { return p.models }
+
+// forgetKey deletes the stored key of the chosen provider.
+func (p *modelPage) forgetKey() {
+	secret, _ := assistant.KeyNames(p.provider.Selected)
+	p.env.Go(func() {
+		err := p.env.Core.DeleteSecret(secret)
+		p.env.Do(func() {
+			if err != nil {
+				p.outcome.Error(err)
+			} else {
+				p.outcome.OK("The stored key is forgotten.")
+			}
+			p.keyChanged()
+		})
+	})
+}
+
+// fmtError shows a plain sentence while keeping the original error (and
+// its hint) underneath.
+type fmtError struct {
+	text string
+	err  error
+}
+
+func (e fmtError) Error() string { return e.text }
+func (e fmtError) Unwrap() error { return e.err }
+
+func closeProvider(p provider.Provider) {
+	if c, ok := p.(interface{ Close() error }); ok {
+		c.Close()
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,107 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
+	"github.com/wrasse-app/wrasse/brain/provider/openai"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// modelForm is what the Model page's fields say, unsaved.
+type modelForm struct {
+	Provider      string
+	BaseURL       string
+	Model         string
+	ContextWindow string
+	// Key is a key typed but not saved yet ("" uses the stored one).
+	Key string
+}
+
+// probeTimeout bounds Test and the model list: a server that does not
+// answer in this time is reported as not answering.
+const probeTimeout = 30 * time.Second
+
+// formProvider builds a provider for the form's values, so Test and the
+// model list try what the user typed before it is saved. The key is the
+// one typed, else the stored one.
+//
+// It builds the provider packages' types directly because the core offers
+// no constructor for a configuration that is not saved (see the report to
+// the lead); it keeps to what the core does: the same Config fields.
+func formProvider(core *assistant.App, f modelForm) (provider.Provider, error) {
+	cfg := workspace.Config{Provider: f.Provider, BaseURL: f.BaseURL, Model: f.Model}.WithDefaults()
+	key := f.Key
+	if key == "" {
+		secret, _ := assistant.KeyNames(cfg.Provider)
+		if v, err := core.Store().Secret(secret); err == nil {
+			key = v
+		}
+	}
+	switch cfg.Provider {
+	case "anthropic":
+		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: core.Logger()})
+		if errors.Is(err, anthropic.ErrNoAPIKey) {
+			return nil, hint.With(errors.New("there is no Anthropic API key: type one in the API key field"),
+				hint.Hint{Page: hint.PageModel, Target: "apiKey"})
+		}
+		return p, err
+	default:
+		return openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: core.Logger()})
+	}
+}
+
+// probe makes one real, tiny request and says in plain words how it went.
+//
+// PENDING(provider): switch to provider.Probe once brain/provider has it;
+// until then this is the same kind of request: a one-word reply, bounded.
+func probe(ctx context.Context, p provider.Provider, model string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	start := time.Now()
+	resp, err := p.Stream(ctx, provider.Request{
+		Model:     model,
+		Messages:  []provider.Message{{Role: provider.RoleUser, Content: "Reply with the single word OK."}},
+		MaxTokens: 16,
+	}, func(provider.Event) error { return nil })
+	if err != nil {
+		return "", err
+	}
+	took := time.Since(start).Round(time.Millisecond)
+	reply := strings.TrimSpace(resp.Text)
+	if reply == "" {
+		return fmt.Sprintf("The server answered in %s, but %s sent no text.", took, model), nil
+	}
+	return fmt.Sprintf("It works: %s answered %q in %s.", model, oneLine(reply, 60), took), nil
+}
+
+// plainError is a failed Test or model list in words: the provider's own
+// sentence when it has one.
+func plainError(err error) string {
+	var pe *provider.Error
+	if errors.As(err, &pe) && pe.Message != "" {
+		if pe.Status != 0 {
+			return fmt.Sprintf("%s (HTTP %d)", pe.Message, pe.Status)
+		}
+		return pe.Message
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("The server did not answer within %s.", probeTimeout)
+	}
+	return err.Error()
+}
+
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return s
+}

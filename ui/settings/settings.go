@@ -1,0 +1,138 @@
+package settings
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// Settings is the settings view: tabs for the Model, Capabilities,
+// Folders, Shell and Web pages, kept current by the core's events.
+type Settings struct {
+	// OnBack is called by the Back control; the window shell sets it.
+	OnBack func()
+
+	env     *bridge.Env
+	model   *modelPage
+	caps    *capsPage
+	folders *foldersPage
+	shell   *dependentPage
+	web     *dependentPage
+
+	tabs   *container.AppTabs
+	pages  map[*container.TabItem]hint.Page
+	tabOf  map[hint.Page]*container.TabItem
+	obj    fyne.CanvasObject
+	cancel func()
+}
+
+// New builds the settings view and subscribes it to the core's events
+// until Close.
+func New(env *bridge.Env) *Settings {
+	s := &Settings{env: env}
+	s.model = newModelPage(env)
+	s.caps = newCapsPage(env)
+	s.folders = newFoldersPage(env)
+	s.shell = newShellPage(env, s.Show)
+	s.web = newWebPage(env, s.Show)
+
+	modelTab := container.NewTabItemWithIcon("Model", theme.ComputerIcon(), s.model.Object())
+	capsTab := container.NewTabItemWithIcon("Capabilities", theme.GridIcon(), s.caps.Object())
+	foldersTab := container.NewTabItemWithIcon("Folders", theme.FolderIcon(), s.folders.Object())
+	shellTab := container.NewTabItemWithIcon("Shell", theme.ListIcon(), s.shell.Object())
+	webTab := container.NewTabItemWithIcon("Web", theme.SearchIcon(), s.web.Object())
+	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab)
+	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, capsTab: hint.PageCapabilities,
+		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability}
+	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, hint.PageCapabilities: capsTab,
+		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab}
+	s.tabs.OnSelected = func(t *container.TabItem) {
+		if t == modelTab {
+			s.model.Shown()
+		}
+	}
+
+	back := widget.NewButtonWithIcon("Back to chat", theme.NavigateBackIcon(), func() {
+		if s.OnBack != nil {
+			s.OnBack()
+		}
+	})
+	back.Importance = widget.LowImportance
+	title := widget.NewLabelWithStyle("Settings", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+	s.obj = container.NewBorder(container.NewHBox(back, title), nil, nil, nil, s.tabs)
+
+	s.cancel = env.Core.Subscribe(func(e assistant.Event) {
+		env.Do(func() { s.onEvent(e) })
+	})
+	return s
+}
+
+// Tab keys for the two capability pages with a tab of their own.
+const (
+	pageShell hint.Page = "capability:shell"
+	pageWeb   hint.Page = "capability:web"
+)
+
+// Object is the view.
+func (s *Settings) Object() fyne.CanvasObject { return s.obj }
+
+// Close stops following the core's events (the view is torn down).
+func (s *Settings) Close() { s.cancel() }
+
+// Page is the page showing: hint.PageCapabilities while the Capabilities
+// tab is up (the window routes drops here then).
+func (s *Settings) Page() hint.Page { return s.pages[s.tabs.Selected()] }
+
+// Show switches to page; target narrows it: a Model field ("apiKey",
+// "baseURL", ...), or a capability name (shell and web have their own
+// pages; others are revealed on the Capabilities page).
+func (s *Settings) Show(page hint.Page, target string) {
+	switch page {
+	case hint.PageModel:
+		s.tabs.Select(s.tabOf[hint.PageModel])
+		s.model.Focus(target)
+	case hint.PageFolders:
+		s.tabs.Select(s.tabOf[hint.PageFolders])
+	case hint.PageCapability, hint.PageCapabilities:
+		switch {
+		case page == hint.PageCapability && target == shellName:
+			s.tabs.Select(s.tabOf[pageShell])
+		case page == hint.PageCapability && target == webName:
+			s.tabs.Select(s.tabOf[pageWeb])
+		default:
+			s.tabs.Select(s.tabOf[hint.PageCapabilities])
+			if target != "" {
+				s.caps.Reveal(target)
+			}
+		}
+	}
+}
+
+// HandleDrop imports dropped files, folders and archives onto the
+// Capabilities page (the window's drop handler calls it).
+func (s *Settings) HandleDrop(uris []fyne.URI) {
+	s.tabs.Select(s.tabOf[hint.PageCapabilities])
+	s.caps.imp.Import(uris)
+}
+
+// onEvent brings the pages up to date; it runs on the UI goroutine.
+func (s *Settings) onEvent(e assistant.Event) {
+	switch e.Kind {
+	case assistant.EventCapabilities, assistant.EventSettings:
+		s.caps.refresh()
+		s.shell.Refresh()
+		s.web.Refresh()
+	case assistant.EventDisk:
+		s.caps.onDisk(e.Diff, e.Applied, e.Err)
+	case assistant.EventConfig:
+		s.model.ConfigChanged()
+		s.folders.Refresh()
+		s.caps.refresh() // pinned markers
+	}
+}
