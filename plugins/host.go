@@ -75,6 +75,8 @@ type Options struct {
 	// with SandboxCommand. With neither, commands run unconfined and the
 	// log says so.
 	Sandbox []string
+	// clock is the time source of the log rate limit (tests replace it).
+	clock func() time.Time
 }
 
 // SandboxCommand is the hidden subcommand of the app that confines a
@@ -328,8 +330,9 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 	if venv == nil {
 		venv, _ = h.virtualEnv(bp)
 	}
-	out := &lineWriter{log: bp.log.With("stream", "stdout"), level: slog.LevelInfo, clean: bp.src.cleanMessage}
-	errw := &lineWriter{log: bp.log.With("stream", "stderr"), level: slog.LevelWarn, clean: bp.src.cleanMessage}
+	limit := newLogLimit(h.opts.clock)
+	out := &lineWriter{log: bp.log.With("stream", "stdout"), level: slog.LevelInfo, clean: bp.src.cleanMessage, limit: limit}
+	errw := &lineWriter{log: bp.log.With("stream", "stderr"), level: slog.LevelWarn, clean: bp.src.cleanMessage, limit: limit}
 	it := interp.New(interp.Options{
 		GoPath:               ".",
 		SourcecodeFilesystem: bp.src.vfs,

@@ -6,7 +6,57 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 )
+
+// Plugin output is rate-limited per plugin: a burst of logBurst lines,
+// then logRate lines a second. What is dropped is counted and the count
+// logged when output is let through again, so a plugin printing in a loop
+// cannot fill the disk or drown the log.
+const (
+	logBurst = 200
+	logRate  = 50
+)
+
+// logLimit is one plugin's token bucket, shared by its stdout and stderr.
+type logLimit struct {
+	now func() time.Time
+
+	mu      sync.Mutex
+	tokens  float64
+	last    time.Time
+	dropped int
+}
+
+func newLogLimit(now func() time.Time) *logLimit {
+	if now == nil {
+		now = time.Now
+	}
+	return &logLimit{now: now, tokens: logBurst, last: now()}
+}
+
+// take reports whether one more line may be logged, and how many lines
+// were dropped before it (reported once).
+func (l *logLimit) take() (ok bool, dropped int) {
+	if l == nil {
+		return true, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := l.now()
+	l.tokens += t.Sub(l.last).Seconds() * logRate
+	if l.tokens > logBurst {
+		l.tokens = logBurst
+	}
+	l.last = t
+	if l.tokens < 1 {
+		l.dropped++
+		return false, 0
+	}
+	l.tokens--
+	dropped, l.dropped = l.dropped, 0
+	return true, dropped
+}
 
 // maxLogLine bounds one logged line of plugin output.
 const maxLogLine = 4096
@@ -19,6 +69,8 @@ type lineWriter struct {
 	level slog.Level
 	// clean rewrites virtual GOPATH paths to plugin/…
 	clean func(string) string
+	// limit rate-limits the lines logged (nil: no limit).
+	limit *logLimit
 
 	mu     sync.Mutex
 	buf    []byte
@@ -59,6 +111,13 @@ func (w *lineWriter) emit(line string) {
 	}
 	if strings.TrimSpace(line) == "" {
 		return
+	}
+	ok, dropped := w.limit.take()
+	if !ok {
+		return
+	}
+	if dropped > 0 {
+		w.log.Warn("plugin output was rate-limited", "dropped_lines", dropped)
 	}
 	w.log.Log(context.Background(), w.level, line)
 }

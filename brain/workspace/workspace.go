@@ -101,16 +101,21 @@ Be direct and accurate. Use your tools to act rather than guessing; say what you
 Ask before anything destructive or hard to undo. Never reveal secrets or API keys.
 `
 
-// OpenLog opens the workspace log file for a slog text handler at level.
+// OpenLog opens the workspace log file for a slog text handler at level,
+// rotated by size (logrotate.go).
 func (w Workspace) OpenLog(level slog.Level) (*slog.Logger, io.Closer, error) {
 	if err := os.MkdirAll(filepath.Dir(w.Log()), 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log folder: %w", err)
 	}
+	// Open once now so that a log that cannot be written fails here, with
+	// its path, rather than on the first record.
 	f, err := os.OpenFile(w.Log(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log %s: %w", w.Log(), err)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f, nil
+	f.Close()
+	lj := rotatingLog(w.Log())
+	return slog.New(slog.NewTextHandler(lj, &slog.HandlerOptions{Level: level})), lj, nil
 }
 
 // Config is config.json: non-secret settings. API keys never live here.
