@@ -1,13 +1,16 @@
-# Wrasse. `make run` starts the app, `make test` runs every test.
+# Wrasse. `make run` starts the app, `make test` runs every test,
+# `make smoke` runs the window under Xvfb, `make package` builds the
+# installable app.
 GO ?= go
 BIN := bin
 
-.PHONY: run build test vet bench bench-short deps fuzz clean
+.PHONY: run build test vet bench bench-short deps smoke smoke-deps package fuzz clean
 
 deps:
 	@./.ci/deps.sh
 
 build: deps
+	@echo "Building Wrasse (the first build compiles the GUI toolkit and takes a few minutes)…"
 	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
 	$(GO) build -o $(BIN)/wrasse-bench ./cmd/wrasse-bench
 
@@ -22,6 +25,22 @@ vet:
 test: deps vet
 	$(GO) test -race -count=1 ./...
 	$(GO) run ./cmd/wrasse-bench --short --quiet
+
+# The real binary under Xvfb against a fake model server: xdotool types a
+# message into the window, the reply is checked and a screenshot saved
+# (bin/smoke.png). Its packages are installed by smoke-deps, not by `make run`.
+smoke-deps:
+	@./.ci/smoke-deps.sh
+
+smoke: deps smoke-deps
+	@echo "Building Wrasse for the smoke test…"
+	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -tags smoke -count=1 -v ./ui/smoke/ \
+		-args -wrasse=$(CURDIR)/$(BIN)/wrasse -screenshot=$(CURDIR)/$(BIN)/smoke.png
+
+# The installable app (bin/Wrasse.tar.xz on Linux) built by the fyne tool.
+package: deps
+	@./.ci/package.sh
 
 bench: deps
 	$(GO) run ./cmd/wrasse-bench

@@ -90,6 +90,8 @@ func (s *Shell) assemble(c chatView, st settingsView) {
 	w.Resize(fyne.NewSize(defaultWidth, defaultHeight))
 	w.SetOnDropped(s.HandleDrop)
 	s.installShortcuts(w)
+	// The window opens ready to type into.
+	c.FocusComposer()
 }
 
 // Object is the window's content.
