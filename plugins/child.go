@@ -72,7 +72,7 @@ func (h *Host) startChild(ctx context.Context, bp *blueprint, venv *virtualEnv) 
 // wireLoad is the load request for a plugin process: the source the host
 // checked and the authority it settled.
 func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
-	l := &wireLoad{Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
+	l := &wireLoad{Version: protocolVersion, Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
 		Workspace: bp.env.workspace, PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
 		Env: map[string]string{}, DefaultTimeout: h.opts.DefaultTimeout, CloseTimeout: h.opts.CloseTimeout,
 		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout, MaxResultBytes: h.opts.MaxResultBytes}

@@ -257,6 +257,9 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		return nil, fmt.Errorf("capability %s: %w", name, err)
 	}
 	pol := newPolicy(req.Trusted, req.Granted)
+	if err := checkEnvScope(pol, name, c.Manifest.Permissions[skillmd.PermEnv]); err != nil {
+		return nil, err
+	}
 	cat := h.catalog(pol)
 	if err := h.check(src, cat, name, c.Manifest.Permissions); err != nil {
 		return nil, fmt.Errorf("capability %s: %w", name, err)
@@ -488,4 +491,19 @@ func recovered(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// checkEnvScope refuses, for plugins that do not ship with the app, an env
+// scope that names every variable ("*", "?*"): such a plugin names the
+// variables it reads.
+func checkEnvScope(pol policy, name string, scope []string) error {
+	if pol.trusted {
+		return nil
+	}
+	for _, pat := range scope {
+		if strings.Trim(strings.TrimSpace(pat), "*?") == "" {
+			return fmt.Errorf("%w: capability %s: permissions.env %q would pass every environment variable; name the variables the plugin reads (e.g. env: [GITHUB_USER, MYAPP_*])", ErrPermission, name, pat)
+		}
+	}
+	return nil
 }

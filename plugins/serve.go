@@ -201,6 +201,9 @@ func (s *childServer) load(ctx context.Context, m *wireMsg) {
 }
 
 func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, error) {
+	if l.Version != protocolVersion {
+		return nil, fmt.Errorf("%w: the plugin process speaks protocol version %d and Wrasse sent version %d: the wrasse executable on disk differs from the running app; restart Wrasse", ErrInit, protocolVersion, l.Version)
+	}
 	h := NewHost(Options{Logger: s.log, DefaultTimeout: l.DefaultTimeout, CloseTimeout: l.CloseTimeout,
 		MaxUntrustedTimeout: l.MaxUntrustedTimeout, MaxResultBytes: l.MaxResultBytes})
 	env := l.Env

@@ -35,6 +35,10 @@ const (
 	opClosed = "closed"
 )
 
+// protocolVersion is the version of this protocol, sent in the first
+// message (load). Bump it with every incompatible change.
+const protocolVersion = 2
+
 // Line bounds. A load carries the plugin source (at most maxSourceBytes,
 // which JSON may escape up to six times); results are capped by
 // MaxResultBytes before they are sent.
@@ -78,6 +82,9 @@ type wireMsg struct {
 // (roots, hosts, environment). Secrets are not in it: the child asks for
 // each one and the host decides.
 type wireLoad struct {
+	// Version is the protocol version of the host (protocolVersion); a
+	// child speaking another refuses the load.
+	Version     int                 `json:"version"`
 	Name        string              `json:"name"`
 	Files       map[string][]byte   `json:"files"`
 	Tools       []wireTool          `json:"tools"`
