@@ -134,6 +134,10 @@ type LoadRequest struct {
 	Trusted bool
 	// Granted are the permissions the user granted.
 	Granted []string
+	// Settings are the capability's declared settings with the values in
+	// force (the user's, else the defaults), keyed by setting key; the
+	// plugin host hands them to the plugin as env.Settings.
+	Settings map[string]string
 }
 
 // Loader makes Runtimes for one kind of capability. The plugin host, the MCP

@@ -2,8 +2,12 @@ package cerebellum
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -35,7 +39,7 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 		if loaded {
 			continue
 		}
-		if verdict, known := r.checks.get(checkKey(c)); known {
+		if verdict, known := r.checks.get(r.checkKey(c)); known {
 			if verdict != "" {
 				r.markFailed(c, errors.New(verdict))
 			}
@@ -55,10 +59,10 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 					continue
 				}
 				if err != nil {
-					r.checks.put(checkKey(c), err.Error())
+					r.checks.put(r.checkKey(c), err.Error())
 					r.markFailed(c, err)
 				} else {
-					r.checks.put(checkKey(c), "")
+					r.checks.put(r.checkKey(c), "")
 				}
 			}
 		}()
@@ -76,8 +80,19 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	}
 }
 
-func checkKey(c *Capability) string {
-	return string(c.Source) + "|" + c.CodeHash + "|" + strings.Join(c.Granted, ",")
+// checkKey names what a verdict depends on: the code, the grants and the
+// settings (a plugin's Init may reject a setting).
+func (r *Registry) checkKey(c *Capability) string {
+	key := string(c.Source) + "|" + c.CodeHash + "|" + strings.Join(c.Granted, ",")
+	if c.Manifest == nil || len(c.Manifest.Settings) == 0 {
+		return key
+	}
+	settings := r.effectiveSettings(c)
+	h := sha256.New()
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		fmt.Fprintf(h, "%s=%q\n", k, settings[k])
+	}
+	return key + "|" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func (r *Registry) check(ctx context.Context, c *Capability) error {

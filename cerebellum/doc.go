@@ -6,7 +6,9 @@
 //     (brain/cerebellum, embedded) and the workspace tree
 //     (<workspace>/brain/cerebellum), published as immutable Snapshots;
 //   - the user's decisions about each capability (enable, disable, grants),
-//     persisted through a StateStore;
+//     persisted through a StateStore, and the values of the settings each
+//     capability declares in SKILL.md, validated and persisted through a
+//     SettingsStore and handed to its runtime in LoadRequest.Settings;
 //   - runtimes: plugins and MCP servers are brought to life by Loaders on
 //     first use and closed when their capability changes;
 //   - the call pipeline: argument and result schemas, result size caps;

@@ -31,4 +31,8 @@ var (
 	ErrNotInTrash = errors.New("no removed capability of that name")
 	// ErrNoWorkspace: the registry has no workspace to install into.
 	ErrNoWorkspace = errors.New("no workspace folder")
+	// ErrUnknownSetting: the capability declares no setting of that key.
+	ErrUnknownSetting = errors.New("unknown capability setting")
+	// ErrInvalidSetting: a value does not fit the setting's type or choices.
+	ErrInvalidSetting = errors.New("invalid capability setting")
 )

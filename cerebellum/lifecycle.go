@@ -219,7 +219,8 @@ func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runt
 }
 
 func (r *Registry) loadRequest(c *Capability) LoadRequest {
-	return LoadRequest{Capability: c, Workspace: r.opts.Workspace, Trusted: c.Source == SourceBuiltin, Granted: c.Granted}
+	return LoadRequest{Capability: c, Workspace: r.opts.Workspace, Trusted: c.Source == SourceBuiltin, Granted: c.Granted,
+		Settings: r.effectiveSettings(c)}
 }
 
 // markFailed records a load failure for c's current content and publishes a

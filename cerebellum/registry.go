@@ -28,6 +28,9 @@ type Options struct {
 	Workspace string
 	// States persists enable/disable and grants; nil means in memory.
 	States StateStore
+	// Settings persists the values of capability settings; nil means in
+	// memory. The workspace database implements both stores.
+	Settings SettingsStore
 	// Pinned names capabilities that are always loaded (config.json
 	// pinnedCapabilities). Pinned, IndexBudget and ToolBudget are the
 	// initial Tuning; SetTuning changes them while running.
@@ -125,6 +128,9 @@ func Open(opts Options) (*Registry, error) {
 	}
 	if opts.States == nil {
 		opts.States = MemoryStates{}
+	}
+	if opts.Settings == nil {
+		opts.Settings = &MemorySettings{}
 	}
 	r := &Registry{opts: opts, log: opts.Logger, failures: map[string]loadFailure{}, runtimes: map[string]*runtimeEntry{}}
 	r.tuning.Store(&tuning)

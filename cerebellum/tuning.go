@@ -90,7 +90,10 @@ func (r *Registry) SetTuning(t Tuning) error {
 // roots when they load. It also forgets their load failures, which the new
 // state may have fixed. A call still running on an old runtime finishes on
 // it; the runtime is closed when the last such call returns.
-func (r *Registry) ReloadRuntimes(names ...string) {
+func (r *Registry) ReloadRuntimes(names ...string) { r.reload("reload", names) }
+
+// reload is ReloadRuntimes, reporting the change with reason.
+func (r *Registry) reload(reason string, names []string) {
 	r.rtMu.Lock()
 	var old []*runtimeEntry
 	var dropped []string
@@ -144,5 +147,5 @@ func (r *Registry) ReloadRuntimes(names ...string) {
 	}
 	sort.Strings(dropped)
 	r.log.Debug("reloaded runtimes", "capabilities", dropped)
-	r.notify(Change{Generation: snap.Generation, Reason: "reload", Names: append([]string(nil), names...)})
+	r.notify(Change{Generation: snap.Generation, Reason: reason, Names: append([]string(nil), names...)})
 }

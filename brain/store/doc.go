@@ -27,6 +27,7 @@
 //	capabilities   capability name → JSON cerebellum.CapState
 //	secrets        secret name → value bytes
 //	settings       key → value bytes
+//	capability_settings  capability name → nested bucket: setting key → value
 //
 // Migrations key off meta/schema_version (see schema.go). A file written by a
 // newer schema is refused with ErrNewerSchema rather than misread.

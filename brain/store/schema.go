@@ -16,6 +16,7 @@ const (
 	bucketCapabilities  = "capabilities"
 	bucketSecrets       = "secrets"
 	bucketSettings      = "settings"
+	bucketCapSettings   = "capability_settings"
 
 	keySchemaVersion = "schema_version"
 
@@ -25,7 +26,7 @@ const (
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings}
+		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs
