@@ -5,128 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/watch"
 )
-
-func runCaps(ctx context.Context, args []string, io stdio, getenv func(string) string) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%w: caps needs a subcommand (list, show, index, search, validate, install, remove, restore, enable, disable, resync)", errUsage)
-	}
-	sub, rest := args[0], args[1:]
-	var g globalFlags
-	fs := newFlagSet("caps "+sub, io)
-	g.register(fs)
-	noCheck := fs.Bool("no-check", false, "list, show: skip checking plugins (they are checked once per version, then remembered)")
-	replace := fs.Bool("replace", false, "install: replace an installed capability of the same name")
-	grant := fs.String("grant", "", "enable: permissions to grant, e.g. exec,network")
-	conv := fs.String("c", "", "index: show the index as conversation ID sees it")
-	apply := fs.Bool("apply", false, "watch: apply changes at once (as autoResync does)")
-	pos, err := parseInterleaved(fs, rest)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	need := func(n int, what string) error {
-		if len(pos) != n {
-			return fmt.Errorf("%w: caps %s needs %s", errUsage, sub, what)
-		}
-		for _, p := range pos {
-			if strings.TrimSpace(p) == "" {
-				return fmt.Errorf("%w: caps %s needs %s, not an empty string", errUsage, sub, what)
-			}
-		}
-		return nil
-	}
-	switch sub {
-	case "list", "ls":
-		return withApp(ctx, g, getenv, func(a *app) error {
-			if !*noCheck {
-				a.reg.CheckPlugins(ctx, 0)
-			}
-			return capsList(a.reg, g.json, io.out)
-		})
-	case "show":
-		if err := need(1, "a capability NAME"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error {
-			if !*noCheck {
-				a.reg.CheckPlugins(ctx, 0)
-			}
-			return capsShow(a.reg, pos[0], g.json, io.out)
-		})
-	case "index":
-		return withApp(ctx, g, getenv, func(a *app) error {
-			sess, err := a.sessionFor(*conv)
-			if err != nil {
-				return err
-			}
-			idx := a.reg.Index(sess)
-			if g.json {
-				return writeJSON(io.out, map[string]any{"index": idx, "loaded": a.reg.LoadedNames(sess)})
-			}
-			fmt.Fprintln(io.out, idx)
-			return nil
-		})
-	case "search":
-		if len(pos) == 0 {
-			return fmt.Errorf("%w: caps search needs a QUERY", errUsage)
-		}
-		return withApp(ctx, g, getenv, func(a *app) error {
-			return capsSearch(a.reg, strings.Join(pos, " "), g.json, io.out)
-		})
-	case "validate":
-		if err := need(1, "a PATH (folder, SKILL.md or .zip)"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsValidate(ctx, a, pos[0], g.json, io) })
-	case "install":
-		if err := need(1, "a PATH (folder, SKILL.md, .zip or .skill)"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsInstall(ctx, a, pos[0], *replace, g.json, io) })
-	case "remove", "rm":
-		if err := need(1, "a capability NAME"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsRemove(ctx, a, pos[0], g.json, io) })
-	case "restore":
-		if err := need(1, "a capability NAME"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsRestore(ctx, a, pos[0], g.json, io) })
-	case "enable", "disable":
-		if err := need(1, "a capability NAME"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error { return capsEnable(ctx, a, pos[0], sub == "enable", *grant, g.json, io) })
-	case "revoke":
-		if err := need(1, "a capability NAME (and optionally --grant PERMS to revoke only those)"); err != nil {
-			return err
-		}
-		return withApp(ctx, g, getenv, func(a *app) error {
-			if err := a.reg.Revoke(pos[0], splitList(*grant)); err != nil {
-				return err
-			}
-			c, err := a.reg.Get(pos[0])
-			if err != nil {
-				return err
-			}
-			if g.json {
-				return writeJSON(io.out, rowOf(c))
-			}
-			fmt.Fprintf(io.out, "%s: granted %s.\n", c.Name, orNothing(c.Granted))
-			return nil
-		})
-	case "resync":
-		return withApp(ctx, g, getenv, func(a *app) error { return capsResync(ctx, a, g.json, io) })
-	case "watch":
-		return withApp(ctx, g, getenv, func(a *app) error { return capsWatch(ctx, a, *apply, g.json, io) })
-	}
-	return fmt.Errorf("%w: unknown caps subcommand %q", errUsage, sub)
-}
 
 // capRow is the JSON shape of one capability in a listing.
 type capRow struct {
@@ -148,7 +33,14 @@ func rowOf(c *cerebellum.Capability) capRow {
 		Pinned: c.Pinned, Tools: len(c.Tools()), Description: c.Description(), Error: c.Error, Folder: c.Folder, Granted: c.Granted}
 }
 
-func capsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
+func capsList(ctx context.Context, app *assistant.App, c *call, check bool) error {
+	if check {
+		app.Registry().CheckPlugins(ctx, 0)
+	}
+	return printCapsList(app.Registry(), c.g.json, c.io.out)
+}
+
+func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 	caps := reg.List()
 	if asJSON {
 		rows := make([]capRow, 0, len(caps))
@@ -189,7 +81,14 @@ func capsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 	return nil
 }
 
-func capsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writer) error {
+func capsShow(ctx context.Context, app *assistant.App, c *call, check bool) error {
+	if check {
+		app.Registry().CheckPlugins(ctx, 0)
+	}
+	return printCapsShow(app.Registry(), c.args[0], c.g.json, c.io.out)
+}
+
+func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writer) error {
 	c, err := reg.Get(name)
 	if err != nil {
 		return err
@@ -326,71 +225,90 @@ func manifestJS(c *cerebellum.Capability) *cerebellumManifestJS {
 	return out
 }
 
-func capsSearch(reg *cerebellum.Registry, query string, asJSON bool, w io.Writer) error {
-	res, err := reg.Search(nil, query, cerebellum.SearchLimit)
+func capsSearch(_ context.Context, app *assistant.App, c *call) error {
+	query, w := strings.Join(c.args, " "), c.io.out
+	res, err := app.Registry().Search(nil, query, cerebellum.SearchLimit)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		type hit struct {
-			Name  string  `json:"name"`
-			Score float64 `json:"score"`
-			Exact bool    `json:"exact,omitempty"`
-			Tool  string  `json:"tool,omitempty"`
-			State string  `json:"state"`
-		}
-		var hits, unusable []hit
-		for _, m := range res.Matches {
-			hits = append(hits, hit{m.Capability.Name, m.Score, m.Exact, m.Tool, string(m.Capability.State)})
-		}
-		for _, m := range res.Unusable {
-			unusable = append(unusable, hit{m.Capability.Name, m.Score, m.Exact, m.Tool, string(m.Capability.State)})
-		}
-		return writeJSON(w, map[string]any{"query": query, "matches": hits, "unusable": unusable})
+	if c.g.json {
+		return writeSearchJSON(w, query, res)
 	}
 	fmt.Fprintln(w, cerebellum.FormatSearch(res, nil, nil))
 	return nil
 }
 
-// sessionFor returns the session of a stored conversation, or a fresh one.
-func (a *app) sessionFor(id string) (*cerebellum.Session, error) {
-	if id == "" {
-		return a.reg.NewSession("", nil), nil
+func writeSearchJSON(w io.Writer, query string, res cerebellum.SearchResult) error {
+	type hit struct {
+		Name  string  `json:"name"`
+		Score float64 `json:"score"`
+		Exact bool    `json:"exact,omitempty"`
+		Tool  string  `json:"tool,omitempty"`
+		State string  `json:"state"`
 	}
-	cid, err := parseConversationID(id)
+	var hits, unusable []hit
+	for _, m := range res.Matches {
+		hits = append(hits, hit{m.Capability.Name, m.Score, m.Exact, m.Tool, string(m.Capability.State)})
+	}
+	for _, m := range res.Unusable {
+		unusable = append(unusable, hit{m.Capability.Name, m.Score, m.Exact, m.Tool, string(m.Capability.State)})
+	}
+	return writeJSON(w, map[string]any{"query": query, "matches": hits, "unusable": unusable})
+}
+
+// capsIndex prints the index a new conversation, or conversation id,
+// sees.
+func capsIndex(app *assistant.App, c *call, id string) error {
+	var cid store.ID
+	if id != "" {
+		var err error
+		if cid, err = store.ParseID(id); err != nil {
+			return usagef(c.cmd.path, "%v", err)
+		}
+	}
+	sess, err := app.Session(cid)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	loaded, err := a.db.Loaded(cid)
-	if err != nil {
-		return nil, err
+	idx := app.Registry().Index(sess)
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]any{"index": idx, "loaded": app.Registry().LoadedNames(sess)})
 	}
-	return a.reg.NewSession(id, loaded), nil
+	fmt.Fprintln(c.io.out, idx)
+	return nil
 }
 
 // capsWatch reports capability changes on disk until interrupted, applying
 // them at once when config.json says autoResync (or --apply is given).
-func capsWatch(ctx context.Context, a *app, apply, asJSON bool, io stdio) error {
-	auto := apply || a.cfg.AutoResync
-	err := watch.Registry(ctx, a.reg, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
-		if asJSON {
-			writeJSON(io.out, map[string]any{"diff": n.Diff, "applied": n.Applied, "error": errString(n.Err)})
+func capsWatch(ctx context.Context, app *assistant.App, c *call, apply bool) error {
+	var mu sync.Mutex // notices may come from the watcher's goroutine
+	cancel := app.Subscribe(func(e assistant.Event) {
+		if e.Kind != assistant.EventDisk {
 			return
 		}
-		if n.Err != nil {
-			fmt.Fprintf(io.err, "wrasse: %v\n", n.Err)
+		mu.Lock()
+		defer mu.Unlock()
+		if c.g.json {
+			writeJSON(c.io.out, map[string]any{"diff": e.Diff, "applied": e.Applied, "error": errString(e.Err)})
+			return
+		}
+		if e.Err != nil {
+			fmt.Fprintf(c.io.err, "wrasse: %v\n", e.Err)
 			return
 		}
 		verb := "Changes on disk (run wrasse caps resync to apply)"
-		if n.Applied {
+		if e.Applied {
 			verb = "Applied changes"
 		}
-		fmt.Fprintf(io.out, "%s: %s\n", verb, describeDiff(n.Diff))
+		fmt.Fprintf(c.io.out, "%s: %s\n", verb, describeDiff(e.Diff))
 	})
-	if err != nil {
+	defer cancel()
+	if err := app.Watch(ctx, apply); err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "Watching %s (Ctrl+C to stop).\n", a.ws.Capabilities())
+	if !c.g.json {
+		fmt.Fprintf(c.io.out, "Watching %s (Ctrl+C to stop).\n", app.Workspace().Capabilities())
+	}
 	<-ctx.Done()
 	return nil
 }
@@ -414,16 +332,6 @@ func describeDiff(d cerebellum.Diff) string {
 		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func orNothing(list []string) string {

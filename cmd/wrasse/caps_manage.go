@@ -5,58 +5,28 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/stage"
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // capsValidate checks a folder, a SKILL.md or an archive without
-// installing it, staged exactly as an install would stage it (so links,
-// nested archives and size limits are caught too).
-func capsValidate(ctx context.Context, a *app, path string, asJSON bool, io stdio) error {
-	abs, err := filepath.Abs(path)
+// installing it.
+func capsValidate(ctx context.Context, app *assistant.App, c *call) error {
+	rep, err := app.Validate(ctx, c.path(c.args[0]))
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "wrasse-validate-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	st, err := stage.Stage(abs, tmp, stage.DefaultLimits())
-	if err != nil {
-		return err
-	}
-	folder := filepath.Base(abs)
-	if st.Kind != stage.KindFolder {
-		folder = strings.TrimSuffix(folder, filepath.Ext(folder))
-		if data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md")); err == nil {
-			if m, _, err := cerebellum.ValidateManifest(data, filepath.Base(path)); err == nil {
-				folder = m.Name
-			}
-		}
-	}
-	// Checking an installed capability's own folder is not a name clash.
-	opt := cerebellum.ValidateOptions{}
-	for _, c := range a.reg.List() {
-		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
-			opt.Replace = true
-			opt.Grant = c.Granted
-		}
-	}
-	rep := a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt)
-	if asJSON {
-		if err := writeJSON(io.out, rep); err != nil {
+	if c.g.json {
+		if err := writeJSON(c.io.out, rep); err != nil {
 			return err
 		}
 		if !rep.OK() {
-			return errSilent
+			return errInvalid
 		}
 		return nil
 	}
@@ -65,19 +35,19 @@ func capsValidate(ctx context.Context, a *app, path string, asJSON bool, io stdi
 		if len(rep.Tools) > 0 {
 			kind += ": " + strings.Join(rep.Tools, ", ")
 		}
-		fmt.Fprintf(io.out, "%s is valid (%s).\n", rep.Name, kind)
+		fmt.Fprintf(c.io.out, "%s is valid (%s).\n", rep.Name, kind)
 		if len(rep.Permissions) > 0 {
-			fmt.Fprintf(io.out, "Its plugin needs: %s (granted by the user when enabling).\n", strings.Join(rep.Permissions, ", "))
+			fmt.Fprintf(c.io.out, "Its plugin needs: %s (granted by the user when enabling).\n", strings.Join(rep.Permissions, ", "))
 		}
 	} else {
-		fmt.Fprintf(io.err, "%s is not valid:\n", rep.Name)
+		fmt.Fprintf(c.io.err, "%s is not valid:\n", rep.Name)
 		for _, e := range rep.Errors {
-			fmt.Fprintln(io.err, indent(e))
+			fmt.Fprintln(c.io.err, indent(e))
 		}
 	}
-	printWarnings(io.out, rep.Warnings)
+	printWarnings(c.io.out, rep.Warnings)
 	if !rep.OK() {
-		return errSilent
+		return errInvalid
 	}
 	return nil
 }
@@ -96,46 +66,107 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 }
 
-func capsInstall(ctx context.Context, a *app, path string, replace, asJSON bool, io stdio) error {
-	res, err := a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
+func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool) error {
+	path := c.path(c.args[0])
+	res, err := app.Install(ctx, path, replace)
 	if err != nil {
-		return err
+		return explainInstall(ctx, app, c.args[0], path, replace, err)
 	}
-	if asJSON {
-		return writeJSON(io.out, res)
+	if c.g.json {
+		return writeJSON(c.io.out, res)
 	}
 	verb := "Installed"
 	if res.Replaced {
 		verb = "Replaced"
 	}
-	c, _ := a.reg.Get(res.Name)
-	fmt.Fprintf(io.out, "%s %s (%s) in %s.\n", verb, res.Name, res.Report.Kind, filepath.Join(a.ws.Capabilities(), res.Folder))
-	if c != nil && c.State == cerebellum.StateFailed {
-		fmt.Fprintf(io.out, "It is listed as failed: %s\n", c.Error)
+	capability, _ := app.Registry().Get(res.Name)
+	fmt.Fprintf(c.io.out, "%s %s (%s) in %s.\n", verb, res.Name, res.Report.Kind, filepath.Join(app.Workspace().Capabilities(), res.Folder))
+	if capability != nil && capability.State == cerebellum.StateFailed {
+		fmt.Fprintf(c.io.out, "It is listed as failed: %s\n", capability.Error)
 	}
 	if perms := res.Report.Permissions; len(perms) > 0 {
-		fmt.Fprintf(io.out, "Its plugin needs %s: grant with `wrasse caps enable %s --grant %s`.\n",
-			strings.Join(perms, ", "), res.Name, strings.Join(perms, ","))
+		fmt.Fprintf(c.io.out, "Its plugin needs %s: grant with `wrasse caps enable %s --grant %s`.\n",
+			strings.Join(perms, ", "), res.Name, commalist.Join(perms))
 	}
-	printWarnings(io.out, res.Report.Warnings)
+	printWarnings(c.io.out, res.Report.Warnings)
 	return nil
 }
 
-func capsRemove(ctx context.Context, a *app, name string, asJSON bool, io stdio) error {
-	if err := a.reg.Remove(ctx, name); err != nil {
+// explainInstall turns an install refused because a capability of that
+// name is installed into an answer that says so and names --replace. The
+// engine reports that clash inside an invalid-capability report, so it is
+// recognised by validating again (only on this failure path) and looking
+// the name up, never by reading the message.
+func explainInstall(ctx context.Context, app *assistant.App, typed, path string, replace bool, err error) error {
+	if replace || !errors.Is(err, cerebellum.ErrInvalidCapability) {
 		return err
 	}
-	if asJSON {
-		return writeJSON(io.out, map[string]string{"removed": name})
+	rep, verr := app.Validate(ctx, path)
+	if verr != nil || rep.Name == "" {
+		return err
 	}
-	fmt.Fprintf(io.out, "Removed %s. It stays restorable for 7 days: wrasse caps restore %s\n", name, name)
+	installed, gerr := app.Registry().Get(rep.Name)
+	if gerr != nil || installed.Source != cerebellum.SourceWorkspace {
+		return err
+	}
+	// Other problems as well as the clash: show the whole report.
+	if len(rep.Errors) > 1 {
+		return hint.With(err, replaceHint(typed))
+	}
+	return hint.With(fmt.Errorf("%w: %s is already installed (folder %s); to install this one in its place, add --replace",
+		cerebellum.ErrExists, rep.Name, installed.Folder), replaceHint(typed))
+}
+
+func replaceHint(path string) hint.Hint {
+	return hint.Hint{Action: "Replace the installed capability", Command: []string{"caps", "install", path, "--replace"}, Page: hint.PageCapabilities}
+}
+
+func capsRemove(ctx context.Context, app *assistant.App, c *call) error {
+	name := c.args[0]
+	if err := app.Remove(ctx, name); err != nil {
+		return explainReadOnly(app, name, err)
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"removed": name})
+	}
+	fmt.Fprintf(c.io.out, "Removed %s. It stays restorable for 7 days: wrasse caps restore %s\n", name, name)
 	return nil
 }
 
-func capsRestore(ctx context.Context, a *app, name string, asJSON bool, io stdio) error {
-	if err := a.reg.Restore(ctx, name); err != nil {
+// explainReadOnly gives remove and disable of a capability that ships with
+// Wrasse one answer. The engine says "cannot be removed (disable it
+// instead)" for every built-in one, and "stays enabled" when a core one is
+// disabled; for a core capability the first is wrong, so both become "it is
+// always on".
+func explainReadOnly(app *assistant.App, name string, err error) error {
+	if !errors.Is(err, cerebellum.ErrReadOnly) {
+		return err
+	}
+	c, gerr := app.Registry().Get(name)
+	if gerr != nil {
+		return err
+	}
+	if c.Core {
+		return &reworded{fmt.Sprintf("%s is a core capability: Wrasse needs it, so it is always on and can be neither removed nor disabled", c.Name), err}
+	}
+	return hint.With(&reworded{fmt.Sprintf("%s ships with Wrasse, so it cannot be removed; it can be switched off", c.Name), err},
+		hint.Hint{Action: "Switch it off", Command: []string{"caps", "disable", c.Name}, Page: hint.PageCapability, Target: c.Name})
+}
+
+// reworded says err in other words, still matching what err matches.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.err }
+
+func capsRestore(ctx context.Context, app *assistant.App, c *call) error {
+	name := c.args[0]
+	if err := app.Restore(ctx, name); err != nil {
 		if errors.Is(err, cerebellum.ErrNotInTrash) {
-			items, _ := a.reg.Trash()
+			items, _ := app.Trash()
 			var names []string
 			for _, it := range items {
 				names = append(names, it.Name)
@@ -146,54 +177,94 @@ func capsRestore(ctx context.Context, a *app, name string, asJSON bool, io stdio
 		}
 		return err
 	}
-	if asJSON {
-		return writeJSON(io.out, map[string]string{"restored": name})
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"restored": name})
 	}
-	fmt.Fprintf(io.out, "Restored %s.\n", name)
+	fmt.Fprintf(c.io.out, "Restored %s.\n", name)
 	return nil
 }
 
-func capsEnable(ctx context.Context, a *app, name string, enable bool, grant string, asJSON bool, io stdio) error {
-	var err error
-	if enable {
-		err = a.reg.Enable(name, splitList(grant))
-	} else {
-		if grant != "" {
-			return fmt.Errorf("%w: --grant goes with enable", errUsage)
+func capsEnable(app *assistant.App, c *call, grant string) error {
+	if err := app.Enable(c.args[0], commalist.Split(grant)); err != nil {
+		return err
+	}
+	return printState(app, c)
+}
+
+func capsDisable(_ context.Context, app *assistant.App, c *call) error {
+	if err := app.Disable(c.args[0]); err != nil {
+		return explainReadOnly(app, c.args[0], err)
+	}
+	return printState(app, c)
+}
+
+// printState shows a capability's state after a change.
+func printState(app *assistant.App, c *call) error {
+	capability, err := app.Registry().Get(c.args[0])
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, rowOf(capability))
+	}
+	fmt.Fprintf(c.io.out, "%s is %s.", capability.Name, capability.State)
+	if len(capability.Granted) > 0 {
+		fmt.Fprintf(c.io.out, " Granted: %s.", strings.Join(capability.Granted, ", "))
+	}
+	fmt.Fprintln(c.io.out)
+	if capability.State == cerebellum.StateFailed {
+		fmt.Fprintln(c.io.out, "error: "+capability.Error)
+	}
+	return nil
+}
+
+// capsRevoke withdraws permissions and says which, and what is still
+// granted.
+func capsRevoke(app *assistant.App, c *call, grant string) error {
+	name := c.args[0]
+	gone, err := app.Revoke(name, commalist.Split(grant))
+	if err != nil {
+		return err
+	}
+	capability, err := app.Registry().Get(name)
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		if gone == nil {
+			gone = []string{}
 		}
-		err = a.reg.Disable(name)
+		return writeJSON(c.io.out, map[string]any{"name": capability.Name, "revoked": gone, "granted": orEmpty(capability.Granted)})
 	}
-	if err != nil {
-		return err
+	switch {
+	case len(gone) > 0:
+		fmt.Fprintf(c.io.out, "Revoked %s from %s.", strings.Join(gone, ", "), capability.Name)
+	case grant != "":
+		fmt.Fprintf(c.io.out, "%s was not granted %s; nothing revoked.", capability.Name, strings.Join(commalist.Split(grant), ", "))
+	default:
+		fmt.Fprintf(c.io.out, "%s had no permissions granted; nothing revoked.", capability.Name)
 	}
-	c, err := a.reg.Get(name)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeJSON(io.out, rowOf(c))
-	}
-	fmt.Fprintf(io.out, "%s is %s.", c.Name, c.State)
-	if len(c.Granted) > 0 {
-		fmt.Fprintf(io.out, " Granted: %s.", strings.Join(c.Granted, ", "))
-	}
-	fmt.Fprintln(io.out)
-	if c.State == cerebellum.StateFailed {
-		fmt.Fprintln(io.out, "error: "+c.Error)
-	}
+	fmt.Fprintf(c.io.out, " Still granted: %s.\n", orNothing(capability.Granted))
 	return nil
 }
 
-func capsResync(ctx context.Context, a *app, asJSON bool, io stdio) error {
-	d, err := a.reg.Resync(ctx)
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+func capsResync(ctx context.Context, app *assistant.App, c *call) error {
+	d, err := app.Resync(ctx)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return writeJSON(io.out, d)
+	if c.g.json {
+		return writeJSON(c.io.out, d)
 	}
 	if d.Empty() {
-		fmt.Fprintln(io.out, "No changes on disk.")
+		fmt.Fprintln(c.io.out, "No changes on disk.")
 		return nil
 	}
 	for _, part := range []struct {
@@ -201,7 +272,7 @@ func capsResync(ctx context.Context, a *app, asJSON bool, io stdio) error {
 		names []string
 	}{{"Added", d.Added}, {"Changed", d.Changed}, {"Removed", d.Removed}} {
 		if len(part.names) > 0 {
-			fmt.Fprintf(io.out, "%s: %s\n", part.label, strings.Join(part.names, ", "))
+			fmt.Fprintf(c.io.out, "%s: %s\n", part.label, strings.Join(part.names, ", "))
 		}
 	}
 	return nil

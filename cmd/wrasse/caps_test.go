@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
 )
 
 // cli runs the command line against a workspace and returns exit code, stdout and stderr.
@@ -123,8 +125,12 @@ func TestCapsValidateAndInstall(t *testing.T) {
 	if code, out, errOut := cli(t, ws, "caps", "install", good); code != 0 || !strings.Contains(out, "Installed haiku") {
 		t.Fatalf("install: %d %s %s", code, out, errOut)
 	}
-	if code, _, errOut := cli(t, ws, "caps", "install", good); code != 1 || !strings.Contains(errOut, "already installed") {
+	if code, _, errOut := cli(t, ws, "caps", "install", good); code != 1 || !strings.Contains(errOut, "haiku is already installed") ||
+		!strings.Contains(errOut, "→ wrasse caps install "+good+" --replace") {
 		t.Fatalf("second install: %d %s", code, errOut)
+	}
+	if code, out, errOut := cli(t, ws, "caps", "install", good, "--replace"); code != 0 || !strings.Contains(out, "Replaced haiku") {
+		t.Fatalf("install --replace: %d %s %s", code, out, errOut)
 	}
 	if code, out, _ := cli(t, ws, "caps", "disable", "haiku"); code != 0 || !strings.Contains(out, "haiku is disabled") {
 		t.Fatalf("disable: %d %s", code, out)
@@ -139,8 +145,12 @@ func TestCapsValidateAndInstall(t *testing.T) {
 	if code, out, _ := cli(t, ws, "caps", "restore", "haiku"); code != 0 || !strings.Contains(out, "Restored haiku") {
 		t.Fatalf("restore: %d %s", code, out)
 	}
-	if code, _, errOut := cli(t, ws, "caps", "remove", "tool-discovery"); code != 1 || !strings.Contains(errOut, "cannot be removed") {
-		t.Fatalf("remove built-in: %d %s", code, errOut)
+	// Remove and disable of a core capability give one answer.
+	_, _, removeErr := cli(t, ws, "caps", "remove", "tool-discovery")
+	code, _, disableErr := cli(t, ws, "caps", "disable", "tool-discovery")
+	if code != 1 || removeErr != disableErr || !strings.Contains(removeErr, "tool-discovery is a core capability") ||
+		!strings.Contains(removeErr, "can be neither removed nor disabled") {
+		t.Fatalf("remove and disable of a core capability:\n%s\n%s", removeErr, disableErr)
 	}
 	write(t, filepath.Join(ws, "brain", "cerebellum", "haiku", "SKILL.md"), "---\nname: haiku\ndescription: Write better haiku.\n---\nx\n")
 	if code, out, _ := cli(t, ws, "caps", "resync"); code != 0 || !strings.Contains(out, "Changed: haiku") {
@@ -167,36 +177,6 @@ func TestConfigCommand(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(ws, "config.json"))
 	if strings.Contains(string(data), "sk-123") {
 		t.Fatal("a key reached config.json")
-	}
-}
-
-func TestPluginRootsFollowTheFilesScope(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	ws := t.TempDir()
-	caps := filepath.Join(ws, "brain", "cerebellum")
-	write(t, filepath.Join(caps, "scoped", "SKILL.md"), "---\nname: scoped\ndescription: S.\npermissions:\n  files: [\"~/projects\", /etc]\n---\nx\n")
-	write(t, filepath.Join(caps, "wide", "SKILL.md"), "---\nname: wide\ndescription: W.\npermissions: [files]\n---\nx\n")
-	a, err := openApp(ws, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	tests := []struct {
-		name    string
-		granted []string
-		want    []string
-	}{
-		{"scoped", nil, nil},
-		{"scoped", []string{"files"}, []string{filepath.Join(home, "projects")}},
-		{"wide", []string{"files"}, []string{home}},
-		{"shell", nil, []string{home, a.ws.Root}},
-	}
-	for _, tt := range tests {
-		got := a.pluginRoots(tt.name, tt.granted)
-		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("%s %v: roots %v, want %v", tt.name, tt.granted, got, tt.want)
-		}
 	}
 }
 
@@ -231,17 +211,22 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	if code, out, errOut := cli(t, ws, "caps", "install", dir); code != 0 {
 		t.Fatalf("install: %s %s", out, errOut)
 	}
-	a, err := openApp(ws, func(string) string { return "" })
+	child, err := pluginChild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := assistant.Open(assistant.Options{Workspace: ws, PluginChild: child})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	sess := a.reg.NewSession("c", nil)
-	res, err := a.reg.Call(context.Background(), sess, "crashy_unlock", []byte(`{}`))
+	reg := a.Registry()
+	sess := reg.NewSession("c", nil)
+	res, err := reg.Call(context.Background(), sess, "crashy_unlock", []byte(`{}`))
 	if err == nil || !res.IsError || !strings.Contains(res.Content, "unlock of unlocked mutex") {
 		t.Fatalf("crash call: %+v %v", res, err)
 	}
-	res, err = a.reg.Call(context.Background(), sess, "crashy_ok", []byte(`{}`))
+	res, err = reg.Call(context.Background(), sess, "crashy_ok", []byte(`{}`))
 	if err != nil || res.Content != "still here" {
 		t.Fatalf("call after the crash: %+v %v", res, err)
 	}

@@ -8,16 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
 // chatCLI runs the command line with stdin and environment variables.
@@ -34,84 +32,29 @@ func chatCLI(t *testing.T, ws, stdin string, env map[string]string, args ...stri
 	return code, out.String(), errb.String()
 }
 
-// openAIServer answers Chat Completions with scripted SSE bodies and keeps
-// what it received.
-type openAIServer struct {
-	mu      sync.Mutex
-	replies []string
-	bodies  []map[string]any
-	auth    []string
-	url     string
-}
-
-func newOpenAIServer(t *testing.T, replies ...string) *openAIServer {
-	s := &openAIServer{replies: replies}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		_ = json.Unmarshal(raw, &body)
-		s.mu.Lock()
-		n := len(s.bodies)
-		s.bodies = append(s.bodies, body)
-		s.auth = append(s.auth, r.Header.Get("Authorization"))
-		s.mu.Unlock()
-		if r.URL.Path != "/v1/chat/completions" || n >= len(s.replies) {
-			t.Errorf("unexpected request %d to %s", n+1, r.URL.Path)
-			http.Error(w, `{"error":{"message":"unexpected","type":"invalid_request_error"}}`, http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, s.replies[n])
-	}))
-	t.Cleanup(srv.Close)
-	s.url = srv.URL + "/v1"
-	return s
-}
-
-func (s *openAIServer) received() ([]map[string]any, []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]map[string]any(nil), s.bodies...), append([]string(nil), s.auth...)
-}
-
-func sseChunk(delta, finish string) string {
-	fin := "null"
-	if finish != "" {
-		fin = `"` + finish + `"`
+// newModel is a fake OpenAI-compatible model server playing replies in
+// order, one per request.
+func newModel(t *testing.T, replies ...[]providertest.Part) *providertest.Model {
+	m := providertest.NewModel(t, providertest.OpenAI)
+	for _, r := range replies {
+		m.Reply(r...)
 	}
-	return fmt.Sprintf(`data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":%s,"finish_reason":%s}]}`+"\n\n", delta, fin)
+	return m
 }
 
-func sseText(parts ...string) string {
-	var b strings.Builder
-	b.WriteString(sseChunk(`{"role":"assistant","content":""}`, ""))
-	for _, p := range parts {
-		q, _ := json.Marshal(p)
-		b.WriteString(sseChunk(`{"content":`+string(q)+`}`, ""))
-	}
-	b.WriteString(sseChunk(`{}`, "stop") + "data: [DONE]\n\n")
-	return b.String()
+func text(pieces ...string) []providertest.Part { return []providertest.Part{providertest.Text(pieces...)} }
+
+func toolCall(name, args string) []providertest.Part {
+	return []providertest.Part{providertest.ToolCall(name, args)}
 }
 
-func sseCall(id, name, args string) string {
-	q, _ := json.Marshal(args)
-	return sseChunk(fmt.Sprintf(`{"role":"assistant","tool_calls":[{"index":0,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, id, name, q), "") +
-		sseChunk(`{}`, "tool_calls") + "data: [DONE]\n\n"
-}
-
-func messagesOf(body map[string]any) []map[string]any {
-	var out []map[string]any
-	for _, m := range body["messages"].([]any) {
-		out = append(out, m.(map[string]any))
-	}
-	return out
-}
+func auth(r providertest.Request) string { return r.Header.Get("Authorization") }
 
 func TestChatStreamsAndContinues(t *testing.T) {
-	srv := newOpenAIServer(t, sseText("Hello", " there."), sseText("Again."))
+	m := newModel(t, text("Hello", " there."), text("Again."))
 	ws := t.TempDir()
 	env := map[string]string{"OPENAI_API_KEY": "sk-env-key-123"}
-	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--base-url", srv.url, "--model", "m1", "hello", "wrasse")
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--base-url", m.BaseURL(), "--model", "m1", "hello", "wrasse")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -121,29 +64,29 @@ func TestChatStreamsAndContinues(t *testing.T) {
 	if !strings.Contains(errOut, "(conversation c1; continue with: wrasse chat -c c1") {
 		t.Errorf("stderr %q", errOut)
 	}
-	code, out, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c1", "--base-url", srv.url, "--model", "m1", "once more")
+	code, out, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c1", "--base-url", m.BaseURL(), "--model", "m1", "once more")
 	if code != 0 || out != "Again.\n" {
 		t.Fatalf("exit %d, stdout %q\n%s", code, out, errOut)
 	}
-	bodies, auth := srv.received()
-	if bodies[0]["model"] != "m1" || auth[0] != "Bearer sk-env-key-123" {
-		t.Errorf("first request: model %v, auth %q", bodies[0]["model"], auth[0])
+	reqs := m.Requests()
+	if reqs[0].Model != "m1" || auth(reqs[0]) != "Bearer sk-env-key-123" {
+		t.Errorf("first request: model %v, auth %q", reqs[0].Model, auth(reqs[0]))
 	}
-	msgs := messagesOf(bodies[1])
-	if len(msgs) != 4 || msgs[1]["content"] != "hello wrasse" || msgs[2]["content"] != "Hello there." || msgs[3]["content"] != "once more" {
-		t.Errorf("second request messages %v", msgs)
+	msgs := reqs[1].Messages
+	if len(msgs) != 3 || msgs[0].Content != "hello wrasse" || msgs[1].Content != "Hello there." || msgs[2].Content != "once more" {
+		t.Errorf("second request messages %+v", msgs)
 	}
-	// Continuing an unknown conversation says so.
-	code, _, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c9", "--base-url", srv.url, "x")
-	if code != 1 || !strings.Contains(errOut, "there is no conversation c9") {
+	// Continuing an unknown conversation says so, and how to find one.
+	code, _, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c9", "--base-url", m.BaseURL(), "x")
+	if code != 1 || !strings.Contains(errOut, "there is no conversation c9") || !strings.Contains(errOut, "→ wrasse conversations list") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
 
 func TestChatMessageFromStdinAndJSON(t *testing.T) {
-	srv := newOpenAIServer(t, sseText("Piped answer."))
+	m := newModel(t, text("Piped answer."))
 	ws := t.TempDir()
-	code, out, errOut := chatCLI(t, ws, "a message\nover two lines\n", nil, "chat", "--json", "--base-url", srv.url)
+	code, out, errOut := chatCLI(t, ws, "a message\nover two lines\n", nil, "chat", "--json", "--base-url", m.BaseURL())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -154,22 +97,21 @@ func TestChatMessageFromStdinAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if doc.Conversation != "c1" || len(doc.Events) != 2 || doc.Events[0].Text != "a message\nover two lines\n" ||
+	if doc.Conversation != "c1" || len(doc.Events) < 2 || doc.Events[0].Text != "a message\nover two lines\n" ||
 		doc.Events[1].Type != "assistant_text" || doc.Events[1].Text != "Piped answer." || doc.Events[1].Status != "" {
 		t.Errorf("json %+v", doc)
 	}
-	bodies, _ := srv.received()
-	if bodies[0]["model"] != "llama3.1" {
-		t.Errorf("default model %v", bodies[0]["model"])
+	if got := m.Requests()[0].Model; got != "llama3.1" {
+		t.Errorf("default model %v", got)
 	}
 }
 
 // Headless (stdin is not a terminal), a call that needs approval is denied
 // and the model is told; the terminal shows it compactly.
 func TestChatHeadlessDeniesConfirmation(t *testing.T) {
-	srv := newOpenAIServer(t, sseCall("call_1", "shell_exec", `{"command":"sudo ls /root"}`), sseText("I cannot run that."))
+	m := newModel(t, toolCall("shell_exec", `{"command":"sudo ls /root"}`), text("I cannot run that."))
 	ws := t.TempDir()
-	code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", srv.url, "list root's files")
+	code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", m.BaseURL(), "list root's files")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -181,33 +123,34 @@ func TestChatHeadlessDeniesConfirmation(t *testing.T) {
 	if out != "I cannot run that.\n" {
 		t.Errorf("stdout %q", out)
 	}
-	bodies, _ := srv.received()
-	msgs := messagesOf(bodies[1])
-	if last := msgs[len(msgs)-1]; last["role"] != "tool" || !strings.Contains(fmt.Sprint(last["content"]), "no one can approve it now") {
-		t.Errorf("tool message %v", last)
+	if last := m.Requests()[1].LastMessage(); last.Role != "tool" || !strings.Contains(last.Content, "no one can approve it now") {
+		t.Errorf("tool message %+v", last)
 	}
 }
 
+// A first turn no model answered keeps no conversation, and the CLI points
+// to none.
 func TestChatUnreachableServer(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	url := providertest.ClosedURL(t) + "/v1"
 	ws := t.TempDir()
-	code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--retries", "0", "--base-url", "http://"+addr+"/v1", "hello")
+	code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--retries", "0", "--base-url", url, "hello")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	if out != "" || !strings.Contains(errOut, "wrasse: The model could not answer") || !strings.Contains(errOut, "no model answered at http://"+addr) ||
-		strings.Count(errOut, "wrasse:") != 1 {
+	if out != "" || !strings.Contains(errOut, "wrasse: The model could not answer") || !strings.Contains(errOut, "no model answered at "+url) ||
+		strings.Count(errOut, "wrasse:") != 1 || !strings.Contains(errOut, "  → wrasse ") {
 		t.Errorf("stderr %q stdout %q", errOut, out)
 	}
-	// The conversation keeps the message and says what happened.
-	code, out, _ = chatCLI(t, ws, "", nil, "conversations", "show", "c1")
-	if code != 0 || !strings.Contains(out, "[1] user: hello") || !strings.Contains(out, "[2] error: The model could not answer") {
-		t.Errorf("show: %d\n%s", code, out)
+	if strings.Contains(errOut, "continue with") || strings.Contains(errOut, "c0") {
+		t.Errorf("points to a conversation that is not kept:\n%s", errOut)
+	}
+	code, out, _ = chatCLI(t, ws, "", nil, "conversations", "list")
+	if code != 0 || !strings.Contains(out, "No conversations yet") {
+		t.Errorf("an empty conversation was left behind: %d\n%s", code, out)
+	}
+	code, out, _ = chatCLI(t, ws, "", nil, "chat", "--json", "--retries", "0", "--base-url", url, "hello")
+	if code != 1 || !strings.Contains(out, `"conversation": null`) {
+		t.Errorf("json: %d\n%s", code, out)
 	}
 }
 
@@ -227,19 +170,19 @@ func TestChatUsage(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2\n%s", args, code, errOut)
 		}
 	}
-	if code, _, errOut := chatCLI(t, ws, "", nil, "conversations", "show", "yesterday"); code != 1 || !strings.Contains(errOut, "invalid conversation id") {
+	if code, _, errOut := chatCLI(t, ws, "", nil, "conversations", "show", "yesterday"); code != 2 || !strings.Contains(errOut, "invalid conversation id") {
 		t.Errorf("bad id: %d %s", code, errOut)
 	}
 }
 
 func TestConversationsCommands(t *testing.T) {
-	srv := newOpenAIServer(t, sseText("First answer."), sseText("Second answer."))
+	m := newModel(t, text("First answer."), text("Second answer."))
 	ws := t.TempDir()
 	if code, out, _ := chatCLI(t, ws, "", nil, "conversations", "list"); code != 0 || !strings.Contains(out, "No conversations yet") {
 		t.Errorf("empty list: %d %q", code, out)
 	}
 	for _, msg := range []string{"first question", "second question"} {
-		if code, _, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", srv.url, "--model", "m2", msg); code != 0 {
+		if code, _, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", m.BaseURL(), "--model", "m2", msg); code != 0 {
 			t.Fatalf("chat: %s", errOut)
 		}
 	}
@@ -254,7 +197,7 @@ func TestConversationsCommands(t *testing.T) {
 		Title  string `json:"title"`
 		Events int    `json:"events"`
 	}
-	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 2 || list[0].ID != "c2" || list[1].Events != 2 {
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 2 || list[0].ID != "c2" || list[1].Events < 2 {
 		t.Errorf("list json %v: %s", err, out)
 	}
 	code, out, _ = chatCLI(t, ws, "", nil, "conversations", "show", "1")
@@ -297,18 +240,18 @@ func TestSecretsCommands(t *testing.T) {
 		t.Errorf("list json %q", out)
 	}
 
-	srv := newOpenAIServer(t, sseText("Your key is "+key+"."))
+	m := newModel(t, text("Your key is "+key+"."))
 	var all strings.Builder
-	code, out, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "env-key-loses"}, "chat", "--base-url", srv.url, "what is my key "+key+"?")
+	code, out, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "env-key-loses"}, "chat", "--base-url", m.BaseURL(), "what is my key "+key+"?")
 	all.WriteString(out + errOut)
 	if code != 0 {
 		t.Fatalf("chat: %s", errOut)
 	}
-	if _, auth := srv.received(); auth[0] != "Bearer "+key {
-		t.Errorf("auth %q: the stored key comes first", auth[0])
+	req := m.Requests()[0]
+	if auth(req) != "Bearer "+key {
+		t.Errorf("auth %q: the stored key comes first", auth(req))
 	}
-	bodies, _ := srv.received()
-	if strings.Contains(fmt.Sprint(bodies[0]["messages"]), key) {
+	if strings.Contains(fmt.Sprint(req.Messages), key) {
 		t.Error("the key reached the prompt")
 	}
 	_, out, _ = chatCLI(t, ws, "", nil, "conversations", "show", "c1")
@@ -356,12 +299,21 @@ func TestPromptApprover(t *testing.T) {
 			t.Errorf("prompt %q", out.String())
 		}
 	}
+	// A call that asks every time offers no approval for the conversation,
+	// and an answer of "conversation" approves it once.
+	var out bytes.Buffer
+	once := req
+	once.OnceOnly = true
+	p := &promptApprover{in: bufio.NewReader(strings.NewReader("c\n")), out: &out}
+	if got, err := p.Approve(t.Context(), once); got != gate.ApproveOnce || err != nil || strings.Contains(out.String(), "[c]onversation") {
+		t.Errorf("once-only: %q %v, prompt %q", got, err, out.String())
+	}
 	// A cancelled turn does not wait for an answer.
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	p := &promptApprover{in: bufio.NewReader(pr), out: io.Discard}
+	p = &promptApprover{in: bufio.NewReader(pr), out: io.Discard}
 	if got, err := p.Approve(ctx, req); got != gate.Deny || !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %q %v", got, err)
 	}
@@ -391,7 +343,7 @@ func TestChatStdinDevNullIsHeadless(t *testing.T) {
 		}
 	}
 
-	srv := newOpenAIServer(t, sseCall("call_1", "shell_exec", `{"command":"sudo ls /root"}`), sseText("I cannot run that."))
+	m := newModel(t, toolCall("shell_exec", `{"command":"sudo ls /root"}`), text("I cannot run that."))
 	ws := t.TempDir()
 	var out, errb bytes.Buffer
 	getenv := func(k string) string {
@@ -400,7 +352,7 @@ func TestChatStdinDevNullIsHeadless(t *testing.T) {
 		}
 		return ""
 	}
-	code := run(t.Context(), []string{"chat", "--base-url", srv.url, "list root's files"}, stdio{in: devNull, out: &out, err: &errb}, getenv)
+	code := run(t.Context(), []string{"chat", "--base-url", m.BaseURL(), "list root's files"}, stdio{in: devNull, out: &out, err: &errb}, getenv)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
@@ -414,10 +366,10 @@ func TestChatStdinDevNullIsHeadless(t *testing.T) {
 
 // A final answer without text says so instead of printing nothing.
 func TestChatEmptyReplyNote(t *testing.T) {
-	srv := newOpenAIServer(t, sseText(), sseText("   "), sseText("Some text."))
+	m := newModel(t, text(), text("   "), text("Some text."))
 	ws := t.TempDir()
 	for i, wantNote := range []bool{true, true, false} {
-		code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", srv.url, fmt.Sprint("question ", i))
+		code, out, errOut := chatCLI(t, ws, "", nil, "chat", "--base-url", m.BaseURL(), fmt.Sprint("question ", i))
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, errOut)
 		}
@@ -426,8 +378,8 @@ func TestChatEmptyReplyNote(t *testing.T) {
 		}
 	}
 	// JSON output carries the events, not the note.
-	srv2 := newOpenAIServer(t, sseText())
-	if _, out, errOut := chatCLI(t, ws, "", nil, "chat", "--json", "--base-url", srv2.url, "q"); strings.Contains(out+errOut, "returned no text") {
+	m2 := newModel(t, text())
+	if _, out, errOut := chatCLI(t, ws, "", nil, "chat", "--json", "--base-url", m2.BaseURL(), "q"); strings.Contains(out+errOut, "returned no text") {
 		t.Errorf("note in --json mode: %s %s", out, errOut)
 	}
 }
@@ -443,18 +395,18 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	args, _ := json.Marshal(map[string]string{"path": notes})
-	srv := newOpenAIServer(t, sseCall("call_1", "fs_read", string(args)), sseText("Read it."))
-	code, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": key}, "chat", "--base-url", srv.url, "read my notes")
+	m := newModel(t, toolCall("fs_read", string(args)), text("Read it."))
+	code, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": key}, "chat", "--base-url", m.BaseURL(), "read my notes")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	bodies, auth := srv.received()
-	if auth[0] != "Bearer "+key {
-		t.Errorf("auth %q", auth[0])
+	reqs := m.Requests()
+	if auth(reqs[0]) != "Bearer "+key {
+		t.Errorf("auth %q", auth(reqs[0]))
 	}
-	msgs := messagesOf(bodies[1])
-	tool := fmt.Sprint(msgs[len(msgs)-1]["content"])
-	if msgs[len(msgs)-1]["role"] != "tool" || !strings.Contains(tool, "OPENAI_API_KEY=[redacted:OPENAI_API_KEY]") || strings.Contains(tool, key) {
+	last := reqs[1].LastMessage()
+	tool := last.Content
+	if last.Role != "tool" || !strings.Contains(tool, "OPENAI_API_KEY=[redacted:OPENAI_API_KEY]") || strings.Contains(tool, key) {
 		t.Errorf("tool result sent to the model: %q", tool)
 	}
 	_, shown, _ := chatCLI(t, ws, "", nil, "conversations", "show", "c1", "--json")
@@ -462,8 +414,8 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 		t.Errorf("the key was stored or printed:\n%s", shown)
 	}
 	// A placeholder key is not a secret: words that match it stay.
-	srv2 := newOpenAIServer(t, sseText("ollama answered."))
-	if _, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "ollama"}, "chat", "--base-url", srv2.url, "hi"); out != "ollama answered.\n" {
+	m2 := newModel(t, text("ollama answered."))
+	if _, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "ollama"}, "chat", "--base-url", m2.BaseURL(), "hi"); out != "ollama answered.\n" {
 		t.Errorf("placeholder redacted: %q %s", out, errOut)
 	}
 }
@@ -471,14 +423,9 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 // A refused key at a server other than the local Ollama gets advice about
 // the configured server, not about starting Ollama.
 func TestChatSetupHintForOtherServer(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)
-	}))
-	defer srv.Close()
+	m := newModel(t, []providertest.Part{providertest.Status(http.StatusUnauthorized, "")})
 	ws := t.TempDir()
-	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--retries", "0", "--base-url", srv.URL+"/v1", "hi")
+	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--retries", "0", "--base-url", m.BaseURL(), "hi")
 	if code != 1 || !strings.Contains(errOut, "Check the provider, base URL, model and API key") || strings.Contains(strings.ToLower(errOut), "ollama") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}

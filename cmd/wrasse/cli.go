@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // Exit codes.
@@ -23,49 +25,23 @@ type stdio struct {
 	err io.Writer
 }
 
-// errUsage marks a command line that cannot be understood.
-var errUsage = errors.New("usage")
-
-const usage = `Wrasse — a desktop AI assistant you extend by dropping in capabilities.
-
-Usage:
-  wrasse                          open the desktop window
-  wrasse caps list                list capabilities with kind, state and badge
-  wrasse caps show NAME           everything about one capability
-  wrasse caps index               the capability index as the model sees it
-  wrasse caps search QUERY        what tool_search finds for QUERY
-  wrasse caps validate PATH       check a capability folder, SKILL.md or .zip without installing
-  wrasse caps install PATH [--replace]
-  wrasse caps list [--no-check]    plugins are checked once per version (remembered), so broken ones show as failed
-  wrasse caps index [-c ID]        -c shows it as conversation ID sees it
-  wrasse caps remove NAME | restore NAME | enable NAME [--grant exec,network] | disable NAME | resync
-  wrasse caps revoke NAME [--grant PERMS]   withdraw granted permissions (all, or those listed)
-  wrasse caps watch [--apply]     report hand edits as they happen (applied at once with autoResync)
-  wrasse chat [-c ID] "message"   one turn of a conversation, streamed
-  wrasse conversations list | show ID | delete ID
-  wrasse secrets set NAME | list | delete NAME
-  wrasse config [show] | set KEY VALUE | unset KEY   settings in config.json (provider, model, baseURL, ...)
-
-Flags (any command):
-  --workspace DIR   workspace folder (default $WRASSE_HOME or the user data folder)
-  --json            machine-readable output
-`
-
-// globalFlags are accepted by every command.
+// globalFlags are accepted by every command, anywhere on the line.
 type globalFlags struct {
 	workspace string
 	json      bool
 }
 
 func (g *globalFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.workspace, "workspace", "", "workspace folder")
+	fs.StringVar(&g.workspace, "workspace", "", "workspace `DIR` (default $WRASSE_HOME, else the user data folder)")
 	fs.BoolVar(&g.json, "json", false, "machine-readable output")
 }
 
-// newFlagSet makes a FlagSet that reports errors instead of exiting.
-func newFlagSet(name string, io stdio) *flag.FlagSet {
+// newFlagSet makes a FlagSet that reports errors instead of exiting or
+// printing: the caller prints one line and a pointer to --help.
+func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.err)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
@@ -89,57 +65,107 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// run is the whole command line: no arguments open the window; otherwise
+// the command runs through the Wrasse that holds the workspace when one is
+// running, else against the workspace opened here.
 func run(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
 	if len(args) == 0 {
 		return runDesktop(ctx, nil, io, getenv)
 	}
-	var err error
 	switch args[0] {
-	case "help", "-h", "--help":
-		fmt.Fprint(io.out, usage)
-		return exitOK
-	case "caps", "capabilities":
-		err = runCaps(ctx, args[1:], io, getenv)
-	case "chat":
-		err = runChat(ctx, args[1:], io, getenv)
-	case "conversations", "convs":
-		err = runConversations(ctx, args[1:], io, getenv)
-	case "secrets":
-		err = runSecrets(ctx, args[1:], io, getenv)
-	case "config":
-		err = runConfig(ctx, args[1:], io, getenv)
 	case pluginHostCommand:
 		return runPluginHost(ctx, io)
-	case sandboxCommand:
-		return runSandboxExec(args[1:], io)
-	default:
-		if strings.HasPrefix(args[0], "-") {
-			return runDesktop(ctx, args, io, getenv)
-		}
-		err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 	}
-	return report(err, io)
+	p, err := parseLine(args)
+	if err != nil {
+		return report(err, io)
+	}
+	switch {
+	case p.help:
+		printHelp(io.out, p)
+		return exitOK
+	case p.cmd == nil:
+		// Only flags (`wrasse --workspace DIR`): the window.
+		return runDesktop(ctx, args, io, getenv)
+	}
+	c, err := p.call(io)
+	if err != nil {
+		return report(err, io)
+	}
+	c.raw = args
+	return report(execute(ctx, c, getenv), io)
 }
 
-// report prints err and picks the exit code.
+// usageError is a command line that cannot be understood. It is printed as
+// one line and a pointer to the command's --help.
+type usageError struct {
+	path string // "caps show", "" for wrasse itself
+	msg  string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(path, format string, a ...any) error {
+	return &usageError{path: path, msg: fmt.Sprintf(format, a...)}
+}
+
+// exitError ends the command with a code, its explanation already printed
+// (by the running Wrasse a command was forwarded to, say).
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// shownError is a failure whose message was already printed (a chat's
+// error event); only its hint remains to be shown.
+type shownError struct{ err error }
+
+func (e *shownError) Error() string { return e.err.Error() }
+func (e *shownError) Unwrap() error { return e.err }
+
+// errInvalid is a failure the command printed in full (an invalid
+// capability's report).
+var errInvalid = errors.New("invalid")
+
+// report prints err, then what the person can do about it, and picks the
+// exit code.
 func report(err error, io stdio) int {
-	switch {
-	case err == nil:
+	if err == nil {
 		return exitOK
-	case errors.Is(err, flag.ErrHelp):
-		return exitOK
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(io.err, "wrasse: %v\n\n%s", strings.TrimPrefix(err.Error(), errUsage.Error()+": "), usage)
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		name := strings.TrimSpace("wrasse " + ue.path)
+		fmt.Fprintf(io.err, "wrasse: %s\nRun '%s --help' for usage.\n", ue.msg, name)
 		return exitUsage
-	case errors.Is(err, errSilent):
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if errors.Is(err, errInvalid) {
 		return exitFail
 	}
-	fmt.Fprintf(io.err, "wrasse: %v\n", err)
+	var shown *shownError
+	if !errors.As(err, &shown) {
+		fmt.Fprintf(io.err, "wrasse: %v\n", err)
+	}
+	printHint(io.err, err)
 	return exitFail
 }
 
-// errSilent is a failure whose explanation was already printed.
-var errSilent = errors.New("failed")
+// printHint shows an error's hint as the command that acts on it, or its
+// words when no command does.
+func printHint(w io.Writer, err error) {
+	h, ok := hint.Of(err)
+	if !ok {
+		return
+	}
+	if line := h.CommandLine(); line != "" {
+		fmt.Fprintf(w, "  → %s\n", line)
+	} else if h.Action != "" {
+		fmt.Fprintf(w, "  → %s\n", h.Action)
+	}
+}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/history"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+func checkConversationID(c *call) error {
+	_, err := conversationID(c)
+	return err
+}
+
+// conversationID reads the ID argument of a conversations command ("c42"
+// or "42").
+func conversationID(c *call) (store.ID, error) {
+	id, err := store.ParseID(c.args[0])
+	if err != nil {
+		return 0, usagef(c.cmd.path, "%v", err)
+	}
+	return id, nil
+}
+
+func conversationsList(_ context.Context, app *assistant.App, c *call) error {
+	convs, err := app.Store().ListConversations()
+	if err != nil {
+		return err
+	}
+	w := c.io.out
+	if c.g.json {
+		if convs == nil {
+			convs = []store.Conversation{}
+		}
+		return writeJSON(w, convs)
+	}
+	if len(convs) == 0 {
+		fmt.Fprintln(w, `No conversations yet. Start one with: wrasse chat "hello"`)
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tEVENTS\tMODEL\tTITLE")
+	for _, conv := range convs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", conv.ID, conv.Updated.Local().Format("2006-01-02 15:04"), conv.EventCount, conv.Model, titleOf(conv))
+	}
+	return tw.Flush()
+}
+
+func titleOf(conv store.Conversation) string {
+	if conv.Title == "" {
+		return "(untitled)"
+	}
+	return conv.Title
+}
+
+func conversationsShow(_ context.Context, app *assistant.App, c *call) error {
+	id, err := conversationID(c)
+	if err != nil {
+		return err
+	}
+	if _, err := app.Session(id); err != nil { // says "no such conversation" with its hint
+		return err
+	}
+	conv, err := app.Store().GetConversation(id)
+	if err != nil {
+		return err
+	}
+	events, err := app.Store().Events(id)
+	if err != nil {
+		return err
+	}
+	return printConversation(c.io.out, conv, events, c.g.json)
+}
+
+func printConversation(w io.Writer, conv store.Conversation, events []store.Event, asJSON bool) error {
+	if asJSON {
+		if events == nil {
+			events = []store.Event{}
+		}
+		return writeJSON(w, map[string]any{"conversation": conv, "events": events})
+	}
+	fmt.Fprintf(w, "%s — %s\nModel %s, started %s, %d events.\n\n", conv.ID, titleOf(conv), conv.Model, conv.Created.Local().Format(time.DateTime), conv.EventCount)
+	_, err := io.WriteString(w, history.Render(events, 0))
+	return err
+}
+
+func conversationsDelete(_ context.Context, app *assistant.App, c *call) error {
+	id, err := conversationID(c)
+	if err != nil {
+		return err
+	}
+	if err := app.DeleteConversation(id); err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"deleted": id.String()})
+	}
+	fmt.Fprintf(c.io.out, "Deleted conversation %s.\n", id)
+	return nil
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+)
+
+// lockTimeout bounds the wait for a workspace another process holds, so a
+// command says within about a second that Wrasse is busy instead of
+// hanging.
+const lockTimeout = time.Second
+
+// execute runs c: through the Wrasse that holds the workspace when one
+// answers on its socket, else against the workspace opened here.
+func execute(ctx context.Context, c *call, getenv func(string) string) error {
+	ws, err := workspace.Resolve(c.g.workspace, getenv)
+	if err != nil {
+		return err
+	}
+	local := ""
+	if c.cmd.local != nil {
+		local = c.cmd.local(c)
+	}
+	if local == "" {
+		code, err := forward(ctx, ws, c)
+		switch {
+		case err == nil:
+			return &exitError{code}
+		case ctx.Err() != nil:
+			return &exitError{130}
+		case !errors.Is(err, assistant.ErrNotRunning):
+			return err
+		}
+	}
+	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local}, func(app *assistant.App) error {
+		return c.run(ctx, app, c)
+	})
+}
+
+// forward hands c to the running Wrasse, its piped standard input with it.
+func forward(ctx context.Context, ws workspace.Workspace, c *call) (int, error) {
+	req := assistant.Request{Args: c.raw}
+	if dir, err := os.Getwd(); err == nil {
+		req.Dir = dir
+	}
+	if c.cmd.stdin != nil && c.cmd.stdin(c) && c.io.in != nil && !interactive(c.io.in) {
+		// Only when the socket answers: reading stdin first would wait
+		// for a pipe that may never close, even with no Wrasse running.
+		if _, err := os.Stat(assistant.SocketPath(ws)); err != nil {
+			return 0, fmt.Errorf("%w: %w", assistant.ErrNotRunning, err)
+		}
+		data, err := assistant.ReadForwardedStdin(c.io.in)
+		if err != nil {
+			return 0, fmt.Errorf("read standard input: %w", err)
+		}
+		req.Stdin = data
+		// The command now reads what was forwarded, if it runs here after all.
+		c.io.in = bytes.NewReader(data)
+	}
+	return assistant.Forward(ctx, ws, req, c.io.out, c.io.err)
+}
+
+// appOptions tune how a command opens the workspace.
+type appOptions struct {
+	// retries is assistant.Options.Retries; nil keeps the default.
+	retries func() int
+	// serve runs other wrasse commands through this one while it runs.
+	serve bool
+	// local says what to do instead when the command cannot run through
+	// the Wrasse that holds the workspace ("" when it could have).
+	local string
+}
+
+// withApp opens the workspace, runs fn and closes it. A workspace another
+// process holds fails within lockTimeout: with o.local's advice when the
+// command could not have run through it anyway, else saying that another
+// command is busy with it (no socket answered).
+func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o appOptions, fn func(*assistant.App) error) error {
+	// Plugins that do not ship with Wrasse run in a process of their own,
+	// so a fault Go cannot recover from ends that process, not the app.
+	child, childErr := pluginChild()
+	retries := 0
+	if o.retries != nil {
+		retries = o.retries()
+	}
+	app, err := assistant.Open(assistant.Options{Workspace: g.workspace, Getenv: getenv, PluginChild: child,
+		LockTimeout: lockTimeout, Retries: retries})
+	if errors.Is(err, store.ErrLocked) {
+		if o.local != "" {
+			return fmt.Errorf("%w. %s", assistant.ErrRunning, o.local)
+		}
+		return fmt.Errorf("another wrasse command is using this workspace right now (it holds the database, and no open Wrasse window answers): try again when it has finished: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer app.Close()
+	if childErr != nil {
+		app.Logger().Warn("plugins will run in this process", "error", childErr)
+	}
+	if o.serve {
+		stop, err := serveWhile(ctx, app)
+		if err != nil {
+			app.Logger().Warn("other wrasse commands cannot run through this one", "error", err)
+		} else {
+			defer stop()
+		}
+	}
+	return fn(app)
+}
+
+// serveWhile lets other wrasse commands run through app while a long
+// command (chat, caps watch) holds the workspace. stop ends serving and
+// waits for the forwarded commands still running, so the app outlives
+// them.
+func serveWhile(ctx context.Context, app *assistant.App) (stop func(), err error) {
+	sctx, cancel := context.WithCancel(ctx)
+	var (
+		mu      sync.Mutex
+		stopped bool
+		running sync.WaitGroup
+	)
+	h := serveHandler(app)
+	err = app.Serve(sctx, func(ctx context.Context, req assistant.Request, stdout, stderr io.Writer) int {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
+			fmt.Fprintln(stderr, "wrasse: the wrasse command holding this workspace is finishing; try again in a moment")
+			return exitFail
+		}
+		running.Add(1)
+		mu.Unlock()
+		defer running.Done()
+		return h(ctx, req, stdout, stderr)
+	})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	sock := assistant.SocketPath(app.Workspace())
+	return func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		cancel()
+		running.Wait()
+		// Serve stops listening in the background and removes the socket
+		// last. Wait for that, so a wrasse command started after this one
+		// ends finds no half-closed server to forward to.
+		for i := 0; i < socketGoneChecks; i++ {
+			if _, err := os.Lstat(sock); errors.Is(err, fs.ErrNotExist) {
+				return
+			}
+			time.Sleep(socketGoneInterval)
+		}
+	}, nil
+}
+
+// How long stop waits for Serve to remove the socket: at most about 2 s
+// (a connection still sending its request), normally one check.
+const (
+	socketGoneChecks   = 400
+	socketGoneInterval = 5 * time.Millisecond
+)
