@@ -3,6 +3,7 @@ package plugins
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -174,6 +175,8 @@ type envSpec struct {
 	noAccess, readOnly []string
 	// launcher confines commands (Options.Sandbox); nil: none.
 	launcher []string
+	// settings are the capability's settings in force (LoadRequest.Settings).
+	settings map[string]string
 }
 
 // sdkEnv makes the Env handed to Init. Slices are copied so the plugin
@@ -192,7 +195,7 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 			ErrorFn: func(msg string, kv ...any) { l.Error(msg, kv...) },
 		},
 		SecretFn:  s.secrets,
-		Settings:  map[string]string{},
+		Settings:  maps.Collect(maps.All(s.settings)), // a copy, never nil
 		NoAccess:  append([]string(nil), s.noAccess...),
 		ReadOnly:  append([]string(nil), s.readOnly...),
 		SandboxFn: s.sandboxFn(),
@@ -232,7 +235,7 @@ func protectedPaths(ws string) (noAccess, readOnly []string) {
 func (h *Host) newEnvSpec(req cerebellum.LoadRequest, pol policy, log *slog.Logger) *envSpec {
 	c := req.Capability
 	granted := append([]string(nil), req.Granted...)
-	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher()}
+	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher(), settings: req.Settings}
 	s.noAccess, s.readOnly = protectedPaths(req.Workspace)
 	if c.Dir != "" {
 		s.pluginDir = filepath.Join(c.Dir, pluginDir)

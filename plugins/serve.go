@@ -231,7 +231,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 		return nil, err
 	}
 	bp.env = &envSpec{name: l.Name, pluginDir: l.PluginDir, workspace: l.Workspace,
-		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log}
+		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log, settings: l.Settings}
 	bp.env.noAccess, bp.env.readOnly = protectedPaths(l.Workspace)
 	// Programs a plugin starts inherit the cap, and some reserve far more
 	// address space than they use (a JVM, V8): a plugin with exec may run

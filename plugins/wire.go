@@ -95,7 +95,9 @@ type wireLoad struct {
 	Roots       []string            `json:"roots,omitempty"`
 	Hosts       []string            `json:"hosts,omitempty"`
 	// Env is the plugin's virtual environment.
-	Env                 map[string]string `json:"env,omitempty"`
+	Env map[string]string `json:"env,omitempty"`
+	// Settings are the capability's settings in force (sdk.Env.Settings).
+	Settings            map[string]string `json:"settings,omitempty"`
 	DefaultTimeout      time.Duration     `json:"defaultTimeout"`
 	CloseTimeout        time.Duration     `json:"closeTimeout"`
 	MaxUntrustedTimeout time.Duration     `json:"maxUntrustedTimeout"`
