@@ -315,4 +315,3 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
-

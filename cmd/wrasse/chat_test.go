@@ -42,7 +42,9 @@ func newModel(t *testing.T, replies ...[]providertest.Part) *providertest.Model 
 	return m
 }
 
-func text(pieces ...string) []providertest.Part { return []providertest.Part{providertest.Text(pieces...)} }
+func text(pieces ...string) []providertest.Part {
+	return []providertest.Part{providertest.Text(pieces...)}
+}
 
 func toolCall(name, args string) []providertest.Part {
 	return []providertest.Part{providertest.ToolCall(name, args)}

@@ -75,6 +75,8 @@ func run(ctx context.Context, args []string, io stdio, getenv func(string) strin
 	switch args[0] {
 	case pluginHostCommand:
 		return runPluginHost(ctx, io)
+	case sandboxCommand:
+		return runSandboxExec(args[1:], io)
 	}
 	p, err := parseLine(args)
 	if err != nil {

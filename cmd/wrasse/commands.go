@@ -91,7 +91,9 @@ func commands() []*command {
 			summary: "Install a capability, validated completely before anything is written.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				replace := fs.Bool("replace", false, "replace an installed capability of the same name")
-				return func(ctx context.Context, app *assistant.App, c *call) error { return capsInstall(ctx, app, c, *replace) }
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					return capsInstall(ctx, app, c, *replace)
+				}
 			}},
 		{path: "caps remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move a capability to the trash (restorable for 7 days).", minArgs: 1, maxArgs: 1,
 			setup: plain(capsRemove)},

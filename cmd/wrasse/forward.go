@@ -27,7 +27,7 @@ func serveHandler(app *assistant.App) assistant.Handler {
 
 // runForwarded parses and runs one forwarded command line.
 func runForwarded(ctx context.Context, app *assistant.App, req assistant.Request, io stdio) error {
-	if len(req.Args) == 0 || req.Args[0] == pluginHostCommand {
+	if len(req.Args) == 0 || req.Args[0] == pluginHostCommand || req.Args[0] == sandboxCommand {
 		return fmt.Errorf("%q is not a command the running Wrasse runs for another process", req.Args)
 	}
 	p, err := parseLine(req.Args)
