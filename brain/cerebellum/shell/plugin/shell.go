@@ -40,17 +40,36 @@ type config struct {
 	// network is the capability's network setting: whether commands may
 	// open TCP connections (default true).
 	network bool
+	// defaultDir and timeout are the workdir and timeout settings: the folder
+	// and the limit (seconds) used when a call gives none.
+	defaultDir string
+	timeout    int
 }
 
 // Init registers shell_exec.
 func Init(env *sdk.Env) (*sdk.Plugin, error) {
-	c := &config{env: env, vars: cleanEnv(env), network: !strings.EqualFold(strings.TrimSpace(env.Settings["network"]), "false")}
+	c := &config{env: env, vars: cleanEnv(env), network: !strings.EqualFold(strings.TrimSpace(env.Settings["network"]), "false"),
+		defaultDir: strings.TrimSpace(env.Settings["workdir"]), timeout: timeoutSetting(env.Settings["timeout"])}
 	if env.SandboxFn == nil && env.Log != nil {
 		env.Log.Warn("shell commands run without the OS sandbox: the host offers none (started without its sandbox launcher)")
 	}
 	p := sdk.NewPlugin()
 	p.Handle("shell_exec", c.exec)
 	return p, nil
+}
+
+// timeoutSetting reads the timeout setting (a duration such as 2m0s) as
+// whole seconds within 1..maxTimeout; unset or unreadable is the default.
+func timeoutSetting(s string) int {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return defaultTimeout
+	}
+	secs := int((d + time.Second - 1) / time.Second)
+	if secs > maxTimeout {
+		secs = maxTimeout
+	}
+	return secs
 }
 
 // cleanEnv builds the minimal environment commands run with. It never copies
@@ -102,9 +121,13 @@ func cleanEnv(env *sdk.Env) []string {
 	}
 }
 
-// workdir resolves the working folder: cwd if given, else the workspace,
-// else the first root; it must be an existing folder inside the roots.
+// workdir resolves the working folder: cwd if given, else the workdir
+// setting, else the workspace, else the first root; it must be an existing
+// folder inside the roots.
 func (c *config) workdir(cwd string) (string, error) {
+	if cwd == "" {
+		cwd = c.defaultDir
+	}
 	if cwd == "" {
 		cwd = c.env.Workspace
 	}
@@ -134,9 +157,9 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 	if err != nil {
 		return nil, err
 	}
-	secs := req.Int("timeout_seconds", defaultTimeout)
+	secs := req.Int("timeout_seconds", c.timeout)
 	if secs <= 0 {
-		secs = defaultTimeout
+		secs = c.timeout
 	}
 	if secs > maxTimeout {
 		secs = maxTimeout
