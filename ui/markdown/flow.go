@@ -321,18 +321,22 @@ func (b *lineBuilder) finish() {
 // place puts a word on the current line, breaking it across lines by
 // characters when it does not fit on a line of its own.
 func (b *lineBuilder) place(t *token, sp *token) {
-	text, w := t.text, t.w
+	text, w, known := t.text, t.w, true
 	for {
 		sw := spaceWidth(sp)
 		if len(b.cur.frags) == 0 {
 			sw = 0
 		}
-		if b.x+sw+w <= b.width {
+		if known && b.x+sw+w <= b.width {
 			b.add(t.span, text, w, sp, sw)
 			return
 		}
 		avail := b.width - b.x - sw
 		k := b.fit(text, t.span, avail)
+		if k == len(text) { // the rest of a broken word fits
+			b.add(t.span, text, b.f.measure(text, t.span, b.size), sp, sw)
+			return
+		}
 		if k == 0 {
 			if len(b.cur.frags) > 0 {
 				b.newLine()
@@ -345,11 +349,10 @@ func (b *lineBuilder) place(t *token, sp *token) {
 		b.add(t.span, head, b.f.measure(head, t.span, b.size), sp, sw)
 		b.newLine()
 		sp = nil
-		text = text[k:]
+		text, known = text[k:], false
 		if text == "" {
 			return
 		}
-		w = b.f.measure(text, t.span, b.size)
 	}
 }
 
@@ -359,13 +362,22 @@ func (b *lineBuilder) fit(text string, si int, avail float32) int {
 	if avail <= 0 {
 		return 0
 	}
-	offs := make([]int, 0, len(text))
+	// No glyph is narrower than about a fifth of the text size, which bounds
+	// how many runes can fit, so a long word at a narrow width costs
+	// measurements in proportion to the width, not to the word.
+	limit := int(avail/(0.2*b.size)) + 1
+	offs := make([]int, 0, min(limit, len(text)))
 	for i := range text {
 		if i > 0 {
 			offs = append(offs, i)
+			if len(offs) == limit {
+				break
+			}
 		}
 	}
-	offs = append(offs, len(text))
+	if len(offs) < limit {
+		offs = append(offs, len(text))
+	}
 	lo, hi := 0, len(offs) // offs[:lo] fit
 	for lo < hi {
 		mid := (lo + hi) / 2
