@@ -138,7 +138,7 @@ func printVerdict(c *call, v gate.Verdict) error {
 		fmt.Fprintln(c.io.out, "no pattern of the safety policy matches this call")
 	}
 	for _, r := range v.Reasons {
-		fmt.Fprintf(c.io.out, "because it %s\n", strings.TrimPrefix(r, "it "))
+		fmt.Fprintf(c.io.out, "  %s\n", r)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
@@ -46,10 +47,14 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // parseInterleaved parses flags that may appear before or after positional
-// arguments (`caps show NAME --json`).
+// arguments (`caps show NAME --json`). A negative number is an argument
+// (`config set contextWindow -5` is then refused for its value).
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
+		for len(args) > 0 && isNegativeNumber(args[0]) {
+			pos, args = append(pos, args[0]), args[1:]
+		}
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
@@ -63,6 +68,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+func isNegativeNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil && strings.HasPrefix(s, "-")
 }
 
 // run is the whole command line: no arguments open the window; otherwise
