@@ -611,9 +611,9 @@ func (t *turn) runCall(c provider.ToolCall) error {
 				}
 				break
 			}
-			req := gate.Request{ConversationID: t.id.String(), ToolCallID: c.ID, Tool: c.Name, Capability: v.Capability,
-				Args: opts.Store.Redactor().JSON(c.Arguments), Reasons: v.Reasons,
-				Summary: opts.Store.Redactor().String(gate.Summarize(c.Name, c.Arguments))}
+			red := opts.Store.Redactor()
+			req := gate.NewRequest(v, red.JSON(c.Arguments))
+			req.ConversationID, req.ToolCallID, req.Summary = t.id.String(), c.ID, red.String(req.Summary)
 			ans, err := opts.Approver.Approve(t.ctx, req)
 			if t.ctx.Err() != nil {
 				return result(interruptedBeforeRun, true)

@@ -53,8 +53,9 @@ func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage,
 		return out, fmt.Errorf("%w: %s", ErrBlocked, reasons)
 	case gate.Confirm:
 		red := a.opts.Store.Redactor()
-		ans, err := approver.Approve(ctx, gate.Request{Tool: tool, Capability: out.Verdict.Capability,
-			Args: red.JSON(args), Reasons: out.Verdict.Reasons, Summary: red.String(gate.Summarize(tool, args))})
+		req := gate.NewRequest(out.Verdict, red.JSON(args))
+		req.Summary = red.String(req.Summary)
+		ans, err := approver.Approve(ctx, req)
 		if err != nil {
 			return out, fmt.Errorf("%w (it needs approval because %s): %w", ErrDenied, reasons, err)
 		}

@@ -92,19 +92,20 @@ func TestGateDecisionsInTurn(t *testing.T) {
 	}
 }
 
-// "Approve for this conversation" covers later calls matching the same
-// patterns, in this turn and later ones, also after a restart; other
-// patterns and other conversations still ask.
+// "Approve for this conversation" covers later calls of the same scope (the
+// same program and subcommand) matching the same patterns, in this turn and
+// later ones, also after a restart; other commands and other conversations
+// still ask.
 func TestApproveForConversation(t *testing.T) {
 	prov := newProvider(t,
 		calls(tc("c1", "shell_exec", `{"command":"sudo ls"}`)),
-		calls(tc("c2", "shell_exec", `{"command":"sudo whoami"}`), tc("c3", "shell_exec", `{"command":"git push"}`)),
+		calls(tc("c2", "shell_exec", `{"command":"sudo ls -la"}`), tc("c3", "shell_exec", `{"command":"git push"}`)),
 		text("done"),
 		// Second turn, after a restart.
-		calls(tc("c4", "shell_exec", `{"command":"sudo id"}`)),
+		calls(tc("c4", "shell_exec", `{"command":"sudo ls /tmp"}`)),
 		text("done again"),
 		// Another conversation.
-		calls(tc("c5", "shell_exec", `{"command":"sudo id"}`)),
+		calls(tc("c5", "shell_exec", `{"command":"sudo ls /tmp"}`)),
 		text("asked"),
 	)
 	e := newEnv(t, prov)
@@ -147,13 +148,13 @@ func TestApproveForConversation(t *testing.T) {
 	}
 }
 
-// Approving one plain shell command for the conversation covers later plain
-// ones (the destructive default is one grant), not those that match a
-// confirm pattern.
+// Approving one shell command for the conversation covers later runs of the
+// same program (and subcommand), not other programs, and not those that
+// match a confirm pattern.
 func TestApproveDestructiveForConversation(t *testing.T) {
 	prov := newProvider(t,
 		calls(tc("c1", "shell_exec", `{"command":"ls"}`)),
-		calls(tc("c2", "shell_exec", `{"command":"make test"}`), tc("c3", "shell_exec", `{"command":"sudo make install"}`)),
+		calls(tc("c2", "shell_exec", `{"command":"ls -la"}`), tc("c3", "shell_exec", `{"command":"make test"}`)),
 		text("done"),
 	)
 	e := newEnv(t, prov)
@@ -172,7 +173,7 @@ func TestApproveDestructiveForConversation(t *testing.T) {
 		t.Errorf("decisions %q, want %q", decisions, want)
 	}
 	reqs := e.appr.requests()
-	if len(reqs) != 2 || !strings.Contains(reqs[1].Summary, "sudo make install") {
+	if len(reqs) != 2 || !strings.Contains(reqs[1].Summary, "make test") || reqs[0].Scope == "" {
 		t.Errorf("asked %d times: %+v", len(reqs), reqs)
 	}
 	if got := e.rt.called(); len(got) != 2 {
