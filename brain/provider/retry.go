@@ -82,6 +82,10 @@ type retrying struct {
 
 func (r *retrying) Name() string { return r.p.Name() }
 
+// Unwrap returns the wrapped provider, so ListModels and Probe see what it
+// can do.
+func (r *retrying) Unwrap() Provider { return r.p }
+
 func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) error) (*Response, error) {
 	for attempt := 0; ; attempt++ {
 		reported := false
