@@ -2,44 +2,136 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"sync"
 
-	"github.com/wrasse-app/wrasse/cerebellum"
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/ui"
+	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
-// runDesktop starts Wrasse without a subcommand. The desktop window comes
-// with the UI issue; until then this shows the state of the default
-// workspace and how to use the CLI, which drives the same engine.
+// appID is the app's identity, the ID in FyneApp.toml (a test keeps the
+// two equal): Fyne keys the app's preferences and storage by it.
+const appID = "app.wrasse.desktop"
+
+// runDesktop is `wrasse` without a subcommand: it brings forward the
+// window that already has the workspace, or opens one.
 func runDesktop(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
+	fs := flag.NewFlagSet("wrasse", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	// The window takes the global flags; --json means nothing to it.
 	var g globalFlags
-	fs := newFlagSet("wrasse", io)
 	g.register(fs)
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return report(fmt.Errorf("%w: %v", errUsage, err), io)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return report(usagef("", "%v", err), io)
 	}
-	err := withApp(ctx, g, getenv, func(a *app) error {
-		a.reg.CheckPlugins(ctx, 0)
-		ok, failed, disabled := 0, 0, 0
-		for _, c := range a.reg.List() {
-			switch c.State {
-			case cerebellum.StateOK:
-				ok++
-			case cerebellum.StateFailed:
-				failed++
-			default:
-				disabled++
-			}
-		}
-		if g.json {
-			return writeJSON(io.out, map[string]any{"workspace": a.ws.Root, "provider": a.cfg.Provider, "model": a.cfg.Model,
-				"baseURL": a.cfg.BaseURL, "capabilities": map[string]int{"ok": ok, "failed": failed, "disabled": disabled}})
-		}
-		fmt.Fprintf(io.out, "Wrasse — workspace %s\n", a.ws.Root)
-		fmt.Fprintf(io.out, "Model: %s via %s %s\n", a.cfg.Model, a.cfg.Provider, a.cfg.BaseURL)
-		fmt.Fprintf(io.out, "Capabilities: %d ok, %d disabled, %d failed (wrasse caps list)\n", ok, disabled, failed)
-		fmt.Fprintf(io.out, "Drop your own into %s and run `wrasse caps resync`, or `wrasse caps install PATH`.\n\n", a.ws.Capabilities())
-		fmt.Fprint(io.out, usage)
-		return nil
-	})
-	return report(err, io)
+	if fs.NArg() > 0 {
+		return report(usagef("", "unknown command %q", fs.Arg(0)), io)
+	}
+	ws, err := workspace.Resolve(g.workspace, getenv)
+	if err != nil {
+		return report(err, io)
+	}
+	// Empty Args ask the running Wrasse to show itself.
+	code, err := assistant.Forward(ctx, ws, assistant.Request{}, io.out, io.err)
+	if err == nil {
+		return code
+	}
+	if !errors.Is(err, assistant.ErrNotRunning) {
+		return report(err, io)
+	}
+	return report(openWindow(ctx, g.workspace, getenv), io)
+}
+
+// openWindow opens the workspace and the window and runs until the window
+// closes or ctx ends (a signal).
+func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) error {
+	child, childErr := pluginChild()
+	core, err := assistant.Open(assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout})
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("a wrasse command is using this workspace and cannot show a window: try again when it has finished: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	if childErr != nil {
+		core.Logger().Warn("plugins will run in this process", "error", childErr)
+	}
+
+	a := fyneapp.NewWithID(appID)
+	w := a.NewWindow(ui.Title)
+	w.SetMaster()
+	env := bridge.Production(a, w, core)
+	shell := ui.Build(env)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := shell.Start(runCtx); err != nil {
+		// The window works without the watcher; Resync still applies hand edits.
+		core.Logger().Warn("hand edits will not be noticed", "error", err)
+	}
+	defer shell.Close()
+
+	srv := &windowServer{raise: func() { env.Do(func() { w.Show(); w.RequestFocus() }) }, cli: serveHandler(core)}
+	if err := core.Serve(runCtx, srv.handle); err != nil {
+		core.Logger().Warn("other wrasse commands cannot run through the window", "error", err)
+	}
+	defer srv.finish(cancel)
+
+	// A signal quits the app as closing the window does.
+	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })
+	defer stop()
+	w.ShowAndRun()
+	return nil
+}
+
+// windowServer answers other wrasse processes while the window is open:
+// an empty request brings the window forward, anything else is a CLI
+// command run inside this process.
+type windowServer struct {
+	raise func()
+	cli   assistant.Handler
+
+	mu      sync.Mutex
+	closing bool
+	running sync.WaitGroup
+}
+
+func (s *windowServer) handle(ctx context.Context, req assistant.Request, stdout, stderr io.Writer) int {
+	if len(req.Args) == 0 {
+		s.raise()
+		return exitOK
+	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		fmt.Fprintln(stderr, "wrasse: the Wrasse window is closing; run the command again in a moment")
+		return exitFail
+	}
+	s.running.Add(1)
+	s.mu.Unlock()
+	defer s.running.Done()
+	return s.cli(ctx, req, stdout, stderr)
+}
+
+// finish refuses new commands, cancels the running ones and waits for
+// them, so the core they use outlives them.
+func (s *windowServer) finish(cancel context.CancelFunc) {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	cancel()
+	s.running.Wait()
 }
