@@ -17,7 +17,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
-	"github.com/wrasse-app/wrasse/brain/provider/internal/fakeserver"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const testKey = "sk-ant-test-9d8c7b6a5f4e3d2c1b0a"
 
 func fixture(t *testing.T, name string) []byte {
-	return fakeserver.File(t, filepath.Join("testdata", name))
+	return providertest.File(t, filepath.Join("testdata", name))
 }
 
 func newProvider(t *testing.T, url string, mod func(*anthropic.Config)) *anthropic.Provider {
@@ -120,8 +120,8 @@ func TestStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, tt.file)})
-			p := newProvider(t, srv.URL, nil)
+			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, tt.file)})
+			p := newProvider(t, srv.URL(), nil)
 			var rec recorder
 			resp, err := p.Stream(t.Context(), userRequest(), rec.on)
 			if err != nil {
@@ -160,8 +160,8 @@ func TestUsageFromMessageDelta(t *testing.T) {
 	body := strings.Replace(string(fixture(t, "text.sse")),
 		`"usage":{"output_tokens":15}`,
 		`"usage":{"input_tokens":30,"cache_creation_input_tokens":0,"cache_read_input_tokens":4000,"output_tokens":15}`, 1)
-	srv := fakeserver.New(t, fakeserver.Reply{Body: []byte(body)})
-	resp, err := newProvider(t, srv.URL, nil).Stream(t.Context(), userRequest(), nil)
+	srv := providertest.NewServer(t, providertest.Raw{Body: []byte(body)})
+	resp, err := newProvider(t, srv.URL(), nil).Stream(t.Context(), userRequest(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,8 +202,8 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Status: tt.status, Header: tt.header, Body: fixture(t, filepath.Join("errors", tt.file))})
-			p := newProvider(t, srv.URL, func(c *anthropic.Config) {
+			srv := providertest.NewServer(t, providertest.Raw{Status: tt.status, Header: tt.header, Body: fixture(t, filepath.Join("errors", tt.file))})
+			p := newProvider(t, srv.URL(), func(c *anthropic.Config) {
 				if tt.model != "" {
 					c.Model = tt.model
 				}
@@ -232,9 +232,9 @@ func TestHTTPErrors(t *testing.T) {
 // The 401 fixture echoes the key in full; neither the error (at any
 // formatting) nor the debug log may contain it.
 func TestAPIKeyNeverLeaks(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Status: 401, Body: fixture(t, "errors/401.json")})
+	srv := providertest.NewServer(t, providertest.Raw{Status: 401, Body: fixture(t, "errors/401.json")})
 	var logs bytes.Buffer
-	p := newProvider(t, srv.URL, func(c *anthropic.Config) {
+	p := newProvider(t, srv.URL(), func(c *anthropic.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	_, err := p.Stream(t.Context(), userRequest(), nil)
@@ -266,24 +266,24 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 func TestRetries(t *testing.T) {
 	tests := []struct {
 		name  string
-		first fakeserver.Reply
+		first providertest.Raw
 		slept []time.Duration
 	}{
 		{name: "429 waits Retry-After",
-			first: fakeserver.Reply{Status: 429, Header: map[string]string{"retry-after": "3"}, Body: fixture(t, "errors/429.json")},
+			first: providertest.Raw{Status: 429, Header: map[string]string{"retry-after": "3"}, Body: fixture(t, "errors/429.json")},
 			slept: []time.Duration{3 * time.Second}},
 		{name: "529 backs off with jitter",
-			first: fakeserver.Reply{Status: 529, Body: fixture(t, "errors/529.json")},
+			first: providertest.Raw{Status: 529, Body: fixture(t, "errors/529.json")},
 			slept: []time.Duration{750 * time.Millisecond}},
 		{name: "overloaded before any text",
-			first: fakeserver.Reply{Body: []byte("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")},
+			first: providertest.Raw{Body: []byte("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")},
 			slept: []time.Duration{750 * time.Millisecond}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := fakeserver.New(t, tt.first, fakeserver.Reply{Body: fixture(t, "text.sse")})
+			srv := providertest.NewServer(t, tt.first, providertest.Raw{Body: fixture(t, "text.sse")})
 			var slept []time.Duration
-			p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 				Rand:  fixedRand(0.5),
 				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 			})
@@ -306,7 +306,7 @@ type fixedRand float64
 func (f fixedRand) Float64() float64 { return float64(f) }
 
 func TestConnectionRefused(t *testing.T) {
-	base := fakeserver.ClosedURL(t)
+	base := providertest.ClosedURL(t)
 	_, err := newProvider(t, base, nil).Stream(t.Context(), userRequest(), nil)
 	pe := asError(t, err)
 	if pe.Kind != provider.ErrUnavailable {
@@ -333,8 +333,8 @@ func TestBadStream(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			// Wrapped in WithRetry: text was shown, so nothing is retried.
-			srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, tt.file)})
-			p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, tt.file)})
+			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 				Sleep: func(context.Context, time.Duration) error { t.Error("retried after text was shown"); return nil },
 			})
 			var rec recorder
@@ -354,10 +354,10 @@ func TestBadStream(t *testing.T) {
 }
 
 func TestCancelMidStream(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "first_piece.sse"), Block: true})
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "first_piece.sse"), Block: true})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	resp, err := newProvider(t, srv.URL, nil).Stream(ctx, userRequest(), func(ev provider.Event) error {
+	resp, err := newProvider(t, srv.URL(), nil).Stream(ctx, userRequest(), func(ev provider.Event) error {
 		if ev.Type == provider.EventText {
 			cancel()
 		}
@@ -373,12 +373,12 @@ func TestCancelMidStream(t *testing.T) {
 
 // Cancelling during a retry wait ends it at once.
 func TestCancelDuringRetryWait(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Status: 529, Body: fixture(t, "errors/529.json")})
+	srv := providertest.NewServer(t, providertest.Raw{Status: 529, Body: fixture(t, "errors/529.json")})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	// The default sleep (a real timer of about a second) is used; the cancel
 	// comes from the logger's record of the retry, before the wait starts.
-	p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 		Logger: slog.New(cancelHandler{cancel}),
 	})
 	_, err := p.Stream(ctx, userRequest(), nil)
@@ -483,8 +483,8 @@ func TestRequestEncoding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "text.sse")})
-			if _, err := newProvider(t, srv.URL, tt.mod).Stream(t.Context(), tt.req, nil); err != nil {
+			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "text.sse")})
+			if _, err := newProvider(t, srv.URL(), tt.mod).Stream(t.Context(), tt.req, nil); err != nil {
 				t.Fatalf("Stream: %v", err)
 			}
 			got := srv.Requests()[0]

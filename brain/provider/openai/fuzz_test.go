@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
-	"github.com/wrasse-app/wrasse/brain/provider/internal/fakeserver"
 	"github.com/wrasse-app/wrasse/brain/provider/openai"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
 // FuzzStream feeds arbitrary bytes as a 200 event stream through the real
@@ -29,7 +29,7 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p, err := openai.New(openai.Config{BaseURL: "http://fuzz.invalid/v1", Model: "m",
-			HTTPClient: &http.Client{Transport: fakeserver.Transport{ContentType: "text/event-stream", Body: body}}})
+			HTTPClient: &http.Client{Transport: providertest.Transport{ContentType: "text/event-stream", Body: body}}})
 		if err != nil {
 			t.Fatal(err)
 		}

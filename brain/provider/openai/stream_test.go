@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
-	"github.com/wrasse-app/wrasse/brain/provider/internal/fakeserver"
 	"github.com/wrasse-app/wrasse/brain/provider/openai"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const testKey = "sk-test-5e1f0c9a7b3d2468aceg"
 
 func fixture(t *testing.T, name string) []byte {
-	return fakeserver.File(t, filepath.Join("testdata", name))
+	return providertest.File(t, filepath.Join("testdata", name))
 }
 
 func newProvider(t *testing.T, url string, mod func(*openai.Config)) *openai.Provider {
@@ -81,8 +81,8 @@ func asError(t *testing.T, err error) *provider.Error {
 }
 
 func TestStreamText(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "text.sse")})
-	p := newProvider(t, srv.URL, nil)
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "text.sse")})
+	p := newProvider(t, srv.URL(), nil)
 	var rec recorder
 	resp, err := p.Stream(t.Context(), userRequest(), rec.on)
 	if err != nil {
@@ -142,8 +142,8 @@ func TestStreamToolCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, tt.file)})
-			p := newProvider(t, srv.URL, nil)
+			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, tt.file)})
+			p := newProvider(t, srv.URL(), nil)
 			var rec recorder
 			resp, err := p.Stream(t.Context(), userRequest(), rec.on)
 			if err != nil {
@@ -225,9 +225,9 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Status: tt.status, Header: tt.header, ContentType: tt.ct,
+			srv := providertest.NewServer(t, providertest.Raw{Status: tt.status, Header: tt.header, ContentType: tt.ct,
 				Body: fixture(t, filepath.Join("errors", tt.file))})
-			p := newProvider(t, srv.URL, func(c *openai.Config) {
+			p := newProvider(t, srv.URL(), func(c *openai.Config) {
 				if tt.model != "" {
 					c.Model = tt.model
 				}
@@ -263,9 +263,9 @@ func TestHTTPErrors(t *testing.T) {
 // server echoes it back in full.
 func TestAPIKeyNeverLeaks(t *testing.T) {
 	body := fmt.Sprintf(`{"error":{"message":"Incorrect API key provided: %s.","type":"invalid_request_error","code":"invalid_api_key"}}`, testKey)
-	srv := fakeserver.New(t, fakeserver.Reply{Status: 401, Body: []byte(body)})
+	srv := providertest.NewServer(t, providertest.Raw{Status: 401, Body: []byte(body)})
 	var logs bytes.Buffer
-	p := newProvider(t, srv.URL, func(c *openai.Config) {
+	p := newProvider(t, srv.URL(), func(c *openai.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	_, err := p.Stream(t.Context(), userRequest(), nil)
@@ -303,12 +303,12 @@ func logged(err error) string {
 }
 
 func TestRetryAfterThenSuccess(t *testing.T) {
-	srv := fakeserver.New(t,
-		fakeserver.Reply{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: fixture(t, "errors/429.json")},
-		fakeserver.Reply{Body: fixture(t, "text.sse")},
+	srv := providertest.NewServer(t,
+		providertest.Raw{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: fixture(t, "errors/429.json")},
+		providertest.Raw{Body: fixture(t, "text.sse")},
 	)
 	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 	})
 	var rec recorder
@@ -329,13 +329,13 @@ func TestRetryAfterThenSuccess(t *testing.T) {
 }
 
 func TestOverloadRetriedWithBackoff(t *testing.T) {
-	srv := fakeserver.New(t,
-		fakeserver.Reply{Status: 503, Body: fixture(t, "errors/503.json")},
-		fakeserver.Reply{Status: 500, Body: fixture(t, "errors/500.json")},
-		fakeserver.Reply{Body: fixture(t, "text.sse")},
+	srv := providertest.NewServer(t,
+		providertest.Raw{Status: 503, Body: fixture(t, "errors/503.json")},
+		providertest.Raw{Status: 500, Body: fixture(t, "errors/500.json")},
+		providertest.Raw{Body: fixture(t, "text.sse")},
 	)
 	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 		Rand:  fixedRand(0.5),
 		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 	})
@@ -354,7 +354,7 @@ type fixedRand float64
 func (f fixedRand) Float64() float64 { return float64(f) }
 
 func TestConnectionRefused(t *testing.T) {
-	base := fakeserver.ClosedURL(t) + "/v1"
+	base := providertest.ClosedURL(t) + "/v1"
 	p := newProvider(t, "", func(c *openai.Config) { c.BaseURL = base })
 	resp, err := p.Stream(t.Context(), userRequest(), nil)
 	pe := asError(t, err)
@@ -377,7 +377,7 @@ func TestConnectionRefused(t *testing.T) {
 
 // A password in the base URL never reaches a message.
 func TestBaseURLPasswordMasked(t *testing.T) {
-	closed := strings.TrimPrefix(fakeserver.ClosedURL(t), "http://")
+	closed := strings.TrimPrefix(providertest.ClosedURL(t), "http://")
 	p := newProvider(t, "", func(c *openai.Config) { c.BaseURL = "http://proxyuser:hunter2-secret@" + closed + "/v1" })
 	_, err := p.Stream(t.Context(), userRequest(), nil)
 	if provider.KindOf(err) != provider.ErrUnavailable {
@@ -391,12 +391,12 @@ func TestBaseURLPasswordMasked(t *testing.T) {
 // One Provider serves several conversations at once.
 func TestConcurrentStreams(t *testing.T) {
 	const n = 4
-	replies := make([]fakeserver.Reply, n)
+	replies := make([]providertest.Raw, n)
 	for i := range replies {
-		replies[i] = fakeserver.Reply{Body: fixture(t, "tool_calls_interleaved.sse")}
+		replies[i] = providertest.Raw{Body: fixture(t, "tool_calls_interleaved.sse")}
 	}
-	srv := fakeserver.New(t, replies...)
-	p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{})
+	srv := providertest.NewServer(t, replies...)
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{})
 	errs := make(chan error, n)
 	for range n {
 		go func() {
@@ -427,8 +427,8 @@ func TestBadStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, tt.file)})
-			p := newProvider(t, srv.URL, nil)
+			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, tt.file)})
+			p := newProvider(t, srv.URL(), nil)
 			var rec recorder
 			resp, err := p.Stream(t.Context(), userRequest(), rec.on)
 			pe := asError(t, err)
@@ -447,12 +447,12 @@ func TestBadStream(t *testing.T) {
 
 // A failure after text was shown is never retried: that would show it twice.
 func TestNoRetryAfterText(t *testing.T) {
-	srv := fakeserver.New(t,
-		fakeserver.Reply{Body: fixture(t, "midstream_error.sse")}, // nothing shown: retried
-		fakeserver.Reply{Body: append(fixture(t, "first_piece.sse"), fixture(t, "midstream_error.sse")...)},
+	srv := providertest.NewServer(t,
+		providertest.Raw{Body: fixture(t, "midstream_error.sse")}, // nothing shown: retried
+		providertest.Raw{Body: append(fixture(t, "first_piece.sse"), fixture(t, "midstream_error.sse")...)},
 	)
 	sleeps := 0
-	p := provider.WithRetry(newProvider(t, srv.URL, nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
 		Sleep: func(context.Context, time.Duration) error { sleeps++; return nil },
 	})
 	var rec recorder
@@ -469,8 +469,8 @@ func TestNoRetryAfterText(t *testing.T) {
 }
 
 func TestCancelMidStream(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "first_piece.sse"), Block: true})
-	p := newProvider(t, srv.URL, nil)
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "first_piece.sse"), Block: true})
+	p := newProvider(t, srv.URL(), nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	resp, err := p.Stream(ctx, userRequest(), func(ev provider.Event) error {
@@ -489,12 +489,12 @@ func TestCancelMidStream(t *testing.T) {
 }
 
 func TestCancelBeforeResponse(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Hold: true})
-	p := newProvider(t, srv.URL, nil)
+	srv := providertest.NewServer(t, providertest.Raw{Hold: true})
+	p := newProvider(t, srv.URL(), nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go func() {
-		<-srv.Waiting
+		<-srv.Waiting()
 		cancel()
 	}()
 	resp, err := p.Stream(ctx, userRequest(), nil)
@@ -507,8 +507,8 @@ func TestCancelBeforeResponse(t *testing.T) {
 }
 
 func TestDeadline(t *testing.T) {
-	srv := fakeserver.New(t)
-	p := newProvider(t, srv.URL, nil)
+	srv := providertest.NewServer(t)
+	p := newProvider(t, srv.URL(), nil)
 	ctx, cancel := context.WithDeadline(t.Context(), time.Unix(0, 0))
 	defer cancel()
 	_, err := p.Stream(ctx, userRequest(), nil)
@@ -518,8 +518,8 @@ func TestDeadline(t *testing.T) {
 }
 
 func TestCallbackErrorReturnedAsIs(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "text.sse")})
-	p := newProvider(t, srv.URL, nil)
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "text.sse")})
+	p := newProvider(t, srv.URL(), nil)
 	stop := errors.New("ui closed")
 	resp, err := p.Stream(t.Context(), userRequest(), func(ev provider.Event) error {
 		if ev.Type == provider.EventText && ev.Text == "! The" {
@@ -536,10 +536,10 @@ func TestCallbackErrorReturnedAsIs(t *testing.T) {
 }
 
 func TestBadToolSchema(t *testing.T) {
-	srv := fakeserver.New(t)
+	srv := providertest.NewServer(t)
 	req := userRequest()
 	req.Tools = []provider.Tool{{Name: "broken", Parameters: json.RawMessage(`["not", "an", "object"]`)}}
-	_, err := newProvider(t, srv.URL, nil).Stream(t.Context(), req, nil)
+	_, err := newProvider(t, srv.URL(), nil).Stream(t.Context(), req, nil)
 	if provider.KindOf(err) != provider.ErrBadRequest || !strings.Contains(err.Error(), `tool "broken"`) {
 		t.Errorf("err = %v, want bad_request naming the tool", err)
 	}
@@ -584,8 +584,8 @@ func TestNew(t *testing.T) {
 
 // The request the server receives, compared with a golden file.
 func TestRequestEncoding(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "text.sse")})
-	p := newProvider(t, srv.URL, func(c *openai.Config) {
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "text.sse")})
+	p := newProvider(t, srv.URL(), func(c *openai.Config) {
 		c.Headers = map[string]string{"X-Title": "Wrasse", "HTTP-Referer": "https://wrasse.app"}
 	})
 	req := provider.Request{
@@ -634,9 +634,9 @@ func TestRequestEncoding(t *testing.T) {
 }
 
 func TestLegacyMaxTokens(t *testing.T) {
-	srv := fakeserver.New(t, fakeserver.Reply{Body: fixture(t, "text.sse")}, fakeserver.Reply{Body: fixture(t, "text.sse")})
+	srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, "text.sse")}, providertest.Raw{Body: fixture(t, "text.sse")})
 	for _, legacy := range []bool{false, true} {
-		p := newProvider(t, srv.URL, func(c *openai.Config) { c.LegacyMaxTokens = legacy; c.APIKey = "" })
+		p := newProvider(t, srv.URL(), func(c *openai.Config) { c.LegacyMaxTokens = legacy; c.APIKey = "" })
 		req := userRequest()
 		req.MaxTokens = 100
 		if _, err := p.Stream(t.Context(), req, nil); err != nil {
