@@ -391,7 +391,7 @@ func (b *lineBuilder) fit(text string, si int, avail float32) int {
 		return 0
 	}
 	k := offs[lo-1]
-	if b.f.pre {
+	if b.f.pre && k < len(text) {
 		if sp := strings.LastIndexByte(text[:k], ' '); sp > k/2 {
 			return sp + 1
 		}

@@ -502,3 +502,25 @@ func findText(t *testing.T, o fyne.CanvasObject, text string) *canvas.Text {
 	t.Fatalf("no text %q", text)
 	return nil
 }
+
+func TestCodeWrapsAtSpacesAndKeepsEveryCharacter(t *testing.T) {
+	test.NewTempApp(t)
+	line := "fmt.Println(x) // a long comment that has to wrap at least once here"
+	v := laidOut(t, "```\n"+line+"\n```\n", 300, Options{})
+	cb := one[*codeBlock](t, v)
+	var shown []string
+	for _, txt := range all[*canvas.Text](cb.body) {
+		shown = append(shown, txt.Text)
+	}
+	if len(shown) < 2 {
+		t.Fatalf("one line %q at 300 wide", shown)
+	}
+	if strings.Join(shown, "") != line {
+		t.Errorf("wrapped pieces %q do not add up to the line", shown)
+	}
+	for _, s := range shown[:len(shown)-1] {
+		if !strings.HasSuffix(s, " ") {
+			t.Errorf("piece %q not broken after a space", s)
+		}
+	}
+}
