@@ -88,9 +88,9 @@ func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
 	}
 	switch c.State {
 	case StateDisabled:
-		return c, fmt.Errorf("%w: %s is switched off; the user can enable it in Settings → Capabilities (or `wrasse caps enable %s`)", ErrDisabled, name, name)
+		return c, unusable(c, fmt.Errorf("%w: %s is switched off; the user can enable it in Settings → Capabilities", ErrDisabled, name))
 	case StateFailed:
-		return c, fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
+		return c, unusable(c, fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error))
 	}
 	if sess == nil || c.AlwaysLoaded() || c.Kind == KindGuide {
 		if sess != nil {
@@ -120,6 +120,7 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 			} else {
 				err = fmt.Errorf("%w: tool %s belongs to %s, which failed to load: %s", ErrFailed, tool, c.Name, c.Error)
 			}
+			err = unusable(c, err)
 			return errorResult(err), err
 		}
 		err := fmt.Errorf("%w: %q is not a tool of any installed capability; use tool_search to find the right tool", ErrUnknownTool, tool)

@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
@@ -98,7 +100,16 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	}
 	rep := r.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
 	if !rep.OK() {
-		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), rep.Err())
+		if rep.Installed != "" && len(rep.Errors) == 1 {
+			// The only problem is the name: say so plainly, not as a report.
+			return nil, hint.With(fmt.Errorf("install %s: %w: %s is already installed; to put this version in its place, install it again replacing the installed one",
+				filepath.Base(input), ErrExists, rep.Installed), replaceHint(rep.Installed, input))
+		}
+		err := fmt.Errorf("install %s: %w", filepath.Base(input), rep.Err())
+		if rep.Installed != "" {
+			err = hint.With(err, replaceHint(rep.Installed, input))
+		}
+		return nil, err
 	}
 	target := filepath.Join(CapabilitiesDir(ws), folder)
 	res := &InstallResult{Name: rep.Name, Folder: folder, Ignored: st.Ignored, Report: rep}
@@ -195,7 +206,10 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 		return err
 	}
 	if c.Source != SourceWorkspace {
-		return fmt.Errorf("%w: %s cannot be removed (disable it instead)", ErrReadOnly, name)
+		if c.Core {
+			return coreError(c.Name)
+		}
+		return hint.With(fmt.Errorf("%w: %s ships with Wrasse, so it cannot be removed; it can be switched off", ErrReadOnly, c.Name), disableHint(c.Name))
 	}
 	state, _ := r.State(c.Name)
 	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
@@ -341,7 +355,21 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 		_, err := r.Resync(ctx)
 		return err
 	}
-	return fmt.Errorf("%w: %q (removed capabilities stay restorable for 7 days)", ErrNotInTrash, name)
+	var names []string
+	for _, it := range items {
+		if !slices.Contains(names, it.Name) {
+			names = append(names, it.Name)
+		}
+	}
+	err = fmt.Errorf("%w: %q was not removed in the last 7 days, and only removed capabilities can be restored", ErrNotInTrash, name)
+	if len(names) == 0 {
+		return fmt.Errorf("%w; nothing is restorable now", err)
+	}
+	err = fmt.Errorf("%w; restorable now: %s", err, strings.Join(names, ", "))
+	if close := hint.Closest(name, names, 1); len(close) > 0 {
+		return hint.With(err, restoreHint(close[0]))
+	}
+	return err
 }
 
 // Sweep removes what an interrupted install or authoring left in the

@@ -110,7 +110,7 @@ func TestInstallRejectsHostileAndBrokenInputs(t *testing.T) {
 			p := filepath.Join(d, "notes.md")
 			writeFile(t, p, skill("notes", "Again."))
 			return p
-		}, `"notes" is already installed`, cerebellum.ErrInvalidCapability},
+		}, `notes is already installed; to put this version in its place, install it again replacing the installed one`, cerebellum.ErrExists},
 		{"tool collides with built-in", func(d string) string {
 			dir := filepath.Join(d, "fetcher")
 			writeFile(t, filepath.Join(dir, "SKILL.md"), skill("fetcher", "F.", "web_fetch"))

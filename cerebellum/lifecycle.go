@@ -213,7 +213,7 @@ func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runt
 			return nil, nil, e.err
 		}
 		r.markFailed(c, e.err)
-		return nil, nil, fmt.Errorf("%w: %s: %v", ErrFailed, c.Name, e.err)
+		return nil, nil, unusable(c, fmt.Errorf("%w: %s: %v", ErrFailed, c.Name, e.err))
 	}
 	return e.rt, e, nil
 }

@@ -217,8 +217,8 @@ func assemble(in assembleInput) *Snapshot {
 				c.Granted = sortedCopy(st.Granted)
 			} else if len(st.Granted) > 0 && c.Manifest != nil {
 				c.Manifest.Warnings = append(c.Manifest.Warnings, skillmd.Problem{File: c.Folder + "/SKILL.md", Field: "permissions", Warning: true,
-					Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review it and grant again: wrasse caps enable %s --grant %s",
-						strings.Join(st.Granted, ", "), c.Name, strings.Join(st.Granted, ","))})
+					Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review the new code and grant %s again",
+						strings.Join(st.Granted, ", "), strings.Join(st.Granted, " and "))})
 			}
 			if st.Authored && c.Source == SourceWorkspace {
 				c.Badge = BadgeAuthored

@@ -35,7 +35,7 @@ func (r *Registry) updateState(name string, change func(c *Capability, st *CapSt
 	}
 	if c.Core && st.Disabled {
 		r.mu.Unlock()
-		return fmt.Errorf("%w: %s is a core capability and stays enabled", ErrReadOnly, name)
+		return coreError(c.Name)
 	}
 	if err := r.opts.States.SetState(c.Name, st); err != nil {
 		r.mu.Unlock()

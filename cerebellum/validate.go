@@ -24,6 +24,9 @@ type Report struct {
 	Warnings    []string `json:"warnings,omitempty"`
 	// Replaces names the installed capability a --replace install would replace.
 	Replaces string `json:"replaces,omitempty"`
+	// Installed names the installed capability of the same name that stops
+	// this one installing without Replace.
+	Installed string `json:"installed,omitempty"`
 }
 
 // OK reports whether validation found no errors.
@@ -86,7 +89,8 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 		case opt.Replace:
 			rep.Replaces = other.Name
 		default:
-			rep.Errors = append(rep.Errors, fmt.Sprintf("a capability named %q is already installed (folder %s); remove it first or replace it (--replace)", c.Name, other.Folder))
+			rep.Installed = other.Name
+			rep.Errors = append(rep.Errors, fmt.Sprintf("a capability named %q is already installed (folder %s); remove it first, or install again replacing it", c.Name, other.Folder))
 		}
 	}
 	for _, b := range snap.caps {

@@ -1,0 +1,72 @@
+package cerebellum
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// Hints the engine attaches to errors a person can fix. The text of an
+// error says what is wrong and what to do in words; the hint carries the
+// command (for the CLI) and the page (for the window). Callers read them
+// with hint.Of, never from the text.
+
+// MissingGrants lists the permissions c's plugin declares that the user has
+// not granted, sorted; none for capabilities that ship with Wrasse, which
+// need no grants.
+func (c *Capability) MissingGrants() []string {
+	if c.Manifest == nil || c.Source == SourceBuiltin {
+		return nil
+	}
+	granted := map[string]bool{}
+	for _, g := range c.Granted {
+		granted[g] = true
+	}
+	var out []string
+	for _, p := range c.Manifest.Permissions.Names() {
+		if !granted[p] {
+			out = append(out, p)
+		}
+	}
+	return sortedCopy(out)
+}
+
+func enableHint(name string) hint.Hint {
+	return hint.Hint{Action: "Enable " + name, Command: []string{"caps", "enable", name}, Page: hint.PageCapabilities, Target: name}
+}
+
+func grantHint(name string, perms []string) hint.Hint {
+	return hint.Hint{Action: fmt.Sprintf("Grant %s to %s", strings.Join(perms, " and "), name),
+		Command: []string{"caps", "enable", name, "--grant", strings.Join(perms, ",")}, Page: hint.PageCapability, Target: name}
+}
+
+func disableHint(name string) hint.Hint {
+	return hint.Hint{Action: "Switch off " + name, Command: []string{"caps", "disable", name}, Page: hint.PageCapability, Target: name}
+}
+
+func replaceHint(name, input string) hint.Hint {
+	return hint.Hint{Action: "Replace the installed " + name, Command: []string{"caps", "install", input, "--replace"},
+		Page: hint.PageCapabilities, Target: name}
+}
+
+func restoreHint(name string) hint.Hint {
+	return hint.Hint{Action: "Restore " + name, Command: []string{"caps", "restore", name}, Page: hint.PageCapabilities, Target: name}
+}
+
+// unusable explains why c's tools cannot run, with the fix when there is
+// one: enable it, or grant what its plugin is missing.
+func unusable(c *Capability, err error) error {
+	switch {
+	case c.State == StateDisabled:
+		return hint.With(err, enableHint(c.Name))
+	case len(c.MissingGrants()) > 0:
+		return hint.With(err, grantHint(c.Name, c.MissingGrants()))
+	}
+	return err
+}
+
+// coreError is the one answer to removing or disabling a core capability.
+func coreError(name string) error {
+	return fmt.Errorf("%w: %s is a core capability: Wrasse needs it, so it is always on and can be neither removed nor disabled", ErrReadOnly, name)
+}
