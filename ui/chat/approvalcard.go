@@ -1,0 +1,78 @@
+package chat
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/gate"
+)
+
+// approvalCard asks about one call: it names the tool (and capability),
+// shows the call and why it needs approval (the rules that matched), and
+// offers Approve, Approve for this chat and Deny.
+type approvalCard struct {
+	c       *Chat
+	r       *row
+	col     *column
+	title   *widget.Label
+	summary *wrapText
+	args    *wrapText
+	reasons *wrapText
+	once    *widget.Button
+	chat    *widget.Button
+	deny    *widget.Button
+}
+
+func newApprovalCard(c *Chat) *approvalCard {
+	a := &approvalCard{c: c}
+	a.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	a.title.Importance = widget.WarningImportance
+	icon := widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))
+	a.summary = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
+	a.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNamePlaceHolder)
+	a.reasons = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
+	answer := func(ans gate.Approval) func() { return func() { c.answer(a.r.pending, ans) } }
+	a.once = widget.NewButtonWithIcon("Approve", theme.ConfirmIcon(), answer(gate.ApproveOnce))
+	a.once.Importance = widget.HighImportance
+	a.chat = widget.NewButton("Approve for this chat", answer(gate.ApproveConversation))
+	a.deny = widget.NewButtonWithIcon("Deny", theme.CancelIcon(), answer(gate.Deny))
+	a.deny.Importance = widget.DangerImportance
+	buttons := container.NewHBox(a.once, a.chat, a.deny, layout.NewSpacer())
+	a.col = newColumn(theme.ColorNameHeaderBackground, container.NewHBox(icon, a.title), a.summary, a.args, a.reasons, buttons)
+	return a
+}
+
+func (a *approvalCard) bind(r *row) {
+	a.r = r
+	req := r.pending.req
+	title := "Approve " + req.Tool + "?"
+	if req.Capability != "" {
+		title = "Approve " + req.Tool + " (" + req.Capability + ")?"
+	}
+	a.title.SetText(title)
+	a.summary.SetText(req.Summary)
+	args := compactJSON(req.Args)
+	a.args.SetText(args)
+	// The summary already shows short arguments in full.
+	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args))
+	a.reasons.SetText(reasonText(req))
+	// PENDING(gate): hide a.chat when the request says approving for the
+	// chat is not offered (always-ask calls), and show its scope text;
+	// gate.Request has no such field yet.
+	a.col.Refresh()
+}
+
+// reasonText says why the call needs approval.
+func reasonText(req gate.Request) string {
+	if len(req.Reasons) == 0 {
+		return "Why: this call needs your approval."
+	}
+	return "Why: " + strings.Join(req.Reasons, "; ")
+}
+
+func (a *approvalCard) heightFor(width float32) float32 { return a.col.heightFor(width) }

@@ -1,0 +1,372 @@
+package chat
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// pageSize is how many events a conversation loads at a time: the last
+// page when it opens, older pages as the view scrolls up to them.
+const pageSize = 200
+
+// Chat is the conversation side of the window: Sidebar and Object are its
+// two halves. All methods run on the UI goroutine.
+type Chat struct {
+	env  *bridge.Env
+	core *assistant.App
+
+	approvals *approvals
+	cur       *transcript
+	// pendingRows are the current conversation's approval cards, after
+	// its transcript rows.
+	pendingRows []*row
+	// turns are the running turns by the transcript they write to; live
+	// holds those transcripts by conversation, so reopening a
+	// conversation whose turn still runs shows it as it streams.
+	turns   map[*transcript]*turnRun
+	live    map[store.ID]*transcript
+	anchors map[store.ID]anchor
+	// editing is the user message the composer is editing, or nil.
+	editing      *row
+	loadingOlder bool
+	settling     bool // the list is being laid out for a reset
+
+	now func() time.Time
+	// after runs fn on the UI goroutine after d (a Copy button's revert);
+	// timer runs fn on a goroutine of its own after d (the throttle).
+	after func(time.Duration, func())
+	timer func(time.Duration, func())
+
+	sidebar  *sidebar
+	list     *messageList
+	strip    *loadedStrip
+	find     *findBar
+	composer *composer
+	status   *statusLine
+	object   fyne.CanvasObject
+
+	unsubscribe func()
+}
+
+// New builds the chat side on env, showing a new, empty conversation.
+func New(env *bridge.Env) *Chat {
+	c := &Chat{
+		env: env, core: env.Core,
+		turns:   map[*transcript]*turnRun{},
+		live:    map[store.ID]*transcript{},
+		anchors: map[store.ID]anchor{},
+		now:     time.Now,
+		after: func(d time.Duration, fn func()) {
+			time.AfterFunc(d, func() { env.Do(fn) })
+		},
+		timer: func(d time.Duration, fn func()) { time.AfterFunc(d, fn) },
+	}
+	c.approvals = newApprovals(func(conv string) { env.Do(func() { c.approvalsChanged(conv) }) })
+	c.cur = newTranscript(0, c.owner)
+	c.list = newMessageList(c)
+	c.strip = newLoadedStrip(c)
+	c.find = newFindBar(c)
+	c.composer = newComposer(c)
+	c.status = newStatusLine(c)
+	c.sidebar = newSidebar(c)
+
+	findBtn := widget.NewButtonWithIcon("", theme.SearchIcon(), c.ShowFind)
+	findBtn.Importance = widget.LowImportance
+	exportBtn := widget.NewButtonWithIcon("", theme.DocumentSaveIcon(), c.exportDialog)
+	exportBtn.Importance = widget.LowImportance
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(findBtn, exportBtn), c.strip.object),
+		c.find.object,
+	)
+	bottom := container.NewVBox(c.composer.object, c.status.object)
+	c.object = container.NewBorder(top, bottom, nil, nil, c.list)
+
+	c.unsubscribe = c.core.Subscribe(func(e assistant.Event) {
+		switch e.Kind {
+		case assistant.EventConversations:
+			names := e.Names
+			env.Do(func() { c.conversationsChanged(names) })
+		case assistant.EventCapabilities, assistant.EventConfig:
+			env.Do(func() {
+				c.strip.refresh()
+				c.status.refresh()
+			})
+		}
+	})
+	c.sidebar.reload()
+	c.refreshChrome()
+	return c
+}
+
+// Close stops listening to the core and stops running turns.
+func (c *Chat) Close() {
+	c.unsubscribe()
+	for _, run := range c.turns {
+		run.cancel()
+	}
+}
+
+// Sidebar is the list of conversations with new, rename, delete and
+// search.
+func (c *Chat) Sidebar() fyne.CanvasObject { return c.sidebar.object }
+
+// Object is the chat area: loaded-capabilities strip, find bar, messages,
+// composer and status line.
+func (c *Chat) Object() fyne.CanvasObject { return c.object }
+
+// Current is the conversation shown (0: a new one not yet sent).
+func (c *Chat) Current() store.ID { return c.cur.id }
+
+// Open shows conversation id where it was left (at its end the first
+// time).
+func (c *Chat) Open(id store.ID) {
+	if id == c.cur.id && id != 0 {
+		return
+	}
+	c.leave()
+	if tr := c.live[id]; tr != nil {
+		c.show(tr, c.anchorOf(id))
+		return
+	}
+	tr := newTranscript(id, c.owner)
+	a := c.anchorOf(id)
+	events, err := c.core.Store().LastEvents(id, pageSize)
+	if err != nil {
+		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
+		c.sidebar.reload()
+		c.show(newTranscript(0, c.owner), anchor{end: true})
+		return
+	}
+	complete := len(events) < pageSize
+	// Load back to where the view was left.
+	for !a.end && !complete && len(events) > 0 && events[0].Seq > a.seq {
+		older, err := c.core.Store().EventsBefore(id, events[0].Seq, pageSize)
+		if err != nil {
+			break
+		}
+		complete = len(older) < pageSize
+		events = append(older, events...)
+	}
+	tr.load(events, complete)
+	c.show(tr, a)
+}
+
+func (c *Chat) anchorOf(id store.ID) anchor {
+	if a, ok := c.anchors[id]; ok {
+		return a
+	}
+	return anchor{end: true}
+}
+
+// leave remembers where the current conversation was scrolled to.
+func (c *Chat) leave() {
+	if c.cur.id != 0 {
+		c.anchors[c.cur.id] = c.list.anchor()
+	}
+	c.editing = nil
+	c.composer.endEdit()
+	c.find.reset()
+}
+
+func (c *Chat) show(tr *transcript, a anchor) {
+	c.cur = tr
+	c.pendingRows = c.approvalRows()
+	c.settling = true
+	c.list.reset(a)
+	c.settling = false
+	c.sidebar.selectID(tr.id)
+	c.refreshChrome()
+}
+
+// NewConversation shows an empty conversation; the first message sent
+// creates it.
+func (c *Chat) NewConversation() {
+	c.leave()
+	c.show(newTranscript(0, c.owner), anchor{end: true})
+	c.FocusComposer()
+}
+
+// FocusComposer puts the keyboard focus in the composer.
+func (c *Chat) FocusComposer() {
+	if c.env.Window != nil {
+		c.env.Window.Canvas().Focus(c.composer.entry)
+	}
+}
+
+// ShowFind opens the find bar (Ctrl/Cmd+F).
+func (c *Chat) ShowFind() {
+	c.find.show()
+}
+
+// Stop ends the current conversation's running turn (Esc): the stream
+// and the running tool are cancelled.
+func (c *Chat) Stop() {
+	if run := c.turns[c.cur]; run != nil {
+		run.cancel()
+	}
+}
+
+func (c *Chat) refreshChrome() {
+	c.composer.setRunning(c.running(c.cur))
+	c.strip.refresh()
+	c.status.refresh()
+}
+
+// running reports whether a turn writes to tr now.
+func (c *Chat) running(tr *transcript) bool { return c.turns[tr] != nil }
+
+// rowCount and rowAt are the message list's rows: the transcript's,
+// then the pending approvals.
+func (c *Chat) rowCount() int { return len(c.cur.rows) + len(c.pendingRows) }
+
+func (c *Chat) rowAt(i int) *row {
+	switch {
+	case i < 0:
+		return nil
+	case i < len(c.cur.rows):
+		return c.cur.rows[i]
+	case i-len(c.cur.rows) < len(c.pendingRows):
+		return c.pendingRows[i-len(c.cur.rows)]
+	}
+	return nil
+}
+
+// isLast reports whether row i is the reply Regenerate replaces or the
+// error Retry answers.
+func (c *Chat) isLast(i int) bool {
+	r := c.rowAt(i)
+	if r == nil {
+		return false
+	}
+	switch r.kind {
+	case rowAssistant:
+		return i == c.cur.lastAssistant()
+	case rowError:
+		return i == len(c.cur.rows)-1
+	}
+	return false
+}
+
+func (c *Chat) approvalRows() []*row {
+	if c.cur.id == 0 {
+		return nil
+	}
+	var out []*row
+	for _, p := range c.approvals.For(c.cur.id.String()) {
+		out = append(out, p.row)
+	}
+	return out
+}
+
+// approvalsChanged shows conversation conv's approval cards as they are.
+func (c *Chat) approvalsChanged(conv string) {
+	c.sidebar.refresh()
+	if c.cur.id == 0 || c.cur.id.String() != conv {
+		return
+	}
+	c.pendingRows = c.approvalRows()
+	c.list.changed(len(c.cur.rows))
+}
+
+// nearTop loads the page before the first loaded event when the top
+// rows come into view.
+func (c *Chat) nearTop() {
+	tr := c.cur
+	if tr.complete || c.loadingOlder || c.settling || tr.id == 0 || len(tr.events) == 0 {
+		return
+	}
+	c.loadingOlder = true
+	id, before := tr.id, tr.oldest()
+	c.env.Go(func() {
+		older, err := c.core.Store().EventsBefore(id, before, pageSize)
+		c.env.Do(func() {
+			c.loadingOlder = false
+			if err != nil {
+				c.core.Logger().Warn("loading older messages", "conversation", id.String(), "error", err)
+				return
+			}
+			if tr != c.cur || tr.oldest() != before {
+				return
+			}
+			a := c.list.anchor()
+			tr.prepend(older, len(older) < pageSize)
+			c.list.rebuild(a)
+		})
+	})
+}
+
+// conversationsChanged follows the core's news of conversations: the
+// sidebar, and the conversation shown when something else changed it.
+func (c *Chat) conversationsChanged(names []string) {
+	c.sidebar.reload()
+	if c.cur.id == 0 || c.running(c.cur) {
+		return
+	}
+	for _, n := range names {
+		if n != c.cur.id.String() {
+			continue
+		}
+		if _, err := c.core.Store().GetConversation(c.cur.id); err != nil {
+			// Deleted: show a new conversation instead.
+			delete(c.anchors, c.cur.id)
+			c.cur.id = 0
+			c.NewConversation()
+			return
+		}
+		id := c.cur.id
+		a := c.list.anchor()
+		c.cur = newTranscript(0, c.owner) // force the reload
+		c.anchors[id] = a
+		c.Open(id)
+		return
+	}
+}
+
+// owner names the capability a tool belongs to.
+func (c *Chat) owner(tool string) string {
+	if cp, ok := c.core.Registry().Snapshot().Owner(tool); ok {
+		return cp.Name
+	}
+	return ""
+}
+
+// copyRow puts a row's text on the clipboard: a reply as its Markdown.
+func (c *Chat) copyRow(r *row) {
+	if r == nil {
+		return
+	}
+	c.env.Copy(r.plain())
+}
+
+// toggleResult expands or collapses a tool card's result.
+func (c *Chat) toggleResult(r *row) {
+	r.expanded = !r.expanded
+	r.version++
+	c.list.rowChanged(c.cur.index(r))
+}
+
+// answer answers a pending approval from its card.
+func (c *Chat) answer(p *pending, a gate.Approval) {
+	if c.approvals.Answer(p, a) {
+		c.approvalsChanged(p.req.ConversationID)
+	}
+}
+
+// beginEdit puts user message r in the composer to be edited and resent.
+func (c *Chat) beginEdit(r *row) {
+	if r == nil || r.kind != rowUser || c.running(c.cur) {
+		return
+	}
+	c.editing = r
+	c.composer.edit(r.text)
+	c.FocusComposer()
+}

@@ -1,0 +1,172 @@
+package chat
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// composer is where a message is written: a multi-line entry (Enter
+// sends, Shift+Enter adds a line, Esc stops) and Send, which turns into
+// Stop while a turn runs. Editing a sent message shows a banner.
+type composer struct {
+	c       *Chat
+	entry   *composerEntry
+	send    *widget.Button
+	banner  *fyne.Container
+	running bool
+	object  fyne.CanvasObject
+}
+
+func newComposer(c *Chat) *composer {
+	k := &composer{c: c}
+	k.entry = newComposerEntry(c)
+	k.entry.SetPlaceHolder("Message Wrasse (Enter sends, Shift+Enter adds a line)")
+	k.entry.onSend = k.submit
+	k.entry.onEscape = func() {
+		if k.running {
+			c.Stop()
+		} else if c.editing != nil {
+			c.editing = nil
+			k.endEdit()
+			k.entry.SetText("")
+		}
+	}
+	k.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), k.tapped)
+	k.send.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+		c.editing = nil
+		k.endEdit()
+		k.entry.SetText("")
+	})
+	cancel.Importance = widget.LowImportance
+	note := widget.NewLabel("Editing a message: sending replaces it and everything after it.")
+	note.Importance = widget.WarningImportance
+	k.banner = container.NewBorder(nil, nil, nil, cancel, note)
+	k.banner.Hide()
+	k.object = container.NewPadded(container.NewBorder(k.banner, nil, nil, k.send, k.entry))
+	return k
+}
+
+func (k *composer) tapped() {
+	if k.running {
+		k.c.Stop()
+		return
+	}
+	k.submit()
+}
+
+func (k *composer) submit() {
+	if k.running {
+		return
+	}
+	if k.c.send(k.entry.Text) {
+		k.entry.SetText("")
+	}
+}
+
+// setRunning turns Send into Stop while a turn runs.
+func (k *composer) setRunning(running bool) {
+	k.running = running
+	if running {
+		k.send.SetText("Stop")
+		k.send.SetIcon(theme.MediaStopIcon())
+		k.send.Importance = widget.DangerImportance
+	} else {
+		k.send.SetText("Send")
+		k.send.SetIcon(theme.MailSendIcon())
+		k.send.Importance = widget.HighImportance
+	}
+	k.send.Refresh()
+}
+
+// edit puts a sent message in the composer to be changed and resent.
+func (k *composer) edit(text string) {
+	k.entry.SetText(text)
+	k.banner.Show()
+}
+
+func (k *composer) endEdit() { k.banner.Hide() }
+
+// attach adds file paths to the message, one a line.
+func (k *composer) attach(paths []string) {
+	text := k.entry.Text
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	k.entry.SetText(text + strings.Join(paths, "\n"))
+}
+
+// composerEntry is a multi-line Entry where Enter sends and Shift+Enter
+// adds a line (Fyne's own multi-line entry does the opposite).
+type composerEntry struct {
+	widget.Entry
+	c        *Chat
+	shift    bool
+	onSend   func()
+	onEscape func()
+}
+
+func newComposerEntry(c *Chat) *composerEntry {
+	e := &composerEntry{c: c}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.SetMinRowsVisible(2)
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *composerEntry) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(k)
+}
+
+func (e *composerEntry) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(k)
+}
+
+func (e *composerEntry) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !e.shift {
+			e.onSend()
+			return
+		}
+	case fyne.KeyEscape:
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// TypedShortcut passes the window's own shortcuts (Ctrl/Cmd+F, +N, +,)
+// on to the window: a focused widget otherwise swallows them.
+func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && windowShortcut(cs) && e.c.env.Window != nil {
+		if h, ok := e.c.env.Window.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }); ok {
+			h.TypedShortcut(s)
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
+}
+
+func windowShortcut(cs *desktop.CustomShortcut) bool {
+	if cs.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
+		return false
+	}
+	switch cs.KeyName {
+	case fyne.KeyF, fyne.KeyN, fyne.KeyComma, fyne.KeyW, fyne.KeyQ:
+		return true
+	}
+	return false
+}

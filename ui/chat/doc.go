@@ -1,0 +1,16 @@
+// Package chat is the desktop window's conversation side: the sidebar
+// (conversations newest first, new, rename, delete, search) and the chat
+// area (the loaded-capabilities strip, the virtualised message list with
+// tool and approval cards, the find bar, the composer and the status line).
+//
+// The state that matters is plain Go, apart from the widgets: a transcript
+// (transcript.go) turns a conversation's stored events into rows, and the
+// approval queue (approver.go) holds every pending confirmation per
+// conversation, so a pending approval survives switching conversations and
+// rebuilding widgets. Widgets only show rows.
+//
+// Threading: everything here runs on the UI goroutine except a turn, which
+// runs through env.Go; its Sink and Approver hand every change to env.Do.
+// Streamed text is accumulated off the UI goroutine and shown at most ten
+// times a second (throttle.go), re-rendering only the message that changed.
+package chat

@@ -1,0 +1,70 @@
+package chat
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// errorCard shows a failure inline: what went wrong, what to do about it
+// (the error's hint), Retry, and a button to the settings page with the
+// fix when the hint names one.
+type errorCard struct {
+	c      *Chat
+	r      *row
+	col    *column
+	text   *wrapText
+	action *wrapText
+	retry  *widget.Button
+	fix    *widget.Button
+}
+
+func newErrorCard(c *Chat) *errorCard {
+	e := &errorCard{c: c}
+	e.text = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
+	e.action = newWrapText("", fyne.TextStyle{Italic: true}, theme.ColorNameForeground)
+	e.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { c.retry() })
+	e.fix = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
+		if h, ok := hint.Of(e.r.err); ok {
+			c.env.Show(h)
+		}
+	})
+	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
+	e.col = newColumn(theme.ColorNameHeaderBackground,
+		container.NewBorder(nil, nil, icon, nil, e.text), e.action, container.NewHBox(e.retry, e.fix, layout.NewSpacer()))
+	e.col.measureWith(e.col.parts[0], func(w float32) float32 {
+		return max(e.text.heightFor(w-icon.MinSize().Width-theme.Padding()), icon.MinSize().Height)
+	})
+	return e
+}
+
+func (e *errorCard) bind(r *row, last bool) {
+	e.r = r
+	e.text.SetText(r.text)
+	h, ok := hint.Of(r.err)
+	e.action.SetText(h.Action)
+	setVisible(e.action, ok && h.Action != "")
+	setVisible(e.fix, ok && h.Page != hint.PageNone)
+	e.fix.SetText(pageButton(h.Page))
+	setVisible(e.retry, last && !e.c.running(e.c.cur))
+	e.col.Refresh()
+}
+
+func (e *errorCard) heightFor(width float32) float32 { return e.col.heightFor(width) }
+
+// pageButton names the button to a settings page.
+func pageButton(p hint.Page) string {
+	switch p {
+	case hint.PageModel:
+		return "Model settings"
+	case hint.PageCapabilities, hint.PageCapability:
+		return "Capabilities"
+	case hint.PageFolders:
+		return "Folders"
+	}
+	return "Settings"
+}

@@ -1,0 +1,132 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// exportMarkdown renders a conversation as a Markdown document: a heading
+// with its title, then each message under who wrote it, tool calls as
+// quoted blocks with their arguments and result in code fences, and
+// errors and the gate's refusals as notes. Token accounting is left out.
+func exportMarkdown(title string, events []store.Event) string {
+	var b strings.Builder
+	if title == "" {
+		title = "Conversation"
+	}
+	fmt.Fprintf(&b, "# %s\n", title)
+	calls := map[string]store.Event{}
+	for _, e := range events {
+		switch e.Type {
+		case store.EventUserMessage:
+			fmt.Fprintf(&b, "\n## You%s\n\n%s\n", stamp(e.Time), strings.TrimRight(e.Text, "\n"))
+		case store.EventAssistantText:
+			if e.Text == "" {
+				continue
+			}
+			who := "Wrasse"
+			if e.Model != "" {
+				who += " (" + e.Model + ")"
+			}
+			fmt.Fprintf(&b, "\n## %s%s\n\n%s\n", who, stamp(e.Time), strings.TrimRight(e.Text, "\n"))
+			if e.Status == store.StatusInterrupted {
+				b.WriteString("\n*(interrupted)*\n")
+			}
+		case store.EventToolCall:
+			calls[e.ToolCallID] = e
+			fmt.Fprintf(&b, "\n> **Tool call** `%s`\n>\n%s", e.ToolName, quote(fence(compactJSON(e.Arguments), "json")))
+		case store.EventApproval:
+			if d := e.Decision; d != nil {
+				fmt.Fprintf(&b, ">\n> *%s*%s\n", decisionWords(d.Kind), reasonSuffix(d.Reason))
+			}
+		case store.EventToolResult:
+			label := "Result"
+			if e.IsError {
+				label = "Error"
+			}
+			if c, ok := calls[e.ToolCallID]; ok && !c.Time.IsZero() && !e.Time.IsZero() {
+				label += " after " + formatDuration(e.Time.Sub(c.Time))
+			}
+			fmt.Fprintf(&b, ">\n> %s:\n>\n%s", label, quote(fence(e.Text, "")))
+		case store.EventError:
+			fmt.Fprintf(&b, "\n> **Error:** %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
+		}
+	}
+	return b.String()
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " · " + t.UTC().Format("2006-01-02 15:04")
+}
+
+func decisionWords(k store.DecisionKind) string {
+	switch k {
+	case store.ApprovedOnce:
+		return "Approved once"
+	case store.ApprovedConversation:
+		return "Approved for this conversation"
+	case store.Denied:
+		return "Denied"
+	case store.Blocked:
+		return "Blocked by the safety policy"
+	}
+	return string(k)
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return ": " + r
+}
+
+// fence puts text in a code fence longer than any run of backticks in it.
+func fence(text, lang string) string {
+	n, run := 3, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n"
+}
+
+// quote prefixes every line with "> ".
+func quote(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// exportName is a file name for a conversation's export.
+func exportName(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 50 {
+			break
+		}
+	}
+	name := strings.Trim(b.String(), "-")
+	if name == "" {
+		name = "conversation"
+	}
+	return name + ".md"
+}

@@ -1,0 +1,63 @@
+package chat
+
+import (
+	"fmt"
+	"io"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// exportDialog asks where to save the conversation as Markdown.
+func (c *Chat) exportDialog() {
+	id := c.cur.id
+	if id == 0 || c.env.Window == nil {
+		return
+	}
+	conv, err := c.core.Store().GetConversation(id)
+	if err != nil {
+		dialog.ShowError(err, c.env.Window)
+		return
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.env.Window)
+			return
+		}
+		if w == nil {
+			return // cancelled
+		}
+		c.export(id, conv.Title, w, func(err error) {
+			if err != nil {
+				dialog.ShowError(err, c.env.Window)
+			}
+		})
+	}, c.env.Window)
+	d.SetFileName(exportName(conv.Title))
+	d.Show()
+}
+
+// export writes conversation id as Markdown to w in the background and
+// closes it; done runs on the UI goroutine with the outcome.
+func (c *Chat) export(id store.ID, title string, w io.WriteCloser, done func(error)) {
+	c.env.Go(func() {
+		err := func() error {
+			events, err := c.core.Store().Events(id)
+			if err != nil {
+				w.Close()
+				return err
+			}
+			if _, err := io.WriteString(w, exportMarkdown(title, events)); err != nil {
+				w.Close()
+				return fmt.Errorf("export the conversation: %w", err)
+			}
+			if err := w.Close(); err != nil {
+				return fmt.Errorf("export the conversation: %w", err)
+			}
+			return nil
+		}()
+		c.env.Do(func() { done(err) })
+	})
+}

@@ -1,0 +1,367 @@
+package chat
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// anchor is where a conversation was scrolled to: the row at the top of
+// the view and how far into it, or the end.
+type anchor struct {
+	seq   uint64
+	delta float32
+	end   bool
+}
+
+// cachedHeight is a row's measured height at a width and version.
+type cachedHeight struct {
+	version int
+	last    bool
+	width   float32
+	h       float32
+}
+
+// messageList is the conversation: a virtualised widget.List whose row
+// heights are measured per row (exactly, without laying rows out) and set
+// with SetItemHeight. Only the rows in view have widgets. When the width
+// changes, the list is rebuilt with heights for the new width, keeping
+// the row at the top in place.
+type messageList struct {
+	widget.BaseWidget
+
+	c        *Chat
+	list     *widget.List
+	width    float32
+	heights  map[*row]cachedHeight
+	measurer *rowView
+	// highlight is the find bar's current match.
+	highlight *row
+	// total is the content height the list was last given, so "was the
+	// view at the end" is answered before rows grew.
+	total float32
+	// restore is applied at the next layout (the list needs a size to
+	// scroll).
+	restore *anchor
+}
+
+func newMessageList(c *Chat) *messageList {
+	m := &messageList{c: c, heights: map[*row]cachedHeight{}}
+	m.measurer = newRowView(c)
+	m.list = m.newList()
+	m.ExtendBaseWidget(m)
+	return m
+}
+
+func (m *messageList) newList() *widget.List {
+	l := widget.NewList(m.c.rowCount,
+		func() fyne.CanvasObject { return newRowView(m.c) },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			r := m.c.rowAt(id)
+			if r == nil {
+				return
+			}
+			o.(*rowView).bind(r, m.c.isLast(id), r == m.highlight)
+			if id < 3 {
+				m.c.nearTop()
+			}
+		})
+	l.HideSeparators = true
+	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) }
+	n := m.c.rowCount()
+	for i := range n {
+		l.SetItemHeight(i, m.heightOf(i))
+	}
+	m.total = m.contentHeight()
+	return l
+}
+
+// heightOf measures row i at the current width (cached per version).
+func (m *messageList) heightOf(i int) float32 {
+	r := m.c.rowAt(i)
+	if r == nil || m.width <= 0 {
+		return 1
+	}
+	last := m.c.isLast(i)
+	if c, ok := m.heights[r]; ok && c.version == r.version && c.width == m.width && c.last == last {
+		return c.h
+	}
+	m.measurer.bind(r, last, false)
+	h := m.measurer.heightFor(m.width)
+	m.heights[r] = cachedHeight{version: r.version, last: last, width: m.width, h: h}
+	return h
+}
+
+// reset shows the current transcript from scratch, scrolled to a.
+func (m *messageList) reset(a anchor) {
+	clear(m.heights)
+	m.highlight = nil
+	m.list = m.newList()
+	m.restore = &a
+	m.Refresh()
+}
+
+// rebuild makes a new list for the current rows keeping the scroll
+// position (after a resize or an older page was added in front).
+func (m *messageList) rebuild(a anchor) {
+	m.list = m.newList()
+	m.restore = &a
+	m.Refresh()
+}
+
+// changed re-measures rows from index from on (rows changed, were added
+// or went) and follows the end when the view was there.
+func (m *messageList) changed(from int) {
+	follow := m.atEnd()
+	n := m.c.rowCount()
+	for i := max(from, 0); i < n; i++ {
+		m.list.SetItemHeight(i, m.heightOf(i))
+	}
+	m.total = m.contentHeight()
+	m.list.Refresh()
+	if follow {
+		m.scrollToEnd()
+	}
+}
+
+// rowChanged re-renders one row (a streaming reply), nothing else.
+func (m *messageList) rowChanged(i int) {
+	if i < 0 {
+		return
+	}
+	follow := m.atEnd()
+	m.list.SetItemHeight(i, m.heightOf(i))
+	m.total = m.contentHeight()
+	m.list.RefreshItem(i)
+	if follow {
+		m.scrollToEnd()
+	}
+}
+
+// scrollToEnd shows the last row. The offset is computed from the
+// measured heights: the list's scroller only learns its content's new size
+// at its next layout.
+func (m *messageList) scrollToEnd() {
+	if h := m.list.Size().Height; h > 0 {
+		m.list.ScrollToOffset(max(m.contentHeight()-h, 0))
+	}
+}
+
+func (m *messageList) gap() float32 { return m.list.Theme().Size(theme.SizeNamePadding) }
+
+// top is the offset of row i's top.
+func (m *messageList) top(i int) float32 {
+	y, gap := float32(0), m.gap()
+	for j := 0; j < i; j++ {
+		y += m.heightOf(j) + gap
+	}
+	return y
+}
+
+func (m *messageList) contentHeight() float32 {
+	n := m.c.rowCount()
+	if n == 0 {
+		return 0
+	}
+	return m.top(n) - m.gap()
+}
+
+// atEnd reports whether the view shows the end of the conversation.
+func (m *messageList) atEnd() bool {
+	h := m.list.Size().Height
+	if h <= 0 {
+		return true
+	}
+	return m.list.GetScrollOffset()+h >= m.total-m.gap()*2
+}
+
+// anchor is where the view is now.
+func (m *messageList) anchor() anchor {
+	if m.restore != nil {
+		return *m.restore // not laid out since: still the wanted place
+	}
+	if m.atEnd() {
+		return anchor{end: true}
+	}
+	off := m.list.GetScrollOffset()
+	y, gap := float32(0), m.gap()
+	for i := range m.c.rowCount() {
+		h := m.heightOf(i)
+		if off < y+h+gap {
+			return anchor{seq: m.c.rowAt(i).seq, delta: off - y}
+		}
+		y += h + gap
+	}
+	return anchor{end: true}
+}
+
+// scrollTo applies a.
+func (m *messageList) scrollTo(a anchor) {
+	if a.end {
+		m.scrollToEnd()
+		return
+	}
+	for i := range m.c.rowCount() {
+		if r := m.c.rowAt(i); r.seq >= a.seq && r.kind != rowApproval {
+			m.list.ScrollToOffset(m.top(i) + a.delta)
+			return
+		}
+	}
+	m.scrollToEnd()
+}
+
+// show scrolls row i into view and highlights it (the find bar).
+func (m *messageList) show(i int) {
+	m.highlight = m.c.rowAt(i)
+	m.list.Refresh()
+	if i >= 0 {
+		m.list.ScrollToOffset(m.top(i))
+	}
+}
+
+func (m *messageList) clearHighlight() {
+	if m.highlight != nil {
+		m.highlight = nil
+		m.list.Refresh()
+	}
+}
+
+func (m *messageList) CreateRenderer() fyne.WidgetRenderer { return &messageListRenderer{m: m} }
+
+type messageListRenderer struct{ m *messageList }
+
+func (r *messageListRenderer) Destroy() {}
+
+func (r *messageListRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.m.list} }
+
+func (r *messageListRenderer) MinSize() fyne.Size { return fyne.NewSize(100, 100) }
+
+func (r *messageListRenderer) Layout(size fyne.Size) {
+	m := r.m
+	if size.Width != m.width && size.Width > 0 {
+		keep := m.anchor()
+		m.width = size.Width
+		m.list = m.newList()
+		m.restore = &keep
+	}
+	m.list.Move(fyne.NewPos(0, 0))
+	m.list.Resize(size)
+	if m.restore != nil && size.Height > 0 {
+		a := *m.restore
+		m.restore = nil
+		m.scrollTo(a)
+	}
+}
+
+func (r *messageListRenderer) Refresh() {
+	r.Layout(r.m.Size())
+	r.m.list.Refresh()
+	canvas.Refresh(r.m)
+}
+
+// rowView is the one widget the list recycles for every row: it shows a
+// message, a tool card, an approval card or an error, each made the first
+// time this row widget needs one.
+type rowView struct {
+	widget.BaseWidget
+
+	c     *Chat
+	hl    *canvas.Rectangle
+	msg   *messageView
+	tool  *toolCard
+	appr  *approvalCard
+	errc  *errorCard
+	shown fyne.CanvasObject
+	key   boundKey
+}
+
+// boundKey is what a rowView shows; binding the same again does nothing.
+type boundKey struct {
+	r         *row
+	version   int
+	last, lit bool
+	running   bool
+}
+
+func newRowView(c *Chat) *rowView {
+	v := &rowView{c: c, hl: &canvas.Rectangle{}}
+	v.hl.Hide()
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+func (v *rowView) bind(r *row, last, lit bool) {
+	k := boundKey{r: r, version: r.version, last: last, lit: lit, running: v.c.running(v.c.cur)}
+	if k == v.key {
+		return
+	}
+	v.key = k
+	switch r.kind {
+	case rowUser, rowAssistant:
+		if v.msg == nil {
+			v.msg = newMessageView(v.c)
+		}
+		v.msg.bind(r, last)
+		v.shown = v.msg.col
+	case rowTool:
+		if v.tool == nil {
+			v.tool = newToolCard(v.c)
+		}
+		v.tool.bind(r)
+		v.shown = v.tool.col
+	case rowApproval:
+		if v.appr == nil {
+			v.appr = newApprovalCard(v.c)
+		}
+		v.appr.bind(r)
+		v.shown = v.appr.col
+	case rowError:
+		if v.errc == nil {
+			v.errc = newErrorCard(v.c)
+		}
+		v.errc.bind(r, last)
+		v.shown = v.errc.col
+	}
+	v.hl.FillColor = v.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	setVisible(v.hl, lit)
+	v.Refresh()
+}
+
+func (v *rowView) heightFor(width float32) float32 {
+	if c, ok := v.shown.(*column); ok {
+		return c.heightFor(width)
+	}
+	return 1
+}
+
+func (v *rowView) CreateRenderer() fyne.WidgetRenderer { return &rowRenderer{v: v} }
+
+type rowRenderer struct{ v *rowView }
+
+func (r *rowRenderer) Destroy() {}
+
+func (r *rowRenderer) Objects() []fyne.CanvasObject {
+	if r.v.shown == nil {
+		return []fyne.CanvasObject{r.v.hl}
+	}
+	return []fyne.CanvasObject{r.v.hl, r.v.shown}
+}
+
+func (r *rowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, 1) }
+
+func (r *rowRenderer) Layout(size fyne.Size) {
+	r.v.hl.Resize(size)
+	if r.v.shown != nil {
+		r.v.shown.Move(fyne.NewPos(0, 0))
+		r.v.shown.Resize(size)
+	}
+}
+
+func (r *rowRenderer) Refresh() {
+	r.Layout(r.v.Size())
+	r.v.hl.Refresh()
+	if r.v.shown != nil {
+		r.v.shown.Refresh()
+	}
+}

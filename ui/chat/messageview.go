@@ -1,0 +1,92 @@
+package chat
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/markdown"
+)
+
+// messageView shows one message: who wrote it, its text (the user's as
+// written, the assistant's rendered from Markdown) and its actions: Copy,
+// and Edit on the user's messages or Regenerate on the last reply.
+type messageView struct {
+	c     *Chat
+	r     *row
+	col   *column
+	role  *widget.Label
+	meta  *widget.Label
+	copy  *widget.Button
+	edit  *widget.Button
+	regen *widget.Button
+	user  *wrapText
+	md    *markdown.View
+}
+
+func newMessageView(c *Chat) *messageView {
+	v := &messageView{c: c}
+	v.role = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.meta = widget.NewLabel("")
+	v.meta.Importance = widget.LowImportance
+	v.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(v.r) })
+	v.edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { c.beginEdit(v.r) })
+	v.regen = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { c.regenerate() })
+	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {
+		b.Importance = widget.LowImportance
+	}
+	header := container.NewHBox(v.role, v.meta, layout.NewSpacer(), v.edit, v.regen, v.copy)
+	v.user = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
+	v.md = markdown.NewView(markdown.Options{Copy: c.env.Copy, OpenURL: c.env.OpenURL, After: c.after})
+	v.col = newColumn("", header, v.user, v.md)
+	v.col.measureWith(v.md, v.md.HeightFor)
+	return v
+}
+
+func (v *messageView) bind(r *row, last bool) {
+	v.r = r
+	running := v.c.running(v.c.cur)
+	if r.kind == rowUser {
+		v.role.SetText("You")
+		v.meta.SetText("")
+		v.col.bgCol = theme.ColorNameInputBackground
+		if v.col.bg == nil {
+			v.col.bg = newRect()
+		}
+		v.user.SetText(r.text)
+		v.user.Show()
+		v.md.Hide()
+		setVisible(v.edit, !running)
+		v.regen.Hide()
+	} else {
+		v.role.SetText("Wrasse")
+		meta := r.model
+		switch r.status {
+		case store.StatusStreaming:
+			meta = "writing…"
+		case store.StatusInterrupted:
+			meta = "interrupted"
+		}
+		v.meta.SetText(meta)
+		v.col.bg = nil
+		v.md.SetMarkdown(r.text)
+		v.md.Show()
+		v.user.Hide()
+		v.edit.Hide()
+		setVisible(v.regen, last && !running)
+	}
+	v.col.Refresh()
+}
+
+func (v *messageView) heightFor(width float32) float32 { return v.col.heightFor(width) }
+
+func setVisible(o fyne.CanvasObject, show bool) {
+	if show {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}

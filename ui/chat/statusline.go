@@ -1,0 +1,68 @@
+package chat
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+)
+
+// statusLine shows the model, the last reply's token use and how full
+// the context window is ("18.2k / 32k").
+type statusLine struct {
+	c      *Chat
+	model  *widget.Label
+	usage  *widget.Label
+	gauge  *widget.ProgressBar
+	window *widget.Label
+	object fyne.CanvasObject
+}
+
+func newStatusLine(c *Chat) *statusLine {
+	s := &statusLine{c: c}
+	s.model = widget.NewLabel("")
+	s.usage = widget.NewLabel("")
+	s.usage.Importance = widget.LowImportance
+	s.gauge = widget.NewProgressBar()
+	s.gauge.TextFormatter = func() string { return "" }
+	s.window = widget.NewLabel("")
+	s.window.Importance = widget.LowImportance
+	gauge := container.NewGridWrap(fyne.NewSize(90, s.window.MinSize().Height-8), s.gauge)
+	s.object = container.NewHBox(s.model, s.usage, layout.NewSpacer(), container.NewCenter(gauge), s.window)
+	return s
+}
+
+func (s *statusLine) refresh() {
+	cfg := s.c.core.Model()
+	s.model.SetText(cfg.Model)
+	u := s.c.cur.usage
+	used := 0
+	if u != nil {
+		used = u.InputTokens + u.OutputTokens
+		s.usage.SetText(fmt.Sprintf("last reply: %s in · %s out", tokens(u.InputTokens), tokens(u.OutputTokens)))
+	} else {
+		s.usage.SetText("")
+	}
+	s.window.SetText(gaugeText(used, cfg.ContextWindow))
+	if cfg.ContextWindow > 0 {
+		s.gauge.SetValue(min(float64(used)/float64(cfg.ContextWindow), 1))
+	}
+}
+
+// gaugeText is "18.2k / 32k" context used of the window.
+func gaugeText(used, window int) string {
+	return "context " + tokens(used) + " / " + tokens(window)
+}
+
+// tokens writes a token count as people read it: 950, 18.2k, 200k.
+func tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 100_000 && n%1000 != 0:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%dk", (n+500)/1000)
+}

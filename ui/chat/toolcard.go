@@ -1,0 +1,150 @@
+package chat
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// shownResult bounds the result text a card shows expanded; Copy takes
+// all of it.
+const shownResult = 6000
+
+// toolCard shows one tool call: the tool, its capability, the arguments
+// (always visible, compact JSON), the gate's decision when it was asked or
+// blocked, how long it ran, and the result or error, collapsed until
+// expanded.
+type toolCard struct {
+	c      *Chat
+	r      *row
+	col    *column
+	name   *widget.Label
+	meta   *widget.Label
+	state  *widget.Label
+	args   *wrapText
+	note   *wrapText
+	toggle *widget.Button
+	copy   *widget.Button
+	result *wrapText
+}
+
+func newToolCard(c *Chat) *toolCard {
+	t := &toolCard{c: c}
+	t.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.meta = widget.NewLabel("")
+	t.meta.Importance = widget.LowImportance
+	t.state = widget.NewLabel("")
+	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuDropDownIcon(), func() { c.toggleResult(t.r) })
+	t.toggle.Importance = widget.LowImportance
+	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(t.r) })
+	t.copy.Importance = widget.LowImportance
+	icon := widget.NewIcon(theme.SettingsIcon())
+	header := container.NewHBox(icon, t.name, t.meta, layout.NewSpacer(), t.state, t.toggle, t.copy)
+	t.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
+	t.note = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
+	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
+	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.result)
+	return t
+}
+
+func (t *toolCard) bind(r *row) {
+	t.r = r
+	call := r.tool
+	t.name.SetText(call.name)
+	t.meta.SetText(call.capability)
+	t.args.SetText(compactJSON(call.args))
+	state, note := toolState(call)
+	t.state.SetText(state)
+	t.state.Importance = widget.MediumImportance
+	if call.isError || (call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)) {
+		t.state.Importance = widget.DangerImportance
+	} else if call.done {
+		t.state.Importance = widget.SuccessImportance
+	}
+	t.state.Refresh()
+	t.note.SetText(note)
+	setVisible(t.note, note != "")
+	setVisible(t.toggle, call.done && call.result != "")
+	if r.expanded {
+		t.toggle.SetIcon(theme.MenuExpandIcon())
+		t.toggle.SetText("Hide")
+	} else {
+		t.toggle.SetIcon(theme.MenuDropDownIcon())
+		if call.isError {
+			t.toggle.SetText("Error")
+		} else {
+			t.toggle.SetText("Result")
+		}
+	}
+	t.result.SetText(clip(call.result, shownResult))
+	t.result.colorName = theme.ColorNameForeground
+	if call.isError {
+		t.result.colorName = theme.ColorNameError
+	}
+	setVisible(t.result, r.expanded && call.result != "")
+	t.col.Refresh()
+}
+
+func (t *toolCard) heightFor(width float32) float32 { return t.col.heightFor(width) }
+
+// toolState is the card's short state ("running…", "ok · 1.2 s") and a
+// note on the gate's decision when it is worth one.
+func toolState(call *toolCall) (state, note string) {
+	d := call.decision
+	if d != nil {
+		switch d.Kind {
+		case store.Blocked:
+			return "blocked", "Blocked by the safety policy: " + d.Reason
+		case store.Denied:
+			note = "Denied"
+			if d.Reason != "" {
+				note += ": " + d.Reason
+			}
+		case store.ApprovedOnce:
+			note = "Approved once"
+		case store.ApprovedConversation:
+			note = "Approved for this chat"
+		}
+	}
+	switch {
+	case !call.done:
+		return "running…", note
+	case call.isError:
+		state = "error"
+	default:
+		state = "ok"
+	}
+	if dur := call.duration(); dur > 0 {
+		state += " · " + formatDuration(dur)
+	}
+	return state, note
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "<1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+// clip cuts s to n characters, saying how much was left out.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + fmt.Sprintf("\n… (%d more characters; Copy takes all)", len(r)-n)
+}

@@ -1,0 +1,319 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// rowKind says what a row of the message list shows.
+type rowKind int
+
+const (
+	rowUser rowKind = iota
+	rowAssistant
+	rowTool     // a tool call with its gate decision and result
+	rowError    // a failure shown to the user, with Retry
+	rowApproval // a call waiting for the user's answer (never stored)
+)
+
+// row is one entry of the message list. Rows are plain data; the widgets
+// bound to them are recycled by the list.
+type row struct {
+	kind   rowKind
+	seq    uint64 // the event it comes from (for a tool: the call)
+	text   string // message text, or an error's text
+	status store.Status
+	model  string
+	tool   *toolCall
+	// err is the error a turn returned, attached to the error row it
+	// stored, for its hint (a button to the page with the fix).
+	err error
+	// pending is the approval a rowApproval asks for.
+	pending *pending
+	// expanded shows a tool card's result (kept here, not in the
+	// recycled widget).
+	expanded bool
+	// version moves whenever the row changes, so a bound widget knows
+	// when to rebuild and a cached height when to be measured again.
+	version int
+}
+
+// toolCall is what a tool card shows.
+type toolCall struct {
+	id, name, capability string
+	args                 json.RawMessage
+	result               string
+	isError, done        bool
+	started, ended       time.Time
+	decision             *store.Decision
+}
+
+// duration is the time from the call to its result (0 while it runs or
+// when either end was not loaded).
+func (t *toolCall) duration() time.Duration {
+	if !t.done || t.started.IsZero() || t.ended.IsZero() {
+		return 0
+	}
+	return t.ended.Sub(t.started)
+}
+
+// plain is the row's text as searched by the find bar and copied by the
+// Copy button.
+func (r *row) plain() string {
+	switch r.kind {
+	case rowTool:
+		t := r.tool
+		parts := []string{t.name, compactJSON(t.args)}
+		if t.decision != nil && t.decision.Reason != "" {
+			parts = append(parts, t.decision.Reason)
+		}
+		if t.result != "" {
+			parts = append(parts, t.result)
+		}
+		return strings.Join(parts, "\n")
+	case rowApproval:
+		return r.pending.req.Summary + "\n" + strings.Join(r.pending.req.Reasons, "\n")
+	}
+	return r.text
+}
+
+// transcript is one conversation as rows: what the message list shows. It
+// is built from stored events (a page at a time, newest last) and kept up
+// to date by the events a running turn reports. Plain Go, no Fyne.
+type transcript struct {
+	id store.ID
+	// events are the stored events loaded so far, in order; rows are
+	// rebuilt from them when an older page is prepended.
+	events []store.Event
+	rows   []*row
+	calls  map[string]*row // tool rows by call id
+	seqs   map[uint64]*row // message rows by seq
+	// complete is true when events start at the conversation's first.
+	complete bool
+	// usage is the last reply's token use.
+	usage *provider.Usage
+	// owner names the capability a tool belongs to ("" when unknown).
+	owner func(tool string) string
+}
+
+func newTranscript(id store.ID, owner func(string) string) *transcript {
+	if owner == nil {
+		owner = func(string) string { return "" }
+	}
+	return &transcript{id: id, owner: owner, calls: map[string]*row{}, seqs: map[uint64]*row{}, complete: true}
+}
+
+// oldest is the seq of the first loaded event (0 when none is).
+func (t *transcript) oldest() uint64 {
+	if len(t.events) == 0 {
+		return 0
+	}
+	return t.events[0].Seq
+}
+
+// load replaces the transcript's content with events (a conversation's
+// last page: complete says whether it starts at the beginning).
+func (t *transcript) load(events []store.Event, complete bool) {
+	t.events = nil
+	t.rows = nil
+	t.calls = map[string]*row{}
+	t.seqs = map[uint64]*row{}
+	t.usage = nil
+	t.complete = complete
+	for _, e := range events {
+		t.apply(e)
+	}
+}
+
+// prepend adds an older page in front and rebuilds the rows; it returns
+// how many rows now come before the ones shown until now.
+func (t *transcript) prepend(older []store.Event, complete bool) int {
+	before := len(t.rows)
+	all := append(append([]store.Event(nil), older...), t.events...)
+	t.load(all, complete)
+	return len(t.rows) - before
+}
+
+// apply adds or updates the row an event belongs to. It returns the index
+// of the row that changed (or was added), or -1 when no row did.
+func (t *transcript) apply(e store.Event) int {
+	if i := t.eventIndex(e.Seq); i >= 0 {
+		t.events[i] = e
+	} else {
+		t.events = append(t.events, e)
+	}
+	switch e.Type {
+	case store.EventUserMessage:
+		return t.message(rowUser, e)
+	case store.EventAssistantText:
+		return t.message(rowAssistant, e)
+	case store.EventToolCall:
+		r := t.calls[e.ToolCallID]
+		if r == nil {
+			r = &row{kind: rowTool, tool: &toolCall{id: e.ToolCallID}}
+			t.calls[e.ToolCallID] = r
+			t.rows = append(t.rows, r)
+		}
+		r.seq = e.Seq
+		r.tool.name, r.tool.args, r.tool.started = e.ToolName, e.Arguments, e.Time
+		r.tool.capability = t.owner(e.ToolName)
+		r.version++
+		return t.index(r)
+	case store.EventToolResult:
+		r := t.toolRow(e)
+		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
+		r.version++
+		return t.index(r)
+	case store.EventApproval:
+		r := t.toolRow(e)
+		d := *e.Decision
+		r.tool.decision = &d
+		r.version++
+		return t.index(r)
+	case store.EventError:
+		r := &row{kind: rowError, seq: e.Seq, text: e.Text}
+		t.seqs[e.Seq] = r
+		t.rows = append(t.rows, r)
+		return len(t.rows) - 1
+	case store.EventUsage:
+		u := *e.Usage
+		t.usage = &u
+	}
+	return -1
+}
+
+// message adds or updates a user or assistant message row. A reply that
+// ended empty (the model only called tools) shows no row.
+func (t *transcript) message(k rowKind, e store.Event) int {
+	r := t.seqs[e.Seq]
+	if r == nil {
+		if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming {
+			return -1
+		}
+		r = &row{kind: k, seq: e.Seq}
+		t.seqs[e.Seq] = r
+		t.rows = append(t.rows, r)
+	}
+	r.text, r.status, r.model = e.Text, e.Status, e.Model
+	r.version++
+	if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming {
+		t.remove(r)
+		return -1
+	}
+	return t.index(r)
+}
+
+// streamed shows text received so far for a streaming reply; it returns
+// the row's index, or -1 when the reply is not (or no longer) streaming.
+func (t *transcript) streamed(seq uint64, text string) int {
+	r := t.seqs[seq]
+	if r == nil || r.kind != rowAssistant || r.status != store.StatusStreaming || r.text == text {
+		return -1
+	}
+	r.text = text
+	r.version++
+	return t.index(r)
+}
+
+// toolRow finds the row of the call an event answers, making one when the
+// call itself was not loaded (it lies before the first page).
+func (t *transcript) toolRow(e store.Event) *row {
+	if r := t.calls[e.ToolCallID]; r != nil {
+		return r
+	}
+	r := &row{kind: rowTool, seq: e.Seq, tool: &toolCall{id: e.ToolCallID, name: e.ToolName, capability: t.owner(e.ToolName)}}
+	t.calls[e.ToolCallID] = r
+	t.rows = append(t.rows, r)
+	return r
+}
+
+// attachError gives the last error row the error its turn returned, or
+// adds a row for it when the turn stored none.
+func (t *transcript) attachError(err error) int {
+	if n := len(t.rows); n > 0 && t.rows[n-1].kind == rowError && t.rows[n-1].err == nil {
+		t.rows[n-1].err = err
+		t.rows[n-1].version++
+		return n - 1
+	}
+	t.rows = append(t.rows, &row{kind: rowError, text: err.Error(), err: err})
+	return len(t.rows) - 1
+}
+
+// truncateFrom drops the rows of events from seq on, as Resend and
+// Regenerate do in the store.
+func (t *transcript) truncateFrom(seq uint64) {
+	var keep []store.Event
+	for _, e := range t.events {
+		if e.Seq < seq {
+			keep = append(keep, e)
+		}
+	}
+	t.load(keep, t.complete)
+}
+
+// lastUser is the last user message's row, or nil.
+func (t *transcript) lastUser() *row {
+	for i := len(t.rows) - 1; i >= 0; i-- {
+		if t.rows[i].kind == rowUser {
+			return t.rows[i]
+		}
+	}
+	return nil
+}
+
+// lastAssistant is the index of the last reply when nothing but tool
+// cards and errors follow it since the last user message, or -1.
+func (t *transcript) lastAssistant() int {
+	for i := len(t.rows) - 1; i >= 0; i-- {
+		switch t.rows[i].kind {
+		case rowAssistant:
+			return i
+		case rowUser:
+			return -1
+		}
+	}
+	return -1
+}
+
+func (t *transcript) remove(r *row) {
+	if i := t.index(r); i >= 0 {
+		t.rows = append(t.rows[:i], t.rows[i+1:]...)
+	}
+	delete(t.seqs, r.seq)
+}
+
+// index finds r, searching from the end where changes happen.
+func (t *transcript) index(r *row) int {
+	for i := len(t.rows) - 1; i >= 0; i-- {
+		if t.rows[i] == r {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *transcript) eventIndex(seq uint64) int {
+	for i := len(t.events) - 1; i >= 0 && i >= len(t.events)-64; i-- {
+		if t.events[i].Seq == seq {
+			return i
+		}
+	}
+	return -1
+}
+
+// compactJSON shows arguments on as few lines as possible.
+func compactJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "{}"
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}

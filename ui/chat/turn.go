@@ -1,0 +1,233 @@
+package chat
+
+import (
+	"context"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// turnRun is one running turn.
+type turnRun struct {
+	tr     *transcript
+	cancel context.CancelFunc
+	text   string // the message, for Retry when no conversation was kept
+}
+
+// runFn starts a turn in the core: Turn, Resend or Regenerate.
+type runFn func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error)
+
+// send sends the composer's text: a new message, or an edited one.
+func (c *Chat) send(text string) bool {
+	if strings.TrimSpace(text) == "" || c.running(c.cur) {
+		return false
+	}
+	if r := c.editing; r != nil {
+		c.editing = nil
+		c.composer.endEdit()
+		c.resend(r, text)
+		return true
+	}
+	id := c.cur.id
+	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		return c.core.Turn(ctx, id, text, opt)
+	})
+	return true
+}
+
+// resend replaces user message r (and what followed) with text.
+func (c *Chat) resend(r *row, text string) {
+	if c.running(c.cur) || c.cur.id == 0 {
+		return
+	}
+	id, seq := c.cur.id, r.seq
+	c.cur.truncateFrom(seq)
+	c.list.changed(0)
+	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		return c.core.Resend(ctx, id, seq, text, opt)
+	})
+}
+
+// regenerate answers the last user message again.
+func (c *Chat) regenerate() {
+	u := c.cur.lastUser()
+	if c.running(c.cur) || c.cur.id == 0 || u == nil {
+		return
+	}
+	id := c.cur.id
+	c.cur.truncateFrom(u.seq)
+	c.list.changed(0)
+	c.startTurn(c.cur, u.text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		return c.core.Regenerate(ctx, id, opt)
+	})
+}
+
+// retry runs the failed turn again: Regenerate, or, when the core kept no
+// conversation (no model answered a first message), the message again.
+func (c *Chat) retry() {
+	if c.running(c.cur) {
+		return
+	}
+	if c.cur.id != 0 {
+		c.regenerate()
+		return
+	}
+	u := c.cur.lastUser()
+	if u == nil {
+		return
+	}
+	text := u.text
+	c.cur.load(nil, true)
+	c.list.changed(0)
+	c.send(text)
+}
+
+// startTurn runs fn in the background, writing what happens into tr.
+func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &turnRun{tr: tr, cancel: cancel, text: text}
+	c.turns[tr] = run
+	if tr.id != 0 {
+		c.live[tr.id] = tr
+	}
+	c.find.reset()
+	c.refreshChrome()
+	c.list.changed(0) // Edit and Regenerate go while it runs
+	sink := &turnSink{c: c, run: run, fresh: tr.id == 0}
+	sink.th = newThrottle(streamInterval, c.now, c.timer, sink.flush)
+	c.env.Go(func() {
+		if sink.fresh {
+			sink.known = c.knownIDs()
+		}
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink})
+		cancel()
+		c.env.Do(func() { c.turnEnded(run, id, err) })
+	})
+}
+
+// knownIDs are the conversations that exist now (read on the turn's
+// goroutine before a first turn creates its conversation).
+func (c *Chat) knownIDs() map[store.ID]bool {
+	convs, err := c.core.Store().ListConversations()
+	known := map[store.ID]bool{}
+	if err != nil {
+		return known
+	}
+	for _, cv := range convs {
+		known[cv.ID] = true
+	}
+	return known
+}
+
+// bind gives a first turn's transcript the conversation the core made.
+func (c *Chat) bind(run *turnRun, id store.ID) {
+	tr := run.tr
+	if tr.id != 0 || id == 0 {
+		return
+	}
+	tr.id = id
+	if c.turns[tr] != nil {
+		c.live[id] = tr
+	}
+	if tr == c.cur {
+		c.sidebar.reload()
+		c.sidebar.selectID(id)
+		c.refreshChrome()
+	}
+}
+
+func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
+	tr := run.tr
+	delete(c.turns, tr)
+	c.bind(run, id)
+	if tr.id != 0 {
+		delete(c.live, tr.id)
+	}
+	if err != nil {
+		// A first message no model answered leaves no conversation.
+		tr.id = id
+	}
+	if tr != c.cur {
+		return
+	}
+	if err != nil {
+		tr.attachError(err)
+	}
+	c.pendingRows = c.approvalRows()
+	c.list.changed(0)
+	c.refreshChrome()
+	c.sidebar.reload()
+	c.sidebar.selectID(tr.id)
+}
+
+// applyEvent shows a stored event of run's turn.
+func (c *Chat) applyEvent(run *turnRun, e store.Event) {
+	i := run.tr.apply(e)
+	if run.tr != c.cur {
+		return
+	}
+	switch e.Type {
+	case store.EventUsage:
+		c.status.refresh()
+	case store.EventToolResult:
+		c.strip.refresh()
+	}
+	if i >= 0 {
+		c.list.changed(i)
+	}
+}
+
+// turnSink receives a turn on its goroutine and hands it to the UI.
+type turnSink struct {
+	c     *Chat
+	run   *turnRun
+	th    *throttle
+	fresh bool // a first turn: its conversation is found at its first event
+	known map[store.ID]bool
+}
+
+var _ agent.Sink = (*turnSink)(nil)
+
+func (s *turnSink) OnStep(int) {}
+
+func (s *turnSink) OnText(seq uint64, delta string) { s.th.add(seq, delta) }
+
+func (s *turnSink) OnEvent(e store.Event) {
+	if s.fresh {
+		s.fresh = false
+		if id := s.newConversation(); id != 0 {
+			s.c.env.Do(func() { s.c.bind(s.run, id) })
+		}
+	}
+	s.c.env.Do(func() { s.c.applyEvent(s.run, e) })
+}
+
+// newConversation finds the conversation a first turn created: the one
+// that did not exist before it started.
+func (s *turnSink) newConversation() store.ID {
+	convs, err := s.c.core.Store().ListConversations()
+	if err != nil {
+		return 0
+	}
+	for _, cv := range convs {
+		if !s.known[cv.ID] {
+			return cv.ID
+		}
+	}
+	return 0
+}
+
+// flush shows streamed text (from the throttle, at most ten times a
+// second), re-rendering only the replies that changed.
+func (s *turnSink) flush(texts map[uint64]string) {
+	s.c.env.Do(func() {
+		for seq, text := range texts {
+			i := s.run.tr.streamed(seq, text)
+			if s.run.tr == s.c.cur && i >= 0 {
+				s.c.list.rowChanged(i)
+			}
+		}
+	})
+}

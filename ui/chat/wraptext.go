@@ -1,0 +1,167 @@
+package chat
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// wrapText is plain text wrapped at spaces (and inside words too long for
+// a line) whose height for a width is exact before any layout: it breaks
+// the lines itself, because a wrapped Label reports a wrong height until
+// laid out (fyne-io/fyne#5585) and the virtualised list needs row heights
+// up front.
+type wrapText struct {
+	widget.BaseWidget
+
+	text      string
+	style     fyne.TextStyle
+	sizeName  fyne.ThemeSizeName
+	colorName fyne.ThemeColorName
+
+	cacheWidth float32
+	cacheText  string
+	cacheLines []string
+}
+
+func newWrapText(text string, style fyne.TextStyle, colour fyne.ThemeColorName) *wrapText {
+	w := &wrapText{text: text, style: style, sizeName: theme.SizeNameText, colorName: colour}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+// SetText shows text.
+func (w *wrapText) SetText(text string) {
+	if text == w.text {
+		return
+	}
+	w.text = text
+	w.Refresh()
+}
+
+func (w *wrapText) textSize() float32 { return w.Theme().Size(w.sizeName) }
+
+func (w *wrapText) lineHeight() float32 {
+	return fyne.MeasureText("M", w.textSize(), w.style).Height
+}
+
+// heightFor is the height of the wrapped text at width.
+func (w *wrapText) heightFor(width float32) float32 {
+	if w.text == "" {
+		return 0
+	}
+	return float32(len(w.lines(width))) * w.lineHeight()
+}
+
+func (w *wrapText) lines(width float32) []string {
+	if w.cacheLines != nil && w.cacheWidth == width && w.cacheText == w.text {
+		return w.cacheLines
+	}
+	size := w.textSize()
+	measure := func(s string) float32 { return fyne.MeasureText(s, size, w.style).Width }
+	w.cacheLines = wrapLines(w.text, width, measure)
+	w.cacheWidth, w.cacheText = width, w.text
+	return w.cacheLines
+}
+
+// wrapLines breaks text into lines no wider than width: at newlines, then
+// greedily at spaces, and inside a word only when it alone is too wide.
+func wrapLines(text string, width float32, measure func(string) float32) []string {
+	var out []string
+	for _, para := range strings.Split(strings.ReplaceAll(text, "\t", "    "), "\n") {
+		if para == "" || width <= 0 || measure(para) <= width {
+			out = append(out, para)
+			continue
+		}
+		line := ""
+		for _, word := range strings.SplitAfter(para, " ") {
+			if line != "" && measure(line+strings.TrimRight(word, " ")) > width {
+				out = append(out, strings.TrimRight(line, " "))
+				line = ""
+			}
+			for line == "" && measure(strings.TrimRight(word, " ")) > width {
+				// A word wider than the line: cut it where it fills one.
+				cut := fitPrefix(word, width, measure)
+				out = append(out, word[:cut])
+				word = word[cut:]
+			}
+			line += word
+		}
+		out = append(out, strings.TrimRight(line, " "))
+	}
+	return out
+}
+
+// fitPrefix is the length in bytes of the longest prefix of s (at least
+// one character) no wider than width.
+func fitPrefix(s string, width float32, measure func(string) float32) int {
+	var starts []int // byte offset after each rune
+	for i := range s {
+		if i > 0 {
+			starts = append(starts, i)
+		}
+	}
+	starts = append(starts, len(s))
+	lo, hi := 0, len(starts)-1 // the answer is starts[k] for the largest k that fits
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if measure(s[:starts[mid]]) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return starts[lo]
+}
+
+func (w *wrapText) MinSize() fyne.Size {
+	w.ExtendBaseWidget(w)
+	return w.BaseWidget.MinSize()
+}
+
+func (w *wrapText) CreateRenderer() fyne.WidgetRenderer {
+	return &wrapRenderer{w: w}
+}
+
+type wrapRenderer struct {
+	w     *wrapText
+	texts []*canvas.Text
+	objs  []fyne.CanvasObject
+}
+
+func (r *wrapRenderer) Destroy() {}
+
+func (r *wrapRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *wrapRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(0, r.w.lineHeight())
+}
+
+func (r *wrapRenderer) Layout(size fyne.Size) {
+	lines := r.w.lines(size.Width)
+	th := r.w.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	col := th.Color(r.w.colorName, v)
+	ts := r.w.textSize()
+	lh := r.w.lineHeight()
+	for len(r.texts) < len(lines) {
+		r.texts = append(r.texts, &canvas.Text{})
+	}
+	r.objs = r.objs[:0]
+	for i, l := range lines {
+		t := r.texts[i]
+		t.Text, t.TextStyle, t.TextSize, t.Color = l, r.w.style, ts, col
+		t.Move(fyne.NewPos(0, float32(i)*lh))
+		t.Resize(fyne.NewSize(size.Width, lh))
+		t.Refresh()
+		r.objs = append(r.objs, t)
+	}
+}
+
+func (r *wrapRenderer) Refresh() {
+	r.Layout(r.w.Size())
+	canvas.Refresh(r.w)
+}
