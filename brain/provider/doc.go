@@ -7,4 +7,8 @@
 // providers' official SDKs with the SDKs' own retries turned off. Retrying
 // is done once, here, by WithRetry: it knows what was already shown to the
 // user, so a retry never repeats text.
+//
+// ListModels lists a provider's models for a model picker, and Probe makes
+// one tiny request to say in plain words whether a configuration works.
+// Tests fake a model with package providertest.
 package provider

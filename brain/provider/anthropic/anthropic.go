@@ -66,9 +66,13 @@ type Provider struct {
 	noCache   bool
 	log       *slog.Logger
 	messages  sdk.MessageService
+	models    sdk.ModelService
 }
 
-var _ provider.Provider = (*Provider)(nil)
+var (
+	_ provider.Provider    = (*Provider)(nil)
+	_ provider.ModelLister = (*Provider)(nil)
+)
 
 // New checks cfg and returns a Provider. It does not contact the server.
 func New(cfg Config) (*Provider, error) {
@@ -130,6 +134,7 @@ func New(cfg Config) (*Provider, error) {
 		noCache:   cfg.DisablePromptCache,
 		log:       log.With("provider", name),
 		messages:  sdk.NewMessageService(opts...),
+		models:    sdk.NewModelService(opts...),
 	}, nil
 }
 

@@ -22,6 +22,10 @@
 // input tokens including cache reads and writes; CachedTokens is the cache
 // reads.
 //
+// # Models
+//
+// ListModels reads every page of GET /v1/models, with display names.
+//
 // # Failures
 //
 // The SDK's own retries are off (see provider.WithRetry). Every failure,

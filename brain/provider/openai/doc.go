@@ -19,6 +19,13 @@
 // tokens come from prompt_tokens_details.cached_tokens and are part of
 // InputTokens.
 //
+// # Models
+//
+// ListModels reads GET /models (Ollama, OpenRouter, LM Studio, llama.cpp and
+// vLLM all serve it); the API has no display names, so DisplayName is the
+// ID. A server without the endpoint answers 404, reported as ErrNotFound
+// saying the model name must be typed.
+//
 // # Failures
 //
 // The SDK's own retries are off (see provider.WithRetry). Every failure is a

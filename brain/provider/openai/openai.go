@@ -72,9 +72,13 @@ type Provider struct {
 	legacy  bool
 	log     *slog.Logger
 	chat    sdk.ChatCompletionService
+	models  sdk.ModelService
 }
 
-var _ provider.Provider = (*Provider)(nil)
+var (
+	_ provider.Provider    = (*Provider)(nil)
+	_ provider.ModelLister = (*Provider)(nil)
+)
 
 // New checks cfg and returns a Provider. It does not contact the server.
 func New(cfg Config) (*Provider, error) {
@@ -123,6 +127,7 @@ func New(cfg Config) (*Provider, error) {
 		legacy:  cfg.LegacyMaxTokens,
 		log:     log.With("provider", name),
 		chat:    sdk.NewChatCompletionService(opts...),
+		models:  sdk.NewModelService(opts...),
 	}, nil
 }
 

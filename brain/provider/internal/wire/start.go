@@ -26,7 +26,7 @@ func Start(name, baseURL, apiKey, reqModel, defModel string, onEvent func(provid
 	}
 	c := &Call{
 		Model: model,
-		Cls:   &Classifier{Provider: name, BaseURL: baseURL, Model: model, Secrets: []string{apiKey}, Now: time.Now},
+		Cls:   NewClassifier(name, baseURL, apiKey, model),
 		B:     NewBuilder(onEvent),
 	}
 	if model == "" {
@@ -53,4 +53,10 @@ func (c *Call) Done(ctx context.Context, log *slog.Logger, stop string) (*provid
 		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens,
 		"cached_tokens", resp.Usage.CachedTokens, "tool_calls", len(resp.ToolCalls))
 	return resp, nil
+}
+
+// NewClassifier returns the classifier for a request that is not a Stream
+// (a model listing): model is "" when the request names none.
+func NewClassifier(name, baseURL, apiKey, model string) *Classifier {
+	return &Classifier{Provider: name, BaseURL: baseURL, Model: model, Secrets: []string{apiKey}, Now: time.Now}
 }
