@@ -214,6 +214,12 @@ func TestCapsRevokeSaysWhat(t *testing.T) {
 
 func TestCapsCall(t *testing.T) {
 	ws := t.TempDir()
+	files := t.TempDir()
+	if code, _, errOut := cli(t, ws, "config", "set", "folders", files); code != 0 {
+		t.Fatal(errOut)
+	}
+	note := filepath.Join(files, "note.txt")
+	writeNote := `{"path":"` + note + `","content":"approved-here"}`
 	tests := []struct {
 		name  string
 		args  []string
@@ -229,8 +235,8 @@ func TestCapsCall(t *testing.T) {
 		{"runs", []string{"calc", "calc_eval", `{"expression":"2+3"}`}, 0, "2+3 = 5", ""},
 		{"no arguments", []string{"system", "system_info"}, 0, "os: ", ""},
 		{"tool fails", []string{"calc", "calc_eval", `{"expression":"2+"}`}, 1, "", "wrasse: calc_eval failed:"},
-		{"needs confirmation", []string{"shell", "shell_exec", `{"command":"echo hi"}`}, 1, "", "not approved"},
-		{"approved", []string{"shell", "shell_exec", `{"command":"echo approved-here"}`, "--yes"}, 0, "", ""},
+		{"needs confirmation", []string{"filesystem", "fs_write", writeNote}, 1, "", "not approved"},
+		{"approved", []string{"filesystem", "fs_write", writeNote, "--yes"}, 0, "", ""},
 		{"blocked stays blocked", []string{"shell", "shell_exec", `{"command":"rm -rf /"}`, "--yes"}, 1, "", "blocked by the safety policy"},
 		{"tool of another capability", []string{"shell", "calc_eval", "{}"}, 1, "", `shell has no tool "calc_eval"; its tools: shell_exec`},
 		{"misspelt tool", []string{"calc", "calc_evl"}, 1, "", "did you mean calc_eval?"},
@@ -252,8 +258,8 @@ func TestCapsCall(t *testing.T) {
 			}
 		})
 	}
-	if _, out, _ := cli(t, ws, "caps", "call", "shell", "shell_exec", `{"command":"echo approved-here"}`, "--yes"); !strings.Contains(out, "approved-here") {
-		t.Errorf("the approved command's output is missing:\n%s", out)
+	if data, err := os.ReadFile(note); err != nil || string(data) != "approved-here" {
+		t.Errorf("the approved call did not run: %q %v", data, err)
 	}
 	if _, out, _ := cli(t, ws, "caps", "call", "shell", "shell_exec", `{"command":"rm -rf /"}`, "--dry-run"); !strings.Contains(out, "recursive delete") {
 		t.Errorf("the dry run gives no reason:\n%s", out)
