@@ -105,7 +105,7 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 		d.state.Importance = widget.SuccessImportance
 		switch {
 		case c.Core:
-			d.state.SetText("OK. Core: its tools are in every conversation.")
+			d.state.SetText("OK. Core: always on, its tools are in every conversation.")
 		case c.Pinned:
 			d.state.SetText("OK. Pinned in config.json: its tools are in every conversation.")
 		default:

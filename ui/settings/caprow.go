@@ -72,6 +72,12 @@ func (r *capRow) Bind(c *cerebellum.Capability, highlighted bool) {
 	// Setting the box must not read as the user's toggle.
 	r.enabled.OnChanged = nil
 	r.enabled.SetChecked(c.State != cerebellum.StateDisabled)
+	// Core capabilities stay on: the engine refuses to switch them off.
+	if c.Core {
+		r.enabled.Disable()
+	} else {
+		r.enabled.Enable()
+	}
 	r.enabled.OnChanged = func(on bool) {
 		if r.OnToggle != nil {
 			r.OnToggle(r.name, on)

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -318,7 +319,11 @@ func (p *modelPage) loadModels() {
 		}
 		closeProvider(prov)
 		p.env.Do(func() {
-			if err != nil {
+			switch {
+			case errors.Is(err, provider.ErrNoModelList):
+				p.listNote.SetText("This server cannot list its models: type the model name.")
+				return
+			case err != nil:
 				p.listed = ""
 				p.listNote.SetText("Could not list the server's models: " + plainError(err) + " You can still type a model name.")
 				return
