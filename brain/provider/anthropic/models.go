@@ -17,5 +17,7 @@ func (p *Provider) ListModels(ctx context.Context) ([]provider.ModelInfo, error)
 	var x wire.Exchange
 	pager := p.models.ListAutoPaging(ctx, sdk.ModelListParams{}, option.WithMiddleware(x.Middleware))
 	return wire.ListModels(ctx, p.log, wire.NewClassifier(p.name, p.baseURL, p.apiKey, ""), &x, pager,
-		func(m sdk.ModelInfo) provider.ModelInfo { return provider.ModelInfo{ID: m.ID, DisplayName: m.DisplayName} })
+		func(m sdk.ModelInfo) provider.ModelInfo {
+			return provider.ModelInfo{ID: m.ID, DisplayName: m.DisplayName}
+		})
 }
