@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
@@ -51,7 +52,7 @@ func capsCall(ctx context.Context, app *assistant.App, c *call, yes, dryRun bool
 	for _, t := range capability.Tools() {
 		tools = append(tools, t.Name)
 	}
-	if !contains(tools, tool) {
+	if !slices.Contains(tools, tool) {
 		return toolNotOf(capability, tool, tools)
 	}
 	if dryRun {

@@ -17,6 +17,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // maxPipedInput bounds a message or secret read from piped stdin.
@@ -224,12 +225,10 @@ func (p *chatPrinter) answered() bool {
 	return false
 }
 
+// firstLine is the first line of s, cut to max characters.
 func firstLine(s string, max int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
+	return cerebellum.OneLine(s, max)
 }
 
 func sizeOf(s string) string {

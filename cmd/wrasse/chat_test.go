@@ -166,7 +166,7 @@ func TestChatAnthropicWithoutKey(t *testing.T) {
 
 func TestChatUsage(t *testing.T) {
 	ws := t.TempDir()
-	for _, args := range [][]string{{"chat"}, {"chat", "--provider", "gemini", "hi"}, {"conversations"}, {"conversations", "show"},
+	for _, args := range [][]string{{"chat"}, {"chat", "--provider", "gemini", "hi"}, {"conversations", "show"},
 		{"secrets", "set"}, {"secrets", "set", "NAME", "value-on-the-command-line"}, {"secrets", "frob"}} {
 		if code, _, errOut := chatCLI(t, ws, "", nil, args...); code != 2 {
 			t.Errorf("%q: exit %d, want 2\n%s", args, code, errOut)

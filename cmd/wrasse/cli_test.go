@@ -141,6 +141,8 @@ func TestGlobalFlagsAnywhere(t *testing.T) {
 		{"before, with =", []string{"--workspace=" + ws, "--json", "caps", "show", "recipes"}, `"name": "recipes"`},
 		{"between group and subcommand", []string{"caps", "--workspace", ws, "show", "recipes"}, "Cook dinner"},
 		{"conversations", []string{"conversations", "--workspace", ws, "list"}, "No conversations yet"},
+		{"conversations, list by default", []string{"conversations", "--workspace", ws}, "No conversations yet"},
+		{"secrets, list by default", []string{"secrets", "--workspace", ws}, "No secrets stored"},
 		{"secrets", []string{"secrets", "--workspace", ws, "list"}, "No secrets stored"},
 		{"config", []string{"config", "--workspace", ws}, filepath.Join(ws, "config.json")},
 		{"after", []string{"caps", "search", "cooking", "--workspace", ws}, "1. recipes"},

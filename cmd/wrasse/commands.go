@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -55,8 +56,8 @@ type group struct {
 
 var groups = []group{
 	{name: "caps", aliases: []string{"capabilities"}, summary: "capabilities: list, inspect, install, switch on and off, call"},
-	{name: "conversations", aliases: []string{"convs"}, summary: "stored conversations"},
-	{name: "secrets", summary: "API keys and other secrets, stored in the workspace and redacted everywhere"},
+	{name: "conversations", aliases: []string{"convs"}, summary: "stored conversations", def: "list"},
+	{name: "secrets", summary: "API keys and other secrets, stored in the workspace and redacted everywhere", def: "list"},
 	{name: "config", summary: "settings in config.json (provider, model, baseURL, ...)", def: "show"},
 }
 
@@ -226,7 +227,7 @@ type parsed struct {
 func findGroup(word string) *group {
 	for i := range groups {
 		g := &groups[i]
-		if g.name == word || contains(g.aliases, word) {
+		if g.name == word || slices.Contains(g.aliases, word) {
 			return g
 		}
 	}
@@ -246,7 +247,7 @@ func findCommand(path string) *command {
 func subcommand(g *group, word string) *command {
 	for _, c := range commands() {
 		head, last, _ := strings.Cut(c.path, " ")
-		if head == g.name && (last == word || contains(c.aliases, word)) {
+		if head == g.name && (last == word || slices.Contains(c.aliases, word)) {
 			return c
 		}
 	}
@@ -261,15 +262,6 @@ func subcommandNames(g *group) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // parseLine finds the command in args, wherever the global flags are:
