@@ -117,7 +117,7 @@ func Open(opts Options) (*App, error) {
 		Builtin:   builtin.FS(),
 		Workspace: ws.Root,
 		States:    db,
-		// PENDING(engine): Settings: db,
+		Settings:      db,
 		Pinned:        cfg.PinnedCapabilities,
 		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
 		Logger:        logger,

@@ -149,3 +149,29 @@ func (a *App) Watch(ctx context.Context, apply bool) error {
 	}
 	return nil
 }
+
+// Settings lists a capability's declared settings with their values.
+func (a *App) Settings(name string) ([]cerebellum.SettingValue, error) { return a.reg.Settings(name) }
+
+// SetSetting validates and stores one setting of a capability; the
+// capability is reloaded so its next call sees it.
+func (a *App) SetSetting(name, key, value string) error {
+	a.mu.Lock()
+	err := a.reg.SetSetting(name, key, value)
+	a.mu.Unlock()
+	if err == nil {
+		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})
+	}
+	return err
+}
+
+// ResetSetting puts one setting of a capability back to its default.
+func (a *App) ResetSetting(name, key string) error {
+	a.mu.Lock()
+	err := a.reg.ResetSetting(name, key)
+	a.mu.Unlock()
+	if err == nil {
+		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})
+	}
+	return err
+}

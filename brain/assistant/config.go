@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // Config returns config.json as written (no defaults); Model returns the
@@ -68,10 +69,13 @@ func (a *App) ReloadConfig() error {
 func (a *App) applyConfig(old, next workspace.Config) {
 	eff := next.WithDefaults()
 	a.swapModel(next)
-	_ = eff // PENDING(engine): a.reg.SetTuning(cerebellum.Tuning{Pinned: eff.PinnedCapabilities, IndexBudget: eff.IndexBudget, ToolBudget: eff.EffectiveToolBudget()})
+	if err := a.reg.SetTuning(cerebellum.Tuning{Pinned: eff.PinnedCapabilities, IndexBudget: eff.IndexBudget,
+		ToolBudget: eff.EffectiveToolBudget()}); err != nil {
+		a.log.Warn("applying pinned capabilities and budgets", "error", err)
+	}
 	if !slices.Equal(old.Folders, next.Folders) {
 		// Plugins learn their folders when they load.
-		// PENDING(engine): a.reg.ReloadRuntimes()
+		a.reg.ReloadRuntimes()
 	}
 	a.subs.publish(Event{Kind: EventConfig})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 )
 
 // Policy decides which folders and network hosts a plugin reaches. It is
@@ -122,5 +123,42 @@ func (a *App) pluginRoots(capability string, granted []string) []string {
 
 func (a *App) pluginHosts(capability string, granted []string) []string {
 	c, _ := a.reg.Get(capability)
-	return a.policy().Hosts(c, granted)
+	hosts := a.policy().Hosts(c, granted)
+	// A capability that declares an allowedHosts setting (Web) is narrowed
+	// to what the user allowed there.
+	if vals, err := a.reg.Settings(capability); err == nil {
+		for _, v := range vals {
+			if v.Key == AllowedHostsSetting {
+				return NarrowHosts(hosts, commalist.Split(v.Value))
+			}
+		}
+	}
+	return hosts
+}
+
+// AllowedHostsSetting is the per-capability setting that narrows the hosts
+// a capability's plugin may reach.
+const AllowedHostsSetting = "allowedHosts"
+
+// NarrowHosts keeps of hosts what allowed permits: "*" in allowed (or an
+// empty allowed) keeps hosts as they are; "*" in hosts becomes allowed;
+// otherwise a host stays when allowed names it or a "*.domain" pattern of
+// allowed covers it.
+func NarrowHosts(hosts, allowed []string) []string {
+	if len(allowed) == 0 || slices.Contains(allowed, "*") {
+		return hosts
+	}
+	if slices.Contains(hosts, "*") {
+		return slices.Clone(allowed)
+	}
+	var out []string
+	for _, h := range hosts {
+		for _, a := range allowed {
+			if strings.EqualFold(h, a) || (strings.HasPrefix(a, "*.") && strings.HasSuffix(strings.ToLower(h), strings.ToLower(a[1:]))) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -52,3 +52,34 @@ func TestPolicyIgnoresLookalikePrefixes(t *testing.T) {
 		t.Fatalf("Roots = %q; a sibling with the same prefix or a path climbing out must not count", got)
 	}
 }
+
+func TestNarrowHosts(t *testing.T) {
+	tests := []struct {
+		hosts, allowed, want []string
+	}{
+		{[]string{"*"}, nil, []string{"*"}},
+		{[]string{"*"}, []string{"*"}, []string{"*"}},
+		{[]string{"*"}, []string{"docs.go.dev", "*.example.com"}, []string{"docs.go.dev", "*.example.com"}},
+		{[]string{"api.example.com", "evil.org"}, []string{"*.example.com"}, []string{"api.example.com"}},
+		{[]string{"API.Example.com"}, []string{"api.example.com"}, []string{"API.Example.com"}},
+		{nil, []string{"x.org"}, nil},
+	}
+	for _, tt := range tests {
+		if got := NarrowHosts(tt.hosts, tt.allowed); !slices.Equal(got, tt.want) {
+			t.Errorf("NarrowHosts(%q, %q) = %q, want %q", tt.hosts, tt.allowed, got, tt.want)
+		}
+	}
+}
+
+func TestWebAllowedHostsSettingNarrowsTheHosts(t *testing.T) {
+	a := openTest(t)
+	if got := a.pluginHosts("web", nil); !slices.Equal(got, []string{"*"}) {
+		t.Fatalf("web hosts by default = %q", got)
+	}
+	if err := a.SetSetting("web", AllowedHostsSetting, "docs.go.dev,*.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.pluginHosts("web", nil); !slices.Equal(got, []string{"docs.go.dev", "*.example.com"}) {
+		t.Fatalf("web hosts after the setting = %q", got)
+	}
+}
