@@ -114,9 +114,9 @@ func Open(opts Options) (*App, error) {
 		Hosts:   a.pluginHosts,
 	})
 	reg, err := cerebellum.Open(cerebellum.Options{
-		Builtin:   builtin.FS(),
-		Workspace: ws.Root,
-		States:    db,
+		Builtin:       builtin.FS(),
+		Workspace:     ws.Root,
+		States:        db,
 		Settings:      db,
 		Pinned:        cfg.PinnedCapabilities,
 		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
