@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -27,8 +28,15 @@ func serveHandler(app *assistant.App) assistant.Handler {
 
 // runForwarded parses and runs one forwarded command line.
 func runForwarded(ctx context.Context, app *assistant.App, req assistant.Request, io stdio) error {
-	if len(req.Args) == 0 || req.Args[0] == pluginHostCommand || req.Args[0] == sandboxCommand {
-		return fmt.Errorf("%q is not a command the running Wrasse runs for another process", req.Args)
+	// The window answers "show yourself" (empty Args) before this handler;
+	// reaching it means a CLI command (chat, caps watch) holds the
+	// workspace.
+	errNoWindow := errors.New("a wrasse command (a chat or caps watch) is using this workspace, so no window can open now: try again when it has finished")
+	if len(req.Args) == 0 {
+		return errNoWindow
+	}
+	if req.Args[0] == pluginHostCommand || req.Args[0] == sandboxCommand {
+		return fmt.Errorf("%s is not a command the running Wrasse runs for another process", req.Args[0])
 	}
 	p, err := parseLine(req.Args)
 	if err != nil {
@@ -39,9 +47,7 @@ func runForwarded(ctx context.Context, app *assistant.App, req assistant.Request
 		printHelp(io.out, p)
 		return nil
 	case p.cmd == nil:
-		// Flags alone mean "open the window": the window answers such a
-		// request itself before it reaches this handler.
-		return nil
+		return errNoWindow
 	}
 	c, err := p.call(io)
 	if err != nil {

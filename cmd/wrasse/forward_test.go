@@ -188,6 +188,12 @@ func TestLongCommandServesOthers(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "c1") || !strings.Contains(out, "hello") {
 		t.Errorf("conversations list through the chat: %d\n%s%s", code, out, errOut)
 	}
+	// `wrasse` alone cannot bring a window forward: it says why.
+	var errb bytes.Buffer
+	code, err := assistant.Forward(t.Context(), workspace.Workspace{Root: ws}, assistant.Request{}, io.Discard, &errb)
+	if err != nil || code != exitFail || !strings.Contains(errb.String(), "no window can open now") {
+		t.Errorf("show the window: %d %v %s", code, err, errb.String())
+	}
 	cancel()
 	<-chat
 	// The chat has released the workspace: this opens it here.
