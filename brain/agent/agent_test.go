@@ -11,6 +11,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -36,7 +37,7 @@ func TestTurnText(t *testing.T) {
 	if !reflect.DeepEqual(s.texts, []string{"Hello", ", world."}) || !reflect.DeepEqual(s.steps, []int{1}) {
 		t.Errorf("texts %q steps %v", s.texts, s.steps)
 	}
-	reqs := prov.requests()
+	reqs := prov.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -89,7 +90,7 @@ func TestToolSearchLoadsCapabilityMidTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := prov.requests()
+	reqs := prov.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -118,7 +119,7 @@ func TestToolSearchLoadsCapabilityMidTurn(t *testing.T) {
 	if _, err := e.agent().Turn(t.Context(), id, "And tomorrow?", nil); err != nil {
 		t.Fatal(err)
 	}
-	reqs = prov.requests()
+	reqs = prov.Requests()
 	if !slices.Contains(toolNames(reqs[3].Tools), "weather_get") {
 		t.Errorf("next turn lost the loaded set: %q", toolNames(reqs[3].Tools))
 	}
@@ -166,7 +167,7 @@ func TestMaxSteps(t *testing.T) {
 	if !errors.Is(err, agent.ErrMaxSteps) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(prov.requests()); n != 2 {
+	if n := len(prov.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
 	ev := events(t, e.db, id)
@@ -183,7 +184,7 @@ func TestMaxSteps(t *testing.T) {
 func TestProviderErrorKeepsPartialText(t *testing.T) {
 	netErr := &provider.Error{Kind: provider.ErrUnavailable, Provider: "openai",
 		Message: "no model answered at http://localhost:11434/v1 (connection refused): start Ollama (`ollama serve`)"}
-	prov := newProvider(t, step{text: []string{"Let me ", "check"}, calls: []provider.ToolCall{tc("c1", "echo_back", `{}`)}, err: netErr},
+	prov := newProvider(t, turn{providertest.Text("Let me ", "check"), tc("c1", "echo_back", `{}`), providertest.Fail(netErr)},
 		text("Back."))
 	e := newEnv(t, prov)
 	s := &sink{}
@@ -213,14 +214,14 @@ func TestProviderErrorKeepsPartialText(t *testing.T) {
 	if _, err := e.agent().Turn(t.Context(), id, "again", nil); err != nil {
 		t.Fatal(err)
 	}
-	msgs := prov.requests()[1].Messages
+	msgs := prov.Requests()[1].Messages
 	if len(msgs) != 4 || msgs[1].Content != "Let me check" || msgs[2].Role != provider.RoleTool || msgs[3].Content != "again" {
 		t.Errorf("next request messages %+v", msgs)
 	}
 }
 
 func TestAuthErrorAddsSetupHint(t *testing.T) {
-	prov := newProvider(t, step{err: &provider.Error{Kind: provider.ErrAuth, Provider: "anthropic", Status: 401, Message: "the API key was refused"}})
+	prov := newProvider(t, fail(&provider.Error{Kind: provider.ErrAuth, Provider: "anthropic", Status: 401, Message: "the API key was refused"}))
 	e := newEnv(t, prov)
 	id, err := e.agent(func(o *agent.Options) { o.SetupHint = "Set a key with wrasse secrets set." }).Turn(t.Context(), 0, "hi", nil)
 	if !errors.Is(err, agent.ErrModel) {
@@ -253,7 +254,7 @@ func TestSetupHintOnlyWhenNoModelAnswered(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, newProvider(t, step{err: tt.err}))
+			e := newEnv(t, newProvider(t, fail(tt.err)))
 			id, err := e.agent(func(o *agent.Options) { o.SetupHint = hint }).Turn(t.Context(), 0, "hi", nil)
 			if !errors.Is(err, agent.ErrModel) {
 				t.Fatal(err)
@@ -287,7 +288,7 @@ func TestNoProvider(t *testing.T) {
 
 func TestContextLengthRetriesOnceSmaller(t *testing.T) {
 	ctxErr := &provider.Error{Kind: provider.ErrContextLength, Provider: "fake", Message: "the conversation is too long for the model"}
-	prov := newProvider(t, step{err: ctxErr}, text("ok"))
+	prov := newProvider(t, fail(ctxErr), text("ok"))
 	e := newEnv(t, prov)
 	id, err := e.agent(func(o *agent.Options) { o.ContextWindow = 100000 }).Turn(t.Context(), 0, "hi", nil)
 	if err != nil {
@@ -297,7 +298,7 @@ func TestContextLengthRetriesOnceSmaller(t *testing.T) {
 		t.Errorf("events %q", got)
 	}
 	// Twice in a row is reported.
-	prov.add(step{err: ctxErr}, step{err: ctxErr})
+	add(prov, fail(ctxErr), fail(ctxErr))
 	if _, err := e.agent(func(o *agent.Options) { o.ContextWindow = 100000 }).Turn(t.Context(), id, "more", nil); provider.KindOf(err) != provider.ErrContextLength {
 		t.Errorf("err = %v", err)
 	}
@@ -306,7 +307,7 @@ func TestContextLengthRetriesOnceSmaller(t *testing.T) {
 func TestSecretsRedacted(t *testing.T) {
 	const secret = "sk-live-0123456789"
 	prov := newProvider(t,
-		step{text: []string{"Your key is sk-live-", "0123456789."}, calls: []provider.ToolCall{tc("c1", "echo_back", `{"text":"`+secret+`"}`)}},
+		turn{providertest.Text("Your key is sk-live-", "0123456789."), tc("c1", "echo_back", `{"text":"`+secret+`"}`)},
 		text("Done."))
 	e := newEnv(t, prov)
 	if err := e.db.SetSecret("openai_api_key", secret); err != nil {
@@ -326,7 +327,7 @@ func TestSecretsRedacted(t *testing.T) {
 	if ev[0].Text != "my key is [redacted:openai_api_key]" || ev[1].Text != "Your key is [redacted:openai_api_key]." {
 		t.Errorf("redaction: %q / %q", ev[0].Text, ev[1].Text)
 	}
-	for _, m := range prov.requests()[1].Messages {
+	for _, m := range prov.Requests()[1].Messages {
 		if strings.Contains(m.Content, secret) || (len(m.ToolCalls) > 0 && strings.Contains(string(m.ToolCalls[0].Arguments), secret)) {
 			t.Errorf("secret sent to the model: %+v", m)
 		}
@@ -380,7 +381,7 @@ func TestEnvironmentKeyRedacted(t *testing.T) {
 	if reply.Text != "The key is [redacted:OPENAI_API_KEY]." {
 		t.Errorf("stored reply %q", reply.Text)
 	}
-	reqs := prov.requests()
+	reqs := prov.Requests()
 	var sent string
 	for _, m := range reqs[1].Messages {
 		if m.Role == provider.RoleTool {
@@ -406,8 +407,7 @@ func TestEnvironmentKeyRedacted(t *testing.T) {
 }
 
 func TestBusyConversation(t *testing.T) {
-	started := make(chan struct{})
-	prov := newProvider(t, text("first"), step{block: true, started: started})
+	prov := newProvider(t, text("first"), turn{providertest.Hold()})
 	e := newEnv(t, prov)
 	a := e.agent()
 	id, err := a.Turn(t.Context(), 0, "one", nil)
@@ -420,7 +420,7 @@ func TestBusyConversation(t *testing.T) {
 		_, err := a.Turn(ctx, id, "two", nil)
 		done <- err
 	}()
-	<-started
+	<-prov.Waiting()
 	if _, err := a.Turn(t.Context(), id, "three", nil); !errors.Is(err, agent.ErrBusy) {
 		t.Errorf("second turn at once: %v", err)
 	}

@@ -211,7 +211,7 @@ func TestTurnFitsHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A window with room for the prompt, the tools and 2000 more bytes.
-	r := prov.requests()[0]
+	r := prov.Requests()[0]
 	fixed := len(r.System)
 	for _, tl := range r.Tools {
 		fixed += len(tl.Name) + len(tl.Description) + len(tl.Parameters)
@@ -221,7 +221,7 @@ func TestTurnFitsHistory(t *testing.T) {
 	if _, err := a.Turn(t.Context(), id, "second", nil); err != nil {
 		t.Fatal(err)
 	}
-	msgs := prov.requests()[2].Messages
+	msgs := prov.Requests()[2].Messages
 	if len(msgs) != 5 || msgs[2].Content != "[trimmed: 6006 bytes of tool output]" || msgs[4].Content != "second" {
 		t.Errorf("old tool output not trimmed: %+v", msgs)
 	}

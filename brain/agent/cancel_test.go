@@ -10,6 +10,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -52,13 +53,12 @@ func checkWellFormed(t *testing.T, msgs []provider.Message) {
 }
 
 func TestCancelMidStream(t *testing.T) {
-	started := make(chan struct{})
 	prov := newProvider(t,
-		step{text: []string{"partial ", "answer"}, calls: []provider.ToolCall{tc("c1", "echo_back", `{"text":"x"}`)}, block: true, started: started},
+		turn{providertest.Text("partial ", "answer"), tc("c1", "echo_back", `{"text":"x"}`), providertest.Hold()},
 		text("fresh answer"))
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := runCancelled(t, e.agent(), 0, started, s)
+	id, err := runCancelled(t, e.agent(), 0, prov.Waiting(), s)
 	if !errors.Is(err, agent.ErrInterrupted) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
@@ -78,7 +78,7 @@ func TestCancelMidStream(t *testing.T) {
 	if _, err := e.agent().Turn(t.Context(), id, "go on", nil); err != nil {
 		t.Fatal(err)
 	}
-	msgs := prov.requests()[1].Messages
+	msgs := prov.Requests()[1].Messages
 	checkWellFormed(t, msgs)
 	if len(msgs) != 4 || msgs[1].Content != "partial answer" || msgs[3].Content != "go on" {
 		t.Errorf("next request %+v", msgs)
@@ -86,10 +86,9 @@ func TestCancelMidStream(t *testing.T) {
 }
 
 func TestCancelBeforeAnyText(t *testing.T) {
-	started := make(chan struct{})
-	prov := newProvider(t, step{block: true, started: started})
+	prov := newProvider(t, turn{providertest.Hold()})
 	e := newEnv(t, prov)
-	id, err := runCancelled(t, e.agent(), 0, started, nil)
+	id, err := runCancelled(t, e.agent(), 0, prov.Waiting(), nil)
 	if !errors.Is(err, agent.ErrInterrupted) {
 		t.Fatalf("err = %v", err)
 	}
@@ -124,7 +123,7 @@ func TestCancelMidTool(t *testing.T) {
 	if _, err := e.agent().Turn(t.Context(), id, "again", nil); err != nil {
 		t.Fatal(err)
 	}
-	checkWellFormed(t, prov.requests()[1].Messages)
+	checkWellFormed(t, prov.Requests()[1].Messages)
 }
 
 func TestCancelWhileAsking(t *testing.T) {

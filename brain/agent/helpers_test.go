@@ -18,103 +18,40 @@ import (
 	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
-// step is one scripted model response.
-type step struct {
-	text  []string
-	calls []provider.ToolCall
-	// err is returned after text and calls were sent.
-	err error
-	// block waits for the request's context to end after text and calls
-	// were sent (closing started first), then fails as cancelled.
-	block   bool
-	started chan struct{}
-	usage   provider.Usage
+// turn is one scripted model response (see providertest.Part).
+type turn []providertest.Part
+
+// newProvider is an in-memory provider playing turns, one per request; a
+// request beyond them fails the test.
+func newProvider(t *testing.T, turns ...turn) *providertest.Provider {
+	p := providertest.NewProvider(t, "fake")
+	add(p, turns...)
+	return p
 }
 
-// fakeProvider replays steps in order and records every request.
-type fakeProvider struct {
-	t     *testing.T
-	mu    sync.Mutex
-	steps []step
-	reqs  []provider.Request
+// add scripts more turns.
+func add(p *providertest.Provider, turns ...turn) {
+	for _, tr := range turns {
+		p.Reply(tr...)
+	}
 }
 
-func newProvider(t *testing.T, steps ...step) *fakeProvider {
-	return &fakeProvider{t: t, steps: steps}
+func text(parts ...string) turn { return turn{providertest.Text(parts...)} }
+
+func calls(cs ...providertest.Part) turn { return turn(cs) }
+
+// tc is a tool call with its ID ("" for none).
+func tc(id, name, args string) providertest.Part {
+	return providertest.ToolCall(name, args).WithID(id)
 }
 
-func (f *fakeProvider) Name() string { return "fake" }
-
-func (f *fakeProvider) add(steps ...step) {
-	f.mu.Lock()
-	f.steps = append(f.steps, steps...)
-	f.mu.Unlock()
-}
-
-func (f *fakeProvider) requests() []provider.Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]provider.Request(nil), f.reqs...)
-}
-
-func (f *fakeProvider) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (*provider.Response, error) {
-	f.mu.Lock()
-	// Deep-copy what the test inspects: the agent may reuse slices.
-	req.Messages = append([]provider.Message(nil), req.Messages...)
-	req.Tools = append([]provider.Tool(nil), req.Tools...)
-	f.reqs = append(f.reqs, req)
-	n := len(f.reqs)
-	var s step
-	ok := n <= len(f.steps)
-	if ok {
-		s = f.steps[n-1]
-	}
-	f.mu.Unlock()
-	if !ok {
-		f.t.Errorf("unexpected model request %d", n)
-		return &provider.Response{}, &provider.Error{Kind: provider.ErrBadRequest, Provider: "fake", Message: "no scripted reply"}
-	}
-	resp := &provider.Response{StopReason: "end"}
-	for _, p := range s.text {
-		if err := onEvent(provider.Event{Type: provider.EventText, Text: p}); err != nil {
-			return resp, err
-		}
-		resp.Text += p
-	}
-	for _, c := range s.calls {
-		c := c
-		if err := onEvent(provider.Event{Type: provider.EventToolCall, ToolCall: &c}); err != nil {
-			return resp, err
-		}
-		resp.ToolCalls = append(resp.ToolCalls, c)
-		resp.StopReason = "tool_use"
-	}
-	if s.block {
-		close(s.started)
-		<-ctx.Done()
-		return resp, &provider.Error{Kind: provider.ErrCanceled, Provider: "fake", Message: "the request was canceled", Err: ctx.Err()}
-	}
-	if s.err != nil {
-		return resp, s.err
-	}
-	resp.Usage = s.usage
-	if resp.Usage == (provider.Usage{}) {
-		resp.Usage = provider.Usage{InputTokens: 100, OutputTokens: 10}
-	}
-	return resp, nil
-}
-
-func text(parts ...string) step { return step{text: parts} }
-
-func calls(cs ...provider.ToolCall) step { return step{calls: cs} }
-
-func tc(id, name, args string) provider.ToolCall {
-	return provider.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
+// fail is a response that fails with err as is.
+func fail(err error) turn { return turn{providertest.Fail(err)} }
 
 // recorder is a capability runtime that records calls.
 type recorder struct {
@@ -198,14 +135,14 @@ type env struct {
 	db    *store.DB
 	reg   *cerebellum.Registry
 	rt    *recorder
-	prov  *fakeProvider
+	prov  *providertest.Provider
 	appr  *approver
 	logs  *bytes.Buffer
 	clock func() time.Time
 	dir   string
 }
 
-func newEnv(t *testing.T, prov *fakeProvider) *env {
+func newEnv(t *testing.T, prov *providertest.Provider) *env {
 	t.Helper()
 	dir := t.TempDir()
 	db, err := store.Open(filepath.Join(dir, "wrasse.db"), store.Options{})

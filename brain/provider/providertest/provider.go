@@ -139,7 +139,6 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	if perr := cls.Context(ctx, ctx.Err()); perr != nil {
 		return b.Response(), perr
 	}
-	b.SetUsage(rep.usage)
 	stop := stopEnd
 	for _, part := range rep.parts {
 		var err error
@@ -178,6 +177,9 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	if rep.max {
 		stop = stopMax
 	}
+	// Usage comes with the end, as on OpenAI's wire: a failed response has
+	// none.
+	b.SetUsage(rep.usage)
 	return call.Done(ctx, p.log, stop)
 }
 
