@@ -17,8 +17,16 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// DefaultModels is what GET /v1/models lists until SetModels changes it.
-var DefaultModels = []provider.ModelInfo{{ID: "test-model", DisplayName: "Test Model"}}
+// The one model GET /v1/models lists until WithModels or SetModels says
+// otherwise.
+const (
+	DefaultModelID   = "test-model"
+	DefaultModelName = "Test Model"
+)
+
+func defaultModels() []provider.ModelInfo {
+	return []provider.ModelInfo{{ID: DefaultModelID, DisplayName: DefaultModelName}}
+}
 
 // Option configures NewModel.
 type Option func(*modelConfig)
@@ -85,7 +93,7 @@ func NewModel(t testing.TB, f Format, opts ...Option) *Model {
 	if f != OpenAI && f != Anthropic {
 		t.Fatalf("providertest: unknown format %q (use providertest.OpenAI or providertest.Anthropic)", f)
 	}
-	cfg := modelConfig{models: slices.Clone(DefaultModels)}
+	cfg := modelConfig{models: defaultModels()}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -105,7 +105,7 @@ func TestModelTurns(t *testing.T) {
 			if resp.Text != "Let me work it out." || resp.StopReason != "tool_use" || !reflect.DeepEqual(resp.ToolCalls, want) {
 				t.Errorf("response %+v", resp)
 			}
-			if resp.Usage != providertest.DefaultUsage {
+			if resp.Usage != (provider.Usage{InputTokens: providertest.DefaultInputTokens, OutputTokens: providertest.DefaultOutputTokens}) {
 				t.Errorf("usage %+v, want the default", resp.Usage)
 			}
 

@@ -44,7 +44,7 @@ func NewProvider(t testing.TB, name string) *Provider {
 		name = "fake"
 	}
 	return &Provider{t: t, name: name, waiting: make(chan struct{}, waitingBuffer),
-		log: slog.New(slog.DiscardHandler), models: slices.Clone(DefaultModels)}
+		log: slog.New(slog.DiscardHandler), models: defaultModels()}
 }
 
 // Name returns the name given to NewProvider.
@@ -85,7 +85,7 @@ func (p *Provider) Requests() []provider.Request {
 // Waiting receives once each time a response reaches a Hold or Wait part.
 func (p *Provider) Waiting() <-chan struct{} { return p.waiting }
 
-// SetModels sets what ListModels returns (default DefaultModels).
+// SetModels sets what ListModels returns (default: DefaultModelID).
 func (p *Provider) SetModels(models ...provider.ModelInfo) {
 	p.mu.Lock()
 	p.models = slices.Clone(models)

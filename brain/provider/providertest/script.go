@@ -8,9 +8,15 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// DefaultUsage is the token usage a response reports when its Reply has no
-// Usage part.
-var DefaultUsage = provider.Usage{InputTokens: 100, OutputTokens: 10}
+// The token usage a response reports when its Reply has no Usage part.
+const (
+	DefaultInputTokens  = 100
+	DefaultOutputTokens = 10
+)
+
+func defaultUsage() provider.Usage {
+	return provider.Usage{InputTokens: DefaultInputTokens, OutputTokens: DefaultOutputTokens}
+}
 
 type partKind int
 
@@ -81,7 +87,8 @@ func (p Part) WithHeader(key, value string) Part {
 	return p
 }
 
-// Usage sets the response's token usage (default DefaultUsage).
+// Usage sets the response's token usage (default DefaultInputTokens and
+// DefaultOutputTokens).
 func Usage(input, output int) Part {
 	return Part{kind: partUsage, usage: provider.Usage{InputTokens: input, OutputTokens: output}}
 }
@@ -125,7 +132,7 @@ type reply struct {
 // newReply checks parts and numbers the calls that have no ID; next
 // returns the next generated ID.
 func newReply(parts []Part, overHTTP bool, next func() string) (reply, error) {
-	r := reply{usage: DefaultUsage}
+	r := reply{usage: defaultUsage()}
 	ended := ""
 	for i, p := range parts {
 		if ended != "" {
