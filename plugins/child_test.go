@@ -261,8 +261,8 @@ func TestChildCallerCancel(t *testing.T) {
 }
 
 // A plugin process asks the host for each secret, and the host applies
-// the plugin's rules: without the env grant the secret service is never
-// asked.
+// the plugin's rules: without the env grant the plugin does not start and
+// the secret service is never asked.
 func TestChildSecretAsksHost(t *testing.T) {
 	cases := []struct {
 		granted []string
@@ -286,13 +286,19 @@ func TestChildSecretAsksHost(t *testing.T) {
 				return testSecret, nil
 			}
 			rt, err := h.Load(t.Context(), request(fixture(t, "secret"), false, tc.granted...))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rt.Close()
-			res, err := rt.Call(t.Context(), "token", nil)
-			if err != nil || res.IsError != tc.isError || !strings.Contains(res.Content, tc.has) {
-				t.Fatalf("token: %+v, %v", res, err)
+			if tc.isError {
+				if !errors.Is(err, ErrNotGranted) || !strings.Contains(err.Error(), tc.has) {
+					t.Fatalf("Load: %v; want ErrNotGranted saying %q", err, tc.has)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rt.Close()
+				res, err := rt.Call(t.Context(), "token", nil)
+				if err != nil || res.IsError || !strings.Contains(res.Content, tc.has) {
+					t.Fatalf("token: %+v, %v", res, err)
+				}
 			}
 			mu.Lock()
 			defer mu.Unlock()

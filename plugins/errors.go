@@ -25,6 +25,11 @@ var (
 	// ErrPermission marks an import or symbol that needs a permission the
 	// user has not granted. The message says how to grant it.
 	ErrPermission = errors.New("plugin needs a permission that is not granted")
+	// ErrNotGranted marks a plugin that does not ship with Wrasse and
+	// declares a permission the user has not granted: none of its code
+	// (package initialisation, init functions, Init) runs until every
+	// declared permission is granted. The message says how to grant them.
+	ErrNotGranted = errors.New("plugin declares permissions that are not granted")
 	// ErrInit marks a plugin whose package initialisation or Init function
 	// failed, panicked, timed out or has the wrong signature.
 	ErrInit = errors.New("plugin failed to start")

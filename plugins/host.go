@@ -187,6 +187,13 @@ type blueprint struct {
 // serves calls until Close. With Options.Child set, a plugin that does not
 // ship with the app is checked here and started in its own process.
 func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum.Runtime, error) {
+	// Grants first: one message saying what to grant, before the source
+	// checks against the grants list each import that needs one.
+	if c := req.Capability; c != nil && c.Manifest != nil {
+		if err := requireGrants(capName(c), req.Trusted, c.Manifest.Permissions, req.Granted); err != nil {
+			return nil, err
+		}
+	}
 	bp, err := h.prepare(req)
 	if err != nil {
 		return nil, err
@@ -198,7 +205,12 @@ func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum
 	if bp.serial && len(h.opts.Child) > 0 {
 		return h.startChild(ctx, bp, venv)
 	}
-	return h.start(ctx, bp, venv)
+	rt, err := h.start(ctx, bp, venv)
+	if err != nil {
+		// Not a typed nil in the interface: callers test rt != nil.
+		return nil, err
+	}
+	return rt, nil
 }
 
 // start builds the plugin's first interpreter in this process.
@@ -300,6 +312,49 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 	}
 	sort.Strings(bp.declared)
 	return bp, nil
+}
+
+// requireGrants refuses to run a plugin that does not ship with Wrasse
+// while any permission its SKILL.md declares is not granted. Interpreting
+// the package runs its init functions and package-level initialisers, so
+// this is checked before an interpreter exists: with only part of the
+// grants, code could still act on the part it has (write with files
+// before exec or network is granted, say) or just spin.
+func requireGrants(name string, trusted bool, perms skillmd.Permissions, grants []string) error {
+	if trusted {
+		return nil
+	}
+	granted := map[string]bool{}
+	for _, g := range grants {
+		granted[strings.ToLower(strings.TrimSpace(g))] = true
+	}
+	var missing []string
+	for _, p := range perms.Names() {
+		if !granted[p] {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &grantError{msg: fmt.Sprintf("capability %s declares %s and none of its code runs until all are granted; grant with: wrasse caps enable %s --grant %s",
+		name, permWord(missing), name, strings.Join(perms.Names(), ","))}
+}
+
+// grantError is ErrNotGranted, which is also an ErrPermission: callers
+// that only ask "does it need a permission" see it as one.
+type grantError struct{ msg string }
+
+func (e *grantError) Error() string { return ErrNotGranted.Error() + ": " + e.msg }
+
+func (e *grantError) Is(target error) bool { return target == ErrNotGranted || target == ErrPermission }
+
+// capName is the name a capability is known by.
+func capName(c *cerebellum.Capability) string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Manifest.Name
 }
 
 // importName turns a capability name into a safe import path element.

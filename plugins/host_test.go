@@ -78,8 +78,8 @@ func TestFixtures(t *testing.T) {
 			loadHas: []string{"capability compileerror: plugin/main.go:16:", `"not a number"`}},
 		{name: "tool mismatch", fixture: "mismatch", loadErr: []error{ErrToolMismatch},
 			loadHas: []string{"missing: beta", "undeclared: gamma"}},
-		{name: "exec without grant", fixture: "execimport", loadErr: []error{ErrPermission},
-			loadHas: []string{`plugin/main.go:5:2: import "os/exec" needs the exec permission`, "wrasse caps enable execimport --grant exec"}},
+		{name: "exec without grant", fixture: "execimport", loadErr: []error{ErrPermission, ErrNotGranted},
+			loadHas: []string{"declares the exec permission and none of its code runs", "wrasse caps enable execimport --grant exec"}},
 		{name: "exec granted", fixture: "execimport", granted: []string{"exec"}, skip: errEnvBin != nil || runtime.GOOS == "windows",
 			calls: []callCase{{tool: "run_env", has: []string{"PATH="}, check: lacks("WRASSE_TEST_SECRET_KEY", "sk-must-not-leak", "WRASSE_TEST_PLAIN")}}},
 		{name: "exec trusted", fixture: "execimport", trusted: true, skip: errEnvBin != nil || runtime.GOOS == "windows",
@@ -103,8 +103,8 @@ func TestFixtures(t *testing.T) {
 				}
 			}},
 		}},
-		{name: "env without grant", fixture: "envleak", loadErr: []error{ErrPermission},
-			loadHas: []string{`import "os" needs the env permission`, "--grant env"}},
+		{name: "env without grant", fixture: "envleak", loadErr: []error{ErrPermission, ErrNotGranted},
+			loadHas: []string{"declares the env permission", "--grant env"}},
 		{name: "env granted hides secrets", fixture: "envleak", granted: []string{"env"}, calls: []callCase{
 			{tool: "getenv", check: func(t *testing.T, r cerebellum.Result) {
 				var got struct {
@@ -126,9 +126,8 @@ func TestFixtures(t *testing.T) {
 		{name: "secret trusted", fixture: "secret", trusted: true, calls: []callCase{
 			{tool: "token", check: exact("secret has 12 characters and starts with abc")},
 		}},
-		{name: "secret refused without grant", fixture: "secret", calls: []callCase{
-			{tool: "token", isError: true, has: []string{`secret "demo-token"`, "permissions.env", "--grant env"}},
-		}},
+		{name: "secret refused without grant", fixture: "secret", loadErr: []error{ErrNotGranted},
+			loadHas: []string{"declares the env permission", "none of its code runs", "--grant env"}},
 		{name: "secret with env grant", fixture: "secret", granted: []string{"env"}, calls: []callCase{
 			{tool: "token", check: exact("secret has 12 characters and starts with abc")},
 		}},

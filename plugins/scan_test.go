@@ -9,7 +9,6 @@ import (
 const oneTool = `---
 name: probe
 description: A capability for static checks.
-permissions: [files]
 tools:
   - name: run
     description: Run.

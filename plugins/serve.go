@@ -226,6 +226,11 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	}
 	c := &cerebellum.Capability{Name: l.Name, Folder: l.Name, FS: fsys, Manifest: man,
 		Kind: cerebellum.KindPlugin, State: cerebellum.StateOK}
+	// The host refused this already; a process started by something else
+	// refuses too, before anything is interpreted.
+	if err := requireGrants(l.Name, false, l.Permissions, l.Granted); err != nil {
+		return nil, err
+	}
 	bp, err := h.prepare(cerebellum.LoadRequest{Capability: c, Workspace: l.Workspace, Granted: l.Granted})
 	if err != nil {
 		return nil, err
