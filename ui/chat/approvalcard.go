@@ -17,6 +17,7 @@ import (
 // offers Approve, Approve for this chat and Deny.
 type approvalCard struct {
 	c       *Chat
+	quiet   bool
 	r       *row
 	col     *column
 	title   *widget.Label
@@ -54,17 +55,19 @@ func (a *approvalCard) bind(r *row) {
 	if req.Capability != "" {
 		title = "Approve " + req.Tool + " (" + req.Capability + ")?"
 	}
-	a.title.SetText(title)
-	a.summary.SetText(req.Summary)
+	setLabel(a.title, title, a.quiet)
+	a.summary.setText(req.Summary, a.quiet)
 	args := compactJSON(req.Args)
-	a.args.SetText(args)
+	a.args.setText(args, a.quiet)
 	// The summary already shows short arguments in full.
 	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args))
-	a.reasons.SetText(reasonText(req))
+	a.reasons.setText(reasonText(req), a.quiet)
 	// PENDING(gate): hide a.chat when the request says approving for the
 	// chat is not offered (always-ask calls), and show its scope text;
 	// gate.Request has no such field yet.
-	a.col.Refresh()
+	if !a.quiet {
+		a.col.Refresh()
+	}
 }
 
 // reasonText says why the call needs approval.

@@ -16,7 +16,7 @@ import (
 
 // pageSize is how many events a conversation loads at a time: the last
 // page when it opens, older pages as the view scrolls up to them.
-const pageSize = 200
+const pageSize = 60
 
 // Chat is the conversation side of the window: Sidebar and Object are its
 // two halves. All methods run on the UI goroutine.

@@ -15,6 +15,7 @@ import (
 // fix when the hint names one.
 type errorCard struct {
 	c      *Chat
+	quiet  bool
 	r      *row
 	col    *column
 	text   *wrapText
@@ -44,14 +45,18 @@ func newErrorCard(c *Chat) *errorCard {
 
 func (e *errorCard) bind(r *row, last bool) {
 	e.r = r
-	e.text.SetText(r.text)
+	e.text.setText(r.text, e.quiet)
 	h, ok := hint.Of(r.err)
-	e.action.SetText(h.Action)
+	e.action.setText(h.Action, e.quiet)
 	setVisible(e.action, ok && h.Action != "")
 	setVisible(e.fix, ok && h.Page != hint.PageNone)
-	e.fix.SetText(pageButton(h.Page))
+	if !e.quiet {
+		e.fix.SetText(pageButton(h.Page))
+	}
 	setVisible(e.retry, last && !e.c.running(e.c.cur))
-	e.col.Refresh()
+	if !e.quiet {
+		e.col.Refresh()
+	}
 }
 
 func (e *errorCard) heightFor(width float32) float32 { return e.col.heightFor(width) }

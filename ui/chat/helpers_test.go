@@ -27,7 +27,7 @@ import (
 // the order the turn produced it; env.Go runs real goroutines, counted so
 // the cleanup waits for them.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	core  *assistant.App
 	model *providertest.Model
 	env   *bridge.Env
@@ -42,7 +42,7 @@ type harness struct {
 
 const waitLimit = 30 * time.Second
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	test.NewTempApp(t)
 	h := &harness{t: t, queue: make(chan func(), 4096)}

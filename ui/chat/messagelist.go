@@ -49,6 +49,7 @@ type messageList struct {
 func newMessageList(c *Chat) *messageList {
 	m := &messageList{c: c, heights: map[*row]cachedHeight{}}
 	m.measurer = newRowView(c)
+	m.measurer.quiet = true
 	m.list = m.newList()
 	m.ExtendBaseWidget(m)
 	return m
@@ -274,6 +275,9 @@ type rowView struct {
 	errc  *errorCard
 	shown fyne.CanvasObject
 	key   boundKey
+	// quiet marks the list's measuring row, never shown: binding it sets
+	// only what decides a row's height.
+	quiet bool
 }
 
 // boundKey is what a rowView shows; binding the same again does nothing.
@@ -301,31 +305,37 @@ func (v *rowView) bind(r *row, last, lit bool) {
 	case rowUser, rowAssistant:
 		if v.msg == nil {
 			v.msg = newMessageView(v.c)
+			v.msg.quiet = v.quiet
 		}
 		v.msg.bind(r, last)
 		v.shown = v.msg.col
 	case rowTool:
 		if v.tool == nil {
 			v.tool = newToolCard(v.c)
+			v.tool.quiet = v.quiet
 		}
 		v.tool.bind(r)
 		v.shown = v.tool.col
 	case rowApproval:
 		if v.appr == nil {
 			v.appr = newApprovalCard(v.c)
+			v.appr.quiet = v.quiet
 		}
 		v.appr.bind(r)
 		v.shown = v.appr.col
 	case rowError:
 		if v.errc == nil {
 			v.errc = newErrorCard(v.c)
+			v.errc.quiet = v.quiet
 		}
 		v.errc.bind(r, last)
 		v.shown = v.errc.col
 	}
 	v.hl.FillColor = v.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
 	setVisible(v.hl, lit)
-	v.Refresh()
+	if !v.quiet {
+		v.Refresh()
+	}
 }
 
 func (v *rowView) heightFor(width float32) float32 {

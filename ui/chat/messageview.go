@@ -16,6 +16,7 @@ import (
 // and Edit on the user's messages or Regenerate on the last reply.
 type messageView struct {
 	c     *Chat
+	quiet bool // the measuring row: set what decides the height only
 	r     *row
 	col   *column
 	role  *widget.Label
@@ -50,19 +51,19 @@ func (v *messageView) bind(r *row, last bool) {
 	v.r = r
 	running := v.c.running(v.c.cur)
 	if r.kind == rowUser {
-		v.role.SetText("You")
-		v.meta.SetText("")
+		setLabel(v.role, "You", v.quiet)
+		setLabel(v.meta, "", v.quiet)
 		v.col.bgCol = theme.ColorNameInputBackground
 		if v.col.bg == nil {
 			v.col.bg = newRect()
 		}
-		v.user.SetText(r.text)
+		v.user.setText(r.text, v.quiet)
 		v.user.Show()
 		v.md.Hide()
 		setVisible(v.edit, !running)
 		v.regen.Hide()
 	} else {
-		v.role.SetText("Wrasse")
+		setLabel(v.role, "Wrasse", v.quiet)
 		meta := r.model
 		switch r.status {
 		case store.StatusStreaming:
@@ -70,7 +71,7 @@ func (v *messageView) bind(r *row, last bool) {
 		case store.StatusInterrupted:
 			meta = "interrupted"
 		}
-		v.meta.SetText(meta)
+		setLabel(v.meta, meta, v.quiet)
 		v.col.bg = nil
 		v.md.SetMarkdown(r.text)
 		v.md.Show()
@@ -78,10 +79,20 @@ func (v *messageView) bind(r *row, last bool) {
 		v.edit.Hide()
 		setVisible(v.regen, last && !running)
 	}
-	v.col.Refresh()
+	if !v.quiet {
+		v.col.Refresh()
+	}
 }
 
 func (v *messageView) heightFor(width float32) float32 { return v.col.heightFor(width) }
+
+// setLabel sets a label's text unless only measuring (a one-line
+// label's height does not depend on its text).
+func setLabel(l *widget.Label, text string, quiet bool) {
+	if !quiet {
+		l.SetText(text)
+	}
+}
 
 func setVisible(o fyne.CanvasObject, show bool) {
 	if show {

@@ -24,6 +24,7 @@ const shownResult = 6000
 // expanded.
 type toolCard struct {
 	c      *Chat
+	quiet  bool
 	r      *row
 	col    *column
 	name   *widget.Label
@@ -58,11 +59,11 @@ func newToolCard(c *Chat) *toolCard {
 func (t *toolCard) bind(r *row) {
 	t.r = r
 	call := r.tool
-	t.name.SetText(call.name)
-	t.meta.SetText(call.capability)
-	t.args.SetText(compactJSON(call.args))
+	setLabel(t.name, call.name, t.quiet)
+	setLabel(t.meta, call.capability, t.quiet)
+	t.args.setText(compactJSON(call.args), t.quiet)
 	state, note := toolState(call)
-	t.state.SetText(state)
+	setLabel(t.state, state, t.quiet)
 	t.state.Importance = widget.MediumImportance
 	if call.isError || (call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)) {
 		t.state.Importance = widget.DangerImportance
@@ -70,7 +71,7 @@ func (t *toolCard) bind(r *row) {
 		t.state.Importance = widget.SuccessImportance
 	}
 	t.state.Refresh()
-	t.note.SetText(note)
+	t.note.setText(note, t.quiet)
 	setVisible(t.note, note != "")
 	setVisible(t.toggle, call.done && call.result != "")
 	if r.expanded {
@@ -84,13 +85,15 @@ func (t *toolCard) bind(r *row) {
 			t.toggle.SetText("Result")
 		}
 	}
-	t.result.SetText(clip(call.result, shownResult))
+	t.result.setText(clip(call.result, shownResult), t.quiet)
 	t.result.colorName = theme.ColorNameForeground
 	if call.isError {
 		t.result.colorName = theme.ColorNameError
 	}
 	setVisible(t.result, r.expanded && call.result != "")
-	t.col.Refresh()
+	if !t.quiet {
+		t.col.Refresh()
+	}
 }
 
 func (t *toolCard) heightFor(width float32) float32 { return t.col.heightFor(width) }

@@ -33,6 +33,16 @@ func newWrapText(text string, style fyne.TextStyle, colour fyne.ThemeColorName) 
 	return w
 }
 
+// setText changes the text; quiet only measures it (no redraw), for
+// the list's measuring row.
+func (w *wrapText) setText(text string, quiet bool) {
+	if quiet {
+		w.text = text
+		return
+	}
+	w.SetText(text)
+}
+
 // SetText shows text.
 func (w *wrapText) SetText(text string) {
 	if text == w.text {

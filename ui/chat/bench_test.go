@@ -1,0 +1,66 @@
+package chat
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// fill makes a conversation of n messages, alternating the user's and
+// Markdown replies with lists and code.
+func fill(tb testing.TB, db *store.DB, n int) store.ID {
+	tb.Helper()
+	c, err := db.CreateConversation("fake-model")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		e := store.Event{Type: store.EventUserMessage, Text: fmt.Sprintf("Question %d: how do I do the thing number %d well?", i, i)}
+		if i%2 == 1 {
+			e = store.Event{Type: store.EventAssistantText, Model: "fake-model", Text: fmt.Sprintf(
+				"## Answer %d\n\nHere is how, in **three** steps:\n\n1. Read the `docs`.\n2. Try it.\n3. Check [the result](https://example.com).\n\n```go\nfmt.Println(%d)\n```\n", i, i)}
+		}
+		if _, err := db.AppendEvent(c.ID, e); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return c.ID
+}
+
+// BenchmarkOpen5000 opens a 5,000-message conversation: reading its last
+// page, building the rows, measuring them and the first layout of the
+// list (headless).
+func BenchmarkOpen5000(b *testing.B) {
+	h := newHarness(b)
+	id := fill(b, h.core.Store(), 5000)
+	for b.Loop() {
+		h.chat.NewConversation()
+		h.chat.Open(id)
+		if h.chat.rowCount() == 0 || !h.chat.list.atEnd() {
+			b.Fatal("the conversation did not open at its end")
+		}
+	}
+}
+
+func TestOpen5000ShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
+	h := newHarness(t)
+	id := fill(t, h.core.Store(), 450)
+	h.chat.Open(id)
+	tr := h.chat.cur
+	if len(tr.events) != pageSize || tr.complete {
+		t.Fatalf("opened with %d events (complete %v), want the last page of %d", len(tr.events), tr.complete, pageSize)
+	}
+	if !h.chat.list.atEnd() {
+		t.Fatal("did not open at the end")
+	}
+	last := tr.rows[len(tr.rows)-1]
+	h.chat.list.list.ScrollToTop()
+	h.until("the older pages", func() bool { return h.chat.cur.complete })
+	if n := len(h.chat.cur.events); n != 450 {
+		t.Errorf("%d events after scrolling to the top, want all 450", n)
+	}
+	if r := h.chat.cur.rows[len(h.chat.cur.rows)-1]; r.text != last.text {
+		t.Errorf("the last row changed while loading older ones")
+	}
+}
