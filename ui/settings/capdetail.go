@@ -126,6 +126,9 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 }
 
 func toolsText(c *cerebellum.Capability) string {
+	if c.State == cerebellum.StateFailed {
+		return "Tools: none until it loads."
+	}
 	if c.Kind == cerebellum.KindGuide {
 		return "A guide: instructions the model reads, no tools."
 	}

@@ -111,6 +111,10 @@ func (r *capRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleR
 
 // capMeta is the row's second line: "plugin · 3 tools · Official · core".
 func capMeta(c *cerebellum.Capability) string {
+	if c.Manifest == nil {
+		// Its SKILL.md did not parse: the kind and tools are not known.
+		return string(c.Badge) + " · SKILL.md unreadable"
+	}
 	parts := []string{kindName(c.Kind)}
 	if c.Kind != cerebellum.KindGuide {
 		parts = append(parts, plural(len(c.Tools()), "tool", "tools"))

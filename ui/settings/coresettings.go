@@ -8,7 +8,7 @@ import (
 
 // errNoSettings means the core offers no per-capability settings (the
 // engine's SettingValue/SetSetting have not landed in this build).
-var errNoSettings = errors.New("this build of Wrasse keeps no settings for capabilities yet")
+var errNoSettings = errors.New("This build of Wrasse keeps no per-capability settings yet, so these controls stay inert")
 
 // setting is one per-capability setting as the pages use it.
 type setting struct {
