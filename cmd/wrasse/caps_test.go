@@ -231,3 +231,28 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 		t.Fatalf("call after the crash: %+v %v", res, err)
 	}
 }
+
+func TestCapsSettings(t *testing.T) {
+	ws := t.TempDir()
+	steps := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"caps", "settings", "shell"}, 0, "1m0s (default)"},
+		{[]string{"caps", "set", "shell", "timeout", "90s"}, 0, `Set shell's timeout to "90s".`},
+		{[]string{"caps", "settings", "shell"}, 0, "timeout  duration  1m30s"},
+		{[]string{"caps", "set", "shell", "timeout", "soon"}, 1, "is not a duration"},
+		{[]string{"caps", "set", "shell", "timeuot", "1m"}, 1, `shell has no setting "timeuot"`},
+		{[]string{"caps", "set", "shell", "timeout", ""}, 1, "is not a duration"},
+		{[]string{"caps", "unset", "shell", "timeout"}, 0, "Reset shell's timeout to its default."},
+		{[]string{"caps", "settings", "shell"}, 0, "1m0s (default)"},
+		{[]string{"caps", "settings", "calc"}, 0, "calc declares no settings."},
+	}
+	for _, s := range steps {
+		code, out, errOut := cli(t, ws, s.args...)
+		if code != s.code || !strings.Contains(out+errOut, s.want) {
+			t.Errorf("%q: exit %d, want %d and %q:\n%s%s", s.args, code, s.code, s.want, out, errOut)
+		}
+	}
+}

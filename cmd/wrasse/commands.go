@@ -27,6 +27,8 @@ type command struct {
 	summary string
 	minArgs int
 	maxArgs int // negative: any number
+	// emptyLast allows the last argument to be "" (a value that resets).
+	emptyLast bool
 	// setup registers the command's own flags (binding them to c where the
 	// opener needs them) and returns what runs it.
 	setup func(fs *flag.FlagSet, c *call) runFunc
@@ -112,6 +114,15 @@ func commands() []*command {
 				grant := fs.String("grant", "", "withdraw only these permissions (`PERMS`, comma-separated); default all")
 				return func(ctx context.Context, app *assistant.App, c *call) error { return capsRevoke(app, c, *grant) }
 			}},
+		{path: "caps settings", args: "NAME", argHelp: name, summary: "The settings a capability declares, with their values.", minArgs: 1, maxArgs: 1,
+			setup: plain(capsSettings)},
+		{path: "caps set", args: "NAME KEY VALUE", argHelp: [][2]string{name[0], {"KEY", "one of its settings (see wrasse caps settings NAME)"},
+			{"VALUE", "the value, checked against the setting's type (wrasse caps unset NAME KEY restores the default)"}},
+			summary: "Set one setting of a capability; it reloads, so its next call sees it.", minArgs: 3, maxArgs: 3, emptyLast: true,
+			setup: plain(capsSet)},
+		{path: "caps unset", args: "NAME KEY", argHelp: [][2]string{name[0], {"KEY", "one of its settings"}},
+			summary: "Put one setting of a capability back to its default.", minArgs: 2, maxArgs: 2,
+			setup: plain(capsUnset)},
 		{path: "caps resync", summary: "Apply what changed in the capability folders on disk.", maxArgs: 0,
 			setup: plain(capsResync)},
 		{path: "caps watch", summary: "Report hand edits of the capability folders as they happen, until Ctrl+C.", maxArgs: 0, serve: true,
@@ -174,7 +185,7 @@ func commands() []*command {
 			setup: plain(configShow)},
 		{path: "config set", args: "KEY VALUE", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")},
 			{"VALUE", "its value; lists are comma-separated"}},
-			summary: "Set one key of config.json (validated; the next turn uses it).", minArgs: 2, maxArgs: 2,
+			summary: "Set one key of config.json (validated; the next turn uses it).", minArgs: 2, maxArgs: 2, emptyLast: true,
 			setup: plain(configSet)},
 		{path: "config unset", args: "KEY", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")}},
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
@@ -357,7 +368,10 @@ func (p *parsed) call(io stdio) (*call, error) {
 		return nil, usagef(cmd.path, "%v", err)
 	}
 	c.run, c.args = runner, pos
-	for _, a := range pos {
+	for i, a := range pos {
+		if cmd.emptyLast && i == len(pos)-1 && i == cmd.maxArgs-1 {
+			continue
+		}
 		if cmd.maxArgs != 0 && strings.TrimSpace(a) == "" {
 			return nil, usagef(cmd.path, "%s needs %s, not an empty string", cmd.path, cmd.args)
 		}
