@@ -21,9 +21,8 @@ import (
 const DefaultMaxSteps = 25
 
 // DefaultSetupHint tells the user how to get a model when none answers.
-const DefaultSetupHint = "Start a local model with Ollama (`ollama serve`, then `ollama pull llama3.1`), " +
-	"or choose a provider, model and API key in config.json (or for one run: " +
-	"`wrasse chat --provider openai|anthropic --base-url URL --model NAME`, key in `wrasse secrets set openai_api_key`)."
+const DefaultSetupHint = "Start a local model with Ollama (ollama serve, then ollama pull llama3.1), " +
+	"or choose a provider, model and API key in the model settings."
 
 // Streamed text is committed in batches, each one fsync: once the text
 // waiting is at least flushBytes and an eighth (1/flushShare) of the reply
@@ -518,34 +517,15 @@ func (t *turn) step(n int) (bool, error) {
 func (t *turn) modelMessage(err error) string {
 	var pe *provider.Error
 	if errors.As(err, &pe) {
+		// The provider's message already says what to do; the front end
+		// adds the fix as a button or a command from the error's hint.
 		msg := fmt.Sprintf("The model could not answer (%s): %s", pe.Provider, pe.Message)
-		if needsSetupHint(pe) {
-			msg += " " + t.a.opts.SetupHint
-		}
 		if t.hasText() {
 			msg += " What it had written so far is kept."
 		}
 		return msg
 	}
 	return "The model could not answer: " + err.Error()
-}
-
-// needsSetupHint reports whether a failure calls for the setup hint: the
-// key was refused, or nothing answered at all and the error gives no
-// advice of its own. A server that answered with an error (a 500, say)
-// was reached, so how to set up a model is beside the point.
-func needsSetupHint(pe *provider.Error) bool {
-	low := strings.ToLower(pe.Message)
-	if strings.Contains(low, "ollama") || strings.Contains(low, "wrasse config") {
-		return false // the provider already said what to do
-	}
-	switch pe.Kind {
-	case provider.ErrAuth:
-		return true
-	case provider.ErrUnavailable, provider.ErrNotFound:
-		return pe.Status == 0
-	}
-	return false
 }
 
 func (t *turn) hasText() bool {

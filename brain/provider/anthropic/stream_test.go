@@ -184,7 +184,7 @@ func TestHTTPErrors(t *testing.T) {
 		contains   []string
 	}{
 		{name: "401", status: 401, file: "401.json", kind: provider.ErrAuth,
-			contains: []string{"refused the API key", "wrasse secrets set", "HTTP 401", "invalid x-api-key: [redacted]"}},
+			contains: []string{"refused the API key", "model settings", "HTTP 401", "invalid x-api-key: [redacted]"}},
 		{name: "403", status: 403, file: "403.json", kind: provider.ErrAuth},
 		{name: "404 model", status: 404, file: "404_model.json", model: "claude-9-opus", kind: provider.ErrNotFound,
 			contains: []string{`model "claude-9-opus" was not found`, "check the model name"}},
@@ -312,7 +312,7 @@ func TestConnectionRefused(t *testing.T) {
 	if pe.Kind != provider.ErrUnavailable {
 		t.Fatalf("kind = %q (%v)", pe.Kind, err)
 	}
-	for _, s := range []string{"no model answered at " + base, "wrasse config", "config.json", "README"} {
+	for _, s := range []string{"no model answered at " + base, "model settings"} {
 		if !strings.Contains(pe.Message, s) {
 			t.Errorf("message %q lacks %q", pe.Message, s)
 		}

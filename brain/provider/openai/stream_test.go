@@ -196,7 +196,7 @@ func TestHTTPErrors(t *testing.T) {
 		contains   []string
 	}{
 		{name: "401 bad key", status: 401, file: "401.json", kind: provider.ErrAuth,
-			contains: []string{"refused the API key", "wrasse secrets set", "HTTP 401"}},
+			contains: []string{"refused the API key", "model settings", "HTTP 401"}},
 		{name: "403", status: 403, file: "401.json", kind: provider.ErrAuth},
 		{name: "404 unknown model", status: 404, file: "404_model.json", model: "gpt-9-ultra", kind: provider.ErrNotFound,
 			contains: []string{`model "gpt-9-ultra" was not found`, "check the model name", "does not exist"}},
@@ -362,7 +362,7 @@ func TestConnectionRefused(t *testing.T) {
 		t.Fatalf("kind = %q, want unavailable (%v)", pe.Kind, err)
 	}
 	// Not the default local Ollama: the advice is about the configured server.
-	for _, s := range []string{"no model answered at " + base, "connection refused", "check that the server there is running", "wrasse config", "config.json", "README"} {
+	for _, s := range []string{"no model answered at " + base, "connection refused", "check that the server there is running", "model settings"} {
 		if !strings.Contains(pe.Message, s) {
 			t.Errorf("message %q lacks %q", pe.Message, s)
 		}
@@ -551,7 +551,7 @@ func TestBadToolSchema(t *testing.T) {
 func TestNoModel(t *testing.T) {
 	p := newProvider(t, "http://127.0.0.1:1", func(c *openai.Config) { c.Model = "" })
 	_, err := p.Stream(t.Context(), userRequest(), nil)
-	if provider.KindOf(err) != provider.ErrBadRequest || !strings.Contains(err.Error(), "wrasse config") {
+	if provider.KindOf(err) != provider.ErrBadRequest || !strings.Contains(err.Error(), "model settings") {
 		t.Errorf("err = %v, want bad_request naming `wrasse config`", err)
 	}
 }

@@ -18,12 +18,12 @@ import (
 )
 
 // chooseModel is how to point Wrasse at another model.
-const chooseModel = "choose another model with `wrasse config set provider|baseURL|model …` or in config.json and store its key with `wrasse secrets set openai_api_key` or `anthropic_api_key` (see the README)"
+const chooseModel = "choose another provider, base URL, model or API key in the model settings"
 
 // SetupHint tells a user whose local Ollama (the default endpoint) did not
 // answer what to do. It ends the "nothing answered" messages for that
 // endpoint only.
-const SetupHint = "start Ollama (`ollama serve`), or " + chooseModel
+const SetupHint = "start Ollama (ollama serve, then pull a model with ollama pull), or " + chooseModel
 
 // ServerHint ends the "nothing answered" messages for any other endpoint:
 // the user configured that server, so Ollama is beside the point.
@@ -238,7 +238,7 @@ func (c *Classifier) message(kind provider.ErrorKind, api APIError) string {
 	var msg string
 	switch kind {
 	case provider.ErrAuth:
-		msg = fmt.Sprintf("%s refused the API key: store the right one with `wrasse secrets set openai_api_key` (or anthropic_api_key), or check OPENAI_API_KEY / ANTHROPIC_API_KEY", c.Provider)
+		msg = fmt.Sprintf("%s refused the API key: save the right one in the model settings, or check OPENAI_API_KEY / ANTHROPIC_API_KEY", c.Provider)
 	case provider.ErrRateLimit:
 		msg = fmt.Sprintf("%s is limiting how fast requests may be sent", c.Provider)
 	case provider.ErrOverloaded:
@@ -246,7 +246,7 @@ func (c *Classifier) message(kind provider.ErrorKind, api APIError) string {
 	case provider.ErrContextLength:
 		msg = fmt.Sprintf("the conversation is too long for model %q: start a new conversation or remove large pastes and tool output", c.Model)
 	case provider.ErrNotFound:
-		msg = fmt.Sprintf("model %q was not found at %s: check the model name (for Ollama, `ollama pull %s`) and that the base URL is right", c.Model, c.BaseURL, c.Model)
+		msg = fmt.Sprintf("model %q was not found at %s: check the model name (for Ollama, ollama pull %s) and that the base URL is right", c.Model, c.BaseURL, c.Model)
 	case provider.ErrTimeout:
 		msg = fmt.Sprintf("%s took too long to answer; try again", c.Provider)
 	case provider.ErrUnavailable:

@@ -101,7 +101,7 @@ func TestTransportHintFollowsEndpoint(t *testing.T) {
 		if !tt.ollama && strings.Contains(strings.ToLower(pe.Message), "ollama") {
 			t.Errorf("%s: mentions Ollama: %q", tt.base, pe.Message)
 		}
-		if !strings.Contains(pe.Message, "wrasse config set") {
+		if !strings.Contains(pe.Message, "model settings") || strings.Contains(pe.Message, "wrasse ") {
 			t.Errorf("%s: no way to choose another model: %q", tt.base, pe.Message)
 		}
 		if tt.err == refused && !tt.ollama && !strings.Contains(pe.Message, "check that the server there is running") {

@@ -31,7 +31,7 @@ func Start(name, baseURL, apiKey, reqModel, defModel string, onEvent func(provid
 	}
 	if model == "" {
 		return c, &provider.Error{Kind: provider.ErrBadRequest, Provider: name,
-			Message: "no model is chosen: set one with `wrasse config set model NAME` or in config.json"}
+			Message: "no model is chosen: choose one in the model settings"}
 	}
 	return c, nil
 }
