@@ -35,7 +35,6 @@ type fieldKind int
 const (
 	kindText fieldKind = iota
 	kindFolder
-	kindSeconds
 	kindBool
 	kindList // one entry per line, stored comma-separated
 )

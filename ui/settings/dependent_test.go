@@ -3,6 +3,7 @@ package settings
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,5 +120,69 @@ func TestSplitList(t *testing.T) {
 		if got := strings.Join(splitList(tt.in), ","); got != tt.want {
 			t.Errorf("splitList(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// With the capability working, the page edits its settings in the core;
+// the core's validation errors show under the field.
+func TestDependentPageSavesSettings(t *testing.T) {
+	h := newHarness(t, nil)
+	h.s.Show(hint.PageCapability, shellName)
+	p := h.s.shell
+	if p.Inert() || p.Headline() != "" {
+		t.Fatalf("shell page inert %v, headline %q", p.Inert(), p.Headline())
+	}
+	value := func(name, key string) string {
+		vals, err := h.core.Settings(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vals {
+			if v.Key == key {
+				return v.Value
+			}
+		}
+		t.Fatalf("%s declares no %s", name, key)
+		return ""
+	}
+	field := func(p *dependentPage, key string) *depField {
+		for _, f := range p.fields {
+			if f.spec.Key == key {
+				return f
+			}
+		}
+		t.Fatalf("no field %s", key)
+		return nil
+	}
+	timeout := field(p, "timeout")
+	if timeout.entry.Text != value(shellName, "timeout") {
+		t.Errorf("timeout shows %q, core has %q", timeout.entry.Text, value(shellName, "timeout"))
+	}
+	timeout.entry.SetText("forever")
+	h.tap("Save")
+	if !timeout.err.Visible() || timeout.err.Text == "" {
+		t.Error("an invalid timeout shows no error")
+	}
+	timeout.entry.SetText("5m")
+	network := field(p, "network")
+	network.check.SetChecked(!network.check.Checked)
+	want := strconv.FormatBool(network.check.Checked)
+	h.tap("Save")
+	if timeout.err.Visible() {
+		t.Errorf("error stays: %q", timeout.err.Text)
+	}
+	if got := value(shellName, "timeout"); got != "5m" && got != "5m0s" {
+		t.Errorf("timeout in the core = %q", got)
+	}
+	if got := value(shellName, "network"); got != want {
+		t.Errorf("network in the core = %q, want %q", got, want)
+	}
+
+	h.s.Show(hint.PageCapability, webName)
+	hosts := field(h.s.web, "allowedHosts")
+	hosts.entry.SetText("docs.python.org\n*.example.com\n")
+	h.tap("Save")
+	if got := value(webName, "allowedHosts"); !strings.Contains(got, "docs.python.org") || !strings.Contains(got, "*.example.com") {
+		t.Errorf("allowedHosts in the core = %q (%s)", got, h.s.web.outcome.Text())
 	}
 }

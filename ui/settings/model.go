@@ -13,6 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
@@ -292,7 +293,10 @@ func (p *modelPage) Test() {
 		p.env.Do(func() {
 			p.test.Enable()
 			if err != nil {
-				p.outcome.Error(fmtError{plainError(err), err})
+				if _, ok := hint.Of(err); !ok {
+					err = fmtError{plainError(err), err}
+				}
+				p.outcome.Error(err)
 				return
 			}
 			p.outcome.OK(text)

@@ -103,8 +103,8 @@ func TestModelTestAndList(t *testing.T) {
 		reply bool
 		want  string
 	}{
-		{"the model answers", "right-key", true, "It works: alpha answered \"OK\""},
-		{"a wrong key", "wrong-key", false, "API key"},
+		{"the model answers", "right-key", true, "Connected: the model alpha answered in"},
+		{"a wrong key", "wrong-key", false, "The server refused the API key."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +121,9 @@ func TestModelTestAndList(t *testing.T) {
 			if !tt.reply && p.outcome.label.Importance != widget.DangerImportance {
 				t.Errorf("a refused key reads as %q, not as an error", p.outcome.Text())
 			}
-			t.Logf("outcome: %s", p.outcome.Text())
+			if !tt.reply && !p.outcome.fix.Visible() {
+				t.Error("a refused key offers no way to the field")
+			}
 			if tt.reply {
 				// The page was never saved: Test used the form.
 				if h.core.Config().BaseURL != "" {
@@ -149,7 +151,7 @@ func TestModelUnreachable(t *testing.T) {
 	p := h.s.model
 	fill(p, "openai", base, "alpha", "", "")
 	h.tap("Test")
-	if p.outcome.Text() == "" || strings.HasPrefix(p.outcome.Text(), "It works") {
+	if p.outcome.Text() == "" || strings.HasPrefix(p.outcome.Text(), "Connected") {
 		t.Errorf("outcome %q", p.outcome.Text())
 	}
 	p.loadModels()

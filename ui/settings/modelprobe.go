@@ -58,28 +58,31 @@ func formProvider(core *assistant.App, f modelForm) (provider.Provider, error) {
 	}
 }
 
-// probe makes one real, tiny request and says in plain words how it went.
-//
-// PENDING(provider): switch to provider.Probe once brain/provider has it;
-// until then this is the same kind of request: a one-word reply, bounded.
+// probe makes one real, tiny request (provider.Probe) and says in plain
+// words how it went: the summary, and for a failure an error carrying
+// what to do (its hint points at the field at fault).
 func probe(ctx context.Context, p provider.Provider, model string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	start := time.Now()
-	resp, err := p.Stream(ctx, provider.Request{
-		Model:     model,
-		Messages:  []provider.Message{{Role: provider.RoleUser, Content: "Reply with the single word OK."}},
-		MaxTokens: 16,
-	}, func(provider.Event) error { return nil })
+	res, err := provider.Probe(ctx, p, model)
 	if err != nil {
 		return "", err
 	}
-	took := time.Since(start).Round(time.Millisecond)
-	reply := strings.TrimSpace(resp.Text)
-	if reply == "" {
-		return fmt.Sprintf("The server answered in %s, but %s sent no text.", took, model), nil
+	if res.OK {
+		if res.Reply != "" {
+			return fmt.Sprintf("%s It said: %q", res.Summary, res.Reply), nil
+		}
+		return res.Summary, nil
 	}
-	return fmt.Sprintf("It works: %s answered %q in %s.", model, oneLine(reply, 60), took), nil
+	text := res.Summary
+	if res.Err != nil && res.Err.Message != "" {
+		text += " " + res.Err.Message
+	}
+	var cause error = res.Err
+	if res.Err == nil {
+		cause = errors.New(res.Summary)
+	}
+	return "", hint.With(fmtError{text, cause}, res.Hint)
 }
 
 // plainError is a failed Test or model list in words: the provider's own

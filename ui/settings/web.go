@@ -14,6 +14,6 @@ func newWebPage(env *bridge.Env, show func(hint.Page, string)) *dependentPage {
 		"Which sites the assistant may fetch pages from with the web tools.",
 		[]fieldSpec{
 			{Key: "allowedHosts", Label: "Allowed hosts", Kind: kindList,
-				Help: "One host per line, such as docs.python.org or *.example.com. Empty allows every host."},
+				Help: "One per line: * for any public host, *.example.com for its subdomains, or exact names such as docs.python.org."},
 		}, show)
 }
