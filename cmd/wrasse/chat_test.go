@@ -423,12 +423,12 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 }
 
 // A refused key at a server other than the local Ollama gets advice about
-// the configured server, not about starting Ollama.
+// the key (its hint, as a command), not about starting Ollama.
 func TestChatSetupHintForOtherServer(t *testing.T) {
 	m := newModel(t, []providertest.Part{providertest.Status(http.StatusUnauthorized, "")})
 	ws := t.TempDir()
 	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--retries", "0", "--base-url", m.BaseURL(), "hi")
-	if code != 1 || !strings.Contains(errOut, "Check the provider, base URL, model and API key") || strings.Contains(strings.ToLower(errOut), "ollama") {
+	if code != 1 || !strings.HasSuffix(errOut, "\n  → wrasse secrets set openai_api_key\n") || strings.Contains(strings.ToLower(errOut), "ollama") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}
 }
