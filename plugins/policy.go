@@ -67,7 +67,45 @@ var gatedSymbols = map[string]string{
 	"path/filepath.Walk":         skillmd.PermFiles,
 	"path/filepath.WalkDir":      skillmd.PermFiles,
 	"archive/zip.OpenReader":     skillmd.PermFiles,
+	// net/http and crypto/tls need network; these also read files.
+	"net/http.Dir":               skillmd.PermFiles, // http.Dir("/").Open reads any file
+	"net/http.ServeFile":         skillmd.PermFiles,
+	"net/http.ListenAndServeTLS": skillmd.PermFiles, // certificate and key files
+	"net/http.NewFileTransport":  skillmd.PermFiles,
+	"crypto/tls.LoadX509KeyPair": skillmd.PermFiles,
+	// Unix sockets are files: connecting to one reaches a local service
+	// (a Docker daemon, an SSH agent), binding one creates a file.
+	"net.DialUnix":        skillmd.PermFiles,
+	"net.ListenUnix":      skillmd.PermFiles,
+	"net.ListenUnixgram":  skillmd.PermFiles,
+	"net.ResolveUnixAddr": skillmd.PermFiles,
+	"net.UnixAddr":        skillmd.PermFiles,
+	"net.FileConn":        skillmd.PermFiles,
+	"net.FileListener":    skillmd.PermFiles,
+	"net.FilePacketConn":  skillmd.PermFiles,
 }
+
+// gatedMethods are methods of library types that reach the disk: a
+// static check cannot tell the receiver's type, so any selector of that
+// name needs the permission. ReadForm and the http.Request methods built
+// on it write parts larger than their memory limit to temporary files,
+// and the FileHeaders they return open those files.
+var gatedMethods = map[string]string{
+	"ReadForm":           "mime/multipart.Reader.ReadForm writes large parts to temporary files",
+	"ParseMultipartForm": "net/http.Request.ParseMultipartForm writes large parts to temporary files",
+	"FormFile":           "net/http.Request.FormFile parses the form into temporary files",
+	"FormValue":          "net/http.Request.FormValue parses a multipart form into temporary files",
+	"PostFormValue":      "net/http.Request.PostFormValue parses a multipart form into temporary files",
+	"ListenAndServeTLS":  "net/http.Server.ListenAndServeTLS reads certificate and key files",
+	"ServeTLS":           "net/http.Server.ServeTLS reads certificate and key files",
+}
+
+// dialNames are the functions, methods and fields that open a connection
+// or listener on a network named by a string ("tcp", "unix", ...): net.Dial,
+// net.Dialer.DialContext, net.ListenConfig.Listen, tls.Dial,
+// http.Transport.DialContext... The network must be a string literal so
+// that a unix socket (a file) is seen.
+var dialNames = setOf("Dial", "DialContext", "DialTimeout", "DialWithDialer", "DialTLS", "DialTLSContext", "Listen", "ListenPacket")
 
 // osEnvSymbols read or change the plugin's virtual environment.
 var osEnvSymbols = setOf("Getenv", "LookupEnv", "Environ", "ExpandEnv", "Expand", "Setenv", "Unsetenv", "Clearenv")

@@ -124,6 +124,81 @@ func (c *checker) file(f *ast.File) {
 		}
 	}
 	c.dialect(f)
+	c.sideDoors(f)
+}
+
+// sideDoors reports method calls that reach the disk without the files
+// permission (gatedMethods) and connections whose network is not a string
+// literal naming TCP, UDP or IP (dialNames): a unix socket is a file.
+func (c *checker) sideDoors(f *ast.File) {
+	pol := c.cat.policy
+	if pol.allows(skillmd.PermFiles) {
+		return
+	}
+	called := map[*ast.SelectorExpr]*ast.CallExpr{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				called[sel] = call
+			}
+		}
+		return true
+	})
+	hint := c.grantHint([]string{skillmd.PermFiles})
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		name := sel.Sel.Name
+		pkg := ""
+		if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
+			pkg = c.imports[id.Name]
+		}
+		if why, ok := gatedMethods[name]; ok && pkg == "" {
+			c.add(sel.Sel.Pos(), ErrPermission, ".%s needs the files permission: %s (a method of your own by that name needs another name); %s", name, why, hint)
+			return true
+		}
+		if !dialNames[name] || !pol.allows(skillmd.PermNetwork) || pkg == "net/smtp" || (pkg != "" && pkg != "net" && pkg != "crypto/tls") {
+			return true
+		}
+		call := called[sel]
+		if call == nil {
+			c.add(sel.Sel.Pos(), ErrPermission, "%s used as a value: call it with the network as a string literal (\"tcp\", \"udp\"), so a unix socket, which is a file and needs the files permission, can be told apart; %s", selName(sel), hint)
+			return true
+		}
+		network, ok := networkArg(call)
+		switch {
+		case !ok:
+			c.add(call.Pos(), ErrPermission, "%s: pass the network as a string literal (\"tcp\", \"tcp4\", \"udp\"...) so it can be checked: a unix socket is a file and needs the files permission; %s", selName(sel), hint)
+		case strings.HasPrefix(network, "unix"):
+			c.add(call.Pos(), ErrPermission, "%s(%q, ...): a unix socket is a file and needs the files permission; %s", selName(sel), network, hint)
+		}
+		return true
+	})
+}
+
+// selName renders x.Name for a message.
+func selName(sel *ast.SelectorExpr) string {
+	if id, ok := sel.X.(*ast.Ident); ok {
+		return id.Name + "." + sel.Sel.Name
+	}
+	return "." + sel.Sel.Name
+}
+
+// networkArg is the network of a dial or listen call: the first string
+// literal among its first two arguments (after a context or a dialer).
+func networkArg(call *ast.CallExpr) (string, bool) {
+	for i, a := range call.Args {
+		if i > 1 {
+			break
+		}
+		if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			s, err := strconv.Unquote(lit.Value)
+			return s, err == nil
+		}
+	}
+	return "", false
 }
 
 // fileImports maps the names a file imports to their paths.
