@@ -274,7 +274,15 @@ func (c *Chat) approvalsChanged(conv string) {
 		return
 	}
 	c.pendingRows = c.approvalRows()
-	c.list.changed(len(c.cur.rows))
+	// The cards of calls asked about say so, or no longer do.
+	from := len(c.cur.rows)
+	for i := len(c.cur.rows) - 1; i >= 0 && i >= len(c.cur.rows)-32; i-- {
+		if r := c.cur.rows[i]; r.kind == rowTool && !r.tool.done {
+			r.version++
+			from = i
+		}
+	}
+	c.list.changed(from)
 }
 
 // nearTop loads the page before the first loaded event when the top
@@ -369,4 +377,14 @@ func (c *Chat) beginEdit(r *row) {
 	c.editing = r
 	c.composer.edit(r.text)
 	c.FocusComposer()
+}
+
+// awaiting reports whether tool call id waits for the user's approval.
+func (c *Chat) awaiting(id string) bool {
+	for _, r := range c.pendingRows {
+		if r.pending.req.ToolCallID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -43,7 +43,7 @@ func (s *loadedStrip) refresh() {
 		if cp, ok := snap.Get(n); ok && cp.AlwaysLoaded() {
 			s.always = append(s.always, n)
 			l := widget.NewLabel(n)
-			l.Importance = widget.LowImportance
+			l.TextStyle.Italic = true
 			objs = append(objs, l)
 			continue
 		}

@@ -32,7 +32,7 @@ func newMessageView(c *Chat) *messageView {
 	v := &messageView{c: c}
 	v.role = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.meta = widget.NewLabel("")
-	v.meta.Importance = widget.LowImportance
+	v.meta.TextStyle.Italic = true
 	v.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(v.r) })
 	v.edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { c.beginEdit(v.r) })
 	v.regen = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { c.regenerate() })

@@ -108,7 +108,7 @@ func (s *sidebar) createRow() fyne.CanvasObject {
 	title.TextStyle.Bold = true
 	detail := widget.NewLabel("")
 	detail.Truncation = fyne.TextTruncateEllipsis
-	detail.Importance = widget.LowImportance
+	detail.TextStyle.Italic = true
 	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), nil)
 	rename.Importance = widget.LowImportance
 	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)
@@ -132,7 +132,7 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	if e.pending {
 		detail.Importance = widget.WarningImportance
 	} else {
-		detail.Importance = widget.LowImportance
+		detail.Importance = widget.MediumImportance
 	}
 	detail.Refresh()
 	id := e.id

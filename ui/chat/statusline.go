@@ -24,11 +24,10 @@ func newStatusLine(c *Chat) *statusLine {
 	s := &statusLine{c: c}
 	s.model = widget.NewLabel("")
 	s.usage = widget.NewLabel("")
-	s.usage.Importance = widget.LowImportance
+	s.usage.TextStyle.Italic = true
 	s.gauge = widget.NewProgressBar()
 	s.gauge.TextFormatter = func() string { return "" }
 	s.window = widget.NewLabel("")
-	s.window.Importance = widget.LowImportance
 	gauge := container.NewGridWrap(fyne.NewSize(90, s.window.MinSize().Height-8), s.gauge)
 	s.object = container.NewHBox(s.model, s.usage, layout.NewSpacer(), container.NewCenter(gauge), s.window)
 	return s

@@ -41,7 +41,7 @@ func newToolCard(c *Chat) *toolCard {
 	t := &toolCard{c: c}
 	t.name = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.meta = widget.NewLabel("")
-	t.meta.Importance = widget.LowImportance
+	t.meta.TextStyle.Italic = true
 	t.state = widget.NewLabel("")
 	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuDropDownIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
@@ -63,6 +63,9 @@ func (t *toolCard) bind(r *row) {
 	setLabel(t.meta, call.capability, t.quiet)
 	t.args.setText(compactJSON(call.args), t.quiet)
 	state, note := toolState(call)
+	if !call.done && call.decision == nil && t.c.awaiting(call.id) {
+		state = "waiting for approval"
+	}
 	setLabel(t.state, state, t.quiet)
 	t.state.Importance = widget.MediumImportance
 	if call.isError || (call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)) {
