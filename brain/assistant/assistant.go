@@ -63,6 +63,9 @@ type App struct {
 	busy   map[store.ID]bool
 
 	subs subscribers
+
+	serveMu sync.Mutex
+	servers []server
 }
 
 // Open opens the workspace with everything wired. The caller owns the App
@@ -169,6 +172,7 @@ func (a *App) Logger() *slog.Logger { return a.log }
 // Close releases everything in reverse order of opening. Turns still
 // running should be cancelled first.
 func (a *App) Close() error {
+	a.stopServing()
 	var errs []error
 	if a.reg != nil {
 		errs = append(errs, a.reg.Close())

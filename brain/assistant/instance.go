@@ -74,23 +74,34 @@ func SocketPath(ws workspace.Workspace) string {
 // with h until ctx ends. Only the process holding the workspace (an open
 // App) may serve, so a socket file left by a crash is replaced. It returns
 // once listening; serving goes on in the background.
+//
+// Cancelling ctx stops it in the background; Close stops it and waits until
+// the socket is gone and every forwarded command has returned.
 func (a *App) Serve(ctx context.Context, h Handler) error {
+	ctx, cancel := context.WithCancel(ctx)
 	path := SocketPath(a.ws)
 	_ = os.Remove(path) // a stale socket of a crashed process
 	ln, err := net.Listen("unix", path)
 	if err != nil {
+		cancel()
 		return fmt.Errorf("listen on %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
+		cancel()
 		return fmt.Errorf("restrict %s to its owner: %w", path, err)
 	}
+	done := make(chan struct{})
+	a.serveMu.Lock()
+	a.servers = append(a.servers, server{stop: cancel, done: done})
+	a.serveMu.Unlock()
 	var wg sync.WaitGroup
 	go func() {
 		<-ctx.Done()
 		ln.Close()
 		wg.Wait()
 		_ = os.Remove(path)
+		close(done)
 	}()
 	go func() {
 		for {
@@ -133,6 +144,24 @@ func (a *App) serveConn(ctx context.Context, conn net.Conn, h Handler) {
 	a.log.Info("running a forwarded command", "args", len(req.Args))
 	code := h(ctx, req, fw.stream(false), fw.stream(true))
 	fw.exit(code, "")
+}
+
+// server is one running Serve, for Close to stop and wait for.
+type server struct {
+	stop func()
+	done chan struct{}
+}
+
+// stopServing ends every Serve and waits for each to finish.
+func (a *App) stopServing() {
+	a.serveMu.Lock()
+	servers := a.servers
+	a.servers = nil
+	a.serveMu.Unlock()
+	for _, s := range servers {
+		s.stop()
+		<-s.done
+	}
 }
 
 // readLine reads one newline-terminated line of at most limit bytes.

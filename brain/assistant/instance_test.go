@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +92,26 @@ func TestSocketPathFitsTheLimit(t *testing.T) {
 	long := SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("deep/", 40)})
 	if len(long) >= 100 || long == SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("other/", 40)}) {
 		t.Fatalf("long workspace socket %q", long)
+	}
+}
+
+func TestCloseStopsServingAndRemovesTheSocket(t *testing.T) {
+	a, err := Open(Options{Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Serve(context.Background(), func(context.Context, Request, io.Writer, io.Writer) int { return 0 }); err != nil {
+		t.Fatal(err)
+	}
+	ws := a.Workspace()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Close waited: nobody answers now, and the socket file is gone.
+	if _, err := Forward(context.Background(), ws, Request{Args: []string{"x"}}, io.Discard, io.Discard); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("after Close: %v", err)
+	}
+	if _, err := os.Stat(SocketPath(ws)); !os.IsNotExist(err) {
+		t.Fatalf("socket still there: %v", err)
 	}
 }

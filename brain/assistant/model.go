@@ -183,3 +183,24 @@ func (a *App) swapModel(raw workspace.Config) {
 		}()
 	}
 }
+
+// ProviderFor builds a provider for a configuration that is not saved
+// (the Model page's Test and model list try what the user typed). key is
+// the key typed; "" means the stored key, else the environment's, as a
+// turn would use. The result is not retried: a test should answer at once.
+func (a *App) ProviderFor(cfg workspace.Config, key string) (provider.Provider, error) {
+	cfg = cfg.WithDefaults()
+	if err := workspace.CheckBaseURL(cfg.BaseURL); err != nil {
+		return nil, hint.With(err, hint.Hint{Action: "Correct the base URL", Page: hint.PageModel, Target: "baseURL"})
+	}
+	if key == "" {
+		return a.buildProvider(cfg)
+	}
+	switch cfg.Provider {
+	case "openai":
+		return openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+	case "anthropic":
+		return anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+	}
+	return a.buildProvider(cfg) // says the provider is unknown, with its hint
+}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider"
-	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
-	"github.com/wrasse-app/wrasse/brain/provider/openai"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
@@ -31,31 +29,9 @@ const probeTimeout = 30 * time.Second
 
 // formProvider builds a provider for the form's values, so Test and the
 // model list try what the user typed before it is saved. The key is the
-// one typed, else the stored one.
-//
-// It builds the provider packages' types directly because the core offers
-// no constructor for a configuration that is not saved (see the report to
-// the lead); it keeps to what the core does: the same Config fields.
+// one typed, else the stored or environment one, as a turn would use.
 func formProvider(core *assistant.App, f modelForm) (provider.Provider, error) {
-	cfg := workspace.Config{Provider: f.Provider, BaseURL: f.BaseURL, Model: f.Model}.WithDefaults()
-	key := f.Key
-	if key == "" {
-		secret, _ := assistant.KeyNames(cfg.Provider)
-		if v, err := core.Store().Secret(secret); err == nil {
-			key = v
-		}
-	}
-	switch cfg.Provider {
-	case "anthropic":
-		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: core.Logger()})
-		if errors.Is(err, anthropic.ErrNoAPIKey) {
-			return nil, hint.With(errors.New("there is no Anthropic API key: type one in the API key field"),
-				hint.Hint{Page: hint.PageModel, Target: "apiKey"})
-		}
-		return p, err
-	default:
-		return openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: core.Logger()})
-	}
+	return core.ProviderFor(workspace.Config{Provider: f.Provider, BaseURL: f.BaseURL, Model: f.Model}, f.Key)
 }
 
 // probe makes one real, tiny request (provider.Probe) and says in plain

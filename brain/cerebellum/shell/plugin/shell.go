@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wrasse-app/wrasse/plugins/sdk"
@@ -231,7 +232,11 @@ func shellPath(env *sdk.Env) string {
 
 // capped keeps the head and the tail of what is written to it and counts
 // the rest, so a command printing gigabytes costs little memory.
+// capped keeps the head and tail of a command's output. Stdout and stderr
+// share one, and under the interpreter exec may copy them on two
+// goroutines (it cannot tell they are the same writer), hence the lock.
 type capped struct {
+	mu    sync.Mutex
 	limit int
 	head  []byte
 	tail  []byte
@@ -239,6 +244,8 @@ type capped struct {
 }
 
 func (w *capped) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := len(p)
 	w.total += n
 	half := w.limit / 2
