@@ -205,6 +205,11 @@ func (s *Shell) checkPending() {
 // watcher and the event subscription. The caller closes the core after.
 func (s *Shell) Close() {
 	s.chat.Stop()
+	for _, v := range []any{s.chat, s.settings} {
+		if c, ok := v.(closer); ok {
+			c.Close()
+		}
+	}
 	if s.stopEvents != nil {
 		s.stopEvents()
 	}

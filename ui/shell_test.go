@@ -326,3 +326,72 @@ func TestStartAndClose(t *testing.T) {
 		t.Errorf("Close asked the chat %v, want [stop]", h.chat.calls)
 	}
 }
+
+// The shell around the real chat and settings: Navigate(PageModel) shows
+// the Model page, the settings' Back and the sidebar's New chat bring the
+// chat back, and a drop on the Capabilities page goes to the settings.
+func TestBuildWithTheRealViews(t *testing.T) {
+	core := openCore(t)
+	a := test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	env := &bridge.Env{App: a, Window: w, Core: core, Do: func(f func()) { f() }, Go: func(f func()) { f() },
+		Copy: func(string) {}}
+	s := Build(env)
+	defer s.Close()
+	w.Resize(fyne.NewSize(defaultWidth, defaultHeight))
+
+	env.Navigate(hint.PageModel, "")
+	if !s.Showing() {
+		t.Fatal("Navigate(PageModel) did not show the settings")
+	}
+	if p := s.settings.(pageReporter).Page(); p != hint.PageModel {
+		t.Errorf("settings show page %q, want %q", p, hint.PageModel)
+	}
+	test.Tap(findButton(t, s.settingsObj, "Back to chat"))
+	if s.Showing() {
+		t.Error("the settings' Back did not show the chat")
+	}
+
+	env.Navigate(hint.PageCapabilities, "")
+	if p := s.settings.(pageReporter).Page(); p != hint.PageCapabilities {
+		t.Fatalf("settings show page %q, want %q", p, hint.PageCapabilities)
+	}
+	test.Tap(findButton(t, s.chat.Sidebar(), "New chat"))
+	if s.Showing() {
+		t.Error("New chat in the sidebar left the settings showing")
+	}
+}
+
+// findButton finds the button labelled text under o.
+func findButton(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if found != nil || o == nil {
+			return
+		}
+		switch v := o.(type) {
+		case *widget.Button:
+			if v.Text == text {
+				found = v
+				return
+			}
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+			return
+		}
+		if w, ok := o.(fyne.Widget); ok {
+			for _, c := range test.TempWidgetRenderer(t, w).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	if found == nil {
+		t.Fatalf("no %q button", text)
+	}
+	return found
+}

@@ -5,6 +5,9 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/chat"
+	"github.com/wrasse-app/wrasse/ui/settings"
 )
 
 // chatView is what the shell needs of ui/chat's *Chat (see
@@ -28,8 +31,24 @@ type settingsView interface {
 	HandleDrop(uris []fyne.URI)
 }
 
+// closer is implemented by views that hold subscriptions or running work.
+type closer interface {
+	Close()
+}
+
 // pageReporter is implemented by a settings view that can say which page
 // it shows, so a drop on the Model page does not import anything.
 type pageReporter interface {
 	Page() hint.Page
+}
+
+// newViews builds the real chat and settings on env, wired back to the
+// shell: the settings' Back control and the sidebar's conversations show
+// the chat.
+func newViews(env *bridge.Env, showChat func()) (chatView, settingsView) {
+	c := chat.New(env)
+	c.OnOpen = showChat
+	s := settings.New(env)
+	s.OnBack = showChat
+	return c, s
 }
