@@ -21,6 +21,11 @@ const pageSize = 60
 // Chat is the conversation side of the window: Sidebar and Object are its
 // two halves. All methods run on the UI goroutine.
 type Chat struct {
+	// OnOpen is called after the sidebar opens a conversation or starts a
+	// new one, so the window shell can bring the chat forward. Set by the
+	// shell.
+	OnOpen func()
+
 	env  *bridge.Env
 	core *assistant.App
 

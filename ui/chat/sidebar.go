@@ -61,8 +61,16 @@ func newSidebar(c *Chat) *sidebar {
 		if q != "" {
 			c.find.showQuery(q)
 		}
+		if c.OnOpen != nil {
+			c.OnOpen()
+		}
 	}
-	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), c.NewConversation)
+	newBtn := widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() {
+		c.NewConversation()
+		if c.OnOpen != nil {
+			c.OnOpen()
+		}
+	})
 	newBtn.Importance = widget.HighImportance
 	s.object = container.NewBorder(container.NewVBox(newBtn, s.search), nil, nil, nil, s.list)
 	return s
