@@ -3,6 +3,7 @@ package assistant
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -318,5 +319,35 @@ func TestCallToolThroughTheGate(t *testing.T) {
 	}
 	if v := a.Check("shell_exec", []byte(`{"command":"rm -rf /"}`)); v.Decision != gate.Block {
 		t.Fatalf("rm -rf / verdict %+v", v)
+	}
+}
+
+func TestStartedAndUnload(t *testing.T) {
+	a := openTest(t)
+	m := providertest.NewModel(t, providertest.OpenAI)
+	useModel(t, a, m, "m")
+	m.Reply(providertest.ToolCall("calc_eval", `{"expression":"1+1"}`))
+	m.Reply(providertest.Text("2"))
+	var started store.ID
+	id, err := a.Turn(context.Background(), 0, "1+1?", TurnOptions{Started: func(id store.ID) { started = id }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started == 0 || started != id {
+		t.Fatalf("Started got %s, the turn returned %s", started, id)
+	}
+	loaded, _ := a.Store().Loaded(id)
+	if !slices.Contains(loaded, "calc") {
+		t.Fatalf("calc not loaded after its call: %q", loaded)
+	}
+	if err := a.Unload(id, "calc"); err != nil {
+		t.Fatal(err)
+	}
+	loaded, _ = a.Store().Loaded(id)
+	if slices.Contains(loaded, "calc") {
+		t.Fatalf("calc still loaded: %q", loaded)
+	}
+	if err := a.Unload(id, "calc"); !errors.Is(err, ErrNotLoaded) {
+		t.Fatalf("unloading twice: %v", err)
 	}
 }

@@ -15,6 +15,9 @@ var (
 	// ErrRunning means another Wrasse holds the workspace; the instance
 	// socket could not take the request either.
 	ErrRunning = errors.New("Wrasse is already open with this workspace")
+	// ErrNotLoaded means a conversation has not loaded the capability
+	// asked to unload.
+	ErrNotLoaded = errors.New("not loaded")
 	// ErrNotRunning means no process serves the workspace's instance
 	// socket.
 	ErrNotRunning = errors.New("no running Wrasse serves this workspace")

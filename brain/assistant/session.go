@@ -42,3 +42,35 @@ func (a *App) DeleteConversation(id store.ID) error {
 	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	return nil
 }
+
+// Unload takes capability name out of conversation id's loaded set, so
+// its tools leave the next request (a later call loads it again). A
+// conversation whose turn is running is refused with agent.ErrBusy: the
+// running turn owns the set until it ends.
+func (a *App) Unload(id store.ID, name string) error {
+	if _, err := a.db.GetConversation(id); err != nil {
+		return a.noConversation(id, err)
+	}
+	if !a.claim(id) {
+		return fmt.Errorf("%s: %w", id, agent.ErrBusy)
+	}
+	defer a.release(id)
+	loaded, err := a.db.Loaded(id)
+	if err != nil {
+		return err
+	}
+	kept := make([]string, 0, len(loaded))
+	for _, n := range loaded {
+		if n != name {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == len(loaded) {
+		return fmt.Errorf("%w: %s has not loaded %s", ErrNotLoaded, id, name)
+	}
+	if err := a.db.SetLoaded(id, kept); err != nil {
+		return err
+	}
+	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	return nil
+}

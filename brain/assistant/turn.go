@@ -24,6 +24,9 @@ type TurnOptions struct {
 	Sink agent.Sink
 	// Override changes the model for this turn only.
 	Override Override
+	// Started, when set, learns the conversation's id as soon as it exists
+	// (a first turn creates it), before the turn's first event.
+	Started func(id store.ID)
 }
 
 // Turn adds text as the user's message to conversation id (0 starts a new
@@ -132,6 +135,9 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		a.claim(id)
 		defer a.release(id)
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	}
+	if opt.Started != nil {
+		opt.Started(id)
 	}
 	newID, err := ag.Turn(ctx, id, text, opt.Sink)
 	if err == nil {

@@ -1,0 +1,121 @@
+package assistant
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+// SandboxInfo says, in plain words, whether a capability's code runs
+// confined by the operating system, what the kernel enforces and what it
+// does not. The capability's page and `wrasse caps show` show it.
+type SandboxInfo struct {
+	Capability string `json:"capability"`
+	// Code is false for a guide: it runs no code of its own.
+	Code bool `json:"code"`
+	// InProcess is true when the code runs inside Wrasse: capabilities
+	// that ship with Wrasse (reviewed, not sandboxed), and others when no
+	// plugin process is configured.
+	InProcess bool `json:"inProcess"`
+	// Sandboxed is true when the code runs in a process of its own that
+	// the operating system confines.
+	Sandboxed bool `json:"sandboxed"`
+	// Commands is true when the commands it runs (the shell's) are
+	// confined by the operating system.
+	Commands bool `json:"commands,omitempty"`
+	// Enforced lists what the kernel enforces; Gaps what it does not.
+	Enforced []string `json:"enforced,omitempty"`
+	Gaps     []string `json:"gaps,omitempty"`
+	// Summary is all of it in one line.
+	Summary string `json:"summary"`
+}
+
+// commandRunners are the built-in capabilities whose tools run commands
+// through the command sandbox (sdk.Env.Sandbox).
+var commandRunners = map[string]bool{"shell": true}
+
+// Sandbox describes how the named capability's code runs.
+func (a *App) Sandbox(name string) (SandboxInfo, error) {
+	c, err := a.reg.Get(name)
+	if err != nil {
+		return SandboxInfo{}, err
+	}
+	return sandboxInfo(c, a.host), nil
+}
+
+func sandboxInfo(c *cerebellum.Capability, host *plugins.Host) SandboxInfo {
+	info := SandboxInfo{Capability: c.Name}
+	switch {
+	case c.Kind == cerebellum.KindGuide:
+		info.Summary = "no code: a guide runs nothing of its own"
+		return info
+	case c.Kind == cerebellum.KindMCP:
+		info.Code = true
+		info.Gaps = []string{"an MCP server is a program of its own; Wrasse does not sandbox it"}
+		info.Summary = "not sandboxed: " + info.Gaps[0]
+		return info
+	}
+	info.Code = true
+	trusted := c.Source == cerebellum.SourceBuiltin
+	conf := host.Confinement(trusted, c.Granted)
+	var parts []string
+	switch {
+	case trusted:
+		info.InProcess = true
+		parts = append(parts, "runs inside Wrasse, not sandboxed: it ships with Wrasse and its code is reviewed")
+	case !conf.Sandboxed:
+		info.InProcess = true
+		info.Gaps = append(info.Gaps, "its code runs inside Wrasse with no operating-system sandbox (no plugin process is configured)")
+		parts = append(parts, "not sandboxed: runs inside Wrasse (no plugin process is configured)")
+	default:
+		info.Sandboxed = true
+		info.Enforced = append(info.Enforced, enforced(conf.Status)...)
+		info.Gaps = append(info.Gaps, conf.Status.Gaps()...)
+		parts = append(parts, "runs in a process of its own; "+conf.Status.String())
+	}
+	if trusted && commandRunners[c.Name] {
+		if conf.Commands {
+			info.Commands = true
+			st := conf.CommandStatus
+			info.Enforced = append(info.Enforced, commandEnforced(st)...)
+			for _, g := range st.Gaps() {
+				info.Gaps = append(info.Gaps, "commands: "+g)
+			}
+			parts = append(parts, "commands it runs: "+commandSummary(st))
+		} else {
+			info.Gaps = append(info.Gaps, "the commands it runs are not sandboxed (this build has no sandbox launcher)")
+			parts = append(parts, "commands it runs are not sandboxed")
+		}
+	}
+	info.Summary = strings.Join(parts, "; ")
+	return info
+}
+
+// enforced says what a plugin process's Status holds, for a person.
+func enforced(st sandbox.Status) []string {
+	var out []string
+	if st.Files {
+		out = append(out, "files: only the folders granted to it (none without the files permission), its own folder and what the Go runtime reads; never Wrasse's database, config.json, caches or logs")
+	}
+	if st.Network {
+		out = append(out, "network: no TCP connections (it has no network permission)")
+	}
+	return out
+}
+
+func commandEnforced(st sandbox.Status) []string {
+	if !st.Files {
+		return nil
+	}
+	return []string{"commands: write only beneath the granted folders and the temporary folder; Wrasse's database, config.json, secrets and logs neither readable nor writable; brain/cerebellum read-only"}
+}
+
+func commandSummary(st sandbox.Status) string {
+	if !st.Files {
+		return "not confined (" + strings.Join(st.Gaps(), "; ") + ")"
+	}
+	return fmt.Sprintf("sandboxed by Landlock ABI %d (network per the Shell setting)", st.ABI)
+}
