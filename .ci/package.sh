@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 fyne_version=v1.7.4
 fyne="$(go env GOPATH)/bin/fyne"
-if ! "$fyne" version 2>/dev/null | grep -qF "$fyne_version"; then
+if ! "$fyne" version 2>/dev/null | grep -F "$fyne_version" >/dev/null; then
 	echo "Installing the fyne tool $fyne_version ..."
 	go install "fyne.io/tools/cmd/fyne@$fyne_version"
 fi
