@@ -17,6 +17,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -110,6 +111,10 @@ type Host struct {
 
 	mu       sync.Mutex
 	catalogs map[string]*catalog
+	// sandboxLogged names the capabilities whose sandbox gaps were logged.
+	sandboxLogged map[string]bool
+	// expect is sandbox.Expect (tests replace it to play another kernel).
+	expect func(network bool) sandbox.Status
 }
 
 var (
@@ -144,6 +149,9 @@ func NewHost(opts Options) *Host {
 		environ:    os.Environ,
 		childSlack: defaultChildSlack,
 		catalogs:   map[string]*catalog{},
+
+		sandboxLogged: map[string]bool{},
+		expect:        sandbox.Expect,
 	}
 }
 
@@ -203,6 +211,7 @@ func (h *Host) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum
 		bp.log.Warn("environment variable looks secret and is not passed to the plugin; read it with env.Secret", "variable", n)
 	}
 	if bp.serial && len(h.opts.Child) > 0 {
+		h.logSandboxOnce(bp)
 		return h.startChild(ctx, bp, venv)
 	}
 	rt, err := h.start(ctx, bp, venv)

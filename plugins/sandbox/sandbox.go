@@ -232,3 +232,12 @@ func Clean(p string) string {
 		cur = parent
 	}
 }
+
+// Expect is the Status Restrict would return here for a policy with the
+// given Network, without confining anything: what the kernel can enforce
+// on this system. A capability's page and `caps show` say it before any
+// plugin process starts.
+func Expect(network bool) Status {
+	abi := ABI()
+	return Status{ABI: abi, Files: abi > 0, Network: !network && abi >= 4, NetworkAsked: !network}
+}
