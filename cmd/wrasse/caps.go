@@ -85,7 +85,17 @@ func capsShow(ctx context.Context, app *assistant.App, c *call, check bool) erro
 	if check {
 		app.Registry().CheckPlugins(ctx, 0)
 	}
-	return printCapsShow(app.Registry(), c.args[0], c.g.json, c.io.out)
+	if err := printCapsShow(app.Registry(), c.args[0], c.g.json, c.io.out); err != nil {
+		return err
+	}
+	// What the operating system enforces on the capability's code.
+	if sb, err := app.Sandbox(c.args[0]); err == nil && !c.g.json {
+		fmt.Fprintf(c.io.out, "\nSandbox:  %s\n", sb.Summary)
+		for _, g := range sb.Gaps {
+			fmt.Fprintf(c.io.out, "  not enforced: %s\n", g)
+		}
+	}
+	return nil
 }
 
 func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writer) error {
