@@ -44,8 +44,14 @@
 // (strings, encoding/json, time, regexp, ...) and, per granted permission,
 // os/exec (exec), net and net/http (network), os file functions (files) and
 // os.Getenv over a virtual environment (env). Symbols no plugin may use
-// (os.Exit, os.Chdir, time.AfterFunc, ...) are absent for all. This keeps
-// honest plugins honest; it is not a sandbox against hostile code.
+// (os.Exit, os.Chdir, time.AfterFunc, ...) are absent for all; methods and
+// dials that reach the disk behind an allowed type (multipart ReadForm,
+// unix sockets) need files. A plugin that does not ship with the app runs
+// none of its code, package initialisation included, until every
+// permission it declares is granted (ErrNotGranted). The library rules
+// keep honest plugins honest; against hostile code the plugin process
+// confines itself with the OS sandbox (plugins/sandbox), and Confinement
+// says how far the kernel goes.
 //
 // # Processes
 //
