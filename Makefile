@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: run build test vet bench bench-short deps smoke smoke-deps package fuzz clean
+.PHONY: run build test vet bench bench-short bench-window deps smoke smoke-deps package fuzz clean
 
 deps:
 	@./.ci/deps.sh
@@ -37,6 +37,11 @@ smoke: deps smoke-deps
 	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -tags smoke -count=1 -v ./ui/smoke/ \
 		-args -wrasse=$(CURDIR)/$(BIN)/wrasse -screenshot=$(CURDIR)/$(BIN)/smoke.png
+
+# The window's figures (launch, memory, opening, frame times) under Xvfb.
+bench-window: deps smoke-deps
+	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) run ./cmd/wrasse-bench --only window --wrasse $(CURDIR)/$(BIN)/wrasse
 
 # The installable app (bin/Wrasse.tar.xz on Linux) built by the fyne tool.
 package: deps

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -21,6 +22,10 @@ import (
 // appID is the app's identity, the ID in FyneApp.toml (a test keeps the
 // two equal): Fyne keys the app's preferences and storage by it.
 const appID = "app.wrasse.desktop"
+
+// frameLogEnv names a file the window logs every painted frame to, for
+// wrasse-bench (see ui.Shell.ProbeFrames).
+const frameLogEnv = "WRASSE_FRAME_LOG"
 
 // runDesktop is `wrasse` without a subcommand: it brings forward the
 // window that already has the workspace, or opens one.
@@ -75,6 +80,15 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 	w.SetMaster()
 	env := bridge.Production(a, w, core)
 	shell := ui.Build(env)
+	if path := getenv(frameLogEnv); path != "" {
+		// wrasse-bench measures the window's frames through this log.
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("open the frame log %s: %w", path, err)
+		}
+		defer f.Close()
+		shell.ProbeFrames(f)
+	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

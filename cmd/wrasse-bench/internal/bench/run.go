@@ -20,15 +20,16 @@ const (
 	SecStartup = "startup"
 	SecPlugins = "plugins"
 	SecMemory  = "memory"
+	SecWindow  = "window"
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMemory}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMemory, SecWindow}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecQuality, SecPrompt, SecLatency}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecQuality, SecPrompt, SecLatency, SecWindow}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -179,6 +180,19 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 	case SecPlugins:
 		rows := firstInterpretation(ctx, r.tmp, p.loadRuns, r.cfg.Seed)
 		return append(rows, callCost(ctx, r.tmp, p.callIters, p.callReps, r.cfg.Seed)...)
+	case SecWindow:
+		if os.Getenv("DISPLAY") == "" {
+			return r.window(ctx, "")
+		}
+		bin := r.cfg.Wrasse
+		if bin == "" {
+			var err error
+			r.progress("building cmd/wrasse…")
+			if bin, err = buildWrasse(ctx, r.cfg.Repo, r.tmp); err != nil {
+				return []Row{errorRow(sectionWindow, "window figures", err)}
+			}
+		}
+		return r.window(ctx, bin)
 	case SecMemory:
 		ws, err := r.startupSpace()
 		if err != nil {

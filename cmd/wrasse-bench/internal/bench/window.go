@@ -1,0 +1,416 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const sectionWindow = "window"
+
+// Targets of the window's figures.
+const (
+	launchTarget     = time.Second
+	idleMemTarget    = 150 // MB, 1,000 capabilities
+	historyMemTarget = 250 // MB, the 5,000-message conversation open
+	openTarget       = 500 * time.Millisecond
+	frameMedTarget   = time.Second / 60
+	frameMaxTarget   = 50 * time.Millisecond
+)
+
+// Where the window's parts are on a 1100×720 window at the screen's
+// corner (Xvfb has no window manager to move it): the sidebar's first
+// conversation and the middle of the message list.
+const (
+	firstConvX, firstConvY = 140, 135
+	listX, listY           = 700, 350
+)
+
+// streamTokens is the length of the streamed reply, at 100 tokens per
+// second.
+const (
+	streamTokens   = 300
+	streamInterval = 10 * time.Millisecond
+)
+
+// window measures the real wrasse binary's window under an X server: the
+// launch to its first painted frame, resident memory idle and with the
+// 5,000-message conversation open, opening it, and frame times while
+// scrolling it and while a reply streams. Frames are timed by the window
+// itself (WRASSE_FRAME_LOG, see ui.Shell.ProbeFrames); input comes from
+// xdotool as a person's would.
+func (r *runner) window(ctx context.Context, bin string) []Row {
+	if os.Getenv("DISPLAY") == "" {
+		return []Row{{Section: sectionWindow, Measure: "window figures", Value: "skipped",
+			Note: "no $DISPLAY: run `xvfb-run -a -s '-screen 0 1280x800x24' wrasse-bench --only window` (make bench-window)"}}
+	}
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		return []Row{errorRow(sectionWindow, "window figures", fmt.Errorf("xdotool is missing (make smoke-deps): %w", err))}
+	}
+	ws, err := r.windowSpace()
+	if err != nil {
+		return []Row{errorRow(sectionWindow, "window figures", err)}
+	}
+	srv, err := newStreamServer()
+	if err != nil {
+		return []Row{errorRow(sectionWindow, "window figures", err)}
+	}
+	defer srv.Close()
+	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": srv.url + "/v1", "model": "bench-model"})
+	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
+		return []Row{errorRow(sectionWindow, "window figures", err)}
+	}
+
+	runs := 5
+	if r.cfg.Short {
+		runs = 2
+	}
+	var launches []time.Duration
+	var rows []Row
+	for i := range runs {
+		w, err := startWindow(ctx, bin, ws, r.tmp)
+		if err != nil {
+			return append(rows, errorRow(sectionWindow, "launch to first frame", err))
+		}
+		launches = append(launches, w.firstFrame)
+		if i < runs-1 {
+			w.stop()
+			continue
+		}
+		rows = append(rows, r.windowSession(ctx, w, srv)...)
+		w.stop()
+	}
+	warm := launches[1:] // the first run fills the page cache
+	med := Median(warm)
+	launch := Row{Section: sectionWindow, Measure: "launch to first frame, warm (1,000 capabilities)", Value: FormatDuration(med),
+		Number: float64(med) / 1e6, Unit: "ms", Baseline: "cold " + FormatDuration(launches[0]),
+		Target: "≤ " + FormatDuration(launchTarget), Pass: verdict(med <= launchTarget),
+		Note: fmt.Sprintf("median of %d warm runs: from starting the process to the window's first painted frame, under Xvfb with Mesa's software OpenGL", len(warm))}
+	return append([]Row{launch}, rows...)
+}
+
+// windowSession measures one open window: memory, opening, scrolling,
+// streaming.
+func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *streamServer) []Row {
+	var rows []Row
+	settle := func() { sleepCtx(ctx, 2*time.Second) }
+	settle()
+	idle := w.rss()
+	rows = append(rows, Row{Section: sectionWindow, Measure: "resident memory, idle, 1,000 capabilities", Value: FormatMB(idle),
+		Number: MB(idle), Unit: "MB", Target: fmt.Sprintf("≤ %d MB", idleMemTarget), Pass: verdict(MB(idle) <= idleMemTarget),
+		Note: "VmRSS of the wrasse process 2 s after its first frame; includes Mesa's software renderer (llvmpipe), which a GPU driver replaces"})
+
+	// Open the conversation: a click on the sidebar's first row.
+	clicked := time.Now()
+	if err := xdotool(ctx, "mousemove", "--sync", strconv.Itoa(firstConvX), strconv.Itoa(firstConvY), "click", "1"); err != nil {
+		return append(rows, errorRow(sectionWindow, "open the 5,000-message conversation", err))
+	}
+	opened, err := w.waitFrame(ctx, func(f frame) bool { return f.conv != 0 })
+	if err != nil {
+		return append(rows, errorRow(sectionWindow, "open the 5,000-message conversation", err))
+	}
+	open := opened.at.Sub(clicked)
+	rows = append(rows, Row{Section: sectionWindow, Measure: "open the 5,000-message conversation", Value: FormatDuration(open),
+		Number: float64(open) / 1e6, Unit: "ms", Target: "≤ " + FormatDuration(openTarget), Pass: verdict(open <= openTarget),
+		Note: "from the click on its sidebar row (xdotool) to the first painted frame showing it"})
+	settle()
+	hist := w.rss()
+	rows = append(rows, Row{Section: sectionWindow, Measure: "resident memory, 5,000-message conversation open", Value: FormatMB(hist),
+		Number: MB(hist), Unit: "MB", Baseline: "idle " + FormatMB(idle), Target: fmt.Sprintf("≤ %d MB", historyMemTarget),
+		Pass: verdict(MB(hist) <= historyMemTarget), Note: "VmRSS 2 s after opening it"})
+
+	// Scroll it: 30 wheel steps a second for 3 s, upwards (older pages
+	// load on the way).
+	if err := xdotool(ctx, "mousemove", "--sync", strconv.Itoa(listX), strconv.Itoa(listY)); err != nil {
+		return append(rows, errorRow(sectionWindow, "frame time, scrolling", err))
+	}
+	from := time.Now()
+	if err := xdotool(ctx, "click", "--repeat", "90", "--delay", "33", "4"); err != nil {
+		return append(rows, errorRow(sectionWindow, "frame time, scrolling", err))
+	}
+	rows = append(rows, frameRows("scrolling the 5,000-message conversation", w.framesBetween(from, time.Now()))...)
+
+	// Stream a reply at 100 tokens a second: type into the composer.
+	if err := xdotool(ctx, "type", "--delay", "10", "stream please"); err == nil {
+		err = xdotool(ctx, "key", "Return")
+	}
+	if err != nil {
+		return append(rows, errorRow(sectionWindow, "frame time, streaming", err))
+	}
+	start, end, err := srv.wait(ctx)
+	if err != nil {
+		return append(rows, errorRow(sectionWindow, "frame time, streaming", err))
+	}
+	return append(rows, frameRows("a reply streaming at 100 tokens/s", w.framesBetween(start, end))...)
+}
+
+// frameRows turns frame times into the median and the longest frame.
+func frameRows(what string, intervals []time.Duration) []Row {
+	if len(intervals) < 2 {
+		return []Row{errorRow(sectionWindow, "frame time, "+what, errors.New("fewer than two frames were painted"))}
+	}
+	med, worst := Median(intervals), slices.Max(intervals)
+	fps := float64(time.Second) / float64(med)
+	return []Row{
+		{Section: sectionWindow, Measure: "median frame time, " + what, Value: fmt.Sprintf("%s (%.0f fps)", FormatDuration(med), fps),
+			Number: float64(med) / 1e6, Unit: "ms", Target: "≤ 16.7 ms (60 fps)", Pass: verdict(med <= frameMedTarget+time.Second/600),
+			Note: fmt.Sprintf("%d frames; intervals between painted frames, the window forced to paint every tick of Fyne's 60 Hz loop", len(intervals))},
+		{Section: sectionWindow, Measure: "longest frame, " + what, Value: FormatDuration(worst),
+			Number: float64(worst) / 1e6, Unit: "ms", Target: "≤ " + FormatDuration(frameMaxTarget), Pass: verdict(worst <= frameMaxTarget)},
+	}
+}
+
+// windowSpace is a copy of the 1,000-capability workspace whose database
+// holds one 5,000-message conversation.
+func (r *runner) windowSpace() (string, error) {
+	ws, err := startupWorkspace(filepath.Join(r.tmp, "window"), r.cfg.Seed)
+	if err != nil {
+		return "", err
+	}
+	dir, cleanup, err := scratchDir(r.tmp)
+	if err != nil {
+		return "", err
+	}
+	defer cleanup()
+	db := filepath.Join(dir, "window.db")
+	if err := writeHistory(db, historyMessages); err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(db)
+	if err != nil {
+		return "", err
+	}
+	return ws, os.WriteFile(filepath.Join(ws, "wrasse.db"), data, 0o600)
+}
+
+// frame is one line of the window's frame log.
+type frame struct {
+	at   time.Time
+	conv uint64
+}
+
+// windowProc is a running wrasse window.
+type windowProc struct {
+	cmd        *exec.Cmd
+	log        string
+	firstFrame time.Duration
+}
+
+// startWindow starts bin on ws and waits for its first frame.
+func startWindow(ctx context.Context, bin, ws, tmp string) (*windowProc, error) {
+	log := filepath.Join(tmp, "frames.log")
+	_ = os.Remove(log)
+	home := filepath.Join(tmp, "window-home")
+	cmd := exec.CommandContext(ctx, bin, "--workspace", ws)
+	cmd.Env = append(os.Environ(), "WRASSE_FRAME_LOG="+log, "OPENAI_API_KEY=sk-bench", "HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "LANG=en_US.UTF-8")
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	w := &windowProc{cmd: cmd, log: log}
+	f, err := w.waitFrame(ctx, func(frame) bool { return true })
+	if err != nil {
+		w.stop()
+		return nil, err
+	}
+	w.firstFrame = f.at.Sub(started)
+	return w, nil
+}
+
+// frames reads the frame log so far.
+func (w *windowProc) frames() []frame {
+	f, err := os.Open(w.log)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []frame
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ns int64
+		var conv uint64
+		if n, _ := fmt.Sscanf(sc.Text(), "frame %d %d", &ns, &conv); n == 2 {
+			out = append(out, frame{at: time.Unix(0, ns), conv: conv})
+		}
+	}
+	return out
+}
+
+// waitFrame polls the frame log for a frame painted from now on that
+// matches, for up to 30 s.
+func (w *windowProc) waitFrame(ctx context.Context, match func(frame) bool) (frame, error) {
+	seen := len(w.frames())
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		fs := w.frames()
+		for _, f := range fs[min(seen, len(fs)):] {
+			if match(f) {
+				return f, nil
+			}
+		}
+		if w.cmd.ProcessState != nil {
+			return frame{}, errors.New("the window exited")
+		}
+		if err := sleepCtx(ctx, 5*time.Millisecond); err != nil {
+			return frame{}, err
+		}
+	}
+	return frame{}, errors.New("no matching frame was painted within 30 s")
+}
+
+// framesBetween returns the intervals between the frames painted from
+// from to to.
+func (w *windowProc) framesBetween(from, to time.Time) []time.Duration {
+	var out []time.Duration
+	var prev time.Time
+	for _, f := range w.frames() {
+		if f.at.Before(from) || f.at.After(to) {
+			continue
+		}
+		if !prev.IsZero() {
+			out = append(out, f.at.Sub(prev))
+		}
+		prev = f.at
+	}
+	return out
+}
+
+// rss is the process's resident set in KiB (VmRSS).
+func (w *windowProc) rss() int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", w.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.Fields(rest)[0])
+			return kb
+		}
+	}
+	return 0
+}
+
+// stop quits the window as a signal would and waits for it.
+func (w *windowProc) stop() {
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = w.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = w.cmd.Process.Kill()
+		<-done
+	}
+}
+
+func xdotool(ctx context.Context, args ...string) error {
+	out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// streamServer is a minimal OpenAI-compatible model that streams one
+// reply of streamTokens words, one every streamInterval, and says when
+// the stream began and ended.
+type streamServer struct {
+	url  string
+	srv  *http.Server
+	span chan [2]time.Time
+}
+
+func newStreamServer() (*streamServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &streamServer{url: "http://" + ln.Addr().String(), span: make(chan [2]time.Time, 4)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, `{"object":"list","data":[{"id":"bench-model","object":"model"}]}`)
+	})
+	mux.HandleFunc("/v1/chat/completions", s.stream)
+	s.srv = &http.Server{Handler: mux}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+func (s *streamServer) stream(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "text/event-stream")
+	fl, _ := w.(http.Flusher)
+	chunk := func(delta, finish string) {
+		d := map[string]any{}
+		if delta != "" {
+			d["content"] = delta
+		}
+		c := map[string]any{"index": 0, "delta": d}
+		if finish != "" {
+			c["finish_reason"] = finish
+		}
+		b, _ := json.Marshal(map[string]any{"id": "bench", "object": "chat.completion.chunk", "model": "bench-model", "choices": []any{c}})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	start := time.Now()
+	tick := time.NewTicker(streamInterval)
+	defer tick.Stop()
+	for i := range streamTokens {
+		word := "token "
+		if i%12 == 11 {
+			word = "token.\n\n"
+		}
+		chunk(word, "")
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+	chunk("", "stop")
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	s.span <- [2]time.Time{start, time.Now()}
+}
+
+// wait returns when the first stream began and ended.
+func (s *streamServer) wait(ctx context.Context) (start, end time.Time, err error) {
+	select {
+	case sp := <-s.span:
+		return sp[0], sp[1], nil
+	case <-ctx.Done():
+		return time.Time{}, time.Time{}, ctx.Err()
+	case <-time.After(60 * time.Second):
+		return time.Time{}, time.Time{}, errors.New("the window sent no chat request within 60 s")
+	}
+}
+
+// Close stops the server.
+func (s *streamServer) Close() { _ = s.srv.Close() }
