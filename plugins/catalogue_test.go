@@ -38,7 +38,7 @@ func TestCatalogueSideDoors(t *testing.T) {
 			at:   "ReadForm", want: ErrPermission, has: ".ReadForm needs the files permission: mime/multipart.Reader.ReadForm writes large parts to temporary files"},
 		{name: "FileHeader.Open needs a form from ReadForm", imports: `"mime/multipart"; "strings"`,
 			body: "r := multipart.NewReader(strings.NewReader(\"\"), \"b\")\n\tform, _ := r.ReadForm(1)\n\tf, err := form.File[\"f\"][0].Open()\n\t_ = f\n\treturn nil, err",
-			at:   "ReadForm", want: ErrPermission, has: "--grant files"},
+			at:   "ReadForm", want: ErrPermission, has: "permission files"},
 		{name: "ReadForm as a method value", imports: `"mime/multipart"; "strings"`,
 			body: "read := multipart.NewReader(strings.NewReader(\"\"), \"b\").ReadForm\n\t_ = read\n\treturn nil, nil",
 			at:   "ReadForm", want: ErrPermission, has: ".ReadForm needs the files permission"},

@@ -271,7 +271,7 @@ func TestChildSecretAsksHost(t *testing.T) {
 		has     string
 	}{
 		{[]string{"env"}, 1, false, "secret has 12 characters and starts with abc"},
-		{nil, 0, true, "--grant env"},
+		{nil, 0, true, "declares the env permission"},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprint(tc.granted), func(t *testing.T) {

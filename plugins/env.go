@@ -287,7 +287,7 @@ func (h *Host) secretFn(name string, pol policy, perms skillmd.Permissions, log 
 		}
 		if !pol.trusted && (!pol.granted[skillmd.PermEnv] || !declared[secret]) {
 			log.Warn("plugin asked for a secret it may not read", "secret", secret)
-			return "", fmt.Errorf("secret %q: capability %s may read only secrets its SKILL.md lists under permissions.env, with the env permission granted (wrasse caps enable %s --grant env)", secret, name, name)
+			return "", fmt.Errorf("secret %q: capability %s may read only secrets its SKILL.md lists under permissions.env, with the env permission granted (ask the user to grant env to %s in Settings → Capabilities)", secret, name, name)
 		}
 		log.Info("plugin reads a secret", "secret", secret)
 		return h.opts.Secrets(secret)

@@ -1,6 +1,8 @@
 package plugins
 
 import (
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -63,7 +65,7 @@ func TestNoCodeRunsBeforeEveryGrant(t *testing.T) {
 						rt.Close()
 					}
 					t.Fatalf("Load with %v: %v; want ErrNotGranted", granted, err)
-				} else if !strings.Contains(err.Error(), "--grant exec,files,network") {
+				} else if h, ok := hint.Of(err); !ok || !strings.Contains(h.CommandLine(), "--grant exec,files,network") || h.Page != hint.PageCapabilities {
 					t.Errorf("Load with %v: %q does not say how to grant", granted, err)
 				}
 				if err := h.Check(t.Context(), request(c, false, granted...)); !errors.Is(err, ErrNotGranted) {

@@ -15,6 +15,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
@@ -346,8 +347,10 @@ func requireGrants(name string, trusted bool, perms skillmd.Permissions, grants 
 	if len(missing) == 0 {
 		return nil
 	}
-	return &grantError{msg: fmt.Sprintf("capability %s declares %s and none of its code runs until all are granted; grant with: wrasse caps enable %s --grant %s",
-		name, permWord(missing), name, strings.Join(perms.Names(), ","))}
+	all := strings.Join(perms.Names(), ",")
+	return hint.With(&grantError{msg: fmt.Sprintf("capability %s declares %s and none of its code runs until all are granted",
+		name, permWord(missing))}, hint.Hint{Action: "Grant " + name + " " + strings.Join(perms.Names(), ", "),
+		Command: []string{"caps", "enable", name, "--grant", all}, Page: hint.PageCapabilities, Target: name})
 }
 
 // grantError is ErrNotGranted, which is also an ErrPermission: callers

@@ -79,7 +79,7 @@ func TestFixtures(t *testing.T) {
 		{name: "tool mismatch", fixture: "mismatch", loadErr: []error{ErrToolMismatch},
 			loadHas: []string{"missing: beta", "undeclared: gamma"}},
 		{name: "exec without grant", fixture: "execimport", loadErr: []error{ErrPermission, ErrNotGranted},
-			loadHas: []string{"declares the exec permission and none of its code runs", "wrasse caps enable execimport --grant exec"}},
+			loadHas: []string{"declares the exec permission and none of its code runs"}},
 		{name: "exec granted", fixture: "execimport", granted: []string{"exec"}, skip: errEnvBin != nil || runtime.GOOS == "windows",
 			calls: []callCase{{tool: "run_env", has: []string{"PATH="}, check: lacks("WRASSE_TEST_SECRET_KEY", "sk-must-not-leak", "WRASSE_TEST_PLAIN")}}},
 		{name: "exec trusted", fixture: "execimport", trusted: true, skip: errEnvBin != nil || runtime.GOOS == "windows",
@@ -104,7 +104,7 @@ func TestFixtures(t *testing.T) {
 			}},
 		}},
 		{name: "env without grant", fixture: "envleak", loadErr: []error{ErrPermission, ErrNotGranted},
-			loadHas: []string{"declares the env permission", "--grant env"}},
+			loadHas: []string{"declares the env permission"}},
 		{name: "env granted hides secrets", fixture: "envleak", granted: []string{"env"}, calls: []callCase{
 			{tool: "getenv", check: func(t *testing.T, r cerebellum.Result) {
 				var got struct {
@@ -127,7 +127,7 @@ func TestFixtures(t *testing.T) {
 			{tool: "token", check: exact("secret has 12 characters and starts with abc")},
 		}},
 		{name: "secret refused without grant", fixture: "secret", loadErr: []error{ErrNotGranted},
-			loadHas: []string{"declares the env permission", "none of its code runs", "--grant env"}},
+			loadHas: []string{"declares the env permission", "none of its code runs"}},
 		{name: "secret with env grant", fixture: "secret", granted: []string{"env"}, calls: []callCase{
 			{tool: "token", check: exact("secret has 12 characters and starts with abc")},
 		}},

@@ -78,7 +78,7 @@ func (c *checker) collectDecls(f *ast.File) {
 // grantHint tells how to get a permission.
 func (c *checker) grantHint(perms []string) string {
 	list := strings.Join(perms, ",")
-	hint := fmt.Sprintf("grant it with: wrasse caps enable %s --grant %s", c.capName, list)
+	hint := fmt.Sprintf("the user grants it when enabling %s (permission %s)", c.capName, list)
 	var undeclared []string
 	for _, p := range perms {
 		if !c.declared.Has(p) {

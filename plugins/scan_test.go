@@ -54,7 +54,7 @@ func TestStaticChecks(t *testing.T) {
 				_ = slices.Contains(s, "a")
 				return sdk.Text(string(b) + strconv.Itoa(len(s)) + filepath.Base("/x/y")), nil`)},
 		{name: "os file call needs files", src: wrap(`"os"`, `b, err := os.ReadFile("/etc/hostname"); _ = b; return nil, err`),
-			want: ErrPermission, has: []string{`import "os" needs the files permission`, "--grant files"}},
+			want: ErrPermission, has: []string{`import "os" needs the files permission`, "permission files"}},
 		{name: "os file call with files", granted: []string{"files"},
 			src: wrap(`"os"`, `_, err := os.Stat("."); return sdk.Text("ok"), err`)},
 		{name: "os.Getenv with files only", granted: []string{"files"},
