@@ -245,7 +245,7 @@ func (r *childRuntime) answer(ctx context.Context, p *childProc, where string, m
 	if m.Result == nil {
 		return cerebellum.Result{}, nil
 	}
-	res := capResult(*m.Result, r.host.opts.MaxResultBytes)
+	res := cerebellum.CapResult(*m.Result, r.host.opts.MaxResultBytes)
 	res.Truncated = res.Truncated || m.Result.Truncated
 	return res, nil
 }

@@ -3,7 +3,6 @@ package plugins
 import (
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
@@ -43,40 +42,15 @@ func toOutcome(res *sdk.Result, err error) outcome {
 func (r *pluginRuntime) finish(t *toolSpec, o outcome) cerebellum.Result {
 	if o.jsonErr != "" {
 		r.log.Warn("plugin result is not JSON-encodable", "tool", t.name, "err", o.jsonErr)
-		return capResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
+		return cerebellum.CapResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
 			"plugin error: %s returned a result that cannot be encoded as JSON (%s); the plugin needs fixing", t.name, o.jsonErr)}, r.maxBytes)
 	}
 	if !o.isError && t.output != nil {
 		if err := t.output.Validate(json.RawMessage(o.content)); err != nil {
 			r.log.Warn("plugin result does not match its outputSchema", "tool", t.name, "err", err)
-			return capResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
+			return cerebellum.CapResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
 				"plugin error: %s returned a result that does not match its outputSchema (%v); the plugin or its SKILL.md needs fixing", t.name, err)}, r.maxBytes)
 		}
 	}
-	return capResult(cerebellum.Result{Content: o.content, IsError: o.isError}, r.maxBytes)
-}
-
-// capResult cuts content to max bytes (at a UTF-8 boundary), ending with a
-// note that says how much was cut. The note counts toward max.
-func capResult(res cerebellum.Result, max int) cerebellum.Result {
-	total := len(res.Content)
-	if max <= 0 || total <= max {
-		return res
-	}
-	note := func(kept int) string {
-		return fmt.Sprintf("\n\n[result cut to the first %d of %d bytes: %d bytes were cut. Ask for less, e.g. a narrower range or a filter.]", kept, total, total-kept)
-	}
-	kept := max - len(note(total))
-	if kept < 0 {
-		kept = 0
-	}
-	for kept > 0 && !utf8.RuneStart(res.Content[kept]) {
-		kept--
-	}
-	res.Content = res.Content[:kept] + note(kept)
-	if len(res.Content) > max {
-		res.Content = res.Content[:max]
-	}
-	res.Truncated = true
-	return res
+	return cerebellum.CapResult(cerebellum.Result{Content: o.content, IsError: o.isError}, r.maxBytes)
 }
