@@ -4,7 +4,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: run build test vet bench bench-short bench-window deps smoke smoke-deps package fuzz clean
+.PHONY: run build test vet bench bench-short bench-window screenshots deps smoke smoke-deps package fuzz clean
 
 deps:
 	@./.ci/deps.sh
@@ -37,6 +37,13 @@ smoke: deps smoke-deps
 	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -tags smoke -count=1 -v ./ui/smoke/ \
 		-args -wrasse=$(CURDIR)/$(BIN)/wrasse -screenshot=$(CURDIR)/$(BIN)/smoke.png
+
+# The README's screenshots of the real window (docs/screenshots/).
+screenshots: deps smoke-deps
+	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
+	SHOTS=$(CURDIR)/docs/screenshots CAPS_X=440 WEB_X=715 TABS_Y=101 xvfb-run -a -s "-screen 0 1280x800x24" \
+		$(GO) test -tags "smoke screenshots" -run TestScreenshots -count=1 ./ui/smoke/ -args -wrasse=$(CURDIR)/$(BIN)/wrasse
+	rm -f docs/screenshots/settings-model.png
 
 # The window's figures (launch, memory, opening, frame times) under Xvfb.
 bench-window: deps smoke-deps
