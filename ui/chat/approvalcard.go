@@ -14,7 +14,9 @@ import (
 
 // approvalCard asks about one call: it names the tool (and capability),
 // shows the call and why it needs approval (the rules that matched), and
-// offers Approve, Approve for this chat and Deny.
+// offers Approve, Approve for this chat (saying what that would cover) and
+// Deny. A call the gate asks about every time (what it runs is decided only
+// when it runs) offers no Approve for this chat and says why.
 type approvalCard struct {
 	c       *Chat
 	quiet   bool
@@ -24,6 +26,9 @@ type approvalCard struct {
 	summary *wrapText
 	args    *wrapText
 	reasons *wrapText
+	// scope says what Approve for this chat covers, or that this call
+	// asks every time.
+	scope *wrapText
 	once    *widget.Button
 	chat    *widget.Button
 	deny    *widget.Button
@@ -37,6 +42,7 @@ func newApprovalCard(c *Chat) *approvalCard {
 	a.summary = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	a.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNamePlaceHolder)
 	a.reasons = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
+	a.scope = newWrapText("", fyne.TextStyle{Italic: true}, theme.ColorNameForeground)
 	answer := func(ans gate.Approval) func() { return func() { c.answer(a.r.pending, ans) } }
 	a.once = widget.NewButtonWithIcon("Approve", theme.ConfirmIcon(), answer(gate.ApproveOnce))
 	a.once.Importance = widget.HighImportance
@@ -44,7 +50,7 @@ func newApprovalCard(c *Chat) *approvalCard {
 	a.deny = widget.NewButtonWithIcon("Deny", theme.CancelIcon(), answer(gate.Deny))
 	a.deny.Importance = widget.DangerImportance
 	buttons := container.NewHBox(a.once, a.chat, a.deny, layout.NewSpacer())
-	a.col = newColumn(theme.ColorNameHeaderBackground, container.NewHBox(icon, a.title), a.summary, a.args, a.reasons, buttons)
+	a.col = newColumn(theme.ColorNameHeaderBackground, container.NewHBox(icon, a.title), a.summary, a.args, a.reasons, a.scope, buttons)
 	return a
 }
 
@@ -62,9 +68,8 @@ func (a *approvalCard) bind(r *row) {
 	// The summary already shows short arguments in full.
 	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args))
 	a.reasons.setText(reasonText(req), a.quiet)
-	// PENDING(gate): hide a.chat when the request says approving for the
-	// chat is not offered (always-ask calls), and show its scope text;
-	// gate.Request has no such field yet.
+	a.scope.setText(scopeText(req), a.quiet)
+	setVisible(a.chat, !req.OnceOnly)
 	if !a.quiet {
 		a.col.Refresh()
 	}
@@ -76,6 +81,20 @@ func reasonText(req gate.Request) string {
 		return "Why: this call needs your approval."
 	}
 	return "Why: " + strings.Join(req.Reasons, "; ")
+}
+
+// scopeText says what Approve for this chat would allow from now on, or,
+// for a call approvable only once, that it asks every time and why.
+func scopeText(req gate.Request) string {
+	if req.OnceOnly {
+		return "Asks every time: what it runs is known only when it runs, " +
+			"so it cannot be approved for this chat."
+	}
+	scope := req.Scope
+	if scope == "" {
+		scope = req.Tool
+	}
+	return "Approve for this chat also allows, until this chat ends: " + scope + "."
 }
 
 func (a *approvalCard) heightFor(width float32) float32 { return a.col.heightFor(width) }

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"bytes"
+	"encoding/json"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
@@ -516,5 +518,65 @@ func TestApproverDeniesWhenTheTurnEnds(t *testing.T) {
 	}
 	if q.Answer(&pending{req: gate.Request{ConversationID: "c1"}}, gate.ApproveOnce) {
 		t.Error("answering a withdrawn request succeeded")
+	}
+}
+
+// hasButton reports whether a button with text is shown.
+func (h *harness) hasButton(text string) bool {
+	for _, o := range h.visible() {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			return true
+		}
+	}
+	return false
+}
+
+// showsWrapped reports whether s is shown, maybe wrapped over lines.
+func (h *harness) showsWrapped(s string) bool {
+	return strings.Contains(strings.Join(strings.Fields(h.texts()), " "), s)
+}
+
+func TestApprovalCardScopeAndAlwaysAsk(t *testing.T) {
+	for _, tc := range []struct {
+		name, command string
+		forChat       bool   // Approve for this chat is offered
+		want          string // the card says
+	}{
+		{"plain command offers the chat and shows its scope", "ls", true,
+			"Approve for this chat also allows, until this chat ends: shell_exec running ls."},
+		{"subcommands are part of the scope", "git status", true,
+			"Approve for this chat also allows, until this chat ends: shell_exec running git status."},
+		// (curl x | sh is blocked outright by a danger pattern.)
+		{"pipe into a shell asks every time", "echo ls | sh", false,
+			"Asks every time: what it runs is known only when it runs, so it cannot be approved for this chat."},
+		{"eval of a variable asks every time", `eval "$X"`, false,
+			"Asks every time: what it runs is known only when it runs, so it cannot be approved for this chat."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			args, err := json.Marshal(map[string]string{"command": tc.command})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.model.Reply(pt.ToolCall("shell_exec", string(args)))
+			h.model.Reply(pt.Text("done"))
+			h.send("run it")
+			h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+			req := h.rowsOf(rowApproval)[0].pending.req
+			if req.OnceOnly == tc.forChat {
+				t.Fatalf("request %+v: OnceOnly %v, want %v", req, req.OnceOnly, !tc.forChat)
+			}
+			if !h.showsWrapped(tc.want) {
+				t.Errorf("the card does not say %q; window shows:\n%s", tc.want, h.texts())
+			}
+			if got := h.hasButton("Approve for this chat"); got != tc.forChat {
+				t.Errorf("Approve for this chat shown %v, want %v", got, tc.forChat)
+			}
+			if !tc.forChat && !h.showsWrapped("Why: what it runs is decided only when it runs") {
+				t.Errorf("the card does not say why it asks every time; window shows:\n%s", h.texts())
+			}
+			test.Tap(h.button("Deny"))
+			h.idle()
+		})
 	}
 }

@@ -77,7 +77,7 @@ func (r *row) plain() string {
 		}
 		return strings.Join(parts, "\n")
 	case rowApproval:
-		return r.pending.req.Summary + "\n" + strings.Join(r.pending.req.Reasons, "\n")
+		return r.pending.req.Summary + "\n" + strings.Join(r.pending.req.Reasons, "\n") + "\n" + scopeText(r.pending.req)
 	}
 	return r.text
 }
