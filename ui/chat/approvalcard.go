@@ -29,9 +29,9 @@ type approvalCard struct {
 	// scope says what Approve for this chat covers, or that this call
 	// asks every time.
 	scope *wrapText
-	once    *widget.Button
-	chat    *widget.Button
-	deny    *widget.Button
+	once  *widget.Button
+	chat  *widget.Button
+	deny  *widget.Button
 }
 
 func newApprovalCard(c *Chat) *approvalCard {
