@@ -45,6 +45,7 @@ type capsPage struct {
 func newCapsPage(env *bridge.Env) *capsPage {
 	p := &capsPage{env: env}
 	p.detail = newCapDetail(env.Copy)
+	p.detail.Sandbox = env.Core.Sandbox
 	p.detail.OnGrant = p.grant
 	p.detail.OnRevoke = p.revoke
 	p.detail.OnRemove = p.confirmRemove

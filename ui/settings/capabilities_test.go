@@ -340,6 +340,20 @@ func TestShowRoutesPages(t *testing.T) {
 	if !h.row("calc").marker.Visible() {
 		t.Error("calc's row is not highlighted")
 	}
+	// The page says how the operating system confines the code: calc
+	// ships with Wrasse and runs inside it; shell's commands are sandboxed.
+	if !h.s.caps.detail.sandbox.Visible() || !strings.HasPrefix(h.s.caps.detail.sandbox.Text, "Sandbox: ") {
+		t.Errorf("calc's sandbox line: %q", h.s.caps.detail.sandbox.Text)
+	}
+	h.s.Show(hint.PageCapabilities, "shell")
+	shell, err := h.core.Registry().Get("shell")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.s.caps.detail.Show(shell)
+	if txt := h.s.caps.detail.sandbox.Text; !strings.Contains(txt, "commands") {
+		t.Errorf("shell's sandbox line does not speak of its commands: %q", txt)
+	}
 }
 
 // An error whose hint names a page offers a button that goes there.

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -19,8 +20,12 @@ type capDetail struct {
 	OnGrant  func(name, perm string)
 	OnRevoke func(name, perm string)
 	OnRemove func(name string)
+	// Sandbox says how the operating system confines a capability's code
+	// (assistant.App.Sandbox); nil shows nothing.
+	Sandbox func(name string) (assistant.SandboxInfo, error)
 
 	name    string
+	sandbox *widget.Label
 	title   *widget.Label
 	meta    *widget.Label
 	desc    *widget.Label
@@ -48,6 +53,8 @@ func newCapDetail(copy func(string)) *capDetail {
 	d.tools = widget.NewLabel("")
 	d.tools.Wrapping = fyne.TextWrapWord
 	d.perms = container.NewVBox()
+	d.sandbox = widget.NewLabel("")
+	d.sandbox.Wrapping = fyne.TextWrapWord
 	d.where = widget.NewLabel("")
 	d.where.Wrapping = fyne.TextWrapBreak
 	d.where.SizeName = theme.SizeNameCaptionText
@@ -60,7 +67,7 @@ func newCapDetail(copy func(string)) *capDetail {
 	d.empty = widget.NewLabel("Select a capability to see its tools, permissions and state.")
 	d.empty.Wrapping = fyne.TextWrapWord
 	d.body = container.NewVBox(d.title, d.meta, d.desc, d.state, d.failure,
-		widget.NewSeparator(), d.tools, d.perms, d.where, container.NewHBox(d.remove))
+		widget.NewSeparator(), d.tools, d.perms, d.sandbox, d.where, container.NewHBox(d.remove))
 	d.obj = container.NewVScroll(container.NewStack(d.empty, d.body))
 	d.Show(nil)
 	return d
@@ -115,6 +122,7 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 	d.state.Refresh()
 	d.tools.SetText(toolsText(c))
 	d.showPermissions(c)
+	d.showSandbox(c.Name)
 	switch {
 	case c.Dir != "":
 		d.where.SetText("Folder: " + c.Dir)
@@ -123,6 +131,29 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 	}
 	d.remove.Hidden = c.Source != cerebellum.SourceWorkspace
 	d.body.Refresh()
+}
+
+// showSandbox says plainly what the kernel enforces on the capability's
+// code and what it cannot (an older kernel, another OS).
+func (d *capDetail) showSandbox(name string) {
+	d.sandbox.Hide()
+	if d.Sandbox == nil {
+		return
+	}
+	info, err := d.Sandbox(name)
+	if err != nil || !info.Code {
+		return
+	}
+	text := "Sandbox: " + info.Summary
+	for _, g := range info.Gaps {
+		text += "\nNot enforced: " + g
+	}
+	d.sandbox.Importance = widget.MediumImportance
+	if len(info.Gaps) > 0 {
+		d.sandbox.Importance = widget.WarningImportance
+	}
+	d.sandbox.SetText(text)
+	d.sandbox.Show()
 }
 
 func toolsText(c *cerebellum.Capability) string {
