@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -16,6 +17,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
@@ -578,5 +581,56 @@ func TestApprovalCardScopeAndAlwaysAsk(t *testing.T) {
 			test.Tap(h.button("Deny"))
 			h.idle()
 		})
+	}
+}
+
+// firstEventSink runs first before passing a turn's first event on.
+type firstEventSink struct {
+	agent.Sink
+	first func()
+	once  sync.Once
+}
+
+func (s *firstEventSink) OnEvent(e store.Event) {
+	s.once.Do(s.first)
+	s.Sink.OnEvent(e)
+}
+
+// A conversation made elsewhere (another window, a forwarded CLI command)
+// just as a first turn starts is not taken for the turn's: the chat learns
+// its conversation from the core (TurnOptions.Started), not by comparing
+// conversation lists.
+func TestFirstTurnKnowsItsConversation(t *testing.T) {
+	h := newHarness(t)
+	release := make(chan struct{})
+	h.model.Reply(pt.Text("hi"), pt.Wait(release), pt.Text(" there"))
+	others := make(chan store.ID, 1)
+	h.chat.startTurn(h.chat.cur, "hello", func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		opt.Sink = &firstEventSink{Sink: opt.Sink, first: func() {
+			c, err := h.core.Store().CreateConversation("elsewhere")
+			if err != nil {
+				t.Error(err)
+			}
+			others <- c.ID
+		}}
+		return h.core.Turn(ctx, 0, "hello", opt)
+	})
+	other := <-others
+	<-h.model.Waiting()
+	h.until("the streamed text", func() bool {
+		r := h.rowsOf(rowAssistant)
+		return len(r) == 1 && r[0].text == "hi"
+	})
+	id := h.chat.Current()
+	if id == 0 || id == other {
+		t.Fatalf("while the first turn runs the chat shows conversation %v; the other one is %v", id, other)
+	}
+	if ev := h.stored(id); len(ev) == 0 || ev[0].Text != "hello" {
+		t.Errorf("conversation %v holds %+v, want the message sent", id, ev)
+	}
+	close(release)
+	h.idle()
+	if h.chat.Current() != id {
+		t.Errorf("after the turn the chat shows %v, want %v", h.chat.Current(), id)
 	}
 }

@@ -95,30 +95,17 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	c.find.reset()
 	c.refreshChrome()
 	c.list.changed(0) // Edit and Regenerate go while it runs
-	sink := &turnSink{c: c, run: run, fresh: tr.id == 0}
+	sink := &turnSink{c: c, run: run}
 	sink.th = newThrottle(streamInterval, c.now, c.timer, sink.flush)
+	// The core says which conversation a first turn made before its first
+	// event; env.Do keeps that order, so the transcript has its id before
+	// any of its rows.
+	started := func(id store.ID) { c.env.Do(func() { c.bind(run, id) }) }
 	c.env.Go(func() {
-		if sink.fresh {
-			sink.known = c.knownIDs()
-		}
-		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink})
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started})
 		cancel()
 		c.env.Do(func() { c.turnEnded(run, id, err) })
 	})
-}
-
-// knownIDs are the conversations that exist now (read on the turn's
-// goroutine before a first turn creates its conversation).
-func (c *Chat) knownIDs() map[store.ID]bool {
-	convs, err := c.core.Store().ListConversations()
-	known := map[store.ID]bool{}
-	if err != nil {
-		return known
-	}
-	for _, cv := range convs {
-		known[cv.ID] = true
-	}
-	return known
 }
 
 // bind gives a first turn's transcript the conversation the core made.
@@ -181,11 +168,9 @@ func (c *Chat) applyEvent(run *turnRun, e store.Event) {
 
 // turnSink receives a turn on its goroutine and hands it to the UI.
 type turnSink struct {
-	c     *Chat
-	run   *turnRun
-	th    *throttle
-	fresh bool // a first turn: its conversation is found at its first event
-	known map[store.ID]bool
+	c   *Chat
+	run *turnRun
+	th  *throttle
 }
 
 var _ agent.Sink = (*turnSink)(nil)
@@ -195,28 +180,7 @@ func (s *turnSink) OnStep(int) {}
 func (s *turnSink) OnText(seq uint64, delta string) { s.th.add(seq, delta) }
 
 func (s *turnSink) OnEvent(e store.Event) {
-	if s.fresh {
-		s.fresh = false
-		if id := s.newConversation(); id != 0 {
-			s.c.env.Do(func() { s.c.bind(s.run, id) })
-		}
-	}
 	s.c.env.Do(func() { s.c.applyEvent(s.run, e) })
-}
-
-// newConversation finds the conversation a first turn created: the one
-// that did not exist before it started.
-func (s *turnSink) newConversation() store.ID {
-	convs, err := s.c.core.Store().ListConversations()
-	if err != nil {
-		return 0
-	}
-	for _, cv := range convs {
-		if !s.known[cv.ID] {
-			return cv.ID
-		}
-	}
-	return 0
 }
 
 // flush shows streamed text (from the throttle, at most ten times a
