@@ -144,7 +144,12 @@ func (c *Chat) Open(id store.ID) {
 	}
 	tr := newTranscript(id, c.owner)
 	a := c.anchorOf(id)
-	events, err := c.core.Store().LastEvents(id, pageSize)
+	conv, err := c.core.Store().GetConversation(id)
+	var events []store.Event
+	if err == nil {
+		tr.stamp = stampOf(conv)
+		events, err = c.core.Store().LastEvents(id, pageSize)
+	}
 	if err != nil {
 		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
 		c.sidebar.reload()
@@ -328,11 +333,17 @@ func (c *Chat) conversationsChanged(names []string) {
 		if n != c.cur.id.String() {
 			continue
 		}
-		if _, err := c.core.Store().GetConversation(c.cur.id); err != nil {
+		conv, err := c.core.Store().GetConversation(c.cur.id)
+		if err != nil {
 			// Deleted: show a new conversation instead.
 			delete(c.anchors, c.cur.id)
 			c.cur.id = 0
 			c.NewConversation()
+			return
+		}
+		if stampOf(conv).same(c.cur.stamp) {
+			// Renamed, or its loaded set changed: the messages did not.
+			c.strip.refresh()
 			return
 		}
 		id := c.cur.id

@@ -634,3 +634,80 @@ func TestFirstTurnKnowsItsConversation(t *testing.T) {
 		t.Errorf("after the turn the chat shows %v, want %v", h.chat.Current(), id)
 	}
 }
+
+// stripButton is the loaded-capabilities strip's button for name.
+func (h *harness) stripButton(name string) *widget.Button {
+	h.t.Helper()
+	for _, o := range h.chat.strip.box.Objects {
+		if b, ok := o.(*widget.Button); ok && b.Text == name {
+			return b
+		}
+	}
+	h.t.Fatalf("the strip has no %s button; it shows %v", name, h.chat.strip.loaded)
+	return nil
+}
+
+func TestUnloadThroughTheCore(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`))
+	h.model.Reply(pt.Text("two"))
+	h.send("1+1?")
+	h.idle()
+	id := h.chat.Current()
+
+	// The chat's own turn: the × is disabled while it runs.
+	release := make(chan struct{})
+	h.model.Reply(pt.Text("thinking"), pt.Wait(release), pt.Text(" done"))
+	h.send("again")
+	<-h.model.Waiting()
+	if !h.stripButton("calc").Disabled() {
+		t.Error("calc's × is enabled while the conversation's turn runs")
+	}
+	close(release)
+	h.idle()
+	if h.stripButton("calc").Disabled() {
+		t.Fatal("calc's × is disabled after the turn")
+	}
+
+	// A turn the chat does not know of (run through the core directly, as
+	// a forwarded command would): the core refuses and the strip says so.
+	release = make(chan struct{})
+	h.model.Reply(pt.Text("elsewhere"), pt.Wait(release), pt.Text(" done"))
+	h.env.Go(func() {
+		if _, err := h.core.Turn(context.Background(), id, "from elsewhere", assistant.TurnOptions{}); err != nil {
+			t.Error(err)
+		}
+	})
+	<-h.model.Waiting()
+	test.Tap(h.stripButton("calc"))
+	if !slices.Contains(h.chat.strip.loaded, "calc") {
+		t.Errorf("calc left the strip though the core refused: %v", h.chat.strip.loaded)
+	}
+	if want := "calc stays loaded while a reply is being written: unload it when the reply ends."; !h.shows(want) {
+		t.Errorf("the strip does not say %q; window shows:\n%s", want, h.texts())
+	}
+	close(release)
+	h.until("the other turn's news", func() bool {
+		return len(h.stored(id)) > 0 && h.stored(id)[len(h.stored(id))-1].Status == store.StatusComplete &&
+			slices.ContainsFunc(h.chat.cur.rows, func(r *row) bool { return r.text == "elsewhere done" })
+	})
+
+	// Unloading keeps the find bar as it was: the messages did not change.
+	h.chat.ShowFind()
+	test.Type(h.chat.find.entry, "again")
+	findCount := h.chat.find.count.Text
+	test.Tap(h.stripButton("calc"))
+	if slices.Contains(h.chat.strip.loaded, "calc") {
+		t.Errorf("calc still in the strip after unloading: %v", h.chat.strip.loaded)
+	}
+	if saved, err := h.core.Store().Loaded(id); err != nil || slices.Contains(saved, "calc") {
+		t.Errorf("stored loaded set %v (%v) still has calc", saved, err)
+	}
+	if h.shows("stays loaded") {
+		t.Error("the earlier problem still shows after a successful unload")
+	}
+	h.until("the core's news of the unload", func() bool { return len(h.queue) == 0 })
+	if got := h.chat.find.count.Text; got != findCount || got == "" {
+		t.Errorf("find shows %q after unloading, was %q", got, findCount)
+	}
+}

@@ -1,28 +1,40 @@
 package chat
 
 import (
-	"slices"
+	"errors"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // loadedStrip shows the capabilities the current conversation's requests
 // carry right now: core and pinned ones (always there), then the
 // conversation's loaded set (the per-conversation LRU), each with an ×
-// that unloads it.
+// that unloads it through the core (refused while the conversation's turn
+// runs: the × is disabled then). A failed unload says why at the strip's
+// end.
 type loadedStrip struct {
 	c      *Chat
 	box    *fyne.Container
 	object fyne.CanvasObject
+	// problem is why the last unload in conversation problemIn failed.
+	problem   *widget.Label
+	problemIn store.ID
 	// names as shown, for tests
 	always, loaded []string
 }
 
 func newLoadedStrip(c *Chat) *loadedStrip {
 	s := &loadedStrip{c: c, box: container.NewHBox()}
+	s.problem = widget.NewLabel("")
+	s.problem.Importance = widget.DangerImportance
 	s.object = container.NewHScroll(s.box)
 	return s
 }
@@ -58,23 +70,37 @@ func (s *loadedStrip) refresh() {
 		}
 		objs = append(objs, b)
 	}
+	if s.problem.Text != "" && s.problemIn == id {
+		objs = append(objs, s.problem)
+	}
 	s.box.Objects = objs
 	s.box.Refresh()
 }
 
-// unload removes a capability from the conversation's loaded set; the
-// next turn's session is built from the stored set.
+// unload takes a capability out of the conversation's loaded set; the
+// next turn's requests leave its tools out.
 func (s *loadedStrip) unload(name string) {
 	id := s.c.cur.id
 	if id == 0 || s.c.running(s.c.cur) {
 		return
 	}
-	saved, err := s.c.core.Store().Loaded(id)
-	if err == nil {
-		err = s.c.core.Store().SetLoaded(id, slices.DeleteFunc(saved, func(n string) bool { return n == name }))
-	}
-	if err != nil {
-		s.c.core.Logger().Warn("unloading a capability", "capability", name, "error", err)
+	s.problem.SetText("")
+	if err := s.c.core.Unload(id, name); err != nil {
+		s.c.core.Logger().Warn("unloading a capability", "conversation", id.String(), "capability", name, "error", err)
+		s.problem.SetText(unloadProblem(name, err))
+		s.problemIn = id
 	}
 	s.refresh()
+}
+
+// unloadProblem says why name could not be unloaded and what to do.
+func unloadProblem(name string, err error) string {
+	if errors.Is(err, agent.ErrBusy) {
+		return fmt.Sprintf("%s stays loaded while a reply is being written: unload it when the reply ends.", name)
+	}
+	msg := fmt.Sprintf("Could not unload %s: %v", name, err)
+	if h, ok := hint.Of(err); ok && h.Action != "" {
+		msg += " (" + h.Action + ")"
+	}
+	return msg
 }

@@ -99,6 +99,24 @@ type transcript struct {
 	usage *provider.Usage
 	// owner names the capability a tool belongs to ("" when unknown).
 	owner func(tool string) string
+	// stamp is the stored conversation's record as read before its events
+	// were loaded: when it is unchanged, so are the events (a rename or an
+	// unload announces the conversation but changes neither).
+	stamp recordStamp
+}
+
+// recordStamp is what moves in a conversation's record when its events change.
+type recordStamp struct {
+	updated time.Time
+	events  int
+}
+
+func stampOf(c store.Conversation) recordStamp {
+	return recordStamp{updated: c.Updated, events: c.EventCount}
+}
+
+func (s recordStamp) same(o recordStamp) bool {
+	return s.events == o.events && s.updated.Equal(o.updated)
 }
 
 func newTranscript(id store.ID, owner func(string) string) *transcript {
