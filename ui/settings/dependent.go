@@ -201,26 +201,30 @@ func (p *dependentPage) Refresh() {
 	}
 	p.banner.Hidden = state == depOK
 	p.banner.Refresh()
-	if state != depOK {
+	if state == depMissing {
 		p.setInert(true)
 		return
 	}
-	p.load()
+	// A capability that is switched off or failed still shows its values,
+	// inert, so the page says what they are while it cannot apply them.
+	p.load(state)
 }
 
 // load reads the values in the background; the controls wake up when
-// they have arrived.
-func (p *dependentPage) load() {
+// they have arrived and the capability is OK.
+func (p *dependentPage) load(state depState) {
 	p.setInert(true)
 	core := p.env.Core
 	p.env.Go(func() {
 		vals, err := capSettings(core, p.name)
 		p.env.Do(func() {
-			if p.state != depOK {
+			if p.state != state {
 				return
 			}
 			if err != nil {
-				p.outcome.Error(err)
+				if state == depOK {
+					p.outcome.Error(err)
+				}
 				return
 			}
 			byKey := map[string]string{}
@@ -233,7 +237,7 @@ func (p *dependentPage) load() {
 				f.err.Hide()
 			}
 			p.outcome.Clear()
-			p.setInert(false)
+			p.setInert(state != depOK)
 		})
 	})
 }

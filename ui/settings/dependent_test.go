@@ -79,6 +79,14 @@ func TestDependentPageStates(t *testing.T) {
 					t.Errorf("field %s is live", f.spec.Key)
 				}
 			}
+			if tt.want == depOff {
+				// Switched off, the page still says what the values are.
+				for _, f := range p.fields {
+					if f.spec.Key == "allowedHosts" && f.get() != "*" {
+						t.Errorf("allowedHosts shows %q while switched off, want its value *", f.get())
+					}
+				}
+			}
 			if tt.failure != "" && (!p.failure.Visible() || !strings.Contains(p.failure.Text(), tt.failure)) {
 				t.Errorf("failure block %v: %q", p.failure.Visible(), p.failure.Text())
 			}
