@@ -55,8 +55,23 @@ func TestOpen5000ShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
 		t.Fatal("did not open at the end")
 	}
 	last := tr.rows[len(tr.rows)-1]
-	h.chat.list.list.ScrollToTop()
-	h.until("the older pages", func() bool { return h.chat.cur.complete })
+	// Each time the view reaches the top, one more page loads (and the
+	// view stays on the row that was at the top).
+	for pages := 1; !h.chat.cur.complete; pages++ {
+		if pages > 450/pageSize+1 {
+			t.Fatalf("still incomplete after %d pages", pages)
+		}
+		before := len(h.chat.cur.events)
+		h.chat.list.list.ScrollToTop()
+		h.until("an older page", func() bool { return len(h.chat.cur.events) > before })
+		h.until("the load to settle", func() bool { return !h.chat.loadingOlder })
+		if n := len(h.chat.cur.events); n != min(before+pageSize, 450) {
+			t.Fatalf("one scroll to the top went from %d to %d events, want one page more", before, n)
+		}
+		if h.chat.list.list.GetScrollOffset() == 0 {
+			t.Fatal("after loading a page the view is at the top, not on the row it showed")
+		}
+	}
 	if n := len(h.chat.cur.events); n != 450 {
 		t.Errorf("%d events after scrolling to the top, want all 450", n)
 	}

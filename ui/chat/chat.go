@@ -302,24 +302,69 @@ func (c *Chat) nearTop() {
 	if tr.complete || c.loadingOlder || c.settling || tr.id == 0 || len(tr.events) == 0 {
 		return
 	}
+	c.loadBack(tr.oldest()-1, func() {})
+}
+
+// loadBack loads older pages of the current conversation in the
+// background until the one holding seq, puts them in front keeping the
+// view where it is, and then calls done (on the UI goroutine). done is
+// also called when someone else loaded pages meanwhile, so it can look
+// again; it is not called when the conversation changed or reading
+// failed.
+func (c *Chat) loadBack(seq uint64, done func()) {
+	tr := c.cur
+	if tr.complete || tr.id == 0 || len(tr.events) == 0 || tr.oldest() <= seq {
+		c.env.Do(done)
+		return
+	}
 	c.loadingOlder = true
 	id, before := tr.id, tr.oldest()
 	c.env.Go(func() {
-		older, err := c.core.Store().EventsBefore(id, before, pageSize)
+		var older []store.Event
+		complete := false
+		var err error
+		for b := before; ; {
+			var page []store.Event
+			if page, err = c.core.Store().EventsBefore(id, b, pageSize); err != nil {
+				break
+			}
+			older = append(page, older...)
+			if len(page) < pageSize {
+				complete = true
+				break
+			}
+			if b = page[0].Seq; b <= seq {
+				break
+			}
+		}
 		c.env.Do(func() {
 			c.loadingOlder = false
 			if err != nil {
 				c.core.Logger().Warn("loading older messages", "conversation", id.String(), "error", err)
 				return
 			}
-			if tr != c.cur || tr.oldest() != before {
+			if tr != c.cur {
 				return
 			}
-			a := c.list.anchor()
-			tr.prepend(older, len(older) < pageSize)
-			c.list.rebuild(a)
+			if tr.oldest() == before {
+				a := c.list.anchor()
+				tr.prepend(older, complete)
+				c.list.rebuild(a)
+				c.find.rowsRebuilt()
+			}
+			done()
 		})
 	})
+}
+
+// rowIndex is the index of the row k names, or -1 when it is not loaded.
+func (c *Chat) rowIndex(k rowKey) int {
+	for i := range c.rowCount() {
+		if keyOf(c.rowAt(i)) == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // conversationsChanged follows the core's news of conversations: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -710,4 +711,97 @@ func TestUnloadThroughTheCore(t *testing.T) {
 	if got := h.chat.find.count.Text; got != findCount || got == "" {
 		t.Errorf("find shows %q after unloading, was %q", got, findCount)
 	}
+}
+
+// fillWith makes a conversation of n messages, the user's and replies
+// alternating; message i says text(i).
+func fillWith(tb testing.TB, db *store.DB, n int, text func(i int) string) store.ID {
+	tb.Helper()
+	c, err := db.CreateConversation("fake-model")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		e := store.Event{Type: store.EventUserMessage, Text: text(i)}
+		if i%2 == 1 {
+			e = store.Event{Type: store.EventAssistantText, Model: "fake-model", Text: text(i)}
+		}
+		if _, err := db.AppendEvent(c.ID, e); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return c.ID
+}
+
+func TestFindSearchesTheWholeConversation(t *testing.T) {
+	h := newHarness(t)
+	needles := map[int]bool{4: true, 200: true, 440: true}
+	text := func(i int) string {
+		if needles[i] {
+			return fmt.Sprintf("message %d has the Needle in it", i)
+		}
+		return fmt.Sprintf("message %d is hay", i)
+	}
+	id := fillWith(t, h.core.Store(), 450, text)
+	h.chat.Open(id)
+	tr := h.chat.cur
+	if len(tr.events) != pageSize || tr.complete {
+		t.Fatalf("opened with %d events, want one page of %d", len(tr.events), pageSize)
+	}
+
+	h.chat.ShowFind()
+	test.Type(h.chat.find.entry, "needle")
+	h.until("the search of the stored messages", func() bool { return !h.chat.find.searching })
+	if got := h.chat.find.count.Text; got != "3 of 3" {
+		t.Fatalf("count %q, want 3 of 3 over the whole conversation", got)
+	}
+	if len(tr.events) != pageSize {
+		t.Errorf("searching loaded %d events; only going to a match should load pages", len(tr.events))
+	}
+	wantShown := func(i int) {
+		t.Helper()
+		r := h.chat.list.highlight
+		if r == nil || r.text != text(i) {
+			t.Fatalf("highlighted %+v, want message %d", r, i)
+		}
+		l := h.chat.list
+		top := l.top(h.chat.cur.index(r))
+		if off := l.list.GetScrollOffset(); top < off || top >= off+l.list.Size().Height {
+			t.Errorf("message %d's top %v is not in the view (offset %v, height %v)", i, top, off, l.list.Size().Height)
+		}
+	}
+	wantShown(440)
+
+	// The middle match lies a few pages back: those pages load, no more.
+	h.chat.find.prev()
+	h.until("message 200 loaded and shown", func() bool {
+		r := h.chat.list.highlight
+		return r != nil && r.text == text(200)
+	})
+	if got := h.chat.find.count.Text; got != "2 of 3" {
+		t.Errorf("count %q, want 2 of 3", got)
+	}
+	if h.chat.cur.complete || h.chat.cur.oldest() > 201 {
+		t.Errorf("after going to message 200: oldest loaded seq %d, complete %v; want the pages up to it only",
+			h.chat.cur.oldest(), h.chat.cur.complete)
+	}
+	wantShown(200)
+
+	// The oldest match is in the first page.
+	h.chat.find.prev()
+	h.until("message 4 loaded and shown", func() bool {
+		r := h.chat.list.highlight
+		return r != nil && r.text == text(4)
+	})
+	if got := h.chat.find.count.Text; got != "1 of 3" || !h.chat.cur.complete {
+		t.Errorf("count %q, complete %v; want 1 of 3 and everything loaded", got, h.chat.cur.complete)
+	}
+	wantShown(4)
+
+	// Next goes on to the loaded ones without loading.
+	h.chat.find.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := h.chat.find.count.Text; got != "2 of 3" {
+		t.Errorf("after Enter: %q, want 2 of 3", got)
+	}
+	wantShown(200)
 }

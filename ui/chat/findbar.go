@@ -2,24 +2,67 @@ package chat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
-// findBar finds text in the conversation shown (Ctrl/Cmd+F): it counts
-// the messages and cards that contain it, and Next and Previous scroll to
-// each one and highlight it. Enter goes to the next, Esc closes.
+// findBar finds text in the conversation shown (Ctrl/Cmd+F), all of it,
+// not only the pages loaded: it counts the messages and cards that
+// contain the text, and Next and Previous scroll to each one and
+// highlight it, loading older pages first when the match lies in one.
+// Enter goes to the next, Esc closes.
+//
+// The loaded rows are searched at once; the stored events before them
+// are searched in the background (a transcript built from them, so a
+// match is a row exactly as it will show), and their matches join in
+// front when found.
 type findBar struct {
 	c       *Chat
 	entry   *findEntry
 	count   *widget.Label
 	object  *fyne.Container
-	matches []int
+	matches []match
 	at      int
+	// gen moves with every search and reset, so a background search's
+	// answer for an older query or another conversation is dropped.
+	gen int
+	// searching is true while the stored events are being searched.
+	searching bool
+	// loading is true while the pages up to the current match load.
+	loading bool
+}
+
+// match is one find result: a row, loaded or not yet.
+type match struct {
+	key rowKey
+	// seq is where the row begins (a tool card: its call), to know which
+	// pages to load to show it.
+	seq uint64
+}
+
+// rowKey names a row across rebuilds of the transcript (loading an older
+// page makes its rows anew).
+type rowKey struct {
+	seq  uint64   // a message or an error
+	call string   // a tool card: its call
+	p    *pending // an approval card
+}
+
+func keyOf(r *row) rowKey {
+	switch r.kind {
+	case rowTool:
+		return rowKey{call: r.tool.id}
+	case rowApproval:
+		return rowKey{p: r.pending}
+	}
+	return rowKey{seq: r.seq}
 }
 
 func newFindBar(c *Chat) *findBar {
@@ -56,39 +99,112 @@ func (f *findBar) showQuery(q string) {
 
 func (f *findBar) close() {
 	f.object.Hide()
-	f.matches = nil
+	f.gen++
+	f.matches, f.searching, f.loading = nil, false, false
 	f.c.list.clearHighlight()
 	f.c.FocusComposer()
 }
 
 // reset forgets matches (another conversation, or it changed).
 func (f *findBar) reset() {
-	f.matches = nil
+	f.gen++
+	f.matches, f.searching, f.loading = nil, false, false
 	f.count.SetText("")
 	f.c.list.clearHighlight()
 }
 
+func (f *findBar) query() string { return strings.ToLower(strings.TrimSpace(f.entry.Text)) }
+
 // search finds the rows containing the query, case-insensitively, and
 // goes to the last one (the newest, nearest the end where the view is).
 func (f *findBar) search() {
-	q := strings.ToLower(strings.TrimSpace(f.entry.Text))
-	f.matches = nil
+	f.gen++
+	f.matches, f.searching, f.loading = nil, false, false
+	q := f.query()
 	if q == "" || !f.object.Visible() {
 		f.count.SetText("")
 		f.c.list.clearHighlight()
 		return
 	}
+	f.matches = f.loadedMatches(q)
+	f.at = len(f.matches) - 1
+	tr := f.c.cur
+	if !tr.complete && tr.id != 0 && len(tr.events) > 0 {
+		f.searching = true
+		f.searchStored(tr, q)
+	}
+	f.goTo()
+}
+
+// loadedMatches are the matching rows loaded now, in order.
+func (f *findBar) loadedMatches(q string) []match {
+	var out []match
 	for i := range f.c.rowCount() {
-		if strings.Contains(strings.ToLower(f.c.rowAt(i).plain()), q) {
-			f.matches = append(f.matches, i)
+		if r := f.c.rowAt(i); strings.Contains(strings.ToLower(r.plain()), q) {
+			out = append(out, match{key: keyOf(r), seq: r.seq})
 		}
 	}
-	if len(f.matches) == 0 {
-		f.count.SetText("no matches")
-		f.c.list.clearHighlight()
-		return
+	return out
+}
+
+// searchStored searches tr's stored events before its first loaded one in
+// the background, then puts their matches in front of the loaded ones.
+func (f *findBar) searchStored(tr *transcript, q string) {
+	gen, id, before, owner := f.gen, tr.id, tr.oldest(), tr.owner
+	f.c.env.Go(func() {
+		older, err := f.c.core.Store().EventsBefore(id, before, 0)
+		var found []match
+		if err == nil {
+			found = matchEvents(older, q, owner)
+		}
+		f.c.env.Do(func() {
+			if f.gen != gen || f.c.cur != tr {
+				return
+			}
+			f.searching = false
+			if err != nil {
+				f.c.core.Logger().Warn("finding in older messages", "conversation", id.String(), "error", err)
+			}
+			f.merge(tr, q, found)
+		})
+	})
+}
+
+// matchEvents are the rows of events that contain q. It runs off the UI
+// goroutine: the transcript it builds is its own.
+func matchEvents(events []store.Event, q string, owner func(string) string) []match {
+	t := newTranscript(0, owner)
+	t.load(events, true)
+	var out []match
+	for _, r := range t.rows {
+		if strings.Contains(strings.ToLower(r.plain()), q) {
+			out = append(out, match{key: keyOf(r), seq: r.seq})
+		}
 	}
+	return out
+}
+
+// merge puts the stored matches found before the loaded rows in front of
+// the loaded matches, staying on the match shown.
+func (f *findBar) merge(tr *transcript, q string, found []match) {
+	var cur *rowKey
+	if f.at >= 0 && f.at < len(f.matches) {
+		cur = &f.matches[f.at].key
+	}
+	// Rows loaded meanwhile (the view scrolled up), and a tool card whose
+	// call lies before the first page but whose result is in it, are
+	// loaded matches already.
+	oldest := tr.oldest()
+	found = slices.DeleteFunc(found, func(m match) bool {
+		return m.seq >= oldest || (m.key.call != "" && tr.calls[m.key.call] != nil)
+	})
+	f.matches = append(found, f.loadedMatches(q)...)
 	f.at = len(f.matches) - 1
+	if cur != nil {
+		if i := slices.IndexFunc(f.matches, func(m match) bool { return m.key == *cur }); i >= 0 {
+			f.at = i
+		}
+	}
 	f.goTo()
 }
 
@@ -108,9 +224,57 @@ func (f *findBar) prev() {
 	f.goTo()
 }
 
+// goTo shows the current match, loading the pages up to it first when it
+// is not loaded yet.
 func (f *findBar) goTo() {
-	f.count.SetText(fmt.Sprintf("%d of %d", f.at+1, len(f.matches)))
-	f.c.list.show(f.matches[f.at])
+	if len(f.matches) == 0 {
+		if f.searching {
+			f.count.SetText("searching…")
+		} else {
+			f.count.SetText("no matches")
+		}
+		f.c.list.clearHighlight()
+		return
+	}
+	text := fmt.Sprintf("%d of %d", f.at+1, len(f.matches))
+	if f.searching {
+		text += ", searching older messages…"
+	}
+	f.count.SetText(text)
+	m := f.matches[f.at]
+	f.loading = false
+	if i := f.c.rowIndex(m.key); i >= 0 {
+		f.c.list.show(i)
+		return
+	}
+	tr := f.c.cur
+	if tr.complete || m.seq >= tr.oldest() {
+		return // gone from the conversation meanwhile
+	}
+	f.count.SetText(text + " (loading…)")
+	f.loading = true
+	gen, at := f.gen, f.at
+	f.c.loadBack(m.seq, func() {
+		if f.gen == gen && f.at == at && f.loading {
+			f.goTo()
+		}
+	})
+}
+
+// rowsRebuilt highlights the current match again after the transcript
+// made its rows anew (an older page was loaded), and goes to it when it
+// was waiting for that page.
+func (f *findBar) rowsRebuilt() {
+	if !f.object.Visible() || f.at < 0 || f.at >= len(f.matches) {
+		return
+	}
+	i := f.c.rowIndex(f.matches[f.at].key)
+	switch {
+	case i >= 0 && f.loading:
+		f.goTo()
+	case i >= 0:
+		f.c.list.highlightRow(f.c.rowAt(i))
+	}
 }
 
 // findEntry is the find bar's entry: Enter finds the next, Esc closes.

@@ -64,7 +64,9 @@ func (m *messageList) newList() *widget.List {
 				return
 			}
 			o.(*rowView).bind(r, m.c.isLast(id), r == m.highlight)
-			if id < 3 {
+			// While a scroll position waits to be restored, the list binds
+			// the rows at offset 0, which are not in view.
+			if id < 3 && m.restore == nil {
 				m.c.nearTop()
 			}
 		})
@@ -218,6 +220,14 @@ func (m *messageList) show(i int) {
 	m.list.Refresh()
 	if i >= 0 {
 		m.list.ScrollToOffset(m.top(i))
+	}
+}
+
+// highlightRow highlights r without scrolling.
+func (m *messageList) highlightRow(r *row) {
+	if m.highlight != r {
+		m.highlight = r
+		m.list.Refresh()
 	}
 }
 
