@@ -155,10 +155,15 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 	if err != nil {
 		return errorResult(err), err
 	}
-	ctx = WithSession(ctx, sess)
+	ctx = withRegistry(WithSession(ctx, sess), r)
+	// A tool learnt from an MCP server is called by the server's name.
+	name := tool
+	if ref.tool.Remote != "" {
+		name = ref.tool.Remote
+	}
 	res, err := func() (Result, error) {
 		defer release() // even if the runtime panics: a reload waits for it
-		return rt.Call(ctx, tool, args)
+		return rt.Call(ctx, name, args)
 	}()
 	if err != nil {
 		err = fmt.Errorf("%s (%s): %w", tool, c.Name, err)

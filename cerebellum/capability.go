@@ -138,6 +138,10 @@ type LoadRequest struct {
 	// force (the user's, else the defaults), keyed by setting key; the
 	// plugin host hands them to the plugin as env.Settings.
 	Settings map[string]string
+	// Learn, set for MCP capabilities, is how the runtime tells the engine
+	// what its server offers, after each listing (connect, list_changed):
+	// the engine names, caches and publishes the tools.
+	Learn func(Catalog)
 }
 
 // Loader makes Runtimes for one kind of capability. The plugin host, the MCP

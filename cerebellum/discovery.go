@@ -70,7 +70,9 @@ func (r *Registry) Search(sess *Session, query string, limit int) (SearchResult,
 	if sess != nil {
 		for _, m := range res.Matches {
 			c := m.Capability
-			if c.Kind == KindGuide || len(c.Tools()) == 0 {
+			// An MCP capability whose server was never listed has no
+			// tools yet: loading it starts the server, which lists them.
+			if c.Kind == KindGuide || len(c.Tools()) == 0 && c.Kind != KindMCP {
 				continue
 			}
 			if !c.AlwaysLoaded() && !sess.IsLoaded(c.Name) {
@@ -242,11 +244,24 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		if err != nil {
 			return Result{Content: err.Error(), IsError: true}, nil
 		}
-		return Result{Content: FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) })}, nil
+		note := ""
+		if res.Activated != "" {
+			c, _ := d.r.Snapshot().Get(res.Activated)
+			if note = d.r.startOnActivate(ctx, c); note == "" {
+				res = d.r.refreshMatches(res)
+			}
+		}
+		return Result{Content: FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) }) + note}, nil
 	case "tool_activate":
 		c, err := d.r.Activate(sess, a.Capability)
 		if err != nil {
 			return Result{Content: err.Error() + " Use tool_search to find capabilities.", IsError: true}, nil
+		}
+		if note := d.r.startOnActivate(ctx, c); note != "" {
+			return Result{Content: fmt.Sprintf("Loaded %s.%s", c.Name, note), IsError: true}, nil
+		}
+		if now, ok := d.r.Snapshot().Get(c.Name); ok {
+			c = now // with the tools its server just listed
 		}
 		switch {
 		case c.Kind == KindGuide:

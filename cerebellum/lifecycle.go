@@ -219,8 +219,17 @@ func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runt
 }
 
 func (r *Registry) loadRequest(c *Capability) LoadRequest {
-	return LoadRequest{Capability: c, Workspace: r.opts.Workspace, Trusted: c.Source == SourceBuiltin, Granted: c.Granted,
+	req := LoadRequest{Capability: c, Workspace: r.opts.Workspace, Trusted: c.Source == SourceBuiltin, Granted: c.Granted,
 		Settings: r.effectiveSettings(c)}
+	if c.Kind == KindMCP {
+		name := c.Name
+		req.Learn = func(cat Catalog) {
+			if err := r.Learn(name, cat); err != nil {
+				r.log.Warn("learning an MCP server's tools", "capability", name, "error", err)
+			}
+		}
+	}
+	return req
 }
 
 // markFailed records a load failure for c's current content and publishes a

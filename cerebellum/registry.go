@@ -31,6 +31,10 @@ type Options struct {
 	// Settings persists the values of capability settings; nil means in
 	// memory. The workspace database implements both stores.
 	Settings SettingsStore
+	// Catalogs persists what MCP servers offer (their tool lists); nil
+	// uses States when it implements CatalogStore (the workspace database
+	// does), else memory.
+	Catalogs CatalogStore
 	// Pinned names capabilities that are always loaded (config.json
 	// pinnedCapabilities). Pinned, IndexBudget and ToolBudget are the
 	// initial Tuning; SetTuning changes them while running.
@@ -95,6 +99,13 @@ type Registry struct {
 	rtMu     sync.Mutex
 	runtimes map[string]*runtimeEntry
 
+	// catalogs are the MCP servers' catalogs read or learnt so far (under mu).
+	catalogs map[string]Catalog
+	// loadedBy is each live conversation's loaded set (under sessMu), so a
+	// server no conversation has loaded can stop.
+	sessMu   sync.Mutex
+	loadedBy map[string][]string
+
 	subMu   sync.Mutex
 	subs    []subscriber
 	nextSub uint64
@@ -132,7 +143,15 @@ func Open(opts Options) (*Registry, error) {
 	if opts.Settings == nil {
 		opts.Settings = &MemorySettings{}
 	}
-	r := &Registry{opts: opts, log: opts.Logger, failures: map[string]loadFailure{}, runtimes: map[string]*runtimeEntry{}}
+	if opts.Catalogs == nil {
+		if cs, ok := opts.States.(CatalogStore); ok {
+			opts.Catalogs = cs
+		} else {
+			opts.Catalogs = &MemoryCatalogs{}
+		}
+	}
+	r := &Registry{opts: opts, log: opts.Logger, failures: map[string]loadFailure{}, runtimes: map[string]*runtimeEntry{},
+		catalogs: map[string]Catalog{}, loadedBy: map[string][]string{}}
 	r.tuning.Store(&tuning)
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
@@ -140,6 +159,13 @@ func Open(opts Options) (*Registry, error) {
 	r.cache = openManifestCache(opts.ManifestCache)
 	r.checks = openVerdictCache(opts.CheckCache)
 	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
+	for _, l := range opts.Loaders {
+		if np, ok := l.(NativeProvider); ok {
+			for k, v := range np.Natives() {
+				r.native[k] = v
+			}
+		}
+	}
 	for k, v := range opts.Native {
 		r.native[k] = v
 	}
@@ -253,8 +279,9 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 		}
 	}
 	r.gen++
+	learned, policies := r.learnedLocked(r.scanned)
 	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
-		hasLoader: loaders, failures: r.failures, generation: r.gen})
+		hasLoader: loaders, failures: r.failures, generation: r.gen, learned: learned, policies: policies})
 	r.snap.Store(snap)
 	for _, c := range snap.caps {
 		if c.State == StateFailed {
@@ -285,7 +312,12 @@ func (r *Registry) NewSession(id string, loaded []string) *Session {
 			keep = append(keep, n)
 		}
 	}
-	return NewSession(id, keep, r.opts.MaxLoaded)
+	s := NewSession(id, keep, r.opts.MaxLoaded)
+	if id != "" {
+		s.watch = func(loaded []string) { r.trackLoaded(id, loaded) }
+		r.trackLoaded(id, s.Loaded())
+	}
+	return s
 }
 
 // UnknownPinned lists pinnedCapabilities names that are not installed.

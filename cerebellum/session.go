@@ -25,6 +25,9 @@ type Session struct {
 	version uint64
 	// onChange is called (without the lock held) after the loaded set changes.
 	onChange func(loaded []string)
+	// watch is the registry's own onChange (it stops MCP servers no
+	// conversation has loaded); set once by Registry.NewSession.
+	watch func(loaded []string)
 }
 
 // NewSession makes a session for conversation id, restoring a loaded set
@@ -104,16 +107,20 @@ func (s *Session) touch(name string) (evicted string) {
 		}
 	}
 	s.noteRecent(name)
-	var fn func([]string)
+	var fn, w func([]string)
 	var snapshot []string
 	if changed {
 		s.version++
 		fn = s.onChange
+		w = s.watch
 		snapshot = append([]string(nil), s.loaded...)
 	}
 	s.mu.Unlock()
 	if fn != nil {
 		fn(snapshot)
+	}
+	if w != nil {
+		w(snapshot)
 	}
 	return evicted
 }
@@ -148,16 +155,20 @@ func (s *Session) evictOldest(over func(loaded []string) bool) []string {
 		evicted = append(evicted, s.loaded[0])
 		s.loaded = append([]string(nil), s.loaded[1:]...)
 	}
-	var fn func([]string)
+	var fn, w func([]string)
 	var snapshot []string
 	if len(evicted) > 0 {
 		s.version++
 		fn = s.onChange
+		w = s.watch
 		snapshot = append([]string(nil), s.loaded...)
 	}
 	s.mu.Unlock()
 	if fn != nil {
 		fn(snapshot)
+	}
+	if w != nil {
+		w(snapshot)
 	}
 	return evicted
 }
@@ -171,17 +182,21 @@ func (s *Session) drop(keep func(string) bool) {
 			kept = append(kept, n)
 		}
 	}
-	var fn func([]string)
+	var fn, w func([]string)
 	var snapshot []string
 	if len(kept) != len(s.loaded) {
 		s.loaded = kept
 		s.version++
 		fn = s.onChange
+		w = s.watch
 		snapshot = append([]string(nil), kept...)
 	}
 	s.mu.Unlock()
 	if fn != nil {
 		fn(snapshot)
+	}
+	if w != nil {
+		w(snapshot)
 	}
 }
 

@@ -37,6 +37,9 @@ type Snapshot struct {
 
 	tokenMu    sync.Mutex
 	toolTokens map[string]int
+
+	// policies are the user's rules for MCP tools, by tool name.
+	policies map[string]ToolPolicy
 }
 
 type toolRef struct {
@@ -183,6 +186,10 @@ type assembleInput struct {
 	hasLoader  map[Kind]bool
 	failures   map[string]loadFailure
 	generation uint64
+	// learned are the tools MCP capabilities' servers reported, by
+	// capability; policies the user's rules for them, by tool name.
+	learned  map[string][]skillmd.Tool
+	policies map[string]ToolPolicy
 }
 
 type loadFailure struct {
@@ -194,7 +201,8 @@ type loadFailure struct {
 // choices and known load failures. It is deterministic: the same input gives
 // the same snapshot.
 func assemble(in assembleInput) *Snapshot {
-	s := &Snapshot{Generation: in.generation, byName: map[string]*Capability{}, tools: map[string]toolRef{}, shadowTools: map[string]*Capability{}}
+	s := &Snapshot{Generation: in.generation, byName: map[string]*Capability{}, tools: map[string]toolRef{}, shadowTools: map[string]*Capability{},
+		policies: in.policies}
 	builtinNames := map[string]bool{}
 	for _, c := range in.scanned {
 		if c.Source == SourceBuiltin {
@@ -211,6 +219,10 @@ func assemble(in assembleInput) *Snapshot {
 		if c.Manifest != nil {
 			m := *c.Manifest
 			c.Manifest = &m
+			if lt, ok := in.learned[c.Name]; ok && c.Kind == KindMCP {
+				// The server's list replaces any declared one.
+				m.Tools = lt
+			}
 		}
 		if st, ok := in.states[c.Name]; ok {
 			if len(st.Granted) > 0 && st.GrantedFor == c.CodeHash {

@@ -30,6 +30,10 @@ type Call struct {
 	Capability  string
 	Annotations skillmd.Annotations
 	Args        json.RawMessage
+	// MCP marks a tool of an MCP server (see mcpDecision); Policy is the
+	// user's rule for it (cerebellum.PolicyAsk when none).
+	MCP    bool
+	Policy cerebellum.ToolPolicy
 }
 
 // Match is one pattern that matched a call.
@@ -68,6 +72,9 @@ type Verdict struct {
 	tool  string
 	// scopeKey identifies Scope in Keys.
 	scopeKey string
+	// mcpAsk is the MCP default: a tool not marked read-only asks the
+	// first time in a conversation.
+	mcpAsk bool
 }
 
 // Tool is the tool the verdict is about.
@@ -88,6 +95,11 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 		}
 	}
 	v.Scope, v.scopeKey = scopeOf(call, shell)
+	if call.MCP {
+		// Approving a server's tool for the conversation covers the tool,
+		// whatever its arguments.
+		v.Scope, v.scopeKey = call.Tool, ""
+	}
 	var danger, confirm []Match
 	for _, p := range patterns {
 		if p.Pattern.Re == nil || !matchAny(p.Pattern, lines) {
@@ -119,6 +131,9 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 		for _, r := range shell.Dynamic {
 			v.Reasons = append(v.Reasons, "what it runs is decided only when it runs: "+r)
 		}
+	}
+	if call.MCP {
+		return mcpDecision(v, call)
 	}
 	if v.Decision != Block && call.Annotations.Destructive {
 		v.Decision = Confirm
@@ -210,6 +225,9 @@ func Check(snap *cerebellum.Snapshot, tool string, args json.RawMessage) Verdict
 	if t, owner, ok := snap.Tool(tool); ok {
 		c.Capability = owner.Name
 		c.Annotations = t.Annotations
+		if owner.Kind == cerebellum.KindMCP {
+			c.MCP, c.Policy = true, snap.ToolPolicy(tool)
+		}
 	}
 	return Evaluate(snap.Patterns(), c)
 }
@@ -250,6 +268,9 @@ func (v Verdict) Keys() []string {
 	}
 	if v.Destructive {
 		keys = append(keys, v.tool+"\x1f\x1fdestructive\x1f"+v.scopeKey)
+	}
+	if v.mcpAsk {
+		keys = append(keys, v.tool+"\x1f\x1fmcp\x1f")
 	}
 	sort.Strings(keys)
 	return compact(keys)

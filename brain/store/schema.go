@@ -17,6 +17,7 @@ const (
 	bucketSecrets       = "secrets"
 	bucketSettings      = "settings"
 	bucketCapSettings   = "capability_settings"
+	bucketMCPCatalogs   = "mcp_catalogs"
 
 	keySchemaVersion = "schema_version"
 
@@ -26,7 +27,7 @@ const (
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings}
+		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs

@@ -51,6 +51,10 @@ type Tool struct {
 	Annotations  Annotations     `json:"annotations,omitzero"`
 	// Timeout overrides the host's default call deadline (0: default).
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Remote is the name the MCP server knows the tool by, for a tool the
+	// engine learnt from a server (Name is then <capability>__<tool>,
+	// shortened); "" for declared tools.
+	Remote string `json:"remote,omitempty"`
 }
 
 // Annotations are hints about a tool's effects.
@@ -102,15 +106,87 @@ func (p Permissions) Names() []string {
 func (p Permissions) Has(name string) bool { _, ok := p[name]; return ok }
 
 // MCPServer is the `mcp:` block: how to reach the MCP server that provides
-// this capability's tools. Exactly one of Command or URL is set.
+// this capability's tools. Exactly one of Command (a local server over
+// stdio) or URL (a remote one over streamable HTTP) is set.
+//
+// Values in Args, Env and Headers may reference stored secrets as
+// ${secret:NAME}; the host resolves them when the server starts, so they
+// are never written to the folder, the log or the prompt.
 type MCPServer struct {
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// Cwd is the server's working folder (default: the capability folder
+	// when it is on disk, else the workspace).
+	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
 	// Secrets names secrets passed to the server as environment variables
-	// (variable → secret name), resolved by the host at start.
+	// (variable → secret name), resolved by the host at start; the older
+	// spelling of Env values ${secret:NAME}.
 	Secrets map[string]string `json:"secrets,omitempty"`
+	// ConnectTimeout bounds starting and initialising the server, CallTimeout
+	// one tool call, Idle how long an unused server keeps running (0: the
+	// host's defaults).
+	ConnectTimeout time.Duration `json:"connectTimeout,omitempty"`
+	CallTimeout    time.Duration `json:"callTimeout,omitempty"`
+	Idle           time.Duration `json:"idle,omitempty"`
+}
+
+// SecretRefs lists the secret names the block references (${secret:NAME}
+// in args, env and headers, and the secrets map), sorted, without repeats.
+func (s *MCPServer) SecretRefs() []string {
+	seen := map[string]bool{}
+	add := func(v string) {
+		for _, n := range SecretNames(v) {
+			seen[n] = true
+		}
+	}
+	for _, a := range s.Args {
+		add(a)
+	}
+	for _, v := range s.Env {
+		add(v)
+	}
+	for _, v := range s.Headers {
+		add(v)
+	}
+	add(s.URL)
+	for _, n := range s.Secrets {
+		seen[n] = true
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// secretRef matches ${secret:NAME}.
+var secretRef = regexp.MustCompile(`\$\{secret:([A-Za-z_][A-Za-z0-9_.-]*)\}`)
+
+// SecretNames lists the secrets referenced in v as ${secret:NAME}.
+func SecretNames(v string) []string {
+	var out []string
+	for _, m := range secretRef.FindAllStringSubmatch(v, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// ExpandSecrets replaces every ${secret:NAME} in v with lookup(NAME).
+func ExpandSecrets(v string, lookup func(name string) (string, error)) (string, error) {
+	var firstErr error
+	out := secretRef.ReplaceAllStringFunc(v, func(m string) string {
+		name := secretRef.FindStringSubmatch(m)[1]
+		val, err := lookup(name)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return val
+	})
+	return out, firstErr
 }
 
 // HasTools reports whether the manifest declares tools or an MCP server.

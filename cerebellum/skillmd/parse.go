@@ -907,18 +907,50 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 			s.Command, _ = p.str(kv.val, field)
 		case "url":
 			s.URL, _ = p.str(kv.val, field)
+			if s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
+				p.errorf(kv.val, field, "must be an http:// or https:// address of a streamable HTTP server, not %q", s.URL)
+			}
 		case "args":
 			s.Args = p.strList(kv.val, field)
 		case "env":
 			s.Env = p.stringMap(kv.val, field)
+		case "cwd":
+			s.Cwd, _ = p.str(kv.val, field)
+		case "headers":
+			s.Headers = p.stringMap(kv.val, field)
 		case "secrets":
 			s.Secrets = p.stringMap(kv.val, field)
+		case "idle":
+			s.Idle = p.duration(kv.val, field)
+		case "timeouts":
+			if kv.val.Kind != yaml.MappingNode {
+				p.errorf(kv.val, field, "must be a mapping with connect and call durations (e.g. {connect: 30s, call: 2m}), not %s", describe(kv.val))
+				continue
+			}
+			for _, tv := range p.pairs(kv.val, field) {
+				switch tv.key {
+				case "connect":
+					s.ConnectTimeout = p.duration(tv.val, field+".connect")
+				case "call":
+					s.CallTimeout = p.duration(tv.val, field+".call")
+				default:
+					p.warnf(tv.kNode, field+"."+tv.key, "unknown key is ignored (known: connect, call)")
+				}
+			}
 		default:
 			p.warnf(kv.kNode, field, "unknown key is ignored")
 		}
 	}
 	if (s.Command == "") == (s.URL == "") {
 		p.errorf(v, "mcp", "set exactly one of command (a local server) or url (a remote one)")
+		return nil
+	}
+	if s.URL != "" && (len(s.Args) > 0 || len(s.Env) > 0 || s.Cwd != "" || len(s.Secrets) > 0) {
+		p.errorf(v, "mcp", "args, env, cwd and secrets are for a local server (command); a url server takes headers")
+		return nil
+	}
+	if s.Command != "" && len(s.Headers) > 0 {
+		p.errorf(v, "mcp", "headers are for a url server; a command server takes env")
 		return nil
 	}
 	return s

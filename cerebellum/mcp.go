@@ -1,0 +1,676 @@
+package cerebellum
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum/schema"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// An MCP capability's tools are not in its SKILL.md: its runtime learns
+// them from the server (tools/list) and reports them through
+// LoadRequest.Learn. The engine names them <capability>__<tool> (Names),
+// keeps the list in a CatalogStore (the workspace database) so the index
+// and tool_search know them without the server running, and publishes a
+// snapshot in which they are the capability's tools.
+
+// MaxToolName is the longest tool name model APIs accept.
+const MaxToolName = 64
+
+// RemoteTool is one tool a server reported, as the server describes it.
+type RemoteTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// The MCP tool annotations; DestructiveHint and OpenWorldHint default
+	// to true when absent, as the protocol says.
+	ReadOnlyHint    bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
+}
+
+// Destructive is DestructiveHint with the protocol's default: a tool that
+// is not read-only may destroy unless it says it does not.
+func (t RemoteTool) Destructive() bool {
+	if t.ReadOnlyHint {
+		return false
+	}
+	return t.DestructiveHint == nil || *t.DestructiveHint
+}
+
+// RemoteItem is one prompt or resource a server offers, for its page.
+type RemoteItem struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// URI and MIMEType are set for resources.
+	URI      string `json:"uri,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
+}
+
+// Catalog is what a server offers, as last listed.
+type Catalog struct {
+	// Key identifies the server configuration the list came from
+	// (ServerKey); a list learnt from another command or URL is not used.
+	Key       string       `json:"key"`
+	Tools     []RemoteTool `json:"tools"`
+	Prompts   []RemoteItem `json:"prompts,omitempty"`
+	Resources []RemoteItem `json:"resources,omitempty"`
+	// Updated is when the list was learnt.
+	Updated time.Time `json:"updated"`
+}
+
+// CatalogStore persists what each MCP capability's server offers. The
+// workspace database implements it; MemoryCatalogs is the in-memory one.
+type CatalogStore interface {
+	// RemoteCatalog returns the stored catalog of one capability.
+	RemoteCatalog(name string) (Catalog, bool, error)
+	// SetRemoteCatalog stores it.
+	SetRemoteCatalog(name string, c Catalog) error
+	// DeleteRemoteCatalog forgets it; forgetting a missing one is not an error.
+	DeleteRemoteCatalog(name string) error
+}
+
+// MemoryCatalogs is an in-memory CatalogStore, safe for concurrent use.
+type MemoryCatalogs struct {
+	mu sync.Mutex
+	m  map[string]Catalog
+}
+
+func (s *MemoryCatalogs) RemoteCatalog(name string) (Catalog, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.m[name]
+	return c, ok, nil
+}
+
+func (s *MemoryCatalogs) SetRemoteCatalog(name string, c Catalog) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]Catalog{}
+	}
+	s.m[name] = c
+	return nil
+}
+
+func (s *MemoryCatalogs) DeleteRemoteCatalog(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, name)
+	return nil
+}
+
+// ServerKey identifies an mcp: block's server: its command, arguments,
+// folder and URL. A changed key means another server.
+func ServerKey(s *skillmd.MCPServer) string {
+	if s == nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, p := range append([]string{s.Command, s.URL, s.Cwd}, s.Args...) {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Launch says exactly what enabling an MCP capability runs, for the user
+// to approve: the command line with its environment and folder, or the
+// URL with the headers it sends. Secret references stay as written
+// (${secret:NAME}); their values are never shown. "" for other kinds.
+func (c *Capability) Launch() string {
+	if c.Manifest == nil || c.Manifest.MCP == nil {
+		return ""
+	}
+	return LaunchLine(c.Manifest.MCP)
+}
+
+// LaunchLine renders an mcp: block as Capability.Launch does.
+func LaunchLine(s *skillmd.MCPServer) string {
+	if s.URL != "" {
+		line := s.URL
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
+			line += fmt.Sprintf(" (header %s: %s)", k, s.Headers[k])
+		}
+		return line
+	}
+	var parts []string
+	if s.Cwd != "" {
+		parts = append(parts, "cd "+shellQuote(s.Cwd)+" &&")
+	}
+	env := maps.Clone(s.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	for k, v := range s.Secrets {
+		env[k] = "${secret:" + v + "}"
+	}
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		parts = append(parts, k+"="+shellQuote(env[k]))
+	}
+	parts = append(parts, shellQuote(s.Command))
+	for _, a := range s.Args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Names maps a server's tool names to the names the model sees:
+// <capability>__<tool> with characters model APIs refuse replaced by '_',
+// cut to MaxToolName characters. A name that had to be cut or changed, or
+// that would collide with another, ends in a hash of the server's name, so
+// the mapping is deterministic (the same list gives the same names in any
+// order) and without collisions.
+func Names(capability string, remote []string) map[string]string {
+	sorted := slices.Clone(remote)
+	sort.Strings(sorted)
+	sorted = slices.Compact(sorted)
+	out := make(map[string]string, len(sorted))
+	taken := map[string]bool{}
+	// First the names that fit as they are, so a cut name never takes the
+	// plain spelling another tool has.
+	plain := map[string]string{}
+	for _, n := range sorted {
+		p := sanitizeToolName(capability + "__" + n)
+		if p == capability+"__"+n && len(p) <= MaxToolName && !taken[p] {
+			plain[n] = p
+			taken[p] = true
+		}
+	}
+	for _, n := range sorted {
+		if p, ok := plain[n]; ok {
+			out[n] = p
+			continue
+		}
+		full := sanitizeToolName(capability + "__" + n)
+		sum := sha256.Sum256([]byte(capability + "\x00" + n))
+		hx := hex.EncodeToString(sum[:])
+		for l := 8; ; l += 4 {
+			suffix := "_" + hx[:l]
+			p := full
+			if len(p)+len(suffix) > MaxToolName {
+				p = p[:MaxToolName-len(suffix)]
+			}
+			p += suffix
+			if !taken[p] || l >= len(hx) {
+				out[n] = p
+				taken[p] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sanitizeToolName keeps what model APIs accept in a tool name.
+func sanitizeToolName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// learnedTools turns a catalog into the tools of capability name.
+func learnedTools(name string, cat Catalog) []skillmd.Tool {
+	remote := make([]string, len(cat.Tools))
+	for i, t := range cat.Tools {
+		remote[i] = t.Name
+	}
+	names := Names(name, remote)
+	out := make([]skillmd.Tool, 0, len(cat.Tools))
+	seen := map[string]bool{}
+	for _, t := range cat.Tools {
+		if seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		desc := t.Description
+		if t.Title != "" && !strings.Contains(desc, t.Title) {
+			desc = strings.TrimSpace(t.Title + ". " + desc)
+		}
+		params := t.InputSchema
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object"}`)
+		}
+		out = append(out, skillmd.Tool{Name: names[t.Name], Remote: t.Name, Description: desc, Parameters: params,
+			Annotations: skillmd.Annotations{ReadOnly: t.ReadOnlyHint, Destructive: t.Destructive(), Idempotent: t.IdempotentHint}})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// usableSchema is the input schema as the engine can check it: a schema
+// that does not compile (a remote $ref, say) is replaced by a plain object
+// schema, since the server checks its own arguments anyway.
+func usableSchema(raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	if _, err := schema.Compile(raw); err != nil {
+		return json.RawMessage(`{"type":"object"}`), err
+	}
+	return raw, nil
+}
+
+// Learn records what the server of capability name offers (a loader calls
+// it through LoadRequest.Learn after each listing): the catalog is stored
+// and, when its tools changed, a snapshot with the new tools is published
+// (Change reason "tools").
+func (r *Registry) Learn(name string, cat Catalog) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if c.Kind != KindMCP || c.Manifest == nil {
+		return fmt.Errorf("%w: %s is not an MCP capability", ErrNoRuntime, name)
+	}
+	cat.Key = ServerKey(c.Manifest.MCP)
+	cat.Tools = slices.Clone(cat.Tools)
+	for i := range cat.Tools {
+		s, serr := usableSchema(cat.Tools[i].InputSchema)
+		if serr != nil {
+			r.log.Warn("an MCP tool's input schema does not compile; its arguments are checked by the server only",
+				"capability", name, "tool", cat.Tools[i].Name, "error", serr)
+		}
+		cat.Tools[i].InputSchema = s
+	}
+	if cat.Updated.IsZero() {
+		cat.Updated = r.now()
+	}
+	r.mu.Lock()
+	prev, had := r.catalogs[name]
+	r.catalogs[name] = cat
+	changed := !had || !sameCatalog(prev, cat)
+	var snap *Snapshot
+	var aerr error
+	if changed {
+		snap, aerr = r.assembleLocked()
+	}
+	r.mu.Unlock()
+	if err := r.catalogStore().SetRemoteCatalog(name, cat); err != nil {
+		r.log.Warn("saving an MCP server's tool list", "capability", name, "error", err)
+	}
+	if aerr != nil {
+		return aerr
+	}
+	if snap != nil {
+		r.notify(Change{Generation: snap.Generation, Reason: "tools", Names: []string{name}})
+	}
+	return nil
+}
+
+func sameCatalog(a, b Catalog) bool {
+	a.Updated, b.Updated = time.Time{}, time.Time{}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// Catalog returns what capability name's server offered when last listed,
+// without starting it. ok is false when it was never listed (or listed
+// for another command or URL).
+func (r *Registry) Catalog(name string) (Catalog, bool, error) {
+	c, err := r.Get(name)
+	if err != nil {
+		return Catalog{}, false, err
+	}
+	if c.Kind != KindMCP || c.Manifest == nil {
+		return Catalog{}, false, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cat, ok := r.catalogLocked(name)
+	if !ok || cat.Key != ServerKey(c.Manifest.MCP) {
+		return Catalog{}, false, nil
+	}
+	return cat, true, nil
+}
+
+// catalogLocked reads a catalog through the memory copy; r.mu is held.
+func (r *Registry) catalogLocked(name string) (Catalog, bool) {
+	if cat, ok := r.catalogs[name]; ok {
+		return cat, true
+	}
+	cat, ok, err := r.catalogStore().RemoteCatalog(name)
+	if err != nil {
+		r.log.Warn("reading an MCP server's stored tool list", "capability", name, "error", err)
+		return Catalog{}, false
+	}
+	if ok {
+		r.catalogs[name] = cat
+	}
+	return cat, ok
+}
+
+func (r *Registry) catalogStore() CatalogStore { return r.opts.Catalogs }
+
+// learnedLocked returns the learnt tools and per-tool policies of every
+// MCP capability in scanned, for assemble; r.mu is held.
+func (r *Registry) learnedLocked(scanned []*Capability) (map[string][]skillmd.Tool, map[string]ToolPolicy) {
+	tools := map[string][]skillmd.Tool{}
+	policies := map[string]ToolPolicy{}
+	for _, c := range scanned {
+		if c.Kind != KindMCP || c.Manifest == nil || c.Manifest.MCP == nil {
+			continue
+		}
+		cat, ok := r.catalogLocked(c.Name)
+		if !ok || cat.Key != ServerKey(c.Manifest.MCP) {
+			continue
+		}
+		lt := learnedTools(c.Name, cat)
+		tools[c.Name] = lt
+		stored, err := r.opts.Settings.CapSettings(c.Name)
+		if err != nil {
+			r.log.Warn("reading MCP tool policies", "capability", c.Name, "error", err)
+			continue
+		}
+		for _, t := range lt {
+			if p := ToolPolicy(stored[PolicyKey(t.Remote)]); p == PolicyAlways || p == PolicyNever {
+				policies[t.Name] = p
+			}
+		}
+	}
+	return tools, policies
+}
+
+// ToolPolicy is the user's rule for one tool of an MCP server.
+type ToolPolicy string
+
+const (
+	// PolicyAsk is the default: a read-only tool runs, any other asks the
+	// first time in a conversation.
+	PolicyAsk ToolPolicy = "ask"
+	// PolicyAlways runs the tool without asking.
+	PolicyAlways ToolPolicy = "always"
+	// PolicyNever refuses every call of the tool.
+	PolicyNever ToolPolicy = "never"
+)
+
+// ParseToolPolicy reads "ask", "always" or "never".
+func ParseToolPolicy(s string) (ToolPolicy, error) {
+	switch p := ToolPolicy(strings.ToLower(strings.TrimSpace(s))); p {
+	case PolicyAsk, PolicyAlways, PolicyNever:
+		return p, nil
+	case "":
+		return PolicyAsk, nil
+	}
+	return "", fmt.Errorf("%w: tool policy %q: use ask, always or never", ErrInvalidSetting, s)
+}
+
+// PolicyKey is the settings key under which the policy of a server's tool
+// is kept with its capability's settings.
+func PolicyKey(remote string) string {
+	const prefix = "tool."
+	ok := len(prefix)+len(remote) <= 64 && remote != ""
+	for i := 0; ok && i < len(remote); i++ {
+		c := remote[i]
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+	}
+	if ok {
+		return prefix + remote
+	}
+	sum := sha256.Sum256([]byte(remote))
+	return prefix + hex.EncodeToString(sum[:12])
+}
+
+// SetToolPolicy stores the user's rule for tool (the server's name or the
+// name the model sees) of MCP capability name and publishes a snapshot
+// the gate reads it from. PolicyAsk forgets the rule.
+func (r *Registry) SetToolPolicy(name, tool string, p ToolPolicy) error {
+	if _, err := ParseToolPolicy(string(p)); err != nil {
+		return err
+	}
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if c.Kind != KindMCP {
+		return fmt.Errorf("%w: %s is not an MCP capability; tool policies are for MCP servers", ErrInvalidSetting, name)
+	}
+	remote := ""
+	for _, t := range c.Tools() {
+		if t.Remote == tool || t.Name == tool {
+			remote = t.Remote
+		}
+	}
+	if remote == "" {
+		return fmt.Errorf("%w: %s has no tool %q (its tools are learnt when its server is first started; test it first)", ErrUnknownTool, name, tool)
+	}
+	key := PolicyKey(remote)
+	if p == PolicyAsk || p == "" {
+		err = r.opts.Settings.DeleteCapSetting(name, key)
+	} else {
+		err = r.opts.Settings.SetCapSetting(name, key, string(p))
+	}
+	if err != nil {
+		return fmt.Errorf("save the policy of %s of %s: %w", tool, name, err)
+	}
+	r.mu.Lock()
+	snap, err := r.assembleLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	r.notify(Change{Generation: snap.Generation, Reason: "settings", Names: []string{name}})
+	return nil
+}
+
+// ToolPolicy is the user's rule for a tool (PolicyAsk when none).
+func (s *Snapshot) ToolPolicy(tool string) ToolPolicy {
+	if p, ok := s.policies[tool]; ok {
+		return p
+	}
+	return PolicyAsk
+}
+
+// RuntimeState says how a runtime with a life of its own stands.
+type RuntimeState string
+
+const (
+	RuntimeStopped  RuntimeState = "stopped"
+	RuntimeStarting RuntimeState = "starting"
+	RuntimeRunning  RuntimeState = "running"
+	RuntimeCrashed  RuntimeState = "crashed"
+)
+
+// RuntimeStatus is what a StatusReporter says.
+type RuntimeStatus struct {
+	State RuntimeState `json:"state"`
+	// Error is the last failure (a crash, a failed start) with the
+	// server's last lines of output.
+	Error string `json:"error,omitempty"`
+	// Crashes counts crashes in a row (reset by a successful call).
+	Crashes int `json:"crashes,omitempty"`
+	// Since is when State began.
+	Since time.Time `json:"since,omitzero"`
+}
+
+// StatusReporter is an optional Runtime extension for runtimes with a
+// process or connection of their own (an MCP server).
+type StatusReporter interface {
+	Status() RuntimeStatus
+}
+
+// Starter is an optional Runtime extension: start now what the runtime
+// would otherwise start on its first call (an MCP server's connection).
+type Starter interface {
+	Start(ctx context.Context) error
+}
+
+// NativeProvider is an optional Loader extension: native runtimes of
+// built-in capabilities that belong with the loader (the mcp capability's
+// resource tool belongs with the MCP client). They are served like
+// Options.Native.
+type NativeProvider interface {
+	Natives() map[string]Runtime
+}
+
+// RuntimeStatus says how capability name's runtime stands: running,
+// stopped (never started, idle or evicted) or crashed. ok is false for a
+// capability whose runtime reports nothing (plugins).
+func (r *Registry) RuntimeStatus(name string) (RuntimeStatus, bool) {
+	r.rtMu.Lock()
+	e := r.runtimes[name]
+	r.rtMu.Unlock()
+	if e == nil {
+		if c, ok := r.Snapshot().Get(name); ok && c.Kind == KindMCP {
+			return RuntimeStatus{State: RuntimeStopped}, true
+		}
+		return RuntimeStatus{}, false
+	}
+	e.mu.Lock()
+	loaded, rt := e.loaded, e.rt
+	e.mu.Unlock()
+	if !loaded {
+		return RuntimeStatus{State: RuntimeStarting}, true
+	}
+	if sr, ok := rt.(StatusReporter); ok {
+		return sr.Status(), true
+	}
+	return RuntimeStatus{}, false
+}
+
+// Start brings capability name's runtime up now (for an MCP server:
+// connect and list its tools) instead of on its first call.
+func (r *Registry) Start(ctx context.Context, name string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if !c.Usable() {
+		return unusable(c, fmt.Errorf("%w: %s is %s", ErrDisabled, name, c.State))
+	}
+	rt, release, err := r.runtime(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if s, ok := rt.(Starter); ok {
+		return s.Start(ctx)
+	}
+	return nil
+}
+
+// Loader returns the loader of kind (nil when the build has none).
+func (r *Registry) Loader(kind Kind) Loader { return r.opts.Loaders[kind] }
+
+type registryKey struct{}
+
+// withRegistry carries the registry to native runtimes that need it (the
+// mcp capability reads resources through other capabilities' runtimes).
+func withRegistry(ctx context.Context, r *Registry) context.Context {
+	return context.WithValue(ctx, registryKey{}, r)
+}
+
+// RegistryFrom returns the registry a tool call runs in, or nil.
+func RegistryFrom(ctx context.Context) *Registry {
+	r, _ := ctx.Value(registryKey{}).(*Registry)
+	return r
+}
+
+// UseRuntime runs fn with capability name's runtime, loading it first,
+// and holds it until fn returns (a reload waits).
+func (r *Registry) UseRuntime(ctx context.Context, name string, fn func(Runtime) error) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if !c.Usable() {
+		return unusable(c, fmt.Errorf("%w: %s is %s", ErrDisabled, name, c.State))
+	}
+	rt, release, err := r.runtime(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return fn(rt)
+}
+
+// trackLoaded records conversation id's loaded set and stops the runtime
+// of every MCP capability no conversation has loaded any more: a server
+// runs while some conversation may call it.
+func (r *Registry) trackLoaded(id string, loaded []string) {
+	if id == "" {
+		return
+	}
+	r.sessMu.Lock()
+	prev := r.loadedBy[id]
+	r.loadedBy[id] = slices.Clone(loaded)
+	var gone []string
+	for _, n := range prev {
+		if slices.Contains(loaded, n) {
+			continue
+		}
+		still := false
+		for _, other := range r.loadedBy {
+			if slices.Contains(other, n) {
+				still = true
+				break
+			}
+		}
+		if !still {
+			gone = append(gone, n)
+		}
+	}
+	r.sessMu.Unlock()
+	snap := r.Snapshot()
+	for _, n := range gone {
+		if c, ok := snap.byName[n]; ok && c.Kind == KindMCP && !c.AlwaysLoaded() {
+			r.log.Info("stopping an MCP server no conversation has loaded", "capability", n)
+			r.dropRuntime(n)
+		}
+	}
+}
+
+// startOnActivate starts an MCP capability's server when a conversation
+// activates it, so its tools are listed for the next request. A failure is
+// told to the model with the activation, not as a failed activation: the
+// next call tries again.
+func (r *Registry) startOnActivate(ctx context.Context, c *Capability) string {
+	if c == nil || c.Kind != KindMCP {
+		return ""
+	}
+	if err := r.Start(ctx, c.Name); err != nil {
+		return fmt.Sprintf(" Its MCP server did not start: %v", err)
+	}
+	return ""
+}
+
+// refreshMatches re-reads the matched capabilities from the current
+// snapshot: starting an MCP server may have listed its tools since.
+func (r *Registry) refreshMatches(res SearchResult) SearchResult {
+	snap := r.Snapshot()
+	for i, m := range res.Matches {
+		if c, ok := snap.byName[m.Capability.Name]; ok {
+			res.Matches[i].Capability = c
+		}
+	}
+	return res
+}
