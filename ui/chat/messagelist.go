@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
@@ -23,11 +25,21 @@ type cachedHeight struct {
 	h       float32
 }
 
+// resizeSettle is how long the width must stay the same before rows are
+// measured again for it: dragging a window's edge changes it every frame.
+const resizeSettle = 100 * time.Millisecond
+
+// remeasureChunk is how many rows out of view are measured again for a
+// new width at a time, between frames.
+const remeasureChunk = 40
+
 // messageList is the conversation: a virtualised widget.List whose row
 // heights are measured per row (exactly, without laying rows out) and set
 // with SetItemHeight. Only the rows in view have widgets. When the width
-// changes, the list is rebuilt with heights for the new width, keeping
-// the row at the top in place.
+// changes and then stays put for resizeSettle, the rows in view are
+// measured for it at once and the list rebuilt keeping the row at the top
+// in place; the other rows keep their old heights until they are measured
+// a chunk at a time afterwards, the view held in place as they change.
 type messageList struct {
 	widget.BaseWidget
 
@@ -44,10 +56,25 @@ type messageList struct {
 	// restore is applied at the next layout (the list needs a size to
 	// scroll).
 	restore *anchor
+
+	// schedule runs fn on the UI goroutine after d (tests run it by hand).
+	schedule func(d time.Duration, fn func())
+	// wanted is the width waiting to settle (0: none); widthGen moves with
+	// every change, so only the last one's timer applies it.
+	wanted   float32
+	widthGen int
+	// lazy is true while rows out of view still have heights measured at
+	// an older width; they are measured from lazyNext on, in steps of the
+	// generation lazyGen.
+	lazy     bool
+	lazyNext int
+	lazyGen  int
+	// measured counts rows measured, for tests.
+	measured int
 }
 
 func newMessageList(c *Chat) *messageList {
-	m := &messageList{c: c, heights: map[*row]cachedHeight{}}
+	m := &messageList{c: c, heights: map[*row]cachedHeight{}, schedule: c.after}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
 	m.list = m.newList()
@@ -80,25 +107,156 @@ func (m *messageList) newList() *widget.List {
 	return l
 }
 
-// heightOf measures row i at the current width (cached per version).
+// heightOf is row i's height at the current width, measured once per
+// version. While a re-measure for a new width runs (lazy), a row not
+// measured again yet keeps the height it had, as the list does.
 func (m *messageList) heightOf(i int) float32 {
 	r := m.c.rowAt(i)
 	if r == nil || m.width <= 0 {
 		return 1
 	}
 	last := m.c.isLast(i)
-	if c, ok := m.heights[r]; ok && c.version == r.version && c.width == m.width && c.last == last {
+	if c, ok := m.heights[r]; ok && c.version == r.version && c.last == last && (c.width == m.width || m.lazy) {
 		return c.h
 	}
+	return m.measure(r, last)
+}
+
+func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, width: m.width, h: h}
+	m.measured++
 	return h
+}
+
+// stale reports whether row i's height was measured at another width.
+func (m *messageList) stale(i int) bool {
+	r := m.c.rowAt(i)
+	if r == nil {
+		return false
+	}
+	c, ok := m.heights[r]
+	return ok && c.width != m.width
+}
+
+// measureNow measures row i at the current width if its height is stale.
+func (m *messageList) measureNow(i int) {
+	if m.stale(i) {
+		m.measure(m.c.rowAt(i), m.c.isLast(i))
+	}
+}
+
+// widthChanged follows a new width: at once when nothing is measured yet,
+// else once it has stayed for resizeSettle.
+func (m *messageList) widthChanged(w float32) {
+	switch {
+	case w == m.width:
+		// Back where it was before the wait ended: nothing to do.
+		m.wanted = 0
+		m.widthGen++
+	case m.width <= 0 || m.c.rowCount() == 0:
+		m.wanted = 0
+		m.widthGen++
+		keep := m.anchor()
+		m.width = w
+		m.list = m.newList()
+		m.restore = &keep
+	case w != m.wanted:
+		m.wanted = w
+		m.widthGen++
+		gen := m.widthGen
+		m.schedule(resizeSettle, func() {
+			if gen == m.widthGen {
+				m.applyWidth()
+			}
+		})
+	}
+}
+
+// applyWidth measures the rows in view at the settled width, rebuilds the
+// list keeping the view where it was, and leaves the rest to remeasure.
+func (m *messageList) applyWidth() {
+	w := m.wanted
+	m.wanted = 0
+	if w <= 0 || w == m.width {
+		return
+	}
+	keep := m.anchor() // in the heights the list has now
+	m.width = w
+	m.lazy = true
+	m.lazyNext = 0
+	m.lazyGen++
+	from, to := m.inView(keep)
+	for i := from; i < to; i++ {
+		m.measureNow(i)
+	}
+	m.list = m.newList()
+	m.restore = &keep
+	m.Refresh()
+	gen := m.lazyGen
+	m.schedule(0, func() { m.remeasure(gen) })
+}
+
+// inView is the range of rows the view shows at a, measuring as it goes.
+func (m *messageList) inView(a anchor) (from, to int) {
+	n := m.c.rowCount()
+	h, gap := m.list.Size().Height, m.gap()
+	if a.end {
+		from = n
+		for y := float32(0); from > 0 && y < h; {
+			from--
+			m.measureNow(from)
+			y += m.heightOf(from) + gap
+		}
+		return from, n
+	}
+	from = n
+	for i := range n {
+		if r := m.c.rowAt(i); r.seq >= a.seq && r.kind != rowApproval {
+			from = i
+			break
+		}
+	}
+	to = from
+	for y := -a.delta; to < n && y < h; to++ {
+		m.measureNow(to)
+		y += m.heightOf(to) + gap
+	}
+	return from, to
+}
+
+// remeasure measures the next chunk of rows still at an older width and
+// gives the list their heights, keeping the view on the row it shows.
+func (m *messageList) remeasure(gen int) {
+	if gen != m.lazyGen || !m.lazy {
+		return
+	}
+	keep := m.anchor()
+	n, done := m.c.rowCount(), 0
+	for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
+		if i := m.lazyNext; m.stale(i) {
+			m.measureNow(i)
+			m.list.SetItemHeight(i, m.heightOf(i))
+			done++
+		}
+	}
+	if done > 0 {
+		m.total = m.contentHeight()
+		m.scrollTo(keep)
+	}
+	if m.lazyNext >= n {
+		m.lazy = false
+		return
+	}
+	m.schedule(0, func() { m.remeasure(gen) })
 }
 
 // reset shows the current transcript from scratch, scrolled to a.
 func (m *messageList) reset(a anchor) {
 	clear(m.heights)
+	m.lazy = false
+	m.lazyGen++
 	m.highlight = nil
 	m.list = m.newList()
 	m.restore = &a
@@ -108,6 +266,7 @@ func (m *messageList) reset(a anchor) {
 // rebuild makes a new list for the current rows keeping the scroll
 // position (after a resize or an older page was added in front).
 func (m *messageList) rebuild(a anchor) {
+	m.lazyNext = 0 // rows were added in front
 	m.list = m.newList()
 	m.restore = &a
 	m.Refresh()
@@ -250,11 +409,8 @@ func (r *messageListRenderer) MinSize() fyne.Size { return fyne.NewSize(100, 100
 
 func (r *messageListRenderer) Layout(size fyne.Size) {
 	m := r.m
-	if size.Width != m.width && size.Width > 0 {
-		keep := m.anchor()
-		m.width = size.Width
-		m.list = m.newList()
-		m.restore = &keep
+	if size.Width > 0 && (size.Width != m.width || m.wanted != 0) {
+		m.widthChanged(size.Width)
 	}
 	m.list.Move(fyne.NewPos(0, 0))
 	m.list.Resize(size)

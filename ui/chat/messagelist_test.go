@@ -1,0 +1,135 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// manualTimers stands in for the message list's timer: what it schedules
+// runs only when the test says.
+type manualTimers struct{ due []timed }
+
+type timed struct {
+	d  time.Duration
+	fn func()
+}
+
+func (m *manualTimers) schedule(d time.Duration, fn func()) { m.due = append(m.due, timed{d, fn}) }
+
+// run runs what was scheduled until now with a delay of at most d.
+func (m *manualTimers) run(d time.Duration) {
+	due := m.due
+	m.due = nil
+	for _, t := range due {
+		if t.d <= d {
+			t.fn()
+		} else {
+			m.due = append(m.due, t)
+		}
+	}
+}
+
+// drain runs everything, and what that schedules, until nothing is left.
+func (m *manualTimers) drain(tb testing.TB) {
+	for range 1000 {
+		if len(m.due) == 0 {
+			return
+		}
+		m.run(time.Hour)
+	}
+	tb.Fatal("the timers never settle")
+}
+
+// wrapped is a conversation of n messages long enough to wrap, so their
+// heights change with the width.
+func wrapped(i int) string {
+	return fmt.Sprintf("message %d: ", i) + strings.Repeat("words that wrap at any width. ", 12+i%7)
+}
+
+func TestResizeRemeasuresOnceTheWidthSettlesRowsInViewFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// scroll puts the view somewhere before the resize.
+		scroll func(l *messageList)
+	}{
+		{"at the end", func(*messageList) {}},
+		{"in the middle", func(l *messageList) { l.list.ScrollToOffset(l.top(20) + 7) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			timers := &manualTimers{}
+			l := h.chat.list
+			l.schedule = timers.schedule
+			h.chat.Open(fillWith(t, h.core.Store(), 200, wrapped))
+			tc.scroll(l)
+			before := l.anchor()
+			rows := h.chat.rowCount()
+			width, measured := l.width, l.measured
+
+			// Dragging the edge: the width changes every frame.
+			for _, w := range []float32{1000, 900, 800, 700} {
+				h.win.Resize(fyne.NewSize(w, 800))
+			}
+			if l.width != width || l.measured != measured {
+				t.Fatalf("rows were measured again (%d) while the width moved (now %v, was %v)", l.measured-measured, l.width, width)
+			}
+			timers.run(resizeSettle - time.Millisecond)
+			if l.width != width {
+				t.Fatal("the width applied before it settled")
+			}
+			timers.run(resizeSettle)
+			if len(timers.due) != 1 {
+				t.Fatalf("%d timers left after the width settled, want the one re-measuring the rest", len(timers.due))
+			}
+			inView := l.measured - measured
+			if l.width == width || inView == 0 || inView >= rows/2 {
+				t.Fatalf("after settling: width %v (was %v), %d of %d rows measured; want the new width and only the rows in view",
+					l.width, width, inView, rows)
+			}
+			if got := l.anchor(); got != before {
+				t.Errorf("the view moved from %+v to %+v", before, got)
+			}
+
+			timers.drain(t)
+			if l.lazy {
+				t.Fatal("still re-measuring after the timers ran out")
+			}
+			for i := range rows {
+				if l.stale(i) {
+					t.Fatalf("row %d still has its old width's height", i)
+				}
+			}
+			if n := l.measured - measured; n != rows {
+				t.Errorf("%d rows measured for the new width, want each of the %d once", n, rows)
+			}
+			if got := l.anchor(); got != before {
+				t.Errorf("after re-measuring the rest the view is at %+v, was %+v", got, before)
+			}
+			// The heights given to the list are the measured ones: the
+			// view's end is the content's end.
+			if before.end && !l.atEnd() {
+				t.Error("the view left the end")
+			}
+		})
+	}
+}
+
+func TestResizeBackBeforeSettlingMeasuresNothing(t *testing.T) {
+	h := newHarness(t)
+	timers := &manualTimers{}
+	l := h.chat.list
+	l.schedule = timers.schedule
+	h.chat.Open(fillWith(t, h.core.Store(), 100, wrapped))
+	width, measured := l.width, l.measured
+	size := h.win.Canvas().Size()
+	h.win.Resize(fyne.NewSize(700, 800))
+	h.win.Resize(size)
+	timers.drain(t)
+	if l.width != width || l.measured != measured {
+		t.Errorf("width %v (was %v), %d rows measured; want nothing done", l.width, width, l.measured-measured)
+	}
+}
