@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -77,5 +79,32 @@ func TestOpen5000ShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
 	}
 	if r := h.chat.cur.rows[len(h.chat.cur.rows)-1]; r.text != last.text {
 		t.Errorf("the last row changed while loading older ones")
+	}
+}
+
+// BenchmarkResize450 is a width change settling in a conversation with
+// 450 messages loaded: measuring the rows in view and rebuilding the list
+// (the rest are measured later, a chunk at a time).
+func BenchmarkResize450(b *testing.B) {
+	h := newHarness(b)
+	timers := &manualTimers{}
+	h.chat.list.schedule = timers.schedule
+	id := fill(b, h.core.Store(), 450)
+	h.chat.Open(id)
+	all, err := h.core.Store().Events(id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h.chat.cur.load(all, true)
+	h.chat.list.reset(anchor{end: true})
+	widths := []float32{700, 900}
+	n := 0
+	for b.Loop() {
+		n++
+		h.win.Resize(fyne.NewSize(widths[n%2], 800))
+		timers.run(resizeSettle)
+		if h.chat.list.width == 0 || !h.chat.list.lazy {
+			b.Fatal("the width did not apply")
+		}
 	}
 }
