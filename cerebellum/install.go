@@ -38,6 +38,11 @@ type InstallOptions struct {
 	Authored bool
 	// Limits for archives and folders (zero: stage.DefaultLimits()).
 	Limits *stage.Limits
+	// Approved says the user wrote or approved what an MCP capability runs
+	// (wrasse mcp add, the MCP servers page): it is enabled at once.
+	// Otherwise an MCP capability (a drop, an archive, mcp import) installs
+	// switched off, since its command is code run on the user's computer.
+	Approved bool
 }
 
 // InstallResult says what an install did.
@@ -152,10 +157,18 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	}
 	// A replacement keeps the stored state (grants lapse by code hash on
 	// their own); a new install starts clean, an authored one disabled.
-	if opt.Authored || !res.Replaced {
+	waits := rep.Kind == KindMCP && !opt.Approved
+	if opt.Authored || !res.Replaced || waits {
 		state := CapState{}
+		if res.Replaced && !opt.Authored {
+			state, _ = r.State(rep.Name)
+		}
 		if opt.Authored {
 			state = CapState{Disabled: true, Authored: true}
+			res.Disabled = true
+		}
+		if waits {
+			state.Disabled = true
 			res.Disabled = true
 		}
 		if err := r.storeState(rep.Name, state); err != nil {

@@ -21,4 +21,12 @@ var (
 	// ErrNotRunning means no process serves the workspace's instance
 	// socket.
 	ErrNotRunning = errors.New("no running Wrasse serves this workspace")
+	// ErrInvalidMCP means an MCP server to add cannot be one (no command
+	// or URL, a bad name or header); nothing was written.
+	ErrInvalidMCP = errors.New("invalid MCP server")
+	// ErrMCPUnsupported means an MCP server uses a field this build's
+	// SKILL.md cannot keep yet; nothing was written.
+	ErrMCPUnsupported = errors.New("not supported by this build")
+	// ErrNotMCP means the capability named is not an MCP server.
+	ErrNotMCP = errors.New("not an MCP server")
 )

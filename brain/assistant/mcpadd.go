@@ -1,0 +1,429 @@
+package assistant
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// MCPServer is how to reach one MCP server: a command Wrasse runs (stdio)
+// or a URL it connects to (streamable HTTP). Values in Env and Headers
+// may reference stored secrets as ${secret:NAME}; the host resolves them
+// when the server starts.
+type MCPServer struct {
+	// Name is the capability's name.
+	Name    string            `json:"name"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// AddMCP installs an MCP server as a capability: a folder whose SKILL.md
+// has the `mcp:` block, validated and installed like any capability, so a
+// refused server leaves nothing behind. A server added by hand
+// (imported=false) is enabled at once; an imported one is installed
+// switched off, to be enabled once the user has seen what it runs
+// (MCPServer.Approval). A literal value of an environment variable or
+// header whose name says it is a secret (a token, a key, a password,
+// Authorization) is stored as a secret and referenced, never written to
+// the folder.
+func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebellum.InstallResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	s, secrets := s.moveSecrets()
+	data, err := s.skillMD()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "wrasse-mcp-")
+	if err != nil {
+		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+	defer os.RemoveAll(dir)
+	folder := filepath.Join(dir, s.Name)
+	if err := os.Mkdir(folder, 0o700); err != nil {
+		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "SKILL.md"), data, 0o600); err != nil {
+		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c, err := a.reg.Get(s.Name); err == nil {
+		return nil, hint.With(fmt.Errorf("add MCP server %s: %w: a capability named %s is installed (%s); remove it first or choose another name",
+			s.Name, cerebellum.ErrExists, c.Name, c.Kind), hint.Hint{Action: "Remove the installed one", Command: []string{"mcp", "remove", c.Name}})
+	}
+	// The secrets go in first so the server finds them when it starts; a
+	// refused install puts back what was there before.
+	restore, err := a.storeSecrets(secrets)
+	if err != nil {
+		return nil, fmt.Errorf("add MCP server %s: store its secrets: %w", s.Name, err)
+	}
+	res, err := a.reg.Install(ctx, folder, cerebellum.InstallOptions{Approved: !imported})
+	if err != nil && res == nil {
+		restore()
+		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+	return res, err
+}
+
+// storeSecrets stores each secret and returns what undoes it. Call with
+// a.mu held.
+func (a *App) storeSecrets(secrets map[string]string) (undo func(), err error) {
+	type prior struct {
+		name, value string
+		had         bool
+	}
+	var done []prior
+	undo = func() {
+		for _, p := range slices.Backward(done) {
+			if p.had {
+				_ = a.db.SetSecret(p.name, p.value)
+			} else {
+				_ = a.db.DeleteSecret(p.name)
+			}
+		}
+	}
+	for _, name := range sortedKeys(secrets) {
+		old, gerr := a.db.Secret(name)
+		if err := a.db.SetSecret(name, secrets[name]); err != nil {
+			undo()
+			return nil, err
+		}
+		done = append(done, prior{name, old, gerr == nil})
+	}
+	return undo, nil
+}
+
+// MCPServerOf is the server an installed MCP capability reaches, as its
+// SKILL.md says (secrets as ${secret:NAME} references, never values).
+func (a *App) MCPServerOf(name string) (MCPServer, error) {
+	c, err := a.reg.Get(name)
+	if err != nil {
+		return MCPServer{}, err
+	}
+	if c.Kind != cerebellum.KindMCP || c.Manifest == nil || c.Manifest.MCP == nil {
+		return MCPServer{}, fmt.Errorf("%w: %s is a %s, not an MCP server", ErrNotMCP, c.Name, c.Kind)
+	}
+	m := c.Manifest.MCP
+	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), URL: m.URL}
+	if len(m.Env)+len(m.Secrets) > 0 {
+		s.Env = map[string]string{}
+		for k, v := range m.Env {
+			s.Env[k] = v
+		}
+		for k, secret := range m.Secrets {
+			s.Env[k] = secretRef(secret)
+		}
+	}
+	return s, nil
+}
+
+// CommandLine is what the server runs, shell-quoted, or the URL it is
+// reached at.
+func (s MCPServer) CommandLine() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	words := make([]string, 0, 1+len(s.Args))
+	for _, w := range append([]string{s.Command}, s.Args...) {
+		words = append(words, shellQuote(w))
+	}
+	return strings.Join(words, " ")
+}
+
+// Approval is what the user approves before a server runs: the exact
+// command line (or URL), and its environment, folder and headers, secrets
+// shown by name only.
+func (s MCPServer) Approval() string {
+	var b strings.Builder
+	if s.URL != "" {
+		fmt.Fprintf(&b, "Connects to: %s\n", s.URL)
+		for _, k := range sortedKeys(s.Headers) {
+			fmt.Fprintf(&b, "Header: %s: %s\n", k, s.Headers[k])
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Runs: %s\n", s.CommandLine())
+	if s.Cwd != "" {
+		fmt.Fprintf(&b, "In folder: %s\n", s.Cwd)
+	}
+	for _, k := range sortedKeys(s.Env) {
+		fmt.Fprintf(&b, "Environment: %s=%s\n", k, s.Env[k])
+	}
+	return b.String()
+}
+
+// Secrets lists the secret names the server references, sorted.
+func (s MCPServer) Secrets() []string {
+	var out []string
+	add := func(v string) { out = append(out, secretRefs(v)...) }
+	add(s.Command)
+	add(s.URL)
+	add(s.Cwd)
+	for _, v := range s.Args {
+		add(v)
+	}
+	for _, v := range s.Env {
+		add(v)
+	}
+	for _, v := range s.Headers {
+		add(v)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// check refuses what no server can be, before anything is written.
+func (s MCPServer) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("add MCP server %s: %w: %s", s.Name, ErrInvalidMCP, fmt.Sprintf(format, args...))
+	}
+	if !skillmd.ValidName(s.Name) {
+		return fmt.Errorf("add MCP server: %w: %q is not a valid name: use 1-%d lowercase letters, digits and single hyphens, not starting or ending with -",
+			ErrInvalidMCP, s.Name, skillmd.MaxNameLength)
+	}
+	switch {
+	case strings.TrimSpace(s.Command) == "" && s.URL == "":
+		return bad("give the command that starts the server, or the URL it is reached at")
+	case s.Command != "" && s.URL != "":
+		return bad("give either a command or a URL, not both")
+	}
+	for _, v := range append([]string{s.Command, s.Cwd, s.URL}, s.Args...) {
+		if strings.ContainsRune(v, 0) {
+			return bad("a value contains a NUL character")
+		}
+	}
+	if s.URL != "" {
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("the URL %q is not an http or https address", s.URL)
+		}
+		if len(s.Args)+len(s.Env) > 0 || s.Cwd != "" {
+			return bad("arguments, environment and folder are for a server Wrasse runs, not one reached by URL")
+		}
+	}
+	if s.Command != "" && len(s.Headers) > 0 {
+		return bad("headers are for a server reached by URL, not one Wrasse runs")
+	}
+	for k, v := range s.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
+			return bad("the environment variable %q cannot be set", k)
+		}
+	}
+	for k, v := range s.Headers {
+		if !headerName(k) {
+			return bad("%q is not a header name", k)
+		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return bad("the header %s contains a line break", k)
+		}
+	}
+	for _, ref := range s.Secrets() {
+		if !validSecretName(ref) {
+			return bad("${secret:%s} does not name a secret (letters, digits, '_', '.', '-')", ref)
+		}
+	}
+	return nil
+}
+
+// moveSecrets takes literal values of secret-looking variables and
+// headers out of s: they are returned by secret name, s references them.
+func (s MCPServer) moveSecrets() (MCPServer, map[string]string) {
+	secrets := map[string]string{}
+	move := func(kind string, in map[string]string) map[string]string {
+		if in == nil {
+			return nil
+		}
+		out := make(map[string]string, len(in))
+		for k, v := range in {
+			if v != "" && !strings.Contains(v, "${secret:") && looksSecret(kind, k) {
+				name := mcpSecretName(s.Name, k)
+				secrets[name] = v
+				v = secretRef(name)
+			}
+			out[k] = v
+		}
+		return out
+	}
+	s.Env = move("env", s.Env)
+	s.Headers = move("header", s.Headers)
+	return s, secrets
+}
+
+// looksSecret says by its name whether a variable or header carries a
+// credential.
+func looksSecret(kind, name string) bool {
+	up := strings.ToUpper(name)
+	if kind == "header" {
+		switch up {
+		case "AUTHORIZATION", "PROXY-AUTHORIZATION", "COOKIE":
+			return true
+		}
+	}
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY", "API_KEY", "API-KEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH"} {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	for _, part := range strings.FieldsFunc(up, func(r rune) bool { return r == '_' || r == '-' }) {
+		if part == "KEY" || part == "PAT" || part == "PWD" && kind == "header" {
+			return true
+		}
+	}
+	return false
+}
+
+// mcpSecretName names the secret holding a server's value of key:
+// mcp.<capability>.<key>, shortened with a hash to fit 64 characters.
+func mcpSecretName(capability, key string) string {
+	var b strings.Builder
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	name := "mcp." + capability + "." + b.String()
+	if len(name) > store.MaxNameLen {
+		sum := sha256.Sum256([]byte(name))
+		name = name[:store.MaxNameLen-9] + "." + hex.EncodeToString(sum[:4])
+	}
+	return name
+}
+
+func secretRef(name string) string { return "${secret:" + name + "}" }
+
+// secretRefs lists the names v references as ${secret:NAME}.
+func secretRefs(v string) []string {
+	var out []string
+	for {
+		i := strings.Index(v, "${secret:")
+		if i < 0 {
+			return out
+		}
+		v = v[i+len("${secret:"):]
+		j := strings.IndexByte(v, '}')
+		if j < 0 {
+			return out
+		}
+		out = append(out, v[:j])
+		v = v[j+1:]
+	}
+}
+
+// validSecretName mirrors the store's rule (letters, digits, '_', '.',
+// '-', starting with a letter or '_').
+func validSecretName(n string) bool {
+	if n == "" || len(n) > store.MaxNameLen {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func headerName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// skillMD is the capability's SKILL.md. It is parsed back before anything
+// is installed: a field this build's SKILL.md does not know (headers, say)
+// would be dropped, so it is refused instead of silently lost.
+func (s MCPServer) skillMD() ([]byte, error) {
+	type block struct {
+		Command string            `yaml:"command,omitempty"`
+		Args    []string          `yaml:"args,omitempty,flow"`
+		Env     map[string]string `yaml:"env,omitempty"`
+		Cwd     string            `yaml:"cwd,omitempty"`
+		URL     string            `yaml:"url,omitempty"`
+		Headers map[string]string `yaml:"headers,omitempty"`
+	}
+	type front struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+		MCP         block  `yaml:"mcp"`
+	}
+	what := "the command " + s.CommandLine()
+	if s.URL != "" {
+		what = s.URL
+	}
+	desc := fmt.Sprintf("Tools of the MCP server %s (%s).", s.Name, what)
+	if len(desc) > skillmd.MaxDescriptionLength {
+		desc = fmt.Sprintf("Tools of the MCP server %s.", s.Name)
+	}
+	fm, err := yaml.Marshal(front{Name: s.Name, Description: desc,
+		MCP: block{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}})
+	if err != nil {
+		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+	body := fmt.Sprintf("# %s\n\nAn MCP server. Its tools come from the server's own list when it connects.\n", s.Name)
+	data := []byte("---\n" + string(fm) + "---\n" + body)
+	m, err := skillmd.Parse(data, skillmd.Options{File: "SKILL.md", Folder: s.Name})
+	if err != nil {
+		return nil, fmt.Errorf("add MCP server %s: %w: %w", s.Name, ErrInvalidMCP, err)
+	}
+	for _, w := range m.Warnings {
+		if strings.HasPrefix(w.Field, "mcp.") {
+			return nil, fmt.Errorf("add MCP server %s: %w: this build cannot keep %s yet (%s)", s.Name, ErrMCPUnsupported, w.Field, w.Message)
+		}
+	}
+	return data, nil
+}
+
+// sortedKeys lists a map's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(w string) string {
+	if w != "" && strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r))
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
