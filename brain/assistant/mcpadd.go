@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ type MCPServer struct {
 // refused server leaves nothing behind. A server added by hand
 // (imported=false) is enabled at once; an imported one is installed
 // switched off, to be enabled once the user has seen what it runs
-// (MCPServer.Approval). A literal value of an environment variable or
+// (MCPServer.Launch). A literal value of an environment variable or
 // header whose name says it is a secret (a token, a key, a password,
 // Authorization) is stored as a secret and referenced, never written to
 // the folder.
@@ -125,7 +126,7 @@ func (a *App) MCPServerOf(name string) (MCPServer, error) {
 		return MCPServer{}, fmt.Errorf("%w: %s is a %s, not an MCP server", ErrNotMCP, c.Name, c.Kind)
 	}
 	m := c.Manifest.MCP
-	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), URL: m.URL}
+	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), Cwd: m.Cwd, URL: m.URL, Headers: maps.Clone(m.Headers)}
 	if len(m.Env)+len(m.Secrets) > 0 {
 		s.Env = map[string]string{}
 		for k, v := range m.Env {
@@ -138,59 +139,18 @@ func (a *App) MCPServerOf(name string) (MCPServer, error) {
 	return s, nil
 }
 
-// CommandLine is what the server runs, shell-quoted, or the URL it is
-// reached at.
-func (s MCPServer) CommandLine() string {
-	if s.URL != "" {
-		return s.URL
-	}
-	words := make([]string, 0, 1+len(s.Args))
-	for _, w := range append([]string{s.Command}, s.Args...) {
-		words = append(words, shellQuote(w))
-	}
-	return strings.Join(words, " ")
-}
-
-// Approval is what the user approves before a server runs: the exact
-// command line (or URL), and its environment, folder and headers, secrets
-// shown by name only.
-func (s MCPServer) Approval() string {
-	var b strings.Builder
-	if s.URL != "" {
-		fmt.Fprintf(&b, "Connects to: %s\n", s.URL)
-		for _, k := range sortedKeys(s.Headers) {
-			fmt.Fprintf(&b, "Header: %s: %s\n", k, s.Headers[k])
-		}
-		return b.String()
-	}
-	fmt.Fprintf(&b, "Runs: %s\n", s.CommandLine())
-	if s.Cwd != "" {
-		fmt.Fprintf(&b, "In folder: %s\n", s.Cwd)
-	}
-	for _, k := range sortedKeys(s.Env) {
-		fmt.Fprintf(&b, "Environment: %s=%s\n", k, s.Env[k])
-	}
-	return b.String()
-}
+// Launch is exactly what the server runs, for the user to approve: the
+// command line with its environment and folder, or the URL with the
+// headers it sends; secrets by reference only (cerebellum.LaunchLine, as
+// the capability's page and `caps enable` show it).
+func (s MCPServer) Launch() string { return cerebellum.LaunchLine(s.block()) }
 
 // Secrets lists the secret names the server references, sorted.
-func (s MCPServer) Secrets() []string {
-	var out []string
-	add := func(v string) { out = append(out, secretRefs(v)...) }
-	add(s.Command)
-	add(s.URL)
-	add(s.Cwd)
-	for _, v := range s.Args {
-		add(v)
-	}
-	for _, v := range s.Env {
-		add(v)
-	}
-	for _, v := range s.Headers {
-		add(v)
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
+func (s MCPServer) Secrets() []string { return s.block().SecretRefs() }
+
+// block is s as an mcp: block.
+func (s MCPServer) block() *skillmd.MCPServer {
+	return &skillmd.MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
 }
 
 // check refuses what no server can be, before anything is written.
@@ -238,9 +198,14 @@ func (s MCPServer) check() error {
 			return bad("the header %s contains a line break", k)
 		}
 	}
-	for _, ref := range s.Secrets() {
-		if !validSecretName(ref) {
-			return bad("${secret:%s} does not name a secret (letters, digits, '_', '.', '-')", ref)
+	values := append([]string{s.Command, s.URL, s.Cwd}, s.Args...)
+	values = append(values, slices.Collect(maps.Values(s.Env))...)
+	values = append(values, slices.Collect(maps.Values(s.Headers))...)
+	for _, v := range values {
+		// A reference the host would not recognise reaches the server as
+		// literal text.
+		if strings.Count(v, "${secret:") != len(skillmd.SecretNames(v)) {
+			return bad("%q has a ${secret:NAME} reference whose NAME is not a secret's name (letters, digits, '_', '.', '-')", v)
 		}
 	}
 	return nil
@@ -315,24 +280,6 @@ func mcpSecretName(capability, key string) string {
 
 func secretRef(name string) string { return "${secret:" + name + "}" }
 
-// secretRefs lists the names v references as ${secret:NAME}.
-func secretRefs(v string) []string {
-	var out []string
-	for {
-		i := strings.Index(v, "${secret:")
-		if i < 0 {
-			return out
-		}
-		v = v[i+len("${secret:"):]
-		j := strings.IndexByte(v, '}')
-		if j < 0 {
-			return out
-		}
-		out = append(out, v[:j])
-		v = v[j+1:]
-	}
-}
-
 // validSecretName mirrors the store's rule (letters, digits, '_', '.',
 // '-', starting with a letter or '_').
 func validSecretName(n string) bool {
@@ -381,9 +328,9 @@ func (s MCPServer) skillMD() ([]byte, error) {
 		Description string `yaml:"description"`
 		MCP         block  `yaml:"mcp"`
 	}
-	what := "the command " + s.CommandLine()
-	if s.URL != "" {
-		what = s.URL
+	what := s.URL
+	if what == "" {
+		what = "the command " + MCPServer{Command: s.Command, Args: s.Args}.Launch()
 	}
 	desc := fmt.Sprintf("Tools of the MCP server %s (%s).", s.Name, what)
 	if len(desc) > skillmd.MaxDescriptionLength {
@@ -416,14 +363,4 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(w string) string {
-	if w != "" && strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r))
-	}) < 0 {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

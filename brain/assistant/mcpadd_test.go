@@ -55,7 +55,7 @@ func TestAddMCPEnabledByHandDisabledByImport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.CommandLine() != "npx -y @modelcontextprotocol/server-everything" || got.Env["LOG_LEVEL"] != "info" {
+			if got.Launch() != "LOG_LEVEL=info npx -y @modelcontextprotocol/server-everything" || got.Env["LOG_LEVEL"] != "info" {
 				t.Fatalf("read back %+v", got)
 			}
 			md := skillOf(t, a, res.Folder)
@@ -100,8 +100,8 @@ func TestAddMCPStoresSecretsNotValues(t *testing.T) {
 	if want := []string{"already_there", name}; strings.Join(got.Secrets(), ",") != strings.Join(want, ",") {
 		t.Fatalf("Secrets() = %v, want %v", got.Secrets(), want)
 	}
-	if ap := got.Approval(); !strings.Contains(ap, "Runs: docker run -i ghcr.io/github/github-mcp-server") ||
-		!strings.Contains(ap, "GITHUB_PERSONAL_ACCESS_TOKEN=${secret:"+name+"}") || strings.Contains(ap, "ghp_") {
+	if ap := got.Launch(); !strings.Contains(ap, " docker run -i ghcr.io/github/github-mcp-server") ||
+		!strings.Contains(ap, "GITHUB_PERSONAL_ACCESS_TOKEN='${secret:"+name+"}'") || strings.Contains(ap, "ghp_") {
 		t.Fatalf("approval text:\n%s", ap)
 	}
 }
@@ -194,27 +194,29 @@ func TestAddMCPRefusedInstallRestoresSecrets(t *testing.T) {
 	}
 }
 
-// Headers and a working folder are kept in SKILL.md when this build's
-// mcp block knows them; until it does they are refused, never dropped.
-func TestAddMCPHeadersKeptOrRefused(t *testing.T) {
+// Headers and a working folder are kept in SKILL.md; a header's token is
+// stored as a secret.
+func TestAddMCPKeepsHeadersAndFolder(t *testing.T) {
 	a := openTest(t)
-	s := MCPServer{Name: "remote", URL: "https://mcp.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer abc123"}}
-	res, err := a.AddMCP(context.Background(), s, false)
-	if errors.Is(err, ErrMCPUnsupported) {
-		if a.HasSecret("mcp.remote.Authorization") {
-			t.Error("a refused server left its secret")
-		}
-		if _, gerr := a.Registry().Get("remote"); gerr == nil {
-			t.Error("a refused server was installed")
-		}
-		return
-	}
+	ctx := context.Background()
+	s := MCPServer{Name: "remote", URL: "https://mcp.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer abc123", "Accept": "application/json"}}
+	res, err := a.AddMCP(ctx, s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	md := skillOf(t, a, res.Folder)
 	if !strings.Contains(md, "headers:") || !strings.Contains(md, "${secret:mcp.remote.Authorization}") || strings.Contains(md, "abc123") {
 		t.Fatalf("SKILL.md:\n%s", md)
+	}
+	got, err := a.MCPServerOf("remote")
+	if err != nil || got.Headers["Accept"] != "application/json" || got.Headers["Authorization"] != "${secret:mcp.remote.Authorization}" {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "local", Command: "srv", Cwd: "/srv/data"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.MCPServerOf("local"); got.Cwd != "/srv/data" {
+		t.Fatalf("cwd %q", got.Cwd)
 	}
 }
 
@@ -257,34 +259,16 @@ func TestMCPSecretNameFits(t *testing.T) {
 	}
 }
 
-func TestCommandLineQuotes(t *testing.T) {
-	s := MCPServer{Command: "/opt/My Tools/srv", Args: []string{"--root", "/tmp/a b", "it's", "${secret:x}", "-y"}}
-	want := `'/opt/My Tools/srv' --root '/tmp/a b' 'it'\''s' '${secret:x}' -y`
-	if got := s.CommandLine(); got != want {
+// Launch is the engine's rendering of what runs: what caps enable and the
+// capability's page show.
+func TestLaunchIsTheEnginesLine(t *testing.T) {
+	s := MCPServer{Command: "/opt/My Tools/srv", Args: []string{"--root", "/tmp/a b", "it's"}, Cwd: "/srv", Env: map[string]string{"K": "v"}}
+	want := `cd /srv && K=v '/opt/My Tools/srv' --root '/tmp/a b' 'it'\''s'`
+	if got := s.Launch(); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	if got := (MCPServer{URL: "https://h.example/mcp"}).CommandLine(); got != "https://h.example/mcp" {
+	u := MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${secret:t}"}}
+	if got := u.Launch(); got != "https://h.example/mcp (header Authorization: Bearer ${secret:t})" {
 		t.Fatalf("url: %s", got)
-	}
-}
-
-// An MCP capability that arrives any other way (a drop, an archive, caps
-// install) waits switched off too: its command is code to approve.
-func TestInstallOfMCPFolderIsDisabled(t *testing.T) {
-	a := openTest(t)
-	dir := filepath.Join(t.TempDir(), "dropped")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	md := "---\nname: dropped\ndescription: A dropped server.\nmcp:\n  command: node\n  args: [server.js]\n---\nx\n"
-	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Install(context.Background(), dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := a.Registry().State("dropped"); !res.Disabled || !st.Disabled {
-		t.Fatalf("result disabled=%v, stored disabled=%v; want both", res.Disabled, st.Disabled)
 	}
 }

@@ -41,7 +41,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("server %q: command %q url %q", s.Name, s.Command, s.URL)
 			}
 			check := func(v string) {
-				for _, ref := range References(v) {
+				for _, ref := range skillmd.SecretNames(v) {
 					if !secrets[ref] {
 						t.Fatalf("server %q references %q, not in Secrets", s.Name, ref)
 					}

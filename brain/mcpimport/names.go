@@ -88,21 +88,3 @@ func secretName(s string) string {
 	return name
 }
 
-// References lists the secret names v references as ${secret:NAME}, in
-// order of appearance.
-func References(v string) []string {
-	var out []string
-	for {
-		i := strings.Index(v, "${secret:")
-		if i < 0 {
-			return out
-		}
-		v = v[i+len("${secret:"):]
-		j := strings.IndexByte(v, '}')
-		if j < 0 {
-			return out
-		}
-		out = append(out, v[:j])
-		v = v[j+1:]
-	}
-}
