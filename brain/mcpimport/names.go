@@ -87,4 +87,3 @@ func secretName(s string) string {
 	}
 	return name
 }
-
