@@ -17,6 +17,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
 // Options configure Open.
@@ -122,7 +123,7 @@ func Open(opts Options) (*App, error) {
 		States:        db,
 		Settings:      db,
 		Pinned:        cfg.PinnedCapabilities,
-		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host},
+		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Secrets: db.Secret})},
 		Logger:        logger,
 		IndexBudget:   cfg.IndexBudget,
 		ToolBudget:    cfg.EffectiveToolBudget(),

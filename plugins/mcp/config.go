@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// config is a server's launch settings with defaults applied; secrets are
+// still references until resolve.
+type config struct {
+	name    string
+	block   skillmd.MCPServer
+	cwd     string
+	connect time.Duration
+	call    time.Duration
+	idle    time.Duration
+}
+
+// configOf checks a load request and settles the server's settings.
+func (l *Loader) configOf(req cerebellum.LoadRequest) (config, error) {
+	c := req.Capability
+	switch {
+	case c == nil:
+		return config{}, fmt.Errorf("%w: no capability", ErrBadRequest)
+	case c.Manifest == nil || c.Manifest.MCP == nil:
+		return config{}, fmt.Errorf("%w: %s has no mcp: block in SKILL.md", ErrBadRequest, c.Name)
+	}
+	b := *c.Manifest.MCP
+	cfg := config{name: c.Name, block: b, connect: l.opts.ConnectTimeout, call: l.opts.CallTimeout, idle: l.opts.Idle}
+	if b.ConnectTimeout > 0 {
+		cfg.connect = b.ConnectTimeout
+	}
+	if b.CallTimeout > 0 {
+		cfg.call = b.CallTimeout
+	}
+	if b.Idle > 0 {
+		cfg.idle = b.Idle
+	}
+	if b.URL != "" {
+		u, err := url.Parse(b.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, fmt.Errorf("%w: %s: mcp.url %q is not an http(s) address", ErrBadRequest, c.Name, b.URL)
+		}
+		return cfg, nil
+	}
+	base := c.Dir
+	if base == "" {
+		base = req.Workspace
+	}
+	cfg.cwd = base
+	if b.Cwd != "" {
+		cwd := b.Cwd
+		if strings.HasPrefix(cwd, "~/") {
+			if home, err := os.UserHomeDir(); err == nil {
+				cwd = filepath.Join(home, cwd[2:])
+			}
+		}
+		if !filepath.IsAbs(cwd) && base != "" {
+			cwd = filepath.Join(base, cwd)
+		}
+		cfg.cwd = cwd
+	}
+	return cfg, nil
+}
+
+// resolved is a config with its secrets looked up.
+type resolved struct {
+	command string
+	args    []string
+	env     []string
+	url     string
+	headers map[string]string
+	// secrets are the values used, so they can be cut from any output.
+	secrets map[string]string
+}
+
+// resolve looks up every ${secret:NAME} of the block.
+func (l *Loader) resolve(cfg config) (resolved, error) {
+	b := cfg.block
+	out := resolved{command: b.Command, url: b.URL, secrets: map[string]string{}}
+	var missing []string
+	lookup := func(name string) (string, error) {
+		if l.opts.Secrets == nil {
+			missing = append(missing, name)
+			return "", ErrSecret
+		}
+		v, err := l.opts.Secrets(name)
+		if err != nil || v == "" {
+			missing = append(missing, name)
+			return "", ErrSecret
+		}
+		out.secrets[name] = v
+		return v, nil
+	}
+	expand := func(v string) string {
+		s, _ := skillmd.ExpandSecrets(v, lookup)
+		return s
+	}
+	out.url = expand(b.URL)
+	for _, a := range b.Args {
+		out.args = append(out.args, expand(a))
+	}
+	if b.URL == "" {
+		// Only what the block declares, plus PATH and HOME.
+		env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")}
+		for k, v := range b.Env {
+			env[k] = expand(v)
+		}
+		for k, name := range b.Secrets {
+			if v, err := lookup(name); err == nil {
+				env[k] = v
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(env)) {
+			out.env = append(out.env, k+"="+env[k])
+		}
+	}
+	if len(b.Headers) > 0 {
+		out.headers = map[string]string{}
+		for k, v := range b.Headers {
+			out.headers[k] = expand(v)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		missing = slices.Compact(missing)
+		return resolved{}, hint.With(fmt.Errorf("%w: %s needs %s; store it and try again", ErrSecret, cfg.name, strings.Join(missing, ", ")),
+			hint.Hint{Action: "Store the secret " + missing[0], Command: []string{"secrets", "set", missing[0]}})
+	}
+	return out, nil
+}
+
+// redactor cuts the resolved secret values out of text.
+func (r resolved) redactor() func(string) string {
+	type pair struct{ name, value string }
+	var ps []pair
+	for n, v := range r.secrets {
+		if len(v) >= 4 {
+			ps = append(ps, pair{n, v})
+		}
+	}
+	// Longest first, so a value containing another is cut whole.
+	slices.SortFunc(ps, func(a, b pair) int { return len(b.value) - len(a.value) })
+	return func(s string) string {
+		for _, p := range ps {
+			s = strings.ReplaceAll(s, p.value, "[redacted:"+p.name+"]")
+		}
+		return s
+	}
+}

@@ -1,0 +1,21 @@
+package mcp
+
+import "errors"
+
+// Sentinel errors; callers match them with errors.Is.
+var (
+	// ErrBadRequest: the load request has no capability or mcp: block.
+	ErrBadRequest = errors.New("not an MCP capability")
+	// ErrConnect: the server could not be started or did not initialise.
+	ErrConnect = errors.New("MCP server did not start")
+	// ErrCrashed: the server stopped while in use.
+	ErrCrashed = errors.New("MCP server stopped")
+	// ErrBackoff: the server crashed repeatedly; it restarts after a pause.
+	ErrBackoff = errors.New("MCP server is pausing after repeated crashes")
+	// ErrTimeout: a call or the connection ran past its timeout.
+	ErrTimeout = errors.New("MCP server did not answer in time")
+	// ErrClosed: the runtime was closed (the capability changed or the app quits).
+	ErrClosed = errors.New("MCP server runtime closed")
+	// ErrSecret: a ${secret:NAME} the block references is not stored.
+	ErrSecret = errors.New("secret for the MCP server is not set")
+)

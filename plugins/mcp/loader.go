@@ -1,0 +1,169 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// Defaults of Options.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultCallTimeout    = 120 * time.Second
+	DefaultIdle           = 10 * time.Minute
+	// DefaultTerminate is how long a stdio server may take to exit after
+	// its input closes before its process group is signalled.
+	DefaultTerminate = 2 * time.Second
+)
+
+// Backoff after repeated crashes: none after the first, then base doubling
+// up to max.
+const (
+	backoffBase = time.Second
+	backoffMax  = time.Minute
+)
+
+// Options configure a Loader.
+type Options struct {
+	Logger *slog.Logger
+	// Secrets resolves ${secret:NAME}; nil = no secrets.
+	Secrets func(name string) (string, error)
+	// ConnectTimeout, CallTimeout and Idle are the defaults a server's
+	// mcp: block may override (30 s, 120 s, 10 min).
+	ConnectTimeout time.Duration
+	CallTimeout    time.Duration
+	Idle           time.Duration
+	// Terminate bounds a stdio server's own exit before its group is
+	// signalled (default 2 s).
+	Terminate time.Duration
+	// Version is the client version told to servers.
+	Version string
+	// Dial, when set, replaces starting the server: it returns the
+	// transport to one (tests connect in-process servers through
+	// sdk.NewInMemoryTransports).
+	Dial func(ctx context.Context, capability string) (sdk.Transport, error)
+
+	// now and afterFunc are the clock and timers (tests replace them).
+	now       func() time.Time
+	afterFunc func(d time.Duration, f func()) stopper
+}
+
+type stopper interface{ Stop() bool }
+
+// Loader starts MCP servers for capabilities. It implements
+// cerebellum.Loader, cerebellum.Checker and cerebellum.NativeProvider and
+// is safe for concurrent use.
+type Loader struct {
+	opts Options
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	servers map[*server]bool
+}
+
+var (
+	_ cerebellum.Loader         = (*Loader)(nil)
+	_ cerebellum.Checker        = (*Loader)(nil)
+	_ cerebellum.NativeProvider = (*Loader)(nil)
+)
+
+// NewLoader returns an MCP loader.
+func NewLoader(opts Options) *Loader {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.Idle <= 0 {
+		opts.Idle = DefaultIdle
+	}
+	if opts.Terminate <= 0 {
+		opts.Terminate = DefaultTerminate
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.now == nil {
+		opts.now = time.Now
+	}
+	if opts.afterFunc == nil {
+		opts.afterFunc = func(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }
+	}
+	return &Loader{opts: opts, log: opts.Logger, servers: map[*server]bool{}}
+}
+
+// Load returns the runtime of an MCP capability. Nothing starts yet: the
+// server is started by Start or the first call.
+func (l *Loader) Load(_ context.Context, req cerebellum.LoadRequest) (cerebellum.Runtime, error) {
+	cfg, err := l.configOf(req)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{l: l, cfg: cfg, learn: req.Learn, log: l.log.With("capability", cfg.name), state: cerebellum.RuntimeStopped, since: l.opts.now()}
+	l.mu.Lock()
+	l.servers[s] = true
+	l.mu.Unlock()
+	return s, nil
+}
+
+// Check validates the mcp: block without starting anything: a server's
+// command is code the user approves by enabling its capability.
+func (l *Loader) Check(_ context.Context, req cerebellum.LoadRequest) error {
+	_, err := l.configOf(req)
+	return err
+}
+
+// forget drops a closed server from the loader's set.
+func (l *Loader) forget(s *server) {
+	l.mu.Lock()
+	delete(l.servers, s)
+	l.mu.Unlock()
+}
+
+// Report is what Probe found: the server's catalog, or why it failed.
+type Report struct {
+	Capability string
+	// Server is the name and version the server gave.
+	Server  string
+	Catalog cerebellum.Catalog
+	// Elapsed is the time to connect and list everything.
+	Elapsed time.Duration
+}
+
+// Probe starts a server of its own for req, lists its tools, prompts and
+// resources, tells req.Learn, and stops it. A failure carries the last
+// lines the server wrote.
+func (l *Loader) Probe(ctx context.Context, req cerebellum.LoadRequest) (Report, error) {
+	cfg, err := l.configOf(req)
+	if err != nil {
+		return Report{}, err
+	}
+	start := l.opts.now()
+	s := &server{l: l, cfg: cfg, learn: req.Learn, log: l.log.With("capability", cfg.name), state: cerebellum.RuntimeStopped}
+	c, err := s.dial(ctx)
+	if err != nil {
+		return Report{Capability: cfg.name}, err
+	}
+	defer c.close(l.opts.Terminate)
+	cat, err := s.list(ctx, c)
+	if err != nil {
+		return Report{Capability: cfg.name}, err
+	}
+	rep := Report{Capability: cfg.name, Catalog: cat, Elapsed: l.opts.now().Sub(start)}
+	if ir := c.cs.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+		rep.Server = ir.ServerInfo.Name + " " + ir.ServerInfo.Version
+	}
+	if s.learn != nil {
+		s.learn(cat)
+	}
+	return rep, nil
+}
