@@ -64,6 +64,10 @@ type Options struct {
 	WorkspaceFolder string
 	// ReadFile reads a VS Code envFile (nil: a server with one is skipped).
 	ReadFile func(path string) ([]byte, error)
+	// Reserved reports names a server must not take (capabilities that
+	// are not MCP servers, such as the built-in filesystem): such a
+	// server is named NAME-mcp instead. nil reserves none.
+	Reserved func(name string) bool
 }
 
 // Server is one server taken from the file. Values referencing secrets
@@ -180,7 +184,15 @@ func Parse(data []byte, opt Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, Skipped{Original: e.key, Reason: reason})
 			continue
 		}
-		s.Name = uniqueName(capabilityName(e.key), taken)
+		base := capabilityName(e.key)
+		if opt.Reserved != nil && opt.Reserved(base) {
+			s.Notes = append(s.Notes, fmt.Sprintf("named %s-mcp: %s is the name of another capability", trimName(base, maxNameLen-4), base))
+			base = trimName(base, maxNameLen-4) + "-mcp"
+		}
+		for opt.Reserved != nil && opt.Reserved(uniqueName(base, taken)) {
+			taken[uniqueName(base, taken)] = true
+		}
+		s.Name = uniqueName(base, taken)
 		taken[s.Name] = true
 		for _, ref := range refs {
 			r.use(ref, s.Name)

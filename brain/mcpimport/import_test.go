@@ -228,3 +228,24 @@ func TestWorkspaceFolderFromFile(t *testing.T) {
 		t.Errorf("outside a project: %+v %v", res, err)
 	}
 }
+
+// A server named like a capability that is not an MCP server (the
+// built-in filesystem) is named NAME-mcp, with a note; names stay unique.
+func TestReservedNames(t *testing.T) {
+	data := []byte(`{"mcpServers": {"filesystem": {"command": "a"}, "filesystem-mcp": {"command": "b"}, "git": {"command": "c"}}}`)
+	reserved := map[string]bool{"filesystem": true, "git": true, "git-mcp": true}
+	res, err := Parse(data, Options{Reserved: func(n string) bool { return reserved[n] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range res.Servers {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, " "); got != "filesystem-mcp filesystem-mcp-2 git-mcp-2" {
+		t.Fatalf("names %s", got)
+	}
+	if len(res.Servers[0].Notes) != 1 || !strings.Contains(res.Servers[0].Notes[0], "filesystem is the name of another capability") {
+		t.Fatalf("notes %v", res.Servers[0].Notes)
+	}
+}

@@ -58,6 +58,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
+		// Parse stops after a `--` it consumed: all that follows is
+		// arguments, taken as given (mcp add NAME -- npx -y PKG).
+		if rest := fs.Args(); len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
 		args = fs.Args()
 		if len(args) == 0 {
 			return pos, nil

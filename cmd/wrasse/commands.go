@@ -61,6 +61,7 @@ var groups = []group{
 	{name: "conversations", aliases: []string{"convs"}, summary: "stored conversations", def: "list"},
 	{name: "secrets", summary: "API keys and other secrets, stored in the workspace and redacted everywhere", def: "list"},
 	{name: "config", summary: "settings in config.json (provider, model, baseURL, ...)", def: "show"},
+	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, remove, import", def: "list"},
 }
 
 // commands returns every command, in the order help lists them. It is a
@@ -68,7 +69,7 @@ var groups = []group{
 func commands() []*command {
 	name := [][2]string{{"NAME", "the capability's name (see wrasse caps list)"}}
 	conv := [][2]string{{"ID", "a conversation id, e.g. c12 (see wrasse conversations list)"}}
-	return []*command{
+	cmds := []*command{
 		{path: "caps list", aliases: []string{"ls"}, summary: "Every capability with its kind, state and badge.", maxArgs: 0,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				noCheck := fs.Bool("no-check", false, "skip checking plugins (they are checked once per version, then remembered)")
@@ -102,10 +103,16 @@ func commands() []*command {
 			setup: plain(capsRemove)},
 		{path: "caps restore", args: "NAME", argHelp: name, summary: "Bring back a removed capability.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsRestore)},
-		{path: "caps enable", args: "NAME", argHelp: name, summary: "Switch a capability on, optionally granting its plugin permissions.", minArgs: 1, maxArgs: 1,
+		{path: "caps enable", args: "NAME", argHelp: name, summary: "Switch a capability on, optionally granting its plugin permissions. An MCP server shows the command line or URL it runs and asks first.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				grant := fs.String("grant", "", "permissions to grant, comma-separated (`PERMS`, e.g. exec,network)")
-				return func(ctx context.Context, app *assistant.App, c *call) error { return capsEnable(app, c, *grant) }
+				yes := fs.Bool("yes", false, "approve what an MCP server runs without asking (for scripts)")
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					if err := approveLaunch(app, c, *yes); err != nil {
+						return err
+					}
+					return capsEnable(app, c, *grant)
+				}
 			}},
 		{path: "caps disable", args: "NAME", argHelp: name, summary: "Switch a capability off.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsDisable)},
@@ -191,6 +198,7 @@ func commands() []*command {
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
 			setup: plain(configUnset)},
 	}
+	return append(cmds, mcpCommands()...)
 }
 
 // plain is the setup of a command with no flags of its own.

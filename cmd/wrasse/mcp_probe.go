@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+// mcpTest connects to the server now and lists what it offers.
+func mcpTest(ctx context.Context, app *assistant.App, c *call) error {
+	rep, err := app.TestMCP(ctx, c.args[0])
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, rep)
+	}
+	server := rep.Server
+	if server == "" {
+		server = "the server"
+	}
+	fmt.Fprintf(c.io.out, "%s connected (%s) in %s: %d tools, %d prompts, %d resources.\n", rep.Name, server,
+		rep.Elapsed.Round(time.Millisecond), len(rep.Tools), len(rep.Prompts), len(rep.Resources))
+	printMCPTools(c.io.out, rep.Tools)
+	for _, p := range rep.Prompts {
+		fmt.Fprintf(c.io.out, "prompt    %s  %s\n", p.Name, cerebellum.OneLine(p.Description, 80))
+	}
+	for _, r := range rep.Resources {
+		fmt.Fprintf(c.io.out, "resource  %s  %s\n", r.URI, cerebellum.OneLine(r.Name, 60))
+	}
+	return nil
+}
+
+// mcpTools lists the tools as last listed, without starting the server.
+func mcpTools(_ context.Context, app *assistant.App, c *call) error {
+	rep, err := app.MCPCatalog(c.args[0])
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, rep.Tools)
+	}
+	if rep.Listed.IsZero() {
+		return hint.With(fmt.Errorf("the tools of %s are not known yet: they are learnt when its server first connects", rep.Name),
+			hint.Hint{Action: "Test the server", Command: []string{"mcp", "test", rep.Name}})
+	}
+	fmt.Fprintf(c.io.out, "%s: %d tools, as listed %s.\n", rep.Name, len(rep.Tools), rep.Listed.Local().Format("2006-01-02 15:04"))
+	printMCPTools(c.io.out, rep.Tools)
+	return nil
+}
+
+// printMCPTools is one line per tool: the model's name, its annotations,
+// what the gate does with a call, and its description.
+func printMCPTools(w io.Writer, tools []assistant.MCPTool) {
+	if len(tools) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tANNOTATIONS\tRUNS\tDESCRIPTION")
+	for _, t := range tools {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ModelName, annotationsText(t), runsText(t), cerebellum.OneLine(t.Description, 70))
+	}
+	tw.Flush()
+}
+
+// annotationsText names the hints a tool gives.
+func annotationsText(t assistant.MCPTool) string {
+	var out []string
+	switch {
+	case t.ReadOnly:
+		out = append(out, "read-only")
+	case t.Destructive:
+		out = append(out, "destructive")
+	}
+	if t.Idempotent {
+		out = append(out, "idempotent")
+	}
+	if t.OpenWorld {
+		out = append(out, "open-world")
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, ",")
+}
+
+// runsText says what the gate does with a call, and why.
+func runsText(t assistant.MCPTool) string {
+	switch {
+	case t.Runs == "never":
+		return "never (your rule)"
+	case t.Policy == cerebellum.PolicyAlways:
+		return "allow (your rule)"
+	case t.Runs == "allow":
+		return "allow (read-only)"
+	}
+	return "ask once per chat"
+}
+
+// approveLaunch is `caps enable` for an MCP server that is switched off:
+// it shows exactly what enabling runs and goes on only when the user
+// approves, on the terminal or with --yes. Other capabilities, and one
+// already on, need no approval.
+func approveLaunch(app *assistant.App, c *call, yes bool) error {
+	capability, err := app.Registry().Get(c.args[0])
+	if err != nil || capability.Kind != cerebellum.KindMCP {
+		return nil // Enable reports a missing capability itself
+	}
+	if st, err := app.Registry().State(capability.Name); err != nil || !st.Disabled {
+		return nil
+	}
+	launch := capability.Launch()
+	if yes {
+		if !c.g.json {
+			fmt.Fprintf(c.io.err, "Approved: %s runs %s\n", capability.Name, launch)
+		}
+		return nil
+	}
+	if isTerminal(c) {
+		fmt.Fprintf(c.io.err, "Enabling %s runs this on your computer:\n  %s\nApprove? [y/N] ", capability.Name, launch)
+		line, _ := bufio.NewReader(c.io.in).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+			return nil
+		}
+		return fmt.Errorf("%s stays off: %w", capability.Name, errNotApproved)
+	}
+	return hint.With(fmt.Errorf("%w: enabling %s runs %s; read it, then approve with --yes (or in the window: Settings, MCP servers)",
+		errNotApproved, capability.Name, launch),
+		hint.Hint{Action: "Approve and enable", Command: []string{"caps", "enable", capability.Name, "--yes"}, Page: hint.PageCapability, Target: capability.Name})
+}
