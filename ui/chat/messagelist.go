@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -71,6 +72,10 @@ type messageList struct {
 	lazyGen  int
 	// measured counts rows measured, for tests.
 	measured int
+	// lastRows are the rows given to the list as the last reply or error:
+	// their height changes (Retry goes) when rows come after them, so
+	// changed measures them again whatever its from.
+	lastRows []int
 }
 
 func newMessageList(c *Chat) *messageList {
@@ -100,11 +105,20 @@ func (m *messageList) newList() *widget.List {
 	l.HideSeparators = true
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) }
 	n := m.c.rowCount()
+	m.lastRows = nil
 	for i := range n {
-		l.SetItemHeight(i, m.heightOf(i))
+		m.setHeight(l, i)
 	}
 	m.total = m.contentHeight()
 	return l
+}
+
+// setHeight gives list l row i's height.
+func (m *messageList) setHeight(l *widget.List, i int) {
+	l.SetItemHeight(i, m.heightOf(i))
+	if m.c.isLast(i) && !slices.Contains(m.lastRows, i) {
+		m.lastRows = append(m.lastRows, i)
+	}
 }
 
 // heightOf is row i's height at the current width, measured once per
@@ -237,7 +251,7 @@ func (m *messageList) remeasure(gen int) {
 	for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
 		if i := m.lazyNext; m.stale(i) {
 			m.measureNow(i)
-			m.list.SetItemHeight(i, m.heightOf(i))
+			m.setHeight(m.list, i)
 			done++
 		}
 	}
@@ -277,8 +291,16 @@ func (m *messageList) rebuild(a anchor) {
 func (m *messageList) changed(from int) {
 	follow := m.atEnd()
 	n := m.c.rowCount()
-	for i := max(from, 0); i < n; i++ {
-		m.list.SetItemHeight(i, m.heightOf(i))
+	from = max(from, 0)
+	last := m.lastRows
+	m.lastRows = nil // setHeight puts back those still last
+	for _, i := range last {
+		if i < from && i < n {
+			m.setHeight(m.list, i)
+		}
+	}
+	for i := from; i < n; i++ {
+		m.setHeight(m.list, i)
 	}
 	m.total = m.contentHeight()
 	m.list.Refresh()
@@ -293,7 +315,7 @@ func (m *messageList) rowChanged(i int) {
 		return
 	}
 	follow := m.atEnd()
-	m.list.SetItemHeight(i, m.heightOf(i))
+	m.setHeight(m.list, i)
 	m.total = m.contentHeight()
 	m.list.RefreshItem(i)
 	if follow {

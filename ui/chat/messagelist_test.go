@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
 // manualTimers stands in for the message list's timer: what it schedules
@@ -132,4 +134,41 @@ func TestResizeBackBeforeSettlingMeasuresNothing(t *testing.T) {
 	if l.width != width || l.measured != measured {
 		t.Errorf("width %v (was %v), %d rows measured; want nothing done", l.width, width, l.measured-measured)
 	}
+}
+
+// An error card shows Retry only while it is the last row: when a new
+// message follows it, it gets shorter, and the view still follows the end
+// (the heights the list has are the measured ones).
+func TestRowsBeforeTheNewOnesChangeHeightAndTheViewKeepsTheEnd(t *testing.T) {
+	h := newHarness(t)
+	long := strings.Repeat("a reply long enough to fill the view. ", 60)
+	h.model.Reply(pt.Hold())
+	h.send("hello")
+	<-h.model.Waiting()
+	h.chat.Stop()
+	h.idle()
+	if errs := h.rowsOf(rowError); len(errs) != 1 || !h.hasButton("Retry") {
+		t.Fatalf("%d error rows, Retry shown %v; want the stopped turn's card with Retry", len(errs), h.hasButton("Retry"))
+	}
+	// While the next reply is written (the error card is no longer last,
+	// so it has no Retry).
+	release := make(chan struct{})
+	h.model.Reply(pt.Text(long), pt.Wait(release), pt.Text("."))
+	h.send("and more")
+	<-h.model.Waiting()
+	h.until("the reply", func() bool {
+		r := h.rowsOf(rowAssistant)
+		return len(r) == 1 && r[0].text == long
+	})
+	l := h.chat.list
+	if !l.atEnd() {
+		t.Fatal("the view did not follow the end")
+	}
+	want := l.list.GetScrollOffset()
+	l.list.ScrollToBottom() // the list's own idea of its end
+	if got := l.list.GetScrollOffset(); got != want {
+		t.Errorf("the list's end is at %v, the view followed to %v: the heights it has are not the measured ones", got, want)
+	}
+	close(release)
+	h.idle()
 }
