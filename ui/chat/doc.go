@@ -13,4 +13,11 @@
 // runs through env.Go; its Sink and Approver hand every change to env.Do.
 // Streamed text is accumulated off the UI goroutine and shown at most ten
 // times a second (throttle.go), re-rendering only the message that changed.
+//
+// A conversation loads a page of events at a time (older ones as the view
+// reaches the top); find searches the stored events before the loaded
+// pages in the background and loads the pages up to a match before going
+// to it (findbar.go). Row heights are measured up front; after a width
+// change they are measured again once the width has settled, the rows in
+// view first and the rest a chunk at a time (messagelist.go).
 package chat
