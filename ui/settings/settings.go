@@ -23,6 +23,7 @@ type Settings struct {
 	folders *foldersPage
 	shell   *dependentPage
 	web     *dependentPage
+	mcp     *mcpPage
 
 	tabs   *container.AppTabs
 	pages  map[*container.TabItem]hint.Page
@@ -40,17 +41,19 @@ func New(env *bridge.Env) *Settings {
 	s.folders = newFoldersPage(env)
 	s.shell = newShellPage(env, s.Show)
 	s.web = newWebPage(env, s.Show)
+	s.mcp = newMCPPage(env, s.Show)
 
 	modelTab := container.NewTabItemWithIcon("Model", theme.ComputerIcon(), s.model.Object())
 	capsTab := container.NewTabItemWithIcon("Capabilities", theme.GridIcon(), s.caps.Object())
 	foldersTab := container.NewTabItemWithIcon("Folders", theme.FolderIcon(), s.folders.Object())
 	shellTab := container.NewTabItemWithIcon("Shell", theme.ListIcon(), s.shell.Object())
 	webTab := container.NewTabItemWithIcon("Web", theme.SearchIcon(), s.web.Object())
-	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab)
+	mcpTab := container.NewTabItemWithIcon("MCP servers", theme.StorageIcon(), s.mcp.Object())
+	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab, mcpTab)
 	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, capsTab: hint.PageCapabilities,
-		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability}
+		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability, mcpTab: hint.PageCapability}
 	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, hint.PageCapabilities: capsTab,
-		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab}
+		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab, pageMCP: mcpTab}
 	s.tabs.OnSelected = func(t *container.TabItem) {
 		if t == modelTab {
 			s.model.Shown()
@@ -77,6 +80,7 @@ func New(env *bridge.Env) *Settings {
 const (
 	pageShell hint.Page = "capability:shell"
 	pageWeb   hint.Page = "capability:web"
+	pageMCP   hint.Page = "capability:mcp-servers"
 )
 
 // Object is the view.
@@ -105,6 +109,9 @@ func (s *Settings) Show(page hint.Page, target string) {
 			s.tabs.Select(s.tabOf[pageShell])
 		case page == hint.PageCapability && target == webName:
 			s.tabs.Select(s.tabOf[pageWeb])
+		case page == hint.PageCapability && s.mcp.Has(target):
+			s.tabs.Select(s.tabOf[pageMCP])
+			s.mcp.Select(target)
 		default:
 			s.tabs.Select(s.tabOf[hint.PageCapabilities])
 			if target != "" {
@@ -128,6 +135,7 @@ func (s *Settings) onEvent(e assistant.Event) {
 		s.caps.refresh()
 		s.shell.Refresh()
 		s.web.Refresh()
+		s.mcp.refresh()
 	case assistant.EventDisk:
 		s.caps.onDisk(e.Diff, e.Applied, e.Err)
 	case assistant.EventConfig:

@@ -1,0 +1,512 @@
+package settings
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/bridge"
+)
+
+// mcpName is the built-in capability MCP servers need.
+const mcpName = "mcp"
+
+// The per-tool rules as the page says them.
+const (
+	ruleAsk    = "Ask"
+	ruleAlways = "Always allow"
+	ruleNever  = "Never"
+)
+
+// mcpPage is Settings → MCP servers: the servers installed as
+// capabilities, each with what it runs, Test, Enable/Disable, Remove and
+// a rule per tool; and the form that adds one. It depends on the built-in
+// mcp capability: missing, off or failed, it says so and its controls
+// are inert.
+type mcpPage struct {
+	env  *bridge.Env
+	show func(hint.Page, string)
+	dep  *dependentPage // its three-state check
+
+	state    depState
+	headline *widget.Label
+	depErr   *codeBlock
+	banner   *fyne.Container
+
+	names    []string
+	list     *widget.List
+	addShow  *widget.Button
+	selected string
+
+	title   *widget.Label
+	status  *widget.Label
+	launch  *codeBlock
+	test    *widget.Button
+	enable  *widget.Button
+	disable *widget.Button
+	remove  *widget.Button
+	outcome *problemLine
+	failure *codeBlock
+	toolsHd *widget.Label
+	tools   *fyne.Container
+	rules   map[string]*widget.Select
+	empty   *widget.Label
+	detail  *fyne.Container
+
+	form  *mcpForm
+	right *fyne.Container
+	obj   fyne.CanvasObject
+}
+
+func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
+	p := &mcpPage{env: env, show: show, dep: &dependentPage{env: env, name: mcpName}, rules: map[string]*widget.Select{}}
+	about := widget.NewLabel("Model Context Protocol servers give the assistant their tools. Each is a capability: its tools are found by tool_search and called through the safety gate; a read-only tool runs, any other asks the first time in a chat.")
+	about.Wrapping = fyne.TextWrapWord
+	p.headline = widget.NewLabel("")
+	p.headline.Wrapping = fyne.TextWrapWord
+	p.headline.Importance = widget.WarningImportance
+	p.depErr = newCodeBlock(env.Copy, 200)
+	open := widget.NewButtonWithIcon("Open mcp on the Capabilities page", theme.NavigateNextIcon(), func() {
+		p.show(hint.PageCapabilities, mcpName)
+	})
+	open.Importance = widget.HighImportance
+	p.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, p.headline),
+		p.depErr, container.NewHBox(open), widget.NewSeparator())
+
+	p.list = widget.NewList(func() int { return len(p.names) },
+		func() fyne.CanvasObject {
+			return container.NewBorder(nil, nil, nil, widget.NewLabel("state"), widget.NewLabel("name"))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Label).SetText(p.names[i])
+			st := row.Objects[1].(*widget.Label)
+			st.SetText(p.stateWord(p.names[i]))
+		})
+	p.list.OnSelected = func(i widget.ListItemID) {
+		if i >= 0 && i < len(p.names) {
+			p.Select(p.names[i])
+		}
+	}
+	p.addShow = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
+	left := container.NewBorder(nil, container.NewHBox(p.addShow), nil, nil, p.list)
+
+	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title.SizeName = theme.SizeNameSubHeadingText
+	p.status = widget.NewLabel("")
+	p.status.Wrapping = fyne.TextWrapWord
+	p.launch = newCodeBlock(env.Copy, 160)
+	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
+	p.enable = widget.NewButtonWithIcon("Enable…", theme.ConfirmIcon(), p.Enable)
+	p.enable.Importance = widget.HighImportance
+	p.disable = widget.NewButtonWithIcon("Disable", theme.CancelIcon(), p.Disable)
+	p.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), p.Remove)
+	p.remove.Importance = widget.DangerImportance
+	p.outcome = newProblemLine(env.Show)
+	p.failure = newCodeBlock(env.Copy, 240)
+	p.failure.Hide()
+	p.toolsHd = widget.NewLabelWithStyle("Tools", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.tools = container.NewVBox()
+	p.empty = widget.NewLabel("Select a server to see what it runs and its tools, or add one.")
+	p.empty.Wrapping = fyne.TextWrapWord
+	p.detail = container.NewVBox(p.title, p.status, p.launch,
+		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.outcome.Object(), p.failure,
+		widget.NewSeparator(), p.toolsHd, p.tools)
+
+	p.form = newMCPForm(env)
+	p.form.OnAdded = func(name string) {
+		p.refresh()
+		p.Select(name)
+		p.outcome.OK("Added " + name + ", enabled. Test it to see its tools.")
+	}
+	p.form.OnCancel = func() { p.Select(p.selected) }
+	p.right = container.NewStack(p.empty, p.detail, p.form.Object())
+
+	split := container.NewHSplit(left, container.NewVScroll(container.NewPadded(p.right)))
+	split.Offset = 0.28
+	p.obj = container.NewBorder(container.NewPadded(container.NewVBox(about, p.banner)), nil, nil, nil, split)
+	p.refresh()
+	p.Select("")
+	return p
+}
+
+// Object is the page.
+func (p *mcpPage) Object() fyne.CanvasObject { return p.obj }
+
+// State is how the mcp capability stood at the last refresh.
+func (p *mcpPage) State() depState { return p.state }
+
+// Headline is what the page says is wrong ("" when nothing is).
+func (p *mcpPage) Headline() string {
+	if p.banner.Hidden {
+		return ""
+	}
+	return p.headline.Text
+}
+
+// Has reports whether name is an MCP server's capability.
+func (p *mcpPage) Has(name string) bool {
+	c, err := p.env.Core.Registry().Get(name)
+	return err == nil && c.Kind == cerebellum.KindMCP
+}
+
+// refresh reads the servers and the dependency again.
+func (p *mcpPage) refresh() {
+	p.state, p.names = p.checkDep(), nil
+	for _, c := range p.env.Core.Registry().List() {
+		if c.Kind == cerebellum.KindMCP {
+			p.names = append(p.names, c.Name)
+		}
+	}
+	sort.Strings(p.names)
+	p.list.Refresh()
+	p.form.SetEnabled(p.state == depOK)
+	if p.state == depOK {
+		p.addShow.Enable()
+	} else {
+		p.addShow.Disable()
+	}
+	if p.selected != "" && !p.Has(p.selected) {
+		p.selected = ""
+	}
+	if !p.form.Object().Visible() {
+		p.showDetail()
+	}
+}
+
+// checkDep is dependent.go's three-state check of the mcp capability,
+// shown in the banner.
+func (p *mcpPage) checkDep() depState {
+	state, c := p.dep.check()
+	p.depErr.Hide()
+	switch state {
+	case depMissing:
+		p.headline.SetText("The mcp capability is missing: it is not installed in this workspace, so MCP servers cannot be added, tested or used. Restore it from the Trash on the Capabilities page.")
+	case depOff:
+		p.headline.SetText("The mcp capability is switched off: MCP servers' tools are not offered to the assistant, and servers cannot be added or tested until it is on again.")
+	case depFailed:
+		p.headline.SetText("The mcp capability failed to load: " + firstLine(c.Error))
+		text := c.Detail
+		if text == "" {
+			text = c.Error
+		}
+		p.depErr.Set("Error", text)
+		p.depErr.Show()
+	}
+	p.banner.Hidden = state == depOK
+	p.banner.Refresh()
+	return state
+}
+
+// stateWord is a server's state for its row.
+func (p *mcpPage) stateWord(name string) string {
+	c, err := p.env.Core.Registry().Get(name)
+	if err != nil {
+		return ""
+	}
+	if st, err := p.env.Core.MCPStatus(name); err == nil && st.State == cerebellum.RuntimeRunning {
+		return "running"
+	}
+	return string(c.State)
+}
+
+// ShowForm shows the add form in place of the selected server.
+func (p *mcpPage) ShowForm() {
+	p.form.Reset()
+	p.empty.Hide()
+	p.detail.Hide()
+	p.form.Object().Show()
+	p.right.Refresh()
+}
+
+// Select shows server name ("" for none).
+func (p *mcpPage) Select(name string) {
+	if name != p.selected {
+		p.outcome.Clear()
+		p.failure.Hide()
+	}
+	p.selected = name
+	p.form.Object().Hide()
+	p.showDetail()
+	for i, n := range p.names {
+		if n == name {
+			p.list.Select(i)
+		}
+	}
+}
+
+// Selected is the server shown.
+func (p *mcpPage) Selected() string { return p.selected }
+
+// showDetail fills the right side with the selected server.
+func (p *mcpPage) showDetail() {
+	c, err := p.env.Core.Registry().Get(p.selected)
+	if p.selected == "" || err != nil {
+		p.detail.Hide()
+		p.empty.Show()
+		p.right.Refresh()
+		return
+	}
+	p.empty.Hide()
+	p.detail.Show()
+	p.title.SetText(c.Name)
+	p.launch.Set("It runs", c.Launch())
+	off := c.State == cerebellum.StateDisabled
+	switch c.State {
+	case cerebellum.StateDisabled:
+		p.status.Importance = widget.WarningImportance
+		p.status.SetText("Switched off. Read what it runs before enabling it: it runs on your computer with your permissions.")
+	case cerebellum.StateFailed:
+		p.status.Importance = widget.DangerImportance
+		p.status.SetText("Failed: " + firstLine(c.Error))
+	default:
+		p.status.Importance = widget.SuccessImportance
+		p.status.SetText("Enabled. It starts when the assistant first uses it and stops when idle.")
+		if st, err := p.env.Core.MCPStatus(c.Name); err == nil && st.Error != "" {
+			p.status.Importance = widget.WarningImportance
+			p.status.SetText("Enabled; its last start failed: " + firstLine(st.Error))
+		}
+	}
+	p.status.Refresh()
+	p.enable.Hidden, p.disable.Hidden = !off, off
+	ok := p.state == depOK
+	for _, b := range []*widget.Button{p.test, p.enable, p.disable} {
+		if ok {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	p.loadTools()
+	p.detail.Refresh()
+	p.right.Refresh()
+}
+
+// loadTools shows the tools as last listed (no server started).
+func (p *mcpPage) loadTools() {
+	rep, err := p.env.Core.MCPCatalog(p.selected)
+	if err != nil {
+		p.outcome.Error(err)
+		return
+	}
+	p.showTools(rep)
+}
+
+// showTools lists the tools with their annotations and the rule for each.
+func (p *mcpPage) showTools(rep assistant.MCPReport) {
+	p.tools.RemoveAll()
+	p.rules = map[string]*widget.Select{}
+	switch {
+	case rep.Elapsed > 0 && rep.Listed.IsZero():
+		p.toolsHd.SetText(fmt.Sprintf("Tools: %d, just listed", len(rep.Tools)))
+	case rep.Listed.IsZero():
+		p.toolsHd.SetText("Tools: not known yet (Test connects and lists them)")
+	default:
+		p.toolsHd.SetText(fmt.Sprintf("Tools: %d, listed %s", len(rep.Tools), rep.Listed.Local().Format("2006-01-02 15:04")))
+	}
+	name := p.selected
+	for _, t := range rep.Tools {
+		label := widget.NewLabelWithStyle(t.ModelName, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		notes := widget.NewLabel(toolNotes(t))
+		notes.SizeName = theme.SizeNameCaptionText
+		desc := widget.NewLabel(cerebellum.OneLine(t.Description, 160))
+		desc.Wrapping = fyne.TextWrapWord
+		rule := widget.NewSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
+		rule.SetSelected(ruleOf(t.Policy))
+		tool := t.Name
+		rule.OnChanged = func(v string) { p.setRule(name, tool, v) }
+		if p.state != depOK {
+			rule.Disable()
+		}
+		p.rules[t.Name] = rule
+		p.tools.Add(container.NewBorder(nil, nil, nil, rule, container.NewVBox(label, notes, desc)))
+		p.tools.Add(widget.NewSeparator())
+	}
+	p.tools.Refresh()
+}
+
+// toolNotes says a tool's annotations and what the gate does with it.
+func toolNotes(t assistant.MCPTool) string {
+	var hints []string
+	switch {
+	case t.ReadOnly:
+		hints = append(hints, "read-only")
+	case t.Destructive:
+		hints = append(hints, "may change or delete things")
+	}
+	if t.Idempotent {
+		hints = append(hints, "idempotent")
+	}
+	if t.OpenWorld {
+		hints = append(hints, "reaches outside (open world)")
+	}
+	runs := map[string]string{"allow": "runs without asking", "ask": "asks the first time in a chat", "never": "never runs"}[t.Runs]
+	if len(hints) == 0 {
+		return runs
+	}
+	return strings.Join(hints, ", ") + " · " + runs
+}
+
+func ruleOf(p assistant.MCPToolPolicy) string {
+	switch p {
+	case cerebellum.PolicyAlways:
+		return ruleAlways
+	case cerebellum.PolicyNever:
+		return ruleNever
+	}
+	return ruleAsk
+}
+
+// setRule stores the rule for one tool; the list shows what the gate does now.
+func (p *mcpPage) setRule(name, tool, rule string) {
+	policy := map[string]assistant.MCPToolPolicy{ruleAsk: cerebellum.PolicyAsk, ruleAlways: cerebellum.PolicyAlways, ruleNever: cerebellum.PolicyNever}[rule]
+	core := p.env.Core
+	p.env.Go(func() {
+		err := core.SetMCPToolPolicy(name, tool, policy)
+		p.env.Do(func() {
+			if err != nil {
+				p.outcome.Error(err)
+				return
+			}
+			p.outcome.OK(fmt.Sprintf("%s of %s: %s.", tool, name, strings.ToLower(rule)))
+			if p.selected == name {
+				p.loadTools()
+			}
+		})
+	})
+}
+
+// approve asks the user to approve what the selected server runs, then
+// calls then. verb is what approving does ("Enable", "Test").
+func (p *mcpPage) approve(verb, why string, then func()) {
+	c, err := p.env.Core.Registry().Get(p.selected)
+	if err != nil {
+		p.outcome.Error(err)
+		return
+	}
+	text := widget.NewLabel(why)
+	text.Wrapping = fyne.TextWrapWord
+	block := newCodeBlock(p.env.Copy, 200)
+	block.Set("It runs", c.Launch())
+	content := container.NewVBox(text, block)
+	d := dialog.NewCustomConfirm(verb+" "+c.Name+"?", "Approve and "+strings.ToLower(verb), "Cancel", content, func(ok bool) {
+		if ok {
+			then()
+		}
+	}, p.env.Window)
+	d.Resize(fyne.NewSize(640, 320))
+	d.Show()
+}
+
+// Enable switches the selected server on after the user approved what it
+// runs.
+func (p *mcpPage) Enable() {
+	name := p.selected
+	p.approve("Enable", "Enabling "+name+" lets the assistant start this on your computer, with your permissions:", func() {
+		p.run(func(core *assistant.App) error { return core.Enable(name, nil) }, "Enabled "+name+".")
+	})
+}
+
+// Disable switches the selected server off (it stops).
+func (p *mcpPage) Disable() {
+	name := p.selected
+	p.run(func(core *assistant.App) error { return core.Disable(name) }, "Switched "+name+" off.")
+}
+
+// Remove moves the selected server to the trash, once confirmed.
+func (p *mcpPage) Remove() {
+	name := p.selected
+	dialog.NewConfirm("Remove "+name+"?", "Move the MCP server "+name+" to the Trash? It can be restored for 7 days from the Capabilities page.", func(ok bool) {
+		if !ok {
+			return
+		}
+		core := p.env.Core
+		p.env.Go(func() {
+			err := core.Remove(context.Background(), name)
+			p.env.Do(func() {
+				if err != nil {
+					p.outcome.Error(err)
+					return
+				}
+				p.refresh()
+				p.Select("")
+			})
+		})
+	}, p.env.Window).Show()
+}
+
+// run changes the server through the core in the background.
+func (p *mcpPage) run(fn func(*assistant.App) error, done string) {
+	core := p.env.Core
+	p.env.Go(func() {
+		err := fn(core)
+		p.env.Do(func() {
+			if err != nil {
+				p.outcome.Error(err)
+				return
+			}
+			p.refresh()
+			p.outcome.OK(done)
+		})
+	})
+}
+
+// testTimeout bounds a Test (the server's own connect timeout is
+// shorter; this is for a server that never answers at all).
+const testTimeout = 2 * time.Minute
+
+// Test connects to the selected server and lists its tools; a failure
+// shows the server's last lines. A server that is off runs only after
+// the user approved what it runs.
+func (p *mcpPage) Test() {
+	c, err := p.env.Core.Registry().Get(p.selected)
+	if err != nil {
+		p.outcome.Error(err)
+		return
+	}
+	if c.State == cerebellum.StateDisabled {
+		p.approve("Test", "Testing "+c.Name+" starts this on your computer once, with your permissions, and stops it:", p.runTest)
+		return
+	}
+	p.runTest()
+}
+
+func (p *mcpPage) runTest() {
+	name := p.selected
+	core := p.env.Core
+	p.test.Disable()
+	p.failure.Hide()
+	p.outcome.Info("Connecting to " + name + "…")
+	p.env.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		rep, err := core.TestMCP(ctx, name)
+		p.env.Do(func() {
+			p.test.Enable()
+			if p.selected != name {
+				return
+			}
+			if err != nil {
+				p.outcome.Error(fmt.Errorf("%s did not connect: %s", name, firstLine(err.Error())))
+				p.failure.Set("What happened (with the server's last output)", err.Error())
+				p.failure.Show()
+				return
+			}
+			p.outcome.OK(fmt.Sprintf("%s connected in %s: %d tools, %d prompts, %d resources.", name,
+				rep.Elapsed.Round(time.Millisecond), len(rep.Tools), len(rep.Prompts), len(rep.Resources)))
+			p.showTools(rep)
+			p.list.Refresh()
+		})
+	})
+}
