@@ -128,8 +128,13 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 		v.Decision = Confirm
 		v.AlwaysAsk = true
 		v.Scope = ""
-		for _, r := range shell.Dynamic {
-			v.Reasons = append(v.Reasons, "what it runs is decided only when it runs: "+r)
+		// One lead-in for all of them: the card reads "Why: what it runs is
+		// decided only when it runs: it runs text as code with eval; it runs…".
+		for i, r := range shell.Dynamic {
+			if i == 0 {
+				r = "what it runs is decided only when it runs: " + r
+			}
+			v.Reasons = append(v.Reasons, r)
 		}
 	}
 	if call.MCP {
