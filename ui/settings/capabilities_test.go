@@ -366,3 +366,34 @@ func TestHintButton(t *testing.T) {
 		t.Errorf("navigate = %v, tab %s", h.navigate, h.s.tabs.Selected().Text)
 	}
 }
+
+// Importing a capability that is already installed offers to replace it;
+// No keeps the installed one, Yes replaces it.
+func TestImportOffersReplaceOnAClash(t *testing.T) {
+	h := newHarness(t, nil)
+	v1 := writeZip(t, "zipped.zip", map[string]string{"zipped/SKILL.md": helloManifest})
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(v1)})
+	if got := h.state("zipped"); got != "ok" {
+		t.Fatalf("zipped after the first import: %s", got)
+	}
+	v2 := writeZip(t, "zipped2.zip", map[string]string{"zipped/SKILL.md": strings.Replace(helloManifest, "for the import tests", "second version", 1)})
+
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(v2)})
+	if !strings.Contains(h.s.caps.result.Text(), "already installed") {
+		t.Fatalf("the clash is not reported:\n%s", h.s.caps.result.Text())
+	}
+	h.tap("No")
+	if c, _ := h.core.Registry().Get("zipped"); strings.Contains(c.Description(), "second version") {
+		t.Fatal("replaced although the user said No")
+	}
+
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(v2)})
+	h.tap("Yes")
+	c, err := h.core.Registry().Get("zipped")
+	if err != nil || !strings.Contains(c.Description(), "second version") {
+		t.Fatalf("after Yes: %v, %q", err, c.Description())
+	}
+	if !strings.Contains(h.s.caps.result.Text(), "✓ Replaced zipped") {
+		t.Errorf("result after replacing:\n%s", h.s.caps.result.Text())
+	}
+}

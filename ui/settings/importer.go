@@ -82,14 +82,24 @@ func (im *importer) Import(uris []fyne.URI) {
 	if len(paths) == 0 && len(skipped) == 0 {
 		return
 	}
+	im.install(paths, skipped, false)
+}
+
+// install installs paths (replacing installed capabilities of the same
+// name when replace is set) and reports them; inputs that clash with an
+// installed capability are offered for replacing afterwards.
+func (im *importer) install(paths, skipped []string, replace bool) {
 	im.env.Go(func() {
-		var parts []string
+		var parts, clashes []string
 		ok, failed := 0, 0
 		for _, p := range paths {
-			res, err := im.env.Core.Install(context.Background(), p, false)
+			res, err := im.env.Core.Install(context.Background(), p, replace)
 			if err != nil {
 				failed++
 				parts = append(parts, rejectedText(p, err))
+				if errors.Is(err, cerebellum.ErrExists) {
+					clashes = append(clashes, p)
+				}
 				continue
 			}
 			ok++
@@ -101,8 +111,31 @@ func (im *importer) Import(uris []fyne.URI) {
 		}
 		title := importTitle(ok, failed)
 		text := strings.Join(parts, "\n\n")
-		im.env.Do(func() { im.show(title, text) })
+		im.env.Do(func() {
+			im.show(title, text)
+			if len(clashes) > 0 {
+				im.offerReplace(clashes)
+			}
+		})
 	})
+}
+
+// offerReplace asks whether inputs whose capability is already installed
+// should replace it. The installed version stays until the new one has
+// validated, so saying yes loses nothing if the new one is broken.
+func (im *importer) offerReplace(paths []string) {
+	what := "a capability that is already installed"
+	if len(paths) > 1 {
+		what = fmt.Sprintf("%d capabilities that are already installed", len(paths))
+	}
+	dialog.ShowConfirm("Replace the installed version?",
+		"This import holds "+what+". Replace it with the version you imported? "+
+			"The installed one stays until the new one has validated.",
+		func(yes bool) {
+			if yes {
+				im.install(paths, nil, true)
+			}
+		}, im.env.Window)
 }
 
 func importTitle(ok, failed int) string {
@@ -146,9 +179,6 @@ func installedText(path string, res *cerebellum.InstallResult) string {
 // rejectedText shows every validation error, each on its own line.
 func rejectedText(path string, err error) string {
 	msg := err.Error()
-	if errors.Is(err, cerebellum.ErrExists) {
-		msg += "\nMove the installed one to the Trash first, then import this again."
-	}
 	return "✗ " + path + "\n" + indent(msg, "  ")
 }
 
