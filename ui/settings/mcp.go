@@ -330,7 +330,7 @@ func (p *mcpPage) showTools(rep assistant.MCPReport) {
 			rule.Disable()
 		}
 		p.rules[t.Name] = rule
-		p.tools.Add(container.NewBorder(nil, nil, nil, container.NewVBox(rule), container.NewVBox(label, notes, desc)))
+		p.tools.Add(container.NewBorder(nil, nil, nil, container.NewCenter(rule), container.NewVBox(label, notes, desc)))
 		p.tools.Add(widget.NewSeparator())
 	}
 	p.tools.Refresh()
