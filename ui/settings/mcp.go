@@ -24,7 +24,7 @@ const mcpName = "mcp"
 
 // The per-tool rules as the page says them.
 const (
-	ruleAsk    = "Ask"
+	ruleAsk    = "As annotated"
 	ruleAlways = "Always allow"
 	ruleNever  = "Never"
 )
