@@ -24,12 +24,12 @@ const (
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMemory, SecWindow}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecMemory, SecWindow}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecQuality, SecPrompt, SecLatency, SecWindow}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecWindow}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -177,6 +177,8 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 			rows, r.capsList = startup(ctx, bin, ws, filepath.Join(r.tmp, "startup-empty"), p.startupRuns)
 		}
 		return append(rows, inProcessOpen(ws, p.startupRuns))
+	case SecMCP:
+		return r.mcpSection(ctx)
 	case SecPlugins:
 		rows := firstInterpretation(ctx, r.tmp, p.loadRuns, r.cfg.Seed)
 		return append(rows, callCost(ctx, r.tmp, p.callIters, p.callReps, r.cfg.Seed)...)
