@@ -41,7 +41,9 @@ func serveTestMCP() {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "saved"}}}, nil
 		})
 	s.AddPrompt(&sdk.Prompt{Name: "hello", Description: "Greets."},
-		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) { return &sdk.GetPromptResult{}, nil })
+		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{}, nil
+		})
 	_ = s.Run(context.Background(), &sdk.StdioTransport{})
 }
 

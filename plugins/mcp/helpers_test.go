@@ -152,7 +152,9 @@ func standardTools(started chan<- struct{}, cancelled chan<- struct{}) func(*sdk
 	return func(s *sdk.Server) {
 		textTool(s, &sdk.Tool{Name: "echo", Description: "Echoes the message back.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 			InputSchema: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)},
-			func(_ context.Context, a map[string]any) (*sdk.CallToolResult, error) { return text("Echo: " + a["message"].(string)), nil })
+			func(_ context.Context, a map[string]any) (*sdk.CallToolResult, error) {
+				return text("Echo: " + a["message"].(string)), nil
+			})
 		textTool(s, &sdk.Tool{Name: "delete_note", Description: "Deletes a note.", Annotations: &sdk.ToolAnnotations{DestructiveHint: boolp(true)},
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
 			func(context.Context, map[string]any) (*sdk.CallToolResult, error) { return text("deleted"), nil })
@@ -183,7 +185,9 @@ func standardTools(started chan<- struct{}, cancelled chan<- struct{}) func(*sdk
 				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "test://readme", Text: "read me first"}}}, nil
 			})
 		s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "Say hello."},
-			func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) { return &sdk.GetPromptResult{}, nil })
+			func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+				return &sdk.GetPromptResult{}, nil
+			})
 	}
 }
 

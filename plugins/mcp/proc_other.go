@@ -8,9 +8,9 @@ import (
 )
 
 // Without process groups only the direct child is ended (the SDK does it).
-func ownGroup(*exec.Cmd)                 {}
-func signalGroup(int, syscall.Signal)    {}
-func groupAlive(int) bool                { return false }
+func ownGroup(*exec.Cmd)              {}
+func signalGroup(int, syscall.Signal) {}
+func groupAlive(int) bool             { return false }
 
 const (
 	sigTerm = syscall.Signal(15)

@@ -80,7 +80,9 @@ func benchServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "bench", Version: "1"}, nil)
 	for i := range 20 {
 		s.AddTool(&sdk.Tool{Name: fmt.Sprintf("tool_%02d", i), Description: "A benchmark tool.", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)},
-			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{}, nil
+			})
 	}
 	return s
 }
