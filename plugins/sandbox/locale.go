@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+)
+
+// The launcher is the Wrasse executable, and the GUI toolkit it links
+// logs an error at start-up when the locale does not parse ("C",
+// "POSIX"). Commands run with LANG=C.UTF-8, so that error would open the
+// output of every command the model runs. The launcher therefore starts
+// with a locale the toolkit accepts, and puts the command's own locale
+// variables back just before it becomes the command.
+
+// localeVars are the variables the toolkit reads the locale from.
+var localeVars = [...]string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"}
+
+// envLocale carries the command's locale variables through the launcher.
+const envLocale = "WRASSE_SANDBOX_LOCALE"
+
+// launcherLocale is what the launcher itself runs with.
+const launcherLocale = "en_US.UTF-8"
+
+// launcherEnv returns env with the locale variables swapped for
+// launcherLocale, the originals saved in envLocale.
+func launcherEnv(env []string) []string {
+	saved := map[string]string{}
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if isLocaleVar(k) || k == envLocale {
+			if k != envLocale {
+				saved[k] = v
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	enc, _ := json.Marshal(saved) // a map of strings always encodes
+	return append(out, envLocale+"="+string(enc), "LANG="+launcherLocale)
+}
+
+// commandEnv undoes launcherEnv: the launcher's locale goes and the
+// command's own variables come back, exactly as they were (absent ones
+// stay absent).
+func commandEnv(env []string) []string {
+	var saved map[string]string
+	out := make([]string, 0, len(env))
+	found := false
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == envLocale {
+			found = json.Unmarshal([]byte(v), &saved) == nil
+			continue
+		}
+		out = append(out, kv)
+	}
+	if !found {
+		return env // not started through Command: leave it alone
+	}
+	kept := out[:0]
+	for _, kv := range out {
+		if k, _, _ := strings.Cut(kv, "="); !isLocaleVar(k) {
+			kept = append(kept, kv)
+		}
+	}
+	for _, k := range localeVars {
+		if v, ok := saved[k]; ok {
+			kept = append(kept, k+"="+v)
+		}
+	}
+	return kept
+}
+
+func isLocaleVar(k string) bool {
+	for _, v := range localeVars {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// environ is cmd.Env as exec would use it.
+func environ(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return env
+}
