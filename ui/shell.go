@@ -120,6 +120,12 @@ func (s *Shell) ShowSettings() {
 	}
 	s.showing = viewSettings
 	s.chatObj.Hide()
+	// A hidden widget keeps the keyboard focus: without this, typing in
+	// the settings before clicking a field would go to the chat's
+	// composer, and Enter would send it (an API key, say) to the model.
+	if c := s.env.Window.Canvas(); c != nil {
+		c.Unfocus()
+	}
 	s.settingsObj.Show()
 	s.refreshSettingsButton()
 }

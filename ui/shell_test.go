@@ -360,6 +360,16 @@ func TestBuildWithTheRealViews(t *testing.T) {
 	if s.Showing() {
 		t.Error("New chat in the sidebar left the settings showing")
 	}
+
+	// The chat's composer has the focus; once the settings show, typing
+	// must not reach it (and Enter must not send it to the model).
+	if w.Canvas().Focused() == nil {
+		t.Fatal("the chat shows without a focused composer")
+	}
+	env.Navigate(hint.PageModel, "")
+	if f := w.Canvas().Focused(); f != nil {
+		t.Fatalf("with the settings showing, %T still has the keyboard", f)
+	}
 }
 
 // findButton finds the button labelled text under o.
