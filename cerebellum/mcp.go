@@ -613,6 +613,12 @@ func (r *Registry) UseRuntime(ctx context.Context, name string, fn func(Runtime)
 	return fn(rt)
 }
 
+// TrackLoaded tells the registry that conversation id's loaded set
+// changed outside a session (a capability unloaded from the window, a
+// conversation deleted: nil), so MCP servers it alone kept are stopped now
+// rather than when they go idle.
+func (r *Registry) TrackLoaded(id string, loaded []string) { r.trackLoaded(id, loaded) }
+
 // trackLoaded records conversation id's loaded set and stops the runtime
 // of every MCP capability no conversation has loaded any more: a server
 // runs while some conversation may call it.
@@ -622,7 +628,11 @@ func (r *Registry) trackLoaded(id string, loaded []string) {
 	}
 	r.sessMu.Lock()
 	prev := r.loadedBy[id]
-	r.loadedBy[id] = slices.Clone(loaded)
+	if len(loaded) == 0 {
+		delete(r.loadedBy, id)
+	} else {
+		r.loadedBy[id] = slices.Clone(loaded)
+	}
 	var gone []string
 	for _, n := range prev {
 		if slices.Contains(loaded, n) {

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -133,5 +134,45 @@ func TestMCPImportedShowsLaunchAndStaysOff(t *testing.T) {
 	}
 	if st, _ := a.MCPStatus("gosrv"); st.State != cerebellum.RuntimeStopped {
 		t.Errorf("an imported server runs: %s", st.State)
+	}
+}
+
+// Unloading an MCP capability from the only conversation that had it
+// loaded stops its server at once; so does deleting the conversation.
+func TestUnloadStopsTheServerNoConversationNeeds(t *testing.T) {
+	ctx := context.Background()
+	a := openTest(t)
+	addTestServer(t, a, false)
+	if _, err := a.TestMCP(ctx, "gosrv"); err != nil {
+		t.Fatal(err)
+	}
+	m := providertest.NewModel(t, providertest.OpenAI)
+	useModel(t, a, m, "m")
+	for i := 0; i < 2; i++ {
+		m.Reply(providertest.ToolCall("gosrv__echo", `{"message":"hi"}`))
+		m.Reply(providertest.Text("done"))
+	}
+	id, err := a.Turn(ctx, 0, "echo hi", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := a.MCPStatus("gosrv"); st.State != cerebellum.RuntimeRunning {
+		t.Fatalf("after a call the server is %s, want running", st.State)
+	}
+	if err := a.Unload(id, "gosrv"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := a.MCPStatus("gosrv"); st.State != cerebellum.RuntimeStopped {
+		t.Fatalf("after unloading the server is %s, want stopped", st.State)
+	}
+	id2, err := a.Turn(ctx, 0, "echo again", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteConversation(id2); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := a.MCPStatus("gosrv"); st.State != cerebellum.RuntimeStopped {
+		t.Fatalf("after deleting the conversation the server is %s, want stopped", st.State)
 	}
 }

@@ -39,6 +39,7 @@ func (a *App) DeleteConversation(id store.ID) error {
 	if err := a.db.DeleteConversation(id); err != nil {
 		return a.noConversation(id, err)
 	}
+	a.reg.TrackLoaded(id.String(), nil)
 	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	return nil
 }
@@ -71,6 +72,7 @@ func (a *App) Unload(id store.ID, name string) error {
 	if err := a.db.SetLoaded(id, kept); err != nil {
 		return err
 	}
+	a.reg.TrackLoaded(id.String(), kept)
 	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	return nil
 }
