@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -57,7 +58,12 @@ type Chat struct {
 	find     *findBar
 	composer *composer
 	status   *statusLine
-	object   fyne.CanvasObject
+	object   *fyne.Container
+	// notice is a short confirmation under the top bar ("Exported to
+	// PATH"); noticeGen moves with each, so only the last one's timer
+	// hides it.
+	notice    *widget.Label
+	noticeGen int
 
 	unsubscribe func()
 }
@@ -88,9 +94,14 @@ func New(env *bridge.Env) *Chat {
 	findBtn.Importance = widget.LowImportance
 	exportBtn := widget.NewButtonWithIcon("", theme.DocumentSaveIcon(), c.exportDialog)
 	exportBtn.Importance = widget.LowImportance
+	c.notice = widget.NewLabel("")
+	c.notice.Importance = widget.SuccessImportance
+	c.notice.Truncation = fyne.TextTruncateEllipsis
+	c.notice.Hide()
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(findBtn, exportBtn), c.strip.object),
 		c.find.object,
+		c.notice,
 	)
 	bottom := container.NewVBox(c.composer.object, c.status.object)
 	c.object = container.NewBorder(top, bottom, nil, nil, c.list)
@@ -123,6 +134,40 @@ func (c *Chat) Close() {
 // Sidebar is the list of conversations with new, rename, delete and
 // search.
 func (c *Chat) Sidebar() fyne.CanvasObject { return c.sidebar.object }
+
+// relayout lays the chat area out again after a part of it changed height
+// (the find bar opened or closed, the composer grew): a container only
+// lays itself out when resized, so the space would otherwise stay until
+// the window is.
+func (c *Chat) relayout() {
+	for _, o := range c.object.Objects {
+		if box, ok := o.(*fyne.Container); ok && box.Layout != nil {
+			box.Layout.Layout(box.Objects, box.Size())
+		}
+	}
+	if c.object.Layout != nil {
+		c.object.Layout.Layout(c.object.Objects, c.object.Size())
+	}
+	canvas.Refresh(c.object)
+}
+
+// noticeFor is how long a confirmation note stays.
+const noticeFor = 4 * time.Second
+
+// showNotice shows a short confirmation under the top bar for a while.
+func (c *Chat) showNotice(text string) {
+	c.noticeGen++
+	gen := c.noticeGen
+	c.notice.SetText(text)
+	c.notice.Show()
+	c.relayout()
+	c.after(noticeFor, func() {
+		if gen == c.noticeGen {
+			c.notice.Hide()
+			c.relayout()
+		}
+	})
+}
 
 // Object is the chat area: loaded-capabilities strip, find bar, messages,
 // composer and status line.

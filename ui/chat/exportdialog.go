@@ -29,14 +29,23 @@ func (c *Chat) exportDialog() {
 		if w == nil {
 			return // cancelled
 		}
-		c.export(id, conv.Title, w, func(err error) {
-			if err != nil {
-				dialog.ShowError(err, c.env.Window)
-			}
-		})
+		c.exportTo(id, conv.Title, w)
 	}, c.env.Window)
 	d.SetFileName(exportName(conv.Title))
 	d.Show()
+}
+
+// exportTo writes conversation id to the file the user chose and says
+// where it went, or shows why it could not.
+func (c *Chat) exportTo(id store.ID, title string, w fyne.URIWriteCloser) {
+	path := w.URI().Path()
+	c.export(id, title, w, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, c.env.Window)
+			return
+		}
+		c.showNotice("Exported to " + path)
+	})
 }
 
 // export writes conversation id as Markdown to w in the background and

@@ -24,12 +24,13 @@ import (
 // match is a row exactly as it will show), and their matches join in
 // front when found.
 type findBar struct {
-	c       *Chat
-	entry   *findEntry
-	count   *widget.Label
-	object  *fyne.Container
-	matches []match
-	at      int
+	c        *Chat
+	entry    *findEntry
+	count    *widget.Label
+	closeBtn *widget.Button
+	object   *fyne.Container
+	matches  []match
+	at       int
 	// gen moves with every search and reset, so a background search's
 	// answer for an older query or another conversation is dropped.
 	gen int
@@ -76,15 +77,16 @@ func newFindBar(c *Chat) *findBar {
 	f.count = widget.NewLabel("")
 	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), f.prev)
 	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), f.next)
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), f.close)
+	f.closeBtn = widget.NewButtonWithIcon("", theme.CancelIcon(), f.close)
 	f.object = container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
-		container.NewHBox(f.count, prev, next, closeBtn), f.entry)
+		container.NewHBox(f.count, prev, next, f.closeBtn), f.entry)
 	f.object.Hide()
 	return f
 }
 
 func (f *findBar) show() {
 	f.object.Show()
+	f.c.relayout()
 	if f.c.env.Window != nil {
 		f.c.env.Window.Canvas().Focus(f.entry)
 	}
@@ -99,6 +101,7 @@ func (f *findBar) showQuery(q string) {
 
 func (f *findBar) close() {
 	f.object.Hide()
+	f.c.relayout()
 	f.gen++
 	f.matches, f.searching, f.loading = nil, false, false
 	f.c.list.clearHighlight()
