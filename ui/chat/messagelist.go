@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"image/color"
 	"slices"
 	"time"
 
@@ -473,6 +474,7 @@ type boundKey struct {
 	r         *row
 	version   int
 	last, lit bool
+	mark      string
 	running   bool
 }
 
@@ -484,7 +486,11 @@ func newRowView(c *Chat) *rowView {
 }
 
 func (v *rowView) bind(r *row, last, lit bool) {
-	k := boundKey{r: r, version: r.version, last: last, lit: lit, running: v.c.running(v.c.cur)}
+	mark := ""
+	if lit {
+		mark = v.c.find.query()
+	}
+	k := boundKey{r: r, version: r.version, last: last, lit: lit, mark: mark, running: v.c.running(v.c.cur)}
 	if k == v.key {
 		return
 	}
@@ -519,11 +525,37 @@ func (v *rowView) bind(r *row, last, lit bool) {
 		v.errc.bind(r, last)
 		v.shown = v.errc.col
 	}
-	v.hl.FillColor = v.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	// The find bar's match: an outline drawn over the row, so a row with
+	// a background of its own (the user's messages, the cards) shows it
+	// too, and the words found marked where the row is plain text.
+	for _, t := range v.texts(r.kind) {
+		t.setMark(mark, v.quiet)
+	}
+	th, variant := v.Theme(), fyne.CurrentApp().Settings().ThemeVariant()
+	v.hl.FillColor = color.Transparent
+	v.hl.StrokeColor = th.Color(theme.ColorNamePrimary, variant)
+	v.hl.StrokeWidth = 2
+	v.hl.CornerRadius = th.Size(theme.SizeNameInputRadius)
 	setVisible(v.hl, lit)
 	if !v.quiet {
 		v.Refresh()
 	}
+}
+
+// texts are the plain texts the row of kind k shows, where find marks
+// the words found.
+func (v *rowView) texts(k rowKind) []*wrapText {
+	switch {
+	case (k == rowUser || k == rowAssistant) && v.msg != nil:
+		return []*wrapText{v.msg.user}
+	case k == rowTool && v.tool != nil:
+		return []*wrapText{v.tool.args, v.tool.note, v.tool.result}
+	case k == rowApproval && v.appr != nil:
+		return []*wrapText{v.appr.summary, v.appr.args, v.appr.reasons, v.appr.scope}
+	case k == rowError && v.errc != nil:
+		return []*wrapText{v.errc.text, v.errc.action}
+	}
+	return nil
 }
 
 func (v *rowView) heightFor(width float32) float32 {
@@ -543,7 +575,7 @@ func (r *rowRenderer) Objects() []fyne.CanvasObject {
 	if r.v.shown == nil {
 		return []fyne.CanvasObject{r.v.hl}
 	}
-	return []fyne.CanvasObject{r.v.hl, r.v.shown}
+	return []fyne.CanvasObject{r.v.shown, r.v.hl} // the highlight on top
 }
 
 func (r *rowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, 1) }

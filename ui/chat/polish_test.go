@@ -64,3 +64,85 @@ func TestExportSaysWhereItWent(t *testing.T) {
 		t.Error("the notice stays")
 	}
 }
+
+// rowViewOf is the row widget showing r, or nil when r is not in view.
+func (h *harness) rowViewOf(r *row) *rowView {
+	for _, o := range h.visible() {
+		if v, ok := o.(*rowView); ok && v.key.r == r {
+			return v
+		}
+	}
+	return nil
+}
+
+// Find's current match shows on every kind of row: the outline is drawn
+// over the row's own background, and plain text marks the words found.
+func TestFindHighlightShowsOnEveryRowKind(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"6*7 + zebra"}`))
+	h.model.Reply(pt.Text("a zebra reply"))
+	h.send("my zebra question")
+	h.idle()
+
+	h.chat.ShowFind()
+	test.Type(h.chat.find.entry, "Zebra")
+	if got := h.chat.find.count.Text; got != "3 of 3" {
+		t.Fatalf("count %q, want 3 of 3 (the message, the card and the reply)", got)
+	}
+	for _, tc := range []struct {
+		kind rowKind
+		text func(v *rowView) *wrapText // where the word is marked; nil: Markdown
+	}{
+		{rowAssistant, nil},
+		{rowTool, func(v *rowView) *wrapText { return v.tool.args }},
+		{rowUser, func(v *rowView) *wrapText { return v.msg.user }},
+	} {
+		r := h.chat.list.highlight
+		if r == nil || r.kind != tc.kind {
+			t.Fatalf("highlighted %+v, want a row of kind %d", r, tc.kind)
+		}
+		v := h.rowViewOf(r)
+		if v == nil {
+			t.Fatalf("the highlighted row (kind %d) is not shown", tc.kind)
+		}
+		objs := test.WidgetRenderer(v).Objects()
+		if !v.hl.Visible() || objs[len(objs)-1] != v.hl || v.hl.StrokeWidth == 0 {
+			t.Errorf("row kind %d: highlight shown %v, drawn last %v, stroke %v; want an outline over the row",
+				tc.kind, v.hl.Visible(), objs[len(objs)-1] == v.hl, v.hl.StrokeWidth)
+		}
+		if tc.text != nil {
+			if wr := test.WidgetRenderer(tc.text(v)).(*wrapRenderer); wr.marked != 1 {
+				t.Errorf("row kind %d: %d words marked, want 1", tc.kind, wr.marked)
+			}
+		}
+		h.chat.find.prev()
+	}
+	h.chat.find.close()
+	if v := h.rowViewOf(h.rowsOf(rowUser)[0]); v == nil || v.hl.Visible() || test.WidgetRenderer(v.msg.user).(*wrapRenderer).marked != 0 {
+		t.Error("closing find leaves the highlight or the marks")
+	}
+}
+
+func TestFindSpans(t *testing.T) {
+	for _, tc := range []struct {
+		line, q string
+		want    [][2]int
+	}{
+		{"a Zebra and a zebra", "zebra", [][2]int{{2, 7}, {14, 19}}},
+		{"nothing", "zebra", nil},
+		{"aaaa", "aa", [][2]int{{0, 2}, {2, 4}}},
+		{"", "x", nil},
+		{"İstanbul zebra", "zebra", [][2]int{{10, 15}}}, // lower case is longer: matched as written
+	} {
+		got := findSpans(tc.line, tc.q)
+		if len(got) != len(tc.want) {
+			t.Errorf("findSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("findSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -21,6 +22,8 @@ type wrapText struct {
 	style     fyne.TextStyle
 	sizeName  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
+	// mark is lower-case text to mark where it occurs (find's query).
+	mark string
 
 	cacheWidth float32
 	cacheText  string
@@ -41,6 +44,18 @@ func (w *wrapText) setText(text string, quiet bool) {
 		return
 	}
 	w.SetText(text)
+}
+
+// setMark marks where q (lower case) occurs in the text; "" marks
+// nothing.
+func (w *wrapText) setMark(q string, quiet bool) {
+	if q == w.mark {
+		return
+	}
+	w.mark = q
+	if !quiet {
+		w.Refresh()
+	}
 }
 
 // SetText shows text.
@@ -139,7 +154,10 @@ func (w *wrapText) CreateRenderer() fyne.WidgetRenderer {
 type wrapRenderer struct {
 	w     *wrapText
 	texts []*canvas.Text
+	marks []*canvas.Rectangle
 	objs  []fyne.CanvasObject
+	// marked counts the marks laid out, for tests.
+	marked int
 }
 
 func (r *wrapRenderer) Destroy() {}
@@ -161,6 +179,33 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 		r.texts = append(r.texts, &canvas.Text{})
 	}
 	r.objs = r.objs[:0]
+	r.marked = 0
+	if q := r.w.mark; q != "" {
+		fill := th.Color(theme.ColorNameWarning, v)
+		if c, ok := fill.(color.NRGBA); ok {
+			c.A = 0x66
+			fill = c
+		} else {
+			rr, gg, bb, _ := fill.RGBA()
+			fill = color.NRGBA{R: uint8(rr >> 8), G: uint8(gg >> 8), B: uint8(bb >> 8), A: 0x66}
+		}
+		measure := func(s string) float32 { return fyne.MeasureText(s, ts, r.w.style).Width }
+		for i, l := range lines {
+			for _, span := range findSpans(l, q) {
+				if r.marked == len(r.marks) {
+					r.marks = append(r.marks, &canvas.Rectangle{})
+				}
+				m := r.marks[r.marked]
+				r.marked++
+				x0, x1 := measure(l[:span[0]]), measure(l[:span[1]])
+				m.FillColor = fill
+				m.Move(fyne.NewPos(x0, float32(i)*lh))
+				m.Resize(fyne.NewSize(x1-x0, lh))
+				m.Refresh()
+				r.objs = append(r.objs, m)
+			}
+		}
+	}
 	for i, l := range lines {
 		t := r.texts[i]
 		t.Text, t.TextStyle, t.TextSize, t.Color = l, r.w.style, ts, col
@@ -169,6 +214,26 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 		t.Refresh()
 		r.objs = append(r.objs, t)
 	}
+}
+
+// findSpans are the byte ranges of line where q (lower case) occurs,
+// case-insensitively. A line whose lower case has another length (a few
+// non-ASCII letters change it) is matched only as written.
+func findSpans(line, q string) [][2]int {
+	hay := strings.ToLower(line)
+	if len(hay) != len(line) {
+		hay = line
+	}
+	var out [][2]int
+	for from := 0; q != "" && from <= len(hay)-len(q); {
+		i := strings.Index(hay[from:], q)
+		if i < 0 {
+			break
+		}
+		out = append(out, [2]int{from + i, from + i + len(q)})
+		from += i + len(q)
+	}
+	return out
 }
 
 func (r *wrapRenderer) Refresh() {
