@@ -146,3 +146,30 @@ func TestFindSpans(t *testing.T) {
 		}
 	}
 }
+
+// Sending while scrolled up goes to the end and follows the reply.
+func TestSendScrollsToTheEnd(t *testing.T) {
+	h := newHarness(t)
+	h.chat.Open(fillWith(t, h.core.Store(), 40, wrapped))
+	l := h.chat.list
+	l.list.ScrollToOffset(0)
+	if l.atEnd() {
+		t.Fatal("the conversation is too short to scroll")
+	}
+	release := make(chan struct{})
+	h.model.Reply(pt.Text(wrapped(1)), pt.Wait(release), pt.Text(wrapped(2)+wrapped(3)))
+	h.send("one more")
+	<-h.model.Waiting()
+	h.until("the streamed text", func() bool {
+		r := h.rowsOf(rowAssistant)
+		return r[len(r)-1].text == wrapped(1)
+	})
+	if !l.atEnd() {
+		t.Errorf("while the reply streams the view is at %v of %v (height %v), want the end", l.list.GetScrollOffset(), l.contentHeight(), l.list.Size().Height)
+	}
+	close(release)
+	h.idle()
+	if want := l.contentHeight() - l.list.Size().Height; l.list.GetScrollOffset() < want-1 {
+		t.Errorf("after the reply the view is at %v, want the end at %v", l.list.GetScrollOffset(), want)
+	}
+}

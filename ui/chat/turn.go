@@ -95,6 +95,9 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	c.find.reset()
 	c.refreshChrome()
 	c.list.changed(0) // Edit and Regenerate go while it runs
+	// Sending goes to the end, wherever the view was, and the view follows
+	// the reply from there.
+	c.list.scrollToEnd()
 	sink := &turnSink{c: c, run: run}
 	sink.th = newThrottle(streamInterval, c.now, c.timer, sink.flush)
 	// The core says which conversation a first turn made before its first
