@@ -148,7 +148,7 @@ func (l *Loader) Probe(ctx context.Context, req cerebellum.LoadRequest) (Report,
 		return Report{}, err
 	}
 	start := l.opts.now()
-	s := &server{l: l, cfg: cfg, learn: req.Learn, log: l.log.With("capability", cfg.name), state: cerebellum.RuntimeStopped}
+	s := &server{l: l, cfg: cfg, learn: req.Learn, log: l.log.With("capability", cfg.name), state: cerebellum.RuntimeStopped, oneShot: true}
 	c, err := s.dial(ctx)
 	if err != nil {
 		return Report{Capability: cfg.name}, err

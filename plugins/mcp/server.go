@@ -24,6 +24,8 @@ type server struct {
 	cfg   config
 	learn func(cerebellum.Catalog)
 	log   *slog.Logger
+	// oneShot marks a connection that lists once and closes (Probe).
+	oneShot bool
 
 	mu         sync.Mutex
 	conn       *conn
@@ -269,12 +271,16 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		c.cmd = cmd
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.l.opts.Terminate}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "wrasse", Version: s.l.opts.Version}, &sdk.ClientOptions{
-		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.relist(c) },
-		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.relist(c) },
-		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) },
-		Capabilities:               &sdk.ClientCapabilities{},
-	})
+	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	if !s.oneShot {
+		// A server that stays up tells us when its lists change. A one-shot
+		// connection (Test) lists once and closes: subscribing would cost a
+		// round trip for nothing.
+		opts.ToolListChangedHandler = func(context.Context, *sdk.ToolListChangedRequest) { s.relist(c) }
+		opts.PromptListChangedHandler = func(context.Context, *sdk.PromptListChangedRequest) { s.relist(c) }
+		opts.ResourceListChangedHandler = func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) }
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "wrasse", Version: s.l.opts.Version}, opts)
 	cs, err := client.Connect(ctx, t, nil)
 	if c.cmd != nil && c.cmd.Process != nil {
 		c.pid = c.cmd.Process.Pid
@@ -311,32 +317,47 @@ func (s *server) describeConnectErr(ctx context.Context, err error) string {
 // resources are optional: a server without them lists none.
 func (s *server) list(ctx context.Context, c *conn) (cerebellum.Catalog, error) {
 	var cat cerebellum.Catalog
+	// Prompts and resources are listed while the tools are: one session
+	// carries the three requests at once, so listing costs one round trip
+	// rather than three.
+	var wg sync.WaitGroup
+	caps := c.cs.InitializeResult()
+	if caps != nil && caps.Capabilities != nil && caps.Capabilities.Prompts != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p, err := range c.cs.Prompts(ctx, nil) {
+				if err != nil {
+					s.log.Warn("listing an MCP server's prompts", "error", c.redact(err.Error()))
+					break
+				}
+				cat.Prompts = append(cat.Prompts, cerebellum.RemoteItem{Name: p.Name, Title: p.Title, Description: p.Description})
+			}
+		}()
+	}
+	if caps != nil && caps.Capabilities != nil && caps.Capabilities.Resources != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r, err := range c.cs.Resources(ctx, nil) {
+				if err != nil {
+					s.log.Warn("listing an MCP server's resources", "error", c.redact(err.Error()))
+					break
+				}
+				cat.Resources = append(cat.Resources, cerebellum.RemoteItem{Name: r.Name, Title: r.Title, Description: r.Description, URI: r.URI, MIMEType: r.MIMEType})
+			}
+		}()
+	}
+	var listErr error
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
-			return cat, fmt.Errorf("%w: %s", ErrConnect, withTail(c.redact(fmt.Sprintf("MCP server %s: listing its tools failed: %v", s.cfg.name, err)), c.stderr))
+			listErr = fmt.Errorf("%w: %s", ErrConnect, withTail(c.redact(fmt.Sprintf("MCP server %s: listing its tools failed: %v", s.cfg.name, err)), c.stderr))
+			break
 		}
 		cat.Tools = append(cat.Tools, remoteTool(t))
 	}
-	caps := c.cs.InitializeResult()
-	if caps != nil && caps.Capabilities != nil && caps.Capabilities.Prompts != nil {
-		for p, err := range c.cs.Prompts(ctx, nil) {
-			if err != nil {
-				s.log.Warn("listing an MCP server's prompts", "error", c.redact(err.Error()))
-				break
-			}
-			cat.Prompts = append(cat.Prompts, cerebellum.RemoteItem{Name: p.Name, Title: p.Title, Description: p.Description})
-		}
-	}
-	if caps != nil && caps.Capabilities != nil && caps.Capabilities.Resources != nil {
-		for r, err := range c.cs.Resources(ctx, nil) {
-			if err != nil {
-				s.log.Warn("listing an MCP server's resources", "error", c.redact(err.Error()))
-				break
-			}
-			cat.Resources = append(cat.Resources, cerebellum.RemoteItem{Name: r.Name, Title: r.Title, Description: r.Description, URI: r.URI, MIMEType: r.MIMEType})
-		}
-	}
-	return cat, nil
+	wg.Wait()
+	return cat, listErr
 }
 
 // relist answers a list_changed notification: list again and tell the

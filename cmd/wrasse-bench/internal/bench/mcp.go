@@ -153,12 +153,16 @@ func mcpInProcess(ctx context.Context, runs int) Row {
 	loader := wmcp.NewLoader(wmcp.Options{Dial: dial})
 	wrasse := func() (time.Duration, error) { return wrasseConnectList(ctx, loader, c, dir) }
 	bare := func() (time.Duration, error) {
-		// The in-process server's session starts outside the timer on both sides.
+		// Wrasse's timer includes its dial, and so the in-process server's
+		// session start: time the bare client's dial the same way.
+		t0 := time.Now()
 		t, err := dial(ctx, "")
 		if err != nil {
 			return 0, err
 		}
-		return bareConnectList(ctx, t)
+		dialed := time.Since(t0)
+		d, err := bareConnectList(ctx, t)
+		return dialed + d, err
 	}
 	return ratioRow(measure, runs, wrasse, bare)
 }
