@@ -235,6 +235,11 @@ func (c *Chat) leave() {
 func (c *Chat) show(tr *transcript, a anchor) {
 	c.cur = tr
 	c.pendingRows = c.approvalRows()
+	if len(c.pendingRows) > 0 {
+		// The conversation waits for an answer: show the question, not
+		// where the view was left.
+		a = anchor{approval: true}
+	}
 	c.settling = true
 	c.list.reset(a)
 	c.settling = false
@@ -328,6 +333,7 @@ func (c *Chat) approvalsChanged(conv string) {
 	if c.cur.id == 0 || c.cur.id.String() != conv {
 		return
 	}
+	asked := len(c.pendingRows)
 	c.pendingRows = c.approvalRows()
 	// The cards of calls asked about say so, or no longer do.
 	from := len(c.cur.rows)
@@ -338,6 +344,9 @@ func (c *Chat) approvalsChanged(conv string) {
 		}
 	}
 	c.list.changed(from)
+	if len(c.pendingRows) > asked {
+		c.list.scrollToApproval() // a new question: the turn waits for it
+	}
 }
 
 // nearTop loads the page before the first loaded event when the top

@@ -17,6 +17,9 @@ type anchor struct {
 	seq   uint64
 	delta float32
 	end   bool
+	// approval: the first approval card, and as much after it as fits
+	// (a conversation that waits for an answer opens there).
+	approval bool
 }
 
 // cachedHeight is a row's measured height at a width and version.
@@ -217,7 +220,7 @@ func (m *messageList) applyWidth() {
 func (m *messageList) inView(a anchor) (from, to int) {
 	n := m.c.rowCount()
 	h, gap := m.list.Size().Height, m.gap()
-	if a.end {
+	if a.end || a.approval { // the approval cards are the last rows
 		from = n
 		for y := float32(0); from > 0 && y < h; {
 			from--
@@ -383,6 +386,10 @@ func (m *messageList) anchor() anchor {
 
 // scrollTo applies a.
 func (m *messageList) scrollTo(a anchor) {
+	if a.approval {
+		m.scrollToApproval()
+		return
+	}
 	if a.end {
 		m.scrollToEnd()
 		return
@@ -390,6 +397,21 @@ func (m *messageList) scrollTo(a anchor) {
 	for i := range m.c.rowCount() {
 		if r := m.c.rowAt(i); r.seq >= a.seq && r.kind != rowApproval {
 			m.list.ScrollToOffset(m.top(i) + a.delta)
+			return
+		}
+	}
+	m.scrollToEnd()
+}
+
+// scrollToApproval shows the first approval card from its top, or the
+// end when the cards fit (they are the last rows).
+func (m *messageList) scrollToApproval() {
+	h := m.list.Size().Height
+	for i := range m.c.rowCount() {
+		if m.c.rowAt(i).kind == rowApproval {
+			if h > 0 {
+				m.list.ScrollToOffset(min(m.top(i), max(m.contentHeight()-h, 0)))
+			}
 			return
 		}
 	}

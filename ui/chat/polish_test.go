@@ -173,3 +173,33 @@ func TestSendScrollsToTheEnd(t *testing.T) {
 		t.Errorf("after the reply the view is at %v, want the end at %v", l.list.GetScrollOffset(), want)
 	}
 }
+
+// A conversation waiting for an approval opens at the card, wherever it
+// was left.
+func TestOpenShowsThePendingApproval(t *testing.T) {
+	h := newHarness(t)
+	id := fillWith(t, h.core.Store(), 40, wrapped)
+	h.chat.Open(id)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"echo hi"}`))
+	h.model.Reply(pt.Text("ok"))
+	h.send("run it")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	l := h.chat.list
+	inView := func() bool {
+		i := h.chat.rowCount() - 1
+		top, off := l.top(i), l.list.GetScrollOffset()
+		return h.chat.rowAt(i).kind == rowApproval && top >= off && top < off+l.list.Size().Height
+	}
+	if !inView() {
+		t.Errorf("the new approval card is not in view")
+	}
+	l.list.ScrollToOffset(0)
+	h.chat.NewConversation()
+	h.chat.Open(id)
+	h.chat.list.Refresh()
+	if !inView() {
+		t.Errorf("reopened at offset %v: the approval card (top %v) is not in view", l.list.GetScrollOffset(), l.top(h.chat.rowCount()-1))
+	}
+	test.Tap(h.button("Deny"))
+	h.idle()
+}
