@@ -72,7 +72,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 			p.detail.Show(p.shown[id])
 		}
 	}
-	p.result = newCodeBlock(env.Copy, 260)
+	p.result = newCodeBlock(env.Copy, 220)
 	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide() })
 	p.resultX.Importance = widget.LowImportance
 	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
@@ -80,6 +80,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.problem = newProblemLine(env.Show)
 	p.banner = newDiskBanner(p.resync)
 	p.imp = newImporter(env, p.showOutcome)
+	p.imp.started = p.clearOutcome
 	p.trash = newTrashView(env, p.restore)
 	p.preview = newIndexPreview(env)
 
@@ -88,9 +89,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	resync := widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
 	tools := container.NewHBox(importFile, importFolder, resync)
 	top := container.NewBorder(nil, nil, nil, tools, p.filter)
-	hintText := widget.NewLabel("Drop SKILL.md files, capability folders or .zip/.skill archives anywhere on this page to import them.")
-	hintText.Wrapping = fyne.TextWrapWord
-	hintText.SizeName = theme.SizeNameCaptionText
+	hintText := helpText("Drop SKILL.md files, capability folders or .zip/.skill archives anywhere on this page to import them.")
 
 	split := container.NewHSplit(container.NewBorder(p.count, nil, nil, nil, p.list), p.detail.Object())
 	split.SetOffset(0.5)
@@ -107,8 +106,12 @@ func newCapsPage(env *bridge.Env) *capsPage {
 			p.preview.Load()
 		}
 	}
-	header := container.NewVBox(top, hintText, p.banner.Object(), p.problem.Object(), p.results)
-	p.obj = container.NewBorder(header, nil, nil, nil, p.views)
+	// Outcomes and the watcher's banner come and go under the list, never
+	// above it: the toolbar, the tabs and the rows stay where the pointer
+	// left them.
+	header := container.NewVBox(top, hintText)
+	outcomes := container.NewVBox(p.banner.Object(), p.problem.Object(), p.results)
+	p.obj = container.NewBorder(header, outcomes, nil, nil, p.views)
 	p.refresh()
 	return p
 }
@@ -215,6 +218,17 @@ func (p *capsPage) Reveal(name string) {
 	p.list.Refresh()
 }
 
+// Left is called when the page is left: the outcome of the last action
+// (a restore, a Resync, an import) was for that visit, not the next.
+func (p *capsPage) Left() { p.clearOutcome() }
+
+// clearOutcome hides the last action's outcome; every action starts with
+// it, so what shows is always about the action just done.
+func (p *capsPage) clearOutcome() {
+	p.problem.Clear()
+	p.results.Hide()
+}
+
 // toggle switches a capability on or off.
 func (p *capsPage) toggle(name string, on bool) {
 	p.run(func() error {
@@ -222,9 +236,7 @@ func (p *capsPage) toggle(name string, on bool) {
 			return p.env.Core.Enable(name, nil)
 		}
 		return p.env.Core.Disable(name)
-	}, func() {
-		p.problem.Clear()
-	})
+	}, func() {})
 }
 
 func (p *capsPage) grant(name, perm string) {
@@ -244,8 +256,12 @@ func (p *capsPage) revoke(name, perm string) {
 
 // confirmRemove asks before moving a capability to the Trash.
 func (p *capsPage) confirmRemove(name string) {
+	what := "Its tools go away now."
+	if c := p.find(name); c != nil && c.Kind == cerebellum.KindGuide {
+		what = "Its instructions go away now."
+	}
 	dialog.ShowConfirm("Move "+name+" to the Trash?",
-		"Its tools go away now. You can restore it from the Trash view for 7 days.",
+		what+" You can restore it from the Trash view for 7 days.",
 		func(ok bool) {
 			if ok {
 				p.remove(name)
@@ -271,6 +287,7 @@ func (p *capsPage) restore(name string) {
 
 // resync applies what changed on disk and shows the diff.
 func (p *capsPage) resync() {
+	p.clearOutcome()
 	p.env.Go(func() {
 		diff, err := p.env.Core.Resync(context.Background())
 		p.env.Do(func() {
@@ -288,6 +305,7 @@ func (p *capsPage) resync() {
 
 // run does a core call in the background and shows its outcome.
 func (p *capsPage) run(call func() error, ok func()) {
+	p.clearOutcome()
 	p.env.Go(func() {
 		err := call()
 		p.env.Do(func() {

@@ -57,7 +57,7 @@ func newCapDetail(copy func(string)) *capDetail {
 	d.sandbox.Wrapping = fyne.TextWrapWord
 	d.where = widget.NewLabel("")
 	d.where.Wrapping = fyne.TextWrapBreak
-	d.where.SizeName = theme.SizeNameCaptionText
+	d.where.SizeName = theme.SizeNameCaptionText // the same size as helpText
 	d.remove = widget.NewButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
 		if d.OnRemove != nil {
 			d.OnRemove(d.name)
@@ -107,14 +107,14 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 		d.failure.Show()
 	case cerebellum.StateDisabled:
 		d.state.Importance = widget.WarningImportance
-		d.state.SetText("Switched off: its tools are not offered to the model.")
+		d.state.SetText("Switched off: its " + offers(c) + " are not offered to the model.")
 	default:
 		d.state.Importance = widget.SuccessImportance
 		switch {
 		case c.Core:
-			d.state.SetText("OK. Core: always on, its tools are in every conversation.")
+			d.state.SetText("OK. Core: always on, its " + offers(c) + " are in every conversation.")
 		case c.Pinned:
-			d.state.SetText("OK. Pinned in config.json: its tools are in every conversation.")
+			d.state.SetText("OK. Pinned in config.json: its " + offers(c) + " are in every conversation.")
 		default:
 			d.state.SetText("OK. The model loads it when it needs it.")
 		}
@@ -154,6 +154,15 @@ func (d *capDetail) showSandbox(name string) {
 	}
 	d.sandbox.SetText(text)
 	d.sandbox.Show()
+}
+
+// offers names what a capability gives the model: a guide has
+// instructions, everything else tools.
+func offers(c *cerebellum.Capability) string {
+	if c.Kind == cerebellum.KindGuide {
+		return "instructions"
+	}
+	return "tools"
 }
 
 func toolsText(c *cerebellum.Capability) string {

@@ -88,7 +88,9 @@ func (r *capRow) Bind(c *cerebellum.Capability, highlighted bool) {
 		r.state.Importance = widget.DangerImportance
 		r.state.SetText("failed")
 	case cerebellum.StateDisabled:
-		r.state.Importance = widget.LowImportance
+		// The normal text colour: the disabled grey of LowImportance
+		// cannot be read on the selected row's blue.
+		r.state.Importance = widget.MediumImportance
 		r.state.SetText("off")
 	default:
 		r.state.Importance = widget.SuccessImportance

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -37,6 +38,8 @@ const (
 	kindFolder
 	kindBool
 	kindList // one entry per line, stored comma-separated
+	// kindDuration shows a duration as people write it (1m, not 1m0s).
+	kindDuration
 )
 
 // fieldSpec is one setting a dependent page edits.
@@ -45,6 +48,10 @@ type fieldSpec struct {
 	Label string
 	Kind  fieldKind
 	Help  string
+	// Check, when set, refuses a value before it is stored, with the
+	// words shown under the field: bounds the capability itself enforces
+	// (the core checks only the type).
+	Check func(value string) error
 }
 
 // depField is a built control with its error line.
@@ -54,8 +61,9 @@ type depField struct {
 	check *widget.Check
 	pick  *widget.Button
 	err   *widget.Label
-	// loaded is the value as the core has it.
+	// loaded is the value as the core has it; seen once it has been read.
 	loaded string
+	seen   bool
 }
 
 // dependentPage is a settings page whose values are one capability's
@@ -75,6 +83,7 @@ type dependentPage struct {
 	fields   []*depField
 	save     *widget.Button
 	outcome  *problemLine
+	page     *pageScroll
 	obj      fyne.CanvasObject
 }
 
@@ -107,18 +116,17 @@ func newDependentPage(env *bridge.Env, name, intro string, specs []fieldSpec, sh
 		}
 		box := container.NewVBox(ctl, f.err)
 		if s.Help != "" {
-			h := widget.NewLabel(s.Help)
-			h.Wrapping = fyne.TextWrapWord
-			h.SizeName = theme.SizeNameCaptionText
-			box.Add(h)
+			box.Add(helpText(s.Help))
 		}
 		form.Append(s.Label, box)
 	}
 	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
 	p.save.Importance = widget.HighImportance
 	p.outcome = newProblemLine(env.Show)
-	p.obj = container.NewVScroll(container.NewPadded(container.NewVBox(about, p.banner, form,
-		container.NewHBox(p.save), p.outcome.Object())))
+	p.page = newPageScroll(container.NewVBox(about, p.banner, form,
+		container.NewHBox(p.save), p.outcome.Object()))
+	p.outcome.Changed = p.page.Relayout
+	p.obj = p.page
 	p.Refresh()
 	return p
 }
@@ -232,12 +240,17 @@ func (p *dependentPage) load(state depState) {
 				byKey[v.Key] = v.Value
 			}
 			for _, f := range p.fields {
+				// A value the user is editing (or that was refused) stays,
+				// with its error; the others follow the core.
+				if !f.seen || !f.edited() {
+					f.set(byKey[f.spec.Key])
+					f.err.Hide()
+				}
 				f.loaded = byKey[f.spec.Key]
-				f.set(f.loaded)
-				f.err.Hide()
+				f.seen = true
 			}
-			p.outcome.Clear()
 			p.setInert(state != depOK)
+			p.page.Relayout()
 		})
 	})
 }
@@ -282,10 +295,27 @@ func (p *dependentPage) Save() {
 		value string
 	}
 	var changes []change
+	refused := false
 	for _, f := range p.fields {
-		if v := f.get(); v != f.loaded {
-			changes = append(changes, change{f, v})
+		f.err.Hide()
+		if !f.edited() {
+			continue
 		}
+		v := f.get()
+		if f.spec.Check != nil {
+			if err := f.spec.Check(v); err != nil {
+				f.err.SetText(errorText(err))
+				f.err.Show()
+				refused = true
+				continue
+			}
+		}
+		changes = append(changes, change{f, v})
+	}
+	p.outcome.Clear()
+	if refused {
+		p.outcome.Error(errors.New("nothing was saved: fix the values marked above"))
+		return
 	}
 	if len(changes) == 0 {
 		p.outcome.Info("Nothing changed.")
@@ -304,12 +334,13 @@ func (p *dependentPage) Save() {
 			for i, c := range changes {
 				if errs[i] != nil {
 					failed = true
-					c.f.err.SetText(errs[i].Error())
+					c.f.err.SetText(settingErrorText(errs[i], p.name, c.f.spec.Key))
 					c.f.err.Show()
 					continue
 				}
 				c.f.err.Hide()
 				c.f.loaded = c.value
+				c.f.set(c.value) // as people write it: 5m, not 5m0s
 			}
 			if failed {
 				p.outcome.Error(errors.New("some values were not saved: see the fields marked above"))
@@ -328,6 +359,8 @@ func (f *depField) set(v string) {
 		f.check.SetChecked(b)
 	case kindList:
 		f.entry.SetText(strings.Join(splitList(v), "\n"))
+	case kindDuration:
+		f.entry.SetText(shortDuration(v))
 	default:
 		f.entry.SetText(v)
 	}
@@ -342,6 +375,44 @@ func (f *depField) get() string {
 		return strings.Join(splitList(f.entry.Text), ",")
 	}
 	return strings.TrimSpace(f.entry.Text)
+}
+
+// edited reports whether the control's value differs from the core's
+// (durations compared as durations: 5m is 5m0s).
+func (f *depField) edited() bool {
+	v := f.get()
+	if f.spec.Kind == kindDuration {
+		a, errA := time.ParseDuration(v)
+		b, errB := time.ParseDuration(f.loaded)
+		if errA == nil && errB == nil {
+			return a != b
+		}
+	}
+	return v != f.loaded
+}
+
+// shortDuration writes a duration as people do: 1m, 1h30m, 90s stays
+// 1m30s; text that is no duration is shown as it is.
+func shortDuration(s string) string {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return s
+	}
+	out := d.String()
+	if strings.HasSuffix(out, "m0s") {
+		out = strings.TrimSuffix(out, "0s")
+	}
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
+}
+
+// settingErrorText is a refused setting in the words shown under its
+// field: the field names the setting, so "invalid capability setting:
+// timeout of shell:" goes.
+func settingErrorText(err error, capName, key string) string {
+	return stop(strings.TrimPrefix(errorText(err), key+" of "+capName+": "))
 }
 
 // splitList splits on commas and lines, dropping blanks.

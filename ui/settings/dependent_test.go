@@ -163,7 +163,7 @@ func TestDependentPageSavesSettings(t *testing.T) {
 		return nil
 	}
 	timeout := field(p, "timeout")
-	if timeout.entry.Text != value(shellName, "timeout") {
+	if timeout.entry.Text != shortDuration(value(shellName, "timeout")) {
 		t.Errorf("timeout shows %q, core has %q", timeout.entry.Text, value(shellName, "timeout"))
 	}
 	timeout.entry.SetText("forever")

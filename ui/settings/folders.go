@@ -76,7 +76,7 @@ func (p *foldersPage) Refresh() {
 	p.isDefault = len(p.folders) == 0
 	if p.isDefault {
 		p.folders = p.env.Core.Folders()
-		p.about.SetText("The assistant's file and shell tools may work in these folders. None is set, so your home folder applies. Adding a folder replaces that default with your list.")
+		p.about.SetText("The assistant's file and shell tools may work in these folders. None is set, so your home folder applies. Adding a folder replaces that default: the assistant then works only in the folders you add (add your home folder too to keep it).")
 	} else {
 		p.about.SetText("The assistant's file and shell tools may work in these folders and nowhere else. Removing the last one goes back to your home folder.")
 	}
@@ -98,20 +98,20 @@ func (p *foldersPage) FolderPicked(l fyne.ListableURI, err error) {
 	p.Add(l.Path())
 }
 
-// Add saves path as one more allowed folder; with the default in force,
-// the home folder stays in the list so nothing is taken away.
+// Add saves path as one more allowed folder. The first folder added
+// replaces the home-folder default, as the page says: the list is then
+// exactly what the user added.
 func (p *foldersPage) Add(path string) {
 	path = filepath.Clean(path)
-	keepHome := p.isDefault
-	home := p.env.Core.Folders()
+	done := "Added " + path + "."
+	if p.isDefault {
+		done += " Your home folder is no longer allowed unless you add it too."
+	}
 	p.save(func(c *workspace.Config) {
-		if len(c.Folders) == 0 && keepHome {
-			c.Folders = append(c.Folders, home...)
-		}
 		if !slices.Contains(c.Folders, path) {
 			c.Folders = append(c.Folders, path)
 		}
-	}, "Added "+path+".")
+	}, done)
 }
 
 // Remove saves the list without path.

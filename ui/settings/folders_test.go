@@ -3,6 +3,7 @@ package settings
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/storage"
@@ -26,22 +27,32 @@ func TestFoldersAddAndRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first folder replaces the home default, as the page says before it.
+	if !strings.Contains(p.about.Text, "replaces that default") {
+		t.Errorf("the page does not say what adding does: %q", p.about.Text)
+	}
 	p.FolderPicked(l, nil)
-	// Adding to the default keeps the home folder: nothing is taken away.
-	want := []string{home, extra}
+	want := []string{extra}
 	if got := h.core.Config().Folders; !slices.Equal(got, want) {
 		t.Fatalf("config folders = %v, want %v", got, want)
 	}
 	if got, def := p.Folders(); def || !slices.Equal(got, want) {
 		t.Errorf("page lists %v (default %v)", got, def)
 	}
-	if !slices.Contains(h.core.Folders(), extra) {
-		t.Errorf("the core does not allow %s: %v", extra, h.core.Folders())
+	if got := h.core.Folders(); !slices.Contains(got, extra) || slices.Contains(got, home) {
+		t.Errorf("the core allows %v, want %s and not the home folder", got, extra)
 	}
-	// Adding it twice changes nothing.
+	if !strings.Contains(p.outcome.Text(), "home folder is no longer allowed") {
+		t.Errorf("outcome %q does not say the home folder went", p.outcome.Text())
+	}
+	// Adding it twice changes nothing; a second folder is added to the list.
 	p.Add(extra)
 	if got := h.core.Config().Folders; !slices.Equal(got, want) {
 		t.Errorf("after adding twice: %v", got)
+	}
+	p.Add(home)
+	if got := h.core.Config().Folders; !slices.Equal(got, []string{extra, home}) {
+		t.Errorf("after adding the home folder: %v", got)
 	}
 	p.Remove(extra)
 	if got := h.core.Config().Folders; !slices.Equal(got, []string{home}) {

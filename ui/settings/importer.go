@@ -21,6 +21,9 @@ import (
 type importer struct {
 	env  *bridge.Env
 	show func(title, text string)
+	// started, when set, is told an import begins (the page clears the
+	// last outcome).
+	started func()
 }
 
 func newImporter(env *bridge.Env, show func(title, text string)) *importer {
@@ -89,6 +92,9 @@ func (im *importer) Import(uris []fyne.URI) {
 // name when replace is set) and reports them; inputs that clash with an
 // installed capability are offered for replacing afterwards.
 func (im *importer) install(paths, skipped []string, replace bool) {
+	if im.started != nil {
+		im.started()
+	}
 	im.env.Go(func() {
 		var parts, clashes []string
 		ok, failed := 0, 0

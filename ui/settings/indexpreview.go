@@ -24,7 +24,9 @@ func newIndexPreview(env *bridge.Env) *indexPreview {
 	v := &indexPreview{env: env}
 	v.about = widget.NewLabel("")
 	v.about.Wrapping = fyne.TextWrapWord
-	v.block = newCodeBlock(env.Copy, 0)
+	// A bounded block: the view gives it all the room there is, and a long
+	// index scrolls inside instead of making the window taller.
+	v.block = newCodeBlock(env.Copy, 240)
 	v.obj = container.NewBorder(v.about, nil, nil, nil, v.block)
 	return v
 }

@@ -39,6 +39,7 @@ type modelPage struct {
 
 	// errs are the field errors shown under each field, by config key.
 	errs map[string]*widget.Label
+	page *pageScroll
 	obj  fyne.CanvasObject
 	// listed is the base URL the model list was last fetched for.
 	listed string
@@ -54,18 +55,16 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.key = widget.NewPasswordEntry()
 	p.key.SetPlaceHolder("paste a key to store it (never shown again)")
 	p.window = widget.NewEntry()
-	p.keyStatus = widget.NewLabel("")
-	p.keyStatus.Wrapping = fyne.TextWrapWord
+	p.keyStatus = helpText("")
 	p.forget = widget.NewButtonWithIcon("Forget stored key", theme.DeleteIcon(), p.forgetKey)
 	p.forget.Importance = widget.LowImportance
 	p.listBtn = widget.NewButtonWithIcon("Load models", theme.ViewRefreshIcon(), p.loadModels)
-	p.listNote = widget.NewLabel("")
-	p.listNote.Wrapping = fyne.TextWrapWord
-	p.listNote.SizeName = theme.SizeNameCaptionText
+	p.listNote = helpText("")
 	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
 	p.save.Importance = widget.HighImportance
 	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
 	p.outcome = newProblemLine(env.Show)
+	p.outcome.Rewrite = onModelPage
 
 	field := func(key string, obj fyne.CanvasObject, help string) fyne.CanvasObject {
 		e := widget.NewLabel("")
@@ -75,10 +74,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 		p.errs[key] = e
 		box := container.NewVBox(obj, e)
 		if help != "" {
-			h := widget.NewLabel(help)
-			h.Wrapping = fyne.TextWrapWord
-			h.SizeName = theme.SizeNameCaptionText
-			box.Add(h)
+			box.Add(helpText(help))
 		}
 		return box
 	}
@@ -93,7 +89,9 @@ func newModelPage(env *bridge.Env) *modelPage {
 		widget.NewFormItem("Context window", field("contextWindow", p.window, "The model's context size in tokens.")),
 	)
 	buttons := container.NewHBox(p.save, p.test)
-	p.obj = container.NewVScroll(container.NewPadded(container.NewVBox(form, buttons, p.outcome.Object())))
+	p.page = newPageScroll(container.NewVBox(form, buttons, p.outcome.Object()))
+	p.outcome.Changed = p.page.Relayout
+	p.obj = p.page
 	p.load()
 	return p
 }
@@ -116,7 +114,32 @@ func (p *modelPage) load() {
 	p.window.SetText(itoa(raw.ContextWindow))
 	p.placeholders()
 	p.keyChanged()
+	p.forgetStaleList()
 }
+
+// forgetStaleList drops the model list and its note when they were for
+// another server than the form's (a failed listing is never current), so
+// an old "Could not list the server's models" does not outlive a fix.
+func (p *modelPage) forgetStaleList() {
+	if p.listed != "" && p.listed == listKey(p.form()) {
+		return
+	}
+	p.listed = ""
+	p.models = nil
+	p.model.SetOptions(nil)
+	p.note("")
+}
+
+// note sets the line under the model picker.
+func (p *modelPage) note(text string) {
+	p.listNote.SetText(text)
+	if p.page != nil {
+		p.page.Relayout()
+	}
+}
+
+// listKey names the server a model list is for.
+func listKey(f modelForm) string { return f.BaseURL + "|" + f.Provider }
 
 // placeholders show what an empty field means for the chosen provider.
 func (p *modelPage) placeholders() {
@@ -139,7 +162,7 @@ func (p *modelPage) providerChanged() {
 	p.model.SetOptions(nil)
 	p.models = nil
 	p.listed = ""
-	p.listNote.SetText("")
+	p.note("")
 	p.placeholders()
 	p.keyChanged()
 }
@@ -174,7 +197,7 @@ func (p *modelPage) ConfigChanged() {
 // Shown is called when the tab comes up: fill the model list once per
 // base URL.
 func (p *modelPage) Shown() {
-	if p.listed != p.form().BaseURL+"|"+p.form().Provider {
+	if p.listed != listKey(p.form()) {
 		p.loadModels()
 	}
 }
@@ -223,7 +246,7 @@ func (p *modelPage) check(f modelForm) bool {
 		err := scratch.Set(kv[0], kv[1])
 		if e := p.errs[kv[0]]; e != nil {
 			if err != nil {
-				e.SetText(err.Error())
+				e.SetText(errorText(err))
 				e.Show()
 				ok = false
 			} else {
@@ -263,6 +286,7 @@ func (p *modelPage) Save() {
 			}
 			p.key.SetText("")
 			p.keyChanged()
+			p.forgetStaleList()
 			p.outcome.OK("Saved. The next message uses " + f.Provider + " " + p.env.Core.Model().Model + ".")
 		})
 	})
@@ -297,9 +321,11 @@ func (p *modelPage) Test() {
 					err = fmtError{plainError(err), err}
 				}
 				p.outcome.Error(err)
+				p.page.ScrollToBottom()
 				return
 			}
 			p.outcome.OK(text)
+			p.page.ScrollToBottom()
 		})
 	})
 }
@@ -310,9 +336,8 @@ func (p *modelPage) loadModels() {
 	if !p.check(f) {
 		return
 	}
-	key := f.BaseURL + "|" + f.Provider
-	p.listed = key
-	p.listNote.SetText("Loading the server's models…")
+	p.listed = listKey(f)
+	p.note("Loading the server's models…")
 	p.env.Go(func() {
 		var models []provider.ModelInfo
 		prov, err := formProvider(p.env.Core, f)
@@ -325,11 +350,11 @@ func (p *modelPage) loadModels() {
 		p.env.Do(func() {
 			switch {
 			case errors.Is(err, provider.ErrNoModelList):
-				p.listNote.SetText("This server cannot list its models: type the model name.")
+				p.note("This server cannot list its models: type the model name.")
 				return
 			case err != nil:
 				p.listed = ""
-				p.listNote.SetText("Could not list the server's models: " + plainError(err) + " You can still type a model name.")
+				p.note(joinSentences("Could not list the server's models: "+onModelPage(plainError(err)), "You can still type a model name."))
 				return
 			}
 			ids := make([]string, len(models))
@@ -338,7 +363,7 @@ func (p *modelPage) loadModels() {
 			}
 			p.models = ids
 			p.model.SetOptions(ids)
-			p.listNote.SetText(plural(len(ids), "model", "models") + " on the server: pick one from the list or type a name.")
+			p.note(plural(len(ids), "model", "models") + " on the server: pick one from the list or type a name.")
 		})
 	})
 }

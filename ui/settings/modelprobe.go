@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -46,13 +47,14 @@ func probe(ctx context.Context, p provider.Provider, model string) (string, erro
 	}
 	if res.OK {
 		if res.Reply != "" {
-			return fmt.Sprintf("%s It said: %q", res.Summary, res.Reply), nil
+			// Plain quotes: the reply is for reading, not a Go string.
+			return res.Summary + " It said: “" + res.Reply + "”", nil
 		}
 		return res.Summary, nil
 	}
 	text := res.Summary
 	if res.Err != nil && res.Err.Message != "" {
-		text += " " + res.Err.Message
+		text = joinSentences(res.Summary, res.Err.Message)
 	}
 	var cause error = res.Err
 	if res.Err == nil {
@@ -75,6 +77,19 @@ func plainError(err error) string {
 		return fmt.Sprintf("The server did not answer within %s.", probeTimeout)
 	}
 	return err.Error()
+}
+
+// elsewhereAdvice matches an alternative "…, or choose another model in
+// the model settings" at the end of a clause.
+var elsewhereAdvice = regexp.MustCompile(`,? or [^.:;]*?\bin the model settings`)
+
+// onModelPage rewords an error shown on the Model page itself: the page
+// is the model settings, so advice to go there is dropped when it is an
+// alternative and otherwise points at the fields above. Only the words
+// change; what the page does never depends on them.
+func onModelPage(text string) string {
+	text = elsewhereAdvice.ReplaceAllString(text, "")
+	return strings.ReplaceAll(text, "in the model settings", "in the fields above")
 }
 
 func oneLine(s string, limit int) string {

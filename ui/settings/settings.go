@@ -14,7 +14,8 @@ import (
 // Settings is the settings view: tabs for the Model, Capabilities,
 // Folders, Shell and Web pages, kept current by the core's events.
 type Settings struct {
-	// OnBack is called by the Back control; the window shell sets it.
+	// OnBack is kept for the window shell, which sets it; the view has no
+	// Back control of its own (the sidebar's button is the one).
 	OnBack func()
 
 	env     *bridge.Env
@@ -28,7 +29,7 @@ type Settings struct {
 	tabs   *container.AppTabs
 	pages  map[*container.TabItem]hint.Page
 	tabOf  map[hint.Page]*container.TabItem
-	obj    fyne.CanvasObject
+	obj    *viewFrame
 	cancel func()
 }
 
@@ -59,16 +60,17 @@ func New(env *bridge.Env) *Settings {
 			s.model.Shown()
 		}
 	}
-
-	back := widget.NewButtonWithIcon("Back to chat", theme.NavigateBackIcon(), func() {
-		if s.OnBack != nil {
-			s.OnBack()
+	s.tabs.OnUnselected = func(t *container.TabItem) {
+		if t == capsTab {
+			s.caps.Left()
 		}
-	})
-	back.Importance = widget.LowImportance
+	}
+
+	// No Back control here: the sidebar's button already reads "Back to
+	// chat" while the settings show, and two of them confused people.
 	title := widget.NewLabelWithStyle("Settings", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	s.obj = container.NewBorder(container.NewHBox(back, title), nil, nil, nil, s.tabs)
+	s.obj = newViewFrame(container.NewBorder(title, nil, nil, nil, s.tabs), s.opened, s.left)
 
 	s.cancel = env.Core.Subscribe(func(e assistant.Event) {
 		env.Do(func() { s.onEvent(e) })
@@ -100,6 +102,7 @@ func (s *Settings) Show(page hint.Page, target string) {
 	switch page {
 	case hint.PageModel:
 		s.tabs.Select(s.tabOf[hint.PageModel])
+		s.model.Shown()
 		s.model.Focus(target)
 	case hint.PageFolders:
 		s.tabs.Select(s.tabOf[hint.PageFolders])
@@ -120,6 +123,18 @@ func (s *Settings) Show(page hint.Page, target string) {
 		}
 	}
 }
+
+// opened runs when the window shows the view: the page showing gets
+// what it fills in on arrival (the Model page's model list).
+func (s *Settings) opened() {
+	if s.Page() == hint.PageModel {
+		s.model.Shown()
+	}
+}
+
+// left runs when the window hides the view: outcomes of the last visit
+// do not greet the next one.
+func (s *Settings) left() { s.caps.Left() }
 
 // HandleDrop imports dropped files, folders and archives onto the
 // Capabilities page (the window's drop handler calls it).

@@ -1,6 +1,11 @@
 package settings
 
 import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
@@ -13,7 +18,54 @@ func newWebPage(env *bridge.Env, show func(hint.Page, string)) *dependentPage {
 	return newDependentPage(env, webName,
 		"Which sites the assistant may fetch pages from with the web tools.",
 		[]fieldSpec{
-			{Key: "allowedHosts", Label: "Allowed hosts", Kind: kindList,
+			{Key: "allowedHosts", Label: "Allowed hosts", Kind: kindList, Check: checkHosts,
 				Help: "One per line: * for any public host, *.example.com for its subdomains, or exact names such as docs.python.org."},
 		}, show)
 }
+
+// hostName is a DNS name (or an IPv4 address): labels of letters, digits
+// and hyphens joined by dots.
+var hostName = regexp.MustCompile(`^(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
+
+// checkHosts allows a comma-separated list of *, *.domain and host names;
+// the first item that is none of them is named with how to write it.
+func checkHosts(v string) error {
+	items := splitList(v)
+	if len(items) == 0 {
+		return errNoHosts
+	}
+	for _, h := range items {
+		if err := checkHost(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkHost(h string) error {
+	if h == "*" {
+		return nil
+	}
+	name := strings.TrimPrefix(h, "*.")
+	if hostName.MatchString(name) && !strings.Contains(name, "*") {
+		return nil
+	}
+	why := "it is not a host name"
+	switch {
+	case strings.Contains(h, "://"):
+		why = "leave out the http:// or https://"
+	case strings.ContainsAny(h, " \t"):
+		why = "a host name has no spaces"
+	case strings.Contains(h, "/"):
+		why = "leave out the path: the host is the part before the first /"
+	case strings.Contains(h, ":"):
+		why = "leave out the port"
+	case strings.Contains(name, "*"):
+		why = "a * may only stand alone or start the name, as in *.example.com"
+	}
+	return fmt.Errorf("%q is not allowed: %s (write *, *.example.com or a name such as docs.python.org)", h, why)
+}
+
+// errNoHosts: an empty allowed-hosts list would mean "anywhere" to the
+// engine, which is not what clearing the box looks like.
+var errNoHosts = errors.New("list at least one host: * allows any public host")
