@@ -3,8 +3,10 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -20,6 +22,9 @@ const Title = "Wrasse"
 
 // The window's size when it first opens.
 const defaultWidth, defaultHeight = 1100, 720
+
+// The window's minimum size.
+const minWidth, minHeight = 720, 480
 
 // sidebarShare is the part of the window's width the sidebar starts with.
 const sidebarShare = 0.26
@@ -80,7 +85,11 @@ func (s *Shell) assemble(c chatView, st settingsView) {
 	s.settingsObj.Hide()
 	split := container.NewHSplit(left, container.NewStack(s.chatObj, s.settingsObj))
 	split.Offset = sidebarShare
-	s.content = split
+	// A window takes its minimum size from its content: below this the
+	// sidebar and the chat's headers have no room left to truncate into.
+	floor := canvas.NewRectangle(color.Transparent)
+	floor.SetMinSize(fyne.NewSize(minWidth, minHeight))
+	s.content = container.NewStack(floor, split)
 	s.refreshSettingsButton()
 
 	w := s.env.Window

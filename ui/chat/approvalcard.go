@@ -50,7 +50,7 @@ func newApprovalCard(c *Chat) *approvalCard {
 	a.deny = widget.NewButtonWithIcon("Deny", theme.CancelIcon(), answer(gate.Deny))
 	a.deny.Importance = widget.DangerImportance
 	buttons := container.NewHBox(a.once, a.chat, a.deny, layout.NewSpacer())
-	a.col = newColumn(theme.ColorNameHeaderBackground, container.NewHBox(icon, a.title), a.summary, a.args, a.reasons, a.scope, buttons)
+	a.col = newColumn(theme.ColorNameHeaderBackground, newHeaderRow(false, []fyne.CanvasObject{icon}, []*widget.Label{a.title}), a.summary, a.args, a.reasons, a.scope, buttons)
 	return a
 }
 

@@ -59,6 +59,7 @@ type Chat struct {
 	composer *composer
 	status   *statusLine
 	object   *fyne.Container
+	area     *fyne.Container // object, kept at least chatMinWidth wide
 	// notice is a short confirmation under the top bar ("Exported to
 	// PATH"); noticeGen moves with each, so only the last one's timer
 	// hides it.
@@ -105,6 +106,7 @@ func New(env *bridge.Env) *Chat {
 	)
 	bottom := container.NewVBox(c.composer.object, c.status.object)
 	c.object = container.NewBorder(top, bottom, nil, nil, c.list)
+	c.area = container.New(minWidth(chatMinWidth), c.object)
 
 	c.unsubscribe = c.core.Subscribe(func(e assistant.Event) {
 		switch e.Kind {
@@ -171,7 +173,7 @@ func (c *Chat) showNotice(text string) {
 
 // Object is the chat area: loaded-capabilities strip, find bar, messages,
 // composer and status line.
-func (c *Chat) Object() fyne.CanvasObject { return c.object }
+func (c *Chat) Object() fyne.CanvasObject { return c.area }
 
 // Current is the conversation shown (0: a new one not yet sent).
 func (c *Chat) Current() store.ID { return c.cur.id }

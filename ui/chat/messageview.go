@@ -2,8 +2,6 @@ package chat
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -39,7 +37,7 @@ func newMessageView(c *Chat) *messageView {
 	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {
 		b.Importance = widget.LowImportance
 	}
-	header := container.NewHBox(v.role, v.meta, layout.NewSpacer(), v.edit, v.regen, v.copy)
+	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.edit, v.regen, v.copy)
 	v.user = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
 	v.md = markdown.NewView(markdown.Options{Copy: c.env.Copy, OpenURL: c.env.OpenURL, After: c.after})
 	v.col = newColumn("", header, v.user, v.md)
@@ -86,12 +84,14 @@ func (v *messageView) bind(r *row, last bool) {
 
 func (v *messageView) heightFor(width float32) float32 { return v.col.heightFor(width) }
 
-// setLabel sets a label's text unless only measuring (a one-line
-// label's height does not depend on its text).
+// setLabel sets a label's text; only measuring, it sets the text without
+// drawing it (a header wraps when its labels do not fit).
 func setLabel(l *widget.Label, text string, quiet bool) {
-	if !quiet {
-		l.SetText(text)
+	if quiet {
+		l.Text = text
+		return
 	}
+	l.SetText(text)
 }
 
 func setVisible(o fyne.CanvasObject, show bool) {

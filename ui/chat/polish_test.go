@@ -1,16 +1,20 @@
 package chat
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // The find bar's space comes and goes with it, without waiting for the
@@ -202,4 +206,88 @@ func TestOpenShowsThePendingApproval(t *testing.T) {
 	}
 	test.Tap(h.button("Deny"))
 	h.idle()
+}
+
+// overlaps names two visible parts of header h that overlap or stick out
+// of it, or says "".
+func overlaps(h *headerRow) string {
+	var objs []fyne.CanvasObject
+	for _, o := range h.all() {
+		if o.Visible() && o.Size().Width > 0 {
+			objs = append(objs, o)
+		}
+	}
+	for i, a := range objs {
+		ap, as := a.Position(), a.Size()
+		if ap.X < 0 || ap.Y < 0 || ap.X+as.Width > h.Size().Width+0.5 || ap.Y+as.Height > h.Size().Height+0.5 {
+			return fmt.Sprintf("part %d at %v size %v sticks out of %v", i, ap, as, h.Size())
+		}
+		for j, b := range objs[i+1:] {
+			bp, bs := b.Position(), b.Size()
+			if ap.X < bp.X+bs.Width-0.5 && bp.X < ap.X+as.Width-0.5 && ap.Y < bp.Y+bs.Height-0.5 && bp.Y < ap.Y+as.Height-0.5 {
+				return fmt.Sprintf("parts %d (%v %v) and %d (%v %v) overlap", i, ap, as, i+1+j, bp, bs)
+			}
+		}
+	}
+	return ""
+}
+
+// layOut gives column c its measured height at width and lays it out.
+func layOut(c *column, width float32) {
+	c.Resize(fyne.NewSize(width, c.heightFor(width)))
+	test.WidgetRenderer(c).Layout(c.Size())
+	for _, p := range c.parts {
+		if w, ok := p.(fyne.Widget); ok {
+			test.WidgetRenderer(w).Layout(p.Size())
+		}
+	}
+}
+
+// Headers truncate, and a tool card's wraps its state and buttons to a
+// second line, rather than overlap at narrow widths; the height the list
+// is given says so.
+func TestHeadersDoNotOverlapWhenNarrow(t *testing.T) {
+	h := newHarness(t)
+	start := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	tool := &row{kind: rowTool, tool: &toolCall{id: "c1", name: "shell_exec", capability: "shell",
+		args: json.RawMessage(`{"command":"ls"}`), result: "no such file", isError: true, done: true,
+		started: start, ended: start.Add(4300 * time.Millisecond)}}
+	reply := &row{kind: rowAssistant, text: "hi", model: "qwen3-coder-30b-a3b-instruct-q4_k_m", status: store.StatusComplete}
+	card, msg := newToolCard(h.chat), newMessageView(h.chat)
+	card.bind(tool)
+	msg.bind(reply, true)
+	header := card.col.parts[0].(*headerRow)
+	wide := header.heightFor(900)
+	for _, w := range []float32{260, 320, 420, 900} {
+		layOut(card.col, w)
+		if o := overlaps(header); o != "" {
+			t.Errorf("tool card header at %v: %s", w, o)
+		}
+		if got := header.Size().Height; w >= 420 && got != wide {
+			t.Errorf("tool card header at %v is %v high, want one line (%v)", w, got, wide)
+		} else if w <= 260 && got <= wide {
+			t.Errorf("tool card header at %v is %v high: it did not wrap", w, got)
+		}
+		layOut(msg.col, w)
+		if o := overlaps(msg.col.parts[0].(*headerRow)); o != "" {
+			t.Errorf("message header at %v: %s", w, o)
+		}
+	}
+	// The status line: a long model name truncates before the gauge.
+	h.chat.status.model.SetText(reply.model)
+	status := h.chat.status.object.(*headerRow)
+	for _, w := range []float32{chatMinWidth, 600} {
+		status.Resize(fyne.NewSize(w, status.MinSize().Height))
+		test.WidgetRenderer(status).Layout(status.Size())
+		if o := overlaps(status); o != "" {
+			t.Errorf("status line at %v: %s", w, o)
+		}
+	}
+	// The window's parts keep room to truncate into.
+	if w := h.chat.Sidebar().MinSize().Width; w < sidebarMinWidth {
+		t.Errorf("the sidebar's least width is %v, want %v", w, sidebarMinWidth)
+	}
+	if w := h.chat.Object().MinSize().Width; w < chatMinWidth {
+		t.Errorf("the chat area's least width is %v, want %v", w, chatMinWidth)
+	}
 }

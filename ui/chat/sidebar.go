@@ -72,7 +72,8 @@ func newSidebar(c *Chat) *sidebar {
 		}
 	})
 	newBtn.Importance = widget.HighImportance
-	s.object = container.NewBorder(container.NewVBox(newBtn, s.search), nil, nil, nil, s.list)
+	s.object = container.New(minWidth(sidebarMinWidth),
+		container.NewBorder(container.NewVBox(newBtn, s.search), nil, nil, nil, s.list))
 	return s
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -29,7 +28,7 @@ func newStatusLine(c *Chat) *statusLine {
 	s.gauge.TextFormatter = func() string { return "" }
 	s.window = widget.NewLabel("")
 	gauge := container.NewGridWrap(fyne.NewSize(90, s.window.MinSize().Height-8), s.gauge)
-	s.object = container.NewHBox(s.model, s.usage, layout.NewSpacer(), container.NewCenter(gauge), s.window)
+	s.object = newHeaderRow(false, nil, []*widget.Label{s.model, s.usage}, container.NewCenter(gauge), s.window)
 	return s
 }
 

@@ -6,8 +6,6 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -48,7 +46,7 @@ func newToolCard(c *Chat) *toolCard {
 	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(t.r) })
 	t.copy.Importance = widget.LowImportance
 	icon := widget.NewIcon(theme.SettingsIcon())
-	header := container.NewHBox(icon, t.name, t.meta, layout.NewSpacer(), t.state, t.toggle, t.copy)
+	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, t.copy)
 	t.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.note = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
