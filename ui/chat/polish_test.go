@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
@@ -289,5 +290,36 @@ func TestHeadersDoNotOverlapWhenNarrow(t *testing.T) {
 	}
 	if w := h.chat.Object().MinSize().Width; w < chatMinWidth {
 		t.Errorf("the chat area's least width is %v, want %v", w, chatMinWidth)
+	}
+}
+
+// The Rename dialog is wide enough for a title, its field has the
+// keyboard, and Enter renames.
+func TestRenameDialogFocusedAndEnterSubmits(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Text("ok"))
+	h.send("name me")
+	h.idle()
+	id := h.chat.Current()
+	h.chat.sidebar.rename(id)
+	e, ok := h.win.Canvas().Focused().(*widget.Entry)
+	if !ok {
+		t.Fatalf("focused %T, want the title field", h.win.Canvas().Focused())
+	}
+	overlays := h.win.Canvas().Overlays().List()
+	if len(overlays) == 0 {
+		t.Fatal("no dialog")
+	}
+	if p, ok := overlays[len(overlays)-1].(*widget.PopUp); !ok || p.Content.Size().Width < renameWidth*0.9 {
+		t.Errorf("the dialog (%v) is narrower than %v", p.Content.Size(), float32(renameWidth))
+	}
+	e.SetText("")
+	test.Type(e, "A better title")
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if c, err := h.core.Store().GetConversation(id); err != nil || c.Title != "A better title" {
+		t.Errorf("title %q (%v) after Enter, want A better title", c.Title, err)
+	}
+	if h.shows("Rename conversation") {
+		t.Error("the dialog stays open after Enter")
 	}
 }

@@ -228,13 +228,20 @@ func (s *sidebar) rename(id store.ID) {
 	}
 	e := widget.NewEntry()
 	e.SetText(s.titleOfID(id))
-	dialog.ShowForm("Rename conversation", "Rename", "Cancel",
+	d := dialog.NewForm("Rename conversation", "Rename", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
 			if ok {
 				s.setTitle(id, e.Text)
 			}
 		}, s.c.env.Window)
+	e.OnSubmitted = func(string) { d.Submit() } // Enter renames
+	d.Resize(fyne.NewSize(renameWidth, d.MinSize().Height))
+	d.Show()
+	s.c.env.Window.Canvas().Focus(e)
 }
+
+// renameWidth is the Rename dialog's width: room for a title.
+const renameWidth = 460
 
 func (s *sidebar) setTitle(id store.ID, title string) {
 	if err := s.c.core.Store().SetTitle(id, title); err != nil {
