@@ -39,7 +39,7 @@ type capsPage struct {
 	trash   *trashView
 	preview *indexPreview
 	views   *container.AppTabs
-	obj     fyne.CanvasObject
+	obj     *fyne.Container
 }
 
 func newCapsPage(env *bridge.Env) *capsPage {
@@ -72,8 +72,8 @@ func newCapsPage(env *bridge.Env) *capsPage {
 			p.detail.Show(p.shown[id])
 		}
 	}
-	p.result = newCodeBlock(env.Copy, 220)
-	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide() })
+	p.result = newCodeBlock(env.Copy, 160)
+	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide(); p.relayout() })
 	p.resultX.Importance = widget.LowImportance
 	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
 	p.results.Hide()
@@ -112,6 +112,8 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	header := container.NewVBox(top, hintText)
 	outcomes := container.NewVBox(p.banner.Object(), p.problem.Object(), p.results)
 	p.obj = container.NewBorder(header, outcomes, nil, nil, p.views)
+	p.problem.Changed = p.relayout
+	p.banner.changed = p.relayout
 	p.refresh()
 	return p
 }
@@ -227,6 +229,14 @@ func (p *capsPage) Left() { p.clearOutcome() }
 func (p *capsPage) clearOutcome() {
 	p.problem.Clear()
 	p.results.Hide()
+	p.relayout()
+}
+
+// relayout gives the list the room the outcomes under it leave.
+func (p *capsPage) relayout() {
+	if p.obj != nil {
+		p.obj.Refresh()
+	}
 }
 
 // toggle switches a capability on or off.
@@ -324,6 +334,7 @@ func (p *capsPage) run(call func() error, ok func()) {
 func (p *capsPage) showOutcome(title, text string) {
 	p.result.Set(title, text)
 	p.results.Show()
+	p.relayout()
 	p.views.SelectIndex(0)
 	p.refresh()
 }

@@ -1,7 +1,6 @@
 package settings
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -314,7 +313,7 @@ func (p *dependentPage) Save() {
 	}
 	p.outcome.Clear()
 	if refused {
-		p.outcome.Error(errors.New("nothing was saved: fix the values marked above"))
+		p.outcome.Fail("Nothing was saved: fix the values marked above.")
 		return
 	}
 	if len(changes) == 0 {
@@ -343,7 +342,7 @@ func (p *dependentPage) Save() {
 				c.f.set(c.value) // as people write it: 5m, not 5m0s
 			}
 			if failed {
-				p.outcome.Error(errors.New("some values were not saved: see the fields marked above"))
+				p.outcome.Fail("Some values were not saved: see the fields marked above.")
 				return
 			}
 			p.outcome.OK("Saved. The " + p.name + " capability uses these from its next call.")

@@ -19,6 +19,8 @@ type diskBanner struct {
 	text   *widget.Label
 	resync *widget.Button
 	box    *fyne.Container
+	// changed, when set, is told the banner showed or went.
+	changed func()
 }
 
 func newDiskBanner(resync func()) *diskBanner {
@@ -56,9 +58,19 @@ func (b *diskBanner) Show(d cerebellum.Diff, applied bool, err error) {
 		b.resync.Show()
 	}
 	b.box.Show()
+	b.notify()
 }
 
-func (b *diskBanner) Hide() { b.box.Hide() }
+func (b *diskBanner) Hide() {
+	b.box.Hide()
+	b.notify()
+}
+
+func (b *diskBanner) notify() {
+	if b.changed != nil {
+		b.changed()
+	}
+}
 
 // Visible reports whether the banner shows.
 func (b *diskBanner) Visible() bool { return b.box.Visible() }

@@ -26,7 +26,7 @@ func newIndexPreview(env *bridge.Env) *indexPreview {
 	v.about.Wrapping = fyne.TextWrapWord
 	// A bounded block: the view gives it all the room there is, and a long
 	// index scrolls inside instead of making the window taller.
-	v.block = newCodeBlock(env.Copy, 240)
+	v.block = newCodeBlock(env.Copy, 100)
 	v.obj = container.NewBorder(v.about, nil, nil, nil, v.block)
 	return v
 }

@@ -44,6 +44,8 @@ type modelPage struct {
 	// listed is the base URL the model list was last fetched for.
 	listed string
 	models []string
+	// loaded is the form as load last filled it: edits are what differs.
+	loaded modelForm
 }
 
 func newModelPage(env *bridge.Env) *modelPage {
@@ -112,6 +114,7 @@ func (p *modelPage) load() {
 	p.baseURL.SetText(raw.BaseURL)
 	p.model.SetText(raw.Model)
 	p.window.SetText(itoa(raw.ContextWindow))
+	p.loaded = p.saved()
 	p.placeholders()
 	p.keyChanged()
 	p.forgetStaleList()
@@ -187,7 +190,9 @@ func (p *modelPage) keyChanged() {
 // ConfigChanged follows a change made elsewhere (the CLI, config.json by
 // hand) unless the user is editing: unsaved edits are kept.
 func (p *modelPage) ConfigChanged() {
-	if p.form() == p.saved() {
+	f := p.form()
+	f.Key = ""
+	if f == p.loaded {
 		p.load()
 		return
 	}
@@ -285,6 +290,8 @@ func (p *modelPage) Save() {
 				return
 			}
 			p.key.SetText("")
+			f.Key = ""
+			p.loaded = f // what is saved is no longer an edit
 			p.keyChanged()
 			p.forgetStaleList()
 			p.outcome.OK("Saved. The next message uses " + f.Provider + " " + p.env.Core.Model().Model + ".")

@@ -77,6 +77,10 @@ func (p *problemLine) Error(err error) {
 	}
 }
 
+// Fail shows text as an error of the page's own (no error value, so no
+// hint button).
+func (p *problemLine) Fail(text string) { p.set(widget.DangerImportance, text) }
+
 // OK shows a plain outcome.
 func (p *problemLine) OK(text string) { p.set(widget.SuccessImportance, text) }
 
