@@ -52,6 +52,8 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p := &modelPage{env: env, errs: map[string]*widget.Label{}}
 	p.provider = widget.NewSelect([]string{"openai", "anthropic"}, func(string) { p.providerChanged() })
 	p.baseURL = widget.NewEntry()
+	// A list or its failure was for the URL as it was.
+	p.baseURL.OnChanged = func(string) { p.forgetStaleList() }
 	p.model = widget.NewSelectEntry(nil)
 	p.model.SetPlaceHolder("model name")
 	p.key = widget.NewPasswordEntry()

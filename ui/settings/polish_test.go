@@ -111,6 +111,10 @@ func TestModelListNoteClearedOnSave(t *testing.T) {
 	}
 	m := providertest.NewModel(t, providertest.OpenAI)
 	p.baseURL.SetText(m.BaseURL())
+	if p.listNote.Text != "" {
+		t.Errorf("the failure for the old URL stays while another is typed: %q", p.listNote.Text)
+	}
+	p.note(note) // as if it had stayed: Save clears it too
 	h.tap("Save")
 	if strings.Contains(p.listNote.Text, "Could not list") {
 		t.Errorf("the old failure stays after saving a new URL: %q", p.listNote.Text)
