@@ -347,9 +347,10 @@ func TestBuildWithTheRealViews(t *testing.T) {
 	if p := s.settings.(pageReporter).Page(); p != hint.PageModel {
 		t.Errorf("settings show page %q, want %q", p, hint.PageModel)
 	}
-	test.Tap(findButton(t, s.settingsObj, "Back to chat"))
+	// The sidebar's button is the one Back control (the settings have none).
+	test.Tap(findButton(t, s.content, "Back to chat"))
 	if s.Showing() {
-		t.Error("the settings' Back did not show the chat")
+		t.Error("Back to chat did not show the chat")
 	}
 
 	env.Navigate(hint.PageCapabilities, "")
