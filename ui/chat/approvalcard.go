@@ -94,7 +94,7 @@ func scopeText(req gate.Request) string {
 	if scope == "" {
 		scope = req.Tool
 	}
-	return "Approve for this chat also allows, until this chat ends: " + scope + "."
+	return "Approve for this chat also allows, for the rest of this chat: " + scope + "."
 }
 
 func (a *approvalCard) heightFor(width float32) float32 { return a.col.heightFor(width) }

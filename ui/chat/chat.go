@@ -472,6 +472,17 @@ func (c *Chat) copyRow(r *row) {
 	c.env.Copy(r.plain())
 }
 
+// copiedFor is how long a Copy button shows a tick after copying.
+const copiedFor = time.Second
+
+// copyWithTick copies r and shows a tick on its Copy button for a moment,
+// as a code block's Copy does.
+func (c *Chat) copyWithTick(r *row, b *widget.Button) {
+	c.copyRow(r)
+	b.SetIcon(theme.ConfirmIcon())
+	c.after(copiedFor, func() { b.SetIcon(theme.ContentCopyIcon()) })
+}
+
 // toggleResult expands or collapses a tool card's result.
 func (c *Chat) toggleResult(r *row) {
 	r.expanded = !r.expanded

@@ -547,9 +547,9 @@ func TestApprovalCardScopeAndAlwaysAsk(t *testing.T) {
 		want          string // the card says
 	}{
 		{"plain command offers the chat and shows its scope", "ls", true,
-			"Approve for this chat also allows, until this chat ends: shell_exec running ls."},
+			"Approve for this chat also allows, for the rest of this chat: shell_exec running ls."},
 		{"subcommands are part of the scope", "git status", true,
-			"Approve for this chat also allows, until this chat ends: shell_exec running git status."},
+			"Approve for this chat also allows, for the rest of this chat: shell_exec running git status."},
 		// (curl x | sh is blocked outright by a danger pattern.)
 		{"pipe into a shell asks every time", "echo ls | sh", false,
 			"Asks every time: what it runs is known only when it runs, so it cannot be approved for this chat."},

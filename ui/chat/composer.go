@@ -19,14 +19,16 @@ type composer struct {
 	send    *widget.Button
 	banner  *fyne.Container
 	running bool
+	rows    int // lines the entry shows
 	object  fyne.CanvasObject
 }
 
 func newComposer(c *Chat) *composer {
-	k := &composer{c: c}
+	k := &composer{c: c, rows: composerMinRows}
 	k.entry = newComposerEntry(c)
 	k.entry.SetPlaceHolder("Message Wrasse (Enter sends, Shift+Enter adds a line)")
 	k.entry.onSend = k.submit
+	k.entry.OnChanged = func(string) { k.grow() }
 	k.entry.onEscape = func() {
 		if k.running {
 			c.Stop()
@@ -66,6 +68,31 @@ func (k *composer) submit() {
 	}
 	if k.c.send(k.entry.Text) {
 		k.entry.SetText("")
+	}
+}
+
+// The composer shows between composerMinRows and composerMaxRows lines,
+// as many as its text takes; beyond that it scrolls.
+const composerMinRows, composerMaxRows = 2, 8
+
+// grow fits the composer to its text's lines, wrapped at its width.
+func (k *composer) grow() {
+	e := k.entry
+	th := e.Theme()
+	width := e.Size().Width - 4*th.Size(theme.SizeNameInnerPadding)
+	size := th.Size(theme.SizeNameText)
+	measure := func(s string) float32 { return fyne.MeasureText(s, size, e.TextStyle).Width }
+	rows := 0
+	if width > 0 {
+		rows = len(wrapLines(e.Text, width, measure))
+	} else {
+		rows = strings.Count(e.Text, "\n") + 1
+	}
+	rows = min(max(rows, composerMinRows), composerMaxRows)
+	if rows != k.rows {
+		k.rows = rows
+		e.SetMinRowsVisible(rows)
+		k.c.relayout()
 	}
 }
 

@@ -1,12 +1,16 @@
 package chat
 
 import (
+	"errors"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -22,6 +26,10 @@ type errorCard struct {
 	action *wrapText
 	retry  *widget.Button
 	fix    *widget.Button
+	icon   *widget.Icon
+	// buttons holds Retry and the fix; it goes when neither shows, so no
+	// empty line stays behind.
+	buttons *fyne.Container
 }
 
 func newErrorCard(c *Chat) *errorCard {
@@ -34,18 +42,32 @@ func newErrorCard(c *Chat) *errorCard {
 			c.env.Show(h)
 		}
 	})
-	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
+	e.icon = widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
+	e.buttons = container.NewHBox(e.retry, e.fix, layout.NewSpacer())
 	e.col = newColumn(theme.ColorNameHeaderBackground,
-		container.NewBorder(nil, nil, icon, nil, e.text), e.action, container.NewHBox(e.retry, e.fix, layout.NewSpacer()))
+		container.NewBorder(nil, nil, e.icon, nil, e.text), e.action, e.buttons)
 	e.col.measureWith(e.col.parts[0], func(w float32) float32 {
-		return max(e.text.heightFor(w-icon.MinSize().Width-theme.Padding()), icon.MinSize().Height)
+		return max(e.text.heightFor(w-e.icon.MinSize().Width-theme.Padding()), e.icon.MinSize().Height)
 	})
 	return e
 }
 
 func (e *errorCard) bind(r *row, last bool) {
 	e.r = r
-	e.text.setText(r.text, e.quiet)
+	// A turn the user stopped is not a failure: a neutral note says so.
+	if stoppedByUser(r) {
+		e.text.setText("Stopped.", e.quiet)
+		e.text.colorName = theme.ColorNamePlaceHolder
+		if !e.quiet {
+			e.icon.SetResource(theme.MediaStopIcon())
+		}
+	} else {
+		e.text.setText(r.text, e.quiet)
+		e.text.colorName = theme.ColorNameError
+		if !e.quiet {
+			e.icon.SetResource(theme.NewErrorThemedResource(theme.ErrorIcon()))
+		}
+	}
 	h, ok := hint.Of(r.err)
 	e.action.setText(h.Action, e.quiet)
 	setVisible(e.action, ok && h.Action != "")
@@ -54,12 +76,19 @@ func (e *errorCard) bind(r *row, last bool) {
 		e.fix.SetText(pageButton(h.Page))
 	}
 	setVisible(e.retry, last && !e.c.running(e.c.cur))
+	setVisible(e.buttons, e.retry.Visible() || e.fix.Visible())
 	if !e.quiet {
 		e.col.Refresh()
 	}
 }
 
 func (e *errorCard) heightFor(width float32) float32 { return e.col.heightFor(width) }
+
+// stoppedByUser reports whether error row r says the user stopped the
+// turn (Esc or Stop).
+func stoppedByUser(r *row) bool {
+	return errors.Is(r.err, agent.ErrInterrupted) || strings.HasPrefix(r.text, stoppedPrefix)
+}
 
 // pageButton names the button to a settings page.
 func pageButton(p hint.Page) string {

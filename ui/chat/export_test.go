@@ -23,7 +23,7 @@ func TestExportMarkdown(t *testing.T) {
 		"\n## You · 2026-03-04 05:06\n\nList the files\n" +
 		"\n> **Tool call** `shell_exec`\n>\n> ```json\n> {\"command\":\"ls\"}\n> ```\n" +
 		">\n> *Approved once*: marked destructive\n" +
-		">\n> Result after 1.5 s:\n>\n> ````\n> a.txt\n> ```b```\n> ````\n" +
+		">\n> Result after 1.5s:\n>\n> ````\n> a.txt\n> ```b```\n> ````\n" +
 		"\n## Wrasse (m1) · 2026-03-04 05:06\n\nTwo files.\n" +
 		"\n> **Error:** Stopped: the turn was interrupted.\n"
 	if got := exportMarkdown("Files", events); got != want {

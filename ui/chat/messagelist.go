@@ -26,6 +26,7 @@ type anchor struct {
 type cachedHeight struct {
 	version int
 	last    bool
+	running bool // runningFor when measured
 	width   float32
 	h       float32
 }
@@ -134,16 +135,23 @@ func (m *messageList) heightOf(i int) float32 {
 		return 1
 	}
 	last := m.c.isLast(i)
-	if c, ok := m.heights[r]; ok && c.version == r.version && c.last == last && (c.width == m.width || m.lazy) {
+	if c, ok := m.heights[r]; ok && c.version == r.version && c.last == last && c.running == m.runningFor(r) && (c.width == m.width || m.lazy) {
 		return c.h
 	}
 	return m.measure(r, last)
 }
 
+// runningFor is whether a turn runs, for a row whose height depends on it
+// (an error card's Retry goes while one does); false for the others, so
+// starting a turn measures no other row again.
+func (m *messageList) runningFor(r *row) bool {
+	return r.kind == rowError && m.c.running(m.c.cur)
+}
+
 func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
-	m.heights[r] = cachedHeight{version: r.version, last: last, width: m.width, h: h}
+	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h}
 	m.measured++
 	return h
 }

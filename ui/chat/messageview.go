@@ -31,7 +31,8 @@ func newMessageView(c *Chat) *messageView {
 	v.role = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.meta = widget.NewLabel("")
 	v.meta.TextStyle.Italic = true
-	v.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(v.r) })
+	v.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+	v.copy.OnTapped = func() { c.copyWithTick(v.r, v.copy) }
 	v.edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { c.beginEdit(v.r) })
 	v.regen = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { c.regenerate() })
 	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {

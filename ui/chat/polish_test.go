@@ -12,8 +12,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/gate"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
@@ -321,5 +323,211 @@ func TestRenameDialogFocusedAndEnterSubmits(t *testing.T) {
 	}
 	if h.shows("Rename conversation") {
 		t.Error("the dialog stays open after Enter")
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{300 * time.Microsecond, "<1ms"},
+		{340 * time.Millisecond, "340ms"},
+		{4300 * time.Millisecond, "4.3s"},
+		{87 * time.Second, "1m27s"},
+		{2*time.Hour + 3*time.Minute, "2h3m0s"},
+	} {
+		if got := formatDuration(tc.d); got != tc.want {
+			t.Errorf("formatDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// A card's state and note: the run is timed from the approval, the wait
+// said apart; a stopped call reads "stopped"; a refusal by a command-line
+// chat says so.
+func TestToolStateAndNote(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name        string
+		call        toolCall
+		state, note string
+	}{
+		{"no approval", toolCall{done: true, started: t0, ended: t0.Add(1200 * time.Millisecond)}, "ok · 1.2s", ""},
+		{"approved after a wait",
+			toolCall{done: true, started: t0, approved: t0.Add(12 * time.Second), ended: t0.Add(12500 * time.Millisecond),
+				decision: &store.Decision{Kind: store.ApprovedOnce}},
+			"ok · 500ms", "Approved once · waited 12.0s"},
+		{"approved for the chat at once",
+			toolCall{done: true, started: t0, approved: t0, ended: t0.Add(87 * time.Second),
+				decision: &store.Decision{Kind: store.ApprovedConversation}},
+			"ok · 1m27s", "Approved for this chat"},
+		{"stopped", toolCall{done: true, isError: true, started: t0, ended: t0.Add(time.Second),
+			result: "interrupted: the turn was stopped before this call ran; it did not run"}, "stopped", ""},
+		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "error · 4.3s", ""},
+		{"denied by a command-line chat",
+			toolCall{done: true, isError: true, result: "Not run",
+				decision: &store.Decision{Kind: store.Denied, Reason: gate.ErrNoApprover.Error()}},
+			"error", "Denied in a command-line chat: it had no terminal to ask for approval on, so the call did not run."},
+		{"denied by the user", toolCall{done: true, isError: true, result: "Not run",
+			decision: &store.Decision{Kind: store.Denied, Reason: "the user said no"}}, "error", "Denied: the user said no"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state, note := toolState(&tc.call)
+			if state != tc.state || note != tc.note {
+				t.Errorf("toolState = %q, %q; want %q, %q", state, note, tc.state, tc.note)
+			}
+		})
+	}
+}
+
+// The card itself: an approval's note reads as a success, a refusal's as
+// an error; ▸ collapsed, ▾ expanded; the expanded text is labelled.
+func TestToolCardColoursArrowsAndLabel(t *testing.T) {
+	h := newHarness(t)
+	card := newToolCard(h.chat)
+	approved := &row{kind: rowTool, tool: &toolCall{id: "a", name: "shell_exec", done: true, result: "hi",
+		decision: &store.Decision{Kind: store.ApprovedOnce}}}
+	card.bind(approved)
+	if card.note.colorName != theme.ColorNameSuccess || card.state.Importance != widget.SuccessImportance {
+		t.Errorf("approved: note colour %q, state importance %v; want success", card.note.colorName, card.state.Importance)
+	}
+	if card.toggle.Icon != theme.MenuExpandIcon() || card.toggle.Text != "Result" || card.label.Visible() {
+		t.Errorf("collapsed: toggle %q with the wrong arrow, or the label shows", card.toggle.Text)
+	}
+	approved.expanded = true
+	card.bind(approved)
+	if card.toggle.Icon != theme.MenuDropDownIcon() || !card.label.Visible() || card.label.Text != "Result" {
+		t.Errorf("expanded: toggle %q, label %q shown %v; want ▾ and a Result label", card.toggle.Text, card.label.Text, card.label.Visible())
+	}
+	denied := &row{kind: rowTool, expanded: true, tool: &toolCall{id: "b", name: "shell_exec", done: true, isError: true, result: "Not run",
+		decision: &store.Decision{Kind: store.Denied, Reason: "the user said no"}}}
+	card.bind(denied)
+	if card.note.colorName != theme.ColorNameError || card.label.Text != "Error" {
+		t.Errorf("denied: note colour %q, label %q; want error, Error", card.note.colorName, card.label.Text)
+	}
+}
+
+// Stopping a turn says "Stopped." neutrally, and the call it cut short
+// reads "stopped", not "error".
+func TestStopIsANeutralNote(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"echo never"}`))
+	h.send("run it")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	h.chat.Stop()
+	h.idle()
+	errs := h.rowsOf(rowError)
+	if len(errs) != 1 || !stoppedByUser(errs[0]) {
+		t.Fatalf("error rows %+v, want one saying the turn was stopped", errs)
+	}
+	v := h.rowViewOf(errs[0])
+	if v == nil || v.errc.text.text != "Stopped." || v.errc.text.colorName == theme.ColorNameError {
+		t.Errorf("the stopped note is not a neutral Stopped.; window shows:\n%s", h.texts())
+	}
+	call := h.rowsOf(rowTool)[0].tool
+	if state, _ := toolState(call); state != "stopped" {
+		t.Errorf("the cut-short call's state is %q (result %q), want stopped", state, call.result)
+	}
+	// Loaded again from the store (no error value now), it reads the same.
+	id := h.chat.Current()
+	h.chat.NewConversation()
+	h.chat.Open(id)
+	errs = h.rowsOf(rowError)
+	if v := h.rowViewOf(errs[0]); len(errs) != 1 || v == nil || v.errc.text.text != "Stopped." {
+		t.Errorf("reloaded, the stopped note is not Stopped.; window shows:\n%s", h.texts())
+	}
+}
+
+// When an error card loses Retry (a turn runs, rows come after it) the
+// list gives it the smaller height at once: no empty line stays.
+func TestRetryGoesWithItsSpace(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Text("ok"))
+	h.send("hello")
+	h.idle()
+	h.model.Reply(pt.Text("partial"), pt.Hold())
+	h.send("again")
+	<-h.model.Waiting()
+	h.chat.Stop()
+	h.idle()
+	l := h.chat.list
+	i := h.chat.rowCount() - 1
+	if h.chat.rowAt(i).kind != rowError {
+		t.Fatalf("the last row is not the error")
+	}
+	withRetry := l.heightOf(i)
+	release := make(chan struct{})
+	h.model.Reply(pt.Text("up"), pt.Wait(release), pt.Text(" again"))
+	h.send("third time")
+	<-h.model.Waiting()
+	h.until("the reply", func() bool { return len(h.rowsOf(rowAssistant)) == 2 })
+	if got := l.heightOf(i); got >= withRetry {
+		t.Errorf("the first error's card is %v high without Retry, %v with it", got, withRetry)
+	}
+	r := h.chat.rowAt(i)
+	l.measurer.bind(r, h.chat.isLast(i), false)
+	if got, want := l.heightOf(i), l.measurer.heightFor(l.width); got != want {
+		t.Errorf("the list gives the error card %v, its height now is %v", got, want)
+	}
+	close(release)
+	h.idle()
+}
+
+// Copy on a message shows a tick for a moment.
+func TestCopyShowsATick(t *testing.T) {
+	h := newHarness(t)
+	timers := &manualTimers{}
+	h.chat.after = timers.schedule
+	h.model.Reply(pt.Text("copy me"))
+	h.send("hi")
+	h.idle()
+	v := h.rowViewOf(h.rowsOf(rowAssistant)[0])
+	if v == nil {
+		t.Fatal("the reply is not shown")
+	}
+	test.Tap(v.msg.copy)
+	if v.msg.copy.Icon != theme.ConfirmIcon() || h.copied[len(h.copied)-1] != "copy me" {
+		t.Errorf("after Copy: icon %v, copied %q; want a tick", v.msg.copy.Icon.Name(), h.copied)
+	}
+	timers.drain(t)
+	if v.msg.copy.Icon != theme.ContentCopyIcon() {
+		t.Errorf("the tick stays: %v", v.msg.copy.Icon.Name())
+	}
+}
+
+// The composer grows with its text up to composerMaxRows lines.
+func TestComposerGrows(t *testing.T) {
+	h := newHarness(t)
+	e := h.chat.composer.entry
+	two := e.MinSize().Height
+	listHeight := h.chat.list.Size().Height
+	e.SetText("1\n2\n3\n4\n5")
+	five := e.MinSize().Height
+	if five <= two {
+		t.Fatalf("five lines: the composer is %v high, two were %v", five, two)
+	}
+	if h.chat.list.Size().Height >= listHeight {
+		t.Errorf("the messages kept their height (%v) while the composer grew", h.chat.list.Size().Height)
+	}
+	e.SetText(strings.Repeat("line\n", 30))
+	many := e.MinSize().Height
+	ref := widget.NewMultiLineEntry()
+	ref.SetMinRowsVisible(composerMaxRows)
+	if many != ref.MinSize().Height {
+		t.Errorf("thirty lines: the composer is %v high, want %d lines (%v)", many, composerMaxRows, ref.MinSize().Height)
+	}
+	e.SetText("")
+	if got := e.MinSize().Height; got != two {
+		t.Errorf("emptied: %v high, want %v", got, two)
+	}
+}
+
+// With no usage reported the gauge shows an estimate, marked ≈.
+func TestGaugeEstimatesWithoutUsage(t *testing.T) {
+	h := newHarness(t)
+	h.chat.Open(fillWith(t, h.core.Store(), 10, wrapped))
+	if got := h.chat.status.window.Text; !strings.HasPrefix(got, "context ≈") || strings.HasPrefix(got, "context ≈0 ") {
+		t.Errorf("gauge %q, want an estimate marked ≈", got)
 	}
 }

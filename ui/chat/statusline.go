@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -36,14 +37,20 @@ func (s *statusLine) refresh() {
 	cfg := s.c.core.Model()
 	s.model.SetText(cfg.Model)
 	u := s.c.cur.usage
-	used := 0
+	used, approx := 0, false
 	if u != nil {
 		used = u.InputTokens + u.OutputTokens
 		s.usage.SetText(fmt.Sprintf("last reply: %s in · %s out", tokens(u.InputTokens), tokens(u.OutputTokens)))
 	} else {
+		// The server reported no use: estimate it from the text loaded.
+		used, approx = s.c.cur.estimate(), true
 		s.usage.SetText("")
 	}
-	s.window.SetText(gaugeText(used, cfg.ContextWindow))
+	text := gaugeText(used, cfg.ContextWindow)
+	if approx && used > 0 {
+		text = "context ≈" + strings.TrimPrefix(text, "context ")
+	}
+	s.window.SetText(text)
 	if cfg.ContextWindow > 0 {
 		s.gauge.SetValue(min(float64(used)/float64(cfg.ContextWindow), 1))
 	}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -32,6 +34,8 @@ type toolCard struct {
 	note   *wrapText
 	toggle *widget.Button
 	copy   *widget.Button
+	// label says what the expanded text is: the Result or the Error.
+	label  *widget.Label
 	result *wrapText
 }
 
@@ -41,16 +45,19 @@ func newToolCard(c *Chat) *toolCard {
 	t.meta = widget.NewLabel("")
 	t.meta.TextStyle.Italic = true
 	t.state = widget.NewLabel("")
-	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuDropDownIcon(), func() { c.toggleResult(t.r) })
+	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuExpandIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
-	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), func() { c.copyRow(t.r) })
+	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+	t.copy.OnTapped = func() { c.copyWithTick(t.r, t.copy) }
 	t.copy.Importance = widget.LowImportance
 	icon := widget.NewIcon(theme.SettingsIcon())
 	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, t.copy)
 	t.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.note = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
+	t.label = widget.NewLabelWithStyle("Result", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.label.SizeName = theme.SizeNameCaptionText
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
-	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.result)
+	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.label, t.result)
 	return t
 }
 
@@ -66,31 +73,44 @@ func (t *toolCard) bind(r *row) {
 	}
 	setLabel(t.state, state, t.quiet)
 	t.state.Importance = widget.MediumImportance
-	if call.isError || (call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)) {
+	denied := call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)
+	switch {
+	case call.stopped():
+	case call.isError || denied:
 		t.state.Importance = widget.DangerImportance
-	} else if call.done {
+	case call.done:
 		t.state.Importance = widget.SuccessImportance
 	}
-	t.state.Refresh()
+	if !t.quiet {
+		t.state.Refresh()
+	}
 	t.note.setText(note, t.quiet)
+	// An approval reads as a success, a refusal as an error.
+	t.note.colorName = theme.ColorNameError
+	if call.decision != nil && !denied {
+		t.note.colorName = theme.ColorNameSuccess
+	}
 	setVisible(t.note, note != "")
 	setVisible(t.toggle, call.done && call.result != "")
+	what := "Result"
+	if call.isError {
+		what = "Error"
+	}
+	// ▸ collapsed, ▾ expanded.
 	if r.expanded {
-		t.toggle.SetIcon(theme.MenuExpandIcon())
+		t.toggle.SetIcon(theme.MenuDropDownIcon())
 		t.toggle.SetText("Hide")
 	} else {
-		t.toggle.SetIcon(theme.MenuDropDownIcon())
-		if call.isError {
-			t.toggle.SetText("Error")
-		} else {
-			t.toggle.SetText("Result")
-		}
+		t.toggle.SetIcon(theme.MenuExpandIcon())
+		t.toggle.SetText(what)
 	}
+	setLabel(t.label, what, t.quiet)
 	t.result.setText(clip(call.result, shownResult), t.quiet)
 	t.result.colorName = theme.ColorNameForeground
-	if call.isError {
+	if call.isError && !call.stopped() {
 		t.result.colorName = theme.ColorNameError
 	}
+	setVisible(t.label, r.expanded && call.result != "")
 	setVisible(t.result, r.expanded && call.result != "")
 	if !t.quiet {
 		t.col.Refresh()
@@ -109,7 +129,13 @@ func toolState(call *toolCall) (state, note string) {
 			return "blocked", "Blocked by the safety policy: " + d.Reason
 		case store.Denied:
 			note = "Denied"
-			if d.Reason != "" {
+			switch {
+			case strings.Contains(d.Reason, gate.ErrNoApprover.Error()):
+				// The window always asks: a turn that had no one to ask
+				// came from elsewhere (a command-line chat forwarded here
+				// or run on its own) and was denied there.
+				note = "Denied in a command-line chat: it had no terminal to ask for approval on, so the call did not run."
+			case d.Reason != "":
 				note += ": " + d.Reason
 			}
 		case store.ApprovedOnce:
@@ -117,10 +143,15 @@ func toolState(call *toolCall) (state, note string) {
 		case store.ApprovedConversation:
 			note = "Approved for this chat"
 		}
+		if w := call.waited(); w >= time.Second {
+			note += " · waited " + formatDuration(w)
+		}
 	}
 	switch {
 	case !call.done:
 		return "running…", note
+	case call.stopped():
+		return "stopped", note
 	case call.isError:
 		state = "error"
 	default:
@@ -132,14 +163,16 @@ func toolState(call *toolCall) (state, note string) {
 	return state, note
 }
 
+// formatDuration writes a duration one way throughout: 340ms, 4.3s,
+// 1m27s, 2h3m0s.
 func formatDuration(d time.Duration) string {
 	switch {
 	case d < time.Millisecond:
-		return "<1 ms"
+		return "<1ms"
 	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
+		return fmt.Sprintf("%dms", d.Milliseconds())
 	case d < time.Minute:
-		return fmt.Sprintf("%.1f s", d.Seconds())
+		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
 }

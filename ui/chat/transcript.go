@@ -8,6 +8,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // rowKind says what a row of the message list shows.
@@ -50,17 +51,48 @@ type toolCall struct {
 	result               string
 	isError, done        bool
 	started, ended       time.Time
-	decision             *store.Decision
+	// approved is when the user's approval was recorded (zero when the
+	// call needed none): the call ran from then.
+	approved time.Time
+	decision *store.Decision
 }
 
-// duration is the time from the call to its result (0 while it runs or
-// when either end was not loaded).
+// duration is how long the call ran: from its approval when it waited for
+// one, else from the call, to its result (0 while it runs or when either
+// end was not loaded).
 func (t *toolCall) duration() time.Duration {
-	if !t.done || t.started.IsZero() || t.ended.IsZero() {
+	from := t.started
+	if !t.approved.IsZero() {
+		from = t.approved
+	}
+	if !t.done || from.IsZero() || t.ended.IsZero() {
 		return 0
 	}
-	return t.ended.Sub(t.started)
+	return max(t.ended.Sub(from), 0)
 }
+
+// waited is how long the call waited for the user's approval (0 when it
+// needed none or an end was not loaded).
+func (t *toolCall) waited() time.Duration {
+	if t.approved.IsZero() || t.started.IsZero() {
+		return 0
+	}
+	return max(t.approved.Sub(t.started), 0)
+}
+
+// stopped reports whether the call was cut short by the user stopping the
+// turn (the agent's result for it says so).
+func (t *toolCall) stopped() bool {
+	return t.done && t.isError && strings.HasPrefix(t.result, interruptedPrefix)
+}
+
+// interruptedPrefix begins the result the agent records for a call the
+// turn was stopped before or while it ran.
+const interruptedPrefix = "interrupted: the turn was stopped"
+
+// stoppedPrefix begins the error the agent records for a turn the user
+// stopped.
+const stoppedPrefix = "Stopped: the turn was interrupted"
 
 // plain is the row's text as searched by the find bar and copied by the
 // Copy button.
@@ -80,6 +112,16 @@ func (r *row) plain() string {
 		return r.pending.req.Summary + "\n" + strings.Join(r.pending.req.Reasons, "\n") + "\n" + scopeText(r.pending.req)
 	}
 	return r.text
+}
+
+// estimate is the tokens the loaded rows' text would take, estimated
+// (for a server that reports no usage).
+func (t *transcript) estimate() int {
+	n := 0
+	for _, r := range t.rows {
+		n += cerebellum.EstimateTokens(r.plain())
+	}
+	return n
 }
 
 // transcript is one conversation as rows: what the message list shows. It
@@ -191,6 +233,9 @@ func (t *transcript) apply(e store.Event) int {
 		r := t.toolRow(e)
 		d := *e.Decision
 		r.tool.decision = &d
+		if d.Kind == store.ApprovedOnce || d.Kind == store.ApprovedConversation {
+			r.tool.approved = e.Time
+		}
 		r.version++
 		return t.index(r)
 	case store.EventError:
