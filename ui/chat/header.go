@@ -23,10 +23,14 @@ type headerRow struct {
 	labels []*widget.Label
 	trail  []fyne.CanvasObject
 	wrap   bool
+	// squeezed are labels the last layout hid for want of room even for
+	// an ellipsis (a label given no width draws its whole text); they
+	// count as shown when measuring.
+	squeezed map[*widget.Label]bool
 }
 
 func newHeaderRow(wrap bool, lead []fyne.CanvasObject, labels []*widget.Label, trail ...fyne.CanvasObject) *headerRow {
-	h := &headerRow{lead: lead, labels: labels, trail: trail, wrap: wrap}
+	h := &headerRow{lead: lead, labels: labels, trail: trail, wrap: wrap, squeezed: map[*widget.Label]bool{}}
 	for _, l := range labels {
 		l.Truncation = fyne.TextTruncateEllipsis
 	}
@@ -39,7 +43,7 @@ func (h *headerRow) gap() float32 { return h.Theme().Size(theme.SizeNamePadding)
 // natural is the width a label needs to show its text whole (a truncating
 // label's MinSize is only its ellipsis).
 func (h *headerRow) natural(l *widget.Label) float32 {
-	if !l.Visible() || l.Text == "" {
+	if !h.shown(l) || l.Text == "" {
 		return 0
 	}
 	th := h.Theme()
@@ -50,6 +54,10 @@ func (h *headerRow) natural(l *widget.Label) float32 {
 	// One pixel more: the label truncates text that fits only exactly.
 	return fyne.MeasureText(l.Text, size, l.TextStyle).Width + 2*th.Size(theme.SizeNameInnerPadding) + 1
 }
+
+// shown reports whether l is meant to show (the layout may have hidden
+// it for want of room).
+func (h *headerRow) shown(l *widget.Label) bool { return l.Visible() || h.squeezed[l] }
 
 // span is the width of the visible objects side by side, with the gaps
 // between them.
@@ -172,11 +180,22 @@ func (r *headerRenderer) Layout(size fyne.Size) {
 	}
 	// The labels share what is left, in order: the first keeps its whole
 	// text as long as it can.
+	th := h.Theme()
+	least := fyne.MeasureText("…", th.Size(theme.SizeNameText), fyne.TextStyle{}).Width + 2*th.Size(theme.SizeNameInnerPadding)
 	for _, l := range h.labels {
-		if !l.Visible() {
+		if !h.shown(l) {
 			continue
 		}
 		w := max(min(h.natural(l), right-x), 0)
+		if w < least && l.Text != "" {
+			h.squeezed[l] = true
+			l.Hide()
+			continue
+		}
+		if h.squeezed[l] {
+			delete(h.squeezed, l)
+			l.Show()
+		}
 		place(l, x, 0, w)
 		x += w
 	}

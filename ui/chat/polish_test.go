@@ -216,6 +216,10 @@ func TestOpenShowsThePendingApproval(t *testing.T) {
 func overlaps(h *headerRow) string {
 	var objs []fyne.CanvasObject
 	for _, o := range h.all() {
+		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" && l.Size().Width < 10 {
+			// A label given no width draws its whole text over the rest.
+			return fmt.Sprintf("label %q shows in %v", l.Text, l.Size())
+		}
 		if o.Visible() && o.Size().Width > 0 {
 			objs = append(objs, o)
 		}
@@ -278,12 +282,16 @@ func TestHeadersDoNotOverlapWhenNarrow(t *testing.T) {
 	}
 	// The status line: a long model name truncates before the gauge.
 	h.chat.status.model.SetText(reply.model)
+	h.chat.status.usage.SetText("last reply: 100 in · 10 out")
 	status := h.chat.status.object.(*headerRow)
-	for _, w := range []float32{chatMinWidth, 600} {
+	for _, w := range []float32{380, chatMinWidth, 600, 1200} {
 		status.Resize(fyne.NewSize(w, status.MinSize().Height))
 		test.WidgetRenderer(status).Layout(status.Size())
 		if o := overlaps(status); o != "" {
 			t.Errorf("status line at %v: %s", w, o)
+		}
+		if usage := h.chat.status.usage; w == 1200 && (!usage.Visible() || usage.Size().Width < status.natural(usage)-1) {
+			t.Errorf("status line at %v: the usage is cut (%v shown %v) though there is room", w, usage.Size(), usage.Visible())
 		}
 	}
 	// The window's parts keep room to truncate into.
