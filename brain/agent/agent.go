@@ -251,9 +251,16 @@ func (t *turn) fail(text string, err error) error {
 	return err
 }
 
+// interrupted records that the user stopped the turn. The event's status
+// says so (StatusInterrupted), so a front end can show a stop as a stop
+// without reading its text.
 func (t *turn) interrupted() error {
-	return t.fail("Stopped: the turn was interrupted before it finished.",
-		fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(t.ctx)))
+	err := fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(t.ctx))
+	if _, rerr := t.record(store.Event{Type: store.EventError, Text: "Stopped: the turn was interrupted before it finished.",
+		IsError: true, Status: store.StatusInterrupted}); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
 }
 
 func (t *turn) run() error {
@@ -550,8 +557,12 @@ const (
 // unanswered gives each call a result saying why it did not run, so the
 // history stays well-formed for the next turn.
 func (t *turn) unanswered(calls []provider.ToolCall, why string) error {
+	var status store.Status
+	if why == interruptedBeforeRun {
+		status = store.StatusInterrupted
+	}
 	for _, c := range calls {
-		if _, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: why, IsError: true}); err != nil {
+		if _, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: why, IsError: true, Status: status}); err != nil {
 			return err
 		}
 	}
@@ -565,6 +576,11 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	snap := reg.Snapshot()
 	result := func(text string, isError bool) error {
 		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError})
+		return err
+	}
+	stopped := func(text string) error {
+		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: true,
+			Status: store.StatusInterrupted})
 		return err
 	}
 	approval := func(kind store.DecisionKind, reason string) error {
@@ -596,7 +612,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 			req.ConversationID, req.ToolCallID, req.Summary = t.id.String(), c.ID, red.String(req.Summary)
 			ans, err := opts.Approver.Approve(t.ctx, req)
 			if t.ctx.Err() != nil {
-				return result(interruptedBeforeRun, true)
+				return stopped(interruptedBeforeRun)
 			}
 			switch {
 			case err == nil && ans == gate.ApproveOnce:
@@ -632,7 +648,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	start := time.Now()
 	res, err := reg.Call(t.ctx, t.sess, c.Name, c.Arguments)
 	if t.ctx.Err() != nil {
-		return result(interruptedWhileRun, true)
+		return stopped(interruptedWhileRun)
 	}
 	red := opts.Store.Redactor()
 	if err != nil {

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -87,7 +87,7 @@ func (e *errorCard) heightFor(width float32) float32 { return e.col.heightFor(wi
 // stoppedByUser reports whether error row r says the user stopped the
 // turn (Esc or Stop).
 func stoppedByUser(r *row) bool {
-	return errors.Is(r.err, agent.ErrInterrupted) || strings.HasPrefix(r.text, stoppedPrefix)
+	return errors.Is(r.err, agent.ErrInterrupted) || r.status == store.StatusInterrupted
 }
 
 // pageButton names the button to a settings page.

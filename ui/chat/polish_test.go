@@ -370,7 +370,7 @@ func TestToolStateAndNote(t *testing.T) {
 			toolCall{done: true, started: t0, approved: t0, ended: t0.Add(87 * time.Second),
 				decision: &store.Decision{Kind: store.ApprovedConversation}},
 			"ok · 1m27s", "Approved for this chat"},
-		{"stopped", toolCall{done: true, isError: true, started: t0, ended: t0.Add(time.Second),
+		{"stopped", toolCall{done: true, isError: true, interrupted: true, started: t0, ended: t0.Add(time.Second),
 			result: "interrupted: the turn was stopped before this call ran; it did not run"}, "stopped", ""},
 		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "error · 4.3s", ""},
 		{"denied by a command-line chat",

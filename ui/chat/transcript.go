@@ -50,7 +50,9 @@ type toolCall struct {
 	args                 json.RawMessage
 	result               string
 	isError, done        bool
-	started, ended       time.Time
+	// interrupted is the result's status: the user stopped the turn.
+	interrupted    bool
+	started, ended time.Time
 	// approved is when the user's approval was recorded (zero when the
 	// call needed none): the call ran from then.
 	approved time.Time
@@ -83,16 +85,8 @@ func (t *toolCall) waited() time.Duration {
 // stopped reports whether the call was cut short by the user stopping the
 // turn (the agent's result for it says so).
 func (t *toolCall) stopped() bool {
-	return t.done && t.isError && strings.HasPrefix(t.result, interruptedPrefix)
+	return t.done && t.interrupted
 }
-
-// interruptedPrefix begins the result the agent records for a call the
-// turn was stopped before or while it ran.
-const interruptedPrefix = "interrupted: the turn was stopped"
-
-// stoppedPrefix begins the error the agent records for a turn the user
-// stopped.
-const stoppedPrefix = "Stopped: the turn was interrupted"
 
 // plain is the row's text as searched by the find bar and copied by the
 // Copy button.
@@ -227,6 +221,7 @@ func (t *transcript) apply(e store.Event) int {
 	case store.EventToolResult:
 		r := t.toolRow(e)
 		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
+		r.tool.interrupted = e.Status == store.StatusInterrupted
 		r.version++
 		return t.index(r)
 	case store.EventApproval:
@@ -239,7 +234,7 @@ func (t *transcript) apply(e store.Event) int {
 		r.version++
 		return t.index(r)
 	case store.EventError:
-		r := &row{kind: rowError, seq: e.Seq, text: e.Text}
+		r := &row{kind: rowError, seq: e.Seq, text: e.Text, status: e.Status}
 		t.seqs[e.Seq] = r
 		t.rows = append(t.rows, r)
 		return len(t.rows) - 1
