@@ -186,12 +186,12 @@ func (s MCPServer) check() error {
 		return bad("headers are for a server reached by URL, not one Wrasse runs")
 	}
 	for k, v := range s.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
+		if !skillmd.ValidEnvName(k) || strings.ContainsRune(v, 0) {
 			return bad("the environment variable %q cannot be set", k)
 		}
 	}
 	for k, v := range s.Headers {
-		if !headerName(k) {
+		if !skillmd.ValidHeaderName(k) {
 			return bad("%q is not a header name", k)
 		}
 		if strings.ContainsAny(v, "\r\n\x00") {
@@ -279,37 +279,6 @@ func mcpSecretName(capability, key string) string {
 }
 
 func secretRef(name string) string { return "${secret:" + name + "}" }
-
-// validSecretName mirrors the store's rule (letters, digits, '_', '.',
-// '-', starting with a letter or '_').
-func validSecretName(n string) bool {
-	if n == "" || len(n) > store.MaxNameLen {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-'):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func headerName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // skillMD is the capability's SKILL.md. It is parsed back before anything
 // is installed: a field this build's SKILL.md does not know (headers, say)

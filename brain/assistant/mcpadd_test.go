@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -251,7 +252,7 @@ func TestLooksSecret(t *testing.T) {
 func TestMCPSecretNameFits(t *testing.T) {
 	long := strings.Repeat("a", 64)
 	n1, n2 := mcpSecretName(long, "API_TOKEN"), mcpSecretName(long, "API_TOKEN2")
-	if !validSecretName(n1) || !validSecretName(n2) || n1 == n2 {
+	if !store.ValidName(n1) || !store.ValidName(n2) || n1 == n2 {
 		t.Fatalf("names %q %q", n1, n2)
 	}
 	if got := mcpSecretName("svc", "x-api key"); got != "mcp.svc.x-api_key" {

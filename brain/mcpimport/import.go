@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // Limits on untrusted files.
@@ -455,7 +457,7 @@ func (r *reader) server(name string, raw json.RawMessage) (*Server, []secretRef,
 				return nil, nil, reason
 			}
 		}
-		explicit, reason := stringMap(obj.get("env"), "env", validEnvName)
+		explicit, reason := stringMap(obj.get("env"), "env", skillmd.ValidEnvName)
 		if reason != "" {
 			return nil, nil, reason
 		}
@@ -482,7 +484,7 @@ func (r *reader) server(name string, raw json.RawMessage) (*Server, []secretRef,
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, fmt.Sprintf("its url %q is not an http or https address", s.URL)
 	}
-	headers, reason := stringMap(obj.get("headers"), "headers", validHeaderName)
+	headers, reason := stringMap(obj.get("headers"), "headers", skillmd.ValidHeaderName)
 	if reason != "" {
 		return nil, nil, reason
 	}
@@ -557,24 +559,6 @@ func stringMap(data json.RawMessage, field string, validKey func(string) bool) (
 	return out, ""
 }
 
-func validEnvName(k string) bool {
-	return k != "" && !strings.ContainsAny(k, "=\x00")
-}
-
-// validHeaderName accepts HTTP token characters.
-func validHeaderName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // envFile reads a VS Code envFile: KEY=VALUE lines, # comments, optional
 // `export`, quotes stripped.
 func (r *reader) envFile(path string) (map[string]string, string) {
@@ -603,7 +587,7 @@ func (r *reader) envFile(path string) (map[string]string, string) {
 		line = strings.TrimPrefix(line, "export ")
 		k, v, ok := strings.Cut(line, "=")
 		k = strings.TrimSpace(k)
-		if !ok || !validEnvName(k) || strings.ContainsAny(k, " \t") {
+		if !ok || !skillmd.ValidEnvName(k) || strings.ContainsAny(k, " \t") {
 			return nil, fmt.Sprintf("its envFile %s line %d is not KEY=VALUE", path, n+1)
 		}
 		v = strings.TrimSpace(v)

@@ -9,9 +9,12 @@ import (
 // MaxNameLen bounds secret and setting names.
 const MaxNameLen = 64
 
-// validName accepts names made of ASCII letters, digits, '_', '.', '-',
-// starting with a letter or '_' (API_KEY, openai.key). Such names are safe
-// inside "[redacted:NAME]" in text and JSON.
+// ValidName accepts names made of ASCII letters, digits, '_', '.', '-',
+// starting with a letter or '_' (API_KEY, openai.key), at most MaxNameLen
+// bytes: the rule for secret and setting names. Such names are safe inside
+// "[redacted:NAME]" in text and JSON.
+func ValidName(name string) bool { return validName(name) }
+
 func validName(name string) bool {
 	if name == "" || len(name) > MaxNameLen {
 		return false
