@@ -11,18 +11,10 @@ fi
 
 # Fyne's cgo build needs a C compiler and the OpenGL/X11 headers.
 debian_pkgs=(gcc pkg-config libgl1-mesa-dev xorg-dev)
+# shellcheck source=apt-install.sh
+. "$(dirname "$0")/apt-install.sh"
 if command -v apt-get >/dev/null 2>&1; then
-	missing=()
-	for p in "${debian_pkgs[@]}"; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-	done
-	if ((${#missing[@]})); then
-		sudo=""
-		if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-		echo "Installing ${missing[*]} ..."
-		$sudo apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-	fi
+	apt_install "" "${debian_pkgs[@]}"
 elif command -v dnf >/dev/null 2>&1; then
 	echo "Fedora: if the build fails, run: sudo dnf install gcc pkgconf-pkg-config mesa-libGL-devel libXcursor-devel libXrandr-devel libXinerama-devel libXi-devel libXxf86vm-devel" >&2
 elif [ "$(uname)" = Darwin ]; then

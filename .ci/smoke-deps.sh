@@ -8,18 +8,10 @@ set -euo pipefail
 
 tools=(xvfb-run xauth xdotool import)
 debian_pkgs=(xvfb xauth libgl1-mesa-dri xdotool imagemagick)
+# shellcheck source=apt-install.sh
+. "$(dirname "$0")/apt-install.sh"
 if command -v apt-get >/dev/null 2>&1; then
-	missing=()
-	for p in "${debian_pkgs[@]}"; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-	done
-	if ((${#missing[@]})); then
-		sudo=""
-		if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-		echo "Installing ${missing[*]} for the smoke test ..."
-		$sudo apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-	fi
+	apt_install "for the smoke test" "${debian_pkgs[@]}"
 fi
 for t in "${tools[@]}"; do
 	if ! command -v "$t" >/dev/null 2>&1; then
