@@ -21,15 +21,21 @@ const (
 	SecPlugins = "plugins"
 	SecMemory  = "memory"
 	SecWindow  = "window"
+	// SecScale prints the cost curves of issue 14 (see scale.go).
+	SecScale = "scale"
+	// SecCache measures how much of each request a prefix cache serves.
+	SecCache = "cache"
+	// SecCodeMode measures code mode against one call per step.
+	SecCodeMode = "codemode"
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecMemory, SecWindow}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecMemory, SecWindow}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecWindow}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecScale, SecWindow}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -179,6 +185,12 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 		return append(rows, inProcessOpen(ws, p.startupRuns))
 	case SecMCP:
 		return r.mcpSection(ctx)
+	case SecScale:
+		return r.scaleSection(ctx)
+	case SecCache:
+		return r.cacheSection(ctx)
+	case SecCodeMode:
+		return r.codeModeSection(ctx)
 	case SecPlugins:
 		rows := firstInterpretation(ctx, r.tmp, p.loadRuns, r.cfg.Seed)
 		return append(rows, callCost(ctx, r.tmp, p.callIters, p.callReps, r.cfg.Seed)...)
