@@ -112,6 +112,9 @@ type Result struct {
 	IsError bool `json:"isError,omitempty"`
 	// Truncated says the content was cut to the size cap.
 	Truncated bool `json:"truncated,omitempty"`
+	// Images are pictures the tool returned (an MCP image content block),
+	// checked and capped by CapResult; see Image.
+	Images []Image `json:"images,omitempty"`
 }
 
 // Runtime serves the tools of one loaded capability: an interpreted plugin,

@@ -1,18 +1,116 @@
 package cerebellum
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	_ "image/gif"  // register the decoder for DecodeConfig
+	_ "image/jpeg" // register the decoder for DecodeConfig
+	_ "image/png"  // register the decoder for DecodeConfig
+	"net/http"
+	"strings"
 	"unicode/utf8"
 )
 
 func errorResult(err error) Result { return Result{Content: err.Error(), IsError: true} }
 
-// CapResult cuts res.Content to at most limit bytes (at a UTF-8 boundary),
-// ending with a note that says how much was cut and what to do; the note
-// counts toward limit, so the result never exceeds it. limit <= 0 means no cap.
-// It is the one result truncation: the registry applies it to every call,
-// and the plugin host to what a plugin returns.
+// Image is one picture in a tool result. Data is the raw image file (not
+// base64); MIMEType is one of ImageTypes once CapResult has checked it.
+type Image struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
+}
+
+// Limits on the images of one result. They follow what model APIs accept
+// (Anthropic: 5 MB and 8000 px a side per image; OpenAI: PNG, JPEG, GIF,
+// WebP), so an image kept here never makes a provider reject the whole
+// request, and a conversation full of images stays a sane size.
+const (
+	MaxImageBytes  = 5 << 20
+	MaxImageSide   = 8000
+	MaxImages      = 8
+	MaxImagesBytes = 10 << 20
+)
+
+// imageTypes are the image types results may carry, the ones every
+// image-taking model API accepts.
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+// ImageTypeSupported reports whether t is a type results may carry.
+func ImageTypeSupported(t string) bool { return imageTypes[t] }
+
+// checkImage returns img with its type taken from its bytes (servers do
+// mislabel), or a reason it cannot be passed on.
+func checkImage(img Image) (Image, string) {
+	if len(img.Data) == 0 {
+		return img, "it is empty"
+	}
+	if len(img.Data) > MaxImageBytes {
+		return img, fmt.Sprintf("it is %d bytes, over the %d-byte limit", len(img.Data), MaxImageBytes)
+	}
+	sniffed := http.DetectContentType(img.Data)
+	if sniffed == "application/octet-stream" || !strings.HasPrefix(sniffed, "image/") {
+		return img, "its bytes are not an image"
+	}
+	if !imageTypes[sniffed] {
+		return img, sniffed + " is not one of PNG, JPEG, GIF or WebP"
+	}
+	img.MIMEType = sniffed
+	if sniffed != "image/webp" { // no WebP decoder in the standard library
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+		if err != nil {
+			return img, "it cannot be read as " + sniffed
+		}
+		if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
+			return img, fmt.Sprintf("it is %dx%d pixels, over %d a side", cfg.Width, cfg.Height, MaxImageSide)
+		}
+	}
+	return img, ""
+}
+
+// capImages keeps the images a model API will take, up to MaxImages and
+// MaxImagesBytes in all, and says in Content why any other was left out.
+func capImages(res Result) Result {
+	if len(res.Images) == 0 {
+		return res
+	}
+	var kept []Image
+	var notes []string
+	total := 0
+	for i, img := range res.Images {
+		checked, why := checkImage(img)
+		switch {
+		case why != "":
+		case len(kept) == MaxImages:
+			why = fmt.Sprintf("a result carries at most %d images", MaxImages)
+		case total+len(checked.Data) > MaxImagesBytes:
+			why = fmt.Sprintf("a result's images total at most %d bytes", MaxImagesBytes)
+		}
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("[image %d (%s) was left out: %s]", i+1, img.MIMEType, why))
+			continue
+		}
+		total += len(checked.Data)
+		kept = append(kept, checked)
+	}
+	res.Images = kept
+	if len(notes) > 0 {
+		if res.Content != "" {
+			res.Content += "\n"
+		}
+		res.Content += strings.Join(notes, "\n")
+	}
+	return res
+}
+
+// CapResult checks res.Images (see capImages), then cuts res.Content to at
+// most limit bytes (at a UTF-8 boundary), ending with a note that says how
+// much was cut and what to do; the note counts toward limit, so the result
+// never exceeds it. limit <= 0 means no cap. It is the one result
+// truncation: the registry applies it to every call, and the plugin host
+// to what a plugin returns.
 func CapResult(res Result, limit int) Result {
+	res = capImages(res)
 	total := len(res.Content)
 	if limit <= 0 || total <= limit {
 		return res

@@ -1,0 +1,76 @@
+package cerebellum_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	img.Set(0, 0, color.NRGBA{R: 255, A: 255})
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestCapResultImages(t *testing.T) {
+	small := pngOf(t, 2, 2)
+	webp := append([]byte("RIFF\x10\x00\x00\x00WEBPVP8 "), make([]byte, 16)...)
+	many := make([]cerebellum.Image, cerebellum.MaxImages+1)
+	for i := range many {
+		many[i] = cerebellum.Image{MIMEType: "image/png", Data: small}
+	}
+	cases := []struct {
+		name   string
+		images []cerebellum.Image
+		kept   []string // MIME types kept, in order
+		notes  []string // each must appear in Content
+	}{
+		{name: "a PNG is kept", images: []cerebellum.Image{{MIMEType: "image/png", Data: small}}, kept: []string{"image/png"}},
+		{name: "a mislabelled PNG gets its real type", images: []cerebellum.Image{{MIMEType: "image/jpeg", Data: small}}, kept: []string{"image/png"}},
+		{name: "WebP is kept unread", images: []cerebellum.Image{{MIMEType: "image/webp", Data: webp}}, kept: []string{"image/webp"}},
+		{name: "empty", images: []cerebellum.Image{{MIMEType: "image/png"}}, notes: []string{"image 1 (image/png) was left out: it is empty"}},
+		{name: "not an image", images: []cerebellum.Image{{MIMEType: "image/png", Data: []byte("hello, world")}}, notes: []string{"not an image"}},
+		{name: "broken PNG", images: []cerebellum.Image{{MIMEType: "image/png", Data: small[:20]}}, notes: []string{"cannot be read as image/png"}},
+		{name: "unsupported type", images: []cerebellum.Image{{MIMEType: "image/bmp", Data: []byte("BM" + strings.Repeat("\x00", 40))}}, notes: []string{"image/bmp is not one of"}},
+		{name: "too wide", images: []cerebellum.Image{{MIMEType: "image/png", Data: pngOf(t, cerebellum.MaxImageSide+1, 1)}}, notes: []string{"over 8000 a side"}},
+		{name: "too large", images: []cerebellum.Image{{MIMEType: "image/png", Data: append(bytes.Clone(small), make([]byte, cerebellum.MaxImageBytes)...)}}, notes: []string{"over the 5242880-byte limit"}},
+		{name: "too many", images: many, kept: strings.Fields(strings.Repeat("image/png ", cerebellum.MaxImages)), notes: []string{"image 9 (image/png) was left out: a result carries at most 8 images"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := cerebellum.CapResult(cerebellum.Result{Content: "text", Images: tc.images}, 1000)
+			var got []string
+			for _, img := range r.Images {
+				got = append(got, img.MIMEType)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.kept, ",") {
+				t.Errorf("kept %v, want %v", got, tc.kept)
+			}
+			if !strings.HasPrefix(r.Content, "text") {
+				t.Errorf("content %q lost its text", r.Content)
+			}
+			for _, n := range tc.notes {
+				if !strings.Contains(r.Content, n) {
+					t.Errorf("content %q does not say %q", r.Content, n)
+				}
+			}
+			if len(tc.notes) == 0 && r.Content != "text" {
+				t.Errorf("content %q, want it unchanged", r.Content)
+			}
+			again := cerebellum.CapResult(r, 1000)
+			if again.Content != r.Content || len(again.Images) != len(r.Images) {
+				t.Errorf("capping twice changed the result: %q", again.Content)
+			}
+		})
+	}
+}
