@@ -166,7 +166,7 @@ func standardTools(started chan<- struct{}, cancelled chan<- struct{}) func(*sdk
 			})
 		textTool(s, &sdk.Tool{Name: "picture", Description: "Returns an image and structured data."},
 			func(context.Context, map[string]any) (*sdk.CallToolResult, error) {
-				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "here it is"}, &sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 2048)}},
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "here it is"}, &sdk.ImageContent{MIMEType: "image/png", Data: testPNG()}, &sdk.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 2048)}},
 					StructuredContent: map[string]any{"width": 32}}, nil
 			})
 		textTool(s, &sdk.Tool{Name: "slow", Description: "Waits until cancelled."},

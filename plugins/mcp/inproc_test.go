@@ -174,7 +174,7 @@ func TestResults(t *testing.T) {
 		contains         []string
 	}{
 		{"text", "notes__echo", `{"message":"hi"}`, false, []string{"Echo: hi"}},
-		{"image and structured", "notes__picture", `{}`, false, []string{"here it is", "[image attachment (image/png, 2.0 KB): you cannot see it", `Structured content:`, `{"width":32}`}},
+		{"image and structured", "notes__picture", `{}`, false, []string{"here it is", "[audio attachment (audio/wav, 2.0 KB): you cannot hear it", `Structured content:`, `{"width":32}`}},
 		{"error result", "notes__fail", `{}`, true, []string{"MCP server notes reported an error from fail: disk full"}},
 		{"schema checked before the call (draft-07)", "notes__echo", `{"message":3}`, true, []string{"invalid tool arguments"}},
 	} {

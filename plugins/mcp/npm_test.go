@@ -167,6 +167,11 @@ func TestNPMServers(t *testing.T) {
 			t.Errorf("%s %s = %+v; want isError %v containing %q", tc.tool, tc.args, res, tc.isErr, tc.contains)
 		}
 	}
+	// The reference server's image tool: a PNG in Result.Images.
+	if res, err := reg.Call(ctx, nil, "everything__get-tiny-image", json.RawMessage(`{}`)); err != nil || res.IsError ||
+		len(res.Images) != 1 || res.Images[0].MIMEType != "image/png" || len(res.Images[0].Data) == 0 {
+		t.Errorf("get-tiny-image = %+v, %v; want one PNG image", res, err)
+	}
 	if b, err := os.ReadFile(filepath.Join(files, "note.txt")); err != nil || string(b) != "written by wrasse" {
 		t.Errorf("file written = %q, %v", b, err)
 	}

@@ -10,12 +10,19 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
-// formatResult turns a server's answer into text for the model. Tool
-// results reach the model as text only, so an image or audio clip is
-// described as an attachment it cannot see, with its type and size.
+// formatResult turns a server's answer into a result for the model: text,
+// and images as Result.Images (the registry's CapResult checks them; the
+// provider sends them, or describes them to a model without image input).
+// Audio is described as an attachment the model cannot hear, with its type
+// and size.
 func formatResult(server, tool string, res *sdk.CallToolResult, redact func(string) string) cerebellum.Result {
 	var parts []string
+	var images []cerebellum.Image
 	for _, c := range res.Content {
+		if img, ok := contentImage(c); ok {
+			images = append(images, img)
+			continue
+		}
 		parts = append(parts, contentText(c))
 	}
 	text := strings.Join(parts, "\n")
@@ -33,12 +40,26 @@ func formatResult(server, tool string, res *sdk.CallToolResult, redact func(stri
 		if strings.TrimSpace(text) == "" {
 			text = "(no message)"
 		}
-		return cerebellum.Result{IsError: true, Content: redact(fmt.Sprintf("MCP server %s reported an error from %s: %s", server, tool, text))}
+		return cerebellum.Result{IsError: true, Content: redact(fmt.Sprintf("MCP server %s reported an error from %s: %s", server, tool, text)), Images: images}
 	}
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		text = "(the tool returned nothing)"
 	}
-	return cerebellum.Result{Content: redact(text)}
+	return cerebellum.Result{Content: redact(text), Images: images}
+}
+
+// contentImage is an image content block, or an embedded resource holding
+// an image, as a result image.
+func contentImage(c sdk.Content) (cerebellum.Image, bool) {
+	switch v := c.(type) {
+	case *sdk.ImageContent:
+		return cerebellum.Image{MIMEType: v.MIMEType, Data: v.Data}, true
+	case *sdk.EmbeddedResource:
+		if r := v.Resource; r != nil && r.Text == "" && len(r.Blob) > 0 && cerebellum.ImageTypeSupported(r.MIMEType) {
+			return cerebellum.Image{MIMEType: r.MIMEType, Data: r.Blob}, true
+		}
+	}
+	return cerebellum.Image{}, false
 }
 
 // contentText renders one content block.
