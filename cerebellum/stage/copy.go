@@ -46,10 +46,12 @@ func (s *stager) mkdirs(rel string) error {
 	return nil
 }
 
-// write copies one file from src to rel, 0644 whatever the source said: no
-// exec, setuid or sticky bits survive staging. compressed is the entry's
-// compressed size for zips (enabling the ratio checks), -1 otherwise.
-func (s *stager) write(raw, rel string, src io.Reader, compressed int64) error {
+// write copies one file from src to rel, 0644, or 0755 when exec says the
+// source's owner could execute it: bundled scripts stay runnable as their
+// authors shipped them, while setuid, setgid, sticky and group or other
+// write never survive staging. compressed is the entry's compressed size
+// for zips (enabling the ratio checks), -1 otherwise.
+func (s *stager) write(raw, rel string, src io.Reader, compressed int64, exec bool) error {
 	if parent, _ := splitLast(rel); parent != "" {
 		if err := s.mkdirs(parent); err != nil {
 			return err
@@ -60,16 +62,15 @@ func (s *stager) write(raw, rel string, src io.Reader, compressed int64) error {
 	if err != nil {
 		return s.readErr(raw, err)
 	}
-	if pr := nestedByContent(rel, head); pr != nil {
-		return s.fail(raw, pr)
-	}
-	f, err := s.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	perm := fileMode(exec && rel != "SKILL.md")
+	f, err := s.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fmt.Errorf("stage: %w", err)
 	}
 	err = s.fill(f, head, eof, g, raw)
 	if err == nil {
-		err = f.Chmod(0o644)
+		// Chmod, since the umask may have narrowed the mode OpenFile set.
+		err = f.Chmod(perm)
 	}
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("stage: %w", cerr)
@@ -83,6 +84,17 @@ func (s *stager) write(raw, rel string, src io.Reader, compressed int64) error {
 	s.files = append(s.files, rel)
 	return nil
 }
+
+// fileMode is the mode a staged file gets.
+func fileMode(exec bool) os.FileMode {
+	if exec {
+		return 0o755
+	}
+	return 0o644
+}
+
+// ownerExec reports whether a source mode lets its owner execute the file.
+func ownerExec(m os.FileMode) bool { return m.IsRegular() && m.Perm()&0o100 != 0 }
 
 func (s *stager) fill(f *os.File, head []byte, eof bool, g *guard, raw string) error {
 	if _, err := f.Write(head); err != nil {

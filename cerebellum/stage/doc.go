@@ -38,10 +38,10 @@
 //   - Types: symbolic links (zip mode bits or Lstat; never followed), hard
 //     links (a folder file with more than one name: it may be a file outside
 //     the folder), devices, FIFOs, sockets and unknown Unix types are refused.
-//   - Archives inside the input are refused by extension and by magic bytes
-//     (zip, gzip, bzip2, xz, zstd, lz4, 7z, rar, cab, tar), except zip
-//     content in Office, OpenDocument and EPUB files, which are zips by
-//     design and ordinary assets.
+//   - Archives inside the input (a scripts/components.tar.gz, a template
+//     .docx) are ordinary files: never extracted, and counted against the
+//     limits like any other file. Only the dropped input itself is
+//     unpacked.
 //   - Limits (see Limits): files, total bytes, bytes per file, SKILL.md
 //     bytes, path depth, and the zip ratio per entry once past 1 MiB
 //     expanded and per archive once past 8 MiB (small repetitive files
@@ -54,9 +54,10 @@
 //     __MACOSX, .DS_Store, AppleDouble ._* files, Thumbs.db, desktop.ini,
 //     .git, .hg, .svn, node_modules and __pycache__ (rebuilt caches,
 //     platform-specific and often full of links).
-//   - Modes: files are written 0644 and folders 0755 whatever the source
-//     says. Exec, setuid and sticky bits never survive: nothing runs at
-//     install, and bundled scripts are run through their interpreter.
+//   - Modes: folders are written 0755; files 0755 when the source's owner
+//     could execute them (zip mode bits or Lstat), else 0644, so bundled
+//     scripts run as their authors shipped them. Setuid, setgid, sticky and
+//     group or other write never survive; nothing runs at install.
 //
 // Errors are *Error values wrapping one sentinel of errors.go, naming the
 // input and the offending entry in one line fit for a code block.

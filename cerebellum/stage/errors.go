@@ -33,9 +33,6 @@ var (
 	ErrLink = errors.New("is a link")
 	// ErrSpecialFile: a device, FIFO, socket or other non-regular file.
 	ErrSpecialFile = errors.New("is not a regular file")
-	// ErrNestedArchive: an archive inside the input, found by extension or by
-	// the magic bytes of its content.
-	ErrNestedArchive = errors.New("nested archive")
 	// ErrDuplicate: the same path twice, a file and a folder of the same path,
 	// or two paths that differ only in case.
 	ErrDuplicate = errors.New("duplicate path")

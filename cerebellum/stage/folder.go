@@ -47,7 +47,7 @@ func stageFolder(input, base, parent string, lim Limits) (*Staged, error) {
 		if n := linkCount(info); n > 1 {
 			return p.fail(name, newProblem(ErrLink, "it is a hard link (one file with %d names, possibly outside the folder); replace it with a copy", n))
 		}
-		return p.add(entry{raw: name, clean: clean, size: info.Size(), info: info})
+		return p.add(entry{raw: name, clean: clean, size: info.Size(), info: info, exec: ownerExec(info.Mode())})
 	})
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func copyFolderFile(in *os.Root, s *stager, e entry, rel string) error {
 	if !fi.Mode().IsRegular() || !os.SameFile(fi, e.info) {
 		return fmt.Errorf("folder entry %s changed while it was being staged; try again", quote(e.raw))
 	}
-	return s.write(e.raw, rel, f, -1)
+	return s.write(e.raw, rel, f, -1, e.exec)
 }
 
 // folderEntryType rejects links and special files without following links.

@@ -150,13 +150,32 @@ func TestStageFolderSymlinkInput(t *testing.T) {
 	}
 }
 
-// TestStageDropsModeBits: exec and setuid bits of a folder's files do not
-// survive (the zip case is happy/exec-bits.zip).
-func TestStageDropsModeBits(t *testing.T) {
-	in, _ := capabilityFolder(t)
-	if err := os.Chmod(filepath.Join(in, "scripts", "fill.py"), 0o4755); err != nil {
-		t.Fatal(err)
+// TestStageKeepsOwnerExec: a folder file its owner may execute is staged
+// 0755, any other 0644; setuid, setgid, sticky and group or other write
+// never survive (the zip case is happy/exec-bits.zip).
+func TestStageKeepsOwnerExec(t *testing.T) {
+	cases := []struct {
+		mode os.FileMode
+		exec bool
+	}{
+		{0o755 | os.ModeSetuid, true},
+		{0o777 | os.ModeSetgid | os.ModeSticky, true},
+		{0o744, true},
+		{0o646, false},
+		{0o611, false}, // only group and others may execute: not the owner's bit
 	}
-	_, parent := workspace(t)
-	expectStaged(t, in, parent, DefaultLimits()) // stagedTree asserts 0644
+	for _, tc := range cases {
+		t.Run(tc.mode.String(), func(t *testing.T) {
+			in, _ := capabilityFolder(t)
+			if err := os.Chmod(filepath.Join(in, "scripts", "fill.py"), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			_, parent := workspace(t)
+			st := expectStaged(t, in, parent, DefaultLimits()) // stagedTree asserts 0644 or 0755
+			got := execFiles(t, st.Dir)
+			if want := tc.exec; (len(got) == 1 && got[0] == "scripts/fill.py") != want || len(got) > 1 {
+				t.Errorf("executable files %q; want fill.py executable = %v", got, want)
+			}
+		})
+	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 var sentinels = []error{ErrUnsupportedInput, ErrNotZip, ErrCorrupt, ErrUnsupportedEntry, ErrEmpty, ErrUnsafePath,
-	ErrBadName, ErrLink, ErrSpecialFile, ErrNestedArchive, ErrDuplicate, ErrTooManyFiles, ErrTooLarge,
+	ErrBadName, ErrLink, ErrSpecialFile, ErrDuplicate, ErrTooManyFiles, ErrTooLarge,
 	ErrFileTooLarge, ErrZipBomb, ErrTooDeep, ErrNoSkillMD, ErrMultipleSkillMD, ErrLayout}
 
 // FuzzStageZip feeds arbitrary bytes as a .zip. Stage must not panic; a

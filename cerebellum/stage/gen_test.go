@@ -258,10 +258,6 @@ func corpus() []genFile {
 	hz("too-deep.zip", skill, file(deepPath(17), "x"))
 	hz("oversize-skill-md.zip", zent{name: "SKILL.md", data: append([]byte(skillBody), noise(5000, 6)...), store: true})
 	// Nested archives.
-	hz("nested-zip.zip", skill, zent{name: "assets/inner.zip", data: valid, store: true})
-	hz("nested-gzip-as-txt.zip", skill, zent{name: "references/notes.txt", data: targz})
-	hz("nested-zip-as-png.zip", skill, zent{name: "assets/logo.png", data: valid})
-	hz("nested-tar-as-md.zip", skill, zent{name: "references/data.md", data: tarBytes("x.sh", "echo hi\n")})
 	// Layout.
 	hz("two-skill-md.zip", file("a/SKILL.md", skillBody), file("b/SKILL.md", skillBody))
 	hz("skill-md-any-case-twice.zip", skill, file("docs/skill.md", skillBody))
@@ -306,10 +302,6 @@ func corpus() []genFile {
 	add("hostile/folder-two-skill-md/b/SKILL.md", []byte(skillBody))
 	add("hostile/folder-no-skill-md/README.md", []byte("# readme\n"))
 	add("hostile/folder-no-skill-md/docs/guide.md", []byte("# guide\n"))
-	add("hostile/folder-nested-gzip/SKILL.md", []byte(skillBody))
-	add("hostile/folder-nested-gzip/references/data.txt", targz)
-	add("hostile/folder-nested-zip/SKILL.md", []byte(skillBody))
-	add("hostile/folder-nested-zip/assets/bundle.zip", valid)
 	add("hostile/folder-stray/pdf-tools/SKILL.md", []byte(skillBody))
 	add("hostile/folder-stray/notes.txt", []byte("x"))
 	add("hostile/folder-too-deep/SKILL.md", []byte(skillBody))
@@ -346,7 +338,17 @@ func corpus() []genFile {
 		file("Thumbs.db", "x"), file("scripts/__pycache__/fill.cpython-312.pyc", "x"), file("scripts/fill.py", "print('fill')\n"))
 	hzOK("compressible.zip", skill, zent{name: "assets/blank.bin", data: make([]byte, ratioFloor)})
 	hzOK("with-docx.zip", skill, zent{name: "assets/template.docx", data: docx, store: true})
-	hzOK("exec-bits.zip", skill, zent{name: "scripts/run.sh", data: []byte("#!/bin/sh\necho hi\n"), mode: fs.ModeSetuid | 0o755})
+	hzOK("exec-bits.zip", skill, zent{name: "scripts/run.sh", data: []byte("#!/bin/sh\necho hi\n"), mode: fs.ModeSetuid | 0o755},
+		zent{name: "scripts/group-write.sh", data: []byte("#!/bin/sh\n"), mode: fs.ModeSetgid | fs.ModeSticky | 0o777},
+		zent{name: "scripts/lib.sh", data: []byte("x=1\n"), mode: 0o666})
+	// Archives inside a capability are ordinary files, never extracted.
+	hzOK("nested-zip.zip", skill, zent{name: "assets/inner.zip", data: valid, store: true})
+	hzOK("nested-gzip-as-txt.zip", skill, zent{name: "references/notes.txt", data: targz})
+	hzOK("nested-targz.zip", skill, zent{name: "scripts/components.tar.gz", data: targz})
+	hzOK("nested-tar-as-md.zip", skill, zent{name: "references/data.md", data: tarBytes("x.sh", "echo hi\n")})
+	add("happy/folder-nested/SKILL.md", []byte(skillBody))
+	add("happy/folder-nested/scripts/components.tar.gz", targz)
+	add("happy/folder-nested/assets/bundle.zip", valid)
 
 	// Fuzz seeds: every small generated zip.
 	var seeds []genFile

@@ -44,7 +44,7 @@ func TestGuardStopsAtCaps(t *testing.T) {
 			defer root.Close()
 			s := &stager{root: root, kind: KindZip, input: "x.zip", lim: tc.lim.withDefaults(), archiveSize: tc.archive, made: map[string]bool{}}
 			src := &endless{}
-			err = s.write(tc.rel, tc.rel, src, tc.compressed)
+			err = s.write(tc.rel, tc.rel, src, tc.compressed, false)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -76,12 +76,12 @@ func TestWriteReadErrorIsCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &stager{root: root, kind: KindZip, input: "x.zip", lim: DefaultLimits(), made: map[string]bool{}}
-		if err := s.write("a", "a", &failing{n: n}, 10); !errors.Is(err, ErrCorrupt) {
+		if err := s.write("a", "a", &failing{n: n}, 10, false); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("n=%d: err = %v, want ErrCorrupt", n, err)
 		}
 		s.kind = KindFolder
 		var se *Error
-		if err := s.write("b", "b", &failing{n: n}, -1); !errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) {
+		if err := s.write("b", "b", &failing{n: n}, -1, false); !errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) {
 			t.Errorf("n=%d: folder err = %v, want a wrapped io.ErrUnexpectedEOF", n, err)
 		}
 		root.Close()

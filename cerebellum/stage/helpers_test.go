@@ -68,7 +68,7 @@ func workspace(t testing.TB) (tmp, parent string) {
 }
 
 // stagedTree lists the files under dir (slash paths, sorted) and fails on
-// anything that is not a 0644 file or a 0755 folder.
+// anything that is not a 0644 or 0755 file or a 0755 folder.
 func stagedTree(t testing.TB, dir string) []string {
 	t.Helper()
 	var files []string
@@ -87,8 +87,8 @@ func stagedTree(t testing.TB, dir string) []string {
 				t.Errorf("folder %s has mode %v, want 0755", rel, perm)
 			}
 		case info.Mode().IsRegular():
-			if m := info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); m != 0o644 && !windows {
-				t.Errorf("file %s has mode %v, want 0644", rel, m)
+			if m := info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); m != 0o644 && m != 0o755 && !windows {
+				t.Errorf("file %s has mode %v, want 0644 or 0755", rel, m)
 			}
 			files = append(files, filepath.ToSlash(rel))
 		default:
@@ -101,4 +101,33 @@ func stagedTree(t testing.TB, dir string) []string {
 	}
 	sort.Strings(files)
 	return files
+}
+
+// execFiles lists the files under dir whose owner may execute them (none
+// on Windows, which has no mode bits).
+func execFiles(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	if windows {
+		return nil
+	}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.Mode().Perm()&0o100 != 0 {
+			rel, _ := filepath.Rel(dir, path)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
 }

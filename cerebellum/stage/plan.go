@@ -14,6 +14,7 @@ type entry struct {
 	clean string // canonical slash path inside the input
 	dir   bool
 	size  int64       // declared (zip) or Lstat (folder) size
+	exec  bool        // the owner may execute it (zip mode bits or Lstat)
 	zf    *zip.File   // zip entries
 	info  fs.FileInfo // folder entries: what was checked, to detect a swap before copying
 }
@@ -103,9 +104,6 @@ func (p *planner) add(e entry) error {
 	p.total += e.size
 	if p.total > p.lim.MaxTotalBytes {
 		return p.fail(e.raw, p.lim.totalTooLarge())
-	}
-	if pr := nestedByName(e.clean); pr != nil {
-		return p.fail(e.raw, pr)
 	}
 	return nil
 }

@@ -37,6 +37,6 @@ func stageSkillFile(input, base string, fileSize int64, parent string, lim Limit
 	s := &stager{kind: KindSkillFile, input: base, lim: lim}
 	return withStaging(parent, st, s, func(s *stager) error {
 		// No entry name: problems belong to the input as a whole.
-		return s.write("", "SKILL.md", io.MultiReader(bytes.NewReader(head), f), -1)
+		return s.write("", "SKILL.md", io.MultiReader(bytes.NewReader(head), f), -1, false)
 	})
 }

@@ -2,12 +2,10 @@ package stage
 
 import (
 	"bytes"
-	"path"
-	"strings"
 )
 
-// sniffLen is how much of a file's head is kept to recognise archives: the
-// tar signature sits at offset 257.
+// sniffLen is how much of an input's head is read to recognise an archive
+// dropped under the wrong name: the tar signature sits at offset 257.
 const sniffLen = 512
 
 // archiveFormat names the archive or compression format whose magic bytes
@@ -40,49 +38,6 @@ func archiveFormat(head []byte) string {
 		return "tar"
 	}
 	return ""
-}
-
-// archiveExt reports whether a file name has an archive extension.
-func archiveExt(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".zip", ".skill", ".jar", ".war", ".ear",
-		".tar", ".gz", ".tgz", ".bz2", ".tbz", ".tbz2", ".xz", ".txz",
-		".zst", ".tzst", ".lz4", ".lzma", ".7z", ".rar", ".cab":
-		return true
-	}
-	return false
-}
-
-// zipDocument reports file types that are zip containers by design and are
-// ordinary assets of a capability (Office and OpenDocument templates, EPUB):
-// zip magic in these is not a nested archive.
-func zipDocument(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".docx", ".docm", ".dotx", ".xlsx", ".xlsm", ".xltx", ".pptx", ".pptm", ".potx",
-		".odt", ".ott", ".ods", ".odp", ".odg", ".epub", ".vsdx":
-		return true
-	}
-	return false
-}
-
-const unpackHint = "archives are not installed from inside a capability; unpack it into the folder or remove it"
-
-// nestedByName rejects a file whose extension says archive.
-func nestedByName(clean string) *problem {
-	if archiveExt(clean) {
-		return newProblem(ErrNestedArchive, "the file is an archive (%s); %s", path.Ext(clean), unpackHint)
-	}
-	return nil
-}
-
-// nestedByContent rejects a file whose content is an archive whatever its
-// name says.
-func nestedByContent(clean string, head []byte) *problem {
-	f := archiveFormat(head)
-	if f == "" || (f == "zip" && zipDocument(clean)) {
-		return nil
-	}
-	return newProblem(ErrNestedArchive, "the file's content is a %s archive despite its name; %s", f, unpackHint)
 }
 
 // describeFormat is a hint for inputs of the wrong kind.

@@ -18,6 +18,7 @@ type happyCase struct {
 	files   []string
 	ignored []string
 	want    map[string]string // staged contents to compare
+	exec    []string          // files staged 0755; every other is 0644
 }
 
 var folderFiles = []string{"SKILL.md", "assets/empty.txt", "assets/template.docx", "references/REFERENCE.md", "scripts/fill.py"}
@@ -44,8 +45,13 @@ func happyCases() []happyCase {
 		{input: "compressible.zip", kind: KindZip, files: []string{"SKILL.md", "assets/blank.bin"},
 			want: map[string]string{"SKILL.md": skillBody, "assets/blank.bin": string(make([]byte, ratioFloor))}},
 		{input: "with-docx.zip", kind: KindZip, files: []string{"SKILL.md", "assets/template.docx"}, want: skill},
-		{input: "exec-bits.zip", kind: KindZip, files: []string{"SKILL.md", "scripts/run.sh"},
-			want: map[string]string{"scripts/run.sh": "#!/bin/sh\necho hi\n"}},
+		{input: "exec-bits.zip", kind: KindZip, files: []string{"SKILL.md", "scripts/group-write.sh", "scripts/lib.sh", "scripts/run.sh"},
+			want: map[string]string{"scripts/run.sh": "#!/bin/sh\necho hi\n"}, exec: []string{"scripts/group-write.sh", "scripts/run.sh"}},
+		{input: "nested-zip.zip", kind: KindZip, files: []string{"SKILL.md", "assets/inner.zip"}},
+		{input: "nested-gzip-as-txt.zip", kind: KindZip, files: []string{"SKILL.md", "references/notes.txt"}},
+		{input: "nested-targz.zip", kind: KindZip, files: []string{"SKILL.md", "scripts/components.tar.gz"}},
+		{input: "nested-tar-as-md.zip", kind: KindZip, files: []string{"SKILL.md", "references/data.md"}},
+		{input: "folder-nested", kind: KindFolder, files: []string{"SKILL.md", "assets/bundle.zip", "scripts/components.tar.gz"}},
 	}
 }
 
@@ -60,6 +66,9 @@ func TestStageHappy(t *testing.T) {
 			}
 			if !slices.Equal(st.Files, tc.files) {
 				t.Errorf("Files = %q, want %q", st.Files, tc.files)
+			}
+			if got := execFiles(t, st.Dir); !slices.Equal(got, tc.exec) {
+				t.Errorf("executable files %q, want %q", got, tc.exec)
 			}
 			if !slices.Equal(st.Ignored, tc.ignored) {
 				t.Errorf("Ignored = %q, want %q", st.Ignored, tc.ignored)
@@ -84,8 +93,8 @@ func TestStageHappy(t *testing.T) {
 }
 
 // expectStaged stages input and checks what every success must satisfy:
-// a new 0755 folder in parent holding exactly Files (0644 regular files, no
-// links) with SKILL.md at the top, and nothing else new in parent.
+// a new 0755 folder in parent holding exactly Files (0644 or 0755 regular
+// files, no links) with SKILL.md at the top, and nothing else new in parent.
 func expectStaged(t *testing.T, input, parent string, lim Limits) *Staged {
 	t.Helper()
 	before, err := os.ReadDir(parent)

@@ -94,7 +94,7 @@ func writeZipEntry(s *stager, e entry, rel string) error {
 		return s.readErr(e.raw, err)
 	}
 	defer rc.Close()
-	return s.write(e.raw, rel, rc, int64(min(e.zf.CompressedSize64, math.MaxInt64)))
+	return s.write(e.raw, rel, rc, int64(min(e.zf.CompressedSize64, math.MaxInt64)), e.exec)
 }
 
 // planZipEntry checks one central directory record without reading its data.
@@ -120,7 +120,7 @@ func planZipEntry(p *planner, zf *zip.File) error {
 	if unc > ratioFloor && float64(unc) > p.lim.MaxRatio*float64(max(comp, 1)) {
 		return p.fail(zf.Name, newProblem(ErrZipBomb, "it declares %s from %s compressed, more than %g times", size(int64(min(unc, math.MaxInt64))), size(int64(min(comp, math.MaxInt64))), p.lim.MaxRatio))
 	}
-	return p.add(entry{raw: zf.Name, clean: clean, size: int64(min(unc, math.MaxInt64)), zf: zf})
+	return p.add(entry{raw: zf.Name, clean: clean, size: int64(min(unc, math.MaxInt64)), zf: zf, exec: ownerExec(zf.Mode())})
 }
 
 // zipEntryType rejects links and special files by their mode bits.
