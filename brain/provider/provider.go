@@ -30,6 +30,9 @@ type Message struct {
 	ToolName   string `json:"toolName,omitempty"`
 	// IsError marks a tool result that reports a failure.
 	IsError bool `json:"isError,omitempty"`
+	// Images are pictures a tool result carries (RoleTool only); see
+	// images.go for how a provider sends or describes them.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolCall is one call the model asked for.

@@ -51,6 +51,9 @@ type Config struct {
 	Headers map[string]string
 	// DisablePromptCache leaves cache_control off the system prompt.
 	DisablePromptCache bool
+	// ImageInput says whether tool-result images are sent (see images.go);
+	// the default sends them to every Claude 3 or later model.
+	ImageInput provider.ImageInput
 	// Logger receives debug records of requests and failures (never the key
 	// nor header values); default discards.
 	Logger *slog.Logger
@@ -64,6 +67,7 @@ type Provider struct {
 	model     string
 	maxTokens int
 	noCache   bool
+	images    provider.ImageInput
 	log       *slog.Logger
 	messages  sdk.MessageService
 	models    sdk.ModelService
@@ -132,6 +136,7 @@ func New(cfg Config) (*Provider, error) {
 		model:     cfg.Model,
 		maxTokens: maxTokens,
 		noCache:   cfg.DisablePromptCache,
+		images:    cfg.ImageInput,
 		log:       log.With("provider", name),
 		messages:  sdk.NewMessageService(opts...),
 		models:    sdk.NewModelService(opts...),

@@ -7,7 +7,8 @@
 // cache_control: ephemeral. The system prompt (and the tool list before it)
 // is byte-stable by design, so every turn after the first reads it from the
 // prompt cache. Assistant tool calls become tool_use blocks; tool results
-// become tool_result blocks (is_error set for failures) and consecutive
+// become tool_result blocks (is_error set for failures; images as base64
+// image blocks after the text, see images.go) and consecutive
 // results are merged into one user message, as the API requires. Tool
 // schemas are sent byte for byte as input_schema. Empty turns are dropped
 // (the API rejects empty text blocks). max_tokens is required by the API:

@@ -29,7 +29,7 @@ func (p *Provider) params(req provider.Request, model string) (sdk.MessageNewPar
 		}
 		out.System = []sdk.TextBlockParam{block}
 	}
-	msgs, err := messages(req.Messages)
+	msgs, err := messages(p.withImages(req.Messages, model))
 	if err != nil {
 		return out, err
 	}
@@ -83,10 +83,7 @@ func messages(in []provider.Message) ([]sdk.MessageParam, error) {
 			}
 			add(sdk.MessageParamRoleAssistant, blocks...)
 		case provider.RoleTool:
-			r := sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID}
-			if m.Content != "" {
-				r.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: m.Content}}}
-			}
+			r := sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID, Content: toolResultContent(m)}
 			if m.IsError {
 				r.IsError = param.NewOpt(true)
 			}

@@ -7,7 +7,8 @@
 //
 // The system prompt becomes the first "system" message; assistant tool calls
 // become tool_calls; each tool result becomes a "tool" message (a failed one
-// is prefixed "Error: " since the API has no error flag). Tool schemas are
+// is prefixed "Error: " since the API has no error flag; a step's result
+// images follow its tool messages in one user message, see images.go). Tool schemas are
 // passed through as the function's JSON Schema parameters.
 //
 // # Streaming

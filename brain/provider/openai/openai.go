@@ -53,6 +53,9 @@ type Config struct {
 	// LegacyMaxTokens sends Request.MaxTokens as max_tokens instead of
 	// max_completion_tokens, for servers that predate the newer field.
 	LegacyMaxTokens bool
+	// ImageInput says whether tool-result images are sent (see images.go);
+	// the default sends them to the models provider.VisionModel names.
+	ImageInput provider.ImageInput
 	// Logger receives debug records of requests and failures (never the key
 	// nor header values); default discards.
 	Logger *slog.Logger
@@ -70,6 +73,7 @@ type Provider struct {
 	apiKey  string
 	model   string
 	legacy  bool
+	images  provider.ImageInput
 	log     *slog.Logger
 	chat    sdk.ChatCompletionService
 	models  sdk.ModelService
@@ -125,6 +129,7 @@ func New(cfg Config) (*Provider, error) {
 		apiKey:  cfg.APIKey,
 		model:   cfg.Model,
 		legacy:  cfg.LegacyMaxTokens,
+		images:  cfg.ImageInput,
 		log:     log.With("provider", name),
 		chat:    sdk.NewChatCompletionService(opts...),
 		models:  sdk.NewModelService(opts...),

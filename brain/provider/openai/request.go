@@ -30,7 +30,8 @@ func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletio
 	if req.System != "" {
 		out.Messages = append(out.Messages, sdk.SystemMessage(req.System))
 	}
-	for i, m := range req.Messages {
+	history := p.withImages(req.Messages, model)
+	for i, m := range history {
 		msg, ok, err := message(m)
 		if err != nil {
 			return out, fmt.Errorf("message %d: %w", i, err)
@@ -38,6 +39,7 @@ func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletio
 		if ok {
 			out.Messages = append(out.Messages, msg)
 		}
+		out.Messages = appendImages(out.Messages, history, i)
 	}
 	for _, t := range req.Tools {
 		schema, err := schemaOf(t)
