@@ -59,6 +59,16 @@
 //     scripts run as their authors shipped them. Setuid, setgid, sticky and
 //     group or other write never survive; nothing runs at install.
 //
+// # Collections
+//
+// An input holding several skills (the anthropics/skills repository as one
+// archive or folder) is refused by Stage with ErrMultipleSkillMD. Survey
+// lists its skills (every folder with a SKILL.md, at any depth) with a
+// Problem for each one that cannot be staged, failing as a whole only on
+// escaping paths, corruption or collectionScale times the limits;
+// StageRoot then stages one of them exactly as Stage stages a capability.
+// Files outside every skill folder are never staged.
+//
 // Errors are *Error values wrapping one sentinel of errors.go, naming the
 // input and the offending entry in one line fit for a code block.
 package stage

@@ -7,20 +7,27 @@ import (
 	"path/filepath"
 )
 
-func stageFolder(input, base, parent string, lim Limits) (*Staged, error) {
-	p := newPlanner(KindFolder, base, lim)
+func stageFolder(input, base, parent string, lim Limits, sel selection) (*Staged, error) {
 	in, err := os.OpenRoot(input)
 	if err != nil {
 		return nil, fmt.Errorf("stage: %w", err)
 	}
 	defer in.Close()
-	err = fs.WalkDir(in.FS(), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("folder entry %s: %w", quote(name), err)
-		}
-		if name == "." {
-			return nil
-		}
+	p, err := planFolder(in, base, lim, sel)
+	if err != nil {
+		return nil, err
+	}
+	root, skill, err := p.pick()
+	if err != nil {
+		return nil, err
+	}
+	return stageFolderWrite(in, p, root, skill, base, parent, lim)
+}
+
+// planFolder walks a folder without following links and checks every entry.
+func planFolder(in *os.Root, base string, lim Limits, sel selection) (*planner, error) {
+	p := newPlanner(KindFolder, base, lim, sel)
+	visit := func(name string, d fs.DirEntry) error {
 		clean, dir, skip, err := p.classify(name, false, d.IsDir())
 		if err != nil {
 			return err
@@ -48,14 +55,23 @@ func stageFolder(input, base, parent string, lim Limits) (*Staged, error) {
 			return p.fail(name, newProblem(ErrLink, "it is a hard link (one file with %d names, possibly outside the folder); replace it with a copy", n))
 		}
 		return p.add(entry{raw: name, clean: clean, size: info.Size(), info: info, exec: ownerExec(info.Mode())})
+	}
+	err := fs.WalkDir(in.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("folder entry %s: %w", quote(name), err)
+		}
+		if name == "." {
+			return nil
+		}
+		return p.keep(name, visit(name, d))
 	})
 	if err != nil {
 		return nil, err
 	}
-	root, skill, err := p.layout()
-	if err != nil {
-		return nil, err
-	}
+	return p, nil
+}
+
+func stageFolderWrite(in *os.Root, p *planner, root, skill, base, parent string, lim Limits) (*Staged, error) {
 	st := &Staged{Kind: KindFolder, Root: root, Ignored: p.Ignored()}
 	s := &stager{kind: KindFolder, input: base, lim: lim}
 	return withStaging(parent, st, s, func(s *stager) error {

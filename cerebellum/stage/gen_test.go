@@ -350,6 +350,28 @@ func corpus() []genFile {
 	add("happy/folder-nested/scripts/components.tar.gz", targz)
 	add("happy/folder-nested/assets/bundle.zip", valid)
 
+	// A collection shaped like anthropics/skills: a wrapper folder, skills
+	// two levels down, files outside every skill, one skill with an
+	// unusable file name.
+	collection := []zent{
+		file("skills-main/README.md", "# Skills\n"), file("skills-main/spec/notes.md", "spec\n"),
+		file("skills-main/skills/pdf/SKILL.md", skillBody), file("skills-main/skills/pdf/scripts/fill.py", "print('fill')\n"),
+		file("skills-main/skills/web/SKILL.md", strings.Replace(skillBody, "pdf-tools", "web", 1)),
+		zent{name: "skills-main/skills/web/scripts/components.tar.gz", data: targz},
+		file("skills-main/skills/broken/SKILL.md", strings.Replace(skillBody, "pdf-tools", "broken", 1)),
+		file("skills-main/skills/broken/bad:name.txt", "x"),
+		file("skills-main/template/SKILL.md", strings.Replace(skillBody, "pdf-tools", "template", 1)),
+	}
+	hzOK("collection.zip", collection...)
+	// On disk the broken skill holds another skill instead (a name with a
+	// colon cannot be checked out on Windows).
+	for _, e := range collection {
+		if !strings.Contains(e.name, ":") {
+			add("happy/collection-folder/"+strings.TrimPrefix(e.name, "skills-main/"), e.data)
+		}
+	}
+	add("happy/collection-folder/skills/broken/examples/SKILL.md", []byte(strings.Replace(skillBody, "pdf-tools", "examples", 1)))
+
 	// Fuzz seeds: every small generated zip.
 	var seeds []genFile
 	for _, f := range out {

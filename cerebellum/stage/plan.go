@@ -2,6 +2,7 @@ package stage
 
 import (
 	"archive/zip"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -30,6 +31,54 @@ type planner struct {
 	files   int
 	total   int64
 	seen    map[string]node // by case-folded path
+	sel     selection
+	// faults are the rejections a survey attributes to one skill instead
+	// of failing the whole input, by the entry's path as named there.
+	faults []fault
+}
+
+// fault is a rejection recorded by a survey.
+type fault struct {
+	raw string
+	err error
+}
+
+// fatalErr marks a rejection of the whole input even in a survey (the
+// collection-wide bounds).
+type fatalErr struct{ error }
+
+func (e fatalErr) Unwrap() error { return e.error }
+
+// keep decides what a rejection of one entry means: the end of Stage; in a
+// survey, a fault of the skill holding it (paths that escape, corrupt
+// archives and I/O failures still end it); when staging one skill of a
+// collection, nothing unless the entry lies inside that skill.
+func (p *planner) keep(raw string, err error) error {
+	var se *Error
+	var fe fatalErr
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &fe):
+		return fe.error
+	case !errors.As(err, &se) || errors.Is(err, ErrUnsafePath) || errors.Is(err, ErrCorrupt):
+		return err
+	case p.sel.survey:
+		p.faults = append(p.faults, fault{raw: raw, err: err})
+		return nil
+	case p.sel.root != nil && !under(rawSlash(raw), *p.sel.root):
+		return nil
+	}
+	return err
+}
+
+// rawSlash is an entry name with backslashes as separators, for matching
+// it to a skill folder when it could not be cleaned.
+func rawSlash(raw string) string { return strings.TrimPrefix(strings.ReplaceAll(raw, `\`, "/"), "./") }
+
+// under reports whether clean is root or lies beneath it ("" holds everything).
+func under(clean, root string) bool {
+	return root == "" || clean == root || strings.HasPrefix(clean, root+"/")
 }
 
 type node struct {
@@ -37,8 +86,8 @@ type node struct {
 	file bool
 }
 
-func newPlanner(kind Kind, input string, lim Limits) *planner {
-	return &planner{kind: kind, input: input, lim: lim, ignored: map[string]bool{}, seen: map[string]node{}}
+func newPlanner(kind Kind, input string, lim Limits, sel selection) *planner {
+	return &planner{kind: kind, input: input, lim: lim, ignored: map[string]bool{}, seen: map[string]node{}, sel: sel}
 }
 
 func (p *planner) fail(raw string, pr *problem) error {
@@ -76,6 +125,9 @@ func (p *planner) classify(raw string, backslashSep, dirHint bool) (clean string
 // add records a checked entry: collisions, then (files) count, declared
 // size and archive extension.
 func (p *planner) add(e entry) error {
+	if p.sel.root != nil && !under(e.clean, *p.sel.root) {
+		return nil // another skill of the collection, or none
+	}
 	parent := e.clean
 	for {
 		i := strings.LastIndexByte(parent, '/')
@@ -95,6 +147,20 @@ func (p *planner) add(e entry) error {
 		return nil
 	}
 	p.files++
+	if p.sel.survey {
+		// A collection is bounded as a whole; each skill is held to the
+		// limits when it is staged (and in Survey's listing).
+		p.total += e.size
+		switch {
+		case p.files > p.lim.MaxFiles*collectionScale:
+			return fatalErr{p.failInput(ErrTooManyFiles, "more than %d files in all; install its skills from smaller archives", p.lim.MaxFiles*collectionScale)}
+		case p.total > p.lim.MaxTotalBytes*collectionScale:
+			return fatalErr{p.failInput(ErrTooLarge, "the files add up to more than %s in all; install its skills from smaller archives", size(p.lim.MaxTotalBytes*collectionScale))}
+		case e.size > p.lim.fileMax(e.clean):
+			return p.fail(e.raw, p.lim.fileTooLarge(e.clean))
+		}
+		return nil
+	}
 	if p.files > p.lim.MaxFiles {
 		return p.fail(e.raw, newProblem(ErrTooManyFiles, "more than %d files (junk such as __MACOSX and .git not counted); split the capability or remove files", p.lim.MaxFiles))
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func stageSkillFile(input, base string, fileSize int64, parent string, lim Limits) (*Staged, error) {
-	p := newPlanner(KindSkillFile, base, lim)
+	p := newPlanner(KindSkillFile, base, lim, selection{})
 	switch {
 	case fileSize == 0:
 		return nil, p.failInput(ErrEmpty, "the file has no content; a SKILL.md needs frontmatter with a name and a description")

@@ -39,28 +39,11 @@ type Staged struct {
 // *fs.PathError values.
 func Stage(input, parent string, lim Limits) (*Staged, error) {
 	lim = lim.withDefaults()
-	base := filepath.Base(input)
-	fi, err := os.Stat(input)
+	kind, fi, err := kindOf(input)
 	if err != nil {
-		return nil, fmt.Errorf("stage %s: %w", quote(input), err)
+		return nil, err
 	}
-	var kind Kind
-	switch {
-	case fi.IsDir():
-		kind = KindFolder
-	case !fi.Mode().IsRegular():
-		// Never open it: a FIFO would block.
-		return nil, &Error{Input: base, Err: ErrSpecialFile, Detail: "it is a " + typeName(fi.Mode()) + "; drop a SKILL.md file, a capability folder or a .zip archive"}
-	default:
-		switch strings.ToLower(filepath.Ext(input)) {
-		case ".md":
-			kind = KindSkillFile
-		case ".zip", ".skill":
-			kind = KindZip
-		default:
-			return nil, unsupported(input, base)
-		}
-	}
+	base := filepath.Base(input)
 	if kind == KindFolder && inside(parent, input) {
 		return nil, &Error{Kind: kind, Input: base, Err: ErrUnsupportedInput, Detail: "it holds the staging area " + quote(parent) + "; drop the capability folder itself"}
 	}
@@ -69,12 +52,36 @@ func Stage(input, parent string, lim Limits) (*Staged, error) {
 	}
 	switch kind {
 	case KindFolder:
-		return stageFolder(input, base, parent, lim)
+		return stageFolder(input, base, parent, lim, selection{})
 	case KindZip:
-		return stageZip(input, base, fi.Size(), parent, lim)
+		return stageZip(input, base, fi.Size(), parent, lim, selection{})
 	default:
 		return stageSkillFile(input, base, fi.Size(), parent, lim)
 	}
+}
+
+// kindOf decides an input's kind by os.Stat (following a link given as the
+// input itself) and its extension.
+func kindOf(input string) (Kind, os.FileInfo, error) {
+	base := filepath.Base(input)
+	fi, err := os.Stat(input)
+	if err != nil {
+		return "", nil, fmt.Errorf("stage %s: %w", quote(input), err)
+	}
+	switch {
+	case fi.IsDir():
+		return KindFolder, fi, nil
+	case !fi.Mode().IsRegular():
+		// Never open it: a FIFO would block.
+		return "", nil, &Error{Input: base, Err: ErrSpecialFile, Detail: "it is a " + typeName(fi.Mode()) + "; drop a SKILL.md file, a capability folder or a .zip archive"}
+	}
+	switch strings.ToLower(filepath.Ext(input)) {
+	case ".md":
+		return KindSkillFile, fi, nil
+	case ".zip", ".skill":
+		return KindZip, fi, nil
+	}
+	return "", nil, unsupported(input, base)
 }
 
 func unsupported(input, base string) error {

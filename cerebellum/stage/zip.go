@@ -12,13 +12,53 @@ import (
 	"strings"
 )
 
-func stageZip(input, base string, fileSize int64, parent string, lim Limits) (*Staged, error) {
+func stageZip(input, base string, fileSize int64, parent string, lim Limits, sel selection) (*Staged, error) {
 	f, err := os.Open(input)
 	if err != nil {
 		return nil, fmt.Errorf("stage: %w", err)
 	}
 	defer f.Close()
-	p := newPlanner(KindZip, base, lim)
+	p, err := planZip(f, base, fileSize, lim, sel)
+	if err != nil {
+		return nil, err
+	}
+	root, skill, err := p.pick()
+	if err != nil {
+		return nil, err
+	}
+	st := &Staged{Kind: KindZip, Root: root, Ignored: p.Ignored()}
+	s := &stager{kind: KindZip, input: base, lim: lim, archiveSize: fileSize}
+	return withStaging(parent, st, s, func(s *stager) error {
+		for _, e := range p.entries {
+			rel := relTo(root, e.clean)
+			if e.clean == skill {
+				rel = "SKILL.md"
+			}
+			if rel == "" {
+				continue
+			}
+			if e.dir {
+				if err := s.mkdirs(rel); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := writeZipEntry(s, e, rel); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// planZip reads and checks a zip's central directory without reading any
+// entry's data.
+func planZip(f *os.File, base string, fileSize int64, lim Limits, sel selection) (*planner, error) {
+	p := newPlanner(KindZip, base, lim, sel)
+	if sel.collection() {
+		// The archive/zip budgets below scale with the files allowed.
+		lim.MaxFiles *= collectionScale
+	}
 	if fileSize == 0 {
 		return nil, p.failInput(ErrEmpty, "the file is 0 bytes; download or re-create it")
 	}
@@ -49,40 +89,14 @@ func stageZip(input, base string, fileSize int64, parent string, lim Limits) (*S
 	}
 
 	for _, zf := range zr.File {
-		if err := planZipEntry(p, zf); err != nil {
+		if err := p.keep(zf.Name, planZipEntry(p, zf)); err != nil {
 			return nil, err
 		}
 	}
 	if err := checkOverlap(p); err != nil {
 		return nil, err
 	}
-	root, skill, err := p.layout()
-	if err != nil {
-		return nil, err
-	}
-	st := &Staged{Kind: KindZip, Root: root, Ignored: p.Ignored()}
-	s := &stager{kind: KindZip, input: base, lim: lim, archiveSize: fileSize}
-	return withStaging(parent, st, s, func(s *stager) error {
-		for _, e := range p.entries {
-			rel := relTo(root, e.clean)
-			if e.clean == skill {
-				rel = "SKILL.md"
-			}
-			if rel == "" {
-				continue
-			}
-			if e.dir {
-				if err := s.mkdirs(rel); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := writeZipEntry(s, e, rel); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return p, nil
 }
 
 func writeZipEntry(s *stager, e entry, rel string) error {
