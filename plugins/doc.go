@@ -39,8 +39,9 @@
 //
 // # Permissions
 //
-// Plugins that ship with the app (LoadRequest.Trusted) get the whole
-// interpreter standard library plus os/exec. Others get a pure base
+// Plugins that ship with the app (LoadRequest.Trusted) get every package
+// below plus reflect and runtime; only these are linked into Wrasse
+// (plugins/hostsyms/std). Others get a pure base
 // (strings, encoding/json, time, regexp, ...) and, per granted permission,
 // os/exec (exec), net and net/http (network), os file functions (files) and
 // os.Getenv over a virtual environment (env). Symbols no plugin may use

@@ -13,11 +13,11 @@ import (
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 	gen "github.com/traefik/yaegi/stdlib/generic"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/hostsyms"
+	"github.com/wrasse-app/wrasse/plugins/hostsyms/std"
 )
 
 // The tables below are read-only: which library a plugin may use.
@@ -135,6 +135,12 @@ var deniedSymbols = map[string]denial{
 	"log/slog.SetLogLoggerLevel": {ErrImport, "would change Wrasse's own logger; use env.Log"},
 }
 
+// builtinPackages are what plugins that ship with the app may import beyond
+// every package above. Only the packages of these tables are linked into
+// Wrasse for plugins (plugins/hostsyms/std); the rest of the interpreter's
+// standard library is not, and an import of it is not available.
+var builtinPackages = setOf("reflect", "runtime")
+
 // deniedPackages are absent for every plugin.
 var deniedPackages = setOf("github.com/traefik/yaegi/stdlib", "unsafe", "syscall")
 
@@ -187,11 +193,12 @@ func (p policy) pkgAllowed(pkg string) bool {
 	if deniedPackages[pkg] {
 		return false
 	}
-	if p.trusted || pkg == hostsyms.SDKPath {
+	if pkg == hostsyms.SDKPath || basePackages[pkg] {
 		return true
 	}
-	if basePackages[pkg] {
-		return true
+	if p.trusted {
+		_, perm := permPackages[pkg]
+		return perm || builtinPackages[pkg] || pkg == "os"
 	}
 	if pkg == "os" {
 		return p.granted[skillmd.PermFiles] || p.granted[skillmd.PermEnv] || p.granted[skillmd.PermExec]
@@ -243,7 +250,7 @@ type catalog struct {
 
 // genericNames lists the exported names of the generic stdlib packages the
 // interpreter compiles from source (cmp, maps, slices): they have no entry
-// in stdlib.Symbols.
+// in std.Symbols.
 func genericNames() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	fset := token.NewFileSet()
@@ -287,13 +294,13 @@ func genericNames() map[string]map[string]bool {
 // newCatalog filters the interpreter's standard library through a policy.
 func newCatalog(p policy, lib *library) *catalog {
 	c := &catalog{policy: p, exports: interp.Exports{}, osSyms: map[string]bool{}, names: map[string]map[string]bool{}}
-	keys := make([]string, 0, len(stdlib.Symbols))
-	for k := range stdlib.Symbols {
+	keys := make([]string, 0, len(std.Symbols))
+	for k := range std.Symbols {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		syms := stdlib.Symbols[key]
+		syms := std.Symbols[key]
 		if key == "." {
 			// MapTypes lets fmt see interpreted String methods (pitfall 6).
 			c.exports[key] = syms
@@ -370,7 +377,7 @@ func (c *catalog) interpExports(venv *virtualEnv) (shared, private interp.Export
 		private[kv[0]][kv[1]] = cp
 	}
 	if len(c.osSyms) > 0 {
-		full := stdlib.Symbols["os/os"]
+		full := std.Symbols["os/os"]
 		env := venv.symbols()
 		m := map[string]reflect.Value{}
 		for name := range c.osSyms {
@@ -435,8 +442,9 @@ func execSymbols(venv *virtualEnv) map[string]reflect.Value {
 	}
 }
 
-// library indexes the interpreter's whole standard library: the package
-// of each Exports key and the generic packages compiled from source.
+// library indexes the interpreter's standard library: the Exports key of
+// each linked package ("" for the packages of yaegi's library Wrasse does
+// not link) and the generic packages compiled from source.
 type library struct {
 	keys    map[string]string // import path → Exports key
 	generic map[string]map[string]bool
@@ -446,10 +454,13 @@ type library struct {
 func newLibrary() *library {
 	l := &library{keys: map[string]string{}, generic: genericNames(), host: hostsyms.Exports()}
 	l.host["os/exec/exec"] = execSymbols(nil)
-	for key := range stdlib.Symbols {
+	for key := range std.Symbols {
 		if key != "." {
 			l.keys[path.Dir(key)] = key
 		}
+	}
+	for _, pkg := range std.Unlinked() {
+		l.keys[pkg] = "" // known, so an import says "not available", not "unknown"
 	}
 	l.keys["os/exec"] = "os/exec/exec"
 	return l
@@ -465,7 +476,7 @@ func (l *library) symbol(pkg, name string) (reflect.Value, bool) {
 		v, ok := m[name]
 		return v, ok
 	}
-	v, ok := stdlib.Symbols[key][name]
+	v, ok := std.Symbols[key][name]
 	return v, ok
 }
 
@@ -485,6 +496,6 @@ func (l *library) hasSymbol(pkg, sym string) bool {
 		_, ok := execSymbols(nil)[sym]
 		return ok
 	}
-	_, ok := stdlib.Symbols[l.keys[pkg]][sym]
+	_, ok := std.Symbols[l.keys[pkg]][sym]
 	return ok
 }

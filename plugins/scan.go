@@ -351,6 +351,9 @@ func (c *checker) importProblem(spec *ast.ImportSpec, p string, uses []use) {
 		}
 	case permPackages[p] != "":
 		perms = []string{permPackages[p]}
+	case pol.trusted:
+		c.add(spec.Pos(), ErrImport, "import %q is not available to plugins: Wrasse does not link it (plugins/policy.go lists the library)", p)
+		return
 	default:
 		c.add(spec.Pos(), ErrImport, "import %q is not available to plugins that do not ship with Wrasse", p)
 		return
