@@ -30,6 +30,10 @@ type Message struct {
 	ToolName   string `json:"toolName,omitempty"`
 	// IsError marks a tool result that reports a failure.
 	IsError bool `json:"isError,omitempty"`
+	// ToolRefs name the tools a RoleTool result made callable (a capability
+	// it loaded). A provider with deferred tools sends them as references,
+	// so loading changes nothing earlier in the request; others ignore them.
+	ToolRefs []string `json:"toolRefs,omitempty"`
 	// Images are pictures a tool result carries (RoleTool only); see
 	// images.go for how a provider sends or describes them.
 	Images []Image `json:"images,omitempty"`
@@ -49,15 +53,27 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// Loadable marks a tool of a capability the conversation loaded (not
+	// core or pinned): one a provider with deferred tools takes from
+	// Request.Deferrable instead.
+	Loadable bool `json:"loadable,omitempty"`
 }
 
 // Request is one model request.
 type Request struct {
-	Model     string
-	System    string
-	Messages  []Message
-	Tools     []Tool
-	MaxTokens int
+	Model    string
+	System   string
+	Messages []Message
+	// Tools are the tools callable now: core and pinned first in a fixed
+	// order, then the loaded capabilities' in the order they were loaded.
+	Tools []Tool
+	// Deferrable are every tool the conversation may load, in a fixed
+	// order that loading does not move. A provider that supports deferred
+	// tools declares these as deferred (made callable by Message.ToolRefs)
+	// and sends only Tools that are not Loadable beside them; others ignore
+	// Deferrable and send Tools.
+	Deferrable []Tool
+	MaxTokens  int
 }
 
 // Usage is token accounting for one response.
@@ -66,6 +82,9 @@ type Usage struct {
 	OutputTokens int `json:"outputTokens"`
 	// CachedTokens are input tokens served from the provider's prompt cache.
 	CachedTokens int `json:"cachedTokens,omitempty"`
+	// CacheWriteTokens are input tokens the provider wrote to its prompt
+	// cache (Anthropic reports them; OpenAI caches without saying).
+	CacheWriteTokens int `json:"cacheWriteTokens,omitempty"`
 }
 
 // EventType says what a stream event carries.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
@@ -49,8 +50,15 @@ type Config struct {
 	// Headers are added to every request (anthropic-beta, a proxy's header).
 	// Their values are never logged.
 	Headers map[string]string
-	// DisablePromptCache leaves cache_control off the system prompt.
+	// DisablePromptCache leaves cache_control off the request (tools,
+	// system prompt and newest message).
 	DisablePromptCache bool
+	// SystemBreakpointOnly puts cache_control on the system prompt alone,
+	// as Wrasse did before issue 16: for wrasse-bench's comparison only.
+	SystemBreakpointOnly bool
+	// DisableDeferredTools sends every request the plain way, even to a
+	// model that supports deferred tools (see cache.go).
+	DisableDeferredTools bool
 	// ImageInput says whether tool-result images are sent (see images.go);
 	// the default sends them to every Claude 3 or later model.
 	ImageInput provider.ImageInput
@@ -71,6 +79,13 @@ type Provider struct {
 	log       *slog.Logger
 	messages  sdk.MessageService
 	models    sdk.ModelService
+
+	// systemOnly and noDefer are Config's SystemBreakpointOnly and
+	// DisableDeferredTools; noDeferModels holds the models that refused
+	// deferred tools with a 400, so they are asked only once.
+	systemOnly    bool
+	noDefer       bool
+	noDeferModels sync.Map
 }
 
 var (
@@ -140,6 +155,9 @@ func New(cfg Config) (*Provider, error) {
 		log:       log.With("provider", name),
 		messages:  sdk.NewMessageService(opts...),
 		models:    sdk.NewModelService(opts...),
+
+		systemOnly: cfg.SystemBreakpointOnly,
+		noDefer:    cfg.DisableDeferredTools,
 	}, nil
 }
 

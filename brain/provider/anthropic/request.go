@@ -12,8 +12,9 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// params maps a provider.Request onto Messages parameters.
-func (p *Provider) params(req provider.Request, model string) (sdk.MessageNewParams, error) {
+// params maps a provider.Request onto Messages parameters, the deferred
+// way or the plain way (see cache.go).
+func (p *Provider) params(req provider.Request, model string, deferred bool) (sdk.MessageNewParams, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = p.maxTokens
@@ -34,17 +35,13 @@ func (p *Provider) params(req provider.Request, model string) (sdk.MessageNewPar
 		return out, err
 	}
 	out.Messages = msgs
-	for _, t := range req.Tools {
-		schema, err := schemaOf(t)
-		if err != nil {
-			return out, err
-		}
-		tool := &sdk.ToolParam{Name: t.Name, InputSchema: schema}
-		if t.Description != "" {
-			tool.Description = param.NewOpt(t.Description)
-		}
-		out.Tools = append(out.Tools, sdk.ToolUnionParam{OfTool: tool})
+	tools, declared, err := p.toolParams(req, deferred)
+	if err != nil {
+		return out, err
 	}
+	out.Tools = tools
+	addToolRefs(out.Messages, req.Messages, declared)
+	p.markNewest(out.Messages)
 	return out, nil
 }
 

@@ -19,16 +19,17 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	if perr != nil {
 		return b.Response(), perr
 	}
-	params, err := p.params(req, model)
+	deferred := p.useDeferred(req, model)
+	params, err := p.params(req, model, deferred)
 	if err != nil {
 		return b.Response(), wire.BadParams(p.name, err)
 	}
 	p.log.DebugContext(ctx, "model request", "base_url", p.baseURL, "model", model,
-		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens)
+		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens, "deferred_tools", deferred)
 
 	var x wire.Exchange
 	stream := p.messages.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
-	defer stream.Close()
+	defer func() { stream.Close() }()
 
 	st := &state{blocks: map[int64]*toolAcc{}}
 	for stream.Next() {
@@ -37,6 +38,26 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		}
 		if st.stopped {
 			break
+		}
+	}
+	if err := stream.Err(); err != nil && deferred && !st.started && refusesDeferred(x.Status, x.Body) {
+		// The model (or a gateway in front of it) does not take deferred
+		// tools: remember that and send the request the plain way.
+		p.noDeferModels.Store(model, true)
+		p.log.InfoContext(ctx, "model refused deferred tools; sending its requests with the loaded tools instead", "model", model)
+		if params, err = p.params(req, model, false); err != nil {
+			return b.Response(), wire.BadParams(p.name, err)
+		}
+		stream.Close()
+		x = wire.Exchange{}
+		stream = p.messages.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
+		for stream.Next() {
+			if err := st.event(stream.Current(), b); err != nil {
+				return wire.Fail(ctx, p.log, b, cls, err)
+			}
+			if st.stopped {
+				break
+			}
 		}
 	}
 	if err := stream.Err(); err != nil {
@@ -86,9 +107,10 @@ type state struct {
 // and writes, provider.Usage.InputTokens includes them.
 func (s *state) usage() provider.Usage {
 	return provider.Usage{
-		InputTokens:  int(s.in + s.cacheRead + s.cacheWrite),
-		OutputTokens: int(s.out),
-		CachedTokens: int(s.cacheRead),
+		InputTokens:      int(s.in + s.cacheRead + s.cacheWrite),
+		OutputTokens:     int(s.out),
+		CachedTokens:     int(s.cacheRead),
+		CacheWriteTokens: int(s.cacheWrite),
 	}
 }
 

@@ -114,7 +114,7 @@ func TestStream(t *testing.T) {
 			},
 			stop: "tool_use",
 			// 412 uncached + 1830 written to the cache.
-			usage:     provider.Usage{InputTokens: 2242, OutputTokens: 89},
+			usage:     provider.Usage{InputTokens: 2242, OutputTokens: 89, CacheWriteTokens: 1830},
 			wantTypes: []provider.EventType{"text", "tool_call", "tool_call", "tool_call", "usage"},
 		},
 	}

@@ -138,9 +138,9 @@ func (e *anthropicEncoder) start() []string {
 		"id": e.id, "type": "message", "role": "assistant", "model": e.model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]any{
-			"input_tokens":                e.usage.InputTokens - e.usage.CachedTokens,
+			"input_tokens":                e.usage.InputTokens - e.usage.CachedTokens - e.usage.CacheWriteTokens,
 			"cache_read_input_tokens":     e.usage.CachedTokens,
-			"cache_creation_input_tokens": 0,
+			"cache_creation_input_tokens": e.usage.CacheWriteTokens,
 			"output_tokens":               1,
 		},
 	}})}

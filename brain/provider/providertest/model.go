@@ -38,6 +38,9 @@ type modelConfig struct {
 	knownOnly  bool
 	models     []provider.ModelInfo
 	chunkDelay time.Duration
+	// promptCache makes usage come from a simulated prompt cache (see
+	// WithPromptCache).
+	promptCache bool
 }
 
 // WithListener serves on l instead of a fresh loopback port; the Model
@@ -67,7 +70,7 @@ func WithChunkDelay(d time.Duration) Option { return func(c *modelConfig) { c.ch
 
 // Model is a fake model server speaking one Format, scripted by Reply.
 type Model struct {
-	t       testing.TB
+	t       reporter
 	format  Format
 	url     string
 	srv     *httptest.Server
@@ -84,6 +87,9 @@ type Model struct {
 	listRequests []Request
 	listStatus   int
 	listBody     string
+	cache        *PromptCache
+	// standalone is set by StartModel.
+	standalone *standalone
 }
 
 // NewModel starts a fake model server of format f on a loopback port (or
@@ -93,11 +99,19 @@ func NewModel(t testing.TB, f Format, opts ...Option) *Model {
 	if f != OpenAI && f != Anthropic {
 		t.Fatalf("providertest: unknown format %q (use providertest.OpenAI or providertest.Anthropic)", f)
 	}
+	return newModel(t, f, opts...)
+}
+
+func newModel(t reporter, f Format, opts ...Option) *Model {
+	t.Helper()
 	cfg := modelConfig{models: defaultModels()}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	m := &Model{t: t, format: f, cfg: cfg, waiting: make(chan struct{}, waitingBuffer), done: make(chan struct{})}
+	if cfg.promptCache {
+		m.cache = NewPromptCache(f)
+	}
 	m.srv = httptest.NewUnstartedServer(http.HandlerFunc(m.serve))
 	l := cfg.listener
 	if l == nil && cfg.addr != "" {
@@ -287,6 +301,14 @@ func (m *Model) serveChat(w http.ResponseWriter, r *http.Request, req Request) {
 		rep = m.script[m.next]
 		m.next++
 		refused = false
+		if m.cache != nil {
+			// The usage a real server would report for this request.
+			cu, cerr := m.cache.Serve(req.Body)
+			if cerr != nil {
+				m.t.Errorf("providertest: prompt cache: %v", cerr)
+			}
+			rep.usage.InputTokens, rep.usage.CachedTokens, rep.usage.CacheWriteTokens = cu.Input, cu.Read, cu.Write
+		}
 	}
 	m.mu.Unlock()
 	if refused {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -35,6 +37,10 @@ type Request struct {
 	MaxTokens int
 	// Stream reports whether the request asked for a stream.
 	Stream bool
+	// Breakpoints say where an Anthropic request put cache_control, in
+	// order: "tool:NAME", "system", "message:N" (N counts the API's
+	// messages from 0).
+	Breakpoints []string
 }
 
 // Message is one message of a recorded request.
@@ -50,6 +56,8 @@ type Message struct {
 	// IsError is Anthropic's is_error flag on a tool result (OpenAI's wire
 	// has none).
 	IsError bool
+	// ToolRefs are the tool_reference blocks of an Anthropic tool result.
+	ToolRefs []string
 }
 
 // Call is a tool call in a recorded request.
@@ -67,6 +75,8 @@ type Tool struct {
 	// Parameters is the JSON Schema as sent (OpenAI's parameters,
 	// Anthropic's input_schema).
 	Parameters json.RawMessage
+	// Deferred is Anthropic's defer_loading.
+	Deferred bool
 }
 
 // ToolNames returns the names of the tools offered.
@@ -182,6 +192,8 @@ type anthropicBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	// CacheControl is a breakpoint on the block.
+	CacheControl json.RawMessage `json:"cache_control"`
 }
 
 type anthropicRequest struct {
@@ -194,9 +206,11 @@ type anthropicRequest struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	Tools []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"input_schema"`
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		DeferLoading bool            `json:"defer_loading"`
+		CacheControl json.RawMessage `json:"cache_control"`
 	} `json:"tools"`
 }
 
@@ -208,6 +222,21 @@ func decodeAnthropic(r *Request) error {
 	}
 	r.Model, r.Stream, r.MaxTokens = in.Model, in.Stream, in.MaxTokens
 	r.System = textOf(in.System)
+	for _, t := range in.Tools {
+		if len(t.CacheControl) > 0 && string(t.CacheControl) != "null" {
+			r.Breakpoints = append(r.Breakpoints, "tool:"+t.Name)
+		}
+	}
+	var sysBlocks []anthropicBlock
+	if json.Unmarshal(in.System, &sysBlocks) == nil && slices.ContainsFunc(sysBlocks, func(b anthropicBlock) bool { return b.marked() }) {
+		r.Breakpoints = append(r.Breakpoints, "system")
+	}
+	for i, m := range in.Messages {
+		var marks []anthropicBlock
+		if json.Unmarshal(m.Content, &marks) == nil && slices.ContainsFunc(marks, func(b anthropicBlock) bool { return b.marked() }) {
+			r.Breakpoints = append(r.Breakpoints, "message:"+strconv.Itoa(i))
+		}
+	}
 	for _, m := range in.Messages {
 		var blocks []anthropicBlock
 		if json.Unmarshal(m.Content, &blocks) != nil {
@@ -227,7 +256,8 @@ func decodeAnthropic(r *Request) error {
 			switch b.Type {
 			case "tool_result":
 				flush()
-				r.Messages = append(r.Messages, Message{Role: "tool", Content: textOf(b.Content), ToolCallID: b.ToolUseID, IsError: b.IsError})
+				r.Messages = append(r.Messages, Message{Role: "tool", Content: textOf(b.Content), ToolCallID: b.ToolUseID, IsError: b.IsError,
+					ToolRefs: toolRefsOf(b.Content)})
 				continue
 			case "text", "tool_use":
 			default:
@@ -250,7 +280,29 @@ func decodeAnthropic(r *Request) error {
 		flush()
 	}
 	for _, t := range in.Tools {
-		r.Tools = append(r.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
+		r.Tools = append(r.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema, Deferred: t.DeferLoading})
 	}
 	return nil
+}
+
+func (b anthropicBlock) marked() bool {
+	return len(b.CacheControl) > 0 && string(b.CacheControl) != "null"
+}
+
+// toolRefsOf lists the tool_reference blocks of a tool result's content.
+func toolRefsOf(raw json.RawMessage) []string {
+	var blocks []struct {
+		Type     string `json:"type"`
+		ToolName string `json:"tool_name"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "tool_reference" {
+			out = append(out, b.ToolName)
+		}
+	}
+	return out
 }
