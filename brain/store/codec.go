@@ -70,6 +70,8 @@ type eventRecord struct {
 	Usage        *provider.Usage `json:"usage,omitempty"`
 	Model        string          `json:"model,omitempty"`
 	Status       Status          `json:"status,omitempty"`
+	// Images describe the event's images; the bytes are in the images bucket.
+	Images []imageMeta `json:"images,omitempty"`
 }
 
 func encodeEvent(e Event) ([]byte, error) {
@@ -78,6 +80,7 @@ func encodeEvent(e Event) ([]byte, error) {
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
 		Decision: e.Decision, Usage: e.Usage, Model: e.Model, Status: e.Status,
 	}
+	r.Images = imageMetas(e.Images)
 	if len(e.Arguments) > 0 {
 		if json.Valid(e.Arguments) {
 			r.Arguments = e.Arguments
@@ -109,6 +112,7 @@ func decodeEvent(b []byte) (Event, error) {
 		IsError: r.IsError, Decision: r.Decision, Usage: r.Usage, Model: r.Model,
 		Status: r.Status,
 	}
+	e.Images = imagesOf(r.Images)
 	if len(e.Arguments) == 0 && r.RawArguments != "" {
 		e.Arguments = json.RawMessage(r.RawArguments)
 	}

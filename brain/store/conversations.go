@@ -167,6 +167,9 @@ func (d *DB) DeleteConversation(id ID) error {
 				return err
 			}
 		}
+		if err := deleteImages(tx.Bucket([]byte(bucketImages)), conversationKey(id)); err != nil {
+			return err
+		}
 		// Forget its streaming replies too, or Open would look for them.
 		sb := tx.Bucket([]byte(bucketStreaming))
 		prefix := conversationKey(id)

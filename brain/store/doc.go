@@ -28,6 +28,8 @@
 //	secrets        secret name → value bytes
 //	settings       key → value bytes
 //	capability_settings  capability name → nested bucket: setting key → value
+//	images         ID‖seq‖n → the raw bytes of image n (from 0) of a tool result
+//	               (the event's JSON holds each image's type and size)
 //
 // Migrations key off meta/schema_version (see schema.go). A file written by a
 // newer schema is refused with ErrNewerSchema rather than misread.

@@ -83,6 +83,9 @@ type Event struct {
 	Usage      *provider.Usage `json:"usage,omitempty"`
 	Model      string          `json:"model,omitempty"`
 	Status     Status          `json:"status,omitempty"`
+	// Images are the pictures a tool result carries; their bytes are
+	// stored apart from the event (images.go).
+	Images []provider.Image `json:"images,omitempty"`
 }
 
 // validate checks what the loop can get wrong; stored events are not
@@ -135,6 +138,7 @@ func (d *DB) readEvent(tx *bolt.Tx, id ID, seq uint64, raw []byte) Event {
 			Text: "This part of the conversation is damaged in the workspace database and cannot be shown."}
 	}
 	e.Seq = seq
+	loadImages(tx, id, &e)
 	if e.Status == StatusStreaming {
 		e.Text += pieces(tx.Bucket([]byte(bucketStreaming)), id, seq)
 	}
@@ -248,6 +252,9 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		}
 		e.Seq = seq
 		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		if err := putImages(tx, id, e); err != nil {
 			return err
 		}
 		if err := setStreaming(tx, id, e); err != nil {
@@ -390,6 +397,9 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 		}
 		e.Time = e.Time.UTC().Round(0)
 		if err := putEvent(eb, e); err != nil {
+			return err
+		}
+		if err := putImages(tx, id, e); err != nil {
 			return err
 		}
 		if err := setStreaming(tx, id, e); err != nil {

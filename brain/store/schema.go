@@ -18,6 +18,7 @@ const (
 	bucketSettings      = "settings"
 	bucketCapSettings   = "capability_settings"
 	bucketMCPCatalogs   = "mcp_catalogs"
+	bucketImages        = "images"
 
 	keySchemaVersion = "schema_version"
 
@@ -27,7 +28,7 @@ const (
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs}
+		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs

@@ -33,6 +33,9 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 				return err
 			}
 		}
+		if err := deleteImagesFrom(tx, id, seq); err != nil {
+			return err
+		}
 		removed = len(gone)
 		return d.touch(tx, id, nil, -removed)
 	})
