@@ -219,6 +219,8 @@ type turn struct {
 	system      string
 	tools       []provider.Tool
 	fixed       int
+	// hist keeps the history converted and counted for the next request.
+	hist *requestHistory
 }
 
 // record stores e, keeps it for the next request, and tells the sink.
@@ -329,14 +331,13 @@ func (t *turn) request() provider.Request {
 		}
 		t.sessVersion, t.generation, t.built = t.sess.Version(), snap.Generation, true
 	}
-	msgs := store.ToMessages(t.events)
-	if t.limit > 0 {
-		var rep FitReport
-		msgs, rep = Fit(msgs, t.limit, t.fixed, opts.CountTokens)
-		if rep.Trimmed > 0 || rep.Dropped > 0 {
-			t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
-				"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
-		}
+	if t.hist == nil {
+		t.hist = &requestHistory{}
+	}
+	msgs, rep := t.hist.prepare(t.events, t.limit, t.fixed, opts.CountTokens)
+	if rep.Trimmed > 0 || rep.Dropped > 0 {
+		t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
+			"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
 	}
 	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, MaxTokens: opts.MaxTokens}
 }

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -64,107 +66,280 @@ type FitReport struct {
 //     those answering the latest step.
 //
 // The current turn's messages are never dropped. Fit is deterministic.
+//
+// Its cost is linear in the messages it keeps, not quadratic in the
+// history: it counts from the newest message back and stops counting once
+// what it has counted is already over the limit, because everything older
+// is then trimmed or dropped anyway. That shortcut assumes count is never
+// negative and never counts more for the short trim note than for the tool
+// output of trimMinBytes or more it replaces (true of byte counts and of
+// cerebellum.EstimateTokens, which counts at least one token per 3.5 bytes).
 func Fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
-	out := append([]provider.Message(nil), msgs...)
-	size := func(m provider.Message) int {
-		n := perMessage + count(m.Content)
-		for _, c := range m.ToolCalls {
-			n += count(c.Name) + count(string(c.Arguments))
+	var f fitter
+	return f.fit(msgs, limit, fixed, count)
+}
+
+// fitter is Fit with memory: it keeps each message's counted size, the
+// size of its trimmed form and the size of a first kept message carrying
+// the summary of the turns before it, for as long as the messages up to it
+// stay the same. A turn keeps one for its requests, so each request counts
+// only what is new since the last one.
+type fitter struct {
+	keys []msgKey // what each remembered message was
+	// size, tsize and head are -1 until counted: the message as it is,
+	// trimmed, and carrying the summary of the messages before it.
+	size, tsize, head []int
+	// note is the trimmed form's content once made ("" until then).
+	note []string
+	// headAt and headText remember the summary note last put in front.
+	headAt   int
+	headText string
+	// Scratch, reused across requests.
+	suf, starts []int
+}
+
+// msgKey is what a message's remembered sizes and summary depend on.
+type msgKey struct {
+	role    provider.Role
+	content string
+	calls   []provider.ToolCall
+}
+
+// same compares m with k; strings that share memory compare in O(1), so
+// for an unchanged history this is a cheap walk.
+func (k *msgKey) same(m *provider.Message) bool {
+	if k.role != m.Role || k.content != m.Content || len(k.calls) != len(m.ToolCalls) {
+		return false
+	}
+	for i, c := range m.ToolCalls {
+		if k.calls[i].Name != c.Name || !bytes.Equal(k.calls[i].Arguments, c.Arguments) {
+			return false
 		}
-		return n
 	}
-	total := fixed
-	for _, m := range out {
-		total += size(m)
+	return true
+}
+
+// sync forgets what it remembers past the first message that changed.
+func (f *fitter) sync(msgs []provider.Message) {
+	v := 0
+	for v < len(msgs) && v < len(f.keys) && f.keys[v].same(&msgs[v]) {
+		v++
 	}
-	rep := FitReport{Tokens: total}
-	if limit <= 0 || total <= limit {
-		return out, rep
+	add := len(msgs) - v
+	f.keys, f.note = slices.Grow(f.keys[:v], add), slices.Grow(f.note[:v], add)
+	f.size, f.tsize, f.head = slices.Grow(f.size[:v], add), slices.Grow(f.tsize[:v], add), slices.Grow(f.head[:v], add)
+	for i := v; i < len(msgs); i++ {
+		m := &msgs[i]
+		f.keys = append(f.keys, msgKey{role: m.Role, content: m.Content, calls: m.ToolCalls})
+		f.size = append(f.size, -1)
+		f.tsize = append(f.tsize, -1)
+		f.head = append(f.head, -1)
+		f.note = append(f.note, "")
+	}
+	if f.headAt >= v {
+		f.headAt, f.headText = -1, ""
+	}
+}
+
+func msgSize(m *provider.Message, count func(string) int) int {
+	n := perMessage + count(m.Content)
+	for _, c := range m.ToolCalls {
+		n += count(c.Name) + count(string(c.Arguments))
+	}
+	return n
+}
+
+func (f *fitter) sizeOf(msgs []provider.Message, i int, count func(string) int) int {
+	if f.size[i] < 0 {
+		f.size[i] = msgSize(&msgs[i], count)
+	}
+	return f.size[i]
+}
+
+func (f *fitter) trimmedSizeOf(msgs []provider.Message, i int, count func(string) int) int {
+	if f.tsize[i] < 0 {
+		t := f.trimmedOf(msgs, i)
+		if t.Content == msgs[i].Content {
+			f.tsize[i] = f.sizeOf(msgs, i, count)
+		} else {
+			f.tsize[i] = msgSize(&t, count)
+		}
+	}
+	return f.tsize[i]
+}
+
+// trimmedOf is trimmed(msgs[i]), its note made once.
+func (f *fitter) trimmedOf(msgs []provider.Message, i int) provider.Message {
+	if f.note[i] == "" {
+		f.note[i] = trimmed(msgs[i]).Content
+	}
+	m := msgs[i]
+	m.Content = f.note[i]
+	return m
+}
+
+// trimmable reports whether step 1 or 3 may trim msgs[i].
+func trimmable(m *provider.Message) bool {
+	return m.Role == provider.RoleTool && len(m.Content) >= trimMinBytes
+}
+
+func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
+	f.sync(msgs)
+	n := len(msgs)
+	if limit <= 0 {
+		total := fixed
+		for i := range msgs {
+			total += f.sizeOf(msgs, i, count)
+		}
+		return slices.Clone(msgs), FitReport{Tokens: total}
 	}
 	cur := 0
-	for i := len(out) - 1; i >= 0; i-- {
-		if out[i].Role == provider.RoleUser {
+	for i := n - 1; i >= 0; i-- {
+		if msgs[i].Role == provider.RoleUser {
 			cur = i
 			break
 		}
 	}
-
-	// 1. Trim older tool results.
-	var cands []int
-	for i := 0; i < cur; i++ {
-		if out[i].Role == provider.RoleTool && len(out[i].Content) >= trimMinBytes {
-			cands = append(cands, i)
+	// post is a message's size once every older tool result is trimmed.
+	post := func(i int) int {
+		if i < cur && trimmable(&msgs[i]) {
+			return f.trimmedSizeOf(msgs, i, count)
 		}
+		return f.sizeOf(msgs, i, count)
 	}
-	need, saved := 0, 0
-	for _, i := range cands {
-		if total-saved <= limit {
-			break
+	// Count from the newest message back, everything older trimmed, until
+	// the count is over the limit (at or before the current turn's first
+	// reply). If it gets there, step 1 trims every older result, whatever
+	// is older than lo can only be dropped and needs no count.
+	// Without an earlier turn (cur 0) nothing is dropped: count it all.
+	floor := cur + 1
+	if cur == 0 {
+		floor = 0
+	}
+	f.suf = slices.Grow(f.suf[:0], n+1)[:n+1]
+	lo := n
+	f.suf[n] = 0
+	for lo > 0 && (lo > floor || fixed+f.suf[lo] <= limit) {
+		lo--
+		f.suf[lo] = f.suf[lo+1] + post(lo)
+	}
+	var trimOld []bool // step 1's trims, when it trims only some
+	rep := FitReport{}
+	if lo == 0 && fixed+f.suf[0] <= limit {
+		// Everything fits once trimmed: count it all as it is, and trim as
+		// little as a whole batch allows.
+		total := fixed
+		for i := range msgs {
+			total += f.sizeOf(msgs, i, count)
 		}
-		saved += size(out[i]) - size(trimmed(out[i]))
-		need++
-	}
-	if need > 0 {
+		if total <= limit {
+			return slices.Clone(msgs), FitReport{Tokens: total}
+		}
+		var cands []int
+		for i := 0; i < cur; i++ {
+			if trimmable(&msgs[i]) {
+				cands = append(cands, i)
+			}
+		}
+		need, saved := 0, 0
+		for _, i := range cands {
+			if total-saved <= limit {
+				break
+			}
+			saved += f.sizeOf(msgs, i, count) - f.trimmedSizeOf(msgs, i, count)
+			need++
+		}
 		need = min(len(cands), (need+trimBatch-1)/trimBatch*trimBatch)
+		trimOld = make([]bool, n)
 		for _, i := range cands[:need] {
-			total -= size(out[i])
-			out[i] = trimmed(out[i])
-			total += size(out[i])
+			trimOld[i] = true
 		}
 		rep.Trimmed = need
+		f.suf[n] = 0
+		for i := n - 1; i >= 0; i-- {
+			s := f.sizeOf(msgs, i, count)
+			if trimOld[i] {
+				s = f.trimmedSizeOf(msgs, i, count)
+			}
+			f.suf[i] = f.suf[i+1] + s
+		}
+	} else {
+		for i := 0; i < cur; i++ {
+			if trimmable(&msgs[i]) {
+				rep.Trimmed++
+			}
+		}
+	}
+	isTrimmedOld := func(i int) bool {
+		if trimOld != nil {
+			return trimOld[i]
+		}
+		return i < cur && trimmable(&msgs[i])
 	}
 
-	// 2. Drop earlier turns.
-	if total > limit && cur > 0 {
-		var starts []int // start index of each earlier turn
+	// 2. Drop earlier turns: try dropping dropBatch turns more each time,
+	// and at last everything before the current turn. A candidate starting
+	// before lo keeps more than was counted over the limit, so it cannot fit.
+	keepFrom, headSize := 0, -1
+	if (lo > 0 || fixed+f.suf[0] > limit) && cur > 0 {
+		starts := f.starts[:0]
 		for i := 0; i < cur; i++ {
-			if out[i].Role == provider.RoleUser || i == 0 {
+			if msgs[i].Role == provider.RoleUser || i == 0 {
 				starts = append(starts, i)
 			}
 		}
 		starts = append(starts, cur)
-		best := 0
-		var bestMsgs []provider.Message
+		f.starts = starts
 		for k := 1; k < len(starts); k++ {
-			// Only multiples of dropBatch, or everything before the current turn.
 			if k%dropBatch != 0 && k != len(starts)-1 {
 				continue
 			}
-			cand := dropTurns(out, starts[k])
-			t := fixed
-			for _, m := range cand {
-				t += size(m)
+			s := starts[k]
+			rep.Dropped, keepFrom = k, s
+			if s < lo && k != len(starts)-1 {
+				continue
 			}
-			best, bestMsgs = k, cand
-			if t <= limit {
+			headSize = f.headSizeOf(msgs, s, starts, count)
+			if fixed+headSize+f.suf[s+1] <= limit {
 				break
 			}
 		}
-		if best > 0 {
-			cur -= starts[best]
-			out = bestMsgs
-			rep.Dropped = best
-			total = fixed
-			for _, m := range out {
-				total += size(m)
-			}
+	}
+
+	// Build the request: the kept messages, trimmed as decided.
+	var out []provider.Message
+	total := fixed + f.suf[keepFrom]
+	if rep.Dropped > 0 {
+		out = make([]provider.Message, 0, n-keepFrom)
+		first := msgs[keepFrom]
+		first.Content = f.headTextOf(msgs, keepFrom, f.starts)
+		out = append(out, first)
+		total = fixed + headSize + f.suf[keepFrom+1]
+	} else {
+		out = make([]provider.Message, 0, n)
+		keepFrom = 0
+	}
+	for i := len(out) + keepFrom; i < n; i++ {
+		if isTrimmedOld(i) {
+			out = append(out, f.trimmedOf(msgs, i))
+		} else {
+			out = append(out, msgs[i])
 		}
 	}
 
 	// 3. Trim the current turn's older tool results.
 	if total > limit {
-		last := len(out)
-		for i := len(out) - 1; i > cur; i-- {
-			if out[i].Role == provider.RoleAssistant {
+		last := n
+		for i := n - 1; i > cur; i-- {
+			if msgs[i].Role == provider.RoleAssistant {
 				last = i
 				break
 			}
 		}
 		for i := cur; i < last && total > limit; i++ {
-			if out[i].Role == provider.RoleTool && len(out[i].Content) >= trimMinBytes {
-				total -= size(out[i])
-				out[i] = trimmed(out[i])
-				total += size(out[i])
+			if trimmable(&msgs[i]) {
+				total += f.trimmedSizeOf(msgs, i, count) - f.sizeOf(msgs, i, count)
+				out[i-keepFrom] = f.trimmedOf(msgs, i)
 				rep.Trimmed++
 			}
 		}
@@ -172,6 +347,55 @@ func Fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]p
 	rep.Tokens = total
 	rep.Over = total > limit
 	return out, rep
+}
+
+// headSizeOf counts msgs[s], a user message, with the summary of msgs[:s]
+// in front, as dropping the turns before it makes it.
+func (f *fitter) headSizeOf(msgs []provider.Message, s int, starts []int, count func(string) int) int {
+	if f.head[s] < 0 {
+		m := msgs[s]
+		m.Content = f.headTextOf(msgs, s, starts)
+		f.head[s] = msgSize(&m, count)
+	}
+	return f.head[s]
+}
+
+func (f *fitter) headTextOf(msgs []provider.Message, s int, starts []int) string {
+	if f.headAt != s {
+		f.headAt, f.headText = s, summarizeBefore(msgs, s, starts)+"\n\n"+msgs[s].Content
+	}
+	return f.headText
+}
+
+// summarizeBefore is Summarize(msgs[:s]) for s the index of a user message
+// in starts, reading only the turns it shows: starts holds index 0 and
+// every user message before the current turn, ascending.
+func summarizeBefore(msgs []provider.Message, s int, starts []int) string {
+	// The turns of msgs[:s]: one per user message, and one before the
+	// first when an assistant message comes before any user message.
+	users, _ := slices.BinarySearch(starts, s)
+	pre := 0
+	if msgs[0].Role != provider.RoleUser {
+		users-- // starts[0] is index 0, not a user message
+		for i := 0; i < s && msgs[i].Role != provider.RoleUser; i++ {
+			if msgs[i].Role == provider.RoleAssistant {
+				pre = 1
+				break
+			}
+		}
+	}
+	skipped := max(0, users+pre-summaryLines)
+	from := 0
+	if skipped > 0 {
+		// Turn number skipped is the (skipped-pre)th user message, which
+		// is starts[skipped-pre] when starts[0] is one, else one further.
+		j := skipped - pre
+		if msgs[0].Role != provider.RoleUser {
+			j++
+		}
+		from = starts[j]
+	}
+	return summaryText(skipped, collectTurns(msgs[from:s]))
 }
 
 func trimmed(m provider.Message) provider.Message {
@@ -182,25 +406,14 @@ func trimmed(m provider.Message) provider.Message {
 	return m
 }
 
-// dropTurns leaves out out[:keepFrom] and puts a summary of it at the start
-// of out[keepFrom], a user message.
-func dropTurns(out []provider.Message, keepFrom int) []provider.Message {
-	kept := append([]provider.Message(nil), out[keepFrom:]...)
-	if len(kept) == 0 {
-		return kept
-	}
-	kept[0].Content = Summarize(out[:keepFrom]) + "\n\n" + kept[0].Content
-	return kept
+// turnSum is one line of a summary.
+type turnSum struct {
+	asked, answered string
+	tools           []string
 }
 
-// Summarize is a plain extractive summary of earlier turns: what the user
-// asked, how the reply began and which tools ran, one line per turn, the
-// most recent summaryLines turns only.
-func Summarize(msgs []provider.Message) string {
-	type turnSum struct {
-		asked, answered string
-		tools           []string
-	}
+// collectTurns splits msgs into the turns a summary shows.
+func collectTurns(msgs []provider.Message) []turnSum {
 	var turns []turnSum
 	for _, m := range msgs {
 		switch m.Role {
@@ -221,13 +434,26 @@ func Summarize(msgs []provider.Message) string {
 			}
 		}
 	}
+	return turns
+}
+
+// Summarize is a plain extractive summary of earlier turns: what the user
+// asked, how the reply began and which tools ran, one line per turn, the
+// most recent summaryLines turns only.
+func Summarize(msgs []provider.Message) string {
+	turns := collectTurns(msgs)
+	skipped := max(0, len(turns)-summaryLines)
+	return summaryText(skipped, turns[skipped:])
+}
+
+// summaryText writes the summary of turns, after skipped earlier ones.
+func summaryText(skipped int, turns []turnSum) string {
 	var b strings.Builder
 	b.WriteString("[Earlier in this conversation (left out to fit the model's context; history_read can show it):")
-	skipped := max(0, len(turns)-summaryLines)
 	if skipped > 0 {
 		fmt.Fprintf(&b, "\n- …%d earlier exchanges", skipped)
 	}
-	for _, t := range turns[skipped:] {
+	for _, t := range turns {
 		b.WriteString("\n- ")
 		if t.asked != "" {
 			fmt.Fprintf(&b, "the user asked: %q", clip(t.asked))
