@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum/search"
@@ -156,7 +157,12 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 }
 
 // ReadSource returns a guide's body and bundled file list, or with rel, one
-// file of the capability folder (confined to it and size-capped).
+// file of the capability folder (confined to it and size-capped). The body
+// names the skill's base directory when it lives on disk, since its
+// instructions give paths relative to it ("run scripts/fill.py"). A path
+// that differs from a bundled file only in case reads that file (skills
+// link FORMS.md and ship forms.md); any other miss lists the skill's files.
+// Errors never carry an absolute path.
 func (r *Registry) ReadSource(name, rel string) (string, error) {
 	c, err := r.Get(name)
 	if err != nil {
@@ -168,13 +174,10 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n", c.Name, c.Manifest.Body)
-		var files []string
-		for _, f := range c.Files {
-			if f != "SKILL.md" {
-				files = append(files, f)
-			}
+		if c.Dir != "" {
+			fmt.Fprintf(&b, "Base directory: %s\nPaths in these instructions are relative to it: run its scripts with shell_exec and cwd set to it (the folder is read-only; write output elsewhere).\n", c.Dir)
 		}
-		if len(files) > 0 {
+		if files := bundled(c); len(files) > 0 {
 			b.WriteString("<skill_resources>\n")
 			for _, f := range files {
 				b.WriteString(f + "\n")
@@ -188,15 +191,19 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 	if filepath.IsAbs(rel) || !fs.ValidPath(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
 		return "", fmt.Errorf("%w: %q; give a path relative to the %s folder, e.g. references/guide.md", ErrOutsideFolder, rel, name)
 	}
+	clean = matchFile(c, clean)
 	if c.Dir != "" {
 		// os.DirFS follows symlinks: make sure the real file stays inside.
 		root, err := filepath.EvalSymlinks(c.Dir)
 		if err != nil {
-			return "", fmt.Errorf("read %s/%s: %w", name, clean, err)
+			return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 		}
 		real, err := filepath.EvalSymlinks(filepath.Join(c.Dir, filepath.FromSlash(clean)))
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", noFile(c, clean)
+		}
 		if err != nil {
-			return "", fmt.Errorf("read %s/%s: %w", name, clean, err)
+			return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 		}
 		if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
 			return "", fmt.Errorf("%w: %q resolves outside the capability folder", ErrOutsideFolder, rel)
@@ -205,9 +212,9 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 	f, err := c.FS.Open(clean)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s has no file %q; call skill_read_source(%q) for the list", name, clean, name)
+			return "", noFile(c, clean)
 		}
-		return "", fmt.Errorf("read %s/%s: %w", name, clean, err)
+		return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
@@ -215,12 +222,158 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSourceBytes+1))
 	if err != nil {
-		return "", fmt.Errorf("read %s/%s: %w", name, clean, err)
+		return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 	}
 	if len(data) > maxSourceBytes {
 		return string(data[:maxSourceBytes]) + fmt.Sprintf("\n[file truncated at %d bytes]", maxSourceBytes), nil
 	}
 	return string(data), nil
+}
+
+// bundled are the capability's files besides SKILL.md.
+func bundled(c *Capability) []string {
+	var files []string
+	for _, f := range c.Files {
+		if f != "SKILL.md" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// matchFile maps a path to the bundled file it names: itself when that
+// exists, else the one file equal to it but for case.
+func matchFile(c *Capability, clean string) string {
+	if slices.Contains(c.Files, clean) {
+		return clean
+	}
+	found := ""
+	for _, f := range c.Files {
+		if strings.EqualFold(f, clean) {
+			if found != "" {
+				return clean // two candidates: guessing would be wrong half the time
+			}
+			found = f
+		}
+	}
+	if found == "" {
+		return clean
+	}
+	return found
+}
+
+// maxMissListed bounds the file list of a miss.
+const maxMissListed = 40
+
+// noFile says a capability has no such file, and which it has.
+func noFile(c *Capability, clean string) error {
+	files := bundled(c)
+	if len(files) == 0 {
+		return fmt.Errorf("%s has no file %q: it bundles no files besides SKILL.md", c.Name, clean)
+	}
+	more := ""
+	if len(files) > maxMissListed {
+		more = fmt.Sprintf(" and %d more (see skill_read_source(%q))", len(files)-maxMissListed, c.Name)
+		files = files[:maxMissListed]
+	}
+	return fmt.Errorf("%s has no file %q; its files are: %s%s", c.Name, clean, strings.Join(files, ", "), more)
+}
+
+// bare drops the path a *fs.PathError carries (absolute for a folder on
+// disk), keeping the reason.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// allowedAliases maps tool names other Agent Skills clients use in
+// allowed-tools to the Wrasse capability offering the same.
+var allowedAliases = map[string]string{
+	"bash": "shell", "read": "filesystem", "write": "filesystem", "edit": "filesystem", "multiedit": "filesystem",
+	"glob": "filesystem", "grep": "filesystem", "ls": "filesystem", "webfetch": "web", "websearch": "web",
+}
+
+// loadAllowedTools loads into the session the capabilities that serve the
+// tools a skill lists in allowed-tools, so the model can call them at once
+// (no tool_search hop). Entries are Wrasse tool or capability names, or
+// names other clients use (Bash, Read, WebFetch…; a "(pattern)" suffix is
+// ignored). It returns the tools now callable and the entries nothing
+// serves.
+func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknown []string) {
+	if c.Manifest == nil || len(c.Manifest.AllowedTools) == 0 {
+		return nil, nil
+	}
+	snap := r.Snapshot()
+	type want struct {
+		owner string
+		tools []string
+	}
+	var wants []want
+	for _, entry := range c.Manifest.AllowedTools {
+		name, _, _ := strings.Cut(entry, "(")
+		name = strings.TrimSpace(name)
+		w := want{}
+		for n, ref := range snap.tools {
+			if strings.EqualFold(n, name) {
+				w = want{owner: ref.cap.Name, tools: []string{n}}
+			}
+		}
+		if w.owner == "" {
+			capName := strings.ToLower(name)
+			if alias, ok := allowedAliases[capName]; ok {
+				capName = alias
+			}
+			if o, ok := snap.byName[capName]; ok && o.Usable() {
+				w.owner = o.Name
+				for _, t := range o.Tools() {
+					w.tools = append(w.tools, t.Name)
+				}
+			}
+		}
+		if w.owner == "" {
+			unknown = append(unknown, entry)
+			continue
+		}
+		wants = append(wants, w)
+	}
+	failed := map[string]bool{}
+	loaded := map[string]bool{}
+	for _, w := range wants {
+		if loaded[w.owner] || failed[w.owner] {
+			continue
+		}
+		if _, err := r.Activate(sess, w.owner); err != nil {
+			r.log.Debug("allowed-tools: load", "skill", c.Name, "capability", w.owner, "error", err)
+			failed[w.owner] = true
+			continue
+		}
+		loaded[w.owner] = true
+	}
+	for _, w := range wants {
+		for _, t := range w.tools {
+			if loaded[w.owner] && !slices.Contains(tools, t) {
+				tools = append(tools, t)
+			}
+		}
+	}
+	return tools, unknown
+}
+
+// allowedNote tells the model which tools a skill's allowed-tools made
+// callable.
+func (r *Registry) allowedNote(sess *Session, c *Capability) string {
+	tools, unknown := r.loadAllowedTools(sess, c)
+	var b strings.Builder
+	if len(tools) > 0 {
+		fmt.Fprintf(&b, "\nTools this skill uses are loaded and callable now: %s.", strings.Join(tools, ", "))
+	}
+	if len(unknown) > 0 {
+		fmt.Fprintf(&b, "\nNot available here (do without them): %s.", strings.Join(unknown, ", "))
+	}
+	return b.String()
 }
 
 // discovery is the native runtime of the built-in tool-discovery capability.
@@ -265,7 +418,11 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		}
 		switch {
 		case c.Kind == KindGuide:
-			return Result{Content: fmt.Sprintf("%s is a guide (no tools): read it with skill_read_source(%q).", c.Name, c.Name)}, nil
+			msg := fmt.Sprintf("%s is a guide (no tools): read it with skill_read_source(%q).", c.Name, c.Name)
+			if c.Dir != "" {
+				msg += fmt.Sprintf(" Its base directory is %s: paths in it are relative to that folder.", c.Dir)
+			}
+			return Result{Content: msg + d.r.allowedNote(sess, c)}, nil
 		case c.AlwaysLoaded():
 			return Result{Content: fmt.Sprintf("%s is always loaded; its tools are callable: %s.", c.Name, toolNames(c))}, nil
 		}
@@ -277,6 +434,10 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		}
 		if sess != nil {
 			sess.markRecent(a.Capability)
+		}
+		if c, err := d.r.Get(a.Capability); err == nil && a.Path == "" {
+			// The skill is being read: offer the tools it lists with it.
+			out += d.r.allowedNote(sess, c)
 		}
 		return Result{Content: out}, nil
 	}

@@ -35,4 +35,9 @@ var (
 	ErrUnknownSetting = errors.New("unknown capability setting")
 	// ErrInvalidSetting: a value does not fit the setting's type or choices.
 	ErrInvalidSetting = errors.New("invalid capability setting")
+	// ErrCollection: the input holds several skills; install them with
+	// InstallCollection (a *CollectionError names them).
+	ErrCollection = errors.New("holds several skills")
+	// ErrNotInCollection: a skill asked for is not in the collection.
+	ErrNotInCollection = errors.New("no such skill in the collection")
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -77,8 +78,18 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 	defer os.Remove(stagingRoot)
 	st, err := stage.Stage(input, stagingRoot, lim)
 	if err != nil {
+		if c := surveyOnFailure(input, lim, err); c != nil {
+			return nil, &CollectionError{Input: filepath.Base(input), Collection: c}
+		}
 		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), err)
 	}
+	return r.installStaged(ctx, input, st, opt)
+}
+
+// installStaged validates a staged capability and renames it into place;
+// the staging folder is gone when it returns.
+func (r *Registry) installStaged(ctx context.Context, input string, st *stage.Staged, opt InstallOptions) (*InstallResult, error) {
+	ws := r.opts.Workspace
 	defer os.RemoveAll(st.Dir)
 
 	// Name the folder after the manifest's name (a lone SKILL.md has no folder).
@@ -104,6 +115,10 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 		opt.Replace = opt.Replace && r.isAuthored(folder)
 	}
 	rep := r.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
+	if written := writtenFolder(input, st); written != "" && written != folder && rep.OK() {
+		// The spec wants name and folder equal; installing renames the folder.
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: name: %q differs from its folder name %q; it is installed as %s", displayInput(input, st), folder, written, folder))
+	}
 	if !rep.OK() {
 		if rep.Installed != "" && len(rep.Errors) == 1 {
 			// The only problem is the name: say so plainly, not as a report.
@@ -179,6 +194,139 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 		return res, err
 	}
 	return res, nil
+}
+
+// writtenFolder is the folder name the author gave the capability (""
+// for a lone SKILL.md or an archive with SKILL.md at its top).
+func writtenFolder(input string, st *stage.Staged) string {
+	switch {
+	case st.Root != "":
+		return path.Base(st.Root)
+	case st.Kind == stage.KindFolder:
+		return filepath.Base(input)
+	}
+	return ""
+}
+
+// surveyOnFailure returns the collection an input is, when staging it as
+// one capability failed and it holds more than one skill.
+func surveyOnFailure(input string, lim stage.Limits, err error) *stage.Collection {
+	var se *stage.Error
+	if !errors.As(err, &se) || errors.Is(err, stage.ErrUnsafePath) || errors.Is(err, stage.ErrCorrupt) {
+		return nil
+	}
+	c, serr := stage.Survey(input, lim)
+	if serr != nil || len(c.Skills) < 2 {
+		return nil
+	}
+	return c
+}
+
+// CollectionError says an input holds several skills and names them.
+type CollectionError struct {
+	Input      string
+	Collection *stage.Collection
+}
+
+func (e *CollectionError) Error() string {
+	return fmt.Sprintf("install %s: %v: %s; install all of them, or choose which", e.Input, ErrCollection, strings.Join(e.Collection.Names(), ", "))
+}
+
+func (e *CollectionError) Unwrap() error { return ErrCollection }
+
+// Survey lists the skills an input holds (see stage.Survey), without
+// writing anything.
+func (r *Registry) Survey(input string, lim *stage.Limits) (*stage.Collection, error) {
+	l := stage.DefaultLimits()
+	if lim != nil {
+		l = *lim
+	}
+	c, err := stage.Survey(input, l)
+	if err != nil {
+		return nil, fmt.Errorf("survey %s: %w", filepath.Base(input), err)
+	}
+	return c, nil
+}
+
+// CollectionItem is the outcome of installing one skill of a collection.
+type CollectionItem struct {
+	Root   string         `json:"root"`
+	Name   string         `json:"name"`
+	Result *InstallResult `json:"result,omitempty"`
+	Err    error          `json:"-"`
+	Error  string         `json:"error,omitempty"`
+}
+
+// InstallCollection installs skills of a collection, each staged,
+// validated and installed on its own, so one bad skill does not stop the
+// others. only picks skills by name or root (as Survey lists them); empty
+// means all. A name that matches nothing fails before anything is
+// installed; otherwise the error is nil and each item says how it went.
+func (r *Registry) InstallCollection(ctx context.Context, input string, only []string, opt InstallOptions) ([]CollectionItem, error) {
+	ws := r.opts.Workspace
+	if ws == "" {
+		return nil, ErrNoWorkspace
+	}
+	lim := stage.DefaultLimits()
+	if opt.Limits != nil {
+		lim = *opt.Limits
+	}
+	c, err := r.Survey(input, &lim)
+	if err != nil {
+		return nil, err
+	}
+	picked, err := pick(c, only, filepath.Base(input))
+	if err != nil {
+		return nil, err
+	}
+	stagingRoot := StagingDir(ws)
+	if err := os.MkdirAll(stagingRoot, 0o700); err != nil {
+		return nil, fmt.Errorf("prepare staging folder: %w", err)
+	}
+	defer os.Remove(stagingRoot)
+	items := make([]CollectionItem, 0, len(picked))
+	for _, f := range picked {
+		it := CollectionItem{Root: f.Root, Name: f.Name}
+		st, err := stage.StageRoot(input, stagingRoot, f.Root, lim)
+		if err == nil {
+			it.Result, err = r.installStaged(ctx, input, st, opt)
+		} else {
+			err = fmt.Errorf("install %s: %w", f.Name, err)
+		}
+		if it.Result != nil {
+			it.Name = it.Result.Name
+		}
+		if err != nil {
+			it.Err, it.Error = err, err.Error()
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+// pick chooses the skills named in only (all when empty).
+func pick(c *stage.Collection, only []string, input string) ([]stage.Found, error) {
+	if len(only) == 0 {
+		return c.Skills, nil
+	}
+	var out []stage.Found
+	var missing []string
+	for _, want := range only {
+		found := false
+		for _, f := range c.Skills {
+			if (f.Name == want || f.Root == want) && !slices.ContainsFunc(out, func(g stage.Found) bool { return g.Root == f.Root }) {
+				out = append(out, f)
+				found = true
+			}
+		}
+		if !found {
+			missing = append(missing, want)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: %s holds %s, not %s", ErrNotInCollection, input, strings.Join(c.Names(), ", "), strings.Join(missing, ", "))
+	}
+	return out, nil
 }
 
 // displayInput names the staged SKILL.md as the user knows it: a file, a
