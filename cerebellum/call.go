@@ -11,8 +11,9 @@ import (
 )
 
 // LoadedNames returns every capability whose tools a request carries for
-// sess: core, then pinned, then the session's loaded set, each sorted by name
-// so the list (and the prompt cache) only moves when the set does.
+// sess: core, then pinned, each sorted by name, then the session's loaded
+// set in the order it was loaded, so a load appends and using a capability
+// again moves nothing (the tools array is a prompt-cache prefix).
 func (r *Registry) LoadedNames(sess *Session) []string {
 	snap := r.Snapshot()
 	var core, pinned, loaded []string
@@ -32,7 +33,7 @@ func (r *Registry) LoadedNames(sess *Session) []string {
 			c, ok := snap.byName[n]
 			return ok && c.Usable()
 		})
-		for _, n := range sess.Loaded() {
+		for _, n := range sess.LoadOrder() {
 			if c := snap.byName[n]; !c.AlwaysLoaded() {
 				loaded = append(loaded, n)
 			}
@@ -40,7 +41,6 @@ func (r *Registry) LoadedNames(sess *Session) []string {
 	}
 	sort.Strings(core)
 	sort.Strings(pinned)
-	sort.Strings(loaded)
 	return append(append(core, pinned...), loaded...)
 }
 
@@ -50,6 +50,30 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 	snap := r.Snapshot()
 	var out []ToolDef
 	for _, name := range r.LoadedNames(sess) {
+		c := snap.byName[name]
+		for _, t := range c.Tools() {
+			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
+		}
+	}
+	return out
+}
+
+// DeferrableTools returns the tool schemas of every capability a
+// conversation may load (usable, not core, pinned or a guide), ordered by
+// capability name and then as the capability lists them. The list depends
+// on the registry alone, so a provider can declare it as deferred tools and
+// loading one changes nothing in the request's prefix.
+func (r *Registry) DeferrableTools() []ToolDef {
+	snap := r.Snapshot()
+	var names []string
+	for _, c := range snap.caps {
+		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 {
+			names = append(names, c.Name)
+		}
+	}
+	sort.Strings(names)
+	var out []ToolDef
+	for _, name := range names {
 		c := snap.byName[name]
 		for _, t := range c.Tools() {
 			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})

@@ -21,12 +21,27 @@ const (
 	indexOpen   = "<capabilities>"
 	indexHeader = "Installed capabilities ([loaded] = tools callable now; find others with tool_search, load one with tool_activate, read a guide with skill_read_source):"
 	indexClose  = "</capabilities>"
+	// stableHeader heads the index of StableIndex, which marks only what
+	// is always loaded: what a conversation loads is told by the tool
+	// result that loaded it, not by rewriting the prompt.
+	stableHeader = "Installed capabilities ([loaded] = always callable; find others with tool_search, load one with tool_activate, whose result names the tools it made callable; read a guide with skill_read_source):"
 )
 
 // Index renders the capability index for sess's system prompt. The same
 // registry state and session give byte-identical output.
 func (r *Registry) Index(sess *Session) string {
 	return RenderIndex(r.Snapshot(), r.LoadedNames(sess), recentOf(sess), r.tune().IndexBudget, r.opts.CountTokens)
+}
+
+// StableIndex renders the capability index for a conversation's system
+// prompt so that it does not change within the conversation: only core and
+// pinned capabilities are marked [loaded], and lines are admitted by
+// priority (pinned, then by name) without regard to recent use. It changes
+// only when the registry or the settings do, so the system prompt stays a
+// warm prompt-cache prefix across loads and evictions.
+func (r *Registry) StableIndex() string {
+	snap := r.Snapshot()
+	return renderIndex(snap, r.LoadedNames(nil), nil, r.tune().IndexBudget, r.opts.CountTokens, stableHeader)
 }
 
 func recentOf(sess *Session) []string {
@@ -49,6 +64,10 @@ type indexLine struct {
 // collapses into one line pointing at tool_search. Within each group lines
 // are sorted by name so the text only changes when the state does.
 func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func(string) int) string {
+	return renderIndex(snap, loaded, recent, budget, count, indexHeader)
+}
+
+func renderIndex(snap *Snapshot, loaded, recent []string, budget int, count func(string) int, header string) string {
 	if count == nil {
 		count = EstimateTokens
 	}
@@ -98,7 +117,7 @@ func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func
 		return order[i].Name < order[j].Name
 	})
 
-	fixed := count(indexOpen+"\n") + count(indexHeader+"\n") + count(indexClose)
+	fixed := count(indexOpen+"\n") + count(header+"\n") + count(indexClose)
 	totalTools := 0
 	for _, c := range usable {
 		totalTools += len(c.Tools())
@@ -137,7 +156,7 @@ func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func
 	// Counting line by line can differ slightly from counting the block as
 	// a whole; the whole block is what must fit, so give up lines (last
 	// admitted first) until it does.
-	out := renderBlock(shown, hiddenCaps, hiddenTools)
+	out := renderBlock(header, shown, hiddenCaps, hiddenTools)
 	for count(out) > budget && len(shown) > 0 {
 		worst := len(shown) - 1
 		for i, l := range shown {
@@ -149,7 +168,7 @@ func RenderIndex(snap *Snapshot, loaded, recent []string, budget int, count func
 		hiddenCaps++
 		hiddenTools += len(c.Tools())
 		shown = append(shown[:worst:worst], shown[worst+1:]...)
-		out = renderBlock(shown, hiddenCaps, hiddenTools)
+		out = renderBlock(header, shown, hiddenCaps, hiddenTools)
 	}
 	return out
 }
@@ -163,10 +182,10 @@ func prioRank(order []*Capability, name string) int {
 	return len(order)
 }
 
-func renderBlock(shown []indexLine, hiddenCaps, hiddenTools int) string {
+func renderBlock(header string, shown []indexLine, hiddenCaps, hiddenTools int) string {
 	var b strings.Builder
 	b.WriteString(indexOpen + "\n")
-	b.WriteString(indexHeader + "\n")
+	b.WriteString(header + "\n")
 	for _, l := range shown {
 		b.WriteString(l.text)
 		b.WriteByte('\n')

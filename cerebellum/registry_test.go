@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -416,8 +415,10 @@ func TestLRUEvictionAndInvisibleReload(t *testing.T) {
 	if tools[0] != "tool_search" || len(tools) != 3+10 {
 		t.Fatalf("request tools: %v", tools)
 	}
-	if !sort.StringsAreSorted(tools[3:]) {
-		t.Fatalf("loaded tools not in stable order: %v", tools)
+	// Loaded tools in load order: using cap-02 did not move it, evicting
+	// cap-03 removed it, reloading cap-00 appended it.
+	if got, want := strings.Join(tools[3:], ","), "tool_02,tool_04,tool_05,tool_06,tool_07,tool_08,tool_09,tool_10,tool_11,tool_00"; got != want {
+		t.Fatalf("loaded tools %s, want them in load order %s", got, want)
 	}
 }
 

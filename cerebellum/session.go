@@ -17,10 +17,14 @@ const maxRecent = 32
 // counted with a logical clock, so order never depends on wall time.
 // A Session is safe for concurrent use.
 type Session struct {
-	mu      sync.Mutex
-	id      string
-	max     int
-	loaded  []string // LRU order: index 0 is least recently used
+	mu     sync.Mutex
+	id     string
+	max    int
+	loaded []string // LRU order: index 0 is least recently used
+	// order is the same set in the order it was loaded: the order of the
+	// tools array, which must not move when a capability is used again,
+	// or the provider's prompt cache misses from that tool on.
+	order   []string
 	recent  []string // most recent first, includes evicted names
 	version uint64
 	// onChange is called (without the lock held) after the loaded set changes.
@@ -46,6 +50,8 @@ func NewSession(id string, loaded []string, max int) *Session {
 		s.loaded = s.loaded[len(s.loaded)-max:]
 	}
 	s.recent = reversed(s.loaded)
+	// What was saved is in LRU order; it stands for the load order too.
+	s.order = append([]string(nil), s.loaded...)
 	return s
 }
 
@@ -65,6 +71,15 @@ func (s *Session) Loaded() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.loaded...)
+}
+
+// LoadOrder returns the loaded set in the order the capabilities were
+// loaded (first loaded first). Using a capability again does not move it;
+// only a load (appended) or an eviction (removed) changes the list.
+func (s *Session) LoadOrder() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.order...)
 }
 
 // Version counts changes of the loaded set; a request's tool list and
@@ -100,10 +115,12 @@ func (s *Session) touch(name string) (evicted string) {
 		}
 	} else {
 		s.loaded = append(s.loaded, name)
+		s.order = append(s.order, name)
 		changed = true
 		if len(s.loaded) > s.max {
 			evicted = s.loaded[0]
 			s.loaded = append([]string(nil), s.loaded[1:]...)
+			s.order = without(s.order, evicted)
 		}
 	}
 	s.noteRecent(name)
@@ -153,6 +170,7 @@ func (s *Session) evictOldest(over func(loaded []string) bool) []string {
 	var evicted []string
 	for len(s.loaded) > 1 && over(s.loaded) {
 		evicted = append(evicted, s.loaded[0])
+		s.order = without(s.order, s.loaded[0])
 		s.loaded = append([]string(nil), s.loaded[1:]...)
 	}
 	var fn, w func([]string)
@@ -186,6 +204,13 @@ func (s *Session) drop(keep func(string) bool) {
 	var snapshot []string
 	if len(kept) != len(s.loaded) {
 		s.loaded = kept
+		var order []string
+		for _, n := range s.order {
+			if contains(kept, n) {
+				order = append(order, n)
+			}
+		}
+		s.order = order
 		s.version++
 		fn = s.onChange
 		w = s.watch
@@ -223,6 +248,17 @@ func index(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// without returns a copy of list without name.
+func without(list []string, name string) []string {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if x != name {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func reversed(list []string) []string {
