@@ -92,6 +92,8 @@ func run(ctx context.Context, args []string, io stdio, getenv func(string) strin
 		return runPluginHost(ctx, io)
 	case sandboxCommand:
 		return runSandboxExec(args[1:], io)
+	case codeRunCommand:
+		return runCodeRun(ctx, io)
 	}
 	p, err := parseLine(args)
 	if err != nil {

@@ -35,7 +35,7 @@ func runForwarded(ctx context.Context, app *assistant.App, req assistant.Request
 	if len(req.Args) == 0 {
 		return errNoWindow
 	}
-	if req.Args[0] == pluginHostCommand || req.Args[0] == sandboxCommand {
+	if req.Args[0] == pluginHostCommand || req.Args[0] == sandboxCommand || req.Args[0] == codeRunCommand {
 		return fmt.Errorf("%s is not a command the running Wrasse runs for another process", req.Args[0])
 	}
 	p, err := parseLine(req.Args)

@@ -14,6 +14,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == pluginHostCommand {
 		os.Exit(runPluginHost(context.Background(), stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 	}
+	if len(os.Args) > 1 && os.Args[1] == codeRunCommand {
+		os.Exit(runCodeRun(context.Background(), stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	}
 	if len(os.Args) > 1 && os.Args[1] == sandboxCommand {
 		os.Exit(runSandboxExec(os.Args[2:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 	}

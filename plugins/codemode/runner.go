@@ -1,0 +1,355 @@
+package codemode
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wrasse-app/wrasse/plugins"
+)
+
+// Defaults of Runner.
+const (
+	DefaultTimeout   = 60 * time.Second
+	DefaultMaxOutput = 64 << 10
+	// slack is how much longer than the program's deadline the parent
+	// waits for the process before killing it; exitWait bounds waits for a
+	// process going away.
+	slack    = 2 * time.Second
+	exitWait = 2 * time.Second
+	// maxReport bounds what of a dead process's output is kept.
+	maxReport = 16 << 10
+)
+
+// CallFunc answers one inner call: the tool's result text, or an error
+// the program receives as its error value (a denied, blocked or failed
+// call). It runs on the goroutine that called Run, one call at a time.
+type CallFunc func(ctx context.Context, tool string, args json.RawMessage) (string, error)
+
+// Runner runs programs. The zero value runs them in this process with the
+// defaults; set Command to run each in a confined process of its own.
+type Runner struct {
+	// Command is the command line of the program process (ServeChild on
+	// its side: the app's executable and its hidden subcommand). Nil runs
+	// programs in this process, without the OS sandbox or memory cap (the
+	// source checks and the pure library still apply).
+	Command []string
+	// Timeout bounds one program, inner calls included (default 60s).
+	Timeout time.Duration
+	// MaxOutput caps what a program may print (default 64 KiB).
+	MaxOutput int
+	Logger    *slog.Logger
+}
+
+// Program is one run: the model's source and the tools it may call.
+type Program struct {
+	Source string
+	Tools  []Tool
+}
+
+// Result is what a program printed.
+type Result struct {
+	// Output is what it printed, at most MaxOutput bytes.
+	Output string
+	// Truncated says the output was cut at MaxOutput.
+	Truncated bool
+	// Calls counts the inner calls it made.
+	Calls int
+}
+
+func (r *Runner) timeout() time.Duration {
+	if r.Timeout > 0 {
+		return r.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (r *Runner) maxOutput() int {
+	if r.MaxOutput > 0 {
+		return r.MaxOutput
+	}
+	return DefaultMaxOutput
+}
+
+func (r *Runner) log() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Run runs p, answering its inner calls with call. The error is nil or
+// wraps one of ErrNoProgram, ErrRefused, ErrCompile, ErrPanic,
+// ErrTimeout, ErrOutputLimit, ErrStopped or ErrCrashed; Result holds
+// what was printed before a failure too.
+func (r *Runner) Run(ctx context.Context, p Program, call CallFunc) (Result, error) {
+	if strings.TrimSpace(p.Source) == "" {
+		return Result{}, fmt.Errorf("%w: send the program's Go source in the program argument", ErrNoProgram)
+	}
+	a := assemble(p.Source, p.Tools)
+	req := &message{Op: opRun, ID: 1, Checked: a.checked, Run: a.run, Timeout: r.timeout(), MaxOutput: r.maxOutput()}
+	if len(r.Command) == 0 {
+		return r.inProcess(ctx, req, call)
+	}
+	return r.inChild(ctx, req, call)
+}
+
+// inProcess runs the program on this process's interpreter host.
+func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Result, error) {
+	h := plugins.NewHost(plugins.Options{Logger: r.log()})
+	done := execute(ctx, h, req, callFunc(call), r.log())
+	return Result{Output: done.Text, Truncated: done.Truncated, Calls: done.Calls}, done.Err.err()
+}
+
+// proc is one program process.
+type proc struct {
+	cmd    *exec.Cmd
+	toKid  *os.File
+	w      *writer
+	msgs   chan *message
+	gone   chan struct{} // its messages ended
+	exited chan struct{}
+	quit   chan struct{} // closed by stop: nobody reads msgs any more
+	report *tail
+}
+
+func (r *Runner) start() (*proc, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	cmd := exec.Command(r.Command[0], r.Command[1:]...)
+	cmd.Env = []string{} // nothing of the app's environment (API keys)
+	cmd.ExtraFiles = []*os.File{inR, outW}
+	rep := &tail{max: maxReport, log: r.log()}
+	cmd.Stdout, cmd.Stderr = rep, rep
+	plugins.ConfigureChildCmd(cmd)
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	closeAll(inR, outW)
+	p := &proc{cmd: cmd, toKid: inW, w: &writer{w: inW}, msgs: make(chan *message, 1), gone: make(chan struct{}),
+		exited: make(chan struct{}), quit: make(chan struct{}), report: rep}
+	go func() {
+		defer close(p.gone)
+		defer outR.Close()
+		rd := newReader(outR)
+		for {
+			m, err := rd.next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					rep.note("unreadable message from the program process: " + err.Error())
+				}
+				return
+			}
+			select {
+			case p.msgs <- m:
+			case <-p.quit:
+				return
+			}
+		}
+	}()
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+// stop kills the process and waits (bounded) for it.
+func (p *proc) stop() {
+	close(p.quit)
+	plugins.KillChildTree(p.cmd.Process)
+	p.toKid.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(exitWait):
+	}
+}
+
+// inChild runs the program in a process of its own.
+func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Result, error) {
+	p, err := r.start()
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: cannot start the program process (%s): %v", ErrCrashed, r.Command[0], err)
+	}
+	defer p.stop()
+	if err := p.w.send(req); err != nil {
+		return Result{}, r.crashed(p, err)
+	}
+	limit := time.NewTimer(req.Timeout + slack)
+	defer limit.Stop()
+	calls := 0
+	done := ctx.Done()
+	for {
+		select {
+		case m := <-p.msgs:
+			switch m.Op {
+			case opCall:
+				calls++
+				var text string
+				var cerr error
+				if ctx.Err() != nil {
+					// Stopping: the program gets an error instead of another call.
+					cerr = fmt.Errorf("%s: not run: %w", m.Tool, context.Cause(ctx))
+				} else {
+					text, cerr = call(ctx, m.Tool, m.Args)
+				}
+				rep := &message{Op: opReply, ID: m.ID, Text: text}
+				if cerr != nil {
+					rep.Err = &wireError{Msg: cerr.Error()}
+				}
+				if err := p.w.send(rep); err != nil {
+					select {
+					case <-p.gone:
+						return Result{Calls: calls}, r.crashed(p, err)
+					default:
+					}
+					r.log().Debug("the program process stopped reading", "err", err)
+				}
+			case opDone:
+				return Result{Output: m.Text, Truncated: m.Truncated, Calls: m.Calls}, m.Err.err()
+			}
+		case <-p.gone:
+			// A done sent just before the end is still in the channel.
+			select {
+			case m := <-p.msgs:
+				if m.Op == opDone {
+					return Result{Output: m.Text, Truncated: m.Truncated, Calls: m.Calls}, m.Err.err()
+				}
+			default:
+			}
+			return Result{Calls: calls}, r.crashed(p, nil)
+		case <-limit.C:
+			if ctx.Err() != nil {
+				return Result{Calls: calls}, fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
+			}
+			return Result{Calls: calls}, fmt.Errorf("%w: it ran longer than %s and its process did not answer; it was killed", ErrTimeout, req.Timeout)
+		case <-done:
+			// The process stops the program and answers done; if it does
+			// not within the slack, it is killed.
+			done = nil
+			_ = p.w.send(&message{Op: opCancel})
+			limit.Reset(slack)
+		}
+	}
+}
+
+// crashed reports the death of the process with the Go runtime's reason.
+func (r *Runner) crashed(p *proc, cause error) error {
+	plugins.KillChildTree(p.cmd.Process)
+	select {
+	case <-p.exited:
+	case <-time.After(exitWait):
+	}
+	why := p.report.summary()
+	if why == "" && cause != nil {
+		why = cause.Error()
+	}
+	if why == "" {
+		why = "it ended without answering"
+	}
+	if st := p.cmd.ProcessState; st != nil {
+		why += " (" + st.String() + ")"
+	}
+	return fmt.Errorf("%w: %s", ErrCrashed, why)
+}
+
+// tail keeps the first bytes of a process's raw output (a crash report
+// starts with what matters) and logs its slog lines.
+type tail struct {
+	mu   sync.Mutex
+	max  int
+	buf  []byte
+	part []byte
+	log  *slog.Logger
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.part = append(t.part, b...)
+	for {
+		i := strings.IndexByte(string(t.part), '\n')
+		if i < 0 {
+			break
+		}
+		t.line(string(t.part[:i]))
+		t.part = t.part[i+1:]
+	}
+	if len(t.part) > t.max {
+		t.line(string(t.part))
+		t.part = nil
+	}
+	return len(b), nil
+}
+
+func (t *tail) line(l string) {
+	if strings.HasPrefix(l, "{") {
+		var rec struct {
+			Msg string `json:"msg"`
+		}
+		if json.Unmarshal([]byte(l), &rec) == nil && rec.Msg != "" {
+			t.log.Debug("program process", "record", l)
+			return
+		}
+	}
+	if room := t.max - len(t.buf); room > 0 {
+		if len(l) > room {
+			l = l[:room]
+		}
+		t.buf = append(append(t.buf, l...), '\n')
+	}
+}
+
+func (t *tail) note(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.line(s)
+}
+
+// summary picks the Go runtime's explanation out of the output: the
+// "fatal error:" or "panic:" line, with the "runtime:" detail before it.
+func (t *tail) summary() string {
+	t.mu.Lock()
+	text := string(t.buf) + string(t.part)
+	t.mu.Unlock()
+	sc := bufio.NewScanner(strings.NewReader(text))
+	detail := ""
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(l, "fatal error: "), strings.HasPrefix(l, "panic: "):
+			if detail != "" {
+				return l + " (" + detail + ")"
+			}
+			return l
+		case strings.HasPrefix(l, "runtime: ") && detail == "":
+			detail = strings.TrimPrefix(l, "runtime: ")
+		case detail == "" && l != "" && !strings.HasPrefix(l, "goroutine "):
+			detail = l
+		}
+	}
+	return detail
+}
