@@ -24,6 +24,21 @@ func (a *App) Install(ctx context.Context, path string, replace bool) (*cerebell
 	return a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
 }
 
+// Survey lists the skills an input holds (a collection: one archive or
+// folder with several skill folders), writing nothing.
+func (a *App) Survey(path string) (*stage.Collection, error) {
+	return a.reg.Survey(path, nil)
+}
+
+// InstallCollection installs skills of a collection, each validated and
+// installed on its own (one bad skill does not stop the others); only
+// names them as Survey lists them, all when empty.
+func (a *App) InstallCollection(ctx context.Context, path string, only []string, replace bool) ([]cerebellum.CollectionItem, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.InstallCollection(ctx, path, only, cerebellum.InstallOptions{Replace: replace})
+}
+
 // Validate checks a folder, a SKILL.md or an archive without installing
 // it, staged exactly as an install would stage it (so links, nested
 // archives and size limits are caught too). Checking an installed

@@ -52,7 +52,8 @@ type CommandOptions struct {
 // folders, the temporary folder and build tools' caches; read and execute
 // the system's programs; read the configuration files libraries and git
 // need; never touch the workspace's database, config.json, caches and
-// logs; read, never write, the capability folder.
+// logs; read and execute, never write, the capability folder (skills ship
+// scripts their instructions run from there).
 func ForCommand(o CommandOptions) Policy {
 	temp := o.Temp
 	if temp == "" {
@@ -72,6 +73,9 @@ func ForCommand(o CommandOptions) Policy {
 		for _, c := range homeConfig {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
+	}
+	if o.Workspace != "" {
+		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
 	}
 	p.protect(o.Workspace)
 	return p

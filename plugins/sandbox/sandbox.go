@@ -123,7 +123,7 @@ type Rule struct {
 
 // Rules turns a policy into Landlock-style rules: every granted path,
 // carved around the protected ones (NoAccess everywhere; ReadOnly inside
-// ReadWrite and Exec folders). Symbolic links inside a carved folder are
+// ReadWrite folders; Exec never writes, so a ReadOnly path may be Exec). Symbolic links inside a carved folder are
 // skipped, since a rule on a link would grant its target.
 func Rules(p Policy) []Rule {
 	noAccess := cleanAll(p.NoAccess)
@@ -134,7 +134,7 @@ func Rules(p Policy) []Rule {
 			out = append(out, carve(root, acc, holes)...)
 		}
 	}
-	add(p.Exec, ReadExec, append(slices.Clone(noAccess), readOnly...))
+	add(p.Exec, ReadExec, noAccess)
 	add(p.ReadWrite, ReadWrite, append(slices.Clone(noAccess), readOnly...))
 	add(p.ReadOnly, Read, noAccess)
 	return out

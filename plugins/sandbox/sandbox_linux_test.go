@@ -53,12 +53,16 @@ func newFixture(t *testing.T) fixture {
 		filepath.Join(f.ws, "wrasse.db"):                            "SECRET-KEY",
 		filepath.Join(f.ws, "config.json"):                          `{"baseURL":"x"}`,
 		filepath.Join(f.ws, "brain", "cerebellum", "x", "SKILL.md"): "skill",
+		filepath.Join(f.ws, "brain", "cerebellum", "x", "run.sh"):   "#!/bin/sh\necho ran\n",
 		filepath.Join(f.ws, "notes.txt"):                            "notes",
 		filepath.Join(f.outside, "o.txt"):                           "outside",
 	} {
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Chmod(filepath.Join(f.ws, "brain", "cerebellum", "x", "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -126,6 +130,8 @@ func TestCommandSandbox(t *testing.T) {
 			{"write into brain/cerebellum", p, "mkdir " + f.ws + "/brain/cerebellum/evil", false},
 			{"overwrite a skill", p, "echo x > " + f.ws + "/brain/cerebellum/x/SKILL.md", false},
 			{"read a skill", p, "cat " + f.ws + "/brain/cerebellum/x/SKILL.md", true},
+			{"run a skill's script in its folder", p, "cd " + f.ws + "/brain/cerebellum/x && ./run.sh", true},
+			{"write beside a skill's script", p, "cd " + f.ws + "/brain/cerebellum/x && ./run.sh > out.txt", false},
 			{"read beside the protected paths", p, "cat " + f.ws + "/notes.txt", true},
 			{"write beside the protected paths", p, "echo x > " + f.ws + "/notes.txt", true},
 			{"write inside the granted folder", narrow, "echo x > " + f.granted + "/new.txt && cat " + f.granted + "/new.txt", true},
