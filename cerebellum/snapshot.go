@@ -32,6 +32,11 @@ type Snapshot struct {
 	indexOnce sync.Once
 	index     *search.Index
 
+	// gateRules is the safety gate's matcher for patterns, built once (see
+	// GateRules).
+	gateOnce  sync.Once
+	gateRules any
+
 	schemaMu sync.Mutex
 	schemas  map[string]*compiledSchema
 
@@ -96,6 +101,14 @@ func (s *Snapshot) Tool(name string) (*skillmd.Tool, *Capability, bool) {
 // Patterns returns the danger and confirm patterns of all usable
 // capabilities, compiled once for this snapshot, danger patterns first.
 func (s *Snapshot) Patterns() []GatePattern { return s.patterns }
+
+// GateRules returns build(Patterns()), built once for this snapshot, so
+// the gate prepares the patterns once per registry state. It is untyped
+// because the gate (brain/gate) imports this package.
+func (s *Snapshot) GateRules(build func([]GatePattern) any) any {
+	s.gateOnce.Do(func() { s.gateRules = build(s.patterns) })
+	return s.gateRules
+}
 
 // ToolCount is the number of callable tools.
 func (s *Snapshot) ToolCount() int { return len(s.tools) }

@@ -15,15 +15,31 @@ func CanonicalJSON(raw json.RawMessage) ([]byte, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return []byte("{}"), nil
 	}
-	if !json.Valid(raw) {
-		return nil, ErrInvalidJSON
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, err
 	}
+	return encodeCanonical(v)
+}
+
+// decodeJSON decodes one JSON document, numbers as json.Number, in one
+// pass: what follows the value may only be white space, as json.Valid
+// requires.
+func decodeJSON(raw json.RawMessage) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
 	}
+	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) != 0 {
+		return nil, fmt.Errorf("%w: text after the value", ErrInvalidJSON)
+	}
+	return v, nil
+}
+
+// encodeCanonical writes a decoded document in the canonical form.
+func encodeCanonical(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

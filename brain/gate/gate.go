@@ -84,8 +84,17 @@ func (v Verdict) Tool() string { return v.tool }
 // A pattern matches when it matches any of the call's Renderings; in a
 // rendering that holds real line breaks, `.` also matches a line break, as
 // it does for the escaped `\n` of the canonical line.
+//
+// It prepares patterns on every call; Rules.Evaluate (and Check, which
+// keeps the rules of each snapshot) prepare them once.
 func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
-	lines := Renderings(call.Tool, call.Args)
+	return Compile(patterns).Evaluate(call)
+}
+
+// Evaluate matches call against the rules, as Evaluate does against their
+// patterns.
+func (r *Rules) Evaluate(call Call) Verdict {
+	lines, decoded := renderings(call.Tool, call.Args)
 	v := Verdict{Decision: Allow, Capability: call.Capability, Line: lines[0], tool: call.Tool}
 	var shell *ShellInfo
 	if call.Tool == ShellTool {
@@ -94,15 +103,18 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 			lines = append(lines, commandRenderings(call.Args, info)...)
 		}
 	}
-	v.Scope, v.scopeKey = scopeOf(call, shell)
+	v.Scope, v.scopeKey = scopeOf(call, shell, decoded)
 	if call.MCP {
 		// Approving a server's tool for the conversation covers the tool,
 		// whatever its arguments.
 		v.Scope, v.scopeKey = call.Tool, ""
 	}
 	var danger, confirm []Match
-	for _, p := range patterns {
-		if p.Pattern.Re == nil || !matchAny(p.Pattern, lines) {
+	var idx [64]int
+	folded := make([]string, len(lines))
+	for _, i := range r.candidates(call.Tool, idx[:0]) {
+		p := r.patterns[i]
+		if p.Pattern.Re == nil || !matchAny(p.Pattern, r.need[i], lines, folded) {
 			continue
 		}
 		m := Match{Capability: p.Capability, Pattern: p.Pattern.Pattern, Reason: p.Pattern.Reason, Block: p.Block}
@@ -189,29 +201,71 @@ func commandRenderings(args json.RawMessage, info ShellInfo) []string {
 }
 
 // scopeOf says what approving call for the conversation covers, for
-// people (scope) and for Keys (key).
-func scopeOf(call Call, shell *ShellInfo) (scope, key string) {
+// people (scope) and for Keys (key). decoded is call.Args decoded (nil
+// when they are not JSON).
+func scopeOf(call Call, shell *ShellInfo, decoded any) (scope, key string) {
 	if shell != nil {
 		if len(shell.Scope) == 0 {
 			return "", ""
 		}
 		return call.Tool + " running " + strings.Join(shell.Scope, ", "), strings.Join(shell.Scope, "\x1e")
 	}
-	var a struct {
-		Path *string `json:"path"`
-	}
-	if json.Unmarshal(call.Args, &a) == nil && a.Path != nil {
-		p := path.Clean(strings.ReplaceAll(*a.Path, `\`, "/"))
+	if p, ok := argPath(call.Args, decoded); ok {
+		p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
 		return call.Tool + " on " + p, "path:" + p
 	}
 	return call.Tool, ""
 }
 
+// argPath is the "path" argument as encoding/json reads it into a field
+// tagged `json:"path"` (keys match case-insensitively), from the decoded
+// arguments when one key can be it, else by decoding them again.
+func argPath(args json.RawMessage, decoded any) (string, bool) {
+	if obj, ok := decoded.(map[string]any); ok {
+		var val any
+		n := 0
+		for k, x := range obj {
+			if strings.EqualFold(k, "path") {
+				val = x
+				n++
+			}
+		}
+		switch s, isString := val.(string); {
+		case n == 0:
+			return "", false
+		case n == 1 && isString:
+			return s, true
+		case n == 1 && val == nil:
+			return "", false
+		case n == 1:
+			return "", false // not a string: decoding it fails
+		}
+		// Several spellings: which one wins depends on their order.
+	}
+	var a struct {
+		Path *string `json:"path"`
+	}
+	if json.Unmarshal(args, &a) == nil && a.Path != nil {
+		return *a.Path, true
+	}
+	return "", false
+}
+
 // matchAny reports whether p matches one of lines. A line with a real
 // line break is matched in dot-all mode, with the form compiled once with
-// the pattern (skillmd.Pattern.DotAll).
-func matchAny(p skillmd.Pattern, lines []string) bool {
-	for _, l := range lines {
+// the pattern (skillmd.Pattern.DotAll). A line without any of the text the
+// pattern needs (need, see Rules) is skipped; folded holds the lines
+// case-folded, filled as first needed.
+func matchAny(p skillmd.Pattern, need *need, lines, folded []string) bool {
+	for i, l := range lines {
+		if need != nil {
+			if folded[i] == "" {
+				folded[i] = foldString(l)
+			}
+			if !need.mayMatch(folded[i]) {
+				continue
+			}
+		}
 		re := p.Re
 		if strings.ContainsAny(l, "\n\r") && p.DotAll != nil {
 			re = p.DotAll
@@ -234,7 +288,8 @@ func Check(snap *cerebellum.Snapshot, tool string, args json.RawMessage) Verdict
 			c.MCP, c.Policy = true, snap.ToolPolicy(tool)
 		}
 	}
-	return Evaluate(snap.Patterns(), c)
+	rules, _ := snap.GateRules(func(p []cerebellum.GatePattern) any { return Compile(p) }).(*Rules)
+	return rules.Evaluate(c)
 }
 
 func kindWord(block bool) string {

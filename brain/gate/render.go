@@ -15,17 +15,28 @@ import (
 // such as `r""m` or `"rm"` cannot split a word a pattern looks for).
 // Arguments that are not JSON have only the first.
 func Renderings(tool string, args json.RawMessage) []string {
-	out := []string{Line(tool, args)}
-	if len(bytes.TrimSpace(args)) == 0 || !json.Valid(args) {
-		return out
+	out, _ := renderings(tool, args)
+	return out
+}
+
+// renderings are Renderings and the decoded arguments (nil when they are
+// not JSON), decoded once for all of them.
+func renderings(tool string, args json.RawMessage) ([]string, any) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		return []string{tool + " {}"}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return out
+	v, err := decodeJSON(args)
+	if err != nil {
+		return []string{tool + " " + string(args)}, nil
 	}
+	canon, err := encodeCanonical(v)
+	if err != nil {
+		return []string{tool + " " + string(args)}, nil
+	}
+	out := []string{tool + " " + string(canon)}
 	var decoded, bare strings.Builder
+	decoded.Grow(len(out[0]))
+	bare.Grow(len(out[0]))
 	decoded.WriteString(tool + " ")
 	bare.WriteString(tool + " ")
 	render(&decoded, v, func(s string) string { return s })
@@ -35,7 +46,7 @@ func Renderings(tool string, args json.RawMessage) []string {
 			out = append(out, s)
 		}
 	}
-	return out
+	return out, v
 }
 
 // unquote drops the characters a shell uses to quote and escape, which do

@@ -1,0 +1,472 @@
+package gate
+
+import (
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// Rules are a snapshot's patterns prepared for matching, built once per
+// registry state (Snapshot.GateRules). Two things keep a check from costing
+// a regular expression run per pattern of every capability:
+//
+//   - A pattern anchored on tool names (`^shell_exec `, `^(fs_write|fs_patch) `)
+//     can only match calls of those tools, since every rendering starts with
+//     the tool and a space; it is filed under them, and a call tries only its
+//     tool's patterns and the unanchored (global) ones, in pattern order.
+//   - A pattern that needs some literal text (`sudo`, `"overwrite":true`) is
+//     run only on renderings that contain it, compared case-folded as the
+//     pattern is. Both are necessary conditions of a match, so they skip only
+//     patterns that cannot match: the verdict is the one every pattern run
+//     would give.
+type Rules struct {
+	patterns []cerebellum.GatePattern
+	// need[i] is what any match of pattern i contains; nil when nothing
+	// is known.
+	need []*need
+	// byTool holds, for each folded tool name, the indexes of the patterns
+	// anchored on it; global those anchored on none. Both ascend.
+	byTool map[string][]int
+	global []int
+}
+
+// Limits of the literal analysis: past them a pattern is treated as
+// needing nothing, which only costs speed.
+const (
+	maxPrefixes = 64
+	maxClass    = 16
+)
+
+// Compile prepares patterns for Evaluate. Patterns without a compiled
+// expression never match, as in Evaluate.
+func Compile(patterns []cerebellum.GatePattern) *Rules {
+	r := &Rules{patterns: patterns, need: make([]*need, len(patterns)), byTool: map[string][]int{}}
+	for i, p := range patterns {
+		if p.Pattern.Re == nil {
+			continue
+		}
+		re, err := syntax.Parse(p.Pattern.Re.String(), syntax.Perl)
+		if err != nil {
+			// Cannot happen for a compiled expression; matching it everywhere
+			// keeps the gate exact.
+			r.global = append(r.global, i)
+			continue
+		}
+		tools, rest := anchoredTools(re)
+		if tools == nil {
+			r.global = append(r.global, i)
+		}
+		for _, t := range tools {
+			r.byTool[t] = append(r.byTool[t], i)
+		}
+		if rest != nil {
+			r.need[i] = newNeed(required(rest))
+		}
+	}
+	return r
+}
+
+// candidates are the indexes of the patterns that may match a call of
+// tool, ascending. buf is reused.
+func (r *Rules) candidates(tool string, buf []int) []int {
+	if strings.ContainsAny(tool, " \t\r\n") {
+		// The line's first space is not where the tool ends: try everything.
+		buf = buf[:0]
+		for i := range r.patterns {
+			buf = append(buf, i)
+		}
+		return buf
+	}
+	own := r.byTool[foldString(tool)]
+	if len(own) == 0 {
+		return r.global
+	}
+	if len(r.global) == 0 {
+		return own
+	}
+	buf = append(append(buf[:0], own...), r.global...)
+	slices.Sort(buf)
+	return buf
+}
+
+// anchoredTools reads a pattern anchored at the start of the line on tool
+// names: the folded names it can match and the rest of the expression after
+// the anchor and tool names. tools is nil when the pattern may match a
+// call of any tool; rest is nil when no literal analysis applies.
+func anchoredTools(re *syntax.Regexp) (tools []string, rest *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return anchoredTools(re.Sub[0])
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			t, _ := anchoredTools(s)
+			if t == nil {
+				return nil, re
+			}
+			tools = append(tools, t...)
+		}
+		slices.Sort(tools)
+		return slices.Compact(tools), re
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 || re.Sub[0].Op != syntax.OpBeginText {
+			return nil, re
+		}
+		after := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+		pre, _ := prefixes(after)
+		seen := map[string]bool{}
+		for _, p := range pre {
+			name, _, ok := strings.Cut(p, " ")
+			if !ok {
+				return nil, re
+			}
+			if !seen[name] {
+				seen[name] = true
+				tools = append(tools, name)
+			}
+		}
+		if len(tools) == 0 {
+			return nil, re
+		}
+		slices.Sort(tools)
+		// The leading tool names are always in a line of those tools, so
+		// they say nothing about whether it matches: look past them.
+		n := 1
+		for n < len(re.Sub) {
+			if _, exact := prefixes(re.Sub[n]); !exact {
+				break
+			}
+			n++
+		}
+		return tools, &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[n:]}
+	}
+	return nil, re
+}
+
+// prefixes is a set of folded strings one of which starts every match of
+// re, and whether re matches exactly those (a finite set of strings).
+// {""} says nothing.
+func prefixes(re *syntax.Regexp) (set []string, exact bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		return []string{foldRunes(re.Rune)}, true
+	case syntax.OpCharClass:
+		runes := classRunes(re)
+		if runes == nil {
+			return []string{""}, false
+		}
+		for _, c := range runes {
+			set = append(set, string(c))
+		}
+		return dedupe(set), true
+	case syntax.OpCapture:
+		return prefixes(re.Sub[0])
+	case syntax.OpAlternate:
+		exact = true
+		for _, s := range re.Sub {
+			p, e := prefixes(s)
+			set = append(set, p...)
+			exact = exact && e
+		}
+		set = dedupe(set)
+		if len(set) > maxPrefixes {
+			return []string{""}, false
+		}
+		return set, exact
+	case syntax.OpConcat:
+		set = []string{""}
+		for _, s := range re.Sub {
+			p, e := prefixes(s)
+			next := product(set, p)
+			if next == nil {
+				return set, false
+			}
+			set = next
+			if !e {
+				return set, false
+			}
+		}
+		return set, true
+	}
+	return []string{""}, false
+}
+
+// required is a set of folded, non-empty strings of which every match of
+// re contains one; nil when none is known.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{foldRunes(re.Rune)}
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var set []string
+		for _, s := range re.Sub {
+			r := required(s)
+			if r == nil {
+				return nil
+			}
+			set = append(set, r...)
+		}
+		set = dedupe(set)
+		if len(set) > maxPrefixes {
+			return nil
+		}
+		return set
+	case syntax.OpConcat:
+		// Runs of exact pieces make longer strings (`"path":"` then `/etc`);
+		// any other piece may need something of its own. Keep the best.
+		var best []string
+		consider := func(set []string) {
+			if better(set, best) {
+				best = set
+			}
+		}
+		run := []string{""}
+		for _, s := range re.Sub {
+			if p, exact := prefixes(s); exact {
+				if next := product(run, p); next != nil {
+					run = next
+					continue
+				}
+			}
+			consider(run)
+			run = []string{""}
+			if p, exact := prefixes(s); exact {
+				run = p
+				continue
+			}
+			consider(required(s))
+		}
+		consider(run)
+		return best
+	}
+	return nil
+}
+
+// better reports whether set is a stronger requirement than best: its
+// shortest string is longer. A set holding "" requires nothing.
+func better(set, best []string) bool {
+	if len(set) == 0 {
+		return false
+	}
+	m := minLen(set)
+	return m > 0 && (best == nil || m > minLen(best))
+}
+
+func minLen(set []string) int {
+	m := len(set[0])
+	for _, s := range set[1:] {
+		m = min(m, len(s))
+	}
+	return m
+}
+
+// product is every a followed by every b, or nil past maxPrefixes.
+func product(a, b []string) []string {
+	if len(a)*len(b) > maxPrefixes {
+		return nil
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return dedupe(out)
+}
+
+func dedupe(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// classRunes lists the runes of a small character class, or nil.
+func classRunes(re *syntax.Regexp) []rune {
+	var out []rune
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		lo, hi := re.Rune[i], re.Rune[i+1]
+		if hi-lo >= maxClass || len(out)+int(hi-lo)+1 > maxClass {
+			return nil
+		}
+		for c := lo; c <= hi; c++ {
+			out = append(out, foldRune(c))
+		}
+	}
+	return out
+}
+
+// foldRune is the representative of r's case-folding orbit (its smallest
+// member), so two runes a case-insensitive expression treats as equal fold
+// to the same rune.
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'a' <= r && r <= 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}
+	m := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		m = min(m, f)
+	}
+	return m
+}
+
+func foldRunes(rs []rune) string {
+	var b strings.Builder
+	for _, r := range rs {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+// foldString folds every rune of s; bytes that are not UTF-8 become
+// U+FFFD, as a regular expression reads them.
+func foldString(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return foldASCII(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+func foldASCII(s string) string {
+	lower := false
+	for i := 0; i < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'z' {
+			lower = true
+			break
+		}
+	}
+	if !lower {
+		return s
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return string(b)
+}
+
+// need is a set of folded strings of which a line must contain one. When
+// they share a substring (`"PATH":"` in `[{,]"path":"(/etc|/usr)`), the
+// line is searched once for it and each string is checked where it occurs.
+type need struct {
+	strs   []string
+	anchor string
+	// offs[i] are the positions of anchor in strs[i].
+	offs [][]int
+}
+
+// Bounds of the search for a shared substring, which runs once per pattern.
+const (
+	minAnchor = 3
+	maxAnchor = 24
+)
+
+func newNeed(strs []string) *need {
+	if len(strs) == 0 {
+		return nil
+	}
+	n := &need{strs: strs}
+	if len(strs) == 1 {
+		return n
+	}
+	n.anchor = sharedSubstring(strs)
+	if n.anchor == "" {
+		return n
+	}
+	n.offs = make([][]int, len(strs))
+	for i, s := range strs {
+		for at := 0; ; {
+			j := strings.Index(s[at:], n.anchor)
+			if j < 0 {
+				break
+			}
+			n.offs[i] = append(n.offs[i], at+j)
+			at += j + 1
+		}
+	}
+	return n
+}
+
+// sharedSubstring is the longest substring (minAnchor to maxAnchor bytes)
+// of the shortest of strs that all of them contain, or "".
+func sharedSubstring(strs []string) string {
+	short := strs[0]
+	for _, s := range strs[1:] {
+		if len(s) < len(short) {
+			short = s
+		}
+	}
+	for l := min(len(short), maxAnchor); l >= minAnchor; l-- {
+	next:
+		for i := 0; i+l <= len(short); i++ {
+			sub := short[i : i+l]
+			for _, s := range strs {
+				if !strings.Contains(s, sub) {
+					continue next
+				}
+			}
+			return sub
+		}
+	}
+	return ""
+}
+
+// mayMatch reports whether a folded line holds one of n's strings.
+func (n *need) mayMatch(folded string) bool {
+	if n == nil {
+		return true
+	}
+	if n.anchor == "" {
+		for _, s := range n.strs {
+			if strings.Contains(folded, s) {
+				return true
+			}
+		}
+		return false
+	}
+	for at := 0; ; {
+		j := strings.Index(folded[at:], n.anchor)
+		if j < 0 {
+			return false
+		}
+		p := at + j
+		for i, s := range n.strs {
+			for _, o := range n.offs[i] {
+				if p >= o && strings.HasPrefix(folded[p-o:], s) {
+					return true
+				}
+			}
+		}
+		at = p + 1
+	}
+}
