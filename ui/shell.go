@@ -57,6 +57,10 @@ type Shell struct {
 
 	cancel     context.CancelFunc
 	stopEvents func()
+
+	// memory returns free heap pages to the OS after the first frame and
+	// after a conversation opens (memory.go).
+	memory *memoryRelease
 }
 
 // Build lays out env.Window: the split of sidebar and chat, the shortcuts,
@@ -64,8 +68,11 @@ type Shell struct {
 // Call Start to begin watching the workspace and Close when the window
 // goes.
 func Build(env *bridge.Env) *Shell {
-	s := &Shell{env: env}
-	c, st := newViews(env, s.ShowChat)
+	s := &Shell{env: env, memory: newMemoryRelease(freeOSMemory(env.Go))}
+	c, st := newViews(env, func() {
+		s.ShowChat()
+		s.memory.arm() // opening a long conversation leaves garbage behind
+	})
 	s.assemble(c, st)
 	return s
 }
@@ -89,7 +96,10 @@ func (s *Shell) assemble(c chatView, st settingsView) {
 	// sidebar and the chat's headers have no room left to truncate into.
 	floor := canvas.NewRectangle(color.Transparent)
 	floor.SetMinSize(fyne.NewSize(minWidth, minHeight))
-	s.content = container.NewStack(floor, split)
+	if s.memory == nil {
+		s.memory = newMemoryRelease(freeOSMemory(s.env.Go))
+	}
+	s.content = container.NewStack(floor, split, container.NewWithoutLayout(s.memory.raster))
 	s.refreshSettingsButton()
 
 	w := s.env.Window

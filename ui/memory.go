@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"runtime/debug"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+)
+
+// memoryRelease hands the heap's free pages back to the OS once a burst of
+// allocation has been painted: after the window's first frame and after
+// the first frame that shows a conversation just opened. Building the
+// window (parsing fonts, listing a thousand capabilities) and opening a
+// long conversation (decoding and measuring its messages) leave tens of
+// megabytes of garbage and emptied spans behind; the Go scavenger returns
+// them only gradually, so an idle window would keep them resident for
+// minutes. The memory is garbage: nothing live is paged out.
+//
+// Fyne has no paint callback, so the hook is a 1×1 transparent raster over
+// the window (as in ProbeFrames): the painter calls its generator when it
+// draws it, in the first frame and in the first frame after a Refresh.
+type memoryRelease struct {
+	raster *canvas.Raster
+	// armed: a release is due at the raster's next paint. The generator
+	// runs inside the paint, arm on the UI goroutine.
+	armed atomic.Bool
+	// release returns the free memory; it must not block the paint.
+	release func()
+}
+
+// newMemoryRelease returns a hook armed for the first frame. release runs
+// once per armed paint.
+func newMemoryRelease(release func()) *memoryRelease {
+	m := &memoryRelease{release: release}
+	pixel := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	pixel.Set(0, 0, color.Transparent)
+	m.raster = canvas.NewRaster(func(int, int) image.Image {
+		if m.armed.CompareAndSwap(true, false) {
+			m.release()
+		}
+		return pixel
+	})
+	m.raster.Resize(fyne.NewSize(1, 1))
+	m.armed.Store(true)
+	return m
+}
+
+// arm asks for a release after the next painted frame (call on the UI
+// goroutine, after the change that allocated).
+func (m *memoryRelease) arm() {
+	m.armed.Store(true)
+	m.raster.Refresh()
+}
+
+// freeOSMemory is the production release: a full collection that returns
+// every free page, on its own goroutine so the frame is not held up.
+func freeOSMemory(goFn func(func())) func() {
+	return func() { goFn(debug.FreeOSMemory) }
+}
