@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -140,6 +142,11 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 		row("Compatibility:", m.Compatibility)
 		row("Requires:", strings.Join(m.Requires, ", "))
 		row("Allowed tools:", strings.Join(m.AllowedTools, " "))
+		var meta []string
+		for _, k := range slices.Sorted(maps.Keys(m.Metadata)) {
+			meta = append(meta, k+"="+m.Metadata[k])
+		}
+		row("Metadata:", strings.Join(meta, ", "))
 		row("Search terms:", strings.Join(append(append(append([]string(nil), m.Triggers...), m.Keywords...), m.Tags...), ", "))
 		var perms []string
 		for _, p := range m.Permissions.Names() {
@@ -196,6 +203,12 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 			}
 		}
 	}
+	if m := c.Manifest; m != nil && m.Body != "" {
+		fmt.Fprintln(w, "\nInstructions (SKILL.md):")
+		for _, l := range strings.Split(m.Body, "\n") {
+			fmt.Fprintln(w, strings.TrimRight("  "+l, " "))
+		}
+	}
 	if len(c.Files) > 0 {
 		fmt.Fprintf(w, "\nFiles (%d):\n", len(c.Files))
 		for i, f := range c.Files {
@@ -209,15 +222,35 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 	return nil
 }
 
+// capsShowBody prints a capability's SKILL.md body alone, as written.
+func capsShowBody(app *assistant.App, c *call) error {
+	capability, err := app.Registry().Get(c.args[0])
+	if err != nil {
+		return err
+	}
+	if capability.Manifest == nil {
+		return fmt.Errorf("%w: %s: %s", cerebellum.ErrFailed, capability.Name, capability.Error)
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"name": capability.Name, "body": capability.Manifest.Body})
+	}
+	_, err = fmt.Fprintln(c.io.out, capability.Manifest.Body)
+	return err
+}
+
 // cerebellumManifestJS is the manifest as shown by `caps show --json`.
 type cerebellumManifestJS struct {
-	Description string   `json:"description"`
-	Version     string   `json:"version,omitempty"`
-	License     string   `json:"license,omitempty"`
-	Requires    []string `json:"requires,omitempty"`
-	Tools       []string `json:"tools,omitempty"`
-	Warnings    []string `json:"warnings,omitempty"`
-	Permissions []string `json:"permissions,omitempty"`
+	Description   string            `json:"description"`
+	Version       string            `json:"version,omitempty"`
+	License       string            `json:"license,omitempty"`
+	Compatibility string            `json:"compatibility,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+	AllowedTools  []string          `json:"allowedTools,omitempty"`
+	Body          string            `json:"body,omitempty"`
+	Requires      []string          `json:"requires,omitempty"`
+	Tools         []string          `json:"tools,omitempty"`
+	Warnings      []string          `json:"warnings,omitempty"`
+	Permissions   []string          `json:"permissions,omitempty"`
 }
 
 func manifestJS(c *cerebellum.Capability) *cerebellumManifestJS {
@@ -225,7 +258,8 @@ func manifestJS(c *cerebellum.Capability) *cerebellumManifestJS {
 	if m == nil {
 		return nil
 	}
-	out := &cerebellumManifestJS{Description: m.Description, Version: m.Version, License: m.License, Requires: m.Requires, Permissions: m.Permissions.Names()}
+	out := &cerebellumManifestJS{Description: m.Description, Version: m.Version, License: m.License, Requires: m.Requires, Permissions: m.Permissions.Names(),
+		Compatibility: m.Compatibility, Metadata: m.Metadata, AllowedTools: m.AllowedTools, Body: m.Body}
 	for _, t := range m.Tools {
 		out.Tools = append(out.Tools, t.Name)
 	}

@@ -69,6 +69,10 @@ func indent(s string) string {
 func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool) error {
 	path := c.path(c.args[0])
 	res, err := app.Install(ctx, path, replace)
+	var coll *cerebellum.CollectionError
+	if errors.As(err, &coll) {
+		return explainCollection(c.args[0], coll)
+	}
 	if err != nil {
 		return explainInstall(ctx, app, c.args[0], path, replace, err)
 	}
@@ -89,6 +93,69 @@ func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool)
 			strings.Join(perms, ", "), res.Name, commalist.Join(perms))
 	}
 	printWarnings(c.io.out, res.Report.Warnings)
+	return nil
+}
+
+// explainCollection refuses a collection installed as one capability,
+// naming its skills and the two ways to install them.
+func explainCollection(typed string, coll *cerebellum.CollectionError) error {
+	names := coll.Collection.Names()
+	var example []string // skills expected to install, for the --only example
+	for _, f := range coll.Collection.Skills {
+		if f.Problem == nil && len(example) < 2 {
+			example = append(example, f.Name)
+		}
+	}
+	if len(example) == 0 {
+		example = names[:1]
+	}
+	err := fmt.Errorf("%w: %s holds %d skills: %s; install them with --all, or some with --only %s",
+		cerebellum.ErrCollection, filepath.Base(typed), len(names), strings.Join(names, ", "), commalist.Join(example))
+	return hint.With(err, hint.Hint{Action: "Install every skill in it", Command: []string{"caps", "install", typed, "--all"}, Page: hint.PageCapabilities})
+}
+
+// capsInstallCollection installs skills of a collection one by one and
+// says how each went; it fails when any did.
+func capsInstallCollection(ctx context.Context, app *assistant.App, c *call, all bool, onlyList string, replace bool) error {
+	only := commalist.Split(onlyList)
+	if all && len(only) > 0 {
+		return fmt.Errorf("give --all or --only, not both")
+	}
+	items, err := app.InstallCollection(ctx, c.path(c.args[0]), only, replace)
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		if err := writeJSON(c.io.out, items); err != nil {
+			return err
+		}
+	}
+	failed := 0
+	for _, it := range items {
+		if it.Err != nil {
+			failed++
+			if !c.g.json {
+				fmt.Fprintf(c.io.err, "%s: not installed:\n%s\n", it.Name, indent(it.Err.Error()))
+			}
+			continue
+		}
+		if c.g.json {
+			continue
+		}
+		res := it.Result
+		verb := "Installed"
+		if res.Replaced {
+			verb = "Replaced"
+		}
+		fmt.Fprintf(c.io.out, "%s %s (%s) in %s.\n", verb, res.Name, res.Report.Kind, filepath.Join(app.Workspace().Capabilities(), res.Folder))
+		printWarnings(c.io.out, res.Report.Warnings)
+	}
+	if failed > 0 {
+		if !c.g.json {
+			fmt.Fprintf(c.io.err, "%d of %d skills installed.\n", len(items)-failed, len(items))
+		}
+		return errInvalid
+	}
 	return nil
 }
 

@@ -75,10 +75,16 @@ func commands() []*command {
 				noCheck := fs.Bool("no-check", false, "skip checking plugins (they are checked once per version, then remembered)")
 				return func(ctx context.Context, app *assistant.App, c *call) error { return capsList(ctx, app, c, !*noCheck) }
 			}},
-		{path: "caps show", args: "NAME", argHelp: name, summary: "Everything about one capability: state, tools, permissions, patterns, files.", minArgs: 1, maxArgs: 1,
+		{path: "caps show", args: "NAME", argHelp: name, summary: "Everything about one capability: state, tools, permissions, patterns, its SKILL.md instructions, files.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				noCheck := fs.Bool("no-check", false, "skip checking plugins (they are checked once per version, then remembered)")
-				return func(ctx context.Context, app *assistant.App, c *call) error { return capsShow(ctx, app, c, !*noCheck) }
+				body := fs.Bool("body", false, "print only the SKILL.md instructions (the body after the frontmatter)")
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					if *body {
+						return capsShowBody(app, c)
+					}
+					return capsShow(ctx, app, c, !*noCheck)
+				}
 			}},
 		{path: "caps index", summary: "The capability index as the model sees it.", maxArgs: 0,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
@@ -91,11 +97,16 @@ func commands() []*command {
 		{path: "caps validate", args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive"}},
 			summary: "Check a capability without installing it, exactly as an install would.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsValidate)},
-		{path: "caps install", args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive"}},
+		{path: "caps install", args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive; or a collection of skills (an archive or folder with several skill folders) with --all or --only"}},
 			summary: "Install a capability, validated completely before anything is written.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				replace := fs.Bool("replace", false, "replace an installed capability of the same name")
+				all := fs.Bool("all", false, "PATH is a collection: install every skill in it, each on its own")
+				only := fs.String("only", "", "PATH is a collection: install these skills (`NAMES`, comma-separated), each on its own")
 				return func(ctx context.Context, app *assistant.App, c *call) error {
+					if *all || *only != "" {
+						return capsInstallCollection(ctx, app, c, *all, *only, *replace)
+					}
 					return capsInstall(ctx, app, c, *replace)
 				}
 			}},
