@@ -101,7 +101,7 @@ func (r *runner) scaleGate(ctx context.Context) []Row {
 			Value: at1000.String(), Number: us(at1000.Wall), Unit: "µs",
 			Baseline: "one-line argument " + short1000.String(),
 			Target:   "≤ " + FormatDuration(gateLongTarget), Pass: verdict(at1000.Wall <= gateLongTarget),
-			Note:     fmt.Sprintf("preparing the 1,000 capabilities' rules once took %s", FormatDuration(compile1000))})
+			Note: fmt.Sprintf("preparing the 1,000 capabilities' rules once took %s", FormatDuration(compile1000))})
 	}
 	return rows
 }
