@@ -575,8 +575,10 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	opts := t.a.opts
 	reg := opts.Registry
 	snap := reg.Snapshot()
+	// images are the pictures the tool returned (set once it ran).
+	var images []provider.Image
 	result := func(text string, isError bool) error {
-		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError})
+		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError, Images: images})
 		return err
 	}
 	stopped := func(text string) error {
@@ -658,6 +660,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 		t.a.log.Debug("tool call", "conversation", t.id.String(), "tool", c.Name, "is_error", res.IsError,
 			"bytes", len(res.Content), "elapsed", time.Since(start))
 	}
+	images = resultImages(res.Images)
 	return result(res.Content, res.IsError)
 }
 

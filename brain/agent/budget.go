@@ -142,7 +142,7 @@ func (f *fitter) sync(msgs []provider.Message) {
 }
 
 func msgSize(m *provider.Message, count func(string) int) int {
-	n := perMessage + count(m.Content)
+	n := perMessage + count(m.Content) + len(m.Images)*imageTokens
 	for _, c := range m.ToolCalls {
 		n += count(c.Name) + count(string(c.Arguments))
 	}
@@ -159,7 +159,7 @@ func (f *fitter) sizeOf(msgs []provider.Message, i int, count func(string) int) 
 func (f *fitter) trimmedSizeOf(msgs []provider.Message, i int, count func(string) int) int {
 	if f.tsize[i] < 0 {
 		t := f.trimmedOf(msgs, i)
-		if t.Content == msgs[i].Content {
+		if t.Content == msgs[i].Content && len(msgs[i].Images) == 0 {
 			f.tsize[i] = f.sizeOf(msgs, i, count)
 		} else {
 			f.tsize[i] = msgSize(&t, count)
@@ -174,13 +174,13 @@ func (f *fitter) trimmedOf(msgs []provider.Message, i int) provider.Message {
 		f.note[i] = trimmed(msgs[i]).Content
 	}
 	m := msgs[i]
-	m.Content = f.note[i]
+	m.Content, m.Images = f.note[i], nil
 	return m
 }
 
 // trimmable reports whether step 1 or 3 may trim msgs[i].
 func trimmable(m *provider.Message) bool {
-	return m.Role == provider.RoleTool && len(m.Content) >= trimMinBytes
+	return m.Role == provider.RoleTool && (len(m.Content) >= trimMinBytes || len(m.Images) > 0)
 }
 
 func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
@@ -400,9 +400,11 @@ func summarizeBefore(msgs []provider.Message, s int, starts []int) string {
 
 func trimmed(m provider.Message) provider.Message {
 	if strings.HasPrefix(m.Content, "[trimmed: ") {
+		m.Images = nil
 		return m
 	}
 	m.Content = fmt.Sprintf("[trimmed: %d bytes of tool output]", len(m.Content))
+	m.Images = nil
 	return m
 }
 
