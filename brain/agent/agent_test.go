@@ -101,9 +101,19 @@ func TestToolSearchLoadsCapabilityMidTurn(t *testing.T) {
 		if !slices.Contains(toolNames(reqs[i].Tools), "weather_get") {
 			t.Errorf("request %d lacks weather_get: %q", i+1, toolNames(reqs[i].Tools))
 		}
-		if !strings.Contains(reqs[i].System, "- weather (1 tool) — Weather forecasts for any city. [loaded]") {
-			t.Errorf("request %d index does not mark weather loaded:\n%s", i+1, reqs[i].System)
+		// The load is told by the result that loaded it, not by the prompt.
+		if reqs[i].System != reqs[0].System {
+			t.Errorf("request %d changed the system prompt:\n%s", i+1, reqs[i].System)
 		}
+	}
+	if !strings.Contains(reqs[0].System, "- weather (1 tool) — Weather forecasts for any city.\n") {
+		t.Errorf("index:\n%s", reqs[0].System)
+	}
+	if refs := reqs[1].Messages[2].ToolRefs; !slices.Equal(refs, []string{"weather_get"}) {
+		t.Errorf("tool_search result references %q, want weather_get", refs)
+	}
+	if !slices.Contains(toolNames(reqs[0].Deferrable), "weather_get") {
+		t.Errorf("weather_get not deferrable: %q", toolNames(reqs[0].Deferrable))
 	}
 	last := reqs[2].Messages
 	if n := len(last); n != 5 || last[4].Role != provider.RoleTool || last[4].Content != "sunny, 21°C" || last[4].ToolCallID != "c2" {

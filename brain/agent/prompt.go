@@ -36,7 +36,10 @@ func HostFacts(getenv func(string) string) Facts {
 
 // SystemPrompt assembles the system prompt: the identity, the environment
 // (date to the day, so the prompt cache holds all day), and the capability
-// index last, since it is what changes most often within a conversation.
+// index last. With the stable index (Registry.StableIndex) nothing in it
+// moves when the conversation loads or evicts a capability, so it stays a
+// warm prompt-cache prefix; the index is last because installing or
+// pinning a capability, a settings change, is what still changes it.
 func SystemPrompt(identity string, facts Facts, now time.Time, index string) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(identity))

@@ -86,6 +86,10 @@ type Event struct {
 	// Images are the pictures a tool result carries; their bytes are
 	// stored apart from the event (images.go).
 	Images []provider.Image `json:"images,omitempty"`
+	// ToolRefs are the tools a tool result made callable (see
+	// provider.Message.ToolRefs); kept so every later request sends the
+	// same bytes for it.
+	ToolRefs []string `json:"toolRefs,omitempty"`
 }
 
 // validate checks what the loop can get wrong; stored events are not

@@ -66,7 +66,7 @@ func ToMessages(events []Event) []provider.Message {
 			cur = -1
 			done[e.ToolCallID] = true
 			out = append(out, provider.Message{Role: provider.RoleTool, Content: e.Text,
-				ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError, Images: e.Images})
+				ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError, Images: e.Images, ToolRefs: e.ToolRefs})
 		}
 	}
 	closeCalls()

@@ -1,0 +1,92 @@
+package agent
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/cerebellum"
+)
+
+// Layout is how a turn lays its requests out for the provider's prompt
+// cache, which serves the longest unchanged prefix of a request (tools,
+// then the system prompt, then the messages).
+type Layout int
+
+const (
+	// LayoutStable keeps the prefix still within a conversation: the system
+	// prompt carries the stable capability index (Registry.StableIndex),
+	// so loads and evictions leave it byte-identical; the tools array is
+	// core and pinned first, then loaded capabilities in the order they
+	// were loaded; and every loadable tool is offered as Deferrable, with
+	// the result that loaded a capability naming its tools (ToolRefs), for
+	// providers that support deferred tools.
+	LayoutStable Layout = iota
+	// LayoutLegacy builds requests as Wrasse did before issue 16: the index
+	// marks what the conversation loaded and favours what it used recently,
+	// loaded tools are sorted by capability name, nothing is deferrable.
+	// It exists so wrasse-bench can measure the old layout beside the new
+	// one in the same run; nothing else should use it.
+	LayoutLegacy
+)
+
+// index is the capability index for the system prompt.
+func (t *turn) index() string {
+	reg := t.a.opts.Registry
+	if t.a.opts.Layout == LayoutLegacy {
+		return reg.Index(t.sess)
+	}
+	return reg.StableIndex()
+}
+
+// layoutTools finishes t.tools and sets t.deferrable for the layout.
+func (t *turn) layoutTools(snap *cerebellum.Snapshot) {
+	if t.a.opts.Layout == LayoutLegacy {
+		// The loaded capabilities' tools sorted by capability name, as
+		// LoadedNames used to order them; core and pinned stay first.
+		capOf := map[string]string{}
+		for _, d := range t.a.opts.Registry.Tools(t.sess) {
+			capOf[d.Name] = d.Capability
+		}
+		first := slices.IndexFunc(t.tools, func(tl provider.Tool) bool { return tl.Loadable })
+		if first >= 0 {
+			slices.SortStableFunc(t.tools[first:], func(x, y provider.Tool) int { return strings.Compare(capOf[x.Name], capOf[y.Name]) })
+		}
+		t.deferrable = nil
+		return
+	}
+	defs := t.a.opts.Registry.DeferrableTools()
+	t.deferrable = make([]provider.Tool, 0, len(defs))
+	for _, d := range defs {
+		t.deferrable = append(t.deferrable, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters, Loadable: true})
+	}
+}
+
+func alwaysLoaded(snap *cerebellum.Snapshot, capability string) bool {
+	c, ok := snap.Get(capability)
+	return ok && c.AlwaysLoaded()
+}
+
+// newToolRefs names the tools of the capabilities loaded since before (a
+// LoadOrder taken before a call), in load order: the call's result makes
+// them callable, which a provider with deferred tools says by reference.
+func (t *turn) newToolRefs(before []string) []string {
+	if t.a.opts.Layout == LayoutLegacy {
+		return nil
+	}
+	snap := t.a.opts.Registry.Snapshot()
+	var refs []string
+	for _, name := range t.sess.LoadOrder() {
+		if slices.Contains(before, name) {
+			continue
+		}
+		c, ok := snap.Get(name)
+		if !ok {
+			continue
+		}
+		for _, tl := range c.Tools() {
+			refs = append(refs, tl.Name)
+		}
+	}
+	return refs
+}
