@@ -170,6 +170,9 @@ func (d *DB) DeleteConversation(id ID) error {
 		if err := deleteImages(tx.Bucket([]byte(bucketImages)), conversationKey(id)); err != nil {
 			return err
 		}
+		if err := dropIndex(tx, id); err != nil {
+			return err
+		}
 		// Forget its streaming replies too, or Open would look for them.
 		sb := tx.Bucket([]byte(bucketStreaming))
 		prefix := conversationKey(id)

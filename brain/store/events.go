@@ -120,7 +120,7 @@ func (e Event) validate() error {
 	return nil
 }
 
-func putEvent(eb *bolt.Bucket, e Event) error {
+func putEvent(eb *bolt.Bucket, id ID, e Event) error {
 	b, err := encodeEvent(e)
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func putEvent(eb *bolt.Bucket, e Event) error {
 	if err := eb.Put(encodeU64(e.Seq), b); err != nil {
 		return fmt.Errorf("write event %d: %w", e.Seq, err)
 	}
-	return nil
+	return indexEvent(eb.Tx(), id, e) // in the same transaction: never apart
 }
 
 // readEvent decodes one stored event; a damaged one becomes a visible error
@@ -255,7 +255,7 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 			return err
 		}
 		e.Seq = seq
-		if err := putEvent(eb, e); err != nil {
+		if err := putEvent(eb, id, e); err != nil {
 			return err
 		}
 		if err := putImages(tx, id, e); err != nil {
@@ -340,7 +340,7 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 		// the reply streamed.
 		e.Text = red.String(e.Text + pieces(tx.Bucket([]byte(bucketStreaming)), id, seq) + d.tails[key])
 		e.Status = status
-		if err := putEvent(eb, e); err != nil {
+		if err := putEvent(eb, id, e); err != nil {
 			return err
 		}
 		if err := setStreaming(tx, id, e); err != nil {
@@ -400,7 +400,7 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 			e.Time = d.readEvent(tx, id, e.Seq, raw).Time
 		}
 		e.Time = e.Time.UTC().Round(0)
-		if err := putEvent(eb, e); err != nil {
+		if err := putEvent(eb, id, e); err != nil {
 			return err
 		}
 		if err := putImages(tx, id, e); err != nil {

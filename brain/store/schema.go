@@ -19,16 +19,17 @@ const (
 	bucketCapSettings   = "capability_settings"
 	bucketMCPCatalogs   = "mcp_catalogs"
 	bucketImages        = "images"
+	bucketSearch        = "search_index"
 
 	keySchemaVersion = "schema_version"
 
 	// schemaVersion is the layout this code reads and writes.
-	schemaVersion uint64 = 1
+	schemaVersion uint64 = 2
 )
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages}
+		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs
@@ -37,6 +38,8 @@ func migrations() []func(*bolt.Tx) error {
 	return []func(*bolt.Tx) error{
 		// 0 → 1: a new file; the buckets were just created.
 		func(*bolt.Tx) error { return nil },
+		// 1 → 2: the search index (index.go) of the events already stored.
+		rebuildIndex,
 	}
 }
 

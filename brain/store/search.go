@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -67,9 +66,13 @@ func Terms(query string) []string {
 func lower(s string) string { return strings.Map(unicode.ToLower, s) }
 
 // Search finds conversations whose title or messages contain the query's
-// terms (case-insensitive substrings). Each conversation appears once, at
-// the event matching the most terms (ties: the latest event). Hits are
-// ranked by terms matched, then by Updated, then by ID, newest first.
+// terms, case-insensitively, each term as a whole word or the start of one
+// ("train" finds "Train" and "trains", not "restrain"; words are runs of
+// letters and digits, so "tax-return" is "tax" and "return"). It reads the
+// search index (index.go), not the events, so its cost grows with the
+// postings of the terms, not with the history. Each conversation appears
+// once, at the event matching the most terms (ties: the latest event). Hits
+// are ranked by terms matched, then by Updated, then by ID, newest first.
 // limit <= 0 means DefaultSearchLimit; it is capped at MaxSearchLimit.
 func (d *DB) Search(query string, limit int) ([]Hit, error) {
 	terms := Terms(query)
@@ -86,7 +89,9 @@ func (d *DB) Search(query string, limit int) ([]Hit, error) {
 
 	var hits []Hit
 	err := d.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketConversations)).ForEach(func(k, v []byte) error {
+		ib := tx.Bucket([]byte(bucketSearch))
+		masks := map[uint64]uint32{}
+		err := tx.Bucket([]byte(bucketConversations)).ForEach(func(k, v []byte) error {
 			n, ok := decodeU64(k)
 			if !ok {
 				return nil
@@ -95,87 +100,92 @@ func (d *DB) Search(query string, limit int) ([]Hit, error) {
 			if err != nil {
 				return nil // ListConversations reports it
 			}
-			if h, ok := searchConversation(tx, c, terms); ok {
-				hits = append(hits, h)
+			titleMask := wordMask(c.Title, terms)
+			best := Hit{Conversation: c.ID, Title: c.Title, Updated: c.Updated, Matched: bits.OnesCount32(titleMask)}
+			if cb := ib.Bucket(k); cb != nil {
+				clear(masks)
+				for i, t := range terms {
+					postings(cb, t, func(seq uint64) { masks[seq] |= 1 << i })
+				}
+				for seq, m := range masks {
+					// A later event wins ties, and an event beats the title.
+					if n := bits.OnesCount32(m | titleMask); n > best.Matched || n == best.Matched && seq > best.Seq {
+						best.Matched, best.Seq = n, seq
+					}
+				}
+			}
+			if best.Matched > 0 {
+				hits = append(hits, best)
 			}
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(hits, func(a, b Hit) int {
+			if c := cmp.Compare(b.Matched, a.Matched); c != 0 {
+				return c
+			}
+			if c := b.Updated.Compare(a.Updated); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.Conversation, a.Conversation)
+		})
+		if len(hits) > limit {
+			hits = hits[:limit]
+		}
+		// Only the hits shown read their event, for its type and snippet.
+		for i := range hits {
+			h := &hits[i]
+			text := h.Title
+			if h.Seq > 0 {
+				if e, ok := searchedEvent(tx, h.Conversation, h.Seq); ok {
+					h.Type, text = e.Type, e.Text
+				} else {
+					h.Seq = 0
+				}
+			}
+			h.Snippet = snippet(text, lower(text), terms)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if c := cmp.Compare(b.Matched, a.Matched); c != 0 {
-			return c
-		}
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.Conversation, a.Conversation)
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
 	return hits, nil
 }
 
-// termMask has bit i set when terms[i] occurs in lowered text.
-func termMask(text string, terms []string) uint32 {
+// searchedEvent reads the type and text of a hit's event.
+func searchedEvent(tx *bolt.Tx, id ID, seq uint64) (Event, bool) {
+	eb := eventBucket(tx, id)
+	if eb == nil {
+		return Event{}, false
+	}
+	raw := eb.Get(encodeU64(seq))
+	if raw == nil {
+		return Event{}, false
+	}
+	var rec struct {
+		Type EventType `json:"type"`
+		Text string    `json:"text"`
+	}
+	if json.Unmarshal(raw, &rec) != nil {
+		return Event{}, false
+	}
+	return Event{Type: rec.Type, Text: rec.Text}, true
+}
+
+// wordMask has bit i set when a word of text starts with terms[i].
+func wordMask(text string, terms []string) uint32 {
 	var m uint32
-	for i, t := range terms {
-		if strings.Contains(text, t) {
-			m |= 1 << i
+	for _, w := range words(text) {
+		for i, t := range terms {
+			if strings.HasPrefix(w, cutWord(t)) {
+				m |= 1 << i
+			}
 		}
 	}
 	return m
-}
-
-func searchConversation(tx *bolt.Tx, c Conversation, terms []string) (Hit, bool) {
-	titleLower := lower(c.Title)
-	titleMask := termMask(titleLower, terms)
-	best := Hit{Conversation: c.ID, Title: c.Title, Updated: c.Updated}
-	var bestText, bestLower string
-	if titleMask != 0 {
-		best.Matched = bits.OnesCount32(titleMask)
-		bestText, bestLower = c.Title, titleLower
-	}
-	eb := eventBucket(tx, c.ID)
-	if eb != nil {
-		// Decode only what search needs.
-		var rec struct {
-			Type EventType `json:"type"`
-			Text string    `json:"text"`
-		}
-		_ = eb.ForEach(func(k, v []byte) error {
-			// Cheap reject before decoding: terms are letters and digits,
-			// which the JSON encoder never escapes, so an event whose raw
-			// bytes lack every term cannot match.
-			if termMask(string(bytes.ToLower(v)), terms) == 0 {
-				return nil
-			}
-			rec.Type, rec.Text = "", ""
-			if json.Unmarshal(v, &rec) != nil || !searchable(rec.Type) || rec.Text == "" {
-				return nil
-			}
-			low := lower(rec.Text)
-			m := termMask(low, terms)
-			if m == 0 {
-				return nil
-			}
-			// >= so a later event wins ties, and an event beats the title.
-			if n := bits.OnesCount32(m | titleMask); n >= best.Matched {
-				seq, _ := decodeU64(k)
-				best.Matched, best.Seq, best.Type = n, seq, rec.Type
-				bestText, bestLower = rec.Text, low
-			}
-			return nil
-		})
-	}
-	if best.Matched == 0 {
-		return Hit{}, false
-	}
-	best.Snippet = snippet(bestText, bestLower, terms)
-	return best, true
 }
 
 // snippet cuts text around the earliest occurrence of any term.

@@ -189,7 +189,7 @@ func (d *DB) recoverStreams(tx *bolt.Tx, red *Redactor) error {
 		e.Text = red.String(e.Text + text)
 		e.Status = StatusInterrupted
 		e.Seq = seq
-		if err := putEvent(eb, e); err != nil {
+		if err := putEvent(eb, id, e); err != nil {
 			return err
 		}
 		d.log.Info("reply cut off by a previous stop marked interrupted", "conversation", id.String(), "seq", seq)

@@ -36,6 +36,9 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 		if err := deleteImagesFrom(tx, id, seq); err != nil {
 			return err
 		}
+		if err := unindexFrom(tx, id, gone); err != nil {
+			return err
+		}
 		removed = len(gone)
 		return d.touch(tx, id, nil, -removed)
 	})

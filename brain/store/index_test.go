@@ -1,0 +1,248 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestWords(t *testing.T) {
+	long := "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, World! hello", []string{"hello", "world"}},
+		{"tax-return 2023 TAX", []string{"tax", "return", "2023"}},
+		{"Ünïcode café", []string{"ünïcode", "café"}},
+		{long, []string{long[:maxWordBytes]}},
+		{"éééééééééééééééééééééééééééééé", []string{"éééééééééééééééééééééééé"}}, // cut at a rune
+		{" ?! ", nil},
+	}
+	for _, tt := range tests {
+		if got := words(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Search matches whole words and word starts, not the middle of a word.
+func TestSearchWordPrefix(t *testing.T) {
+	db, _, _ := openTest(t)
+	c := mustConv(t, db, "")
+	mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "Restrain the Training schedule; e-mail Bob"})
+	tests := []struct {
+		query string
+		found bool
+	}{
+		{"training", true}, {"TRAIN", true}, {"tra", true}, {"schedule", true},
+		{"rain", false}, {"mail", true}, {"email", false}, {"restrain", true}, {"strain", false},
+		{"bob schedulex", true}, // one of two terms is enough, ranked lower
+	}
+	for _, tt := range tests {
+		hits, err := db.Search(tt.query, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(hits) == 1) != tt.found {
+			t.Errorf("Search(%q) = %+v, want found %v", tt.query, hits, tt.found)
+		}
+	}
+}
+
+// dumpIndex is the index as word key → sorted postings, event key → words.
+func dumpIndex(t *testing.T, db *DB) map[string][]uint64 {
+	t.Helper()
+	out := map[string][]uint64{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(bucketSearch)).ForEachBucket(func(conv []byte) error {
+			cb := tx.Bucket([]byte(bucketSearch)).Bucket(conv)
+			return cb.ForEach(func(k, v []byte) error {
+				key := fmt.Sprintf("%x/%q", conv, k)
+				if k[0] == prefixEvent {
+					out[key] = []uint64{uint64(len(v))}
+					return nil
+				}
+				var seqs []uint64
+				for len(v) > 0 {
+					s, n := binary.Uvarint(v)
+					if n <= 0 {
+						t.Errorf("damaged postings at %s", key)
+						break
+					}
+					seqs = append(seqs, s)
+					v = v[n:]
+				}
+				slices.Sort(seqs)
+				if len(seqs) == 0 {
+					t.Errorf("empty postings kept at %s", key)
+				}
+				out[key] = seqs
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// rebuiltIndex is what rebuildIndex makes of the stored events.
+func rebuiltIndex(t *testing.T, db *DB) map[string][]uint64 {
+	t.Helper()
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bucketSearch)); err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucket([]byte(bucketSearch)); err != nil {
+			return err
+		}
+		return rebuildIndex(tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dumpIndex(t, db)
+}
+
+// However events are appended, streamed, rewritten, truncated and deleted,
+// the index kept as they are written is the one built from scratch: no
+// posting of a removed or rewritten event stays behind.
+func TestIndexKeptInStep(t *testing.T) {
+	db, _, _ := openTest(t)
+	r := rand.New(rand.NewPCG(14, 3))
+	vocab := []string{"alpha", "beta", "gamma", "delta", "alphabet", "Beta-Max", "ünï", "2023"}
+	text := func() string {
+		s := ""
+		for range 1 + r.IntN(6) {
+			s += vocab[r.IntN(len(vocab))] + " "
+		}
+		return s
+	}
+	types := []EventType{EventUserMessage, EventAssistantText, EventToolResult, EventError}
+	var convs []ID
+	for step := 0; step < 600; step++ {
+		switch op := r.IntN(20); {
+		case op == 0 || len(convs) == 0:
+			convs = append(convs, mustConv(t, db, "").ID)
+		case op == 1 && len(convs) > 1:
+			i := r.IntN(len(convs))
+			if err := db.DeleteConversation(convs[i]); err != nil {
+				t.Fatal(err)
+			}
+			convs = slices.Delete(convs, i, i+1)
+		case op == 2:
+			id := convs[r.IntN(len(convs))]
+			if _, err := db.TruncateFrom(id, uint64(1+r.IntN(10))); err != nil {
+				t.Fatal(err)
+			}
+		case op == 3:
+			id := convs[r.IntN(len(convs))]
+			evs := mustEvents(t, db, id)
+			if len(evs) > 0 {
+				e := evs[r.IntN(len(evs))]
+				e.Text, e.Status = text(), StatusComplete
+				if err := db.UpdateEvent(id, e); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case op == 4:
+			id := convs[r.IntN(len(convs))]
+			e := mustAppend(t, db, id, Event{Type: EventAssistantText, Text: text(), Status: StatusStreaming})
+			if err := db.AppendText(id, e.Seq, text()); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.FinishEvent(id, e.Seq, StatusComplete); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			id := convs[r.IntN(len(convs))]
+			mustAppend(t, db, id, Event{Type: types[r.IntN(len(types))], Text: text()})
+		}
+	}
+	kept := dumpIndex(t, db)
+	if len(kept) == 0 {
+		t.Fatal("nothing indexed")
+	}
+	if rebuilt := rebuiltIndex(t, db); !maps.EqualFunc(kept, rebuilt, slices.Equal) {
+		for k, v := range kept {
+			if !slices.Equal(rebuilt[k], v) {
+				t.Errorf("%s: kept %v, rebuilt %v", k, v, rebuilt[k])
+			}
+		}
+		for k, v := range rebuilt {
+			if _, ok := kept[k]; !ok {
+				t.Errorf("%s: missing, rebuilt %v", k, v)
+			}
+		}
+	}
+}
+
+func TestIndexDeleteAndTruncate(t *testing.T) {
+	db, _, _ := openTest(t)
+	c := mustConv(t, db, "")
+	mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "zebra crossing"})
+	mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Text: "okapi herd"})
+	found := func(q string) int {
+		hits, err := db.Search(q, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	if found("okapi") != 1 || found("zebra") != 1 {
+		t.Fatal("not indexed")
+	}
+	if _, err := db.TruncateFrom(c.ID, 2); err != nil {
+		t.Fatal(err)
+	}
+	if found("okapi") != 0 || found("zebra") != 1 {
+		t.Error("truncated event still found, or the kept one lost")
+	}
+	if err := db.DeleteConversation(c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if found("zebra") != 0 || len(dumpIndex(t, db)) != 0 {
+		t.Errorf("deleted conversation left postings: %v", dumpIndex(t, db))
+	}
+}
+
+// A database written before the index (schema 1) gets one when opened.
+func TestIndexBuiltForOldDatabase(t *testing.T) {
+	db, path, clock := openTest(t)
+	c := mustConv(t, db, "")
+	mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "remember the walrus"})
+	// Make it look as an older Wrasse left it: no index, schema 1.
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bucketSearch)); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchemaVersion), encodeU64(1))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db, path, clock)
+	hits, err := db.Search("walrus", 0)
+	if err != nil || len(hits) != 1 || hits[0].Seq != 1 || hits[0].Snippet != "remember the walrus" {
+		t.Fatalf("after upgrade: %+v, %v", hits, err)
+	}
+}
+
+func BenchmarkIndexedAppend(b *testing.B) {
+	db, _, _ := openTest(b)
+	c := mustConv(b, db, "")
+	text := "The quick brown fox jumps over the lazy dog while the tram to Lisbon leaves at noon, 2023."
+	for b.Loop() {
+		if _, err := db.AppendEvent(c.ID, Event{Type: EventAssistantText, Text: text}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
