@@ -81,19 +81,34 @@ func TestExecSandboxed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		skill := filepath.Join(ws, "brain", "cerebellum", "x")
+		if err := os.MkdirAll(filepath.Join(skill, "scripts"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(skill, "scripts", "run.sh"), []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		tests := []struct {
 			name, command string
 			ok            bool
+			cwd           string
 		}{
-			{"read /etc/passwd", "cat /etc/passwd", false},
-			{"read the workspace database", "cat wrasse.db", false},
-			{"write outside the granted folders", "echo x > " + base + "/outside.txt", false},
-			{"write into brain/cerebellum", "echo x > brain/cerebellum/x/SKILL.md", false},
-			{"write inside the granted folder", "echo x > ../granted/new.txt && cat ../granted/new.txt", true},
-			{"TCP connect", tcp, network == "true"},
+			{"read /etc/passwd", "cat /etc/passwd", false, ""},
+			{"read the workspace database", "cat wrasse.db", false, ""},
+			{"write outside the granted folders", "echo x > " + base + "/outside.txt", false, ""},
+			{"write into brain/cerebellum", "echo x > brain/cerebellum/x/SKILL.md", false, ""},
+			{"write inside the granted folder", "echo x > ../granted/new.txt && cat ../granted/new.txt", true, ""},
+			{"TCP connect", tcp, network == "true", ""},
+			// A skill's base directory: its scripts run there, read-only.
+			{"run a skill's script from its folder", "./scripts/run.sh", true, skill},
+			{"write into a skill's folder", "./scripts/run.sh > out.txt", false, skill},
 		}
 		for _, tt := range tests {
-			out, err := call(context.Background(), t, p, "shell_exec", map[string]any{"command": tt.command, "cwd": ws})
+			cwd := ws
+			if tt.cwd != "" {
+				cwd = tt.cwd
+			}
+			out, err := call(context.Background(), t, p, "shell_exec", map[string]any{"command": tt.command, "cwd": cwd})
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
