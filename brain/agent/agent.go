@@ -210,6 +210,9 @@ type turn struct {
 	events []store.Event
 	grants gate.Grants
 	limit  int
+	// parent is the call ID of the code-mode program whose inner call is
+	// running ("" otherwise); record stamps it on the events (codemode.go).
+	parent string
 
 	// The system prompt and tools, rebuilt when the loaded set or the
 	// registry changes.
@@ -225,6 +228,9 @@ type turn struct {
 
 // record stores e, keeps it for the next request, and tells the sink.
 func (t *turn) record(e store.Event) (store.Event, error) {
+	if e.ParentCallID == "" {
+		e.ParentCallID = t.parent
+	}
 	stored, err := t.a.opts.Store.AppendEvent(t.id, e)
 	if err != nil {
 		return store.Event{}, err
@@ -313,7 +319,7 @@ func (t *turn) request() provider.Request {
 	if !t.built || t.sess.Version() != t.sessVersion || snap.Generation != t.generation {
 		// Tools and Index may drop vanished capabilities from the session,
 		// which moves its version: read the version after them.
-		defs := reg.Tools(t.sess)
+		defs := t.codeModeDefs(reg.Tools(t.sess))
 		index := reg.Index(t.sess)
 		identity := ""
 		if opts.Identity != nil {
@@ -649,7 +655,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 		}
 	}
 	start := time.Now()
-	res, err := reg.Call(t.ctx, t.sess, c.Name, c.Arguments)
+	res, err := reg.Call(t.callContext(c), t.sess, c.Name, c.Arguments)
 	if t.ctx.Err() != nil {
 		return stopped(interruptedWhileRun)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -17,6 +18,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/codemode"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
@@ -130,7 +132,8 @@ func Open(opts Options) (*App, error) {
 		ManifestCache: ws.ManifestCache(),
 		AppliedState:  ws.AppliedState(),
 		CheckCache:    ws.CheckCache(),
-		Native:        map[string]cerebellum.Runtime{history.Name: history.New(db)},
+		Native: map[string]cerebellum.Runtime{history.Name: history.New(db),
+			agent.CodeModeCapability: agent.NewCodeMode(&codemode.Runner{Command: codemode.ChildCommandFor(opts.PluginChild), Logger: logger})},
 	})
 	if err != nil {
 		a.Close()

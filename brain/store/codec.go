@@ -71,8 +71,9 @@ type eventRecord struct {
 	Model        string          `json:"model,omitempty"`
 	Status       Status          `json:"status,omitempty"`
 	// Images describe the event's images; the bytes are in the images bucket.
-	Images   []imageMeta `json:"images,omitempty"`
-	ToolRefs []string    `json:"toolRefs,omitempty"`
+	Images       []imageMeta `json:"images,omitempty"`
+	ToolRefs     []string    `json:"toolRefs,omitempty"`
+	ParentCallID string      `json:"parentCallId,omitempty"`
 }
 
 func encodeEvent(e Event) ([]byte, error) {
@@ -80,7 +81,7 @@ func encodeEvent(e Event) ([]byte, error) {
 		Seq: e.Seq, Type: e.Type, Time: e.Time, Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
 		Decision: e.Decision, Usage: e.Usage, Model: e.Model, Status: e.Status,
-		ToolRefs: e.ToolRefs,
+		ToolRefs: e.ToolRefs, ParentCallID: e.ParentCallID,
 	}
 	r.Images = imageMetas(e.Images)
 	if len(e.Arguments) > 0 {
@@ -112,7 +113,7 @@ func decodeEvent(b []byte) (Event, error) {
 		Seq: r.Seq, Type: r.Type, Time: r.Time, Text: r.Text,
 		ToolCallID: r.ToolCallID, ToolName: r.ToolName, Arguments: r.Arguments,
 		IsError: r.IsError, Decision: r.Decision, Usage: r.Usage, Model: r.Model,
-		Status: r.Status, ToolRefs: r.ToolRefs,
+		Status: r.Status, ToolRefs: r.ToolRefs, ParentCallID: r.ParentCallID,
 	}
 	e.Images = imagesOf(r.Images)
 	if len(e.Arguments) == 0 && r.RawArguments != "" {

@@ -90,6 +90,11 @@ type Event struct {
 	// provider.Message.ToolRefs); kept so every later request sends the
 	// same bytes for it.
 	ToolRefs []string `json:"toolRefs,omitempty"`
+	// ParentCallID, on the tool_call, approval and tool_result events of a
+	// call a code-mode program made, is the ToolCallID of the program's
+	// own call (run_go). Such events are shown nested under that call and
+	// never sent to the model: only what the program printed is.
+	ParentCallID string `json:"parentCallId,omitempty"`
 }
 
 // validate checks what the loop can get wrong; stored events are not

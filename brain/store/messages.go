@@ -44,6 +44,11 @@ func ToMessages(events []Event) []provider.Message {
 		return &out[cur]
 	}
 	for _, e := range events {
+		if e.ParentCallID != "" {
+			// A code-mode program's own call: the model reads what the
+			// program printed, not each call it made.
+			continue
+		}
 		switch e.Type {
 		case EventUserMessage:
 			closeCalls()
