@@ -2,8 +2,8 @@ package agent_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"image"
 	"image/png"
