@@ -65,7 +65,10 @@ type Options struct {
 	// SetupHint ends the message shown when no model answers (default
 	// DefaultSetupHint).
 	SetupHint string
-	Logger    *slog.Logger
+	// Layout is how requests are laid out for the provider's prompt cache
+	// (default LayoutStable; see layout.go).
+	Layout Layout
+	Logger *slog.Logger
 }
 
 // Agent runs conversation turns. It is safe for concurrent use; turns of
@@ -221,6 +224,7 @@ type turn struct {
 	generation  uint64
 	system      string
 	tools       []provider.Tool
+	deferrable  []provider.Tool
 	fixed       int
 	// hist keeps the history converted and counted for the next request.
 	hist *requestHistory
@@ -320,7 +324,7 @@ func (t *turn) request() provider.Request {
 		// Tools and Index may drop vanished capabilities from the session,
 		// which moves its version: read the version after them.
 		defs := t.codeModeDefs(reg.Tools(t.sess))
-		index := reg.Index(t.sess)
+		index := t.index()
 		identity := ""
 		if opts.Identity != nil {
 			identity = opts.Identity()
@@ -332,9 +336,11 @@ func (t *turn) request() provider.Request {
 		t.tools = make([]provider.Tool, 0, len(defs))
 		t.fixed = opts.CountTokens(t.system)
 		for _, d := range defs {
-			t.tools = append(t.tools, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
+			t.tools = append(t.tools, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters,
+				Loadable: !alwaysLoaded(snap, d.Capability)})
 			t.fixed += opts.CountTokens(d.Name) + opts.CountTokens(d.Description) + opts.CountTokens(string(d.Parameters))
 		}
+		t.layoutTools(snap)
 		t.sessVersion, t.generation, t.built = t.sess.Version(), snap.Generation, true
 	}
 	if t.hist == nil {
@@ -345,7 +351,7 @@ func (t *turn) request() provider.Request {
 		t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
 			"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
 	}
-	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, MaxTokens: opts.MaxTokens}
+	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens}
 }
 
 // reply tracks the streamed reply of one step.
@@ -581,10 +587,13 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	opts := t.a.opts
 	reg := opts.Registry
 	snap := reg.Snapshot()
+	// refs are the tools the call made callable (set once it ran).
+	var refs []string
 	// images are the pictures the tool returned (set once it ran).
 	var images []provider.Image
 	result := func(text string, isError bool) error {
-		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError, Images: images})
+		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError, Images: images,
+			ToolRefs: refs})
 		return err
 	}
 	stopped := func(text string) error {
@@ -655,7 +664,9 @@ func (t *turn) runCall(c provider.ToolCall) error {
 		}
 	}
 	start := time.Now()
+	before := t.sess.LoadOrder()
 	res, err := reg.Call(t.callContext(c), t.sess, c.Name, c.Arguments)
+	refs = t.newToolRefs(before)
 	if t.ctx.Err() != nil {
 		return stopped(interruptedWhileRun)
 	}
