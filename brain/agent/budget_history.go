@@ -49,3 +49,16 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 	}
 	return h.fit.fit(h.msgs, limit, fixed, count)
 }
+
+// RequestHistory is what a turn keeps to prepare each of its requests from
+// its events; exported so wrasse-bench can measure it as a turn uses it.
+// The zero value is ready; it is not safe for concurrent use.
+type RequestHistory struct{ h requestHistory }
+
+// Prepare returns the messages of a request from the turn's events so far,
+// fitted within limit tokens (0: not fitted) beside fixed tokens, counted
+// with count (see Fit). Events may only grow between calls, as a turn's do;
+// anything else makes it start over.
+func (r *RequestHistory) Prepare(events []store.Event, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
+	return r.h.prepare(events, limit, fixed, count)
+}
