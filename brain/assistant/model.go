@@ -102,9 +102,11 @@ func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
 		if usesLocalOllama(cfg) {
 			name = "ollama"
 		}
-		return openai.New(openai.Config{Name: name, BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+		return openai.New(openai.Config{Name: name, BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log,
+			ImageInput: imageInput(cfg)})
 	case "anthropic":
-		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log,
+			ImageInput: imageInput(cfg)})
 		if errors.Is(err, anthropic.ErrNoAPIKey) {
 			return nil, hint.With(fmt.Errorf("there is no Anthropic API key: %w", err), hint.Hint{
 				Action:  "Save an Anthropic API key (or set " + EnvAnthropic + ")",
@@ -115,6 +117,13 @@ func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
 	return nil, hint.With(fmt.Errorf("%w: provider %q is not openai or anthropic", ErrConfig, cfg.Provider), hint.Hint{
 		Action:  "Choose the provider openai (any OpenAI-compatible server) or anthropic",
 		Command: []string{"config", "set", "provider", "openai"}, Page: hint.PageModel, Target: "provider"})
+}
+
+// imageInput is the config's imageInput for the providers; a value the
+// config check already reported counts as auto.
+func imageInput(cfg workspace.Config) provider.ImageInput {
+	in, _ := provider.ParseImageInput(cfg.ImageInput)
+	return in
 }
 
 // apiKey is the stored key of the provider, else its environment variable.

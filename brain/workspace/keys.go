@@ -15,7 +15,7 @@ import (
 
 // Keys are config.json's keys, in the order they are documented.
 var keys = []string{"provider", "model", "baseURL", "contextWindow", "maxSteps", "pinnedCapabilities",
-	"autoResync", "folders", "indexBudget", "toolBudget"}
+	"autoResync", "folders", "indexBudget", "toolBudget", "imageInput"}
 
 // Keys returns config.json's keys in documentation order.
 func Keys() []string { return append([]string(nil), keys...) }
@@ -65,6 +65,15 @@ func (c *Config) Set(key, value string) error {
 		c.PinnedCapabilities = commalist.Split(value)
 	case "folders":
 		c.Folders = commalist.Split(value)
+	case "imageInput":
+		switch strings.ToLower(value) {
+		case "", "auto":
+			c.ImageInput = ""
+		case "on", "off":
+			c.ImageInput = strings.ToLower(value)
+		default:
+			return fmt.Errorf("%w: imageInput must be auto, on or off, not %q", ErrBadValue, value)
+		}
 	case "autoResync":
 		if value == "" {
 			c.AutoResync = false
@@ -117,6 +126,8 @@ func (c Config) Get(key string) (string, error) {
 		return strings.Join(c.Folders, ","), nil
 	case "autoResync":
 		return strconv.FormatBool(c.AutoResync), nil
+	case "imageInput":
+		return c.ImageInput, nil
 	}
 	return "", fmt.Errorf("%w: %q", ErrUnknownKey, key)
 }

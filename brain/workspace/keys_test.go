@@ -46,7 +46,7 @@ func TestConfigSet(t *testing.T) {
 
 func TestConfigGetRoundTrips(t *testing.T) {
 	c := Config{Provider: "anthropic", Model: "m", BaseURL: "https://x/v1", ContextWindow: 9, MaxSteps: 3,
-		PinnedCapabilities: []string{"a", "b"}, AutoResync: true, Folders: []string{"/f"}, IndexBudget: 900, ToolBudget: 5}
+		PinnedCapabilities: []string{"a", "b"}, AutoResync: true, Folders: []string{"/f"}, IndexBudget: 900, ToolBudget: 5, ImageInput: "off"}
 	var d Config
 	for _, k := range Keys() {
 		v, err := c.Get(k)

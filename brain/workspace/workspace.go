@@ -139,6 +139,11 @@ type Config struct {
 	// ToolBudget bounds the tool schemas of a conversation's loaded
 	// capabilities, in tokens (default: ToolBudgetShare of ContextWindow).
 	ToolBudget int `json:"toolBudget,omitempty"`
+	// ImageInput says whether images that tools return are sent to the
+	// model: "" (auto: Anthropic models, and OpenAI-compatible models
+	// named as vision models such as gpt-4o, llava or qwen2.5vl), "on" or
+	// "off" (the model reads a description instead).
+	ImageInput string `json:"imageInput,omitempty"`
 }
 
 // ToolBudgetShare is the default share of the context window (in percent)
