@@ -221,6 +221,13 @@ func RenderEvent(e store.Event, maxChars int) string {
 		head, body = "assistant"+status, e.Text
 	case store.EventToolCall:
 		head, body = "tool call "+e.ToolName, string(e.Arguments)
+		var prog struct {
+			Program string `json:"program"`
+		}
+		// run_go (code mode): the program itself, as a code block.
+		if e.ToolName == "run_go" && json.Unmarshal(e.Arguments, &prog) == nil && prog.Program != "" {
+			body = "\n```go\n" + strings.TrimRight(prog.Program, "\n") + "\n```"
+		}
 	case store.EventToolResult:
 		head = "tool result " + e.ToolName
 		if e.IsError {
@@ -245,7 +252,12 @@ func RenderEvent(e store.Event, maxChars int) string {
 	default:
 		head, body = string(e.Type), e.Text
 	}
-	return fmt.Sprintf("[%d] %s: %s", e.Seq, head, cut(strings.TrimSpace(body), maxChars))
+	line := fmt.Sprintf("[%d] %s: %s", e.Seq, head, cut(strings.TrimSpace(body), maxChars))
+	if e.ParentCallID != "" {
+		// A call a code-mode program made, nested under the program's.
+		line = "    " + strings.ReplaceAll(line, "\n", "\n    ")
+	}
+	return line
 }
 
 // cut shortens s to max characters, saying how much was left out.

@@ -143,15 +143,20 @@ func (p *chatPrinter) OnEvent(e store.Event) {
 	if p.json {
 		return
 	}
+	// A code-mode program's calls are indented under its run_go.
+	ind := ""
+	if e.ParentCallID != "" {
+		ind = "  "
+	}
 	switch e.Type {
 	case store.EventToolCall:
 		p.endLine()
-		fmt.Fprintf(p.io.err, "→ %s\n", gate.Summarize(e.ToolName, e.Arguments))
+		fmt.Fprintf(p.io.err, "%s→ %s\n", ind, gate.Summarize(e.ToolName, e.Arguments))
 	case store.EventToolResult:
 		if e.IsError {
-			fmt.Fprintf(p.io.err, "← %s failed: %s\n", e.ToolName, firstLine(e.Text, 160))
+			fmt.Fprintf(p.io.err, "%s← %s failed: %s\n", ind, e.ToolName, firstLine(e.Text, 160))
 		} else {
-			fmt.Fprintf(p.io.err, "← %s: %s\n", e.ToolName, sizeOf(e.Text))
+			fmt.Fprintf(p.io.err, "%s← %s: %s\n", ind, e.ToolName, sizeOf(e.Text))
 		}
 	case store.EventApproval:
 		if d := e.Decision; d != nil {
