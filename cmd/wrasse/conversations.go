@@ -82,9 +82,13 @@ func printConversation(w io.Writer, conv store.Conversation, events []store.Even
 		if events == nil {
 			events = []store.Event{}
 		}
-		return writeJSON(w, map[string]any{"conversation": conv, "events": events})
+		return writeJSON(w, map[string]any{"conversation": conv, "events": events, "usage": store.UsageTotal(events)})
 	}
-	fmt.Fprintf(w, "%s — %s\nModel %s, started %s, %d events.\n\n", conv.ID, titleOf(conv), conv.Model, conv.Created.Local().Format(time.DateTime), conv.EventCount)
+	fmt.Fprintf(w, "%s — %s\nModel %s, started %s, %d events.\n", conv.ID, titleOf(conv), conv.Model, conv.Created.Local().Format(time.DateTime), conv.EventCount)
+	if line := usageLine(store.UsageTotal(events)); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w)
 	_, err := io.WriteString(w, history.Render(events, 0))
 	return err
 }
