@@ -85,6 +85,10 @@ func capsCall(ctx context.Context, app *assistant.App, c *call, yes, dryRun bool
 		if out.Result.Truncated {
 			fmt.Fprintln(c.io.err, "(the result was cut to the size cap)")
 		}
+		for _, img := range out.Result.Images {
+			// The terminal shows text: say what else came back (--json has the bytes).
+			fmt.Fprintf(c.io.err, "(the result holds an image: %s, %d bytes; --json includes it)\n", img.MIMEType, len(img.Data))
+		}
 	}
 	if out.Result.IsError {
 		return &exitError{exitFail}
