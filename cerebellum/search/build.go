@@ -267,7 +267,7 @@ func buildWith(docs []Doc, p params) *Index {
 		ix.sorted = append(ix.sorted, s)
 	}
 	slices.Sort(ix.sorted)
-	ix.pool.n = n
+	ix.pool = &scratchPool{}
 	return ix
 }
 

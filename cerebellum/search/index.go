@@ -114,7 +114,7 @@ type Index struct {
 	sorted []string // all stems, ascending, for prefix lookups
 	p      params
 
-	pool scratchPool
+	pool *scratchPool
 }
 
 // Len returns the number of documents in the index.

@@ -26,7 +26,7 @@ type cand struct {
 	score float32
 }
 
-// scratch is the per-search working memory, pooled so that a search
+// scratch is the per-search working memory, reused so that a search
 // allocates almost nothing.
 type scratch struct {
 	scores  []float32 // by document; zero when untouched
@@ -36,16 +36,35 @@ type scratch struct {
 	heap    []cand
 }
 
+// scratchPool keeps scratch for reuse. Unlike a sync.Pool it is not
+// emptied by garbage collection, so a query does not allocate a score
+// array over every document again after each collection; an index made
+// by Update shares the pool of the one it came from.
 type scratchPool struct {
-	n int
-	p sync.Pool
+	mu   sync.Mutex
+	free []*scratch
 }
 
-func (sp *scratchPool) get() *scratch {
-	if s, ok := sp.p.Get().(*scratch); ok {
-		return s
+// maxFreeScratch bounds the scratch kept for concurrent searches.
+const maxFreeScratch = 16
+
+// get returns scratch with room for n documents' scores, all zero.
+func (sp *scratchPool) get(n int) *scratch {
+	sp.mu.Lock()
+	var s *scratch
+	if l := len(sp.free); l > 0 {
+		s, sp.free = sp.free[l-1], sp.free[:l-1]
 	}
-	return &scratch{scores: make([]float32, sp.n)}
+	sp.mu.Unlock()
+	if s == nil {
+		s = &scratch{}
+	}
+	if len(s.scores) < n {
+		// Grown past what is needed, so an index growing by one
+		// document at a time reallocates rarely.
+		s.scores = slices.Grow(s.scores[:0], n+n/4)[:n+n/4]
+	}
+	return s
 }
 
 func (sp *scratchPool) put(s *scratch) {
@@ -55,7 +74,11 @@ func (sp *scratchPool) put(s *scratch) {
 	s.touched = s.touched[:0]
 	s.terms = s.terms[:0]
 	s.heap = s.heap[:0]
-	sp.p.Put(s)
+	sp.mu.Lock()
+	if len(sp.free) < maxFreeScratch {
+		sp.free = append(sp.free, s)
+	}
+	sp.mu.Unlock()
 }
 
 // addTerm adds t to the query, keeping the larger weight when it is there.
@@ -91,7 +114,7 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 	if k <= 0 || len(ix.ids) == 0 {
 		return nil
 	}
-	s := ix.pool.get()
+	s := ix.pool.get(len(ix.ids))
 	defer ix.pool.put(s)
 
 	s.buf = splitWords(query, s.buf, func(w []byte, _ bool) {
@@ -258,6 +281,8 @@ func (ix *Index) Exact(query string, k int, keep func(id string) bool) []Hit {
 	if len(norm) == 0 {
 		return nil
 	}
-	hits, _ := ix.exactHits(norm, k, keep, make([]float32, len(ix.ids)))
+	s := ix.pool.get(len(ix.ids))
+	defer ix.pool.put(s)
+	hits, _ := ix.exactHits(norm, k, keep, s.scores) // all zero
 	return hits
 }
