@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
+	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
@@ -282,7 +283,7 @@ func TestHeadersDoNotOverlapWhenNarrow(t *testing.T) {
 	}
 	// The status line: a long model name truncates before the gauge.
 	h.chat.status.model.SetText(reply.model)
-	h.chat.status.usage.SetText("last reply: 100 in · 10 out")
+	h.chat.status.usage.SetText(usageText(provider.Usage{InputTokens: 18200, OutputTokens: 300, CachedTokens: 17900})) // the widest form
 	status := h.chat.status.object.(*headerRow)
 	for _, w := range []float32{380, chatMinWidth, 600, 1200} {
 		status.Resize(fyne.NewSize(w, status.MinSize().Height))

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
 // statusLine shows the model, the last reply's token use and how full
@@ -40,7 +42,7 @@ func (s *statusLine) refresh() {
 	used, approx := 0, false
 	if u != nil {
 		used = u.InputTokens + u.OutputTokens
-		s.usage.SetText(fmt.Sprintf("last reply: %s in · %s out", tokens(u.InputTokens), tokens(u.OutputTokens)))
+		s.usage.SetText(usageText(*u))
 	} else {
 		// The server reported no use: estimate it from the text loaded.
 		used, approx = s.c.cur.estimate(), true
@@ -54,6 +56,17 @@ func (s *statusLine) refresh() {
 	if cfg.ContextWindow > 0 {
 		s.gauge.SetValue(min(float64(used)/float64(cfg.ContextWindow), 1))
 	}
+}
+
+// usageText is the last reply's token use, "last reply: 18.2k in · 20
+// out", with what the prompt cache served when it served any: "last
+// reply: 18.2k in (17.9k cached) · 20 out".
+func usageText(u provider.Usage) string {
+	in := tokens(u.InputTokens) + " in"
+	if u.CachedTokens > 0 {
+		in += " (" + tokens(u.CachedTokens) + " cached)"
+	}
+	return fmt.Sprintf("last reply: %s · %s out", in, tokens(u.OutputTokens))
 }
 
 // gaugeText is "18.2k / 32k" context used of the window.
