@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -395,5 +396,56 @@ func TestImportOffersReplaceOnAClash(t *testing.T) {
 	}
 	if !strings.Contains(h.s.caps.result.Text(), "✓ Replaced zipped") {
 		t.Errorf("result after replacing:\n%s", h.s.caps.result.Text())
+	}
+}
+
+// A collection of skills dropped in one folder offers a checklist; the
+// ticked skills install each on its own (the broken one fails alone),
+// the unticked one is left out.
+func TestDropCollectionOffersChecklist(t *testing.T) {
+	h := newHarness(t, nil)
+	coll, err := filepath.Abs(filepath.Join("..", "..", "cerebellum", "testdata", "collection"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
+
+	checks := map[string]*widget.Check{}
+	for _, o := range h.onScreen() {
+		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, " file") {
+			checks[strings.Fields(c.Text)[0]] = c
+		}
+	}
+	for _, name := range []string{"broken", "pdf", "spec-full", "web-builder"} {
+		c := checks[name]
+		if c == nil {
+			t.Fatalf("no check box for %s; screen:\n%s", name, h.screenText())
+		}
+		if !c.Checked {
+			t.Errorf("%s is not ticked", name)
+		}
+	}
+	if !strings.Contains(h.screenText(), "collection holds 4 skills") {
+		t.Errorf("the checklist does not say what it holds:\n%s", h.screenText())
+	}
+	tapCheck(checks["web-builder"])
+	if checks["web-builder"].Checked {
+		t.Fatal("web-builder is still ticked")
+	}
+	h.tap("Install")
+
+	for name, want := range map[string]string{"pdf": "ok", "spec-full": "ok", "web-builder": "missing", "broken": "missing"} {
+		if got := h.state(name); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	res := h.s.caps.result
+	if !strings.HasPrefix(res.Title(), "Imported 2, rejected 1") {
+		t.Errorf("title %q", res.Title())
+	}
+	for _, want := range []string{"✓ Installed pdf", "✓ Installed spec-full", "✗ " + coll + ": broken", "Broken_Skill"} {
+		if !strings.Contains(res.Text(), want) {
+			t.Errorf("result lacks %q:\n%s", want, res.Text())
+		}
 	}
 }

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/stage"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
@@ -97,9 +101,16 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 	}
 	im.env.Go(func() {
 		var parts, clashes []string
+		var colls []collectionDrop
 		ok, failed := 0, 0
 		for _, p := range paths {
 			res, err := im.env.Core.Install(context.Background(), p, replace)
+			var coll *cerebellum.CollectionError
+			if errors.As(err, &coll) {
+				// Several skills: the user picks which, in a checklist.
+				colls = append(colls, collectionDrop{path: p, c: coll.Collection})
+				continue
+			}
 			if err != nil {
 				failed++
 				parts = append(parts, rejectedText(p, err))
@@ -118,10 +129,95 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 		title := importTitle(ok, failed)
 		text := strings.Join(parts, "\n\n")
 		im.env.Do(func() {
-			im.show(title, text)
+			if ok+failed > 0 {
+				im.show(title, text)
+			}
 			if len(clashes) > 0 {
 				im.offerReplace(clashes)
 			}
+			im.offerCollections(colls)
+		})
+	})
+}
+
+// collectionDrop is a dropped or picked input holding several skills.
+type collectionDrop struct {
+	path string
+	c    *stage.Collection
+}
+
+// offerCollections shows a checklist for each collection in turn: every
+// skill it holds, ticked unless staging it is known to fail. Installing
+// installs the ticked ones, each validated and installed on its own.
+func (im *importer) offerCollections(colls []collectionDrop) {
+	if len(colls) == 0 {
+		return
+	}
+	cd, rest := colls[0], colls[1:]
+	checks := make([]*widget.Check, len(cd.c.Skills))
+	items := container.NewVBox()
+	for i, f := range cd.c.Skills {
+		label := fmt.Sprintf("%s (%s)", f.Name, plural(f.Files, "file", "files"))
+		checks[i] = widget.NewCheck(label, nil)
+		checks[i].SetChecked(f.Problem == nil)
+		items.Add(checks[i])
+		if f.Problem != nil {
+			why := widget.NewLabel("Will not install: " + f.Problem.Error())
+			why.Wrapping = fyne.TextWrapWord
+			why.Importance = widget.WarningImportance
+			items.Add(why)
+		}
+	}
+	intro := widget.NewLabel(fmt.Sprintf("%s holds %d skills. Choose which to install: each is validated and installed on its own, so one that fails does not stop the others.",
+		filepath.Base(cd.path), len(cd.c.Skills)))
+	intro.Wrapping = fyne.TextWrapWord
+	scroll := container.NewVScroll(items)
+	scroll.SetMinSize(fyne.NewSize(420, min(float32(len(cd.c.Skills))*40+8, 320)))
+	d := dialog.NewCustomConfirm("Install skills from a collection", "Install", "Cancel",
+		container.NewBorder(intro, nil, nil, nil, scroll), func(yes bool) {
+			var roots []string
+			for i, ch := range checks {
+				if ch.Checked {
+					roots = append(roots, cd.c.Skills[i].Root)
+				}
+			}
+			if yes && len(roots) > 0 {
+				im.installCollection(cd.path, roots, func() { im.offerCollections(rest) })
+				return
+			}
+			im.offerCollections(rest)
+		}, im.env.Window)
+	d.Resize(fyne.NewSize(480, 0))
+	d.Show()
+}
+
+// installCollection installs the chosen skills (by root) of a collection
+// and reports each, then calls next on the UI goroutine.
+func (im *importer) installCollection(path string, roots []string, next func()) {
+	if im.started != nil {
+		im.started()
+	}
+	im.env.Go(func() {
+		items, err := im.env.Core.InstallCollection(context.Background(), path, roots, false)
+		var parts []string
+		ok, failed := 0, 0
+		if err != nil {
+			failed++
+			parts = append(parts, rejectedText(path, err))
+		}
+		for _, it := range items {
+			if it.Err != nil {
+				failed++
+				parts = append(parts, rejectedText(path+": "+it.Name, it.Err))
+				continue
+			}
+			ok++
+			parts = append(parts, installedText(path, it.Result))
+		}
+		title, text := importTitle(ok, failed), strings.Join(parts, "\n\n")
+		im.env.Do(func() {
+			im.show(title, text)
+			next()
 		})
 	})
 }
