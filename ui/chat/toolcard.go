@@ -37,6 +37,8 @@ type toolCard struct {
 	// label says what the expanded text is: the Result or the Error.
 	label  *widget.Label
 	result *wrapText
+	// thumbs shows the result's images.
+	thumbs *thumbs
 }
 
 func newToolCard(c *Chat) *toolCard {
@@ -57,7 +59,8 @@ func newToolCard(c *Chat) *toolCard {
 	t.label = widget.NewLabelWithStyle("Result", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.label.SizeName = theme.SizeNameCaptionText
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
-	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.label, t.result)
+	t.thumbs = newThumbs()
+	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.thumbs.box, t.label, t.result)
 	return t
 }
 
@@ -112,6 +115,7 @@ func (t *toolCard) bind(r *row) {
 	}
 	setVisible(t.label, r.expanded && call.result != "")
 	setVisible(t.result, r.expanded && call.result != "")
+	t.thumbs.set(call.images, t.quiet)
 	if !t.quiet {
 		t.col.Refresh()
 	}

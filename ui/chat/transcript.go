@@ -57,6 +57,8 @@ type toolCall struct {
 	// call needed none): the call ran from then.
 	approved time.Time
 	decision *store.Decision
+	// images are the pictures the result carries (shown as thumbnails).
+	images []provider.Image
 }
 
 // duration is how long the call ran: from its approval when it waited for
@@ -221,6 +223,7 @@ func (t *transcript) apply(e store.Event) int {
 	case store.EventToolResult:
 		r := t.toolRow(e)
 		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
+		r.tool.images = e.Images
 		r.tool.interrupted = e.Status == store.StatusInterrupted
 		r.version++
 		return t.index(r)

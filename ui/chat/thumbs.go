@@ -1,0 +1,83 @@
+package chat
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	_ "image/gif"  // decoders for the thumbnails' sizes
+	_ "image/jpeg" // (the canvas decodes the pictures itself)
+	_ "image/png"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+// thumbHeight is the height of a result image's thumbnail in a tool card;
+// its width follows the picture's shape, at most thumbMaxWidth.
+const (
+	thumbHeight   = 96
+	thumbMaxWidth = 240
+)
+
+// thumbs shows the images of a tool result in a row of thumbnails, left
+// aligned under the call's arguments.
+type thumbs struct {
+	box   *fyne.Container
+	shown []provider.Image
+}
+
+func newThumbs() *thumbs {
+	t := &thumbs{box: container.NewHBox()}
+	t.box.Hide()
+	return t
+}
+
+// set shows images, rebuilding the row only when they changed (a card is
+// bound again on every change of its call).
+func (t *thumbs) set(images []provider.Image, quiet bool) {
+	if !sameImages(t.shown, images) {
+		t.shown = images
+		objs := make([]fyne.CanvasObject, 0, len(images))
+		for i, img := range images {
+			if len(img.Data) == 0 {
+				continue
+			}
+			c := canvas.NewImageFromResource(fyne.NewStaticResource(fmt.Sprintf("result-image-%d", i), img.Data))
+			c.FillMode = canvas.ImageFillContain
+			c.ScaleMode = canvas.ImageScaleSmooth
+			c.SetMinSize(thumbSize(img.Data))
+			objs = append(objs, c)
+		}
+		t.box.Objects = objs
+	}
+	setVisible(t.box, len(t.box.Objects) > 0)
+	if !quiet {
+		t.box.Refresh()
+	}
+}
+
+// thumbSize keeps the picture's shape at thumbHeight (a square when its
+// size cannot be read, as for WebP).
+func thumbSize(data []byte) fyne.Size {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return fyne.NewSize(thumbHeight, thumbHeight)
+	}
+	w := min(float32(thumbHeight)*float32(cfg.Width)/float32(cfg.Height), thumbMaxWidth)
+	return fyne.NewSize(max(w, 16), thumbHeight)
+}
+
+func sameImages(a, b []provider.Image) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].MIMEType != b[i].MIMEType || !bytes.Equal(a[i].Data, b[i].Data) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,50 @@
+package chat
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"testing"
+
+	"fyne.io/fyne/v2/canvas"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+)
+
+func wide(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 40, 20))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A result's images show as thumbnails in its card, kept to the picture's
+// shape; a card without images shows none, and binding again keeps them.
+func TestToolCardThumbnails(t *testing.T) {
+	h := newHarness(t)
+	card := newToolCard(h.chat)
+	pic := wide(t)
+	withImage := &row{kind: rowTool, tool: &toolCall{id: "a", name: "everything__get-tiny-image", done: true, result: "The image:",
+		images: []provider.Image{{MIMEType: "image/png", Data: pic}, {MIMEType: "image/png"}}}}
+	card.bind(withImage)
+	if !card.thumbs.box.Visible() || len(card.thumbs.box.Objects) != 1 {
+		t.Fatalf("thumbnails shown %v, %d of them; want the one image with data", card.thumbs.box.Visible(), len(card.thumbs.box.Objects))
+	}
+	img := card.thumbs.box.Objects[0].(*canvas.Image)
+	if s := img.MinSize(); s.Height != thumbHeight || s.Width != 2*thumbHeight {
+		t.Errorf("thumbnail %v; want %dx%d (the picture's 2:1 shape)", s, 2*thumbHeight, thumbHeight)
+	}
+	card.bind(withImage)
+	if card.thumbs.box.Objects[0] != img {
+		t.Error("binding the same call again rebuilt the thumbnail")
+	}
+	if h := card.heightFor(600); h < thumbHeight {
+		t.Errorf("card height %v leaves no room for the thumbnail", h)
+	}
+	card.bind(&row{kind: rowTool, tool: &toolCall{id: "b", name: "echo", done: true, result: "hi"}})
+	if card.thumbs.box.Visible() {
+		t.Error("a card without images shows thumbnails")
+	}
+}
