@@ -76,3 +76,54 @@ func FuzzStageZip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSurveyZip feeds arbitrary bytes as a collection archive. Survey must
+// not panic, a rejection must be a typed *Error, and every skill it lists
+// that has no Problem must stage with StageRoot or be refused with a typed
+// *Error (never an untyped failure), leaving the staging area empty then.
+func FuzzSurveyZip(f *testing.F) {
+	for _, name := range []string{"collection.zip", "one-folder.zip", "root.zip"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "happy", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tmp := t.TempDir()
+		in := filepath.Join(tmp, "in.zip")
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Survey(in, DefaultLimits())
+		if err != nil {
+			var se *Error
+			if !errors.As(err, &se) || !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
+				t.Fatalf("untyped rejection: %v", err)
+			}
+			return
+		}
+		for _, found := range c.Skills {
+			if found.Problem != nil {
+				continue
+			}
+			parent := filepath.Join(tmp, "ws", ".staging")
+			st, err := StageRoot(in, parent, found.Root, DefaultLimits())
+			staged, _ := os.ReadDir(parent)
+			if err != nil {
+				var se *Error
+				if !errors.As(err, &se) {
+					t.Fatalf("%s: untyped rejection: %v", found.Root, err)
+				}
+				if len(staged) != 0 {
+					t.Fatalf("%s: rejected but the staging area holds %v", found.Root, staged)
+				}
+				continue
+			}
+			if !slices.Contains(st.Files, "SKILL.md") {
+				t.Fatalf("%s: staged %q without SKILL.md", found.Root, st.Files)
+			}
+			os.RemoveAll(st.Dir)
+		}
+	})
+}
