@@ -1,139 +1,210 @@
 package cerebellum
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"io/fs"
 	"os"
+	"reflect"
 	"regexp"
 	"sync"
+	"time"
 
-	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
-// manifestCacheVersion changes whenever the parser's output may change, so
-// an old cache is ignored rather than trusted.
-const manifestCacheVersion = "skillmd-2"
+// manifestCacheVersion changes whenever the parser's output or the record
+// layout may change, so an old cache is ignored rather than trusted.
+const manifestCacheVersion = "scan-3"
 
-// manifestCache remembers parsed SKILL.md files by content hash in one file
-// in the workspace, so a start-up with hundreds of capabilities decodes JSON
-// instead of parsing YAML. Only successful parses are cached; a file that
-// fails is parsed again (and reports its errors) every time.
+// racyWindow is how recent a file's modification time may be before its
+// stat stops vouching for its content: within a timestamp tick of the scan
+// (up to 2 s on FAT, 1 s on ext3) a file can change again without its
+// modification time changing, so such files are read again, as git treats
+// "racily clean" entries.
+const racyWindow = 2 * time.Second
+
+// Keys of the cache log.
+const (
+	cacheCapPrefix  = "cap/"  // + folder: a scanEntry
+	cacheFailPrefix = "fail/" // + capability name: the failure last logged
+)
+
+// manifestCache remembers, per workspace capability folder, what the last
+// scan read from it (the capability with its parsed SKILL.md, hashes and
+// file list) together with the stat of every file and folder in it. A scan
+// trusts an entry whose stats all still match and reads only the folders
+// that changed; the entries live in a cacheLog, so a change writes only the
+// entries it touched. It also remembers which failures were logged (see
+// Registry.logFailuresLocked), so a restart does not log them again.
 type manifestCache struct {
-	path string
+	log *cacheLog
 
-	mu      sync.Mutex
-	entries map[string]json.RawMessage
-	used    map[string]bool
-	dirty   bool
+	mu sync.Mutex
+	// mem holds the entries decoded or read in this process, by folder.
+	mem map[string]*scanEntry
 }
 
-type cacheFile struct {
-	Version string                     `json:"version"`
-	Entries map[string]json.RawMessage `json:"entries"`
+// fileStat is what a file's or folder's stat says of it: enough to tell,
+// without reading it, that it has not changed.
+type fileStat struct {
+	Path  string `json:"p"`
+	Dir   bool   `json:"d,omitempty"`
+	Size  int64  `json:"s,omitempty"`
+	MTime int64  `json:"m"`
+	CTime int64  `json:"c,omitempty"`
+	Ino   uint64 `json:"i,omitempty"`
 }
 
-// cachedManifest carries the fields of a Manifest that JSON tags leave out.
-type cachedManifest struct {
-	M    *skillmd.Manifest `json:"m"`
-	Body string            `json:"body"`
+func statOf(p string, fi fs.FileInfo) fileStat {
+	s := fileStat{Path: p, Dir: fi.IsDir(), MTime: fi.ModTime().UnixNano()}
+	if !s.Dir {
+		s.Size = fi.Size()
+	}
+	s.Ino, s.CTime = sysStat(fi)
+	return s
+}
+
+// scanEntry is one folder as last read.
+type scanEntry struct {
+	// At is when the stats were taken (Unix ns), for the racy check.
+	At    int64
+	Stats []fileStat
+	// cap is the capability as read, never changed once stored (FS unset).
+	cap *Capability
 }
 
 func openManifestCache(path string) *manifestCache {
-	c := &manifestCache{path: path, entries: map[string]json.RawMessage{}, used: map[string]bool{}}
-	if path == "" {
-		return c
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return c
-	}
-	var f cacheFile
-	if json.Unmarshal(data, &f) == nil && f.Version == manifestCacheVersion && f.Entries != nil {
-		c.entries = f.Entries
-	}
-	return c
+	// The types' fingerprint retires entries written for other fields.
+	version := manifestCacheVersion + "-" + typeFingerprint(reflect.TypeFor[scanRecord]())
+	return &manifestCache{log: openCacheLog(path, version), mem: map[string]*scanEntry{}}
 }
 
-func cacheKey(folder string, data []byte) string {
-	h := sha256.New()
-	h.Write([]byte(folder))
-	h.Write([]byte{0})
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))[:32]
+// scanRecord is the shape marshalEntry writes, for its fingerprint.
+type scanRecord struct {
+	At    int64
+	Stats []fileStat
+	Cap   Capability
 }
 
-// get returns the cached manifest for this folder and content, or nil.
-func (c *manifestCache) get(key string) *skillmd.Manifest {
-	if c == nil {
+// entry returns what the last scan read from folder, decoding it from the
+// file at most once per process.
+func (c *manifestCache) entry(folder string) *scanEntry {
+	c.mu.Lock()
+	e, ok := c.mem[folder]
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	raw := c.log.get(cacheCapPrefix + folder)
+	if raw == nil {
+		return nil
+	}
+	e, err := unmarshalEntry(raw)
+	if err != nil || !compilePatterns(e.cap.Manifest) {
 		return nil
 	}
 	c.mu.Lock()
-	raw, ok := c.entries[key]
-	if ok {
-		c.used[key] = true
-	}
+	c.mem[folder] = e
 	c.mu.Unlock()
-	if !ok {
-		return nil
+	return e
+}
+
+// compilePatterns compiles the patterns a manifest's JSON leaves as text.
+func compilePatterns(m *skillmd.Manifest) bool {
+	if m == nil {
+		return true
 	}
-	var cm cachedManifest
-	if json.Unmarshal(raw, &cm) != nil || cm.M == nil {
-		return nil
-	}
-	cm.M.Body = cm.Body
-	for _, list := range [][]skillmd.Pattern{cm.M.DangerPatterns, cm.M.ConfirmPatterns} {
+	for _, list := range [][]skillmd.Pattern{m.DangerPatterns, m.ConfirmPatterns} {
 		for i := range list {
 			re, err := regexp.Compile("(?i)" + list[i].Pattern)
 			if err != nil {
-				return nil
+				return false
 			}
 			list[i].Re = re
 			list[i].DotAll = regexp.MustCompile("(?is)" + list[i].Pattern) // valid: Re compiled
 		}
 	}
-	return cm.M
+	return true
 }
 
-func (c *manifestCache) put(key string, m *skillmd.Manifest) {
-	if c == nil {
-		return
+// fresh reports whether every file and folder of the entry is as it was,
+// by stat alone; root is the capability folder on disk.
+func (e *scanEntry) fresh(root string) bool {
+	if len(e.Stats) == 0 {
+		return false
 	}
-	raw, err := json.Marshal(cachedManifest{M: m, Body: m.Body})
-	if err != nil {
-		return
+	racy := e.At - int64(racyWindow)
+	for _, s := range e.Stats {
+		if s.MTime >= racy {
+			return false
+		}
+		p := root
+		if s.Path != "." {
+			p = root + "/" + s.Path
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || statOf(s.Path, fi) != s {
+			return false
+		}
+	}
+	return true
+}
+
+// store remembers what a scan read from folder.
+func (c *manifestCache) store(folder string, e *scanEntry) {
+	raw := marshalEntry(e)
+	c.mu.Lock()
+	c.mem[folder] = e
+	c.mu.Unlock()
+	c.log.put(cacheCapPrefix+folder, raw)
+}
+
+// forget drops the entry of a folder that is gone.
+func (c *manifestCache) forget(folder string) {
+	c.mu.Lock()
+	delete(c.mem, folder)
+	c.mu.Unlock()
+	c.log.put(cacheCapPrefix+folder, nil)
+}
+
+// prune forgets every folder not in keep (a full scan's folders).
+func (c *manifestCache) prune(keep map[string]bool) {
+	for _, k := range c.log.keys(cacheCapPrefix) {
+		if f := k[len(cacheCapPrefix):]; !keep[f] {
+			c.forget(f)
+		}
 	}
 	c.mu.Lock()
-	c.entries[key] = raw
-	c.used[key] = true
-	c.dirty = true
+	for f := range c.mem {
+		if !keep[f] {
+			delete(c.mem, f)
+		}
+	}
 	c.mu.Unlock()
 }
 
-// save writes the cache when it changed, keeping only entries used by the
-// last scan so it never grows without bound.
-func (c *manifestCache) save() error {
-	if c == nil || c.path == "" {
-		return nil
+func (c *manifestCache) save() error { return c.log.save() }
+
+// read returns the capability in folder (under dir, the source's root on
+// disk), from the cache when its stats vouch for it, else read afresh.
+func (c *manifestCache) read(fsys fs.FS, dir, folder string, src Source) *Capability {
+	capDir := dir + "/" + folder
+	sub, err := fs.Sub(fsys, folder)
+	if err != nil {
+		cp := &Capability{Name: folder, Folder: folder, Dir: capDir, Source: src, Kind: KindGuide}
+		cp.fail(err.Error(), "")
+		return cp
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.dirty && len(c.used) == len(c.entries) {
-		c.used = map[string]bool{}
-		return nil
+	if e := c.entry(folder); e != nil && e.fresh(capDir) {
+		cp := *e.cap
+		cp.Dir, cp.FS = capDir, sub
+		return &cp
 	}
-	kept := make(map[string]json.RawMessage, len(c.used))
-	for k := range c.used {
-		if raw, ok := c.entries[k]; ok {
-			kept[k] = raw
-		}
+	at := time.Now().UnixNano()
+	cp, stats, ok := readCapabilityStats(sub, folder, capDir, src)
+	if ok {
+		tmpl := *cp
+		tmpl.FS = nil
+		c.store(folder, &scanEntry{At: at, Stats: stats, cap: &tmpl})
 	}
-	if err := atomicfile.WriteJSON(c.path, cacheFile{Version: manifestCacheVersion, Entries: kept}, 0o600); err != nil {
-		return err
-	}
-	c.entries = kept
-	c.used = map[string]bool{}
-	c.dirty = false
-	return nil
+	return cp
 }

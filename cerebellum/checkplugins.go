@@ -19,34 +19,20 @@ import (
 // grant is checked from source only, which reports the grant it needs.
 // Verdicts are remembered by code, grants and source (Options.CheckCache),
 // so a later start only checks what changed. It runs up to workers checks
-// at once.
+// at once. Built-in plugins whose code matches what was checked when Wrasse
+// was built (see VerifiedFS) are not checked again.
 func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	if workers <= 0 {
 		workers = 2
 	}
-	snap := r.Snapshot()
-	var todo []*Capability
-	for _, c := range snap.caps {
-		if !c.Usable() || c.Kind != KindPlugin {
-			continue
-		}
-		if _, native := r.native[c.Name]; native && c.Source == SourceBuiltin {
-			continue
-		}
-		r.rtMu.Lock()
-		_, loaded := r.runtimes[c.Name]
-		r.rtMu.Unlock()
-		if loaded {
-			continue
-		}
-		if verdict, known := r.checks.get(r.checkKey(c)); known {
-			if verdict != "" {
-				r.markFailed(c, errors.New(verdict))
-			}
-			continue
-		}
-		todo = append(todo, c)
+	// Failures are published together, one snapshot per pass (remembered
+	// verdicts first, then what this pass checked), never one per failure.
+	todo := r.applyVerdicts()
+	if len(todo) == 0 {
+		return
 	}
+	var failMu sync.Mutex
+	checked := map[*Capability]error{}
 	jobs := make(chan *Capability)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
@@ -60,7 +46,9 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 				}
 				if err != nil {
 					r.checks.put(r.checkKey(c), err.Error())
-					r.markFailed(c, err)
+					failMu.Lock()
+					checked[c] = err
+					failMu.Unlock()
 				} else {
 					r.checks.put(r.checkKey(c), "")
 				}
@@ -75,9 +63,46 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 	}
 	close(jobs)
 	wg.Wait()
+	if len(checked) > 0 {
+		r.markFailedAll(checked)
+	}
 	if err := r.checks.save(); err != nil {
 		r.log.Warn("saving plugin check results", "error", err)
 	}
+}
+
+// applyVerdicts marks failed, in one snapshot, every plugin whose check
+// failed before (a remembered verdict), and returns the plugins that need a
+// check: usable, not loaded, not native, not verified at build time, and
+// without a verdict.
+func (r *Registry) applyVerdicts() []*Capability {
+	var todo []*Capability
+	remembered := map[*Capability]error{}
+	for _, c := range r.Snapshot().caps {
+		if !c.Usable() || c.Kind != KindPlugin {
+			continue
+		}
+		if _, native := r.native[c.Name]; native && c.Source == SourceBuiltin {
+			continue
+		}
+		r.rtMu.Lock()
+		_, loaded := r.runtimes[c.Name]
+		r.rtMu.Unlock()
+		if loaded || r.verifiedBuiltin(c) {
+			continue
+		}
+		if verdict, known := r.checks.get(r.checkKey(c)); known {
+			if verdict != "" {
+				remembered[c] = errors.New(verdict)
+			}
+			continue
+		}
+		todo = append(todo, c)
+	}
+	if len(remembered) > 0 {
+		r.markFailedAll(remembered)
+	}
+	return todo
 }
 
 // checkKey names what a verdict depends on: the code, the grants and the

@@ -35,6 +35,10 @@ var (
 	ErrUnknownSetting = errors.New("unknown capability setting")
 	// ErrInvalidSetting: a value does not fit the setting's type or choices.
 	ErrInvalidSetting = errors.New("invalid capability setting")
+
+	// errCorruptEntry: a manifest cache entry cannot be decoded (it is
+	// ignored and the folder read again).
+	errCorruptEntry = errors.New("corrupt manifest cache entry")
 	// ErrCollection: the input holds several skills; install them with
 	// InstallCollection (a *CollectionError names them).
 	ErrCollection = errors.New("holds several skills")

@@ -235,16 +235,31 @@ func (r *Registry) loadRequest(c *Capability) LoadRequest {
 // markFailed records a load failure for c's current content and publishes a
 // snapshot in which c is failed and registers no tools.
 func (r *Registry) markFailed(c *Capability, err error) {
+	r.markFailedAll(map[*Capability]error{c: err})
+}
+
+// markFailedAll records the load failures of many capabilities at once and
+// publishes one snapshot for all of them (none when each was known).
+func (r *Registry) markFailedAll(fails map[*Capability]error) {
 	r.mu.Lock()
-	if f, ok := r.failures[c.Name]; ok && f.hash == c.Hash {
+	var names []string
+	for c, err := range fails {
+		if f, ok := r.failures[c.Name]; ok && f.hash == c.Hash {
+			continue
+		}
+		r.failures[c.Name] = loadFailure{hash: c.Hash, msg: err.Error()}
+		names = append(names, c.Name)
+	}
+	if len(names) == 0 {
 		r.mu.Unlock()
 		return
 	}
-	r.failures[c.Name] = loadFailure{hash: c.Hash, msg: err.Error()}
 	snap, aerr := r.assembleLocked()
 	r.mu.Unlock()
-	r.log.Error("capability failed to load", "capability", c.Name, "error", err)
-	if aerr == nil {
-		r.notify(Change{Generation: snap.Generation, Reason: "failure", Names: []string{c.Name}})
+	if aerr != nil {
+		r.log.Warn("publishing load failures", "error", aerr)
+		return
 	}
+	sort.Strings(names)
+	r.notify(Change{Generation: snap.Generation, Reason: "failure", Names: names})
 }

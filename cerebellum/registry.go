@@ -60,8 +60,10 @@ type Options struct {
 	MaxResultBytes int
 	// Now is the clock for trash timestamps (default time.Now).
 	Now func() time.Time
-	// ManifestCache is a file remembering parsed SKILL.md files by content
-	// hash, to speed up start-up ("" disables it).
+	// ManifestCache is a file remembering what the last scan read from each
+	// workspace capability folder, with the stat of its files, so a start
+	// or Resync reads only what changed, and which failures were logged, so
+	// a restart does not log them again ("" keeps both in memory only).
 	ManifestCache string
 	// CheckCache is a file remembering plugin check verdicts by code,
 	// grants and source ("" keeps them in memory only).
@@ -85,6 +87,13 @@ type Registry struct {
 	log    *slog.Logger
 	native map[string]Runtime
 
+	// scanMu serialises rescans, so a folder Resync never builds on a
+	// scan another Resync is replacing.
+	scanMu sync.Mutex
+	// noticed are workspace folders a watcher reported changed that no
+	// Resync has applied yet (under mu), for PendingFolders.
+	noticed map[string]bool
+
 	mu       sync.Mutex // guards scanned, failures, states, generation and snapshot swaps
 	scanned  []*Capability
 	failures map[string]loadFailure
@@ -95,6 +104,17 @@ type Registry struct {
 
 	cache  *manifestCache
 	checks *verdictCache
+	// verified are the built-in plugins checked at build time (VerifiedFS).
+	verified map[string]string
+	// logged are the failures already logged, by capability name (under
+	// mu), persisted in the manifest cache: each is logged once per change.
+	logged map[string]string
+	// quietFailures counts failures not logged at the first snapshot
+	// because a previous run logged them already (-1 once reported).
+	quietFailures int
+	// opening defers failure logging until Open has applied the
+	// remembered verdicts (under mu).
+	opening bool
 
 	rtMu     sync.Mutex
 	runtimes map[string]*runtimeEntry
@@ -122,7 +142,8 @@ type Change struct {
 }
 
 // Open scans both sources and returns a ready registry. Scanning never
-// interprets plugins; that happens on first use (or in CheckPlugins).
+// interprets plugins; that happens on first use (or in CheckPlugins), but
+// plugins whose remembered check failed (Options.CheckCache) start failed.
 func Open(opts Options) (*Registry, error) {
 	tuning, err := Tuning{Pinned: opts.Pinned, IndexBudget: max(opts.IndexBudget, 0), ToolBudget: max(opts.ToolBudget, 0)}.normalized()
 	if err != nil {
@@ -157,7 +178,14 @@ func Open(opts Options) (*Registry, error) {
 		r.log = slog.New(slog.DiscardHandler)
 	}
 	r.cache = openManifestCache(opts.ManifestCache)
+	r.logged = map[string]string{}
+	for _, k := range r.cache.log.keys(cacheFailPrefix) {
+		r.logged[k[len(cacheFailPrefix):]] = string(r.cache.log.get(k))
+	}
 	r.checks = openVerdictCache(opts.CheckCache)
+	if vf, ok := opts.Builtin.(VerifiedFS); ok {
+		r.verified = vf.Verified()
+	}
 	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
 	for _, l := range opts.Loaders {
 		if np, ok := l.(NativeProvider); ok {
@@ -169,9 +197,21 @@ func Open(opts Options) (*Registry, error) {
 	for k, v := range opts.Native {
 		r.native[k] = v
 	}
+	// Failures are logged once the first snapshot includes the remembered
+	// check verdicts, so a restart does not see them recover and fail again.
+	r.opening = true
 	if err := r.rescan("scan"); err != nil {
 		return nil, err
 	}
+	r.applyVerdicts()
+	r.mu.Lock()
+	r.opening = false
+	r.logFailuresLocked(r.snap.Load())
+	if n := r.quietFailures; n > 0 {
+		r.log.Info("capabilities still failing as the last run logged (see wrasse caps list)", "count", n)
+	}
+	r.quietFailures = -1
+	r.mu.Unlock()
 	if unknown := r.UnknownPinned(); len(unknown) > 0 {
 		r.log.Warn("config.json pins capabilities that are not installed", "names", unknown)
 	}
@@ -238,6 +278,11 @@ func (r *Registry) scan() ([]*Capability, error) {
 			return nil, err
 		}
 		all = append(all, w...)
+		keep := make(map[string]bool, len(w))
+		for _, c := range w {
+			keep[c.Folder] = true
+		}
+		r.cache.prune(keep)
 		if err := r.cache.save(); err != nil {
 			r.log.Warn("saving the manifest cache", "error", err)
 		}
@@ -246,12 +291,15 @@ func (r *Registry) scan() ([]*Capability, error) {
 }
 
 func (r *Registry) rescan(reason string) error {
+	r.scanMu.Lock()
+	defer r.scanMu.Unlock()
 	scanned, err := r.scan()
 	if err != nil {
 		return err
 	}
 	r.mu.Lock()
 	r.scanned = scanned
+	r.noticed = nil
 	snap, err := r.assembleLocked()
 	r.mu.Unlock()
 	if err != nil {
@@ -283,12 +331,48 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
 		hasLoader: loaders, failures: r.failures, generation: r.gen, learned: learned, policies: policies})
 	r.snap.Store(snap)
-	for _, c := range snap.caps {
-		if c.State == StateFailed {
-			r.log.Warn("capability failed", "capability", c.Name, "error", c.Error)
-		}
+	if !r.opening {
+		r.logFailuresLocked(snap)
 	}
 	return snap, nil
+}
+
+// logFailuresLocked logs each failure once per change of its state: a
+// capability that newly failed, or failed with another message, is logged;
+// one still failing as logged before (in this run or the last) is not; one
+// that recovered is logged as such. What was logged is remembered in the
+// manifest cache so a restart with the same failures stays quiet.
+func (r *Registry) logFailuresLocked(snap *Snapshot) {
+	failed := 0
+	for _, c := range snap.caps {
+		if c.State != StateFailed {
+			continue
+		}
+		failed++
+		if msg, ok := r.logged[c.Name]; ok && msg == c.Error {
+			if r.quietFailures >= 0 {
+				r.quietFailures++
+			}
+			continue
+		}
+		r.log.Warn("capability failed", "capability", c.Name, "error", c.Error)
+		r.logged[c.Name] = c.Error
+		r.cache.log.put(cacheFailPrefix+c.Name, []byte(c.Error))
+	}
+	if len(r.logged) > failed {
+		for name := range r.logged {
+			if c, ok := snap.byName[name]; ok && c.State == StateFailed {
+				continue
+			} else if ok {
+				r.log.Info("capability no longer failing", "capability", name, "state", c.State)
+			}
+			delete(r.logged, name)
+			r.cache.log.put(cacheFailPrefix+name, nil)
+		}
+	}
+	if err := r.cache.save(); err != nil {
+		r.log.Warn("saving the manifest cache", "error", err)
+	}
 }
 
 // List returns every capability in scan order.

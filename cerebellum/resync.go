@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
@@ -33,6 +36,8 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 	r.mu.Lock()
 	before := r.applied
 	r.mu.Unlock()
+	// Unchanged folders are recognised by the stat of their files (see
+	// manifestCache) and not read again.
 	if err := r.rescan("resync"); err != nil {
 		return Diff{}, err
 	}
@@ -119,4 +124,133 @@ func (r *Registry) Pending() (Diff, error) {
 	}
 	next := assemble(assembleInput{scanned: scanned, states: states, pinned: pinned})
 	return diffHashes(applied, hashesOf(next)), nil
+}
+
+// ResyncFolders applies what changed in the named workspace capability
+// folders (names directly under CapabilitiesDir, as a watcher reports
+// them), and in any a PendingFolders call noticed before, reading only
+// those: the rest of the scan is kept as the last Resync left it. It is
+// Resync for when the changed folders are known; with none it is Resync.
+func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, error) {
+	if r.opts.Workspace == "" || len(folders) == 0 {
+		return r.Resync(ctx)
+	}
+	r.scanMu.Lock()
+	r.mu.Lock()
+	base, before := r.scanned, r.applied
+	all := r.noticedLocked(folders)
+	r.mu.Unlock()
+	scanned := r.scanFolders(base, all)
+	r.mu.Lock()
+	r.scanned = scanned
+	r.noticed = nil
+	snap, err := r.assembleLocked()
+	r.mu.Unlock()
+	r.scanMu.Unlock()
+	if err != nil {
+		return Diff{}, err
+	}
+	r.closeStale(snap)
+	r.notify(Change{Generation: snap.Generation, Reason: "resync"})
+	after := hashesOf(snap)
+	r.mu.Lock()
+	r.applied = after
+	r.mu.Unlock()
+	if err := saveApplied(r.opts.AppliedState, after); err != nil {
+		r.log.Warn("saving the applied capability state", "error", err)
+	}
+	return diffHashes(before, after), nil
+}
+
+// PendingFolders is Pending when the changed folders are known: it reads
+// only those (and the ones noticed before without a Resync since) and
+// reports what a Resync would change, applying nothing.
+func (r *Registry) PendingFolders(folders []string) (Diff, error) {
+	if r.opts.Workspace == "" || len(folders) == 0 {
+		return r.Pending()
+	}
+	r.scanMu.Lock()
+	r.mu.Lock()
+	base := r.scanned
+	all := r.noticedLocked(folders)
+	r.mu.Unlock()
+	scanned := r.scanFolders(base, all)
+	r.scanMu.Unlock()
+	r.mu.Lock()
+	states, err := r.opts.States.States()
+	applied := r.applied
+	pinned := r.tune().Pinned
+	r.mu.Unlock()
+	if err != nil {
+		return Diff{}, err
+	}
+	next := assemble(assembleInput{scanned: scanned, states: states, pinned: pinned})
+	return diffHashes(applied, hashesOf(next)), nil
+}
+
+// noticedLocked adds folders to the noticed set and returns all of it.
+func (r *Registry) noticedLocked(folders []string) []string {
+	if r.noticed == nil {
+		r.noticed = map[string]bool{}
+	}
+	for _, f := range folders {
+		r.noticed[f] = true
+	}
+	out := make([]string, 0, len(r.noticed))
+	for f := range r.noticed {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scanFolders returns base with the named workspace folders read again
+// (through the manifest cache): changed ones replaced, new ones added in
+// folder order, vanished ones dropped. Names that are not capability
+// folders (hidden, "_" prefixed, nested paths) are ignored.
+func (r *Registry) scanFolders(base []*Capability, folders []string) []*Capability {
+	dir := CapabilitiesDir(r.opts.Workspace)
+	fsys := os.DirFS(dir)
+	updates := map[string]*Capability{}
+	for _, f := range folders {
+		if f == "" || strings.HasPrefix(f, ".") || strings.HasPrefix(f, "_") || strings.ContainsAny(f, `/\`) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.IsDir() {
+			updates[f] = r.cache.read(fsys, dir, f, SourceWorkspace)
+		} else {
+			r.cache.forget(f)
+			updates[f] = nil
+		}
+	}
+	if err := r.cache.save(); err != nil {
+		r.log.Warn("saving the manifest cache", "error", err)
+	}
+	out := make([]*Capability, 0, len(base)+len(updates))
+	var ws []*Capability
+	for _, c := range base {
+		if c.Source != SourceWorkspace {
+			out = append(out, c)
+			continue
+		}
+		if u, ok := updates[c.Folder]; ok {
+			if u != nil {
+				ws = append(ws, u)
+			}
+			delete(updates, c.Folder)
+			continue
+		}
+		ws = append(ws, c)
+	}
+	added := false
+	for _, u := range updates {
+		if u != nil {
+			ws = append(ws, u)
+			added = true
+		}
+	}
+	if added {
+		slices.SortStableFunc(ws, func(a, b *Capability) int { return strings.Compare(a.Folder, b.Folder) })
+	}
+	return append(out, ws...)
 }

@@ -59,6 +59,10 @@ func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capa
 				if dir != "" {
 					capDir = dir + "/" + name
 				}
+				if cache != nil && dir != "" {
+					caps[i] = cache.read(fsys, dir, name, src)
+					continue
+				}
 				sub, err := fs.Sub(fsys, name)
 				if err != nil {
 					c := &Capability{Name: name, Folder: name, Dir: capDir, Source: src, Kind: KindGuide}
@@ -66,7 +70,7 @@ func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capa
 					caps[i] = c
 					continue
 				}
-				caps[i] = readCapability(sub, name, capDir, src, cache)
+				caps[i] = readCapability(sub, name, capDir, src)
 			}
 		}()
 	}
@@ -84,34 +88,39 @@ func displayRoot(dir string, src Source) string {
 // ReadCapability reads and parses one capability folder. It never fails:
 // problems become a failed capability with its message.
 func ReadCapability(fsys fs.FS, folder, dir string, src Source) *Capability {
-	return readCapability(fsys, folder, dir, src, nil)
+	return readCapability(fsys, folder, dir, src)
 }
 
-func readCapability(fsys fs.FS, folder, dir string, src Source, cache *manifestCache) *Capability {
+func readCapability(fsys fs.FS, folder, dir string, src Source) *Capability {
+	c, _, _ := readFolder(fsys, folder, dir, src, false)
+	return c
+}
+
+// readCapabilityStats is readCapability that also returns the stat of every
+// file and folder it read, taken before reading; ok is false when the
+// folder could not be read, which is not worth remembering.
+func readCapabilityStats(fsys fs.FS, folder, dir string, src Source) (c *Capability, stats []fileStat, ok bool) {
+	return readFolder(fsys, folder, dir, src, true)
+}
+
+func readFolder(fsys fs.FS, folder, dir string, src Source, withStats bool) (*Capability, []fileStat, bool) {
 	c := &Capability{Name: folder, Folder: folder, Dir: dir, Source: src, FS: fsys, State: StateOK, Kind: KindGuide}
 	if src == SourceBuiltin {
 		c.Badge = BadgeOfficial
 	} else {
 		c.Badge = BadgeUnknown
 	}
-	files, hash, code, data, err := folderFiles(fsys)
+	files, hash, code, data, stats, err := folderFiles(fsys, withStats)
 	c.Files, c.Hash, c.CodeHash = files, hash, code
 	if err != nil {
 		c.fail(fmt.Sprintf("cannot read the folder: %v", err), "")
-		return c
+		return c, nil, false
 	}
 	if data == nil {
 		c.fail("no SKILL.md in this folder: add one (frontmatter with name and description) or remove the folder", "")
-		return c
+		return c, stats, true
 	}
-	key := cacheKey(folder, data)
-	m := cache.get(key)
-	if m == nil {
-		m, err = skillmd.Parse(data, skillmd.Options{File: folder + "/SKILL.md", Folder: folder})
-		if err == nil {
-			cache.put(key, m)
-		}
-	}
+	m, err := skillmd.Parse(data, skillmd.Options{File: folder + "/SKILL.md", Folder: folder})
 	if err != nil {
 		var pe *skillmd.Error
 		if errors.As(err, &pe) {
@@ -119,7 +128,7 @@ func readCapability(fsys fs.FS, folder, dir string, src Source, cache *manifestC
 		} else {
 			c.fail(err.Error(), "")
 		}
-		return c
+		return c, stats, true
 	}
 	c.Manifest = m
 	c.Name = m.Name
@@ -148,7 +157,7 @@ func readCapability(fsys fs.FS, folder, dir string, src Source, cache *manifestC
 		m.Warnings = append(m.Warnings, skillmd.Problem{File: folder + "/SKILL.md", Field: "tools", Warning: true,
 			Message: "plugin/ holds Go source but SKILL.md declares no tools, so the plugin is never loaded"})
 	}
-	return c
+	return c, stats, true
 }
 
 // HasPluginSource reports whether the capability folder holds plugin Go files.
@@ -172,7 +181,9 @@ func (c *Capability) fail(msg, detail string) {
 // folderFiles lists the files of a capability folder and hashes it. SKILL.md
 // and plugin sources are hashed by content (they decide what loads); other
 // files by size and modification time, so big assets do not slow a scan.
-func folderFiles(fsys fs.FS) (files []string, hash, codeHash string, skill []byte, err error) {
+// With withStats it also returns the stat of every file and folder, each
+// taken before the file is read.
+func folderFiles(fsys fs.FS, withStats bool) (files []string, hash, codeHash string, skill []byte, stats []fileStat, err error) {
 	h := sha256.New()
 	// code covers what runs and what it declares: SKILL.md and plugin sources.
 	code := sha256.New()
@@ -185,7 +196,21 @@ func folderFiles(fsys fs.FS) (files []string, hash, codeHash string, skill []byt
 			if p != "." && (d.Name() == ".git" || d.Name() == "node_modules") {
 				return fs.SkipDir
 			}
+			if withStats {
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				stats = append(stats, statOf(p, info))
+			}
 			return nil
+		}
+		var info fs.FileInfo
+		if withStats {
+			if info, err = d.Info(); err != nil {
+				return err
+			}
+			stats = append(stats, statOf(p, info))
 		}
 		if len(files) < maxListedFiles {
 			files = append(files, p)
@@ -204,15 +229,20 @@ func folderFiles(fsys fs.FS) (files []string, hash, codeHash string, skill []byt
 			if p == "SKILL.md" {
 				skill = data
 			}
-		} else if info, err := d.Info(); err == nil {
-			binary.BigEndian.PutUint64(buf[:], uint64(info.Size()))
-			h.Write(buf[:])
-			binary.BigEndian.PutUint64(buf[:], uint64(info.ModTime().UnixNano()))
-			h.Write(buf[:])
+		} else {
+			if info == nil {
+				info, err = d.Info()
+			}
+			if err == nil {
+				binary.BigEndian.PutUint64(buf[:], uint64(info.Size()))
+				h.Write(buf[:])
+				binary.BigEndian.PutUint64(buf[:], uint64(info.ModTime().UnixNano()))
+				h.Write(buf[:])
+			}
 		}
 		h.Write([]byte{0})
 		return nil
 	})
 	sort.Strings(files)
-	return files, hex.EncodeToString(h.Sum(nil))[:16], hex.EncodeToString(code.Sum(nil))[:16], skill, err
+	return files, hex.EncodeToString(h.Sum(nil))[:16], hex.EncodeToString(code.Sum(nil))[:16], skill, stats, err
 }

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 )
 
+//go:generate go test -run TestVerifiedBuiltins -update .
+
 // files holds every capability folder that ships with the app. The `all:`
 // prefix keeps files such as plugin/_helpers.go; Go sources of plugins are
 // embedded as text and interpreted at run time.
@@ -13,5 +15,14 @@ import (
 var files embed.FS
 
 // FS returns the built-in capability folders: one directory per capability,
-// each holding a SKILL.md. It is read-only.
-func FS() fs.FS { return files }
+// each holding a SKILL.md. It is read-only. It implements
+// cerebellum.VerifiedFS: the plugins checked when Wrasse was built
+// (verified.go) are not checked again at start-up.
+func FS() fs.FS { return tree{files} }
+
+// tree is the embedded folders with their build-time verdicts.
+type tree struct{ embed.FS }
+
+// Verified returns the CodeHash of each built-in plugin that passed the
+// plugin check when verified.go was generated, by folder.
+func (tree) Verified() map[string]string { return verified() }

@@ -2,6 +2,9 @@ package watch
 
 import (
 	"context"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
@@ -18,22 +21,48 @@ type Notice struct {
 }
 
 // Registry watches a registry's workspace capability folder. After each
-// quiet burst of edits it either applies them with Resync (auto) or computes
-// what a Resync would change, and tells notify. Bursts that change nothing
-// (an editor touching a file) are not reported.
+// quiet burst of edits it either applies them (auto) or computes what a
+// Resync would change, and tells notify; either way only the capability
+// folders the burst touched are read again. Bursts that change nothing (an
+// editor touching a file) are not reported.
 func Registry(ctx context.Context, reg *cerebellum.Registry, auto bool, opt Options, notify func(Notice)) error {
 	dir := cerebellum.CapabilitiesDir(reg.Workspace())
-	return Watch(ctx, dir, opt, func() {
+	return Watch(ctx, dir, opt, func(paths []string) {
+		folders := Folders(dir, paths)
 		var n Notice
 		if auto {
-			n.Diff, n.Err = reg.Resync(ctx)
+			n.Diff, n.Err = reg.ResyncFolders(ctx, folders)
 			n.Applied = n.Err == nil
 		} else {
-			n.Diff, n.Err = reg.Pending()
+			n.Diff, n.Err = reg.PendingFolders(folders)
 		}
 		if n.Err == nil && n.Diff.Empty() {
 			return
 		}
 		notify(n)
 	})
+}
+
+// Folders maps changed paths to the capability folders (names directly
+// under dir) they belong to, sorted. It returns nil, meaning "rescan
+// everything", when paths is nil or one of them is dir itself or outside it.
+func Folders(dir string, paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return nil
+		}
+		first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if !seen[first] {
+			seen[first] = true
+			out = append(out, first)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

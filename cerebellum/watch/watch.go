@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -28,9 +29,11 @@ type Options struct {
 }
 
 // Watch watches dir (created if missing) until ctx ends, calling onChange
-// after each quiet burst of changes. It returns once the watch is set up;
-// onChange runs on the watcher's goroutine.
-func Watch(ctx context.Context, dir string, opt Options, onChange func()) error {
+// after each quiet burst of changes with the paths that changed in it,
+// sorted; nil paths mean the watcher lost events (an overflow), so anything
+// may have changed. It returns once the watch is set up; onChange runs on
+// the watcher's goroutine.
+func Watch(ctx context.Context, dir string, opt Options, onChange func(paths []string)) error {
 	if opt.Debounce <= 0 {
 		opt.Debounce = DefaultDebounce
 	}
@@ -68,6 +71,16 @@ func Watch(ctx context.Context, dir string, opt Options, onChange func()) error 
 		defer w.Close()
 		var timer *time.Timer
 		var fire <-chan time.Time
+		changed := map[string]bool{}
+		flush := func() {
+			paths := make([]string, 0, len(changed))
+			for p := range changed {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			clear(changed)
+			onChange(paths)
+		}
 		for {
 			select {
 			case <-ctx.Done():
@@ -82,6 +95,7 @@ func Watch(ctx context.Context, dir string, opt Options, onChange func()) error 
 				if ev.Op == fsnotify.Chmod || ignored(ev.Name) {
 					continue
 				}
+				changed[ev.Name] = true
 				if ev.Op&fsnotify.Create != 0 {
 					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 						addTree(ev.Name)
@@ -106,11 +120,13 @@ func Watch(ctx context.Context, dir string, opt Options, onChange func()) error 
 				if !errors.Is(err, fsnotify.ErrEventOverflow) {
 					log.Warn("watching capabilities", "error", err)
 				}
-				// An overflow lost events: report a change so a Resync looks.
-				onChange()
+				// An overflow lost events: report that anything may have
+				// changed, so a full Resync looks.
+				clear(changed)
+				onChange(nil)
 			case <-fire:
 				fire = nil
-				onChange()
+				flush()
 			}
 		}
 	}()

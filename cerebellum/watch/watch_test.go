@@ -23,7 +23,7 @@ func TestWatchNoticesEditsDebounced(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := make(chan struct{}, 16)
-	if err := Watch(ctx, dir, Options{Debounce: 150 * time.Millisecond}, func() { ch <- struct{}{} }); err != nil {
+	if err := Watch(ctx, dir, Options{Debounce: 150 * time.Millisecond}, func([]string) { ch <- struct{}{} }); err != nil {
 		t.Fatal(err)
 	}
 	// A new capability folder, then a file inside it (the new folder must be watched too).
