@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/plugins/codemode"
 )
 
 const usage = `usage:
@@ -31,6 +33,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	}
 	var err error
 	switch {
+	case len(args) > 0 && args[0] == codemode.ChildCommand:
+		// run_go's program process, as the app's own subcommand.
+		err = codemode.ServeChild(ctx, codemode.ChildPipes(stderr))
 	case len(args) > 0 && args[0] == "search":
 		err = searchMain(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && strings.HasPrefix(args[0], "mem-"):
