@@ -10,7 +10,7 @@ func verified() map[string]string {
 		"calc":       "77135dd7e74960be",
 		"data":       "0505bf8cc0c9c60e",
 		"filesystem": "22980246da7ca7a6",
-		"shell":      "da3fdcc1e275a9d4",
+		"shell":      "932733ee867f314e",
 		"system":     "4b3a4e5adc09a798",
 		"web":        "e115d0684cf623e7",
 	}
