@@ -15,7 +15,8 @@ type Manifest struct {
 	License       string            `json:"license,omitempty"`
 	Compatibility string            `json:"compatibility,omitempty"`
 	Metadata      map[string]string `json:"metadata,omitempty"`
-	// AllowedTools is kept and shown; Wrasse does not pre-approve by it.
+	// AllowedTools are tools the skill uses: reading the skill loads the
+	// capabilities serving them. Wrasse does not pre-approve by it.
 	AllowedTools []string `json:"allowedTools,omitempty"`
 	Triggers     []string `json:"triggers,omitempty"`
 	Keywords     []string `json:"keywords,omitempty"`
