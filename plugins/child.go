@@ -722,6 +722,12 @@ func (c *logCount) add() {
 
 // wait returns once n lines were read, stderr ended, or a bound passed.
 func (c *logCount) wait(n uint64, ended <-chan struct{}) {
+	c.mu.Lock()
+	got := c.n
+	c.mu.Unlock()
+	if got >= n {
+		return // the usual case: no timer needed
+	}
 	t := time.NewTimer(childExitWait)
 	defer t.Stop()
 	for {

@@ -94,10 +94,16 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
 	}
 	defer close(s.done)
-	msgs := make(chan *wireMsg)
 	readErr := make(chan error, 1)
-	go func() {
-		lr := newLineReader(in, maxChildInLine)
+	closed := make(chan struct{})
+	lr := newLineReader(in, maxChildInLine)
+	// One goroutine reads at a time and dispatches what it reads itself.
+	// A call it runs itself too, handing the reading to a new goroutine
+	// first: the call then continues on the thread that woke up with the
+	// message instead of waking a second one, which is most of what a
+	// round trip costs besides the two pipe writes.
+	var read func()
+	read = func() {
 		for {
 			line, err := lr.next()
 			if err != nil {
@@ -110,32 +116,46 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 				return
 			}
 			select {
-			case msgs <- m:
 			case <-s.done:
+				return
+			default:
+			}
+			if m.Op == opCall {
+				cctx := s.register(ctx, m)
+				go read()
+				s.call(cctx, m)
+				return
+			}
+			if err := s.dispatch(ctx, m, closed); err != nil {
+				readErr <- err
 				return
 			}
 		}
-	}()
-	closed := make(chan struct{})
-	for {
-		select {
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		case <-closed:
-			return nil
-		case err := <-readErr:
-			if errors.Is(err, io.EOF) {
-				return nil // the host went away: so does this process
-			}
-			return err
-		case m := <-msgs:
-			if err := s.dispatch(ctx, m, closed); err != nil {
-				return err
-			}
+	}
+	go read()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-closed:
+		return nil
+	case err := <-readErr:
+		if errors.Is(err, io.EOF) {
+			return nil // the host went away: so does this process
 		}
+		return err
 	}
 }
 
+// register makes the context of call m, which a cancel message ends.
+func (s *childServer) register(ctx context.Context, m *wireMsg) context.Context {
+	cctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.calls[m.ID] = cancel
+	s.mu.Unlock()
+	return cctx
+}
+
+// dispatch handles a message other than a call (see serveChild).
 func (s *childServer) dispatch(ctx context.Context, m *wireMsg, closed chan struct{}) error {
 	switch m.Op {
 	case opLoad:
@@ -147,12 +167,6 @@ func (s *childServer) dispatch(ctx context.Context, m *wireMsg, closed chan stru
 			return fmt.Errorf("unexpected load request (a plugin process serves one plugin)")
 		}
 		go s.load(ctx, m)
-	case opCall:
-		cctx, cancel := context.WithCancel(ctx)
-		s.mu.Lock()
-		s.calls[m.ID] = cancel
-		s.mu.Unlock()
-		go s.call(cctx, m)
 	case opCancel:
 		s.mu.Lock()
 		cancel := s.calls[m.ID]
