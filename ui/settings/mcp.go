@@ -323,6 +323,9 @@ func (p *mcpPage) showTools(rep assistant.MCPReport) {
 		desc := widget.NewLabel(cerebellum.OneLine(t.Description, 160))
 		desc.Wrapping = fyne.TextWrapWord
 		rule := widget.NewSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
+		// A select is as wide as its placeholder, which never shows here:
+		// the widest rule, so none is cut short ("As annotat…").
+		rule.PlaceHolder = widestRule()
 		rule.SetSelected(ruleOf(t.Policy))
 		tool := t.Name
 		rule.OnChanged = func(v string) { p.setRule(name, tool, v) }
@@ -356,6 +359,18 @@ func toolNotes(t assistant.MCPTool) string {
 		return runs
 	}
 	return strings.Join(hints, ", ") + " · " + runs
+}
+
+// widestRule is the rule whose name takes the most room.
+func widestRule() string {
+	size := theme.TextSize()
+	widest, w := "", float32(0)
+	for _, r := range []string{ruleAsk, ruleAlways, ruleNever} {
+		if rw := fyne.MeasureText(r, size, fyne.TextStyle{}).Width; rw > w {
+			widest, w = r, rw
+		}
+	}
+	return widest
 }
 
 func ruleOf(p assistant.MCPToolPolicy) string {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -108,6 +111,17 @@ func TestMCPPageAddTestRulesRemove(t *testing.T) {
 	for _, want := range []string{"Tools: 2", "demo__echo", "read-only", "runs without asking", "demo__write_note", "may change or delete things", "asks the first time in a chat"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q:\n%s", want, text)
+		}
+	}
+	// Each rule's select shows the longest rule's name whole: Fyne sizes a
+	// select by its placeholder, so that must be the widest rule (the
+	// default "(Select one)" cut "As annotated" short in the window).
+	for tool, sel := range p.rules {
+		for _, r := range sel.Options {
+			have := fyne.MeasureText(sel.PlaceHolder, theme.TextSize(), fyne.TextStyle{}).Width
+			if need := fyne.MeasureText(r, theme.TextSize(), fyne.TextStyle{}).Width; have < need || !slices.Contains(sel.Options, sel.PlaceHolder) {
+				t.Errorf("%s: the select is sized for %q, not the widest rule (%q)", tool, sel.PlaceHolder, r)
+			}
 		}
 	}
 	p.rules["write_note"].SetSelected(ruleNever)
