@@ -175,6 +175,9 @@ func (a authoring) list(filter string) string {
 func describeCapability(c *Capability) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %s, %s, badge %s, folder %s\n", c.Name, c.Source, c.Kind, c.State, c.Badge, c.Folder)
+	if c.Dir != "" {
+		fmt.Fprintf(&b, "Base directory: %s (paths in its instructions are relative to it)\n", c.Dir)
+	}
 	if c.State == StateFailed {
 		fmt.Fprintf(&b, "Error:\n%s\n", firstNonEmpty(c.Detail, c.Error))
 	}

@@ -127,6 +127,9 @@ func TestAgentSkillsEndToEnd(t *testing.T) {
 			m.Reply(providertest.ToolCall("skill_read_source", `{"capability":"pdf"}`))
 			m.Reply(providertest.ToolCall("skill_read_source", `{"capability":"pdf","path":"FORMS.md"}`))
 			m.Reply(providertest.ToolCall("shell_exec", `{"command":"./scripts/check_fields.sh","cwd":`+string(cwd)+`}`))
+			web, _ := a.Registry().Get("web-builder")
+			webCwd, _ := json.Marshal(web.Dir)
+			m.Reply(providertest.ToolCall("shell_exec", `{"command":"./scripts/init.sh","cwd":`+string(webCwd)+`}`))
 			m.Reply(providertest.Text("The form has three fields."))
 			var asked []string
 			approver := gate.ApproverFunc(func(_ context.Context, r gate.Request) (gate.Approval, error) {
@@ -142,13 +145,17 @@ func TestAgentSkillsEndToEnd(t *testing.T) {
 				t.Fatalf("skill_read_source results: %q", r)
 			}
 			sh := res["shell_exec"]
-			if len(sh) != 1 || !strings.Contains(sh[0], "exit code: 0") || !strings.Contains(sh[0], "fields: name, date, signature") {
+			if len(sh) != 2 || !strings.Contains(sh[0], "exit code: 0") || !strings.Contains(sh[0], "fields: name, date, signature") {
 				t.Fatalf("shell_exec results: %q", sh)
+			}
+			// The nested archive arrived as a file the skill's script reads.
+			if !strings.Contains(sh[1], "exit code: 0") || !strings.Contains(sh[1], "web-builder ready") || !strings.Contains(sh[1], "components/button.html") {
+				t.Fatalf("web-builder's init.sh: %q", sh[1])
 			}
 			// The script ran after the user approved it (the folder being
 			// read-only to it is the sandbox's part, tested with Landlock in
 			// the shell plugin and plugins/sandbox).
-			if !slices.Equal(asked, []string{"shell_exec"}) {
+			if !slices.Equal(asked, []string{"shell_exec", "shell_exec"}) {
 				t.Errorf("approvals asked for %q", asked)
 			}
 
