@@ -130,10 +130,15 @@ func putEvent(eb *bolt.Bucket, id ID, e Event) error {
 	if err != nil {
 		return err
 	}
+	// The index, in the same transaction, first: it reads the words of
+	// the record this one replaces.
+	if err := indexEvent(eb, id, e); err != nil {
+		return err
+	}
 	if err := eb.Put(encodeU64(e.Seq), b); err != nil {
 		return fmt.Errorf("write event %d: %w", e.Seq, err)
 	}
-	return indexEvent(eb.Tx(), id, e) // in the same transaction: never apart
+	return nil
 }
 
 // readEvent decodes one stored event; a damaged one becomes a visible error

@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,21 +16,23 @@ import (
 // transaction that writes the event, so a crash can never leave the index
 // and the events apart. Layout, one nested bucket per conversation in
 // bucketSearch (conversation key → bucket), so a conversation's postings
-// sit together and deleting it drops one bucket:
+// sit together, an event's update touches few pages, and deleting the
+// conversation drops one bucket:
 //
 //	't' word 0x00 chunk (4-byte big-endian seq>>postingShift) → uvarint seqs
-//	'e' seq (8-byte big-endian) → the event's words, 0x00-separated
 //
 // A word's postings are split into chunks of 1<<postingShift events, so
 // adding one costs a bounded read-modify-write however common the word is.
-// The 'e' entry lists what to remove when the event is rewritten or
-// truncated. Words are runs of letters and digits, lower-cased as Terms
-// does, at most maxWordBytes long (longer ones are indexed by that prefix).
+// What to remove when an event is rewritten or truncated is found by
+// splitting the stored record it replaces into words again (a record too
+// damaged to decode leaves its postings, which then point at an event that
+// does not show the word). Words are runs of letters and digits,
+// lower-cased as Terms does, at most maxWordBytes long (longer ones are
+// indexed by that prefix).
 const (
 	postingShift = 8
 	maxWordBytes = 48
 	prefixWord   = 't'
-	prefixEvent  = 'e'
 )
 
 // words splits text into distinct lower-case words, as Terms splits a
@@ -81,105 +85,103 @@ func wordKey(word string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint32(k, uint32(seq>>postingShift))
 }
 
-func eventIndexKey(seq uint64) []byte {
-	return append([]byte{prefixEvent}, encodeU64(seq)...)
-}
-
-// indexEvent brings the index in step with e, just written as event e.Seq
-// of conversation id in tx: the words it had before go, its words now come.
-func indexEvent(tx *bolt.Tx, id ID, e Event) error {
-	cb, err := tx.Bucket([]byte(bucketSearch)).CreateBucketIfNotExists(conversationKey(id))
+// indexEvent brings conversation id's index in step with e, about to be
+// written into eb (its events) in the same transaction: the words of the
+// record it replaces go, its own words come.
+func indexEvent(eb *bolt.Bucket, id ID, e Event) error {
+	var old []string
+	if raw := eb.Get(encodeU64(e.Seq)); raw != nil {
+		old = recordWords(raw)
+	}
+	var now []string
+	if searchable(e.Type) && e.Text != "" {
+		now = words(e.Text)
+	}
+	if len(old) == 0 && len(now) == 0 {
+		return nil
+	}
+	cb, err := eb.Tx().Bucket([]byte(bucketSearch)).CreateBucketIfNotExists(conversationKey(id))
 	if err != nil {
 		return fmt.Errorf("index event %d: %w", e.Seq, err)
 	}
-	if err := unindexEvent(cb, e.Seq); err != nil {
-		return err
-	}
-	if !searchable(e.Type) || e.Text == "" {
-		return nil
-	}
-	ws := words(e.Text)
-	if len(ws) == 0 {
-		return nil
+	for _, w := range old {
+		if !slices.Contains(now, w) {
+			if err := removePosting(cb, w, e.Seq); err != nil {
+				return err
+			}
+		}
 	}
 	var buf [binary.MaxVarintLen64]byte
 	post := buf[:binary.PutUvarint(buf[:], e.Seq)]
-	for _, w := range ws {
+	for _, w := range now {
+		if slices.Contains(old, w) {
+			continue // already posted
+		}
 		k := wordKey(w, e.Seq)
-		old := cb.Get(k)
-		v := make([]byte, 0, len(old)+len(post))
-		v = append(append(v, old...), post...)
+		cur := cb.Get(k)
+		v := make([]byte, 0, len(cur)+len(post))
+		v = append(append(v, cur...), post...)
 		if err := cb.Put(k, v); err != nil {
 			return fmt.Errorf("index event %d: %w", e.Seq, err)
 		}
 	}
-	if err := cb.Put(eventIndexKey(e.Seq), []byte(joinWords(ws))); err != nil {
-		return fmt.Errorf("index event %d: %w", e.Seq, err)
-	}
 	return nil
 }
 
-func joinWords(ws []string) string {
-	n := 0
-	for _, w := range ws {
-		n += len(w) + 1
+// recordWords are the indexed words of a stored event record.
+func recordWords(raw []byte) []string {
+	var rec struct {
+		Type EventType `json:"type"`
+		Text string    `json:"text"`
 	}
-	b := make([]byte, 0, n)
-	for i, w := range ws {
-		if i > 0 {
-			b = append(b, 0)
-		}
-		b = append(b, w...)
-	}
-	return string(b)
-}
-
-// unindexEvent removes event seq's postings from a conversation's index.
-func unindexEvent(cb *bolt.Bucket, seq uint64) error {
-	ek := eventIndexKey(seq)
-	raw := cb.Get(ek)
-	if raw == nil {
+	if json.Unmarshal(raw, &rec) != nil || !searchable(rec.Type) || rec.Text == "" {
 		return nil
 	}
-	for _, w := range bytes.Split(append([]byte(nil), raw...), []byte{0}) {
-		k := wordKey(string(w), seq)
-		old := cb.Get(k)
-		var kept []byte
-		for rest := old; len(rest) > 0; {
-			s, n := binary.Uvarint(rest)
-			if n <= 0 {
-				break // damaged: what was read so far stays
-			}
-			if s != seq {
-				kept = append(kept, rest[:n]...)
-			}
-			rest = rest[n:]
+	return words(rec.Text)
+}
+
+// removePosting removes seq from word's postings.
+func removePosting(cb *bolt.Bucket, word string, seq uint64) error {
+	k := wordKey(word, seq)
+	var kept []byte
+	for rest := cb.Get(k); len(rest) > 0; {
+		s, n := binary.Uvarint(rest)
+		if n <= 0 {
+			break // damaged: what was read so far stays
 		}
-		var err error
-		if len(kept) == 0 {
-			err = cb.Delete(k)
-		} else {
-			err = cb.Put(k, kept)
+		if s != seq {
+			kept = append(kept, rest[:n]...)
 		}
-		if err != nil {
-			return fmt.Errorf("unindex event %d: %w", seq, err)
-		}
+		rest = rest[n:]
 	}
-	if err := cb.Delete(ek); err != nil {
+	var err error
+	if len(kept) == 0 {
+		err = cb.Delete(k)
+	} else {
+		err = cb.Put(k, kept)
+	}
+	if err != nil {
 		return fmt.Errorf("unindex event %d: %w", seq, err)
 	}
 	return nil
 }
 
-// unindexFrom removes the postings of conversation id's events from seq on.
-func unindexFrom(tx *bolt.Tx, id ID, seqs []uint64) error {
-	cb := tx.Bucket([]byte(bucketSearch)).Bucket(conversationKey(id))
+// unindexEvents removes the postings of events seqs of conversation id,
+// about to be deleted from eb (its events) in the same transaction.
+func unindexEvents(eb *bolt.Bucket, id ID, seqs []uint64) error {
+	cb := eb.Tx().Bucket([]byte(bucketSearch)).Bucket(conversationKey(id))
 	if cb == nil {
 		return nil
 	}
 	for _, s := range seqs {
-		if err := unindexEvent(cb, s); err != nil {
-			return err
+		raw := eb.Get(encodeU64(s))
+		if raw == nil {
+			continue
+		}
+		for _, w := range recordWords(raw) {
+			if err := removePosting(cb, w, s); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -211,20 +213,52 @@ func rebuildIndex(tx *bolt.Tx) error {
 		if cb == nil {
 			return nil
 		}
-		id := ID(n)
-		return cb.ForEach(func(sk, raw []byte) error {
+		var evs []posted
+		err := cb.ForEach(func(sk, raw []byte) error {
 			seq, ok := decodeU64(sk)
 			if !ok || raw == nil {
 				return nil
 			}
-			e, err := decodeEvent(raw)
-			if err != nil {
-				return nil
+			if ws := recordWords(raw); len(ws) > 0 {
+				evs = append(evs, posted{seq, ws})
 			}
-			e.Seq = seq
-			return indexEvent(tx, id, e)
+			return nil
 		})
+		if err != nil {
+			return err
+		}
+		return indexWords(tx, ID(n), evs)
 	})
+}
+
+// posted is an event's seq and words.
+type posted struct {
+	seq   uint64
+	words []string
+}
+
+// indexWords posts events of conversation id not indexed before.
+func indexWords(tx *bolt.Tx, id ID, evs []posted) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	cb, err := tx.Bucket([]byte(bucketSearch)).CreateBucketIfNotExists(conversationKey(id))
+	if err != nil {
+		return fmt.Errorf("index conversation %s: %w", id, err)
+	}
+	var buf [binary.MaxVarintLen64]byte
+	for _, e := range evs {
+		post := buf[:binary.PutUvarint(buf[:], e.seq)]
+		for _, w := range e.words {
+			k := wordKey(w, e.seq)
+			cur := cb.Get(k)
+			v := make([]byte, 0, len(cur)+len(post))
+			if err := cb.Put(k, append(append(v, cur...), post...)); err != nil {
+				return fmt.Errorf("index conversation %s: %w", id, err)
+			}
+		}
+	}
+	return nil
 }
 
 // postings calls fn for every (seq) posting, in conversation cb's index,

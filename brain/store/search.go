@@ -175,14 +175,28 @@ func searchedEvent(tx *bolt.Tx, id ID, seq uint64) (Event, bool) {
 	return Event{Type: rec.Type, Text: rec.Text}, true
 }
 
-// wordMask has bit i set when a word of text starts with terms[i].
+// wordMask has bit i set when a word of text starts with terms[i] (cut
+// as indexed words are), without splitting text into words.
 func wordMask(text string, terms []string) uint32 {
 	var m uint32
-	for _, w := range words(text) {
-		for i, t := range terms {
-			if strings.HasPrefix(w, cutWord(t)) {
-				m |= 1 << i
+	low := ""
+	for i, t := range terms {
+		if low == "" {
+			low = lower(text)
+		}
+		t = cutWord(t)
+		for at := 0; at <= len(low); {
+			j := strings.Index(low[at:], t)
+			if j < 0 {
+				break
 			}
+			j += at
+			if r, _ := utf8.DecodeLastRuneInString(low[:j]); j == 0 || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				m |= 1 << i
+				break
+			}
+			_, n := utf8.DecodeRuneInString(low[j:])
+			at = j + max(n, 1)
 		}
 	}
 	return m

@@ -31,6 +31,9 @@ type Options struct {
 	// Logger receives warnings about damaged records and recovery; nil
 	// discards them.
 	Logger *slog.Logger
+	// NoSync skips the fsync of each commit, to generate benchmark
+	// workspaces quickly; a crash may then lose or damage the file.
+	NoSync bool
 }
 
 // DB is an open workspace database. Its methods are safe for concurrent use;
@@ -81,6 +84,7 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
 	}
+	b.NoSync = opts.NoSync
 	d := &DB{bolt: b, path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}}
 	if err := d.tightenMode(); err != nil {
 		_ = b.Close()

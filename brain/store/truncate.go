@@ -24,6 +24,9 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 				gone = append(gone, s)
 			}
 		}
+		if err := unindexEvents(eb, id, gone); err != nil {
+			return err
+		}
 		sb := tx.Bucket([]byte(bucketStreaming))
 		for _, s := range gone {
 			if err := eb.Delete(encodeU64(s)); err != nil {
@@ -34,9 +37,6 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 			}
 		}
 		if err := deleteImagesFrom(tx, id, seq); err != nil {
-			return err
-		}
-		if err := unindexFrom(tx, id, gone); err != nil {
 			return err
 		}
 		removed = len(gone)
