@@ -37,8 +37,9 @@ func cacheEnv(t *testing.T, prov *providertest.Provider) *env {
 	fsys := fstest.MapFS{
 		"tool-discovery/SKILL.md": {Data: builtinFile(t, "tool-discovery/SKILL.md")},
 		"testing-tools/SKILL.md":  {Data: []byte(toolsSkill)},
+		"codemode/SKILL.md":       {Data: builtinFile(t, "codemode/SKILL.md")},
 	}
-	native := map[string]cerebellum.Runtime{"testing-tools": e.rt}
+	native := map[string]cerebellum.Runtime{"testing-tools": e.rt, agent.CodeModeCapability: agent.NewCodeMode(nil)}
 	for _, n := range loadables {
 		fsys[n+"/SKILL.md"] = &fstest.MapFile{Data: []byte(loadSkill(n))}
 		native[n] = e.rt
@@ -98,6 +99,13 @@ func TestStableLayoutKeepsThePrefix(t *testing.T) {
 		}
 		if !slices.Equal(toolNames(r.Deferrable), toolNames(reqs[0].Deferrable)) {
 			t.Errorf("request %d: deferrable tools moved: %q", i+1, toolNames(r.Deferrable))
+		}
+		// Core tools, run_go included (its description lists functions),
+		// are byte-identical: they are the front of the prefix.
+		for j, tl := range r.Tools {
+			if !tl.Loadable && (j >= len(reqs[0].Tools) || tl.Description != reqs[0].Tools[j].Description || tl.Name != reqs[0].Tools[j].Name) {
+				t.Errorf("request %d: core tool %d (%s) differs from the first request's", i+1, j, tl.Name)
+			}
 		}
 		if i == 0 {
 			continue

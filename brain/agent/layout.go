@@ -6,6 +6,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/codemode"
 )
 
 // Layout is how a turn lays its requests out for the provider's prompt
@@ -55,11 +56,35 @@ func (t *turn) layoutTools(snap *cerebellum.Snapshot) {
 		t.deferrable = nil
 		return
 	}
+	t.stableCodeMode()
 	defs := t.a.opts.Registry.DeferrableTools()
 	t.deferrable = make([]provider.Tool, 0, len(defs))
 	for _, d := range defs {
 		t.deferrable = append(t.deferrable, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters, Loadable: true})
 	}
+}
+
+// stableCodeMode rewrites run_go's description to list the functions of
+// core and pinned tools only. Listing the loaded ones too would change the
+// first tool of the array with every load, and with it the whole prefix;
+// a program reaches a loaded tool with activate and call, as its
+// description says.
+func (t *turn) stableCodeMode() {
+	i := slices.IndexFunc(t.tools, func(tl provider.Tool) bool { return tl.Name == CodeModeTool })
+	if i < 0 {
+		return
+	}
+	var base string
+	var fixed []codemode.Tool
+	for _, d := range t.a.opts.Registry.Tools(t.sess) {
+		switch {
+		case d.Name == CodeModeTool:
+			base = d.Description
+		case !slices.ContainsFunc(t.tools, func(tl provider.Tool) bool { return tl.Name == d.Name && tl.Loadable }):
+			fixed = append(fixed, codemode.Tool{Name: d.Name, Parameters: d.Parameters})
+		}
+	}
+	t.tools[i].Description = CodeModeDescription(base, fixed)
 }
 
 func alwaysLoaded(snap *cerebellum.Snapshot, capability string) bool {
