@@ -92,7 +92,8 @@ func (r *runner) cacheSection(ctx context.Context) []Row {
 			Target:   fmt.Sprintf("≥ %s%%", formatFloat(100*cacheTarget)),
 			Pass:     verdict(now.share() >= cacheTarget),
 			Note: fmt.Sprintf("%d turns, %d requests, 5 loads, 2 evictions; %s. Before issue 16 = the same run with agent.LayoutLegacy "+
-				"(the index marks loaded capabilities and favours recent ones, loaded tools sorted by name)%s. Shares are what the fake server's usage reported, summed by store.UsageTotal",
+				"(the index marks loaded capabilities and favours recent ones, loaded tools sorted by name, run_go's description listing every loaded tool)%s. "+
+				"Shares are what the fake server's usage reported, summed by store.UsageTotal; tokens are estimated at 4 bytes each",
 				cacheTurns, now.requests, p.note, map[bool]string{true: " and Anthropic's breakpoint on the system prompt only, no deferred tools", false: ""}[p.then.legacy]),
 		}
 		rows = append(rows, row)
