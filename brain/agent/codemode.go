@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -46,17 +48,50 @@ func (t *turn) callContext(c provider.ToolCall) context.Context {
 	return context.WithValue(t.ctx, codeHostKey{}, &codeHost{t: t, parent: c.ID})
 }
 
-// tools are the tools a program may call: what the model may call now,
-// but not run_go itself.
-func (h *codeHost) tools() []codemode.Tool {
-	defs := h.t.a.opts.Registry.Tools(h.t.sess)
+// tools are the tools a program gets functions for: what the model may
+// call now (but not run_go itself), and any other installed tool the
+// program names, which loads on its first call as a direct call would.
+func (h *codeHost) tools(src string) []codemode.Tool {
+	reg := h.t.a.opts.Registry
+	defs := reg.Tools(h.t.sess)
 	out := make([]codemode.Tool, 0, len(defs))
+	have := map[string]bool{CodeModeTool: true}
 	for _, d := range defs {
-		if d.Name != CodeModeTool {
+		if !have[d.Name] {
+			have[d.Name] = true
 			out = append(out, codemode.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
 		}
 	}
+	snap := reg.Snapshot()
+	for _, name := range identifiers(src) {
+		if have[name] {
+			continue
+		}
+		if tl, c, ok := snap.Tool(name); ok && c.Usable() {
+			have[name] = true
+			out = append(out, codemode.Tool{Name: tl.Name, Description: tl.Description, Parameters: tl.Parameters})
+		}
+	}
 	return out
+}
+
+// identifiers lists the distinct identifiers of a Go source, in order.
+func identifiers(src string) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", fset.Base(), len(src)), []byte(src), nil, 0)
+	seen := map[string]bool{}
+	var out []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.IDENT && !seen[lit] {
+			seen[lit] = true
+			out = append(out, lit)
+		}
+	}
 }
 
 // errNested refuses run_go inside run_go.
@@ -157,7 +192,7 @@ func (m *CodeMode) Call(ctx context.Context, tool string, args json.RawMessage) 
 		return cerebellum.Result{Content: "run_go runs only inside a conversation, where its calls can be checked and approved; " +
 			"call the tools one by one here", IsError: true}, nil
 	}
-	res, err := m.runner.Run(ctx, codemode.Program{Source: a.Program, Tools: h.tools()}, h.call)
+	res, err := m.runner.Run(ctx, codemode.Program{Source: a.Program, Tools: h.tools(a.Program)}, h.call)
 	return programResult(res, err), nil
 }
 

@@ -68,7 +68,7 @@ import "fmt"
 func main() {
 	a, err := echo_back(EchoBackArgs{Text: "hi", Times: 2})
 	fmt.Println(a, err)
-	w, err := call("weather_get", map[string]any{"city": "Paris"}) // not loaded: loads on the call
+	w, err := weather_get(WeatherGetArgs{City: "Paris"}) // not loaded: named, so typed; loads on the call
 	fmt.Println(w, err)
 	s, err := search("weather forecast")
 	fmt.Println(strings.Contains(s, "weather"), err)

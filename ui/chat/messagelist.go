@@ -493,7 +493,10 @@ type rowView struct {
 	appr  *approvalCard
 	errc  *errorCard
 	shown fyne.CanvasObject
-	key   boundKey
+	// indent is how far the shown card sits in from the left: a call a
+	// code-mode program made is nested under the program's card.
+	indent float32
+	key    boundKey
 	// quiet marks the list's measuring row, never shown: binding it sets
 	// only what decides a row's height.
 	quiet bool
@@ -525,6 +528,10 @@ func (v *rowView) bind(r *row, last, lit bool) {
 		return
 	}
 	v.key = k
+	v.indent = 0
+	if r.nested() {
+		v.indent = nestIndent(v.Theme())
+	}
 	switch r.kind {
 	case rowUser, rowAssistant:
 		if v.msg == nil {
@@ -590,10 +597,13 @@ func (v *rowView) texts(k rowKind) []*wrapText {
 
 func (v *rowView) heightFor(width float32) float32 {
 	if c, ok := v.shown.(*column); ok {
-		return c.heightFor(width)
+		return c.heightFor(max(width-v.indent, 1))
 	}
 	return 1
 }
+
+// nestIndent is the indent of a nested tool card.
+func nestIndent(th fyne.Theme) float32 { return 4 * th.Size(theme.SizeNamePadding) }
 
 func (v *rowView) CreateRenderer() fyne.WidgetRenderer { return &rowRenderer{v: v} }
 
@@ -613,8 +623,8 @@ func (r *rowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, 1) }
 func (r *rowRenderer) Layout(size fyne.Size) {
 	r.v.hl.Resize(size)
 	if r.v.shown != nil {
-		r.v.shown.Move(fyne.NewPos(0, 0))
-		r.v.shown.Resize(size)
+		r.v.shown.Move(fyne.NewPos(r.v.indent, 0))
+		r.v.shown.Resize(fyne.NewSize(max(size.Width-r.v.indent, 1), size.Height))
 	}
 }
 

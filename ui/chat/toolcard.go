@@ -19,9 +19,10 @@ import (
 const shownResult = 6000
 
 // toolCard shows one tool call: the tool, its capability, the arguments
-// (always visible, compact JSON), the gate's decision when it was asked or
-// blocked, how long it ran, and the result or error, collapsed until
-// expanded.
+// (always visible, compact JSON; a code-mode program as its Go source),
+// the gate's decision when it was asked or blocked, how long it ran, and
+// the result or error, collapsed until expanded. The calls a program made
+// follow its card, each indented under it (rowView).
 type toolCard struct {
 	c      *Chat
 	quiet  bool
@@ -69,7 +70,7 @@ func (t *toolCard) bind(r *row) {
 	call := r.tool
 	setLabel(t.name, call.name, t.quiet)
 	setLabel(t.meta, call.capability, t.quiet)
-	t.args.setText(compactJSON(call.args), t.quiet)
+	t.args.setText(call.argsText(), t.quiet)
 	state, note := toolState(call)
 	if !call.done && call.decision == nil && t.c.awaiting(call.id) {
 		state = "waiting for approval"

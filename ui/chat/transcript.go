@@ -59,6 +59,28 @@ type toolCall struct {
 	decision *store.Decision
 	// images are the pictures the result carries (shown as thumbnails).
 	images []provider.Image
+	// parent is the call ID of the code-mode program (run_go) that made
+	// this call: its card is drawn nested under the program's.
+	parent string
+	// program is run_go's Go source, shown as code instead of JSON.
+	program string
+}
+
+// codeModeTool is the tool whose calls are Go programs (brain/agent).
+const codeModeTool = "run_go"
+
+// programOf is run_go's program, or "" for any other call.
+func programOf(name string, args json.RawMessage) string {
+	if name != codeModeTool {
+		return ""
+	}
+	var a struct {
+		Program string `json:"program"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	return strings.TrimRight(a.Program, "\n")
 }
 
 // duration is how long the call ran: from its approval when it waited for
@@ -96,7 +118,7 @@ func (r *row) plain() string {
 	switch r.kind {
 	case rowTool:
 		t := r.tool
-		parts := []string{t.name, compactJSON(t.args)}
+		parts := []string{t.name, t.argsText()}
 		if t.decision != nil && t.decision.Reason != "" {
 			parts = append(parts, t.decision.Reason)
 		}
@@ -218,6 +240,7 @@ func (t *transcript) apply(e store.Event) int {
 		r.seq = e.Seq
 		r.tool.name, r.tool.args, r.tool.started = e.ToolName, e.Arguments, e.Time
 		r.tool.capability = t.owner(e.ToolName)
+		r.tool.parent, r.tool.program = e.ParentCallID, programOf(e.ToolName, e.Arguments)
 		r.version++
 		return t.index(r)
 	case store.EventToolResult:
@@ -287,7 +310,7 @@ func (t *transcript) toolRow(e store.Event) *row {
 	if r := t.calls[e.ToolCallID]; r != nil {
 		return r
 	}
-	r := &row{kind: rowTool, seq: e.Seq, tool: &toolCall{id: e.ToolCallID, name: e.ToolName, capability: t.owner(e.ToolName)}}
+	r := &row{kind: rowTool, seq: e.Seq, tool: &toolCall{id: e.ToolCallID, name: e.ToolName, capability: t.owner(e.ToolName), parent: e.ParentCallID}}
 	t.calls[e.ToolCallID] = r
 	t.rows = append(t.rows, r)
 	return r
@@ -366,6 +389,18 @@ func (t *transcript) eventIndex(seq uint64) int {
 	}
 	return -1
 }
+
+// argsText is what a card shows of the call's arguments: a program as
+// its source, anything else as compact JSON.
+func (t *toolCall) argsText() string {
+	if t.program != "" {
+		return t.program
+	}
+	return compactJSON(t.args)
+}
+
+// nested reports whether the row is a call a code-mode program made.
+func (r *row) nested() bool { return r.kind == rowTool && r.tool.parent != "" }
 
 // compactJSON shows arguments on as few lines as possible.
 func compactJSON(raw json.RawMessage) string {
