@@ -44,6 +44,8 @@ func TestCapResultImages(t *testing.T) {
 		{name: "unsupported type", images: []cerebellum.Image{{MIMEType: "image/bmp", Data: []byte("BM" + strings.Repeat("\x00", 40))}}, notes: []string{"image/bmp is not one of"}},
 		{name: "too wide", images: []cerebellum.Image{{MIMEType: "image/png", Data: pngOf(t, cerebellum.MaxImageSide+1, 1)}}, notes: []string{"over 8000 a side"}},
 		{name: "too large", images: []cerebellum.Image{{MIMEType: "image/png", Data: append(bytes.Clone(small), make([]byte, cerebellum.MaxImageBytes)...)}}, notes: []string{"over the 5242880-byte limit"}},
+		{name: "a PNG with a bad ancillary chunk is repaired", images: []cerebellum.Image{{MIMEType: "image/png", Data: withBadChunk(small)}}, kept: []string{"image/png"}},
+		{name: "a PNG cut after its header", images: []cerebellum.Image{{MIMEType: "image/png", Data: small[:len(small)-20]}}, notes: []string{"image 1 (image/png) was left out: it is damaged"}},
 		{name: "too many", images: many, kept: strings.Fields(strings.Repeat("image/png ", cerebellum.MaxImages)), notes: []string{"image 9 (image/png) was left out: a result carries at most 8 images"}},
 	}
 	for _, tc := range cases {
@@ -67,10 +69,39 @@ func TestCapResultImages(t *testing.T) {
 			if len(tc.notes) == 0 && r.Content != "text" {
 				t.Errorf("content %q, want it unchanged", r.Content)
 			}
+			for _, img := range r.Images {
+				if img.MIMEType == "image/png" {
+					if _, err := png.Decode(bytes.NewReader(img.Data)); err != nil {
+						t.Errorf("a kept PNG does not decode: %v", err)
+					}
+				}
+			}
 			again := cerebellum.CapResult(r, 1000)
 			if again.Content != r.Content || len(again.Images) != len(r.Images) {
 				t.Errorf("capping twice changed the result: %q", again.Content)
 			}
 		})
+	}
+}
+
+// withBadChunk inserts a tEXt chunk with a wrong checksum after the IHDR
+// chunk (8-byte signature, then IHDR's 4+4+13+4 bytes), as the MCP
+// reference server's test image has a bad iCCP chunk.
+func withBadChunk(p []byte) []byte {
+	const afterIHDR = 8 + 25
+	chunk := []byte("\x00\x00\x00\x04tEXtab\x00c\xde\xad\xbe\xef")
+	out := append(bytes.Clone(p[:afterIHDR]), chunk...)
+	return append(out, p[afterIHDR:]...)
+}
+
+func TestRepairedPNGOnlyLosesTheBadChunk(t *testing.T) {
+	small := pngOf(t, 3, 3)
+	bad := withBadChunk(small)
+	if _, err := png.Decode(bytes.NewReader(bad)); err == nil {
+		t.Fatal("the test image decodes with its bad chunk: the test proves nothing")
+	}
+	r := cerebellum.CapResult(cerebellum.Result{Images: []cerebellum.Image{{MIMEType: "image/png", Data: bad}}}, 0)
+	if len(r.Images) != 1 || !bytes.Equal(r.Images[0].Data, small) {
+		t.Errorf("repaired image differs from the original without the chunk (%d images)", len(r.Images))
 	}
 }

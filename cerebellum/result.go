@@ -2,7 +2,9 @@ package cerebellum
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	_ "image/gif"  // register the decoder for DecodeConfig
 	_ "image/jpeg" // register the decoder for DecodeConfig
@@ -56,6 +58,9 @@ func checkImage(img Image) (Image, string) {
 		return img, sniffed + " is not one of PNG, JPEG, GIF or WebP"
 	}
 	img.MIMEType = sniffed
+	if sniffed == "image/png" {
+		img.Data = repairPNG(img.Data)
+	}
 	if sniffed != "image/webp" { // no WebP decoder in the standard library
 		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
 		if err != nil {
@@ -64,8 +69,49 @@ func checkImage(img Image) (Image, string) {
 		if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
 			return img, fmt.Sprintf("it is %dx%d pixels, over %d a side", cfg.Width, cfg.Height, MaxImageSide)
 		}
+		// Decoded whole: a model API refuses a broken image, and with it
+		// every later request of the conversation that still holds it.
+		if _, _, err := image.Decode(bytes.NewReader(img.Data)); err != nil {
+			return img, "it is damaged (" + err.Error() + ")"
+		}
 	}
 	return img, ""
+}
+
+// repairPNG drops the ancillary chunks (colour profile, text, time...)
+// whose checksum is wrong, which strict decoders refuse (Go's, Pillow's)
+// and lenient ones ignore: server-everything's own test image has a bad
+// iCCP chunk. A critical chunk is left as it is; anything that is not a
+// well-formed chunk list is returned unchanged.
+func repairPNG(b []byte) []byte {
+	const sig = "\x89PNG\r\n\x1a\n"
+	if !bytes.HasPrefix(b, []byte(sig)) {
+		return b
+	}
+	out := append([]byte(nil), sig...)
+	dropped := false
+	for rest := b[len(sig):]; len(rest) > 0; {
+		if len(rest) < 12 {
+			return b
+		}
+		n := int(binary.BigEndian.Uint32(rest))
+		if n < 0 || n > len(rest)-12 {
+			return b
+		}
+		chunk := rest[:12+n]
+		sum := binary.BigEndian.Uint32(chunk[8+n:])
+		ancillary := chunk[4]&0x20 != 0
+		if ancillary && crc32.ChecksumIEEE(chunk[4:8+n]) != sum {
+			dropped = true
+		} else {
+			out = append(out, chunk...)
+		}
+		rest = rest[12+n:]
+	}
+	if !dropped {
+		return b
+	}
+	return out
 }
 
 // capImages keeps the images a model API will take, up to MaxImages and
