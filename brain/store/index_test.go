@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -258,6 +260,48 @@ func TestWordMask(t *testing.T) {
 	for _, tt := range tests {
 		if got := wordMask(tt.text, tt.terms); got != tt.want {
 			t.Errorf("wordMask(%q, %q) = %b, want %b", tt.text, tt.terms, got, tt.want)
+		}
+	}
+}
+
+// Words of any text are distinct, lower-case runs of letters and digits of
+// at most maxWordBytes, each found again by searching for itself.
+func FuzzWords(f *testing.F) {
+	for _, s := range []string{"Hello, World!", "tax-return 2023", "Ünïcode café", "éééééééééééééééééééééééééé", "\xff\xfeab", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ws := words(s)
+		seen := map[string]bool{}
+		for _, w := range ws {
+			if w == "" || len(w) > maxWordBytes || seen[w] || !utf8.ValidString(w) {
+				t.Fatalf("words(%q) has %q", s, w)
+			}
+			seen[w] = true
+			for _, r := range w {
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+					t.Fatalf("words(%q) has %q with %q", s, w, r)
+				}
+			}
+			if len(w) < maxWordBytes && wordMask(s, []string{w}) == 0 {
+				t.Fatalf("word %q of %q not matched by wordMask", w, s)
+			}
+		}
+	})
+}
+
+// BenchmarkSearch10k searches 10,000 events in 100 conversations.
+func BenchmarkSearch10k(b *testing.B) {
+	db, _, _ := openTest(b)
+	for range 100 {
+		c := mustConv(b, db, "m")
+		fill(b, db, c.ID, 100)
+	}
+	qs := []string{"question", "fox lazy", "answ", "nothing"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := db.Search(qs[i%len(qs)], 0); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
