@@ -78,8 +78,9 @@ func refusesDeferred(status int, body []byte) bool {
 }
 
 // toolParams maps the request's tools: the plain way, Tools as given; the
-// deferred way, Tools that are not Loadable, then every Deferrable tool
-// (and any loaded one missing from it) with defer_loading. The last tool
+// deferred way, Tools that are not Loadable (or that no message
+// references), then every other Deferrable tool (and any referenced loaded
+// one missing from it) with defer_loading. The last tool
 // that is not deferred carries a breakpoint. It returns the names declared
 // as deferred.
 func (p *Provider) toolParams(req provider.Request, deferred bool) ([]sdk.ToolUnionParam, map[string]bool, error) {
@@ -110,8 +111,19 @@ func (p *Provider) toolParams(req provider.Request, deferred bool) ([]sdk.ToolUn
 		}
 		return out, nil, nil
 	}
+	// A loaded tool no result references (the history was trimmed past
+	// its load, or it was loaded before references were recorded) would
+	// be invisible deferred: it goes with the tools that are not.
+	referenced := map[string]bool{}
+	for _, m := range req.Messages {
+		for _, n := range m.ToolRefs {
+			referenced[n] = true
+		}
+	}
+	plain := map[string]bool{}
 	for _, t := range req.Tools {
-		if !t.Loadable {
+		if !t.Loadable || !referenced[t.Name] {
+			plain[t.Name] = true
 			if err := add(t, false); err != nil {
 				return nil, nil, err
 			}
@@ -122,7 +134,7 @@ func (p *Provider) toolParams(req provider.Request, deferred bool) ([]sdk.ToolUn
 	}
 	names := map[string]bool{}
 	for _, t := range req.Deferrable {
-		if !names[t.Name] {
+		if !names[t.Name] && !plain[t.Name] {
 			names[t.Name] = true
 			if err := add(t, true); err != nil {
 				return nil, nil, err
@@ -130,7 +142,7 @@ func (p *Provider) toolParams(req provider.Request, deferred bool) ([]sdk.ToolUn
 		}
 	}
 	for _, t := range req.Tools {
-		if t.Loadable && !names[t.Name] {
+		if t.Loadable && !names[t.Name] && !plain[t.Name] {
 			names[t.Name] = true
 			if err := add(t, true); err != nil {
 				return nil, nil, err

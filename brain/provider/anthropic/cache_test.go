@@ -94,6 +94,28 @@ func TestRequestBreakpoints(t *testing.T) {
 	}
 }
 
+// A loaded tool whose loading result is no longer in the history (trimmed
+// to fit) is declared like a core tool, so the model still sees it.
+func TestUnreferencedLoadedToolStaysVisible(t *testing.T) {
+	m := providertest.NewModel(t, providertest.Anthropic)
+	m.Reply(providertest.Text("Sunny."))
+	req := loadedRequest("claude-sonnet-4-5")
+	req.Messages = []provider.Message{{Role: provider.RoleUser, Content: "And tomorrow?"}}
+	if _, err := newProvider(t, m.BaseURL(), nil).Stream(t.Context(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := m.Requests()[0]
+	if want := []string{"tool_search", "tool_activate", "weather_get", "mail_send"}; !slices.Equal(got.ToolNames(), want) {
+		t.Errorf("tools %q, want %q", got.ToolNames(), want)
+	}
+	if d := deferredNames(got); !slices.Equal(d, []string{"mail_send"}) {
+		t.Errorf("deferred %q, want only mail_send", d)
+	}
+	if !slices.Equal(got.Breakpoints, []string{"tool:weather_get", "system", "message:0"}) {
+		t.Errorf("breakpoints %q", got.Breakpoints)
+	}
+}
+
 // A model that refuses deferred tools with a 400 naming defer_loading gets
 // the same request the plain way at once, and every later one too.
 func TestDeferredFallback(t *testing.T) {
