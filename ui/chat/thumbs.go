@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif"  // decoders for the thumbnails' sizes
 	_ "image/jpeg" // (the canvas decodes the pictures itself)
 	_ "image/png"
@@ -21,6 +22,9 @@ const (
 	thumbHeight   = 96
 	thumbMaxWidth = 240
 )
+
+// thumbBackdrop is drawn behind each thumbnail.
+func thumbBackdrop() color.Color { return color.NRGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff} }
 
 // thumbs shows the images of a tool result in a row of thumbnails, left
 // aligned under the call's arguments.
@@ -49,7 +53,11 @@ func (t *thumbs) set(images []provider.Image, quiet bool) {
 			c.FillMode = canvas.ImageFillContain
 			c.ScaleMode = canvas.ImageScaleSmooth
 			c.SetMinSize(thumbSize(img.Data))
-			objs = append(objs, c)
+			// A light backdrop: pictures with transparency (logos, icons)
+			// are often dark drawings that vanish on the dark theme.
+			bg := canvas.NewRectangle(thumbBackdrop())
+			bg.CornerRadius = 4
+			objs = append(objs, container.NewStack(bg, c))
 		}
 		t.box.Objects = objs
 	}

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -32,12 +33,13 @@ func TestToolCardThumbnails(t *testing.T) {
 	if !card.thumbs.box.Visible() || len(card.thumbs.box.Objects) != 1 {
 		t.Fatalf("thumbnails shown %v, %d of them; want the one image with data", card.thumbs.box.Visible(), len(card.thumbs.box.Objects))
 	}
-	img := card.thumbs.box.Objects[0].(*canvas.Image)
+	stack := card.thumbs.box.Objects[0].(*fyne.Container)
+	img := stack.Objects[1].(*canvas.Image)
 	if s := img.MinSize(); s.Height != thumbHeight || s.Width != 2*thumbHeight {
 		t.Errorf("thumbnail %v; want %dx%d (the picture's 2:1 shape)", s, 2*thumbHeight, thumbHeight)
 	}
 	card.bind(withImage)
-	if card.thumbs.box.Objects[0] != img {
+	if card.thumbs.box.Objects[0] != stack {
 		t.Error("binding the same call again rebuilt the thumbnail")
 	}
 	if h := card.heightFor(600); h < thumbHeight {
