@@ -302,47 +302,49 @@ func (r residentSet) String() string {
 		FormatMB(r.anon), FormatMB(r.file), FormatMB(r.exe), FormatMB(r.llvm))
 }
 
-// rss reads the process's resident set from /proc: the totals from
-// status, the binary's and libLLVM's pages from smaps.
+// rss reads the process's resident set from /proc.
 func (w *windowProc) rss() residentSet {
-	var r residentSet
 	pid := w.cmd.Process.Pid
-	if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-		for line := range strings.SplitSeq(string(data), "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if f := strings.Fields(v); ok && len(f) > 0 {
-				kb, _ := strconv.Atoi(f[0])
-				switch k {
-				case "VmRSS":
-					r.total = kb
-				case "RssAnon":
-					r.anon = kb
-				case "RssFile":
-					r.file = kb
-				}
+	status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	smaps, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
+	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	return parseResident(string(status), string(smaps), exe)
+}
+
+// parseResident takes the totals from a /proc/PID/status and the pages
+// of the executable exe and of libLLVM from a /proc/PID/smaps.
+func parseResident(status, smaps, exe string) residentSet {
+	var r residentSet
+	for line := range strings.SplitSeq(status, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if f := strings.Fields(v); ok && len(f) > 0 {
+			kb, _ := strconv.Atoi(f[0])
+			switch k {
+			case "VmRSS":
+				r.total = kb
+			case "RssAnon":
+				r.anon = kb
+			case "RssFile":
+				r.file = kb
 			}
 		}
 	}
-	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
-	if err != nil {
-		return r
-	}
 	var mapping string
-	for line := range strings.SplitSeq(string(data), "\n") {
+	for line := range strings.SplitSeq(smaps, "\n") {
 		f := strings.Fields(line)
 		switch {
-		case len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
+		case len(f) == 0:
+		case !strings.HasSuffix(f[0], ":"): // a mapping's header: range perms offset dev inode [path]
 			mapping = ""
 			if len(f) >= 6 {
 				mapping = f[5]
 			}
-		case len(f) >= 2 && f[0] == "Rss:":
+		case f[0] == "Rss:" && len(f) >= 2:
 			kb, _ := strconv.Atoi(f[1])
 			switch {
 			case exe != "" && mapping == exe:
 				r.exe += kb
-			case strings.Contains(filepath.Base(mapping), "libLLVM"):
+			case strings.HasPrefix(filepath.Base(mapping), "libLLVM"):
 				r.llvm += kb
 			}
 		}
