@@ -182,7 +182,7 @@ func (r *runner) cacheConversation(ctx context.Context, run cacheRun) (cacheTota
 	if err != nil {
 		return cacheTotals{}, err
 	}
-	db, err := store.Open(filepath.Join(r.tmp, "cache-"+run.label+".db"), store.Options{})
+	db, err := store.Open(filepath.Join(r.tmp, "cache-"+run.label+".db"), store.Options{NoSync: true})
 	if err != nil {
 		return cacheTotals{}, err
 	}
