@@ -197,15 +197,14 @@ func (g *gen) tool(t Tool) {
 		return
 	}
 	g.types[typ] = true
-	comment(&g.b, "", fmt.Sprintf("%s are the arguments of %s.", typ, fn))
-	g.structType(typ, n)
+	g.structType(typ, n, fmt.Sprintf("%s are the arguments of %s.", typ, fn))
 	comment(&g.b, "", fmt.Sprintf("%s calls the tool %s. %s", fn, t.Name, t.Description))
 	fmt.Fprintf(&g.b, "func %s(args %s) (string, error) {\n\treturn %s.Call(%q, args)\n}\n\n", fn, typ, bridgeAlias, t.Name)
 }
 
-// structType declares a struct for an object schema, and before it the
-// structs of its nested objects.
-func (g *gen) structType(name string, n *schemaNode) {
+// structType declares a struct for an object schema, documented by doc,
+// and before it the structs of its nested objects.
+func (g *gen) structType(name string, n *schemaNode, doc string) {
 	fields := fieldsOf(n)
 	var nested []func()
 	var body strings.Builder
@@ -220,7 +219,12 @@ func (g *gen) structType(name string, n *schemaNode) {
 		}
 		comment(&body, "\t", doc)
 		tag := f.json
-		if !f.required {
+		switch {
+		case f.required:
+		case isStruct(goType):
+			// omitempty never drops a struct; omitzero drops one not set.
+			tag += ",omitzero"
+		default:
 			tag += ",omitempty"
 		}
 		fmt.Fprintf(&body, "\t%s %s `json:%q`\n", f.goName, goType, tag)
@@ -228,7 +232,13 @@ func (g *gen) structType(name string, n *schemaNode) {
 	for _, fn := range nested {
 		fn()
 	}
+	comment(&g.b, "", doc)
 	fmt.Fprintf(&g.b, "type %s struct {\n%s}\n\n", name, body.String())
+}
+
+// isStruct reports whether a generated Go type is a struct of ours.
+func isStruct(goType string) bool {
+	return goType != "" && goType[0] >= 'A' && goType[0] <= 'Z'
 }
 
 type field struct {
@@ -301,7 +311,7 @@ func (g *gen) goType(name string, n *schemaNode, nested *[]func()) string {
 			name += "_"
 		}
 		g.types[name] = true
-		*nested = append(*nested, func() { g.structType(name, n) })
+		*nested = append(*nested, func() { g.structType(name, n, n.Description) })
 		return name
 	}
 	return "any"
@@ -321,6 +331,13 @@ func enumNote(n *schemaNode) string {
 
 // comment writes text as // lines (one line, newlines folded).
 func comment(b *strings.Builder, indent, text string) {
+	// Go source may hold neither invalid UTF-8, NUL nor a BOM.
+	text = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == 0xfeff {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(text, "\uFFFD"))
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
 		return
@@ -340,26 +357,28 @@ func Signatures(tools []Tool) string {
 			fmt.Fprintf(&b, "%s(map[string]any)\n", fn)
 			continue
 		}
-		fmt.Fprintf(&b, "%s(%s%s)\n", fn, ArgsType(t.Name), compactStruct(n, 0))
+		fmt.Fprintf(&b, "%s(%s%s)\n", fn, ArgsType(t.Name), compactStruct(ArgsType(t.Name), n, 0))
 	}
 	b.WriteString("search(query string); activate(capability string); call(tool string, args any)\n")
 	return b.String()
 }
 
-func compactStruct(n *schemaNode, depth int) string {
+// compactStruct writes an object's fields; nested objects show the name
+// of their struct (the parent's name and the field's: NotesFindArgsRange).
+func compactStruct(name string, n *schemaNode, depth int) string {
 	fields := fieldsOf(n)
 	parts := make([]string, 0, len(fields))
 	for _, f := range fields {
-		name := f.goName
+		fname := f.goName
 		if !f.required {
-			name += "?"
+			fname += "?"
 		}
-		parts = append(parts, name+" "+compactType(f.node, depth))
+		parts = append(parts, fname+" "+compactType(name+f.goName, f.node, depth))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func compactType(n *schemaNode, depth int) string {
+func compactType(name string, n *schemaNode, depth int) string {
 	ts := n.types()
 	if len(ts) == 0 && len(n.Properties) > 0 {
 		ts = []string{"object"}
@@ -387,15 +406,15 @@ func compactType(n *schemaNode, depth int) string {
 		if n.Items == nil {
 			return "[]any"
 		}
-		return "[]" + compactType(n.Items, depth)
+		return "[]" + compactType(name+"Item", n.Items, depth)
 	case "object":
 		if len(n.Properties) == 0 {
 			return "map[string]any"
 		}
 		if depth >= 2 {
-			return "{…}"
+			return name + "{…}"
 		}
-		return compactStruct(n, depth+1)
+		return name + compactStruct(name, n, depth+1)
 	}
 	return "any"
 }

@@ -137,9 +137,11 @@ const ChildCommand = "__code-run"
 
 // ChildCommandFor is Runner.Command for an app whose plugin processes run
 // as pluginChild (the executable, then its subcommand): the same
-// executable with ChildCommand. Nil for nil (programs run in process).
+// executable with ChildCommand. Nil for nil, and on Windows: programs run
+// in process.
 func ChildCommandFor(pluginChild []string) []string {
-	if len(pluginChild) == 0 {
+	// The pipes are extra file descriptors, which Windows does not pass.
+	if len(pluginChild) == 0 || runtime.GOOS == "windows" {
 		return nil
 	}
 	return []string{pluginChild[0], ChildCommand}
