@@ -2,7 +2,6 @@ package cerebellum
 
 import (
 	"io/fs"
-	"os"
 	"reflect"
 	"regexp"
 	"sync"
@@ -36,7 +35,8 @@ const (
 // entries it touched. It also remembers which failures were logged (see
 // Registry.logFailuresLocked), so a restart does not log them again.
 type manifestCache struct {
-	log *cacheLog
+	log   *cacheLog
+	codec *codec
 
 	mu sync.Mutex
 	// mem holds the entries decoded or read in this process, by folder.
@@ -74,15 +74,9 @@ type scanEntry struct {
 
 func openManifestCache(path string) *manifestCache {
 	// The types' fingerprint retires entries written for other fields.
-	version := manifestCacheVersion + "-" + typeFingerprint(reflect.TypeFor[scanRecord]())
-	return &manifestCache{log: openCacheLog(path, version), mem: map[string]*scanEntry{}}
-}
-
-// scanRecord is the shape marshalEntry writes, for its fingerprint.
-type scanRecord struct {
-	At    int64
-	Stats []fileStat
-	Cap   Capability
+	t := reflect.TypeFor[scanRecord]()
+	version := manifestCacheVersion + "-" + typeFingerprint(t)
+	return &manifestCache{log: openCacheLog(path, version), codec: newCodec(t), mem: map[string]*scanEntry{}}
 }
 
 // entry returns what the last scan read from folder, decoding it from the
@@ -98,7 +92,7 @@ func (c *manifestCache) entry(folder string) *scanEntry {
 	if raw == nil {
 		return nil
 	}
-	e, err := unmarshalEntry(raw)
+	e, err := c.codec.unmarshalEntry(raw)
 	if err != nil || !compilePatterns(e.cap.Manifest) {
 		return nil
 	}
@@ -127,8 +121,8 @@ func compilePatterns(m *skillmd.Manifest) bool {
 }
 
 // fresh reports whether every file and folder of the entry is as it was,
-// by stat alone; root is the capability folder on disk.
-func (e *scanEntry) fresh(root string) bool {
+// by stat alone; d is the source's root and folder the capability's.
+func (e *scanEntry) fresh(d *statDir, folder string) bool {
 	if len(e.Stats) == 0 {
 		return false
 	}
@@ -137,12 +131,11 @@ func (e *scanEntry) fresh(root string) bool {
 		if s.MTime >= racy {
 			return false
 		}
-		p := root
+		rel := folder
 		if s.Path != "." {
-			p = root + "/" + s.Path
+			rel = folder + "/" + s.Path
 		}
-		fi, err := os.Lstat(p)
-		if err != nil || statOf(s.Path, fi) != s {
+		if now, ok := d.stat(rel, s.Path); !ok || now != s {
 			return false
 		}
 	}
@@ -151,7 +144,7 @@ func (e *scanEntry) fresh(root string) bool {
 
 // store remembers what a scan read from folder.
 func (c *manifestCache) store(folder string, e *scanEntry) {
-	raw := marshalEntry(e)
+	raw := c.codec.marshalEntry(e)
 	c.mu.Lock()
 	c.mem[folder] = e
 	c.mu.Unlock()
@@ -186,7 +179,7 @@ func (c *manifestCache) save() error { return c.log.save() }
 
 // read returns the capability in folder (under dir, the source's root on
 // disk), from the cache when its stats vouch for it, else read afresh.
-func (c *manifestCache) read(fsys fs.FS, dir, folder string, src Source) *Capability {
+func (c *manifestCache) read(fsys fs.FS, sd *statDir, dir, folder string, src Source) *Capability {
 	capDir := dir + "/" + folder
 	sub, err := fs.Sub(fsys, folder)
 	if err != nil {
@@ -194,7 +187,7 @@ func (c *manifestCache) read(fsys fs.FS, dir, folder string, src Source) *Capabi
 		cp.fail(err.Error(), "")
 		return cp
 	}
-	if e := c.entry(folder); e != nil && e.fresh(capDir) {
+	if e := c.entry(folder); e != nil && e.fresh(sd, folder) {
 		cp := *e.cap
 		cp.Dir, cp.FS = capDir, sub
 		return &cp

@@ -27,6 +27,43 @@ func skipped(t reflect.Type) bool {
 	return t == reflect.TypeFor[*regexp.Regexp]() || k == reflect.Interface || k == reflect.Func || k == reflect.Chan || k == reflect.UnsafePointer
 }
 
+// codec holds, for every struct type reachable from a root type, the
+// indices of its encoded fields, computed once (reflect's Field is too slow
+// to ask 100,000 times a scan). It is read-only once made.
+type codec struct {
+	fields map[reflect.Type][]int
+}
+
+func newCodec(root reflect.Type) *codec {
+	c := &codec{fields: map[reflect.Type][]int{}}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case reflect.Struct:
+			if _, done := c.fields[t]; done {
+				return
+			}
+			idx := []int{}
+			c.fields[t] = idx
+			for i := range t.NumField() {
+				f := t.Field(i)
+				if f.IsExported() && !skipped(f.Type) {
+					idx = append(idx, i)
+					walk(f.Type)
+				}
+			}
+			c.fields[t] = idx
+		}
+	}
+	walk(root)
+	return c
+}
+
 // typeFingerprint names the shape of t (field names and kinds, nested), as
 // 16 hex digits.
 func typeFingerprint(t reflect.Type) string {
@@ -63,7 +100,7 @@ func typeFingerprint(t reflect.Type) string {
 }
 
 // encodeValue appends v to buf.
-func encodeValue(buf []byte, v reflect.Value) []byte {
+func (c *codec) encodeValue(buf []byte, v reflect.Value) []byte {
 	switch v.Kind() {
 	case reflect.String:
 		buf = binary.AppendUvarint(buf, uint64(v.Len()))
@@ -88,12 +125,12 @@ func encodeValue(buf []byte, v reflect.Value) []byte {
 			return append(buf, v.Bytes()...)
 		}
 		for i := range v.Len() {
-			buf = encodeValue(buf, v.Index(i))
+			buf = c.encodeValue(buf, v.Index(i))
 		}
 		return buf
 	case reflect.Array:
 		for i := range v.Len() {
-			buf = encodeValue(buf, v.Index(i))
+			buf = c.encodeValue(buf, v.Index(i))
 		}
 		return buf
 	case reflect.Map:
@@ -103,23 +140,18 @@ func encodeValue(buf []byte, v reflect.Value) []byte {
 		buf = binary.AppendUvarint(buf, uint64(v.Len())+1)
 		it := v.MapRange()
 		for it.Next() {
-			buf = encodeValue(buf, it.Key())
-			buf = encodeValue(buf, it.Value())
+			buf = c.encodeValue(buf, it.Key())
+			buf = c.encodeValue(buf, it.Value())
 		}
 		return buf
 	case reflect.Pointer:
 		if v.IsNil() {
 			return append(buf, 0)
 		}
-		return encodeValue(append(buf, 1), v.Elem())
+		return c.encodeValue(append(buf, 1), v.Elem())
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() || skipped(f.Type) {
-				continue
-			}
-			buf = encodeValue(buf, v.Field(i))
+		for _, i := range c.fields[v.Type()] {
+			buf = c.encodeValue(buf, v.Field(i))
 		}
 		return buf
 	}
@@ -128,6 +160,7 @@ func encodeValue(buf []byte, v reflect.Value) []byte {
 
 // decoder reads what encodeValue wrote.
 type decoder struct {
+	*codec
 	data []byte
 	err  error
 }
@@ -202,10 +235,10 @@ func (d *decoder) value(v reflect.Value) {
 			return
 		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			b := d.bytes(uint64(n))
-			cp := make([]byte, len(b))
-			copy(cp, b)
-			v.SetBytes(cp)
+			// Shared with the cache file's buffer, which nothing writes to
+			// (capped, so an append copies): the tools' schemas are half
+			// of an entry.
+			v.SetBytes(d.bytes(uint64(n)))
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), n, n)
@@ -241,26 +274,25 @@ func (d *decoder) value(v reflect.Value) {
 		d.value(p.Elem())
 		v.Set(p)
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField() && d.err == nil; i++ {
-			f := t.Field(i)
-			if !f.IsExported() || skipped(f.Type) {
-				continue
+		for _, i := range d.fields[v.Type()] {
+			if d.err != nil {
+				return
 			}
 			d.value(v.Field(i))
 		}
 	}
 }
 
-// marshalEntry and unmarshalEntry store a scanEntry.
-func marshalEntry(e *scanEntry) []byte {
+// marshalEntry and unmarshalEntry store a scanEntry; c must be made for
+// scanRecord.
+func (c *codec) marshalEntry(e *scanEntry) []byte {
 	buf := binary.AppendVarint(nil, e.At)
-	buf = encodeValue(buf, reflect.ValueOf(e.Stats))
-	return encodeValue(buf, reflect.ValueOf(e.cap).Elem())
+	buf = c.encodeValue(buf, reflect.ValueOf(e.Stats))
+	return c.encodeValue(buf, reflect.ValueOf(e.cap).Elem())
 }
 
-func unmarshalEntry(data []byte) (*scanEntry, error) {
-	d := &decoder{data: data}
+func (c *codec) unmarshalEntry(data []byte) (*scanEntry, error) {
+	d := &decoder{codec: c, data: data}
 	at, n := binary.Varint(d.data)
 	if n <= 0 {
 		return nil, errCorruptEntry
@@ -276,4 +308,12 @@ func unmarshalEntry(data []byte) (*scanEntry, error) {
 		return nil, d.err
 	}
 	return e, nil
+}
+
+// scanRecord is the shape marshalEntry writes, for the codec and its
+// fingerprint.
+type scanRecord struct {
+	At    int64
+	Stats []fileStat
+	Cap   Capability
 }

@@ -62,9 +62,10 @@ func TestEntryCodecRoundTrips(t *testing.T) {
 	n := 0
 	fill(reflect.ValueOf(full).Elem(), &n)
 	empty := &Capability{Name: "e", Files: []string{}}
+	cd := newCodec(reflect.TypeFor[scanRecord]())
 	for _, c := range []*Capability{full, empty} {
 		e := &scanEntry{At: 12345, Stats: []fileStat{{Path: ".", Dir: true, MTime: 1}, {Path: "SKILL.md", Size: 3, MTime: -2, CTime: 4, Ino: 5}}, cap: c}
-		got, err := unmarshalEntry(marshalEntry(e))
+		got, err := cd.unmarshalEntry(cd.marshalEntry(e))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,9 +73,9 @@ func TestEntryCodecRoundTrips(t *testing.T) {
 			t.Fatalf("round trip differs:\n%+v\n%+v", got.cap, e.cap)
 		}
 	}
-	raw := marshalEntry(&scanEntry{At: 1, cap: full})
+	raw := cd.marshalEntry(&scanEntry{At: 1, cap: full})
 	for i := range len(raw) - 1 {
-		if _, err := unmarshalEntry(raw[:i]); err == nil {
+		if _, err := cd.unmarshalEntry(raw[:i]); err == nil {
 			t.Fatalf("a truncated entry (%d of %d bytes) decoded", i, len(raw))
 		}
 	}
@@ -152,10 +153,11 @@ func FuzzCacheFiles(f *testing.F) {
 	n := 0
 	full := &Capability{}
 	fill(reflect.ValueOf(full).Elem(), &n)
-	f.Add(marshalEntry(&scanEntry{At: 1, cap: full}))
+	cd := newCodec(reflect.TypeFor[scanRecord]())
+	f.Add(cd.marshalEntry(&scanEntry{At: 1, cap: full}))
 	f.Add([]byte("wrasse-cache v1\n\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01ab"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		unmarshalEntry(data)
+		cd.unmarshalEntry(data)
 		path := filepath.Join(t.TempDir(), "log")
 		os.WriteFile(path, append([]byte("wrasse-cache v1\n"), data...), 0o600)
 		openCacheLog(path, "v1")

@@ -211,13 +211,15 @@ func (r *Registry) noticedLocked(folders []string) []string {
 func (r *Registry) scanFolders(base []*Capability, folders []string) []*Capability {
 	dir := CapabilitiesDir(r.opts.Workspace)
 	fsys := os.DirFS(dir)
+	sd := openStatDir(dir)
+	defer sd.close()
 	updates := map[string]*Capability{}
 	for _, f := range folders {
 		if f == "" || strings.HasPrefix(f, ".") || strings.HasPrefix(f, "_") || strings.ContainsAny(f, `/\`) {
 			continue
 		}
 		if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.IsDir() {
-			updates[f] = r.cache.read(fsys, dir, f, SourceWorkspace)
+			updates[f] = r.cache.read(fsys, sd, dir, f, SourceWorkspace)
 		} else {
 			r.cache.forget(f)
 			updates[f] = nil

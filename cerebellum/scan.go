@@ -40,6 +40,11 @@ func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capa
 		}
 		folders = append(folders, name)
 	}
+	var sd *statDir
+	if cache != nil && dir != "" {
+		sd = openStatDir(dir)
+		defer sd.close()
+	}
 	// Parse on every core; results keep the sorted folder order.
 	caps := make([]*Capability, len(folders))
 	workers := min(runtime.GOMAXPROCS(0), len(folders))
@@ -59,8 +64,8 @@ func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capa
 				if dir != "" {
 					capDir = dir + "/" + name
 				}
-				if cache != nil && dir != "" {
-					caps[i] = cache.read(fsys, dir, name, src)
+				if sd != nil {
+					caps[i] = cache.read(fsys, sd, dir, name, src)
 					continue
 				}
 				sub, err := fs.Sub(fsys, name)

@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -214,8 +215,16 @@ type loadFailure struct {
 // choices and known load failures. It is deterministic: the same input gives
 // the same snapshot.
 func assemble(in assembleInput) *Snapshot {
-	s := &Snapshot{Generation: in.generation, byName: map[string]*Capability{}, tools: map[string]toolRef{}, shadowTools: map[string]*Capability{},
-		policies: in.policies}
+	// Sized up front: at 10,000 capabilities growing these maps cost more
+	// than filling them.
+	ntools := 0
+	for _, c := range in.scanned {
+		if c.Manifest != nil {
+			ntools += len(c.Manifest.Tools)
+		}
+	}
+	s := &Snapshot{Generation: in.generation, byName: make(map[string]*Capability, len(in.scanned)), tools: make(map[string]toolRef, ntools),
+		shadowTools: make(map[string]*Capability, ntools), policies: in.policies}
 	builtinNames := map[string]bool{}
 	for _, c := range in.scanned {
 		if c.Source == SourceBuiltin {
@@ -231,6 +240,9 @@ func assemble(in assembleInput) *Snapshot {
 		c := *orig
 		if c.Manifest != nil {
 			m := *c.Manifest
+			// Appending a warning must not write into the scanned
+			// manifest's array, which later snapshots share.
+			m.Warnings = slices.Clip(m.Warnings)
 			c.Manifest = &m
 			if lt, ok := in.learned[c.Name]; ok && c.Kind == KindMCP {
 				// The server's list replaces any declared one.
