@@ -3,10 +3,12 @@
 //
 // # Mapping
 //
-// The system prompt travels in the system parameter as one text block marked
-// cache_control: ephemeral. The system prompt (and the tool list before it)
-// is byte-stable by design, so every turn after the first reads it from the
-// prompt cache. Assistant tool calls become tool_use blocks; tool results
+// The system prompt travels in the system parameter as one text block.
+// Three cache_control breakpoints mark the last tool that is not deferred,
+// the system prompt and the newest message's last block, so each request
+// reads from the prompt cache everything up to the previous request's newest
+// message; to models that support them, loadable tools are declared deferred
+// and made callable by tool_reference blocks (cache.go). Assistant tool calls become tool_use blocks; tool results
 // become tool_result blocks (is_error set for failures; images as base64
 // image blocks after the text, see images.go) and consecutive
 // results are merged into one user message, as the API requires. Tool
@@ -21,7 +23,7 @@
 // content_block_stop. Usage comes from message_start (input and cache
 // tokens) updated by message_delta (output tokens). InputTokens counts all
 // input tokens including cache reads and writes; CachedTokens is the cache
-// reads.
+// reads, CacheWriteTokens the writes.
 //
 // # Models
 //

@@ -12,7 +12,9 @@
 //     ToolCall, Status, Hold, Wait, Cut, Usage). It records every request,
 //     decoded (model, system prompt, messages, tools), so a test can assert
 //     what was sent. Point a real provider, or a real wrasse binary, at
-//     BaseURL.
+//     BaseURL. WithPromptCache makes its usage come from PromptCache, a
+//     simulation of each provider's prefix cache; StartModel runs one
+//     outside a test (wrasse-bench).
 //   - Provider plays the same Parts in memory as a provider.Provider, for
 //     tests of the conversation loop that need no HTTP (and can inject any
 //     *provider.Error with Fail).
