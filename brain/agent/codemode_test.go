@@ -156,7 +156,7 @@ func TestCodeModeGate(t *testing.T) {
 		ran      bool
 	}{
 		{name: "blocked by a danger rule", command: "rm -rf /",
-			inner: []string{"tool_call:shell_exec", "approval:blocked", "tool_result:shell_exec:error"},
+			inner:  []string{"tool_call:shell_exec", "approval:blocked", "tool_result:shell_exec:error"},
 			output: "err=Blocked by the safety policy; it did not run: recursive delete of the root folder"},
 		{name: "needs approval, approved", command: "sudo ls", answers: []gate.Approval{gate.ApproveOnce},
 			inner: []string{"tool_call:shell_exec", "approval:approved_once", "tool_result:shell_exec"}, output: "out=ran shell_exec err=<nil>", ran: true},
