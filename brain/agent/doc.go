@@ -11,6 +11,18 @@
 // history into the context window, stream the reply, and run the tool
 // calls in order. Steps are bounded by MaxSteps.
 //
+// # The prompt cache
+//
+// Requests keep their front still within a conversation, so the
+// provider's prompt cache serves it (layout.go): the system prompt carries
+// the stable capability index and is byte-identical across loads and
+// evictions; the tools array is core and pinned, then the loaded
+// capabilities in load order; every loadable tool is offered as
+// Request.Deferrable, and the result of a call that loaded a capability
+// names its tools (Event.ToolRefs), which a provider with deferred tools
+// sends as references. Options.Layout = LayoutLegacy builds requests as
+// before, for wrasse-bench's comparison.
+//
 // Every event is stored the moment it happens (the reply text in committed
 // batches: 512 bytes or an eighth of the reply so far, whichever is more,
 // or every 250 ms by Options.Clock) and the same stored event goes to the
