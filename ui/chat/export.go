@@ -51,6 +51,7 @@ func exportMarkdown(title string, events []store.Event) string {
 				label += " after " + formatDuration(e.Time.Sub(c.Time))
 			}
 			fmt.Fprintf(&b, ">\n> %s:\n>\n%s", label, quote(fence(e.Text, "")))
+			b.WriteString(exportImages(e.Images))
 		case store.EventError:
 			fmt.Fprintf(&b, "\n> **Error:** %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
 		}

@@ -2,12 +2,14 @@ package chat
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"image"
 	"image/color"
 	_ "image/gif"  // decoders for the thumbnails' sizes
 	_ "image/jpeg" // (the canvas decodes the pictures itself)
 	_ "image/png"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -88,4 +90,18 @@ func sameImages(a, b []provider.Image) bool {
 		}
 	}
 	return true
+}
+
+// exportImages is a result's images for the Markdown export: each inline
+// as a data: URI, so the file stands alone.
+func exportImages(images []provider.Image) string {
+	var b strings.Builder
+	for i, img := range images {
+		if len(img.Data) == 0 {
+			fmt.Fprintf(&b, ">\n> *(image %d, %s: not stored)*\n", i+1, img.MIMEType)
+			continue
+		}
+		fmt.Fprintf(&b, ">\n> ![image %d (%s)](data:%s;base64,%s)\n", i+1, img.MIMEType, img.MIMEType, base64.StdEncoding.EncodeToString(img.Data))
+	}
+	return b.String()
 }

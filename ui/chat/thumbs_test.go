@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 func wide(t *testing.T) []byte {
@@ -48,5 +50,18 @@ func TestToolCardThumbnails(t *testing.T) {
 	card.bind(&row{kind: rowTool, tool: &toolCall{id: "b", name: "echo", done: true, result: "hi"}})
 	if card.thumbs.box.Visible() {
 		t.Error("a card without images shows thumbnails")
+	}
+}
+
+func TestExportImages(t *testing.T) {
+	md := exportMarkdown("Pics", []store.Event{
+		{Seq: 1, Type: store.EventToolCall, ToolCallID: "a", ToolName: "everything__get-tiny-image", Arguments: []byte(`{}`)},
+		{Seq: 2, Type: store.EventToolResult, ToolCallID: "a", Text: "The image:",
+			Images: []provider.Image{{MIMEType: "image/png", Data: []byte("PNG")}, {MIMEType: "image/gif"}}},
+	})
+	for _, want := range []string{"> ![image 1 (image/png)](data:image/png;base64,UE5H)\n", "> *(image 2, image/gif: not stored)*\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
 	}
 }
