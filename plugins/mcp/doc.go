@@ -26,9 +26,11 @@
 // are resolved through Options.Secrets when the server starts; the values
 // are cut from the server's output before it is shown or logged.
 //
-// Results become text for the model: text content as is, images and
-// audio described as attachments it cannot see, resource links and
-// embedded resources by URI, structured content as JSON. A server's error
+// Results become text for the model: text content as is, audio described
+// as an attachment it cannot hear, resource links and embedded resources
+// by URI, structured content as JSON; images (and embedded image
+// resources) become Result.Images, which the provider sends to a model
+// that takes images and describes to one that does not. A server's error
 // result and a protocol error both become an error result naming the
 // server.
 //

@@ -62,13 +62,12 @@ func contentImage(c sdk.Content) (cerebellum.Image, bool) {
 	return cerebellum.Image{}, false
 }
 
-// contentText renders one content block.
+// contentText renders one content block other than an image (see
+// contentImage).
 func contentText(c sdk.Content) string {
 	switch v := c.(type) {
 	case *sdk.TextContent:
 		return v.Text
-	case *sdk.ImageContent:
-		return fmt.Sprintf("[image attachment (%s, %s): you cannot see it; tell the user the tool returned an image]", v.MIMEType, size(len(v.Data)))
 	case *sdk.AudioContent:
 		return fmt.Sprintf("[audio attachment (%s, %s): you cannot hear it; tell the user the tool returned audio]", v.MIMEType, size(len(v.Data)))
 	case *sdk.ResourceLink:
