@@ -257,3 +257,25 @@ func TestGeneratedBuiltinsCompile(t *testing.T) {
 		t.Errorf("%d lines; want one per tool (%d)", got, len(tools))
 	}
 }
+
+// Time spent in inner calls (a user reading an approval card) does not
+// count against the program's deadline; its own running time does.
+func TestRunDeadlineStopsDuringCalls(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	slow := func(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+		select {
+		case <-time.After(3 * limit): // longer than the whole deadline
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		return "approved at last", nil
+	}
+	src := "package main\n\nfunc main() {\n\tfor i := 0; i < 2; i++ {\n\t\tout, err := archive_list(ArchiveListArgs{Folder: \"/\"})\n\t\tfmt.Println(out, err)\n\t}\n}\n"
+	res, err := childRunner(limit).Run(t.Context(), Program{Source: src, Tools: testTools}, slow)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if strings.Count(res.Output, "approved at last") != 2 {
+		t.Errorf("output %q", res.Output)
+	}
+}

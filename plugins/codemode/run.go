@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -18,8 +19,17 @@ import (
 // callFunc carries one inner call to whoever answers it.
 type callFunc func(ctx context.Context, tool string, args json.RawMessage) (string, error)
 
-// errOutput is the cause a run is cancelled with when it printed too much.
-var errOutput = errors.New("output limit")
+// errOutput and errDeadline are the causes a run is cancelled with when it
+// printed too much or ran out of time.
+var (
+	errOutput   = errors.New("output limit")
+	errDeadline = errors.New("deadline")
+)
+
+// noDeadline is the interpreter guard's own bound: the program's deadline
+// is a clock that stops while an inner call runs (clock), so that waiting
+// for the user's approval does not use the program's time up.
+const noDeadline = 24 * time.Hour
 
 // execute checks and interprets one program and returns its done message.
 // It is the same in a child process and in process.
@@ -32,8 +42,12 @@ func execute(ctx context.Context, h *plugins.Host, req *message, call callFunc, 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := &capWriter{max: req.MaxOutput, full: func() { cancel(errOutput) }}
+	clock := startClock(req.Timeout, func() { cancel(errDeadline) })
+	defer clock.stop()
 	calls := 0
 	bridge := func(tool string, args any) (string, error) {
+		clock.pause()
+		defer clock.resume()
 		calls++
 		raw, err := json.Marshal(args)
 		if err != nil {
@@ -48,13 +62,15 @@ func execute(ctx context.Context, h *plugins.Host, req *message, call callFunc, 
 		return call(ctx, tool, raw)
 	}
 	err := h.RunProgram(ctx, plugins.Program{
-		Source: []byte(req.Checked), Run: []byte(req.Run), Stdout: out, Timeout: req.Timeout, Logger: log,
+		Source: []byte(req.Checked), Run: []byte(req.Run), Stdout: out, Timeout: noDeadline, Logger: log,
 		Exports: interp.Exports{bridgePath + "/tools": {"Call": reflect.ValueOf(bridge)}},
 	})
 	done.Text, done.Truncated = out.text()
 	done.Calls = calls
 	switch {
 	case err == nil:
+	case errors.Is(context.Cause(ctx), errDeadline):
+		done.Err = toWire(fmt.Errorf("%w: it ran longer than %s (time in tool calls not counted) and was stopped; loop less, or split the work", ErrTimeout, req.Timeout))
 	case errors.Is(context.Cause(ctx), errOutput):
 		done.Err = toWire(fmt.Errorf("%w: it printed more than %d bytes and was stopped; print less (a summary, a count, the first lines)", ErrOutputLimit, req.MaxOutput))
 	case errors.Is(err, plugins.ErrPluginPanic):
@@ -68,6 +84,45 @@ func execute(ctx context.Context, h *plugins.Host, req *message, call callFunc, 
 	}
 	return done
 }
+
+// clock is a deadline that stops while paused: expire runs once the
+// running time reaches the limit.
+type clock struct {
+	mu     sync.Mutex
+	left   time.Duration
+	since  time.Time // when it last resumed
+	timer  *time.Timer
+	paused bool
+}
+
+func startClock(limit time.Duration, expire func()) *clock {
+	return &clock{left: limit, since: time.Now(), timer: time.AfterFunc(limit, expire)}
+}
+
+func (c *clock) pause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.paused {
+		return
+	}
+	if c.timer.Stop() {
+		c.left -= time.Since(c.since)
+	}
+	c.paused = true
+}
+
+func (c *clock) resume() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.paused {
+		return
+	}
+	c.paused = false
+	c.since = time.Now()
+	c.timer.Reset(max(c.left, 0))
+}
+
+func (c *clock) stop() { c.timer.Stop() }
 
 // capWriter keeps the first max bytes written and calls full once when
 // more come.

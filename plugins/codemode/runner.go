@@ -198,6 +198,9 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 	if err := p.w.send(req); err != nil {
 		return Result{}, r.crashed(p, err)
 	}
+	// The parent's own bound, which stops, as the program's clock does,
+	// while an inner call runs.
+	deadline := time.Now().Add(req.Timeout + slack)
 	limit := time.NewTimer(req.Timeout + slack)
 	defer limit.Stop()
 	calls := 0
@@ -214,7 +217,15 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 					// Stopping: the program gets an error instead of another call.
 					cerr = fmt.Errorf("%s: not run: %w", m.Tool, context.Cause(ctx))
 				} else {
+					limit.Stop()
+					began := time.Now()
 					text, cerr = call(ctx, m.Tool, m.Args)
+					deadline = deadline.Add(time.Since(began))
+					if done != nil {
+						limit.Reset(time.Until(deadline))
+					} else {
+						limit.Reset(slack) // stopping: as after the cancel
+					}
 				}
 				rep := &message{Op: opReply, ID: m.ID, Text: text}
 				if cerr != nil {
