@@ -124,6 +124,8 @@ func TestRun(t *testing.T) {
 		{name: "does not compile", src: "package main\n\nfunc main() {\n\tundefinedThing()\n}\n", err: ErrCompile, errText: "main.go:4"},
 		{name: "no main", src: "package main\n\nfunc helper() {}\n", err: ErrRefused, errText: "func main"},
 		{name: "empty", src: "  ", err: ErrNoProgram},
+		{name: "too many calls", src: "package main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tif _, err := fail(FailArgs{}); err != nil && strings.Contains(err.Error(), \"at most\") {\n\t\t\tbreak\n\t\t}\n\t\tn++\n\t}\n\tfmt.Println(n, \"calls\")\n}\n",
+			want: "1000 calls", calls: 1000},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,7 +158,7 @@ func TestRun(t *testing.T) {
 				t.Errorf("output %q; want %q", res.Output, c.want)
 			}
 			if len(f.calls) != c.calls || res.Calls != c.calls {
-				t.Errorf("%d calls (result says %d); want %d: %v", len(f.calls), res.Calls, c.calls, f.calls)
+				t.Errorf("%d calls (result says %d); want %d: %.300v", len(f.calls), res.Calls, c.calls, f.calls)
 			}
 		})
 	}

@@ -48,6 +48,9 @@ func execute(ctx context.Context, h *plugins.Host, req *message, call callFunc, 
 	bridge := func(tool string, args any) (string, error) {
 		clock.pause()
 		defer clock.resume()
+		if req.MaxCalls > 0 && calls >= req.MaxCalls {
+			return "", fmt.Errorf("%s: not run: a program may make at most %d calls; do the rest in another program", tool, req.MaxCalls)
+		}
 		calls++
 		raw, err := json.Marshal(args)
 		if err != nil {

@@ -21,6 +21,9 @@ import (
 const (
 	DefaultTimeout   = 60 * time.Second
 	DefaultMaxOutput = 64 << 10
+	// DefaultMaxCalls bounds the inner calls of one program: each is
+	// stored as events, so a runaway loop must not write for ever.
+	DefaultMaxCalls = 1000
 	// slack is how much longer than the program's deadline the parent
 	// waits for the process before killing it; exitWait bounds waits for a
 	// process going away.
@@ -47,6 +50,9 @@ type Runner struct {
 	Timeout time.Duration
 	// MaxOutput caps what a program may print (default 64 KiB).
 	MaxOutput int
+	// MaxCalls caps the inner calls of one program (default
+	// DefaultMaxCalls); past it a call returns an error without running.
+	MaxCalls int
 	Logger    *slog.Logger
 }
 
@@ -96,7 +102,11 @@ func (r *Runner) Run(ctx context.Context, p Program, call CallFunc) (Result, err
 		return Result{}, fmt.Errorf("%w: send the program's Go source in the program argument", ErrNoProgram)
 	}
 	a := assemble(p.Source, p.Tools)
-	req := &message{Op: opRun, ID: 1, Checked: a.checked, Run: a.run, Timeout: r.timeout(), MaxOutput: r.maxOutput()}
+	maxCalls := r.MaxCalls
+	if maxCalls <= 0 {
+		maxCalls = DefaultMaxCalls
+	}
+	req := &message{Op: opRun, ID: 1, Checked: a.checked, Run: a.run, Timeout: r.timeout(), MaxOutput: r.maxOutput(), MaxCalls: maxCalls}
 	if len(r.Command) == 0 {
 		return r.inProcess(ctx, req, call)
 	}
@@ -213,10 +223,14 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 				calls++
 				var text string
 				var cerr error
-				if ctx.Err() != nil {
+				switch {
+				case ctx.Err() != nil:
 					// Stopping: the program gets an error instead of another call.
 					cerr = fmt.Errorf("%s: not run: %w", m.Tool, context.Cause(ctx))
-				} else {
+				case calls > req.MaxCalls:
+					// The process counts too; this bound holds if it does not.
+					cerr = fmt.Errorf("%s: not run: a program may make at most %d calls", m.Tool, req.MaxCalls)
+				default:
 					limit.Stop()
 					began := time.Now()
 					text, cerr = call(ctx, m.Tool, m.Args)

@@ -39,6 +39,7 @@ type message struct {
 	Run       string        `json:"run,omitempty"`
 	Timeout   time.Duration `json:"timeout,omitempty"`
 	MaxOutput int           `json:"maxOutput,omitempty"`
+	MaxCalls  int           `json:"maxCalls,omitempty"`
 	// call
 	Tool string          `json:"tool,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
