@@ -12,12 +12,19 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
 
 // capsValidate checks a folder, a SKILL.md or an archive without
 // installing it.
 func capsValidate(ctx context.Context, app *assistant.App, c *call) error {
 	rep, err := app.Validate(ctx, c.path(c.args[0]))
+	if errors.Is(err, stage.ErrMultipleSkillMD) {
+		// A collection: say what it holds and how to install it.
+		if coll, serr := app.Survey(c.path(c.args[0])); serr == nil && len(coll.Skills) > 1 {
+			return explainCollection(c.args[0], &cerebellum.CollectionError{Input: filepath.Base(c.args[0]), Collection: coll})
+		}
+	}
 	if err != nil {
 		return err
 	}

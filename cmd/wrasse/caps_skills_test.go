@@ -55,6 +55,9 @@ func TestCapsInstallCollection(t *testing.T) {
 	for _, input := range []string{collection, zipped} {
 		t.Run(filepath.Base(input), func(t *testing.T) {
 			ws := t.TempDir()
+			if code, _, errs := cli(t, ws, "caps", "validate", input); code != 1 || !strings.Contains(errs, "holds 4 skills") {
+				t.Fatalf("validate: %d %q", code, errs)
+			}
 			// Without --all or --only it refuses, naming the skills.
 			code, out, errs := cli(t, ws, "caps", "install", input)
 			if code != 1 || !strings.Contains(errs, "holds 4 skills: broken, pdf, spec-full, web-builder") || !strings.Contains(errs, "--all") {
