@@ -3,11 +3,13 @@ package agent_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -153,5 +155,45 @@ func TestLegacyLayoutMovesThePrompt(t *testing.T) {
 	}
 	if len(prompts) < len(loadables) {
 		t.Errorf("%d distinct system prompts, want one per load at least", len(prompts))
+	}
+}
+
+// Over the wire to a Claude model with deferred tools, the result that
+// loaded a capability carries a tool_reference to its tool, the loadable
+// tools are declared deferred, and the tools and system prompt the server
+// sees are the same in every request.
+func TestDeferredLoadOverTheWire(t *testing.T) {
+	m := providertest.NewModel(t, providertest.Anthropic)
+	m.Reply(providertest.ToolCall("tool_activate", `{"capability":"alpha"}`))
+	m.Reply(providertest.ToolCall("alpha_run", `{"x":"y"}`))
+	m.Reply(providertest.Text("Done."))
+	p, err := anthropic.New(anthropic.Config{BaseURL: m.BaseURL(), Model: "claude-sonnet-4-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cacheEnv(t, nil)
+	a := e.agent(func(o *agent.Options) { o.Provider = p; o.Model = "claude-sonnet-4-5" })
+	if _, err := a.Turn(t.Context(), 0, "Use alpha.", nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := m.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.System != reqs[0].System || !slices.Equal(r.ToolNames(), reqs[0].ToolNames()) {
+			t.Errorf("request %d: the system prompt or the tools changed", i+1)
+		}
+		for _, tl := range r.Tools {
+			if strings.HasSuffix(tl.Name, "_run") && !tl.Deferred {
+				t.Errorf("request %d: %s is not deferred", i+1, tl.Name)
+			}
+		}
+	}
+	if refs := reqs[1].LastMessage().ToolRefs; !slices.Equal(refs, []string{"alpha_run"}) {
+		t.Errorf("tool_activate result references %q, want alpha_run", refs)
+	}
+	if refs := reqs[2].Messages[2].ToolRefs; !slices.Equal(refs, []string{"alpha_run"}) {
+		t.Errorf("the reference is not sent again in the next request: %q", refs)
 	}
 }
