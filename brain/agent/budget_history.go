@@ -40,7 +40,11 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 		*h = requestHistory{fit: h.fit} // not the history it converted
 	}
 	if u > h.done {
-		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:u])...)
+		if conv := store.ToMessages(events[h.done:u]); h.base == 0 {
+			h.msgs = conv // no copy of a whole history
+		} else {
+			h.msgs = append(h.msgs[:h.base], conv...)
+		}
 		h.base, h.done = len(h.msgs), u
 	}
 	h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:])...)

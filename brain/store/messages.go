@@ -26,6 +26,10 @@ func ToMessages(events []Event) []provider.Message {
 		pending []provider.ToolCall
 		done    = map[string]bool{}
 	)
+	if len(events) > 0 {
+		// About one message per event: sized once, not grown by copies.
+		out = make([]provider.Message, 0, len(events))
+	}
 	closeCalls := func() {
 		for _, c := range pending {
 			if !done[c.ID] {
