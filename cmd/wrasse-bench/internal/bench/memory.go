@@ -75,6 +75,11 @@ func RunChild(ctx context.Context, args []string, out io.Writer) error {
 		}
 		rep.Detail = fmt.Sprintf("%d capabilities, %d tools, index %d bytes, %d matches", len(reg.List()), reg.Snapshot().ToolCount(), len(idx), len(res.Matches))
 		keep = reg
+	case args[0] == ChildExecRSS && len(args) >= 2: // scale_registry.go
+		if err := runExecRSS(ctx, args[1:], &rep); err != nil {
+			return err
+		}
+		return json.NewEncoder(out).Encode(rep)
 	case args[0] == ChildHistory && len(args) == 2:
 		msgs, detail, err := loadHistory(args[1])
 		if err != nil {

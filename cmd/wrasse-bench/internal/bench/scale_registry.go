@@ -1,6 +1,391 @@
 package bench
 
-import "context"
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
 
-// scaleRegistry is filled in by the work on issue 14.
-func (r *runner) scaleRegistry(ctx context.Context) []Row { return nil }
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/gen"
+)
+
+// Targets of issue 14 for the capability registry.
+const (
+	warmListTarget     = 150 * time.Millisecond // warm `caps list` at 10,000 capabilities
+	resyncTarget       = 50 * time.Millisecond  // Resync with nothing changed at 10,000
+	brokenRatioTarget  = 1.3                    // start-up with 400 broken plugins / without
+	firstStartTarget   = 40 * time.Millisecond  // first start on an empty workspace
+	firstStartMemMB    = 50.0                   // and its peak resident set
+	registryJudgedSize = 10000
+	brokenCaps         = 1000
+	brokenPlugins      = 400
+)
+
+// ChildExecRSS runs a program and reports its peak resident set (wait4
+// rusage): started from a small child, the figure is the program's own and
+// not this large process's high-water mark carried across exec (see runWall).
+const ChildExecRSS = "exec-rss"
+
+// runExecRSS serves ChildExecRSS: args are the program and its arguments.
+func runExecRSS(ctx context.Context, args []string, out *ChildReport) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: %s needs a program to run", ErrUsage, ChildExecRSS)
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errOut.String()))
+	}
+	kB, _ := maxRSSKB(cmd.ProcessState)
+	out.VmHWMKB = kB
+	out.Detail = time.Since(t0).String()
+	return nil
+}
+
+// scaleRegistry prints the registry's curves (warm `caps list`, Resync with
+// nothing changed, Resync after a one-capability edit) and judges the
+// targets of issue 14: warm list and Resync at 10,000 capabilities, start-up
+// with 400 broken plugins against the same workspace without them, and a
+// first start on an empty workspace.
+func (r *runner) scaleRegistry(ctx context.Context) []Row {
+	const measure = "registry"
+	bin := r.cfg.Wrasse
+	if bin == "" {
+		dir := filepath.Join(r.tmp, "scale-registry-bin")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return []Row{errorRow(sectionScale, measure, err)}
+		}
+		r.progress("building cmd/wrasse…")
+		var err error
+		if bin, err = buildWrasse(ctx, r.cfg.Repo, dir); err != nil {
+			return []Row{errorRow(sectionScale, measure, err)}
+		}
+	}
+	// The first start runs first, while this process is smallest.
+	rows := r.firstStartEmpty(ctx, bin)
+	rows = append(rows, r.registryCurves(ctx, bin)...)
+	rows = append(rows, r.brokenPlugins(ctx, bin)...)
+	return rows
+}
+
+// runs is how many timed repetitions a measurement of n capabilities gets.
+func (r *runner) registryRuns(n int) int {
+	switch {
+	case r.cfg.Short:
+		return 3
+	case n >= 100000:
+		return 3
+	default:
+		return 7
+	}
+}
+
+// firstStartEmpty times `wrasse caps list` on a workspace folder that does
+// not exist yet: it creates the database, config and log, and checks what
+// it must of the built-in capabilities.
+func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
+	measure := "first start, empty workspace (`wrasse caps list`)"
+	runs := 5
+	if !r.cfg.Short {
+		runs = 15
+	}
+	var walls []time.Duration
+	peak, rssBy := 0, ""
+	for i := -1; i < runs; i++ {
+		ws := filepath.Join(r.tmp, fmt.Sprintf("first-start-%d", i+1))
+		d, kB, err := runWall(ctx, bin, "caps", "list", "--workspace", ws)
+		if err != nil {
+			return []Row{errorRow(sectionScale, measure, err)}
+		}
+		os.RemoveAll(ws)
+		if i < 0 {
+			continue
+		}
+		walls = append(walls, d)
+		if kB > peak {
+			peak, rssBy = kB, "wait4 rusage of the process this program started"
+		}
+	}
+	// The same binary doing nothing (--help): what any start costs, mostly
+	// the executable's own pages.
+	_, helpKB, err := runWall(ctx, bin, "--help")
+	if err != nil {
+		return []Row{errorRow(sectionScale, measure, err)}
+	}
+	if (peak == 0 || helpKB == 0) && r.cfg.Child != nil {
+		// This process is larger than the child: measure from a small one.
+		peak, helpKB = 0, 0
+		for i := 0; i < 3; i++ {
+			ws := filepath.Join(r.tmp, fmt.Sprintf("first-start-rss-%d", i))
+			rep, err := runChild(ctx, r.cfg.Child, ChildExecRSS, bin, "caps", "list", "--workspace", ws)
+			os.RemoveAll(ws)
+			if err != nil {
+				return []Row{errorRow(sectionScale, measure, err)}
+			}
+			peak = max(peak, rep.VmHWMKB)
+			if rep, err = runChild(ctx, r.cfg.Child, ChildExecRSS, bin, "--help"); err == nil {
+				helpKB = max(helpKB, rep.VmHWMKB)
+			}
+		}
+		rssBy = "wait4 rusage of the process, started from a small measuring child of this program"
+	}
+	med := Median(walls)
+	rows := []Row{{
+		Section: sectionScale, Measure: measure,
+		Value: fmt.Sprintf("%s (min %s)", FormatDuration(med), FormatDuration(Min(walls))), Number: ms(med), Unit: "ms",
+		Target: "≤ " + FormatDuration(firstStartTarget), Pass: verdict(med <= firstStartTarget),
+		Note: fmt.Sprintf("first start: median wall time of %d processes, each on a workspace folder that does not exist yet (creates the database, config and log); the built-in plugins are trusted by the hashes checked when Wrasse was built", runs),
+	}}
+	memRow := Row{Section: sectionScale, Measure: "first start, empty workspace, peak RSS", Target: fmt.Sprintf("≤ %.0f MB", firstStartMemMB)}
+	if peak > 0 {
+		memRow.Value, memRow.Number, memRow.Unit = FormatMB(peak), MB(peak), "MB"
+		memRow.Pass = verdict(MB(peak) <= firstStartMemMB)
+		memRow.Note = "largest maximum resident set: " + rssBy + "; the baseline is `wrasse --help`, which opens nothing: most of either is the executable's own pages mapped from the file (RssFile), not memory the start allocates"
+		if helpKB > 0 {
+			memRow.Baseline = "`wrasse --help` " + FormatMB(helpKB)
+		}
+	} else {
+		memRow.Value, memRow.Pass = "unknown", Broken
+		memRow.Note = "the peak resident set could not be told apart from this program's own (see runWall) and no measuring child is available"
+	}
+	return append(rows, memRow)
+}
+
+// registryWorkspace writes n generated capabilities (one in 20 with a
+// working plugin) under root.
+func registryWorkspace(root string, n int, seed int64) (string, []gen.Capability, error) {
+	caps := gen.Generate(n, max(n/20, 1), seed)
+	ws, err := agedWorkspace(root, caps)
+	return ws, caps, err
+}
+
+// agedWorkspace writes caps under root as writeWorkspace does, with every
+// file and folder dated an hour back: a workspace as it stands between
+// edits. (Files modified within the last seconds are read again on every
+// scan, however their stat looks, as git does with racily clean files.)
+func agedWorkspace(root string, caps []gen.Capability) (string, error) {
+	ws, err := writeWorkspace(root, caps)
+	if err != nil {
+		return "", err
+	}
+	then := time.Now().Add(-time.Hour)
+	err = filepath.WalkDir(cerebellum.CapabilitiesDir(ws), func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, then, then)
+	})
+	if err != nil {
+		return "", fmt.Errorf("date the workspace %s back: %w", ws, err)
+	}
+	return ws, nil
+}
+
+// warmList times `wrasse caps list` on ws after two untimed runs (the
+// first creates the database and caches; the second settles entries the
+// first found too recently modified to trust by their stat).
+func warmList(ctx context.Context, bin, ws string, runs int) ([]time.Duration, error) {
+	var out []time.Duration
+	for i := -2; i < runs; i++ {
+		d, _, err := runWall(ctx, bin, "caps", "list", "--workspace", ws)
+		if err != nil {
+			return nil, err
+		}
+		if i >= 0 {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// registryCurves measures, at each size, warm `caps list` (the real
+// binary), and in this process a Resync with nothing changed and a Resync
+// after one capability's SKILL.md was edited.
+func (r *runner) registryCurves(ctx context.Context, bin string) []Row {
+	list := curve{Measure: "warm `wrasse caps list`", Unit: "ms"}
+	same := curve{Measure: "Resync, nothing changed", Unit: "ms"}
+	edit := curve{Measure: "Resync, one capability edited", Unit: "ms"}
+	var judged []Row
+	largest := 0
+	for _, n := range r.scaleSizes() {
+		if ctx.Err() != nil {
+			break
+		}
+		r.progress("registry: generating %s capabilities…", FormatInt(n))
+		ws, caps, err := registryWorkspace(filepath.Join(r.tmp, fmt.Sprintf("scale-registry-%d", n)), n, r.cfg.Seed)
+		if err != nil {
+			return []Row{errorRow(sectionScale, list.Measure, err)}
+		}
+		runs := r.registryRuns(n)
+		walls, err := warmList(ctx, bin, ws, runs)
+		if err != nil {
+			os.RemoveAll(ws)
+			return []Row{errorRow(sectionScale, list.Measure, err)}
+		}
+		unchanged, edited, err := resyncCosts(ctx, ws, caps, runs)
+		os.RemoveAll(ws)
+		if err != nil {
+			return []Row{errorRow(sectionScale, same.Measure, err)}
+		}
+		list.Points = append(list.Points, curvePoint{N: n, Value: ms(Median(walls))})
+		same.Points = append(same.Points, curvePoint{N: n, Value: ms(Median(unchanged))})
+		edit.Points = append(edit.Points, curvePoint{N: n, Value: ms(Median(edited))})
+		largest = n
+		if n == registryJudgedSize {
+			judged = append(judged, Row{
+				Section: sectionScale, Measure: fmt.Sprintf("warm `wrasse caps list`, %s capabilities", FormatInt(n)),
+				Value: FormatDuration(Median(walls)), Number: ms(Median(walls)), Unit: "ms",
+				Target: "≤ " + FormatDuration(warmListTarget), Pass: verdict(Median(walls) <= warmListTarget),
+			}, Row{
+				Section: sectionScale, Measure: fmt.Sprintf("Resync with nothing changed, %s capabilities", FormatInt(n)),
+				Value: FormatDuration(Median(unchanged)), Number: ms(Median(unchanged)), Unit: "ms",
+				Baseline: "one capability edited " + FormatDuration(Median(edited)),
+				Target:   "≤ " + FormatDuration(resyncTarget), Pass: verdict(Median(unchanged) <= resyncTarget),
+			})
+		}
+	}
+	stop := ""
+	if largest < registryJudgedSize {
+		stop = fmt.Sprintf("; --short stops at %s, so the targets at 10,000 are not judged", FormatInt(largest))
+	}
+	list.Note = "median wall time of new `wrasse caps list` processes on a generated workspace (one capability in 20 with a working plugin), after two untimed runs; plugins are checked as `caps list` does, from remembered verdicts" + stop
+	same.Note = "in this process: Registry.Resync on the same workspace with nothing changed since the last one; every file is recognised by its stat"
+	edit.Note = "in this process: one capability's SKILL.md rewritten (its description changes), then the watcher's Registry.ResyncFolders with that folder"
+	rows := curveRows(list)
+	rows = append(rows, curveRows(same)...)
+	rows = append(rows, curveRows(edit)...)
+	return append(rows, judged...)
+}
+
+// resyncCosts opens ws in this process and times Resync with nothing
+// changed, then a folder Resync after editing one capability, runs times
+// each.
+func resyncCosts(ctx context.Context, ws string, caps []gen.Capability, runs int) (unchanged, edited []time.Duration, err error) {
+	reg, err := openRegistry(ws, newHost())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer reg.Close()
+	if _, err := reg.Resync(ctx); err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i < runs; i++ {
+		t0 := time.Now()
+		d, err := reg.Resync(ctx)
+		unchanged = append(unchanged, time.Since(t0))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !d.Empty() {
+			return nil, nil, fmt.Errorf("%w: Resync with nothing changed reported %d added, %d changed, %d removed", ErrChild, len(d.Added), len(d.Changed), len(d.Removed))
+		}
+	}
+	target := caps[len(caps)/2]
+	file := filepath.Join(cerebellum.CapabilitiesDir(ws), target.Name, "SKILL.md")
+	for i := 0; i < runs; i++ {
+		text := strings.Replace(target.SkillMD, "description: ", fmt.Sprintf("description: edit %d ", i), 1)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			return nil, nil, err
+		}
+		t0 := time.Now()
+		d, err := reg.ResyncFolders(ctx, []string{target.Name})
+		edited = append(edited, time.Since(t0))
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(d.Changed) != 1 || d.Changed[0] != target.Name {
+			return nil, nil, fmt.Errorf("%w: editing %s, Resync reported changed %v", ErrChild, target.Name, d.Changed)
+		}
+	}
+	return unchanged, edited, nil
+}
+
+// brokenPlugins times warm `caps list` on 1,000 capabilities with 400
+// broken plugins against the same workspace without them, alternating, and
+// counts the log lines a warm start writes.
+func (r *runner) brokenPlugins(ctx context.Context, bin string) []Row {
+	measure := fmt.Sprintf("start-up (`caps list`), %d broken plugins among %s capabilities", brokenPlugins, FormatInt(brokenCaps))
+	caps := gen.Generate(brokenCaps, 50, r.cfg.Seed)
+	clean, err := agedWorkspace(filepath.Join(r.tmp, "broken-none"), caps)
+	if err != nil {
+		return []Row{errorRow(sectionScale, measure, err)}
+	}
+	defer os.RemoveAll(clean)
+	// The same capabilities, 400 of those declaring tools without a plugin
+	// given a plugin that does not compile.
+	var broken []gen.Capability
+	nb := 0
+	for _, c := range caps {
+		if c.Plugin == "" && c.Tools > 0 && nb < brokenPlugins {
+			c.Plugin = fmt.Sprintf("package %s\n\nfunc Init( {\n", strings.ReplaceAll(c.Name, "-", "_"))
+			nb++
+		}
+		broken = append(broken, c)
+	}
+	bad, err := agedWorkspace(filepath.Join(r.tmp, "broken-400"), broken)
+	if err != nil {
+		return []Row{errorRow(sectionScale, measure, err)}
+	}
+	defer os.RemoveAll(bad)
+	runs := r.registryRuns(brokenCaps)
+	if !r.cfg.Short {
+		runs = 11
+	}
+	var with, without []time.Duration
+	var linesFirst, linesWarm int
+	logFile := workspace.Workspace{Root: bad}.Log()
+	for i := -2; i < runs; i++ {
+		before := countLines(logFile)
+		d, _, err := runWall(ctx, bin, "caps", "list", "--workspace", bad)
+		if err != nil {
+			return []Row{errorRow(sectionScale, measure, err)}
+		}
+		lines := countLines(logFile) - before
+		d2, _, err := runWall(ctx, bin, "caps", "list", "--workspace", clean)
+		if err != nil {
+			return []Row{errorRow(sectionScale, measure, err)}
+		}
+		switch {
+		case i == -2:
+			linesFirst = lines
+		case i >= 0:
+			linesWarm = max(linesWarm, lines)
+			with, without = append(with, d), append(without, d2)
+		}
+	}
+	ratio := float64(Median(with)) / float64(Median(without))
+	return []Row{{
+		Section: sectionScale, Measure: measure,
+		Value: fmt.Sprintf("%s (×%.2f)", FormatDuration(Median(with)), ratio), Number: ratio, Unit: "×",
+		Baseline: "same workspace without them " + FormatDuration(Median(without)),
+		Target:   fmt.Sprintf("≤ ×%.1f", brokenRatioTarget), Pass: verdict(ratio <= brokenRatioTarget),
+		Note: fmt.Sprintf("median wall time of %d warm new processes each, alternating; the broken workspace is the other with a plugin that does not compile added to %d capabilities; log lines: %d on the first start, at most %d on a later one",
+			runs, nb, linesFirst, linesWarm),
+	}}
+}
+
+// countLines counts the lines of a file (0 if it does not exist).
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
