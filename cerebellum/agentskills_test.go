@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // collectionDir is a collection shaped like anthropics/skills: skills under
@@ -129,8 +130,10 @@ func TestCollectionInstall(t *testing.T) {
 			if err := outcome["broken"]; !errors.Is(err, cerebellum.ErrInvalidCapability) || !strings.Contains(err.Error(), "Broken_Skill") {
 				t.Errorf("broken: %v", outcome["broken"])
 			}
-			if err := outcome["pdf"]; !errors.Is(err, cerebellum.ErrExists) {
+			if err := outcome["pdf"]; !errors.Is(err, cerebellum.ErrExists) || !strings.HasPrefix(err.Error(), "install pdf: ") {
 				t.Errorf("pdf again: %v", err)
+			} else if h, ok := hint.Of(err); !ok || !slices.Equal(h.Command, []string{"caps", "install", input, "--only", "pdf", "--replace"}) {
+				t.Errorf("pdf again: hint %+v", h)
 			}
 			for _, name := range []string{"spec-full", "web-builder"} {
 				if outcome[name] != nil {

@@ -44,6 +44,8 @@ type InstallOptions struct {
 	// Otherwise an MCP capability (a drop, an archive, mcp import) installs
 	// switched off, since its command is code run on the user's computer.
 	Approved bool
+	// only names the skill of a collection being installed (InstallCollection).
+	only string
 }
 
 // InstallResult says what an install did.
@@ -89,13 +91,17 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 // installStaged validates a staged capability and renames it into place;
 // the staging folder is gone when it returns.
 func (r *Registry) installStaged(ctx context.Context, input string, st *stage.Staged, opt InstallOptions) (*InstallResult, error) {
+	label := filepath.Base(input)
+	if opt.only != "" {
+		label = opt.only // one skill of a collection: messages name it
+	}
 	ws := r.opts.Workspace
 	defer os.RemoveAll(st.Dir)
 
 	// Name the folder after the manifest's name (a lone SKILL.md has no folder).
 	data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md"))
 	if err != nil {
-		return nil, fmt.Errorf("install %s: read staged SKILL.md: %w", filepath.Base(input), err)
+		return nil, fmt.Errorf("install %s: read staged SKILL.md: %w", label, err)
 	}
 	folder := ""
 	if m, perr := skillmd.Parse(data, skillmd.Options{File: "SKILL.md"}); perr == nil {
@@ -106,9 +112,9 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 			for i := range pe.Problems {
 				pe.Problems[i].File = displayInput(input, st)
 			}
-			return nil, fmt.Errorf("install %s: %w\n%s", filepath.Base(input), ErrInvalidCapability, pe.Detail())
+			return nil, fmt.Errorf("install %s: %w\n%s", label, ErrInvalidCapability, pe.Detail())
 		}
-		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), perr)
+		return nil, fmt.Errorf("install %s: %w", label, perr)
 	}
 	if opt.Authored {
 		// The assistant cannot grant itself anything: no permissions either.
@@ -123,11 +129,11 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		if rep.Installed != "" && len(rep.Errors) == 1 {
 			// The only problem is the name: say so plainly, not as a report.
 			return nil, hint.With(fmt.Errorf("install %s: %w: %s is already installed; to put this version in its place, install it again replacing the installed one",
-				filepath.Base(input), ErrExists, rep.Installed), replaceHint(rep.Installed, input))
+				label, ErrExists, rep.Installed), replaceOneHint(rep.Installed, input, opt.only))
 		}
-		err := fmt.Errorf("install %s: %w", filepath.Base(input), rep.Err())
+		err := fmt.Errorf("install %s: %w", label, rep.Err())
 		if rep.Installed != "" {
-			err = hint.With(err, replaceHint(rep.Installed, input))
+			err = hint.With(err, replaceOneHint(rep.Installed, input, opt.only))
 		}
 		return nil, err
 	}
@@ -148,7 +154,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 				owner = "the capability " + c.Name
 			}
 		}
-		return nil, fmt.Errorf("install %s: %w: the folder %s is used by %s; rename or remove that folder first", filepath.Base(input), ErrExists, target, owner)
+		return nil, fmt.Errorf("install %s: %w: the folder %s is used by %s; rename or remove that folder first", label, ErrExists, target, owner)
 	}
 	if err := os.MkdirAll(CapabilitiesDir(ws), 0o755); err != nil {
 		return nil, err
@@ -194,6 +200,16 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		return res, err
 	}
 	return res, nil
+}
+
+// replaceOneHint is replaceHint for an install, or for one skill of a
+// collection (only).
+func replaceOneHint(name, input, only string) hint.Hint {
+	h := replaceHint(name, input)
+	if only != "" {
+		h.Command = []string{"caps", "install", input, "--only", only, "--replace"}
+	}
+	return h
 }
 
 // writtenFolder is the folder name the author gave the capability (""
@@ -289,7 +305,9 @@ func (r *Registry) InstallCollection(ctx context.Context, input string, only []s
 		it := CollectionItem{Root: f.Root, Name: f.Name}
 		st, err := stage.StageRoot(input, stagingRoot, f.Root, lim)
 		if err == nil {
-			it.Result, err = r.installStaged(ctx, input, st, opt)
+			one := opt
+			one.only = f.Name
+			it.Result, err = r.installStaged(ctx, input, st, one)
 		} else {
 			err = fmt.Errorf("install %s: %w", f.Name, err)
 		}
