@@ -365,6 +365,9 @@ func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknow
 // allowedNote tells the model which tools a skill's allowed-tools made
 // callable.
 func (r *Registry) allowedNote(sess *Session, c *Capability) string {
+	if sess == nil {
+		return "" // no conversation to load them into
+	}
 	tools, unknown := r.loadAllowedTools(sess, c)
 	var b strings.Builder
 	if len(tools) > 0 {
