@@ -35,7 +35,9 @@ type Session struct {
 }
 
 // NewSession makes a session for conversation id, restoring a loaded set
-// saved earlier (in LRU order). max <= 0 means DefaultMaxLoaded.
+// saved earlier (from OnChange: in load order, which also stands for the
+// LRU order until the capabilities are used again). max <= 0 means
+// DefaultMaxLoaded.
 func NewSession(id string, loaded []string, max int) *Session {
 	if max <= 0 {
 		max = DefaultMaxLoaded
@@ -50,7 +52,7 @@ func NewSession(id string, loaded []string, max int) *Session {
 		s.loaded = s.loaded[len(s.loaded)-max:]
 	}
 	s.recent = reversed(s.loaded)
-	// What was saved is in LRU order; it stands for the load order too.
+	// What was saved is the load order; it stands for the LRU order too.
 	s.order = append([]string(nil), s.loaded...)
 	return s
 }
@@ -58,8 +60,9 @@ func NewSession(id string, loaded []string, max int) *Session {
 // ID is the conversation id.
 func (s *Session) ID() string { return s.id }
 
-// OnChange registers a function called with the new loaded set after every
-// change, e.g. to persist it.
+// OnChange registers a function called with the new loaded set, in load
+// order, after every change, e.g. to persist it: restored with NewSession,
+// the tools array keeps its order across a restart.
 func (s *Session) OnChange(fn func(loaded []string)) {
 	s.mu.Lock()
 	s.onChange = fn
@@ -130,7 +133,7 @@ func (s *Session) touch(name string) (evicted string) {
 		s.version++
 		fn = s.onChange
 		w = s.watch
-		snapshot = append([]string(nil), s.loaded...)
+		snapshot = append([]string(nil), s.order...)
 	}
 	s.mu.Unlock()
 	if fn != nil {
@@ -179,7 +182,7 @@ func (s *Session) evictOldest(over func(loaded []string) bool) []string {
 		s.version++
 		fn = s.onChange
 		w = s.watch
-		snapshot = append([]string(nil), s.loaded...)
+		snapshot = append([]string(nil), s.order...)
 	}
 	s.mu.Unlock()
 	if fn != nil {
@@ -214,7 +217,7 @@ func (s *Session) drop(keep func(string) bool) {
 		s.version++
 		fn = s.onChange
 		w = s.watch
-		snapshot = append([]string(nil), kept...)
+		snapshot = append([]string(nil), s.order...)
 	}
 	s.mu.Unlock()
 	if fn != nil {

@@ -21,6 +21,8 @@ func TestSessionLoadOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := r.NewSession("c", nil)
+	var saved []string
+	sess.OnChange(func(l []string) { saved = l })
 	before := r.StableIndex()
 	steps := []struct {
 		activate  string
@@ -43,6 +45,14 @@ func TestSessionLoadOrder(t *testing.T) {
 		if got := sess.Loaded(); !slices.Equal(got, s.lru) {
 			t.Errorf("step %d: LRU %q, want %q", i+1, got, s.lru)
 		}
+	}
+	// What OnChange saves is the load order, and a session restored from
+	// it (after a restart) offers the tools in the same order.
+	if !slices.Equal(saved, sess.LoadOrder()) {
+		t.Errorf("saved %q, want the load order %q", saved, sess.LoadOrder())
+	}
+	if got := r.NewSession("c", saved).LoadOrder(); !slices.Equal(got, sess.LoadOrder()) {
+		t.Errorf("restored load order %q, want %q", got, sess.LoadOrder())
 	}
 	var tools []string
 	for _, d := range r.Tools(sess) {

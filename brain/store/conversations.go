@@ -25,8 +25,9 @@ type Conversation struct {
 	// Updated moves when an event is appended, updated or finished; renames,
 	// model changes and loaded-set changes do not reorder the list.
 	Updated time.Time `json:"updated"`
-	// Loaded is the conversation's loaded-capability set in LRU order, as
-	// given to SetLoaded.
+	// Loaded is the conversation's loaded-capability set as given to
+	// SetLoaded: in the order the capabilities were loaded (the order of
+	// the request's tools array).
 	Loaded []string `json:"loaded,omitempty"`
 	// EventCount is the number of events stored.
 	EventCount int `json:"events,omitempty"`
