@@ -23,17 +23,12 @@ func CanonicalJSON(raw json.RawMessage) ([]byte, error) {
 }
 
 // decodeJSON decodes one JSON document, numbers as json.Number, in one
-// pass: what follows the value may only be white space, as json.Valid
-// requires.
+// pass (parseJSON); what follows the value may only be white space, as
+// json.Valid requires.
 func decodeJSON(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := parseJSON(raw)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
-	}
-	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) != 0 {
-		return nil, fmt.Errorf("%w: text after the value", ErrInvalidJSON)
 	}
 	return v, nil
 }

@@ -111,7 +111,8 @@ func (r *Rules) Evaluate(call Call) Verdict {
 	}
 	var danger, confirm []Match
 	var idx [64]int
-	folded := make([]string, len(lines))
+	folded := r.folded(lines)
+	defer folded.release()
 	for _, i := range r.candidates(call.Tool, idx[:0]) {
 		p := r.patterns[i]
 		if p.Pattern.Re == nil || !matchAny(p.Pattern, r.need[i], lines, folded) {
@@ -256,13 +257,10 @@ func argPath(args json.RawMessage, decoded any) (string, bool) {
 // the pattern (skillmd.Pattern.DotAll). A line without any of the text the
 // pattern needs (need, see Rules) is skipped; folded holds the lines
 // case-folded, filled as first needed.
-func matchAny(p skillmd.Pattern, need *need, lines, folded []string) bool {
+func matchAny(p skillmd.Pattern, need *need, lines []string, folded *folded) bool {
 	for i, l := range lines {
 		if need != nil {
-			if folded[i] == "" {
-				folded[i] = foldString(l)
-			}
-			if !need.mayMatch(folded[i]) {
+			if !need.mayMatchLine(folded, i) {
 				continue
 			}
 		}

@@ -29,18 +29,24 @@ func renderings(tool string, args json.RawMessage) ([]string, any) {
 	if err != nil {
 		return []string{tool + " " + string(args)}, nil
 	}
-	canon, err := encodeCanonical(v)
-	if err != nil {
+	// The canonical line is encoded straight after the tool name: one
+	// allocation for a long argument, not three.
+	var line strings.Builder
+	line.Grow(len(tool) + 1 + len(args) + 16)
+	line.WriteString(tool + " ")
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
 		return []string{tool + " " + string(args)}, nil
 	}
-	out := []string{tool + " " + string(canon)}
+	out := []string{strings.TrimSuffix(line.String(), "\n")}
 	var decoded, bare strings.Builder
 	decoded.Grow(len(out[0]))
 	bare.Grow(len(out[0]))
 	decoded.WriteString(tool + " ")
 	bare.WriteString(tool + " ")
-	render(&decoded, v, func(s string) string { return s })
-	render(&bare, v, unquote)
+	render(&decoded, v, false)
+	render(&bare, v, true)
 	for _, s := range []string{decoded.String(), bare.String()} {
 		if s != out[len(out)-1] {
 			out = append(out, s)
@@ -49,14 +55,28 @@ func renderings(tool string, args json.RawMessage) ([]string, any) {
 	return out, v
 }
 
-// unquote drops the characters a shell uses to quote and escape, which do
-// not change the word they sit in: r""m, "rm" and r\m all run rm (a
-// backtick pair is an empty command substitution).
-var unquote = strings.NewReplacer(`"`, "", `'`, "", "`", "", `\`, "").Replace
+// writeStr writes s, without the characters a shell uses to quote and
+// escape when bare: they do not change the word they sit in: r""m, "rm"
+// and r\m all run rm (a backtick pair is an empty command substitution).
+func writeStr(b *strings.Builder, s string, bare bool) {
+	if !bare {
+		b.WriteString(s)
+		return
+	}
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\"'`\\")
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		s = s[i+1:]
+	}
+}
 
 // render writes v in the canonical shape (sorted keys, compact) with every
-// string passed through str and written between quotes without escaping.
-func render(b *strings.Builder, v any, str func(string) string) {
+// string between quotes without escaping, bare (see writeStr) or not.
+func render(b *strings.Builder, v any, bare bool) {
 	switch t := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(t))
@@ -69,8 +89,10 @@ func render(b *strings.Builder, v any, str func(string) string) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`"` + str(k) + `":`)
-			render(b, t[k], str)
+			b.WriteByte('"')
+			writeStr(b, k, bare)
+			b.WriteString(`":`)
+			render(b, t[k], bare)
 		}
 		b.WriteByte('}')
 	case []any:
@@ -79,11 +101,13 @@ func render(b *strings.Builder, v any, str func(string) string) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			render(b, x, str)
+			render(b, x, bare)
 		}
 		b.WriteByte(']')
 	case string:
-		b.WriteString(`"` + str(t) + `"`)
+		b.WriteByte('"')
+		writeStr(b, t, bare)
+		b.WriteByte('"')
 	case json.Number:
 		b.WriteString(t.String())
 	case bool:

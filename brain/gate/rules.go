@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,6 +34,9 @@ type Rules struct {
 	// anchored on it; global those anchored on none. Both ascend.
 	byTool map[string][]int
 	global []int
+	// bufs are byte buffers for folded renderings, reused so that a long
+	// argument is not folded into fresh memory on every call.
+	bufs sync.Pool
 }
 
 // Limits of the literal analysis: past them a pattern is treated as
@@ -379,10 +384,18 @@ func foldASCII(s string) string {
 // they share a substring (`"PATH":"` in `[{,]"path":"(/etc|/usr)`), the
 // line is searched once for it and each string is checked where it occurs.
 type need struct {
-	strs   []string
-	anchor string
+	strs   [][]byte
+	anchor []byte
 	// offs[i] are the positions of anchor in strs[i].
 	offs [][]int
+	// ascii is true when every string is ASCII: then a line without the
+	// two non-ASCII runes that fold to ASCII is searched as it is, without
+	// folding it (see asciiSearch).
+	ascii bool
+	// rare[i] is the position in strs[i] (in anchor, for rareAnchor) of
+	// its least common byte, which the search looks for first.
+	rare       []int
+	rareAnchor int
 }
 
 // Bounds of the search for a shared substring, which runs once per pattern.
@@ -395,18 +408,28 @@ func newNeed(strs []string) *need {
 	if len(strs) == 0 {
 		return nil
 	}
-	n := &need{strs: strs}
+	n := &need{}
+	for _, s := range strs {
+		n.strs = append(n.strs, []byte(s))
+	}
+	n.ascii = true
+	for _, b := range n.strs {
+		n.ascii = n.ascii && isASCII(b)
+		n.rare = append(n.rare, rarest(b))
+	}
 	if len(strs) == 1 {
 		return n
 	}
-	n.anchor = sharedSubstring(strs)
-	if n.anchor == "" {
+	anchor := sharedSubstring(strs)
+	if anchor == "" {
 		return n
 	}
+	n.anchor = []byte(anchor)
+	n.rareAnchor = rarest(n.anchor)
 	n.offs = make([][]int, len(strs))
 	for i, s := range strs {
 		for at := 0; ; {
-			j := strings.Index(s[at:], n.anchor)
+			j := strings.Index(s[at:], anchor)
 			if j < 0 {
 				break
 			}
@@ -442,31 +465,208 @@ func sharedSubstring(strs []string) string {
 }
 
 // mayMatch reports whether a folded line holds one of n's strings.
-func (n *need) mayMatch(folded string) bool {
+func (n *need) mayMatch(folded []byte) bool {
 	if n == nil {
 		return true
 	}
-	if n.anchor == "" {
+	if n.anchor == nil {
 		for _, s := range n.strs {
-			if strings.Contains(folded, s) {
+			if bytes.Contains(folded, s) {
 				return true
 			}
 		}
 		return false
 	}
 	for at := 0; ; {
-		j := strings.Index(folded[at:], n.anchor)
+		j := bytes.Index(folded[at:], n.anchor)
 		if j < 0 {
 			return false
 		}
 		p := at + j
 		for i, s := range n.strs {
 			for _, o := range n.offs[i] {
-				if p >= o && strings.HasPrefix(folded[p-o:], s) {
+				if p >= o && bytes.HasPrefix(folded[p-o:], s) {
 					return true
 				}
 			}
 		}
 		at = p + 1
+	}
+}
+
+// mayMatchLine reports whether rendering i of f holds one of n's strings,
+// searching the line as it is when it can.
+func (n *need) mayMatchLine(f *folded, i int) bool {
+	if n == nil {
+		return true
+	}
+	if !n.ascii || f.special(i) {
+		return n.mayMatch(f.line(i))
+	}
+	l := f.lines[i]
+	if n.anchor == nil {
+		for j, s := range n.strs {
+			if asciiSearch(l, s, n.rare[j], func(int) bool { return true }) {
+				return true
+			}
+		}
+		return false
+	}
+	return asciiSearch(l, n.anchor, n.rareAnchor, func(p int) bool {
+		for j, s := range n.strs {
+			for _, o := range n.offs[j] {
+				if p >= o && hasPrefixFold(l[p-o:], s) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// asciiSearch reports whether ok holds at a position of l where the
+// folded ASCII string s occurs, ignoring ASCII case; k is the position in
+// s of the byte to look for first.
+func asciiSearch(l string, s []byte, k int, ok func(p int) bool) bool {
+	c := s[k]
+	cases := []byte{c}
+	if 'A' <= c && c <= 'Z' {
+		cases = append(cases, c+'a'-'A')
+	}
+	for _, c := range cases {
+		for at := k; at < len(l); {
+			j := strings.IndexByte(l[at:], c)
+			if j < 0 {
+				break
+			}
+			p := at + j - k
+			if hasPrefixFold(l[p:], s) && ok(p) {
+				return true
+			}
+			at += j + 1
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether l starts with the folded ASCII string s,
+// ignoring ASCII case.
+func hasPrefixFold(l string, s []byte) bool {
+	if len(l) < len(s) {
+		return false
+	}
+	for i, c := range s {
+		d := l[i]
+		if 'a' <= d && d <= 'z' {
+			d -= 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// letterOrder ranks folded letters from most to least common in text.
+const letterOrder = "ETAOINSHRDLCUMWFGYPBVKJXQZ"
+
+// rarest is the position of the byte of s least likely in a line: a
+// character other than a letter, digit or space first, then the rarest
+// letter.
+func rarest(s []byte) int {
+	best, score := 0, -1
+	for i, c := range s {
+		var sc int
+		switch {
+		case c == ' ' || c == '\n' || c == '\t':
+			sc = 0
+		case 'A' <= c && c <= 'Z':
+			sc = 1 + strings.IndexByte(letterOrder, c)
+		case '0' <= c && c <= '9':
+			sc = 20
+		default:
+			sc = 40
+		}
+		if sc > score {
+			best, score = i, sc
+		}
+	}
+	return best
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// foldInto appends s folded (see foldRune) to dst.
+func foldInto(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = utf8.AppendRune(dst, foldRune(r))
+		i += size
+	}
+	return dst
+}
+
+// folded holds a call's renderings case-folded, each filled when a
+// pattern first needs it, in buffers reused across calls.
+type folded struct {
+	pool  *sync.Pool
+	lines []string
+	bufs  [][]byte
+	done  []bool
+	// spec[i]: 0 unknown, 1 rendering i holds a rune that folds to ASCII
+	// (KELVIN SIGN, LATIN SMALL LETTER LONG S), 2 it holds none.
+	spec []uint8
+}
+
+func (r *Rules) folded(lines []string) *folded {
+	return &folded{pool: &r.bufs, lines: lines, bufs: make([][]byte, len(lines)), done: make([]bool, len(lines)), spec: make([]uint8, len(lines))}
+}
+
+// special reports whether rendering i holds a non-ASCII rune that folds
+// to an ASCII letter, so that it must be folded to be searched.
+func (f *folded) special(i int) bool {
+	if f.spec[i] == 0 {
+		f.spec[i] = 2
+		if strings.Contains(f.lines[i], "\u212a") || strings.Contains(f.lines[i], "\u017f") {
+			f.spec[i] = 1
+		}
+	}
+	return f.spec[i] == 1
+}
+
+// line returns rendering i folded.
+func (f *folded) line(i int) []byte {
+	if !f.done[i] {
+		var b []byte
+		if p, ok := f.pool.Get().(*[]byte); ok {
+			b = (*p)[:0]
+		}
+		f.bufs[i], f.done[i] = foldInto(b, f.lines[i]), true
+	}
+	return f.bufs[i]
+}
+
+// release returns the buffers for reuse.
+func (f *folded) release() {
+	for i, b := range f.bufs {
+		if f.done[i] {
+			f.pool.Put(&b)
+		}
 	}
 }

@@ -3,6 +3,8 @@ package gate
 import (
 	"encoding/json"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // argPath reads the path from the decoded arguments exactly as decoding
@@ -25,6 +27,16 @@ func TestArgPathAgreesWithUnmarshal(t *testing.T) {
 		}
 		if got != want || gotOK != wantOK {
 			t.Errorf("%s: got %q %v, want %q %v", args, got, gotOK, want, wantOK)
+		}
+	}
+}
+
+// The rules search a line without folding it when it holds neither of the
+// two non-ASCII runes that fold to ASCII letters; no other rune does.
+func TestOnlyTwoRunesFoldToASCII(t *testing.T) {
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if f := foldRune(r); f < utf8.RuneSelf && r != '\u212a' && r != '\u017f' {
+			t.Errorf("%U folds to ASCII %q", r, f)
 		}
 	}
 }
