@@ -70,7 +70,7 @@ func rulesCalls(t *testing.T) []gate.Call {
 		{Tool: "my tool", Args: json.RawMessage(`{"y":1}`)},
 		{Tool: "my", Args: json.RawMessage(`{"tool":"y"}`)},
 		{Tool: "x_run", Args: json.RawMessage(`{"x":"ababc qqq"}`)},
-		{Tool: "x_run", Args: json.RawMessage(`{"c":"\u017fudo ls"}`)},        // long s folds to s
+		{Tool: "x_run", Args: json.RawMessage(`{"c":"\u017fudo ls"}`)},          // long s folds to s
 		{Tool: "x_run", Args: json.RawMessage(`{"x":"zz` + "\u212a" + `ill"}`)}, // Kelvin sign in the text
 		{Tool: "b_tool", Args: json.RawMessage(`{"c":"` + "\u212a" + `ILL"}`)},
 		{Tool: "x_run", Args: json.RawMessage(`{"FoRcE":tRuE,"OverWrite":true}`)},
