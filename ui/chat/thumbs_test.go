@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -63,5 +64,24 @@ func TestExportImages(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("export lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// A call ID a server uses again in a later reply gets its own card, not
+// the earlier call's (seen with a model server that restarted its count).
+func TestReusedCallIDGetsItsOwnCard(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`).WithID("call_1"))
+	h.model.Reply(pt.Text("two"))
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"2+2"}`).WithID("call_1"))
+	h.model.Reply(pt.Text("four"))
+	h.send("1+1?")
+	h.idle()
+	h.send("2+2?")
+	h.idle()
+	cards := h.rowsOf(rowTool)
+	if len(cards) != 2 || string(cards[0].tool.args) != `{"expression":"1+1"}` || string(cards[1].tool.args) != `{"expression":"2+2"}` ||
+		!cards[0].tool.done || !cards[1].tool.done {
+		t.Fatalf("%d cards; want one per call, each with its own arguments and result", len(cards))
 	}
 }

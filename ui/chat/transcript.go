@@ -232,7 +232,9 @@ func (t *transcript) apply(e store.Event) int {
 		return t.message(rowAssistant, e)
 	case store.EventToolCall:
 		r := t.calls[e.ToolCallID]
-		if r == nil {
+		// A finished call's ID used again is a new call (a server that
+		// numbers calls per reply, or restarts its count): its own card.
+		if r == nil || r.tool.done {
 			r = &row{kind: rowTool, tool: &toolCall{id: e.ToolCallID}}
 			t.calls[e.ToolCallID] = r
 			t.rows = append(t.rows, r)
