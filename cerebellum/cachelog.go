@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
@@ -77,17 +78,16 @@ func (l *cacheLog) get(key string) []byte {
 	return l.vals[key]
 }
 
-// keys returns every live key with the prefix, sorted.
+// keys returns every live key with the prefix, in no order.
 func (l *cacheLog) keys(prefix string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []string
 	for k := range l.vals {
-		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+		if strings.HasPrefix(k, prefix) {
 			out = append(out, k)
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 
