@@ -501,7 +501,7 @@ func (p *childProc) readStdout(r *os.File) {
 			return
 		}
 		m := &wireMsg{}
-		if err := json.Unmarshal(line, m); err != nil {
+		if err := decodeMsg(line, m); err != nil {
 			p.setGone(fmt.Errorf("it sent a malformed message: %w", err))
 			p.kill()
 			return

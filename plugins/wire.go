@@ -243,7 +243,7 @@ type msgWriter struct {
 }
 
 func (m *msgWriter) send(msg *wireMsg) error {
-	b, err := json.Marshal(msg)
+	b, err := encodeMsg(make([]byte, 0, 128+len(msg.Args)), msg)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", msg.Op, err)
 	}
