@@ -77,4 +77,11 @@
 // starts a new process. Plugins that ship with the app stay in process:
 // they are reviewed, and a call costs microseconds instead of a pipe round
 // trip.
+//
+// # Programs
+//
+// CheckProgram and RunProgram (program.go) serve code mode
+// (plugins/codemode): a standalone program, package main, is checked with
+// the same rules as a plugin granted nothing and interpreted with the pure
+// library under the same guard as a call.
 package plugins

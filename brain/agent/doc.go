@@ -62,4 +62,14 @@
 // or the current turn; see Fit. If the provider still reports the context
 // exceeded before anything was said, the step is retried once at half the
 // budget.
+//
+// # Code mode
+//
+// run_go (codemode.go) runs a Go program whose functions are the tools
+// (plugins/codemode). Its runtime, CodeMode, gets the running turn in the
+// call's context, and every call the program makes goes through runCall
+// like a call of the model's, stored as its own events with
+// store.Event.ParentCallID set to the program's call; ToMessages leaves
+// them out, so the model reads only what the program printed. run_go's
+// description lists the loaded tools' Go signatures (codeModeDefs).
 package agent

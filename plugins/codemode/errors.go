@@ -25,6 +25,13 @@ var (
 	ErrNoProgram = errors.New("no program")
 )
 
+// errOutput and errDeadline are the causes a run is cancelled with when it
+// printed too much or ran out of time (inside the program process).
+var (
+	errOutput   = errors.New("output limit")
+	errDeadline = errors.New("deadline")
+)
+
 // kinds names the sentinels that cross the process boundary.
 var kinds = []struct {
 	name string

@@ -19,13 +19,6 @@ import (
 // callFunc carries one inner call to whoever answers it.
 type callFunc func(ctx context.Context, tool string, args json.RawMessage) (string, error)
 
-// errOutput and errDeadline are the causes a run is cancelled with when it
-// printed too much or ran out of time.
-var (
-	errOutput   = errors.New("output limit")
-	errDeadline = errors.New("deadline")
-)
-
 // noDeadline is the interpreter guard's own bound: the program's deadline
 // is a clock that stops while an inner call runs (clock), so that waiting
 // for the user's approval does not use the program's time up.
