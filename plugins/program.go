@@ -156,7 +156,7 @@ func (h *Host) RunProgram(ctx context.Context, p Program) error {
 	case errors.As(evalErr, &ip):
 		where := panicWhere(errw.firstPanicSince(0))
 		if where != "" {
-			return fmt.Errorf("%w: %v (at %s)", ErrPluginPanic, ip.Value, clean(" "+where)[1:])
+			return fmt.Errorf("%w: %v (at %s)", ErrPluginPanic, ip.Value, clean(" " + where)[1:])
 		}
 		return fmt.Errorf("%w: %v", ErrPluginPanic, ip.Value)
 	case errors.Is(evalErr, context.Canceled) || errors.Is(evalErr, context.DeadlineExceeded):

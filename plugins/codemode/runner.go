@@ -53,7 +53,7 @@ type Runner struct {
 	// MaxCalls caps the inner calls of one program (default
 	// DefaultMaxCalls); past it a call returns an error without running.
 	MaxCalls int
-	Logger    *slog.Logger
+	Logger   *slog.Logger
 }
 
 // Program is one run: the model's source and the tools it may call.
