@@ -2,8 +2,12 @@ package cerebellum_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
+	_ "image/gif"
+	_ "image/jpeg"
 	"image/png"
 	"strings"
 	"testing"
@@ -42,7 +46,8 @@ func TestCapResultImages(t *testing.T) {
 		{name: "not an image", images: []cerebellum.Image{{MIMEType: "image/png", Data: []byte("hello, world")}}, notes: []string{"not an image"}},
 		{name: "broken PNG", images: []cerebellum.Image{{MIMEType: "image/png", Data: small[:20]}}, notes: []string{"cannot be read as image/png"}},
 		{name: "unsupported type", images: []cerebellum.Image{{MIMEType: "image/bmp", Data: []byte("BM" + strings.Repeat("\x00", 40))}}, notes: []string{"image/bmp is not one of"}},
-		{name: "too wide", images: []cerebellum.Image{{MIMEType: "image/png", Data: pngOf(t, cerebellum.MaxImageSide+1, 1)}}, notes: []string{"over 8000 a side"}},
+		{name: "too wide", images: []cerebellum.Image{{MIMEType: "image/png", Data: claiming(small, cerebellum.MaxImageSide+1, 1)}}, notes: []string{"over 8000 a side"}},
+		{name: "too many pixels", images: []cerebellum.Image{{MIMEType: "image/png", Data: claiming(small, 5000, 4000)}}, notes: []string{"5000x4000 pixels, over 16 megapixels"}},
 		{name: "too large", images: []cerebellum.Image{{MIMEType: "image/png", Data: append(bytes.Clone(small), make([]byte, cerebellum.MaxImageBytes)...)}}, notes: []string{"over the 5242880-byte limit"}},
 		{name: "a PNG with a bad ancillary chunk is repaired", images: []cerebellum.Image{{MIMEType: "image/png", Data: withBadChunk(small)}}, kept: []string{"image/png"}},
 		{name: "a PNG cut after its header", images: []cerebellum.Image{{MIMEType: "image/png", Data: small[:len(small)-20]}}, notes: []string{"image 1 (image/png) was left out: it is damaged"}},
@@ -104,4 +109,39 @@ func TestRepairedPNGOnlyLosesTheBadChunk(t *testing.T) {
 	if len(r.Images) != 1 || !bytes.Equal(r.Images[0].Data, small) {
 		t.Errorf("repaired image differs from the original without the chunk (%d images)", len(r.Images))
 	}
+}
+
+// Images come from servers: whatever the bytes, checking them must not
+// fail, and an image kept is one a strict decoder reads.
+func FuzzCapResultImage(f *testing.F) {
+	small := pngOf(&testing.T{}, 2, 2)
+	f.Add(small)
+	f.Add(withBadChunk(small))
+	f.Add(small[:len(small)-5])
+	f.Add([]byte("GIF89a"))
+	f.Add([]byte("RIFF\x10\x00\x00\x00WEBPVP8 "))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := cerebellum.CapResult(cerebellum.Result{Images: []cerebellum.Image{{MIMEType: "image/png", Data: data}}}, 0)
+		for _, img := range r.Images {
+			if img.MIMEType == "image/webp" {
+				continue
+			}
+			if _, _, err := image.Decode(bytes.NewReader(img.Data)); err != nil {
+				t.Fatalf("kept a %s that does not decode: %v", img.MIMEType, err)
+			}
+		}
+		if len(r.Images) == 0 && !strings.Contains(r.Content, "left out") {
+			t.Fatalf("dropped an image without saying why: %q", r.Content)
+		}
+	})
+}
+
+// claiming is PNG p whose header claims a w×h canvas (its checksum
+// fixed): the size checks read only the header.
+func claiming(p []byte, w, h uint32) []byte {
+	out := bytes.Clone(p)
+	binary.BigEndian.PutUint32(out[16:], w)
+	binary.BigEndian.PutUint32(out[20:], h)
+	binary.BigEndian.PutUint32(out[29:], crc32.ChecksumIEEE(out[12:29]))
+	return out
 }

@@ -25,11 +25,15 @@ type Image struct {
 
 // Limits on the images of one result. They follow what model APIs accept
 // (Anthropic: 5 MB and 8000 px a side per image; OpenAI: PNG, JPEG, GIF,
-// WebP), so an image kept here never makes a provider reject the whole
+// WebP) and bound the work of checking them, so an image kept here never makes a provider reject the whole
 // request, and a conversation full of images stays a sane size.
 const (
-	MaxImageBytes  = 5 << 20
-	MaxImageSide   = 8000
+	MaxImageBytes = 5 << 20
+	MaxImageSide  = 8000
+	// MaxImagePixels bounds the decoding that checks an image (4 bytes a
+	// pixel, 8 for 16-bit PNG): models scale pictures down to 1 or 2
+	// megapixels anyway, and a small file can claim a huge canvas.
+	MaxImagePixels = 16 << 20
 	MaxImages      = 8
 	MaxImagesBytes = 10 << 20
 )
@@ -68,6 +72,9 @@ func checkImage(img Image) (Image, string) {
 		}
 		if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
 			return img, fmt.Sprintf("it is %dx%d pixels, over %d a side", cfg.Width, cfg.Height, MaxImageSide)
+		}
+		if cfg.Width*cfg.Height > MaxImagePixels {
+			return img, fmt.Sprintf("it is %dx%d pixels, over %d megapixels", cfg.Width, cfg.Height, MaxImagePixels>>20)
 		}
 		// Decoded whole: a model API refuses a broken image, and with it
 		// every later request of the conversation that still holds it.
