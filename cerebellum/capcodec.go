@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"unsafe"
 )
 
 // The manifest cache stores scanned capabilities in a compact binary form
@@ -158,7 +159,8 @@ func (c *codec) encodeValue(buf []byte, v reflect.Value) []byte {
 	return buf
 }
 
-// decoder reads what encodeValue wrote.
+// decoder reads what encodeValue wrote. What it returns shares data's
+// memory (strings and byte slices), so data must never change afterwards.
 type decoder struct {
 	*codec
 	data []byte
@@ -208,7 +210,11 @@ func (d *decoder) value(v reflect.Value) {
 	}
 	switch v.Kind() {
 	case reflect.String:
-		v.SetString(string(d.bytes(d.uvarint())))
+		// Strings share the cache file's buffer too: it is never written
+		// to, and copying 10,000 capabilities' text was most of a decode.
+		if b := d.bytes(d.uvarint()); len(b) > 0 {
+			v.SetString(unsafe.String(unsafe.SliceData(b), len(b)))
+		}
 	case reflect.Bool:
 		b := d.bytes(1)
 		if len(b) == 1 {
