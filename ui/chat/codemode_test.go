@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // A code-mode program's card shows its Go source; the calls it made
@@ -62,5 +63,26 @@ func TestCodeModeNestsInnerCalls(t *testing.T) {
 	}
 	if nested != 2 || flat != 1 {
 		t.Errorf("%d nested and %d flat cards drawn; want 2 and 1", nested, flat)
+	}
+}
+
+// The export quotes a program's calls once more, under its call, and shows
+// the program as Go.
+func TestExportNestsInnerCalls(t *testing.T) {
+	prog, _ := json.Marshal(map[string]string{"program": "package main\n\nfunc main() {}\n"})
+	events := []store.Event{
+		{Seq: 1, Type: store.EventUserMessage, Text: "go"},
+		{Seq: 2, Type: store.EventToolCall, ToolCallID: "c1", ToolName: "run_go", Arguments: prog},
+		{Seq: 3, Type: store.EventToolCall, ToolCallID: "c1.1", ToolName: "calc_eval", Arguments: json.RawMessage(`{"expression":"1+1"}`), ParentCallID: "c1"},
+		{Seq: 4, Type: store.EventToolResult, ToolCallID: "c1.1", ToolName: "calc_eval", Text: "2", ParentCallID: "c1"},
+		{Seq: 5, Type: store.EventToolResult, ToolCallID: "c1", ToolName: "run_go", Text: "done"},
+	}
+	got := exportMarkdown("t", events)
+	want := "\n> **Tool call** `run_go`\n>\n> ```go\n> package main\n>\n> func main() {}\n> ```\n" +
+		">\n>> **Tool call** `calc_eval`\n>>\n>> ```json\n>> {\"expression\":\"1+1\"}\n>> ```\n" +
+		">>\n>> Result:\n>>\n>> ```\n>> 2\n>> ```\n" +
+		">\n> Result:\n>\n> ```\n> done\n> ```\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("export:\n%s\nwant it to contain:\n%s", got, want)
 	}
 }

@@ -37,10 +37,14 @@ func exportMarkdown(title string, events []store.Event) string {
 			}
 		case store.EventToolCall:
 			calls[e.ToolCallID] = e
-			fmt.Fprintf(&b, "\n> **Tool call** `%s`\n>\n%s", e.ToolName, quote(fence(compactJSON(e.Arguments), "json")))
+			args := fence(compactJSON(e.Arguments), "json")
+			if p := programOf(e.ToolName, e.Arguments); p != "" {
+				args = fence(p, "go")
+			}
+			nested(&b, e, fmt.Sprintf("\n> **Tool call** `%s`\n>\n%s", e.ToolName, quote(args)))
 		case store.EventApproval:
 			if d := e.Decision; d != nil {
-				fmt.Fprintf(&b, ">\n> *%s*%s\n", decisionWords(d.Kind), reasonSuffix(d.Reason))
+				nested(&b, e, fmt.Sprintf(">\n> *%s*%s\n", decisionWords(d.Kind), reasonSuffix(d.Reason)))
 			}
 		case store.EventToolResult:
 			label := "Result"
@@ -50,13 +54,32 @@ func exportMarkdown(title string, events []store.Event) string {
 			if c, ok := calls[e.ToolCallID]; ok && !c.Time.IsZero() && !e.Time.IsZero() {
 				label += " after " + formatDuration(e.Time.Sub(c.Time))
 			}
-			fmt.Fprintf(&b, ">\n> %s:\n>\n%s", label, quote(fence(e.Text, "")))
+			nested(&b, e, fmt.Sprintf(">\n> %s:\n>\n%s", label, quote(fence(e.Text, ""))))
 			b.WriteString(exportImages(e.Images))
 		case store.EventError:
 			fmt.Fprintf(&b, "\n> **Error:** %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
 		}
 	}
 	return b.String()
+}
+
+// nested writes s, quoted once more when e is a call a code-mode program
+// made, so it reads as part of the program's call.
+func nested(b *strings.Builder, e store.Event, s string) {
+	if e.ParentCallID == "" {
+		b.WriteString(s)
+		return
+	}
+	lead := strings.HasPrefix(s, "\n")
+	s = strings.TrimPrefix(s, "\n")
+	if lead {
+		b.WriteString(">\n")
+	}
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString(">" + line)
+		}
+	}
 }
 
 func stamp(t time.Time) string {
