@@ -44,11 +44,13 @@ type pageReporter interface {
 
 // newViews builds the real chat and settings on env, wired back to the
 // shell: the settings' Back control and the sidebar's conversations show
-// the chat.
+// the chat. The settings are built when first shown (lazysettings.go).
 func newViews(env *bridge.Env, showChat func()) (chatView, settingsView) {
 	c := chat.New(env)
 	c.OnOpen = showChat
-	s := settings.New(env)
-	s.OnBack = showChat
-	return c, s
+	return c, newLazySettings(env, func() settingsView {
+		s := settings.New(env)
+		s.OnBack = showChat
+		return s
+	})
 }

@@ -143,6 +143,12 @@ func (s *Settings) HandleDrop(uris []fyne.URI) {
 	s.caps.imp.Import(uris)
 }
 
+// Replay hands the view an event it missed because it did not exist yet
+// (the window builds the settings when they are first shown and replays
+// the latest disk change, so the Capabilities banner still says it). Call
+// it on the UI goroutine.
+func (s *Settings) Replay(e assistant.Event) { s.onEvent(e) }
+
 // onEvent brings the pages up to date; it runs on the UI goroutine.
 func (s *Settings) onEvent(e assistant.Event) {
 	switch e.Kind {
