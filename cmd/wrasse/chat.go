@@ -156,7 +156,7 @@ func (p *chatPrinter) OnEvent(e store.Event) {
 		if e.IsError {
 			fmt.Fprintf(p.io.err, "%s← %s failed: %s\n", ind, e.ToolName, firstLine(e.Text, 160))
 		} else {
-			fmt.Fprintf(p.io.err, "%s← %s: %s\n", ind, e.ToolName, sizeOf(e.Text))
+			fmt.Fprintf(p.io.err, "%s← %s: %s%s\n", ind, e.ToolName, sizeOf(e.Text), imagesNote(e.Images))
 		}
 	case store.EventApproval:
 		if d := e.Decision; d != nil {
