@@ -70,6 +70,10 @@ type scanEntry struct {
 	Stats []fileStat
 	// cap is the capability as read, never changed once stored (FS unset).
 	cap *Capability
+	// live is cap with its folder set, handed to every scan that finds the
+	// entry fresh (under manifestCache.mu): the same pointer each time, so
+	// a Resync can tell in one comparison that nothing changed.
+	live *Capability
 }
 
 func openManifestCache(path string) *manifestCache {
@@ -188,16 +192,21 @@ func (c *manifestCache) read(fsys fs.FS, sd *statDir, dir, folder string, src So
 		return cp
 	}
 	if e := c.entry(folder); e != nil && e.fresh(sd, folder) {
-		cp := *e.cap
-		cp.Dir, cp.FS = capDir, sub
-		return &cp
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if e.live == nil || e.live.Dir != capDir {
+			cp := *e.cap
+			cp.Dir, cp.FS = capDir, sub
+			e.live = &cp
+		}
+		return e.live
 	}
 	at := time.Now().UnixNano()
 	cp, stats, ok := readCapabilityStats(sub, folder, capDir, src)
 	if ok {
 		tmpl := *cp
 		tmpl.FS = nil
-		c.store(folder, &scanEntry{At: at, Stats: stats, cap: &tmpl})
+		c.store(folder, &scanEntry{At: at, Stats: stats, cap: &tmpl, live: cp})
 	}
 	return cp
 }

@@ -112,6 +112,10 @@ type Registry struct {
 	// quietFailures counts failures not logged at the first snapshot
 	// because a previous run logged them already (-1 once reported).
 	quietFailures int
+	// lastInputs are the stored states and pinned names the current
+	// snapshot was built from (under mu), so a Resync that finds nothing
+	// changed keeps the snapshot.
+	lastInputs *snapshotInputs
 	// opening defers failure logging until Open has applied the
 	// remembered verdicts (under mu).
 	opening bool
@@ -298,8 +302,14 @@ func (r *Registry) rescan(reason string) error {
 		return err
 	}
 	r.mu.Lock()
-	r.scanned = scanned
 	r.noticed = nil
+	if reason == "resync" && sameScan(scanned, r.scanned) && r.inputsUnchangedLocked() {
+		// Nothing on disk or in the stored states changed: the snapshot
+		// stands, and its loaded runtimes with it.
+		r.mu.Unlock()
+		return nil
+	}
+	r.scanned = scanned
 	snap, err := r.assembleLocked()
 	r.mu.Unlock()
 	if err != nil {
@@ -308,6 +318,50 @@ func (r *Registry) rescan(reason string) error {
 	r.closeStale(snap)
 	r.notify(Change{Generation: snap.Generation, Reason: reason})
 	return nil
+}
+
+// sameScan reports whether two scans found the same capabilities: the
+// same workspace entries (the manifest cache hands out one pointer per
+// unchanged folder) and built-ins of the same content.
+func sameScan(a, b []*Capability) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		x, y := a[i], b[i]
+		if x.Source != SourceBuiltin || y.Source != SourceBuiltin || x.Folder != y.Folder || x.Hash != y.Hash || x.State != y.State || x.Error != y.Error {
+			return false
+		}
+	}
+	return true
+}
+
+// inputsUnchangedLocked reports whether what the last snapshot was built
+// from besides the scan (stored states, pinned names) is as it was.
+func (r *Registry) inputsUnchangedLocked() bool {
+	if r.lastInputs == nil {
+		return false
+	}
+	states, err := r.opts.States.States()
+	if err != nil || len(states) != len(r.lastInputs.states) || !slices.Equal(r.tune().Pinned, r.lastInputs.pinned) {
+		return false
+	}
+	for name, st := range states {
+		old, ok := r.lastInputs.states[name]
+		if !ok || st.Disabled != old.Disabled || st.GrantedFor != old.GrantedFor || st.Authored != old.Authored || !slices.Equal(st.Granted, old.Granted) {
+			return false
+		}
+	}
+	return true
+}
+
+// snapshotInputs are the inputs of the last assembled snapshot.
+type snapshotInputs struct {
+	states map[string]CapState
+	pinned []string
 }
 
 // assembleLocked builds and installs a new snapshot from r.scanned.
@@ -327,6 +381,7 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 		}
 	}
 	r.gen++
+	r.lastInputs = &snapshotInputs{states: states, pinned: slices.Clone(r.tune().Pinned)}
 	learned, policies := r.learnedLocked(r.scanned)
 	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
 		hasLoader: loaders, failures: r.failures, generation: r.gen, learned: learned, policies: policies})

@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,13 +43,22 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 		return Diff{}, err
 	}
 	after := hashesOf(r.Snapshot())
+	r.setApplied(before, after)
+	return diffHashes(before, after), nil
+}
+
+// setApplied records after as the applied state, writing it only when it
+// differs from before (a Resync that changed nothing writes nothing).
+func (r *Registry) setApplied(before, after map[string]string) {
 	r.mu.Lock()
 	r.applied = after
 	r.mu.Unlock()
+	if maps.Equal(before, after) {
+		return
+	}
 	if err := saveApplied(r.opts.AppliedState, after); err != nil {
 		r.log.Warn("saving the applied capability state", "error", err)
 	}
-	return diffHashes(before, after), nil
 }
 
 func hashesOf(s *Snapshot) map[string]string {
@@ -142,8 +152,17 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 	r.mu.Unlock()
 	scanned := r.scanFolders(base, all)
 	r.mu.Lock()
-	r.scanned = scanned
 	r.noticed = nil
+	if sameScan(scanned, base) && r.inputsUnchangedLocked() {
+		// An editor touched a file without changing it.
+		snap := r.snap.Load()
+		r.mu.Unlock()
+		r.scanMu.Unlock()
+		after := hashesOf(snap)
+		r.setApplied(before, after)
+		return diffHashes(before, after), nil
+	}
+	r.scanned = scanned
 	snap, err := r.assembleLocked()
 	r.mu.Unlock()
 	r.scanMu.Unlock()
@@ -153,12 +172,7 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 	r.closeStale(snap)
 	r.notify(Change{Generation: snap.Generation, Reason: "resync"})
 	after := hashesOf(snap)
-	r.mu.Lock()
-	r.applied = after
-	r.mu.Unlock()
-	if err := saveApplied(r.opts.AppliedState, after); err != nil {
-		r.log.Warn("saving the applied capability state", "error", err)
-	}
+	r.setApplied(before, after)
 	return diffHashes(before, after), nil
 }
 

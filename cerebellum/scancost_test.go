@@ -307,3 +307,33 @@ func TestVerifiedBuiltinsAreNotChecked(t *testing.T) {
 		t.Fatalf("messy: %s", c.State)
 	}
 }
+
+// TestResyncWithNothingChangedKeepsTheSnapshot: a Resync that finds the
+// same folders and stored states publishes nothing new; a state stored
+// behind the registry's back (as install does before its Resync) is seen.
+func TestResyncWithNothingChangedKeepsTheSnapshot(t *testing.T) {
+	e := newEnv(t)
+	e.addWorkspace("alpha", skill("alpha", "A."), false)
+	r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states, ManifestCache: filepath.Join(t.TempDir(), "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	before := r.Snapshot()
+	if d, err := r.Resync(ctx); err != nil || !d.Empty() {
+		t.Fatalf("resync %+v %v", d, err)
+	}
+	if d, err := r.ResyncFolders(ctx, []string{"alpha"}); err != nil || !d.Empty() {
+		t.Fatalf("folder resync %+v %v", d, err)
+	}
+	if r.Snapshot() != before {
+		t.Fatal("a Resync with nothing changed published a new snapshot")
+	}
+	e.states["alpha"] = cerebellum.CapState{Disabled: true}
+	if _, err := r.Resync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := r.Get("alpha"); c.State != cerebellum.StateDisabled {
+		t.Fatalf("a stored state was not applied by Resync: %s", c.State)
+	}
+}
