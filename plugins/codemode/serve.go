@@ -129,6 +129,8 @@ const (
 // ChildPipes is the ChildIO of a process that Runner started: fd 3, fd 4
 // and stderr.
 func ChildPipes(stderr io.Writer) ChildIO {
+	pollable(childInFd)
+	pollable(childOutFd)
 	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"), Log: stderr}
 }
 
