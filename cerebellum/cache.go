@@ -191,7 +191,8 @@ func (c *manifestCache) read(fsys fs.FS, sd *statDir, dir, folder string, src So
 		cp.fail(err.Error(), "")
 		return cp
 	}
-	if e := c.entry(folder); e != nil && e.fresh(sd, folder) {
+	e := c.entry(folder)
+	if e != nil && e.fresh(sd, folder) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if e.live == nil || e.live.Dir != capDir {
@@ -203,10 +204,22 @@ func (c *manifestCache) read(fsys fs.FS, sd *statDir, dir, folder string, src So
 	}
 	at := time.Now().UnixNano()
 	cp, stats, ok := readCapabilityStats(sub, folder, capDir, src)
-	if ok {
-		tmpl := *cp
-		tmpl.FS = nil
-		c.store(folder, &scanEntry{At: at, Stats: stats, cap: &tmpl, live: cp})
+	if !ok {
+		return cp
 	}
+	if e != nil {
+		c.mu.Lock()
+		live := e.live
+		c.mu.Unlock()
+		if live != nil && live.Dir == capDir && live.Hash == cp.Hash && live.CodeHash == cp.CodeHash && live.State == cp.State && live.Error == cp.Error {
+			// Read again (touched, or too recent to trust its stat) but the
+			// same content: keep handing out the same capability.
+			c.store(folder, &scanEntry{At: at, Stats: stats, cap: e.cap, live: live})
+			return live
+		}
+	}
+	tmpl := *cp
+	tmpl.FS = nil
+	c.store(folder, &scanEntry{At: at, Stats: stats, cap: &tmpl, live: cp})
 	return cp
 }
