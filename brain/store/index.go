@@ -14,21 +14,24 @@ import (
 
 // The search index: words of every searchable event, kept in the same
 // transaction that writes the event, so a crash can never leave the index
-// and the events apart. Layout, one nested bucket per conversation in
-// bucketSearch (conversation key → bucket), so a conversation's postings
-// sit together, an event's update touches few pages, and deleting the
-// conversation drops one bucket:
+// and the events apart. Two buckets:
 //
-//	't' word 0x00 chunk (4-byte big-endian seq>>postingShift) → uvarint seqs
+//	search_index  ID → nested bucket, one per conversation, so its postings
+//	              sit together and an event's update touches few pages:
+//	              't' word 0x00 chunk (4-byte big-endian seq>>postingShift) → uvarint seqs
+//	search_words  word 0x00 ID → empty: the conversations that have the word,
+//	              written only when a word enters or leaves a conversation
 //
-// A word's postings are split into chunks of 1<<postingShift events, so
-// adding one costs a bounded read-modify-write however common the word is.
-// What to remove when an event is rewritten or truncated is found by
-// splitting the stored record it replaces into words again (a record too
-// damaged to decode leaves its postings, which then point at an event that
-// does not show the word). Words are runs of letters and digits,
-// lower-cased as Terms does, at most maxWordBytes long (longer ones are
-// indexed by that prefix).
+// Search reads search_words first, so a conversation without the terms
+// costs nothing, then the postings of the conversations it names. A word's
+// postings are split into chunks of 1<<postingShift events, so adding one
+// costs a bounded read-modify-write however common the word is. What to
+// remove when an event is rewritten or truncated is found by splitting the
+// stored record it replaces into words again (a record too damaged to
+// decode leaves its postings, which then point at an event that does not
+// show the word). Words are runs of letters and digits, lower-cased as
+// Terms does, at most maxWordBytes long (longer ones are indexed by that
+// prefix).
 const (
 	postingShift = 8
 	maxWordBytes = 48
@@ -77,12 +80,102 @@ func cutWord(w string) string {
 	return w[:n]
 }
 
-func wordKey(word string, seq uint64) []byte {
+// wordPrefix starts every posting key of word in a conversation's bucket.
+func wordPrefix(word string) []byte {
 	k := make([]byte, 0, 1+len(word)+1+4)
 	k = append(k, prefixWord)
 	k = append(k, word...)
+	return append(k, 0)
+}
+
+func wordKey(word string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint32(wordPrefix(word), uint32(seq>>postingShift))
+}
+
+// convWordKey is word's entry for conversation id in search_words.
+func convWordKey(word string, id ID) []byte {
+	k := make([]byte, 0, len(word)+1+8)
+	k = append(k, word...)
 	k = append(k, 0)
-	return binary.BigEndian.AppendUint32(k, uint32(seq>>postingShift))
+	return binary.BigEndian.AppendUint64(k, uint64(id))
+}
+
+// hasWord reports whether a conversation's bucket has any posting of word.
+func hasWord(cb *bolt.Bucket, word string) bool {
+	p := wordPrefix(word)
+	k, _ := cb.Cursor().Seek(p)
+	return k != nil && bytes.HasPrefix(k, p)
+}
+
+// convIndex is a conversation's part of the index within one transaction.
+type convIndex struct {
+	id    ID
+	cb    *bolt.Bucket // search_index/ID
+	words *bolt.Bucket // search_words
+}
+
+func openConvIndex(tx *bolt.Tx, id ID, create bool) (*convIndex, error) {
+	sb := tx.Bucket([]byte(bucketSearch))
+	cb := sb.Bucket(conversationKey(id))
+	if cb == nil && create {
+		var err error
+		if cb, err = sb.CreateBucket(conversationKey(id)); err != nil {
+			return nil, fmt.Errorf("index conversation %s: %w", id, err)
+		}
+	}
+	if cb == nil {
+		return nil, nil
+	}
+	return &convIndex{id: id, cb: cb, words: tx.Bucket([]byte(bucketSearchWords))}, nil
+}
+
+// add posts seq under word.
+func (x *convIndex) add(word string, seq uint64) error {
+	k := wordKey(word, seq)
+	cur := x.cb.Get(k)
+	if cur == nil && !hasWord(x.cb, word) {
+		if err := x.words.Put(convWordKey(word, x.id), nil); err != nil {
+			return fmt.Errorf("index event %d: %w", seq, err)
+		}
+	}
+	var buf [binary.MaxVarintLen64]byte
+	post := buf[:binary.PutUvarint(buf[:], seq)]
+	v := make([]byte, 0, len(cur)+len(post))
+	if err := x.cb.Put(k, append(append(v, cur...), post...)); err != nil {
+		return fmt.Errorf("index event %d: %w", seq, err)
+	}
+	return nil
+}
+
+// remove takes seq out of word's postings.
+func (x *convIndex) remove(word string, seq uint64) error {
+	k := wordKey(word, seq)
+	var kept []byte
+	for rest := x.cb.Get(k); len(rest) > 0; {
+		s, n := binary.Uvarint(rest)
+		if n <= 0 {
+			break // damaged: what was read so far stays
+		}
+		if s != seq {
+			kept = append(kept, rest[:n]...)
+		}
+		rest = rest[n:]
+	}
+	if len(kept) > 0 {
+		if err := x.cb.Put(k, kept); err != nil {
+			return fmt.Errorf("unindex event %d: %w", seq, err)
+		}
+		return nil
+	}
+	if err := x.cb.Delete(k); err != nil {
+		return fmt.Errorf("unindex event %d: %w", seq, err)
+	}
+	if !hasWord(x.cb, word) {
+		if err := x.words.Delete(convWordKey(word, x.id)); err != nil {
+			return fmt.Errorf("unindex event %d: %w", seq, err)
+		}
+	}
+	return nil
 }
 
 // indexEvent brings conversation id's index in step with e, about to be
@@ -100,29 +193,22 @@ func indexEvent(eb *bolt.Bucket, id ID, e Event) error {
 	if len(old) == 0 && len(now) == 0 {
 		return nil
 	}
-	cb, err := eb.Tx().Bucket([]byte(bucketSearch)).CreateBucketIfNotExists(conversationKey(id))
+	x, err := openConvIndex(eb.Tx(), id, true)
 	if err != nil {
-		return fmt.Errorf("index event %d: %w", e.Seq, err)
+		return err
 	}
 	for _, w := range old {
 		if !slices.Contains(now, w) {
-			if err := removePosting(cb, w, e.Seq); err != nil {
+			if err := x.remove(w, e.Seq); err != nil {
 				return err
 			}
 		}
 	}
-	var buf [binary.MaxVarintLen64]byte
-	post := buf[:binary.PutUvarint(buf[:], e.Seq)]
 	for _, w := range now {
-		if slices.Contains(old, w) {
-			continue // already posted
-		}
-		k := wordKey(w, e.Seq)
-		cur := cb.Get(k)
-		v := make([]byte, 0, len(cur)+len(post))
-		v = append(append(v, cur...), post...)
-		if err := cb.Put(k, v); err != nil {
-			return fmt.Errorf("index event %d: %w", e.Seq, err)
+		if !slices.Contains(old, w) { // else already posted
+			if err := x.add(w, e.Seq); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -140,38 +226,12 @@ func recordWords(raw []byte) []string {
 	return words(rec.Text)
 }
 
-// removePosting removes seq from word's postings.
-func removePosting(cb *bolt.Bucket, word string, seq uint64) error {
-	k := wordKey(word, seq)
-	var kept []byte
-	for rest := cb.Get(k); len(rest) > 0; {
-		s, n := binary.Uvarint(rest)
-		if n <= 0 {
-			break // damaged: what was read so far stays
-		}
-		if s != seq {
-			kept = append(kept, rest[:n]...)
-		}
-		rest = rest[n:]
-	}
-	var err error
-	if len(kept) == 0 {
-		err = cb.Delete(k)
-	} else {
-		err = cb.Put(k, kept)
-	}
-	if err != nil {
-		return fmt.Errorf("unindex event %d: %w", seq, err)
-	}
-	return nil
-}
-
 // unindexEvents removes the postings of events seqs of conversation id,
 // about to be deleted from eb (its events) in the same transaction.
 func unindexEvents(eb *bolt.Bucket, id ID, seqs []uint64) error {
-	cb := eb.Tx().Bucket([]byte(bucketSearch)).Bucket(conversationKey(id))
-	if cb == nil {
-		return nil
+	x, err := openConvIndex(eb.Tx(), id, false)
+	if x == nil || err != nil {
+		return err
 	}
 	for _, s := range seqs {
 		raw := eb.Get(encodeU64(s))
@@ -179,7 +239,7 @@ func unindexEvents(eb *bolt.Bucket, id ID, seqs []uint64) error {
 			continue
 		}
 		for _, w := range recordWords(raw) {
-			if err := removePosting(cb, w, s); err != nil {
+			if err := x.remove(w, s); err != nil {
 				return err
 			}
 		}
@@ -189,20 +249,43 @@ func unindexEvents(eb *bolt.Bucket, id ID, seqs []uint64) error {
 
 // dropIndex removes a conversation's whole index.
 func dropIndex(tx *bolt.Tx, id ID) error {
-	sb := tx.Bucket([]byte(bucketSearch))
-	if sb.Bucket(conversationKey(id)) == nil {
-		return nil
+	x, err := openConvIndex(tx, id, false)
+	if x == nil || err != nil {
+		return err
 	}
-	if err := sb.DeleteBucket(conversationKey(id)); err != nil {
+	var ws []string
+	_ = x.cb.ForEach(func(k, _ []byte) error {
+		if i := bytes.IndexByte(k, 0); len(k) > 0 && k[0] == prefixWord && i > 0 {
+			if w := string(k[1:i]); len(ws) == 0 || ws[len(ws)-1] != w {
+				ws = append(ws, w) // keys are sorted: a word's chunks are together
+			}
+		}
+		return nil
+	})
+	for _, w := range ws {
+		if err := x.words.Delete(convWordKey(w, id)); err != nil {
+			return fmt.Errorf("drop the search index of %s: %w", id, err)
+		}
+	}
+	if err := tx.Bucket([]byte(bucketSearch)).DeleteBucket(conversationKey(id)); err != nil {
 		return fmt.Errorf("drop the search index of %s: %w", id, err)
 	}
 	return nil
 }
 
-// rebuildIndex indexes every stored event: the migration to schema 2, for
-// a database written before the index existed. A damaged event is left
-// out, as Search left it out before.
+// rebuildIndex builds the index afresh from every stored event: the
+// migrations to schemas 2 and 3, for a database written before the index
+// (or before its search_words). A damaged event is left out, as Search
+// left it out before.
 func rebuildIndex(tx *bolt.Tx) error {
+	for _, name := range []string{bucketSearch, bucketSearchWords} {
+		if err := tx.DeleteBucket([]byte(name)); err != nil {
+			return fmt.Errorf("clear %s: %w", name, err)
+		}
+		if _, err := tx.CreateBucket([]byte(name)); err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+	}
 	eb := tx.Bucket([]byte(bucketEvents))
 	return eb.ForEach(func(k, v []byte) error {
 		n, ok := decodeU64(k)
@@ -213,55 +296,38 @@ func rebuildIndex(tx *bolt.Tx) error {
 		if cb == nil {
 			return nil
 		}
+		type posted struct {
+			seq   uint64
+			words []string
+		}
 		var evs []posted
-		err := cb.ForEach(func(sk, raw []byte) error {
-			seq, ok := decodeU64(sk)
-			if !ok || raw == nil {
-				return nil
-			}
-			if ws := recordWords(raw); len(ws) > 0 {
-				evs = append(evs, posted{seq, ws})
+		_ = cb.ForEach(func(sk, raw []byte) error {
+			if seq, ok := decodeU64(sk); ok && raw != nil {
+				if ws := recordWords(raw); len(ws) > 0 {
+					evs = append(evs, posted{seq, ws})
+				}
 			}
 			return nil
 		})
+		if len(evs) == 0 {
+			return nil
+		}
+		x, err := openConvIndex(tx, ID(n), true)
 		if err != nil {
 			return err
 		}
-		return indexWords(tx, ID(n), evs)
+		for _, e := range evs {
+			for _, w := range e.words {
+				if err := x.add(w, e.seq); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 }
 
-// posted is an event's seq and words.
-type posted struct {
-	seq   uint64
-	words []string
-}
-
-// indexWords posts events of conversation id not indexed before.
-func indexWords(tx *bolt.Tx, id ID, evs []posted) error {
-	if len(evs) == 0 {
-		return nil
-	}
-	cb, err := tx.Bucket([]byte(bucketSearch)).CreateBucketIfNotExists(conversationKey(id))
-	if err != nil {
-		return fmt.Errorf("index conversation %s: %w", id, err)
-	}
-	var buf [binary.MaxVarintLen64]byte
-	for _, e := range evs {
-		post := buf[:binary.PutUvarint(buf[:], e.seq)]
-		for _, w := range e.words {
-			k := wordKey(w, e.seq)
-			cur := cb.Get(k)
-			v := make([]byte, 0, len(cur)+len(post))
-			if err := cb.Put(k, append(append(v, cur...), post...)); err != nil {
-				return fmt.Errorf("index conversation %s: %w", id, err)
-			}
-		}
-	}
-	return nil
-}
-
-// postings calls fn for every (seq) posting, in conversation cb's index,
+// postings calls fn for every posting (seq), in a conversation's bucket cb,
 // of each word starting with term (term cut as words are).
 func postings(cb *bolt.Bucket, term string, fn func(seq uint64)) {
 	prefix := append([]byte{prefixWord}, cutWord(term)...)
@@ -274,6 +340,18 @@ func postings(cb *bolt.Bucket, term string, fn func(seq uint64)) {
 			}
 			fn(s)
 			v = v[n:]
+		}
+	}
+}
+
+// conversationsWith calls fn for each conversation having a word that
+// starts with term (once per such word).
+func conversationsWith(words *bolt.Bucket, term string, fn func(ID)) {
+	prefix := []byte(cutWord(term))
+	c := words.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if len(k) >= 9 && k[len(k)-9] == 0 {
+			fn(ID(binary.BigEndian.Uint64(k[len(k)-8:])))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -58,7 +59,8 @@ func TestSearchWordPrefix(t *testing.T) {
 	}
 }
 
-// dumpIndex is the index as word key → sorted postings.
+// dumpIndex is the index as word key → sorted postings, and the keys of
+// search_words.
 func dumpIndex(t *testing.T, db *DB) map[string][]uint64 {
 	t.Helper()
 	out := map[string][]uint64{}
@@ -86,6 +88,14 @@ func dumpIndex(t *testing.T, db *DB) map[string][]uint64 {
 			})
 		})
 	})
+	if err == nil {
+		err = db.bolt.View(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte(bucketSearchWords)).ForEach(func(k, _ []byte) error {
+				out[fmt.Sprintf("words/%q", k)] = nil
+				return nil
+			})
+		})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,15 +105,7 @@ func dumpIndex(t *testing.T, db *DB) map[string][]uint64 {
 // rebuiltIndex is what rebuildIndex makes of the stored events.
 func rebuiltIndex(t *testing.T, db *DB) map[string][]uint64 {
 	t.Helper()
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket([]byte(bucketSearch)); err != nil {
-			return err
-		}
-		if _, err := tx.CreateBucket([]byte(bucketSearch)); err != nil {
-			return err
-		}
-		return rebuildIndex(tx)
-	})
+	err := db.bolt.Update(rebuildIndex)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,6 +304,89 @@ func BenchmarkSearch10k(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := db.Search(qs[i%len(qs)], 0); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// referenceSearch is Search by brute force over every event, with the same
+// word-start semantics.
+func referenceSearch(t *testing.T, db *DB, query string, limit int) []Hit {
+	terms := Terms(query)
+	convs, err := db.ListConversations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []Hit
+	for _, c := range convs {
+		titleMask := wordMask(c.Title, terms)
+		best := Hit{Conversation: c.ID, Title: c.Title, Updated: c.Updated, Matched: bits.OnesCount32(titleMask)}
+		text := c.Title
+		for _, e := range mustEvents(t, db, c.ID) {
+			if !searchable(e.Type) || e.Text == "" {
+				continue
+			}
+			m := wordMask(e.Text, terms)
+			if n := bits.OnesCount32(m | titleMask); m != 0 && n >= best.Matched {
+				best.Matched, best.Seq, best.Type, text = n, e.Seq, e.Type, e.Text
+			}
+		}
+		if best.Matched > 0 {
+			best.Snippet = snippet(text, lower(text), terms)
+			hits = append(hits, best)
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if a.Matched != b.Matched {
+			return b.Matched - a.Matched
+		}
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return int(b.Conversation) - int(a.Conversation)
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
+// Search through the index finds what a scan of every event finds.
+func TestSearchMatchesScan(t *testing.T) {
+	db, _, _ := openTest(t)
+	r := rand.New(rand.NewPCG(14, 4))
+	vocab := []string{"alpha", "alphabet", "beta", "Gamma", "gam", "delta", "ünïcode", "2023", "x"}
+	text := func() string {
+		s := ""
+		for range 1 + r.IntN(5) {
+			s += vocab[r.IntN(len(vocab))] + []string{" ", ", ", "-"}[r.IntN(3)]
+		}
+		return s
+	}
+	types := []EventType{EventUserMessage, EventAssistantText, EventToolResult, EventError, EventToolCall}
+	for range 40 {
+		c := mustConv(t, db, "")
+		if r.IntN(3) == 0 {
+			if err := db.SetTitle(c.ID, text()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range r.IntN(12) {
+			mustAppend(t, db, c.ID, Event{Type: types[r.IntN(len(types))], Text: text(), ToolCallID: "1"})
+		}
+	}
+	for range 200 {
+		q := ""
+		for range 1 + r.IntN(3) {
+			w := vocab[r.IntN(len(vocab))]
+			q += w[:1+r.IntN(len(w))] + " "
+		}
+		limit := []int{1, 5, 10, 100}[r.IntN(4)]
+		got, err := db.Search(q, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceSearch(t, db, q, limit); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Search(%q, %d):\n got %+v\nwant %+v", q, limit, got, want)
 		}
 	}
 }

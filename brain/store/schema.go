@@ -20,16 +20,17 @@ const (
 	bucketMCPCatalogs   = "mcp_catalogs"
 	bucketImages        = "images"
 	bucketSearch        = "search_index"
+	bucketSearchWords   = "search_words"
 
 	keySchemaVersion = "schema_version"
 
 	// schemaVersion is the layout this code reads and writes.
-	schemaVersion uint64 = 2
+	schemaVersion uint64 = 3
 )
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch}
+		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs
@@ -39,6 +40,8 @@ func migrations() []func(*bolt.Tx) error {
 		// 0 → 1: a new file; the buckets were just created.
 		func(*bolt.Tx) error { return nil },
 		// 1 → 2: the search index (index.go) of the events already stored.
+		rebuildIndex,
+		// 2 → 3: the index gains search_words; built afresh.
 		rebuildIndex,
 	}
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -89,34 +90,46 @@ func (d *DB) Search(query string, limit int) ([]Hit, error) {
 
 	var hits []Hit
 	err := d.bolt.View(func(tx *bolt.Tx) error {
+		// Which conversations have words for which terms, from search_words.
+		has := map[ID]uint32{}
+		words := tx.Bucket([]byte(bucketSearchWords))
+		for i, t := range terms {
+			conversationsWith(words, t, func(id ID) { has[id] |= 1 << i })
+		}
 		ib := tx.Bucket([]byte(bucketSearch))
 		masks := map[uint64]uint32{}
+		var low []byte
 		err := tx.Bucket([]byte(bucketConversations)).ForEach(func(k, v []byte) error {
 			n, ok := decodeU64(k)
 			if !ok {
 				return nil
+			}
+			m := has[ID(n)]
+			if m == 0 {
+				// A title can only match if the record's bytes hold a term
+				// (letters and digits, which JSON never escapes): most
+				// conversations are passed over without being decoded.
+				if low = appendLower(low[:0], v); !containsAny(low, terms) {
+					return nil
+				}
 			}
 			c, err := decodeConversation(ID(n), v)
 			if err != nil {
 				return nil // ListConversations reports it
 			}
 			titleMask := wordMask(c.Title, terms)
-			best := Hit{Conversation: c.ID, Title: c.Title, Updated: c.Updated, Matched: bits.OnesCount32(titleMask)}
-			if cb := ib.Bucket(k); cb != nil {
-				clear(masks)
-				for i, t := range terms {
-					postings(cb, t, func(seq uint64) { masks[seq] |= 1 << i })
-				}
-				for seq, m := range masks {
-					// A later event wins ties, and an event beats the title.
-					if n := bits.OnesCount32(m | titleMask); n > best.Matched || n == best.Matched && seq > best.Seq {
-						best.Matched, best.Seq = n, seq
-					}
-				}
+			best := Hit{Conversation: c.ID, Title: c.Title, Updated: c.Updated, Matched: bits.OnesCount32(m | titleMask)}
+			if best.Matched == 0 {
+				return nil
 			}
-			if best.Matched > 0 {
-				hits = append(hits, best)
+			if bits.OnesCount32(m) > 1 {
+				// Terms in different events: find the event matching most.
+				best.Matched = bits.OnesCount32(titleMask)
+				bestEvent(ib.Bucket(k), terms, titleMask, masks, &best)
+			} else if m != 0 {
+				best.Seq = 1 // an event matches; which, is looked up if shown
 			}
+			hits = append(hits, best)
 			return nil
 		})
 		if err != nil {
@@ -137,6 +150,12 @@ func (d *DB) Search(query string, limit int) ([]Hit, error) {
 		// Only the hits shown read their event, for its type and snippet.
 		for i := range hits {
 			h := &hits[i]
+			if h.Seq > 0 && bits.OnesCount32(has[h.Conversation]) <= 1 {
+				// One term in the events: the latest event with it (the
+				// same Matched as counted above).
+				h.Matched, h.Seq = 0, 0
+				bestEvent(ib.Bucket(conversationKey(h.Conversation)), terms, wordMask(h.Title, terms), masks, h)
+			}
 			text := h.Title
 			if h.Seq > 0 {
 				if e, ok := searchedEvent(tx, h.Conversation, h.Seq); ok {
@@ -153,6 +172,52 @@ func (d *DB) Search(query string, limit int) ([]Hit, error) {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}
 	return hits, nil
+}
+
+// bestEvent sets best's Seq and Matched to the event of a conversation's
+// index cb matching the most terms together with the title (titleMask),
+// the latest on ties; an event beats the title on a tie.
+func bestEvent(cb *bolt.Bucket, terms []string, titleMask uint32, masks map[uint64]uint32, best *Hit) {
+	if cb == nil {
+		return
+	}
+	clear(masks)
+	for i, t := range terms {
+		postings(cb, t, func(seq uint64) { masks[seq] |= 1 << i })
+	}
+	for seq, m := range masks {
+		if n := bits.OnesCount32(m | titleMask); n > best.Matched || n == best.Matched && seq > best.Seq {
+			best.Matched, best.Seq = n, seq
+		}
+	}
+}
+
+// appendLower appends b lower-cased, rune by rune, to dst.
+func appendLower(dst, b []byte) []byte {
+	for len(b) > 0 {
+		c := b[0]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			b = b[1:]
+			continue
+		}
+		r, n := utf8.DecodeRune(b)
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		b = b[n:]
+	}
+	return dst
+}
+
+func containsAny(low []byte, terms []string) bool {
+	for _, t := range terms {
+		if bytes.Contains(low, []byte(cutWord(t))) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchedEvent reads the type and text of a hit's event.

@@ -19,7 +19,7 @@ const (
 	historyTargetN   = 100000
 	historyTargetP50 = 20 * time.Millisecond
 	// historyPerConv is how many events each generated conversation has.
-	historyPerConv = 100
+	historyPerConv = 50
 	// historyQueries is how many queries each size is timed with, and
 	// historyBaselineQueries how many of them the full scan runs.
 	historyQueries         = 60
