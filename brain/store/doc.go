@@ -30,8 +30,9 @@
 //	capability_settings  capability name → nested bucket: setting key → value
 //	images         ID‖seq‖n → the raw bytes of image n (from 0) of a tool result
 //	               (the event's JSON holds each image's type and size)
-//	search_index   ID → nested bucket: 't' word 0 chunk → seqs, 'e' seq → words
-//	               (the search index, written with each event; see index.go)
+//	search_index   ID → nested bucket: 't' word 0 chunk → seqs (the search index,
+//	               written with each event; see index.go)
+//	search_words   word 0 ID → empty: the conversations that have the word
 //
 // Migrations key off meta/schema_version (see schema.go). A file written by a
 // newer schema is refused with ErrNewerSchema rather than misread.
@@ -73,7 +74,7 @@
 //
 // Search reads an index of the words of what the user and the model said and
 // what tools returned, updated in the transaction that writes each event
-// (schema 2 builds it for an older file): terms match case-insensitively as
+// (the migration to schema 3 builds it for an older file): terms match case-insensitively as
 // whole words or word starts, titles are matched the same way, and hits are
 // ranked by the number of distinct terms matched, then by recency.
 package store
