@@ -39,15 +39,25 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 	if u < h.done || (h.done > 0 && events[h.done].Type != store.EventUserMessage) {
 		*h = requestHistory{fit: h.fit} // not the history it converted
 	}
-	if u > h.done {
-		if conv := store.ToMessages(events[h.done:u]); h.base == 0 {
-			h.msgs = conv // no copy of a whole history
-		} else {
-			h.msgs = append(h.msgs[:h.base], conv...)
+	switch {
+	case h.msgs == nil:
+		// The first request: convert everything at once, sized once. The
+		// last user message is the one converted from events[u].
+		h.msgs = store.ToMessages(events)
+		h.done = u
+		for i := len(h.msgs) - 1; i >= 0; i-- {
+			if h.msgs[i].Role == provider.RoleUser {
+				h.base = i
+				break
+			}
 		}
+	case u > h.done:
+		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:u])...)
 		h.base, h.done = len(h.msgs), u
+		fallthrough
+	default:
+		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:])...)
 	}
-	h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:])...)
 	if limit <= 0 {
 		return slices.Clone(h.msgs), FitReport{}
 	}

@@ -234,6 +234,15 @@ func TestRequestHistoryMatchesReference(t *testing.T) {
 				t.Fatalf("iter %d step %d: got %+v, want %+v", iter, step, grep, wrep)
 			}
 		}
+		// Kept on into a next turn, it still prepares the same requests.
+		for _, e := range append([]store.Event{{Type: store.EventUserMessage, Text: "and then?"}}, randEvents(r, 1, true)[1:]...) {
+			e.Seq = uint64(len(ev) + 1)
+			ev = append(ev, e)
+			want, wrep := referenceFit(store.ToMessages(ev), limit, 100, byteCount)
+			if got, grep := h.prepare(ev, limit, 100, byteCount); grep != wrep || !reflect.DeepEqual(got, want) {
+				t.Fatalf("iter %d, next turn at %d events: got %+v, want %+v", iter, len(ev), grep, wrep)
+			}
+		}
 	}
 }
 

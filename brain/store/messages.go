@@ -37,7 +37,8 @@ func ToMessages(events []Event) []provider.Message {
 					ToolCallID: c.ID, ToolName: c.Name, IsError: true})
 			}
 		}
-		pending, done = nil, map[string]bool{}
+		pending = pending[:0] // its calls were copied into their message
+		clear(done)
 	}
 	assistant := func() *provider.Message {
 		if cur < 0 {
