@@ -32,8 +32,21 @@
 //	score += idf^1.5 · tf' · (k1 + 1) / (k1 + tf')      (k1 = 1.2)
 //
 // with the Okapi/Lucene idf = ln(1 + (N − df + 0.5) / (df + 0.5)). Every
-// term's contribution to every document is query-independent, so Build
-// stores it in the postings and Search only adds.
+// term's contribution to every document is query-independent but depends on
+// the whole index (N, df, average lengths), so postings keep the per-field
+// counts and an index computes a term's weights the first time it is
+// searched; later searches only add.
+//
+// # Updates
+//
+// Update makes the index of the next registry state from the previous one
+// and what changed: the changed documents' postings are replaced, and only
+// documents whose run-together names split differently (a word became
+// known, or stopped being) are counted again. Tables are shared between
+// versions chunk by chunk and maps as a shared base plus a small delta, so
+// the old index stays searchable and an update copies little besides the
+// posting lists of the changed documents' terms. An updated index ranks
+// exactly as Build of the same documents (the tests compare them).
 //
 // # Exact names
 //
@@ -44,9 +57,10 @@
 //
 // # Determinism and concurrency
 //
-// Results depend only on the documents (not their order) and the query:
-// ties break by ID ascending and nothing iterates a map into a result. An
-// Index is immutable once built; Search is safe for concurrent use and
+// Results depend only on the documents (not their order, nor the updates
+// that led to them) and the query: ties break by ID ascending and nothing
+// iterates a map into a result. An Index is immutable once built; Search
+// is safe for concurrent use, also while Update makes the next index, and
 // draws its working memory from a pool.
 //
 // Quality on the MetaTool benchmark and the baselines it is measured

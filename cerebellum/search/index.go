@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -73,11 +74,16 @@ func defaultParams() params {
 	}
 }
 
-// posting is one document containing a term, with the term's final,
-// query-independent BM25F contribution to that document's score.
+// posting is one document containing a term, with the term's weighted
+// occurrences in each field, in halves (a piece of a split name counts a
+// half; counts past 32,767 occurrences of one word in one field are
+// capped). The BM25F weight depends on statistics of the whole index (IDF,
+// average field lengths), so Search computes it from these counts: a change
+// of one document then updates only its own postings, and the weight is
+// the very number a build over the same documents gives.
 type posting struct {
 	doc int32
-	w   float32
+	tf  [numFields]uint16
 }
 
 // exactRef is a document a whole query can name exactly.
@@ -85,44 +91,105 @@ type exactRef struct {
 	doc   int32
 	named bool   // the capability's own name (ID or Name) matches
 	tool  string // the first tool whose name matches, if any
-	next  int32  // next reference with the same key, -1 at the end
 }
 
-// Index is an immutable BM25F index over capabilities. Build it once; Search
-// is safe for concurrent use.
-type Index struct {
-	ids []string // document IDs, ascending; a document is its position here
+// slot is one document of the index, live or removed. What Update needs
+// to take it out again is read from doc anew.
+type slot struct {
+	id  string
+	doc Doc
+	// terms are the terms of the document's postings.
+	terms []int32
+}
 
-	// Word table: every lower-cased word seen at build time, and the stop
-	// words, map to a word whose term (stem) is memoised in wterm (-1 for a
-	// stop word), so a known query word costs one map lookup. stems serves
-	// words the index has never seen, stemmed on the fly.
-	words map[string]int32
-	wterm []int32
-	stems map[string]int32
+// wordInfo is what the index knows of a word.
+type wordInfo struct {
+	text string
+	term int32 // its stem's term; -1 for a stop word
+	// known counts the documents' occurrences of the word in running text
+	// or in a name that spells its words out: such a word may be a piece
+	// of a run-together name (see segment).
+	known int32
+}
 
-	// Postings in one flat array; term t owns post[offs[t]:offs[t+1]],
-	// in ascending document order.
-	offs []int32
+// termInfo is one term (stem): its documents, ascending by slot.
+type termInfo struct {
+	stem string
+	df   int32
 	post []posting
+}
 
-	// Exact names: normalised name → first of its references in
-	// exactRefs, chained through next.
-	exact     map[string]int32
-	exactRefs []exactRef
+// tok is one word occurrence of a document (while it is read).
+type tok struct {
+	word  int32
+	field uint8
+	seg   bool // a long name word that may be a run-together name
+}
 
-	sorted []string // all stems, ascending, for prefix lookups
-	p      params
+// Index is an immutable BM25F index over capabilities. Build one, or make
+// the next from it with Update; Search is safe for concurrent use.
+type Index struct {
+	p params
+
+	slots vec[slot]
+	// lens are each document's field lengths, by slot.
+	lens vec[[numFields]float32]
+	byID smap[int32]
+	n    int // live documents
+	// sumLen are the field lengths summed over live documents (sums of
+	// halves and ones, so exact in any order).
+	sumLen [numFields]float64
+
+	// Word table: every lower-cased word seen, and the stop words, map to
+	// a word whose term (stem) is memoised, so a known query word costs
+	// one map lookup. stems serves words never seen, stemmed on the fly.
+	words smap[int32]
+	winfo vec[wordInfo]
+	stems smap[int32]
+	terms vec[termInfo]
+	// sorted are all stems ever seen, ascending (the base shared, the
+	// delta this version's), for prefix lookups; a stem no live document
+	// has any more (df 0) counts as absent.
+	sorted, sortedDelta []string
+
+	// Exact names: normalised name → the documents so named.
+	exact smap[[]exactRef]
+	// segDocs: a long name word that may be a run-together name → the
+	// documents using it, which a change of what is known may split
+	// differently.
+	segDocs smap[[]int32]
 
 	pool *scratchPool
+
+	// norms caches the length normalisation of short fields for this
+	// version's average lengths (see weight).
+	normsOnce sync.Once
+	norms     *normTable
+	// termWeights caches, per term searched in this version, the weight
+	// of each of its postings ([]float32 by term), computed on first use.
+	termWeights sync.Map
 }
 
 // Len returns the number of documents in the index.
-func (ix *Index) Len() int { return len(ix.ids) }
+func (ix *Index) Len() int { return ix.n }
 
-// Build indexes docs. Documents are ordered by ID; when IDs repeat, the first
-// in input order is kept. Build does not modify docs.
+// id returns the ID of the document in slot d.
+func (ix *Index) id(d int32) string { return ix.slots.at(int(d)).id }
+
+// Build indexes docs. When IDs repeat, the first in input order is kept.
+// Build does not modify docs.
 func Build(docs []Doc) *Index { return buildWith(docs, defaultParams()) }
+
+func buildWith(docs []Doc, p params) *Index {
+	ix := &Index{p: p, byID: newSmap[int32](len(docs)), words: newSmap[int32](1024), stems: newSmap[int32](1024),
+		exact: newSmap[[]exactRef](len(docs)), segDocs: newSmap[[]int32](64), pool: &scratchPool{}}
+	ix.slots.all, ix.lens.all, ix.winfo.all, ix.terms.all = true, true, true, true
+	for _, w := range stopList {
+		ix.words.set(w, int32(ix.winfo.push(wordInfo{text: w, term: -1})))
+	}
+	ix.apply(docs, nil)
+	return ix
+}
 
 // appendNorm appends to dst the form of a name or query used for exact
 // matching: lower-case, without white space, hyphens or underscores, so
@@ -148,38 +215,4 @@ func appendNorm(dst []byte, s string) []byte {
 		}
 	}
 	return dst
-}
-
-// addExact records the names a whole query may give doc d by: its ID and
-// Name, and its tools' names. A document has one reference per normalised
-// name, recording whether the capability itself is so named and the first
-// tool that is. buf is scratch space, returned for reuse.
-func (ix *Index) addExact(doc *Doc, d int32, buf []byte) []byte {
-	add := func(s string, named bool, tool string) {
-		buf = appendNorm(buf[:0], s)
-		if len(buf) == 0 {
-			return
-		}
-		head, ok := ix.exact[string(buf)] // no allocation
-		if ok && ix.exactRefs[head].doc == d {
-			// This document's references head their chains.
-			r := &ix.exactRefs[head]
-			r.named = r.named || named
-			if r.tool == "" {
-				r.tool = tool
-			}
-			return
-		}
-		if !ok {
-			head = -1
-		}
-		ix.exact[string(buf)] = int32(len(ix.exactRefs))
-		ix.exactRefs = append(ix.exactRefs, exactRef{doc: d, named: named, tool: tool, next: head})
-	}
-	add(doc.ID, true, "")
-	add(doc.Name, true, "")
-	for _, s := range doc.ToolNames {
-		add(s, false, s)
-	}
-	return buf
 }
