@@ -421,3 +421,39 @@ func mergeSorted(a, b []string) []string {
 	}
 	return append(append(out, a...), b...)
 }
+
+// Next returns the index of exactly docs, made from ix by Update with the
+// documents that differ from those ix holds (compared field by field) and
+// those it holds that docs lack: what a registry needs when it knows the
+// new documents but not which changed. When IDs repeat, the first in input
+// order is kept, as in Build.
+func (ix *Index) Next(docs []Doc) *Index {
+	seen := make(map[string]bool, len(docs))
+	var changed []Doc
+	for i := range docs {
+		d := &docs[i]
+		if seen[d.ID] {
+			continue
+		}
+		seen[d.ID] = true
+		if s, ok := ix.byID.get(d.ID); !ok || !sameDoc(&ix.slots.at(int(s)).doc, d) {
+			changed = append(changed, *d)
+		}
+	}
+	var removed []string
+	for i := range ix.slots.len() {
+		if id := ix.slots.at(i).id; id != "" && !seen[id] {
+			removed = append(removed, id)
+		}
+	}
+	if len(changed) == 0 && len(removed) == 0 {
+		return ix
+	}
+	return ix.Update(changed, removed)
+}
+
+func sameDoc(a, b *Doc) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.Description == b.Description &&
+		slices.Equal(a.Keywords, b.Keywords) && slices.Equal(a.ToolNames, b.ToolNames) &&
+		slices.Equal(a.ToolDescriptions, b.ToolDescriptions) && slices.Equal(a.Headings, b.Headings)
+}

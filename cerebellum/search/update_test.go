@@ -150,3 +150,21 @@ func TestUpdateWhileSearching(t *testing.T) {
 		t.Fatal("the index searched while others were made from it changed")
 	}
 }
+
+// Next finds what changed itself and ranks as Build of the new documents;
+// with nothing changed it is the same index.
+func TestNextRanksAsBuild(t *testing.T) {
+	docs := eval.Synthetic(300, 31)
+	ix := search.Build(docs)
+	if ix.Next(slices.Clone(docs)) != ix {
+		t.Fatal("Next with the same documents made a new index")
+	}
+	next := slices.Clone(docs[5:]) // five removed
+	next[0].Description += " zorblax"
+	next[1].ToolNames = append(slices.Clone(next[1].ToolNames), "airqualityforecast")
+	next = append(next, runTogether...)
+	got, want := goldenRun(ix.Next(next), next[:20]), goldenRun(search.Build(next), next[:20])
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("Next ranks otherwise than Build of the same documents")
+	}
+}
