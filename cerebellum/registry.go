@@ -385,6 +385,7 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 	learned, policies := r.learnedLocked(r.scanned)
 	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
 		hasLoader: loaders, failures: r.failures, generation: r.gen, learned: learned, policies: policies})
+	snap.follow(r.snap.Load())
 	r.snap.Store(snap)
 	if !r.opening {
 		r.logFailuresLocked(snap)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/search"
@@ -32,6 +33,10 @@ type Snapshot struct {
 
 	indexOnce sync.Once
 	index     *search.Index
+	// prevIndex is the previous snapshot's index, if it had made one: this
+	// one's is made from it by updating what changed (see follow).
+	prevIndex  *search.Index
+	indexReady atomic.Bool
 
 	// gateRules is the safety gate's matcher for patterns, built once (see
 	// GateRules).
@@ -114,6 +119,14 @@ func (s *Snapshot) GateRules(build func([]GatePattern) any) any {
 // ToolCount is the number of callable tools.
 func (s *Snapshot) ToolCount() int { return len(s.tools) }
 
+// follow lets s make its search index from prev's, when prev made one,
+// updating only the capabilities that changed instead of building it anew.
+func (s *Snapshot) follow(prev *Snapshot) {
+	if prev != nil && prev.indexReady.Load() {
+		s.prevIndex = prev.index
+	}
+}
+
 // Search returns the ranking index over every capability.
 func (s *Snapshot) Search() *search.Index {
 	s.indexOnce.Do(func() {
@@ -121,7 +134,13 @@ func (s *Snapshot) Search() *search.Index {
 		for _, c := range s.caps {
 			docs = append(docs, searchDoc(c))
 		}
-		s.index = search.Build(docs)
+		if s.prevIndex != nil {
+			s.index = s.prevIndex.Next(docs)
+		} else {
+			s.index = search.Build(docs)
+		}
+		s.prevIndex = nil
+		s.indexReady.Store(true)
 	})
 	return s.index
 }
