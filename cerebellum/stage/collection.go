@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -204,10 +205,29 @@ func (p *planner) collection(base string, lim Limits) *Collection {
 			}
 		}
 	}
+	var orphans []Found
 	for _, ft := range p.faults {
-		if i := owner(rawSlash(ft.raw)); i >= 0 && c.Skills[i].Problem == nil {
+		raw := rawSlash(ft.raw)
+		switch i := owner(raw); {
+		case i >= 0 && c.Skills[i].Problem == nil:
 			c.Skills[i].Problem = ft.err
+		case i < 0 && isSkillMD(strings.TrimSuffix(raw, "/")):
+			// The skill's own SKILL.md was refused (a link, a bad name, a
+			// folder differing only in case from another): list the skill
+			// with why, rather than leave it out without a word.
+			dir, _ := splitLast(strings.TrimSuffix(raw, "/"))
+			if !slices.ContainsFunc(orphans, func(f Found) bool { return f.Root == dir }) {
+				name := path.Base(dir)
+				if dir == "" {
+					name = strings.TrimSuffix(base, filepath.Ext(base))
+				}
+				orphans = append(orphans, Found{Root: dir, Name: name, Problem: ft.err})
+			}
 		}
+	}
+	if len(orphans) > 0 {
+		c.Skills = append(c.Skills, orphans...)
+		sort.SliceStable(c.Skills, func(i, j int) bool { return c.Skills[i].Root < c.Skills[j].Root })
 	}
 	for i := range c.Skills {
 		f := &c.Skills[i]
