@@ -438,8 +438,9 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		if sess != nil {
 			sess.markRecent(a.Capability)
 		}
-		if c, err := d.r.Get(a.Capability); err == nil && a.Path == "" {
-			// The skill is being read: offer the tools it lists with it.
+		if c, err := d.r.Get(a.Capability); err == nil && a.Path == "" && c.Usable() {
+			// The skill is being read: offer the tools it lists with it
+			// (never for one the user switched off, or that failed).
 			out += d.r.allowedNote(sess, c)
 		}
 		return Result{Content: out}, nil

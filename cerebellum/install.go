@@ -303,7 +303,11 @@ func (r *Registry) InstallCollection(ctx context.Context, input string, only []s
 	items := make([]CollectionItem, 0, len(picked))
 	for _, f := range picked {
 		it := CollectionItem{Root: f.Root, Name: f.Name}
-		st, err := stage.StageRoot(input, stagingRoot, f.Root, lim)
+		var st *stage.Staged
+		err := f.Problem // what the survey refused is never staged
+		if err == nil {
+			st, err = stage.StageRoot(input, stagingRoot, f.Root, lim)
+		}
 		if err == nil {
 			one := opt
 			one.only = f.Name
@@ -330,11 +334,20 @@ func pick(c *stage.Collection, only []string, input string) ([]stage.Found, erro
 	var out []stage.Found
 	var missing []string
 	for _, want := range only {
+		// A root names one skill; only a want that is no root picks by
+		// name (several skills may share one: each folder's own name).
+		match := func(f stage.Found) bool { return f.Root == want }
+		if !slices.ContainsFunc(c.Skills, match) {
+			match = func(f stage.Found) bool { return f.Name == want }
+		}
 		found := false
 		for _, f := range c.Skills {
-			if (f.Name == want || f.Root == want) && !slices.ContainsFunc(out, func(g stage.Found) bool { return g.Root == f.Root }) {
+			if !match(f) {
+				continue
+			}
+			found = true
+			if !slices.ContainsFunc(out, func(g stage.Found) bool { return g.Root == f.Root }) {
 				out = append(out, f)
-				found = true
 			}
 		}
 		if !found {
