@@ -128,6 +128,10 @@ func capsInstallCollection(ctx context.Context, app *assistant.App, c *call, all
 	if all && len(only) > 0 {
 		return fmt.Errorf("give --all or --only, not both")
 	}
+	if !all && len(only) == 0 {
+		// An empty list must not fall through to "every skill".
+		return fmt.Errorf("--only %q names no skill; give the skills' names separated by commas, or --all", onlyList)
+	}
 	items, err := app.InstallCollection(ctx, c.path(c.args[0]), only, replace)
 	if err != nil {
 		return err
