@@ -127,3 +127,26 @@ func TestReviewCollectionRefusedSkillListed(t *testing.T) {
 		t.Error("the refused skill was installed")
 	}
 }
+
+// TestReviewAllowedToolsExactNameWins: an allowed-tools entry naming a tool
+// exactly loads that tool's capability, never another one's whose tool
+// differs only in case (which one was left to map order).
+func TestReviewAllowedToolsExactNameWins(t *testing.T) {
+	e := skillsEnv(t)
+	e.addWorkspace("lookalike", skill("lookalike", "A tool named like calc's.", "CALC_EVAL"), true)
+	e.addWorkspace("user", "---\nname: user\ndescription: Uses calc.\nallowed-tools: calc_eval\n---\nx\n", false)
+	r := e.open()
+	if c := stateOf(t, r, "lookalike"); !c.Usable() {
+		t.Fatalf("lookalike is %s: %s", c.State, c.Error)
+	}
+	for i := range 30 {
+		sess := r.NewSession("c", nil)
+		res, err := r.Call(context.Background(), sess, "skill_read_source", json.RawMessage(`{"capability":"user"}`))
+		if err != nil || res.IsError {
+			t.Fatalf("%+v %v", res, err)
+		}
+		if sess.IsLoaded("lookalike") || !sess.IsLoaded("calc") {
+			t.Fatalf("read %d loaded the look-alike:\n%s", i, res.Content)
+		}
+	}
+}

@@ -316,9 +316,14 @@ func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknow
 		name, _, _ := strings.Cut(entry, "(")
 		name = strings.TrimSpace(name)
 		w := want{}
-		for n, ref := range snap.tools {
-			if strings.EqualFold(n, name) {
-				w = want{owner: ref.cap.Name, tools: []string{n}}
+		if ref, ok := snap.tools[name]; ok {
+			w = want{owner: ref.cap.Name, tools: []string{name}}
+		} else {
+			// Differing only in case: the same pick whatever the map's order.
+			for n, ref := range snap.tools {
+				if strings.EqualFold(n, name) && (w.owner == "" || n < w.tools[0]) {
+					w = want{owner: ref.cap.Name, tools: []string{n}}
+				}
 			}
 		}
 		if w.owner == "" {
