@@ -179,22 +179,45 @@ func TestRunArguments(t *testing.T) {
 }
 
 // Cancelling the run mid-program (the user stops the turn) stops it at
-// once, between or during calls.
+// once, between or during calls: the process stops by itself (not killed
+// at the end of the slack).
 func TestRunCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	f := &fakeTools{onCall: func(n int) {
-		if n == 3 {
-			cancel()
-		}
-	}}
-	src := "package main\n\nfunc main() {\n\tfor {\n\t\tarchive_list(ArchiveListArgs{Folder: \"/\"})\n\t}\n}\n"
-	_, err := childRunner(time.Minute).Run(ctx, Program{Source: src, Tools: testTools}, f.call)
-	if !errors.Is(err, ErrStopped) {
-		t.Fatalf("err = %v; want ErrStopped", err)
+	loop := "package main\n\nfunc main() {\n\tfor {\n\t\tarchive_list(ArchiveListArgs{Folder: \"/\"})\n\t}\n}\n"
+	cases := []struct {
+		name string
+		src  string
+		// answer runs as the third call, after cancel.
+		answer func(ctx context.Context) (string, error)
+	}{
+		{name: "after a call", src: loop, answer: func(context.Context) (string, error) { return "ok", nil }},
+		{name: "during a call", src: loop, answer: func(ctx context.Context) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}},
+		{name: "while computing", src: "package main\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tarchive_list(ArchiveListArgs{Folder: \"/\"})\n\t}\n\tfor {\n\t}\n}\n",
+			answer: func(context.Context) (string, error) { return "ok", nil }},
 	}
-	if len(f.calls) != 3 {
-		t.Errorf("%d calls after the cancel at the third; want 3", len(f.calls))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			n := 0
+			call := func(cctx context.Context, tool string, args json.RawMessage) (string, error) {
+				if n++; n < 3 {
+					return "ok", nil
+				}
+				cancel()
+				return c.answer(cctx)
+			}
+			res, err := childRunner(time.Minute).Run(ctx, Program{Source: c.src, Tools: testTools}, call)
+			if !errors.Is(err, ErrStopped) || strings.Contains(err.Error(), "killed") {
+				t.Fatalf("err = %v; want ErrStopped, the process stopping by itself", err)
+			}
+			if n != 3 || res.Calls != 3 {
+				t.Errorf("%d calls (result says %d) after the cancel at the third; want 3", n, res.Calls)
+			}
+		})
 	}
 }
 

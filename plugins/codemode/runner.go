@@ -122,58 +122,40 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 
 // proc is one program process.
 type proc struct {
-	cmd    *exec.Cmd
-	toKid  *os.File
-	w      *writer
-	msgs   chan *message
-	gone   chan struct{} // its messages ended
-	exited chan struct{}
-	quit   chan struct{} // closed by stop: nobody reads msgs any more
-	report *tail
+	cmd     *exec.Cmd
+	toKid   *os.File // fd 3 of the process
+	fromKid *os.File // fd 4
+	ctl     *os.File // fd 5: a byte stops the program
+	w       *writer
+	rd      *reader
+	exited  chan struct{}
+	report  *tail
 }
 
 func (r *Runner) start() (*proc, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
+	var ends [6]*os.File // read, write of: in, out, ctl
+	for i := 0; i < len(ends); i += 2 {
+		rd, wr, err := os.Pipe()
+		if err != nil {
+			closeAll(ends[:i]...)
+			return nil, err
+		}
+		ends[i], ends[i+1] = rd, wr
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW)
-		return nil, err
-	}
+	inR, inW, outR, outW, ctlR, ctlW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	cmd := exec.Command(r.Command[0], r.Command[1:]...)
 	cmd.Env = []string{} // nothing of the app's environment (API keys)
-	cmd.ExtraFiles = []*os.File{inR, outW}
+	cmd.ExtraFiles = []*os.File{inR, outW, ctlR}
 	rep := &tail{max: maxReport, log: r.log()}
 	cmd.Stdout, cmd.Stderr = rep, rep
 	plugins.ConfigureChildCmd(cmd)
 	if err := cmd.Start(); err != nil {
-		closeAll(inR, inW, outR, outW)
+		closeAll(ends[:]...)
 		return nil, err
 	}
-	closeAll(inR, outW)
-	p := &proc{cmd: cmd, toKid: inW, w: &writer{w: inW}, msgs: make(chan *message, 1), gone: make(chan struct{}),
-		exited: make(chan struct{}), quit: make(chan struct{}), report: rep}
-	go func() {
-		defer close(p.gone)
-		defer outR.Close()
-		rd := newReader(outR)
-		for {
-			m, err := rd.next()
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					rep.note("unreadable message from the program process: " + err.Error())
-				}
-				return
-			}
-			select {
-			case p.msgs <- m:
-			case <-p.quit:
-				return
-			}
-		}
-	}()
+	closeAll(inR, outW, ctlR)
+	p := &proc{cmd: cmd, toKid: inW, fromKid: outR, ctl: ctlW, w: &writer{w: inW}, rd: newReader(outR),
+		exited: make(chan struct{}), report: rep}
 	go func() {
 		_ = cmd.Wait()
 		close(p.exited)
@@ -189,16 +171,19 @@ func closeAll(fs ...*os.File) {
 
 // stop kills the process and waits (bounded) for it.
 func (p *proc) stop() {
-	close(p.quit)
 	plugins.KillChildTree(p.cmd.Process)
-	p.toKid.Close()
+	closeAll(p.toKid, p.ctl, p.fromKid)
 	select {
 	case <-p.exited:
 	case <-time.After(exitWait):
 	}
 }
 
-// inChild runs the program in a process of its own.
+// inChild runs the program in a process of its own. The calling
+// goroutine reads the process's messages and answers its calls itself
+// (no goroutine hands them over): the parent's bound is the pipe's read
+// deadline, moved on lazily as inner calls stop it, and a cancelled ctx
+// writes the stop byte and shortens that deadline to the slack.
 func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Result, error) {
 	p, err := r.start()
 	if err != nil {
@@ -208,75 +193,86 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 	if err := p.w.send(req); err != nil {
 		return Result{}, r.crashed(p, err)
 	}
+	var mu sync.Mutex
 	// The parent's own bound, which stops, as the program's clock does,
 	// while an inner call runs.
 	deadline := time.Now().Add(req.Timeout + slack)
-	limit := time.NewTimer(req.Timeout + slack)
-	defer limit.Stop()
+	var stopBy time.Time // set once ctx is done: the process's time to answer done
+	_ = p.fromKid.SetReadDeadline(deadline)
+	defer context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopBy = time.Now().Add(slack)
+		_, _ = p.ctl.Write([]byte{1})
+		_ = p.fromKid.SetReadDeadline(stopBy)
+		// The process reads no reply once stopped: a reply being written
+		// must not block for ever.
+		_ = p.toKid.SetWriteDeadline(stopBy)
+	})()
 	calls := 0
-	done := ctx.Done()
 	for {
-		select {
-		case m := <-p.msgs:
-			switch m.Op {
-			case opCall:
-				calls++
-				var text string
-				var cerr error
-				switch {
-				case ctx.Err() != nil:
-					// Stopping: the program gets an error instead of another call.
-					cerr = fmt.Errorf("%s: not run: %w", m.Tool, context.Cause(ctx))
-				case calls > req.MaxCalls:
-					// The process counts too; this bound holds if it does not.
-					cerr = fmt.Errorf("%s: not run: a program may make at most %d calls", m.Tool, req.MaxCalls)
-				default:
-					limit.Stop()
-					began := time.Now()
-					text, cerr = call(ctx, m.Tool, m.Args)
-					deadline = deadline.Add(time.Since(began))
-					if done != nil {
-						limit.Reset(time.Until(deadline))
-					} else {
-						limit.Reset(slack) // stopping: as after the cancel
-					}
+		m, err := p.rd.next()
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				mu.Lock()
+				stopping, at := !stopBy.IsZero(), deadline
+				if stopping {
+					at = stopBy
 				}
-				rep := &message{Op: opReply, ID: m.ID, Text: text}
-				if cerr != nil {
-					rep.Err = &wireError{Msg: cerr.Error()}
+				if time.Now().Before(at) { // moved on by an inner call
+					_ = p.fromKid.SetReadDeadline(at)
+					mu.Unlock()
+					continue
 				}
-				if err := p.w.send(rep); err != nil {
-					select {
-					case <-p.gone:
-						return Result{Calls: calls}, r.crashed(p, err)
-					default:
-					}
-					r.log().Debug("the program process stopped reading", "err", err)
+				mu.Unlock()
+				if stopping {
+					return Result{Calls: calls}, fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
 				}
-			case opDone:
-				return Result{Output: m.Text, Truncated: m.Truncated, Calls: m.Calls}, m.Err.err()
+				return Result{Calls: calls}, fmt.Errorf("%w: it ran longer than %s and its process did not answer; it was killed", ErrTimeout, req.Timeout)
 			}
-		case <-p.gone:
-			// A done sent just before the end is still in the channel.
-			select {
-			case m := <-p.msgs:
-				if m.Op == opDone {
-					return Result{Output: m.Text, Truncated: m.Truncated, Calls: m.Calls}, m.Err.err()
-				}
-			default:
+			if !errors.Is(err, io.EOF) {
+				p.report.note("unreadable message from the program process: " + err.Error())
 			}
 			return Result{Calls: calls}, r.crashed(p, nil)
-		case <-limit.C:
+		}
+		switch m.Op {
+		case opCall:
+			calls++
 			if ctx.Err() != nil {
-				return Result{Calls: calls}, fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
+				// Stopping: the process has been (or is being) told to stop,
+				// which ends its call there; it reads no reply.
+				continue
 			}
-			return Result{Calls: calls}, fmt.Errorf("%w: it ran longer than %s and its process did not answer; it was killed", ErrTimeout, req.Timeout)
-		case <-done:
-			// The process stops the program and answers done; if it does
-			// not within the slack, it is killed.
-			done = nil
-			_ = p.w.send(&message{Op: opCancel})
-			limit.Reset(slack)
+			var text string
+			var cerr error
+			if calls > req.MaxCalls {
+				// The process counts too; this bound holds if it does not.
+				cerr = fmt.Errorf("%s: not run: a program may make at most %d calls", m.Tool, req.MaxCalls)
+			} else {
+				began := time.Now()
+				text, cerr = call(ctx, m.Tool, m.Args)
+				mu.Lock()
+				if stopBy.IsZero() {
+					deadline = deadline.Add(time.Since(began))
+				} else { // stopping: as after the cancel
+					stopBy = time.Now().Add(slack)
+					_ = p.fromKid.SetReadDeadline(stopBy)
+				}
+				mu.Unlock()
+			}
+			if ctx.Err() != nil {
+				continue // as above
+			}
+			rep := &message{Op: opReply, ID: m.ID, Text: text}
+			if cerr != nil {
+				rep.Err = &wireError{Msg: cerr.Error()}
+			}
+			if err := p.w.send(rep); err != nil {
+				// A dead process shows as the end of its messages.
+				r.log().Debug("the program process stopped reading", "err", err)
+			}
+		case opDone:
+			return Result{Output: m.Text, Truncated: m.Truncated, Calls: m.Calls}, m.Err.err()
 		}
 	}
 }

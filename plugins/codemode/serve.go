@@ -10,7 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"sync"
+	"time"
 
 	"github.com/wrasse-app/wrasse/plugins"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
@@ -23,10 +23,14 @@ const (
 )
 
 // ChildIO is the child's side of the pipes: In carries the parent's
-// messages (fd 3), Out the child's (fd 4), Log its slog lines (stderr).
+// replies (fd 3), Out the child's messages (fd 4), Ctl the parent's stop
+// (fd 5: a byte, or its end when the parent goes away), Log its slog
+// lines (stderr). A read of In blocked in a call is cut short on a stop
+// when In has read deadlines (an *os.File in the runtime's poller).
 type ChildIO struct {
 	In  io.Reader
 	Out io.Writer
+	Ctl io.Reader
 	Log io.Writer
 }
 
@@ -55,6 +59,9 @@ func ServeChild(ctx context.Context, cio ChildIO) error {
 	return serve(ctx, cio, log)
 }
 
+// serve runs one program. An inner call writes its message and reads the
+// reply on the program's own goroutine: no goroutine in between to hand
+// the reply over, so a call costs one wake-up of this process.
 func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
 	r, w := newReader(cio.In), &writer{w: cio.Out}
 	req, err := r.next()
@@ -66,53 +73,45 @@ func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var mu sync.Mutex
-	var nextID uint64
-	waiting := map[uint64]chan *message{}
-	gone := make(chan struct{})
-	go func() {
-		defer close(gone)
-		for {
-			m, err := r.next()
-			if err != nil {
-				cancel(errors.New("the parent went away"))
+	if cio.Ctl != nil {
+		go func() {
+			var b [1]byte
+			if n, _ := cio.Ctl.Read(b[:]); n > 0 {
+				cancel(errors.New("stopped by the parent"))
 				return
 			}
-			switch m.Op {
-			case opCancel:
-				cancel(errors.New("stopped by the parent"))
-			case opReply:
-				mu.Lock()
-				ch := waiting[m.ID]
-				delete(waiting, m.ID)
-				mu.Unlock()
-				if ch != nil {
-					ch <- m
-				}
-			}
-		}
-	}()
+			cancel(errors.New("the parent went away"))
+		}()
+	}
+	if d, ok := cio.In.(interface{ SetReadDeadline(time.Time) error }); ok {
+		// A deadline in the past ends a read blocked for a reply; it stays,
+		// and no call reads again once the run is stopped.
+		defer context.AfterFunc(ctx, func() { _ = d.SetReadDeadline(time.Unix(1, 0)) })()
+	}
+	var id uint64
 	call := func(ctx context.Context, tool string, args json.RawMessage) (string, error) {
-		ch := make(chan *message, 1)
-		mu.Lock()
-		nextID++
-		id := nextID
-		waiting[id] = ch
-		mu.Unlock()
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("%s: not run: %w", tool, context.Cause(ctx))
 		}
+		id++
 		if err := w.send(&message{Op: opCall, ID: id, Tool: tool, Args: args}); err != nil {
 			return "", fmt.Errorf("%s: cannot reach Wrasse: %w", tool, err)
 		}
-		select {
-		case m := <-ch:
+		for {
+			m, err := r.next()
+			if err != nil {
+				if ctx.Err() == nil {
+					cancel(errors.New("the parent went away"))
+				}
+				return "", fmt.Errorf("%s: %w", tool, context.Cause(ctx))
+			}
+			if m.Op != opReply || m.ID != id {
+				continue
+			}
 			if m.Err != nil {
 				return m.Text, errors.New(m.Err.Msg)
 			}
 			return m.Text, nil
-		case <-ctx.Done():
-			return "", fmt.Errorf("%s: %w", tool, context.Cause(ctx))
 		}
 	}
 	h := plugins.NewHost(plugins.Options{Logger: log})
@@ -120,18 +119,21 @@ func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
 	return w.send(done)
 }
 
-// Fds of the pipes a program process gets (exec.Cmd.ExtraFiles 0 and 1).
+// Fds of the pipes a program process gets (exec.Cmd.ExtraFiles 0, 1, 2).
 const (
 	childInFd  = 3
 	childOutFd = 4
+	childCtlFd = 5
 )
 
-// ChildPipes is the ChildIO of a process that Runner started: fd 3, fd 4
+// ChildPipes is the ChildIO of a process that Runner started: fd 3, 4, 5
 // and stderr.
 func ChildPipes(stderr io.Writer) ChildIO {
-	pollable(childInFd)
-	pollable(childOutFd)
-	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"), Log: stderr}
+	for _, fd := range []int{childInFd, childOutFd, childCtlFd} {
+		pollable(fd)
+	}
+	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"),
+		Ctl: os.NewFile(childCtlFd, "codemode-ctl"), Log: stderr}
 }
 
 // ChildCommand is the app's hidden subcommand that serves ServeChild.

@@ -1,7 +1,7 @@
 package codemode
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,11 +17,10 @@ const ProgramFile = plugins.ProgramFile
 
 // Message operations (see the package doc).
 const (
-	opRun    = "run"
-	opReply  = "reply"
-	opCancel = "cancel"
-	opCall   = "call"
-	opDone   = "done"
+	opRun   = "run"
+	opReply = "reply"
+	opCall  = "call"
+	opDone  = "done"
 )
 
 // maxLine bounds one protocol line: a program, the arguments of one call
@@ -30,6 +29,9 @@ const maxLine = 16 << 20
 
 // maxArgsBytes bounds the encoded arguments of one inner call.
 const maxArgsBytes = 1 << 20
+
+// errLineTooLong: a message longer than maxLine.
+var errLineTooLong = errors.New("message too long")
 
 type message struct {
 	Op string `json:"op"`
@@ -91,42 +93,78 @@ func (w *wireError) err() error {
 	return errors.New(w.Msg)
 }
 
-// writer sends messages, one per line, from any goroutine.
+// writer sends messages, one line in one write each, from any goroutine.
 type writer struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte // reused: a call and its reply fit after the first
 }
 
 func (w *writer) send(m *message) error {
-	b, err := json.Marshal(m)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b, err := encodeMsg(w.buf[:0], m)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", m.Op, err)
 	}
 	b = append(b, '\n')
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	if cap(b) <= 64<<10 {
+		w.buf = b
+	}
 	_, err = w.w.Write(b)
 	return err
 }
 
-// reader reads messages, one per line.
-type reader struct{ s *bufio.Scanner }
+// reader reads messages, one per line, from a buffer it reuses. Unlike a
+// bufio.Scanner it survives a read error: a read deadline that passed
+// (the parent's bound, moved on lazily) leaves what was read in place.
+type reader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int
+	scanned    int // bytes after start known to hold no newline
+}
 
-func newReader(r io.Reader) *reader {
-	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &reader{s: s}
+func newReader(r io.Reader) *reader { return &reader{r: r, buf: make([]byte, 4<<10)} }
+
+// line returns the next line without its newline; it is valid until the
+// next call.
+func (r *reader) line() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(r.buf[r.start+r.scanned:r.end], '\n'); i >= 0 {
+			l := r.buf[r.start : r.start+r.scanned+i]
+			r.start += r.scanned + i + 1
+			r.scanned = 0
+			return l, nil
+		}
+		r.scanned = r.end - r.start
+		if r.start > 0 {
+			r.end = copy(r.buf, r.buf[r.start:r.end])
+			r.start = 0
+		}
+		if r.end == len(r.buf) {
+			if len(r.buf) > maxLine {
+				return nil, errLineTooLong
+			}
+			nb := make([]byte, min(2*len(r.buf), maxLine+1))
+			copy(nb, r.buf[:r.end])
+			r.buf = nb
+		}
+		n, err := r.r.Read(r.buf[r.end:])
+		r.end += n
+		if n == 0 && err != nil {
+			return nil, err
+		}
+	}
 }
 
 func (r *reader) next() (*message, error) {
-	if !r.s.Scan() {
-		if err := r.s.Err(); err != nil {
-			return nil, err
-		}
-		return nil, io.EOF
+	l, err := r.line()
+	if err != nil {
+		return nil, err
 	}
 	m := &message{}
-	if err := json.Unmarshal(r.s.Bytes(), m); err != nil {
+	if err := decodeMsg(l, m); err != nil {
 		return nil, fmt.Errorf("malformed message: %w", err)
 	}
 	return m, nil
