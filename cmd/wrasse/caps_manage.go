@@ -109,7 +109,8 @@ func explainCollection(typed string, coll *cerebellum.CollectionError) error {
 	names := coll.Collection.Names()
 	var example []string // skills expected to install, for the --only example
 	for _, f := range coll.Collection.Skills {
-		if f.Problem == nil && len(example) < 2 {
+		// A name --only cannot spell (a comma, blanks around it) makes no example.
+		if f.Problem == nil && len(example) < 2 && len(commalist.Split(f.Name)) == 1 && commalist.Split(f.Name)[0] == f.Name {
 			example = append(example, f.Name)
 		}
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,5 +20,28 @@ func TestReviewOnlyNamingNothing(t *testing.T) {
 		if _, out, _ := cli(t, ws, "caps", "list", "--no-check"); strings.Contains(out, "pdf") {
 			t.Errorf("--only %q installed something:\n%s", only, out)
 		}
+	}
+}
+
+// TestReviewOnlyExampleIsUsable: the --only example in the refusal of a
+// collection never holds a name --only cannot spell (one with a comma).
+func TestReviewOnlyExampleIsUsable(t *testing.T) {
+	src := t.TempDir()
+	for dir, name := range map[string]string{"a,b": "ab", "c": "c", "e": "e"} {
+		if err := os.MkdirAll(filepath.Join(src, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		md := "---\nname: " + name + "\ndescription: Skill " + name + ".\n---\nx\n"
+		if err := os.WriteFile(filepath.Join(src, dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := t.TempDir()
+	_, _, errs := cli(t, ws, "caps", "install", src)
+	if !strings.Contains(errs, "--only c,e") {
+		t.Fatalf("refusal: %q", errs)
+	}
+	if code, out, errs := cli(t, ws, "caps", "install", src, "--only", "c,e"); code != 0 || !strings.Contains(out, "Installed e") {
+		t.Errorf("the example does not install: %d %q %q", code, out, errs)
 	}
 }
