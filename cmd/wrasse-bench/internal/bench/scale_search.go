@@ -23,8 +23,9 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 	}
 	allocs := curve{Measure: "tool_search, bytes allocated per query", Unit: "B"}
 	p50 := curve{Measure: "tool_search, query p50", Unit: "µs"}
-	update := curve{Measure: "tool_search index for the next snapshot after one capability changes", Unit: "ms"}
+	update := curve{Measure: "tool_search index update after one capability changes", Unit: "ms"}
 	rebuild := map[int]time.Duration{}
+	var nextPoints []curvePoint
 	for _, n := range r.scaleSizes() {
 		if ctx.Err() != nil {
 			break
@@ -38,16 +39,21 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 		allocs.Points = append(allocs.Points, curvePoint{N: n, Value: bytesPerQuery(ix, qs)})
 		p50.Points = append(p50.Points, curvePoint{N: n, Value: us(eval.MeasureLatency(ix, qs, 5).P50)})
 
-		// One capability's description changes: what the next snapshot's
-		// index costs. The snapshot builds it again over every capability
-		// (Snapshot.Search calls search.Build); no incremental update yet.
+		// One capability's description changes: the index of the next
+		// snapshot, updated for that capability (Index.Update), and as the
+		// snapshot makes it (Index.Next, which also finds what changed).
 		changed := slices.Clone(docs)
 		changed[n/2].Description += " zorblax quuxifier"
 		t0 = time.Now()
-		next := search.Build(changed)
+		next := ix.Update([]search.Doc{changed[n/2]}, nil)
 		d := time.Since(t0)
-		if hits := next.Search("zorblax quuxifier", 1, nil); len(hits) == 0 || hits[0].ID != changed[n/2].ID {
-			return []Row{errorRow(sectionScale, update.Measure, fmt.Errorf("after the change, %q does not find the changed capability %s first: %v", "zorblax quuxifier", changed[n/2].ID, hits))}
+		t0 = time.Now()
+		viaNext := ix.Next(changed)
+		nextPoints = append(nextPoints, curvePoint{N: n, Value: ms(time.Since(t0))})
+		for _, x := range []*search.Index{next, viaNext} {
+			if hits := x.Search("zorblax quuxifier", 1, nil); len(hits) == 0 || hits[0].ID != changed[n/2].ID {
+				return []Row{errorRow(sectionScale, update.Measure, fmt.Errorf("after the update, %q does not find the changed capability %s first: %v", "zorblax quuxifier", changed[n/2].ID, hits))}
+			}
 		}
 		update.Points = append(update.Points, curvePoint{N: n, Value: ms(d)})
 	}
@@ -55,14 +61,14 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 	allocs.Note = fmt.Sprintf("tool_search (cerebellum/search) over eval.Synthetic capabilities; %d synthetic queries for k = 5, each right after a garbage collection (which empties a sync.Pool), runtime.MemStats.TotalAlloc per query", queries)
 	p50.Baseline = "the same queries, same index"
 	p50.Note = "eval.MeasureLatency: each query once after a warm-up pass, nearest-rank p50"
-	update.Note = "the next snapshot's index after one capability's description grew by two words no other has: today search.Build over every capability again, as Snapshot.Search does; it must rank the changed capability first for its new words"
+	update.Note = "Index.Update with the one changed capability (its description gained two words no other has), beside search.Build of every capability at the same size; the updated index must rank the changed capability first for its new words"
 	var first []string
 	for _, n := range r.scaleSizes() {
 		if d, ok := rebuild[n]; ok {
 			first = append(first, fmt.Sprintf("%s: %s", FormatInt(n), FormatDuration(d)))
 		}
 	}
-	update.Baseline = "first build " + strings.Join(first, ", ")
+	update.Baseline = "full build " + strings.Join(first, ", ")
 	rows := curveRows(allocs)
 	if len(allocs.Points) > 1 {
 		// Judged flat, not merely linear: at most 1 KB more at the largest.
@@ -73,12 +79,15 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 	}
 	rows = append(rows, curveRows(p50)...)
 	rows = append(rows, curveRows(update)...)
+	rows = append(rows, curveRows(curve{Measure: "tool_search index of the next snapshot after one capability changes", Unit: "ms", Points: nextPoints,
+		Baseline: "the same full builds", Note: "Index.Next over every capability's document, as Snapshot.Search does from the previous snapshot's index: it compares each document with the one indexed (field by field), then updates the changed one"})...)
 	if l := len(update.Points); l > 0 {
 		last := update.Points[l-1]
+		full := ms(rebuild[last.N])
 		rows = append(rows, Row{Section: sectionScale, Measure: fmt.Sprintf("tool_search index update after one change, %s capabilities", FormatInt(last.N)),
-			Value: formatFloat(last.Value) + " ms", Number: last.Value, Unit: "ms", Baseline: "full rebuild (the same figure: nothing incremental yet)",
-			Target: "work for that capability only", Pass: verdict(false),
-			Note: "not done: the index stores BM25F weights that depend on every capability (IDF, average field lengths, the vocabulary that splits run-together names), so an exact update needs weights computed at query time from raw term counts; see the issue 14 report"})
+			Value: formatFloat(last.Value) + " ms", Number: last.Value, Unit: "ms", Baseline: fmt.Sprintf("full build %s ms", formatFloat(full)),
+			Target: "work for that capability only (≤ 1% of a full build)", Pass: verdict(last.Value <= full/100),
+			Note: "an update replaces the changed capability's postings (copying the posting lists of its terms) and re-counts only capabilities whose run-together names split differently; it ranks exactly as a build of the same capabilities (cerebellum/search tests)"})
 	}
 	return rows
 }
