@@ -87,6 +87,13 @@ type Registry struct {
 	log    *slog.Logger
 	native map[string]Runtime
 
+	// resyncMu serialises Resyncs, so each diffs against the state the
+	// previous one applied.
+	resyncMu sync.Mutex
+	// appliedGen is the generation of the snapshot r.applied was taken
+	// from (0 if not known) and appliedNames its names, sorted (under mu).
+	appliedGen   uint64
+	appliedNames []string
 	// scanMu serialises rescans, so a folder Resync never builds on a
 	// scan another Resync is replacing.
 	scanMu sync.Mutex

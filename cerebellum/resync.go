@@ -34,6 +34,8 @@ func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) =
 // runs (Options.AppliedState), so `wrasse caps resync` in a new process
 // still reports the edits made since the previous Resync.
 func (r *Registry) Resync(ctx context.Context) (Diff, error) {
+	r.resyncMu.Lock()
+	defer r.resyncMu.Unlock()
 	r.mu.Lock()
 	before := r.applied
 	r.mu.Unlock()
@@ -42,9 +44,29 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 	if err := r.rescan("resync"); err != nil {
 		return Diff{}, err
 	}
-	after := hashesOf(r.Snapshot())
+	return r.applySnapshot(before, r.Snapshot()), nil
+}
+
+// applySnapshot records snap as the applied state and returns what changed
+// since before; r.resyncMu must be held. A Resync that kept the snapshot the
+// previous one applied knows its diff (nothing) without comparing hashes.
+func (r *Registry) applySnapshot(before map[string]string, snap *Snapshot) Diff {
+	r.mu.Lock()
+	if r.appliedGen == snap.Generation && r.appliedNames != nil {
+		names := slices.Clone(r.appliedNames)
+		r.mu.Unlock()
+		return Diff{Unchanged: names}
+	}
+	r.mu.Unlock()
+	after := hashesOf(snap)
 	r.setApplied(before, after)
-	return diffHashes(before, after), nil
+	d := diffHashes(before, after)
+	names := slices.Concat(d.Added, d.Changed, d.Unchanged)
+	slices.Sort(names)
+	r.mu.Lock()
+	r.appliedGen, r.appliedNames = snap.Generation, names
+	r.mu.Unlock()
+	return d
 }
 
 // setApplied records after as the applied state, writing it only when it
@@ -145,6 +167,8 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 	if r.opts.Workspace == "" || len(folders) == 0 {
 		return r.Resync(ctx)
 	}
+	r.resyncMu.Lock()
+	defer r.resyncMu.Unlock()
 	r.scanMu.Lock()
 	r.mu.Lock()
 	base, before := r.scanned, r.applied
@@ -158,9 +182,7 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 		snap := r.snap.Load()
 		r.mu.Unlock()
 		r.scanMu.Unlock()
-		after := hashesOf(snap)
-		r.setApplied(before, after)
-		return diffHashes(before, after), nil
+		return r.applySnapshot(before, snap), nil
 	}
 	r.scanned = scanned
 	snap, err := r.assembleLocked()
@@ -171,9 +193,7 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 	}
 	r.closeStale(snap)
 	r.notify(Change{Generation: snap.Generation, Reason: "resync"})
-	after := hashesOf(snap)
-	r.setApplied(before, after)
-	return diffHashes(before, after), nil
+	return r.applySnapshot(before, snap), nil
 }
 
 // PendingFolders is Pending when the changed folders are known: it reads
