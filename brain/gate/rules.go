@@ -69,7 +69,17 @@ func Compile(patterns []cerebellum.GatePattern) *Rules {
 			r.byTool[t] = append(r.byTool[t], i)
 		}
 		if rest != nil {
-			r.need[i] = newNeed(required(rest))
+			// Every text the pattern needs (up to maxNeeds), so that one
+			// also found in the tool name ("cap500" in `drop table cap500`)
+			// does not let the expression run on every call of that tool.
+			var chain *need
+			all := requiredAll(rest)
+			for j := len(all) - 1; j >= 0; j-- {
+				if n := newNeed(all[j]); n != nil {
+					n.and, chain = chain, n
+				}
+			}
+			r.need[i] = chain
 		}
 	}
 	return r
@@ -260,6 +270,49 @@ func required(re *syntax.Regexp) []string {
 	return nil
 }
 
+// maxNeeds bounds the required texts checked per pattern.
+const maxNeeds = 3
+
+// requiredAll is like required but, for a sequence, returns up to maxNeeds
+// of the sets its parts require (all of which every match contains), the
+// strongest first.
+func requiredAll(re *syntax.Regexp) [][]string {
+	if re.Op == syntax.OpCapture {
+		return requiredAll(re.Sub[0])
+	}
+	if re.Op != syntax.OpConcat {
+		if r := required(re); r != nil {
+			return [][]string{r}
+		}
+		return nil
+	}
+	var sets [][]string
+	keep := func(set []string) {
+		if len(set) > 0 && minLen(set) > 0 {
+			sets = append(sets, set)
+		}
+	}
+	run := []string{""}
+	for _, sub := range re.Sub {
+		if p, exact := prefixes(sub); exact {
+			if next := product(run, p); next != nil {
+				run = next
+				continue
+			}
+		}
+		keep(run)
+		run = []string{""}
+		if p, exact := prefixes(sub); exact {
+			run = p
+			continue
+		}
+		keep(required(sub))
+	}
+	keep(run)
+	slices.SortStableFunc(sets, func(a, b []string) int { return minLen(b) - minLen(a) })
+	return sets[:min(len(sets), maxNeeds)]
+}
+
 // better reports whether set is a stronger requirement than best: its
 // shortest string is longer. A set holding "" requires nothing.
 func better(set, best []string) bool {
@@ -384,6 +437,8 @@ func foldASCII(s string) string {
 // they share a substring (`"PATH":"` in `[{,]"path":"(/etc|/usr)`), the
 // line is searched once for it and each string is checked where it occurs.
 type need struct {
+	// and is a further need of the same pattern: a line must hold both.
+	and    *need
 	strs   [][]byte
 	anchor []byte
 	// offs[i] are the positions of anchor in strs[i].
@@ -497,9 +552,16 @@ func (n *need) mayMatch(folded []byte) bool {
 // mayMatchLine reports whether rendering i of f holds one of n's strings,
 // searching the line as it is when it can.
 func (n *need) mayMatchLine(f *folded, i int) bool {
-	if n == nil {
-		return true
+	for ; n != nil; n = n.and {
+		if !n.holds(f, i) {
+			return false
+		}
 	}
+	return true
+}
+
+// holds reports whether rendering i holds one of n's own strings.
+func (n *need) holds(f *folded, i int) bool {
 	if !n.ascii || f.special(i) {
 		return n.mayMatch(f.line(i))
 	}
