@@ -2,6 +2,7 @@ package search
 
 import (
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -112,11 +113,19 @@ type wordInfo struct {
 	known int32
 }
 
-// termInfo is one term (stem): its documents, ascending by slot.
+// termInfo is one term (stem): its documents, ascending by slot. A
+// removed document's posting stays until a sixth of the list is such
+// (dead); its slot has no ID then, and it weighs nothing.
 type termInfo struct {
 	stem string
 	df   int32
+	dead int32
 	post []posting
+	// claim is how much of post's array some version has filled, shared by
+	// the versions sharing the array: a version appends in place only when
+	// it is the one that filled it that far, so an update adds a posting
+	// without copying the list, and two made from one index never collide.
+	claim *atomic.Int32
 }
 
 // tok is one word occurrence of a document (while it is read).

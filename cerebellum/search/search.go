@@ -155,7 +155,9 @@ func (ix *Index) postingWeights(t int32, ti *termInfo) []float32 {
 	idf := ix.idf(ti.df)
 	ws := make([]float32, len(ti.post))
 	for i := range ti.post {
-		ws[i] = ix.weight(nt, idf, &ti.post[i])
+		if ix.slots.at(int(ti.post[i].doc)).id != "" {
+			ws[i] = ix.weight(nt, idf, &ti.post[i])
+		}
 	}
 	ix.termWeights.Store(t, ws)
 	return ws
@@ -226,6 +228,9 @@ func (ix *Index) Search(query string, k int, keep func(id string) bool) []Hit {
 		ti := ix.terms.at(int(qt.t))
 		ws := ix.postingWeights(qt.t, ti)
 		for i := range ti.post {
+			if ws[i] == 0 {
+				continue // a removed document's
+			}
 			d := ti.post[i].doc
 			if s.scores[d] == 0 {
 				s.touched = append(s.touched, d)

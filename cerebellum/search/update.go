@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Update returns the index of ix's documents with changed added, each
@@ -135,7 +136,7 @@ func (ix *Index) remove(id string, flipped map[int32]bool) {
 	if !ok {
 		return
 	}
-	ix.unpost(d)
+	ix.bury(d)
 	s := ix.slots.mut(int(d))
 	tb := ix.read(&s.doc)
 	for _, w := range tb.known {
@@ -378,10 +379,20 @@ func (ix *Index) post(d int32, toks []tok, c *counter) {
 	for i, t := range terms {
 		ti := ix.terms.mut(int(t))
 		j, _ := slices.BinarySearchFunc(ti.post, d, func(p posting, d int32) int { return int(p.doc - d) })
-		if j == len(ti.post) && ix.slots.all {
+		switch n := len(ti.post); {
+		case j == n && ix.slots.all:
 			ti.post = append(ti.post, entries[i]) // a fresh index owns its lists
-		} else {
+		case j == n && n < cap(ti.post) && ti.claim != nil && ti.claim.CompareAndSwap(int32(n), int32(n+1)):
+			ti.post = append(ti.post, entries[i]) // past every version's end
+		case j == n:
+			grown := make([]posting, n, n+n/4+4)
+			copy(grown, ti.post)
+			ti.post = append(grown, entries[i])
+			ti.claim = new(atomic.Int32)
+			ti.claim.Store(int32(len(ti.post)))
+		default:
 			ti.post = slices.Insert(slices.Clip(ti.post), j, entries[i])
+			ti.claim = nil
 		}
 		ti.df++
 	}
@@ -389,6 +400,34 @@ func (ix *Index) post(d int32, toks []tok, c *counter) {
 	for f := range numFields {
 		ix.sumLen[f] += float64(lens[f])
 	}
+}
+
+// bury takes removed document d's lengths out and leaves its postings to
+// weigh nothing (its slot loses its ID), compacting a list once a sixth of
+// it is such.
+func (ix *Index) bury(d int32) {
+	s := ix.slots.mut(int(d))
+	for _, t := range s.terms {
+		ti := ix.terms.mut(int(t))
+		ti.df--
+		if ti.dead++; int(ti.dead) > len(ti.post)/6 {
+			live := make([]posting, 0, ti.df+ti.df/4+4)
+			for _, p := range ti.post {
+				if p.doc != d && ix.slots.at(int(p.doc)).id != "" {
+					live = append(live, p)
+				}
+			}
+			ti.post, ti.dead = live, 0
+			ti.claim = new(atomic.Int32)
+			ti.claim.Store(int32(len(live)))
+		}
+	}
+	s.terms = nil
+	lens := ix.lens.mut(int(d))
+	for f := range numFields {
+		ix.sumLen[f] -= float64(lens[f])
+	}
+	*lens = [numFields]float32{}
 }
 
 // unpost takes document d's postings and lengths out.
@@ -399,6 +438,7 @@ func (ix *Index) unpost(d int32) {
 		if j, ok := slices.BinarySearchFunc(ti.post, d, func(p posting, d int32) int { return int(p.doc - d) }); ok {
 			ti.post = slices.Delete(slices.Clone(ti.post), j, j+1)
 			ti.df--
+			ti.claim = nil
 		}
 	}
 	s.terms = nil
