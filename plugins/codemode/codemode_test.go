@@ -27,8 +27,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if len(os.Args) > 1 && os.Args[1] == hangCommand {
+		time.Sleep(time.Hour) // a process that never answers
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
+
+const hangCommand = "__hang"
 
 func childRunner(timeout time.Duration) *Runner {
 	return &Runner{Command: []string{os.Args[0], ChildCommand}, Timeout: timeout, MaxOutput: 4 << 10}
@@ -216,6 +222,38 @@ func TestRunCancelled(t *testing.T) {
 			}
 			if n != 3 || res.Calls != 3 {
 				t.Errorf("%d calls (result says %d) after the cancel at the third; want 3", n, res.Calls)
+			}
+		})
+	}
+}
+
+// A process that does not answer is killed at the parent's own bound
+// (the program's deadline and the slack, or the slack after a stop); one
+// that ends without answering is a crash.
+func TestRunUnresponsiveProcess(t *testing.T) {
+	cases := []struct {
+		name    string
+		command []string
+		cancel  bool
+		err     error
+		errText string
+	}{
+		{name: "never answers", command: []string{os.Args[0], hangCommand}, err: ErrTimeout, errText: "killed"},
+		{name: "never answers the stop", command: []string{os.Args[0], hangCommand}, cancel: true, err: ErrStopped, errText: "killed"},
+		{name: "ends without answering", command: []string{os.Args[0], "-test.run=^$"}, err: ErrCrashed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if c.cancel {
+				cancel()
+			}
+			r := &Runner{Command: c.command, Timeout: 100 * time.Millisecond}
+			_, err := r.Run(ctx, Program{Source: "package main\n\nfunc main() {}\n"}, (&fakeTools{}).call)
+			if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.errText) {
+				t.Fatalf("err = %v; want %v mentioning %q", err, c.err, c.errText)
 			}
 		})
 	}

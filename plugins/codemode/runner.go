@@ -122,8 +122,10 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 
 // proc is one program process.
 type proc struct {
-	cmd     *exec.Cmd
-	toKid   *os.File // fd 3 of the process
+	cmd *exec.Cmd
+	// The process's fd 3, 4 and 5, all blocking (see blockingPipe): the
+	// reply to a call wakes the thread that reads it and no other.
+	toKid   *os.File // fd 3
 	fromKid *os.File // fd 4
 	ctl     *os.File // fd 5: a byte stops the program
 	w       *writer
@@ -135,7 +137,7 @@ type proc struct {
 func (r *Runner) start() (*proc, error) {
 	var ends [6]*os.File // read, write of: in, out, ctl
 	for i := 0; i < len(ends); i += 2 {
-		rd, wr, err := os.Pipe()
+		rd, wr, err := blockingPipe()
 		if err != nil {
 			closeAll(ends[:i]...)
 			return nil, err
@@ -180,10 +182,12 @@ func (p *proc) stop() {
 }
 
 // inChild runs the program in a process of its own. The calling
-// goroutine reads the process's messages and answers its calls itself
-// (no goroutine hands them over): the parent's bound is the pipe's read
-// deadline, moved on lazily as inner calls stop it, and a cancelled ctx
-// writes the stop byte and shortens that deadline to the slack.
+// goroutine reads the process's messages and answers its calls itself,
+// in blocking reads of the pipe: no goroutine hands a message over and
+// no poller thread is woken, so a call costs one wake-up of this process.
+// The parent's bound is a timer that kills the process (which ends the
+// read); it is moved on lazily, when it fires, by the time inner calls
+// took. A cancelled ctx writes the stop byte and shortens it to the slack.
 func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Result, error) {
 	p, err := r.start()
 	if err != nil {
@@ -198,37 +202,45 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 	// while an inner call runs.
 	deadline := time.Now().Add(req.Timeout + slack)
 	var stopBy time.Time // set once ctx is done: the process's time to answer done
-	_ = p.fromKid.SetReadDeadline(deadline)
+	var killed error     // why the bound killed the process
+	var bound *time.Timer
+	bound = time.AfterFunc(req.Timeout+slack, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		at := deadline
+		if !stopBy.IsZero() {
+			at = stopBy
+		}
+		if d := time.Until(at); d > 0 { // moved on by inner calls
+			bound.Reset(d)
+			return
+		}
+		if stopBy.IsZero() {
+			killed = fmt.Errorf("%w: it ran longer than %s and its process did not answer; it was killed", ErrTimeout, req.Timeout)
+		} else {
+			killed = fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
+		}
+		plugins.KillChildTree(p.cmd.Process)
+	})
+	defer bound.Stop()
 	defer context.AfterFunc(ctx, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		stopBy = time.Now().Add(slack)
 		_, _ = p.ctl.Write([]byte{1})
-		_ = p.fromKid.SetReadDeadline(stopBy)
-		// The process reads no reply once stopped: a reply being written
-		// must not block for ever.
-		_ = p.toKid.SetWriteDeadline(stopBy)
+		// A reply being written that the stopped process no longer reads
+		// ends when the bound kills it.
+		bound.Reset(slack)
 	})()
 	calls := 0
 	for {
 		m, err := p.rd.next()
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				mu.Lock()
-				stopping, at := !stopBy.IsZero(), deadline
-				if stopping {
-					at = stopBy
-				}
-				if time.Now().Before(at) { // moved on by an inner call
-					_ = p.fromKid.SetReadDeadline(at)
-					mu.Unlock()
-					continue
-				}
-				mu.Unlock()
-				if stopping {
-					return Result{Calls: calls}, fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
-				}
-				return Result{Calls: calls}, fmt.Errorf("%w: it ran longer than %s and its process did not answer; it was killed", ErrTimeout, req.Timeout)
+			mu.Lock()
+			why := killed
+			mu.Unlock()
+			if why != nil {
+				return Result{Calls: calls}, why
 			}
 			if !errors.Is(err, io.EOF) {
 				p.report.note("unreadable message from the program process: " + err.Error())
@@ -256,7 +268,6 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 					deadline = deadline.Add(time.Since(began))
 				} else { // stopping: as after the cancel
 					stopBy = time.Now().Add(slack)
-					_ = p.fromKid.SetReadDeadline(stopBy)
 				}
 				mu.Unlock()
 			}

@@ -10,23 +10,26 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"time"
 
 	"github.com/wrasse-app/wrasse/plugins"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// Limits of a program's process, as for a plugin process.
+// Limits of a program's process. One P, unlike a plugin process's two: a
+// program has no goroutines, and with a second P idle every wake-up for a
+// reply woke another thread to look for work too (about 3 µs of an inner
+// call's trip on a loaded machine; a program that allocates and sorts runs
+// no slower).
 const (
 	childMaxStack = 64 << 20
-	childMaxProcs = 2
+	childMaxProcs = 1
 )
 
 // ChildIO is the child's side of the pipes: In carries the parent's
 // replies (fd 3), Out the child's messages (fd 4), Ctl the parent's stop
 // (fd 5: a byte, or its end when the parent goes away), Log its slog
-// lines (stderr). A read of In blocked in a call is cut short on a stop
-// when In has read deadlines (an *os.File in the runtime's poller).
+// lines (stderr). A stop during a call leaves the read of its reply
+// behind: the interpreter's guard returns without the program.
 type ChildIO struct {
 	In  io.Reader
 	Out io.Writer
@@ -60,8 +63,9 @@ func ServeChild(ctx context.Context, cio ChildIO) error {
 }
 
 // serve runs one program. An inner call writes its message and reads the
-// reply on the program's own goroutine: no goroutine in between to hand
-// the reply over, so a call costs one wake-up of this process.
+// reply on the program's own goroutine, in a blocking read of fd 3: no
+// goroutine in between to hand the reply over and no poller thread, so a
+// call costs one wake-up of this process.
 func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
 	r, w := newReader(cio.In), &writer{w: cio.Out}
 	req, err := r.next()
@@ -82,11 +86,6 @@ func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
 			}
 			cancel(errors.New("the parent went away"))
 		}()
-	}
-	if d, ok := cio.In.(interface{ SetReadDeadline(time.Time) error }); ok {
-		// A deadline in the past ends a read blocked for a reply; it stays,
-		// and no call reads again once the run is stopped.
-		defer context.AfterFunc(ctx, func() { _ = d.SetReadDeadline(time.Unix(1, 0)) })()
 	}
 	var id uint64
 	call := func(ctx context.Context, tool string, args json.RawMessage) (string, error) {
@@ -129,7 +128,7 @@ const (
 // ChildPipes is the ChildIO of a process that Runner started: fd 3, 4, 5
 // and stderr.
 func ChildPipes(stderr io.Writer) ChildIO {
-	for _, fd := range []int{childInFd, childOutFd, childCtlFd} {
+	for _, fd := range []int{childOutFd, childCtlFd} {
 		pollable(fd)
 	}
 	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"),
