@@ -2,6 +2,7 @@ package bench
 
 import (
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -33,5 +34,24 @@ func TestParseResident(t *testing.T) {
 	}
 	if got := parseResident("", "", "/x"); got != (residentSet{}) {
 		t.Errorf("empty /proc files gave %+v, want zeros", got)
+	}
+}
+
+// TestDropCached runs the drop on a file the test wrote; what it does to the
+// page cache is the bench's to measure (fincore), not a test's.
+func TestDropCached(t *testing.T) {
+	bin := t.TempDir() + "/wrasse"
+	if err := os.WriteFile(bin, make([]byte, 1<<20), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := dropCached(bin); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(bin)
+	if err != nil || len(got) != 1<<20 {
+		t.Fatalf("the file after dropCached: %d bytes, %v", len(got), err)
+	}
+	if err := dropCached(bin + ".missing"); err == nil && runtime.GOOS == "linux" {
+		t.Error("dropCached of a missing file succeeded")
 	}
 }
