@@ -35,11 +35,18 @@
 //
 // # Protocol
 //
-// JSON lines on two extra pipes (fd 3 parent → child, fd 4 child →
-// parent), so nothing the interpreter or the Go runtime prints can break
-// the stream; stderr carries the child's log and, when it dies, the
-// runtime's report:
+// JSON lines on three extra pipes (fd 3 parent → child, fd 4 child →
+// parent, fd 5 the stop), so nothing the interpreter or the Go runtime
+// prints can break the stream; stderr carries the child's log and, when
+// it dies, the runtime's report:
 //
-//	parent → child: run, reply, cancel
+//	parent → child: run, reply
 //	child → parent: call, done
+//	fd 5: one byte stops the program; its end says the parent went away
+//
+// An inner call is read and answered on the goroutines that wait for it
+// (the program's own, the one in Runner.Run), in blocking reads of pipes
+// that neither process's poller watches, and its two lines are written
+// and read in a fixed shape without reflection (wirefast.go): its trip
+// wakes each process once.
 package codemode
