@@ -204,6 +204,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 	var stopBy time.Time // set once ctx is done: the process's time to answer done
 	var killed error     // why the bound killed the process
 	var bound *time.Timer
+	mu.Lock() // bound is set before its function reads it
 	bound = time.AfterFunc(req.Timeout+slack, func() {
 		mu.Lock()
 		defer mu.Unlock()
@@ -222,6 +223,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 		}
 		plugins.KillChildTree(p.cmd.Process)
 	})
+	mu.Unlock()
 	defer bound.Stop()
 	defer context.AfterFunc(ctx, func() {
 		mu.Lock()
