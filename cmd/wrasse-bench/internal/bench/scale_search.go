@@ -102,7 +102,7 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 		rows = append(rows, Row{Section: sectionScale, Measure: fmt.Sprintf("tool_search index update after one change, %s capabilities", FormatInt(last.N)),
 			Value: formatFloat(last.Value) + " ms", Number: last.Value, Unit: "ms", Baseline: fmt.Sprintf("full build %s ms", formatFloat(full)),
 			Target: "work for that capability only (≤ 1% of a full build)", Pass: verdict(last.Value <= full/100),
-			Note: "an update replaces the changed capability's postings (copying the posting lists of its terms) and re-counts only capabilities whose run-together names split differently; it ranks exactly as a build of the same capabilities (cerebellum/search tests)"})
+			Note: "an update replaces the changed capability's postings (appending in place where it can, the removed ones left weighing nothing until a list is a sixth such) and re-counts only capabilities whose run-together names split differently; it ranks exactly as a build of the same capabilities (cerebellum/search tests)"})
 	}
 	return rows
 }
