@@ -678,6 +678,9 @@ func (t *turn) runCall(c provider.ToolCall) error {
 			"bytes", len(res.Content), "elapsed", time.Since(start))
 	}
 	images = resultImages(res.Images)
+	if err == nil && !res.IsError {
+		res.Content += t.codeModeLoadNote(c.Name, refs)
+	}
 	return result(res.Content, res.IsError)
 }
 

@@ -134,6 +134,11 @@ func TestStableLayoutKeepsThePrefix(t *testing.T) {
 			if len(m.ToolRefs) != 1 {
 				t.Errorf("tool_activate result %q references %q", m.Content, m.ToolRefs)
 			}
+			// run_go's description stays fixed, so the load's result gives
+			// the loaded tool's function for programs.
+			if fn := m.ToolRefs[0] + "("; len(m.ToolRefs) == 1 && !strings.Contains(m.Content, "programs these are now functions:\n"+fn) {
+				t.Errorf("tool_activate result %q does not give run_go's function %s…", m.Content, fn)
+			}
 			refs++
 		}
 	}

@@ -115,3 +115,33 @@ func (t *turn) newToolRefs(before []string) []string {
 	}
 	return refs
 }
+
+// codeModeLoadNote tells the model, in the result of the call that loaded
+// them, the run_go functions of the tools that call made callable. In the
+// stable layout run_go's description lists core and pinned tools only
+// (see stableCodeMode), so this is where a program's author learns the
+// signatures of loaded tools, without rewriting the top of the request.
+func (t *turn) codeModeLoadNote(tool string, refs []string) string {
+	// A program's own inner calls answer the program, not the model, and a
+	// program that loaded a tool already knew its function.
+	if len(refs) == 0 || t.parent != "" || tool == CodeModeTool || t.a.opts.Layout == LayoutLegacy ||
+		!slices.ContainsFunc(t.tools, func(tl provider.Tool) bool { return tl.Name == CodeModeTool }) {
+		return ""
+	}
+	var tools []codemode.Tool
+	for _, d := range t.a.opts.Registry.Tools(t.sess) {
+		if slices.Contains(refs, d.Name) {
+			tools = append(tools, codemode.Tool{Name: d.Name, Parameters: d.Parameters})
+		}
+	}
+	if len(tools) == 0 {
+		return ""
+	}
+	// Signatures ends with the helpers' line, which run_go's description
+	// already gives.
+	sig := strings.TrimSpace(codemode.Signatures(tools))
+	if i := strings.LastIndexByte(sig, '\n'); i >= 0 {
+		sig = sig[:i]
+	}
+	return "\n\nIn " + CodeModeTool + " programs these are now functions:\n" + sig
+}
