@@ -9,8 +9,8 @@ import (
 // The cache section measures every provider, meets its target and beats
 // the old layout: a regression in the request layout shows here.
 func TestCacheSection(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("runs 6 conversations of 45 requests; brain/agent and the providers test the parts under -race")
+	if testing.Short() {
+		t.Skip("runs 6 conversations of 45 requests; brain/agent and the providers test the parts")
 	}
 	r := &runner{cfg: Config{Short: true}, tmp: t.TempDir()}
 	rows := r.cacheSection(context.Background())
