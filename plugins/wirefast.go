@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/wrasse-app/wrasse/plugins/internal/jsonline"
+
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -22,7 +24,7 @@ import (
 func encodeMsg(dst []byte, m *wireMsg) ([]byte, error) {
 	switch {
 	case m.Op == opCall && m.Load == nil && m.Name == "" && m.Value == "" && m.Result == nil && m.Err == nil &&
-		!m.Restart && m.Logs == 0 && plainString(m.Tool):
+		!m.Restart && m.Logs == 0 && jsonline.PlainString(m.Tool):
 		dst = append(dst, `{"op":"call","id":`...)
 		dst = strconv.AppendUint(dst, m.ID, 10)
 		dst = append(dst, `,"tool":"`...)
@@ -77,7 +79,7 @@ func decodeCall(line []byte, m *wireMsg) bool {
 	if !ok {
 		return false
 	}
-	id, rest, ok := cutUint(rest)
+	id, rest, ok := jsonline.CutUint(rest)
 	if !ok {
 		return false
 	}
@@ -85,7 +87,7 @@ func decodeCall(line []byte, m *wireMsg) bool {
 		return false
 	}
 	end := bytes.IndexByte(rest, '"')
-	if end < 0 || !plainString(string(rest[:end])) {
+	if end < 0 || !jsonline.PlainString(string(rest[:end])) {
 		return false
 	}
 	tool, rest := string(rest[:end]), rest[end+1:]
@@ -110,7 +112,7 @@ func decodeResult(line []byte, m *wireMsg) bool {
 	if !ok {
 		return false
 	}
-	id, rest, ok := cutUint(rest)
+	id, rest, ok := jsonline.CutUint(rest)
 	if !ok {
 		return false
 	}
@@ -118,7 +120,7 @@ func decodeResult(line []byte, m *wireMsg) bool {
 		return false
 	}
 	end := bytes.IndexByte(rest, '"')
-	if end < 0 || !plainString(string(rest[:end])) && !plainUTF8(rest[:end]) {
+	if end < 0 || !jsonline.PlainString(string(rest[:end])) && !plainUTF8(rest[:end]) {
 		return false
 	}
 	res := &cerebellum.Result{Content: string(rest[:end])}
@@ -134,7 +136,7 @@ func decodeResult(line []byte, m *wireMsg) bool {
 	}
 	var logs uint64
 	if r, ok := bytes.CutPrefix(rest, []byte(`,"logs":`)); ok {
-		if logs, rest, ok = cutUint(r); !ok {
+		if logs, rest, ok = jsonline.CutUint(r); !ok {
 			return false
 		}
 	}
@@ -142,33 +144,6 @@ func decodeResult(line []byte, m *wireMsg) bool {
 		return false
 	}
 	m.Op, m.ID, m.Result, m.Logs = opResult, id, res, logs
-	return true
-}
-
-// cutUint reads a JSON unsigned integer that fits a uint64.
-func cutUint(b []byte) (uint64, []byte, bool) {
-	n := 0
-	for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-		n++
-	}
-	if n == 0 || (n > 1 && b[0] == '0') {
-		return 0, nil, false
-	}
-	v, err := strconv.ParseUint(string(b[:n]), 10, 64)
-	if err != nil {
-		return 0, nil, false
-	}
-	return v, b[n:], true
-}
-
-// plainString reports whether s is printable ASCII that JSON writes as it
-// is (no quote, backslash or character encoding/json escapes).
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
 	return true
 }
 
@@ -189,7 +164,7 @@ func plainUTF8(b []byte) bool {
 // appendJSONString appends s as a JSON string that json.Unmarshal reads
 // back as s (invalid UTF-8 is written as encoding/json writes it).
 func appendJSONString(dst []byte, s string) []byte {
-	if plainString(s) {
+	if jsonline.PlainString(s) {
 		dst = append(dst, '"')
 		dst = append(dst, s...)
 		return append(dst, '"')

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/jsonline"
 )
 
 // An inner call is two messages, the call and its reply; both are
@@ -24,7 +26,7 @@ const (
 // encodeMsg appends m as one JSON line (without the newline) to dst.
 func encodeMsg(dst []byte, m *message) ([]byte, error) {
 	switch {
-	case m.Op == opCall && m.onlyCall() && plainString(m.Tool) && (len(m.Args) == 0 || json.Valid(m.Args) && compactEnds(m.Args)):
+	case m.Op == opCall && m.onlyCall() && jsonline.PlainString(m.Tool) && (len(m.Args) == 0 || json.Valid(m.Args) && compactEnds(m.Args)):
 		dst = append(dst, callPrefix...)
 		dst = strconv.AppendUint(dst, m.ID, 10)
 		dst = append(dst, `,"tool":"`...)
@@ -86,7 +88,7 @@ func decodeCall(line []byte, m *message) bool {
 	if !ok {
 		return false
 	}
-	id, rest, ok := cutUint(rest)
+	id, rest, ok := jsonline.CutUint(rest)
 	if !ok {
 		return false
 	}
@@ -94,7 +96,7 @@ func decodeCall(line []byte, m *message) bool {
 		return false
 	}
 	end := bytes.IndexByte(rest, '"')
-	if end < 0 || !plainString(string(rest[:end])) {
+	if end < 0 || !jsonline.PlainString(string(rest[:end])) {
 		return false
 	}
 	tool, rest := string(rest[:end]), rest[end+1:]
@@ -124,7 +126,7 @@ func decodeReply(line []byte, m *message) bool {
 	if !ok {
 		return false
 	}
-	id, rest, ok := cutUint(rest)
+	id, rest, ok := jsonline.CutUint(rest)
 	if !ok {
 		return false
 	}
@@ -180,33 +182,6 @@ func cutString(b []byte) (string, []byte, bool) {
 		}
 	}
 	return "", nil, false
-}
-
-// cutUint reads a JSON unsigned integer that fits a uint64.
-func cutUint(b []byte) (uint64, []byte, bool) {
-	n := 0
-	for n < len(b) && '0' <= b[n] && b[n] <= '9' {
-		n++
-	}
-	if n == 0 || (n > 1 && b[0] == '0') {
-		return 0, nil, false
-	}
-	v, err := strconv.ParseUint(string(b[:n]), 10, 64)
-	if err != nil {
-		return 0, nil, false
-	}
-	return v, b[n:], true
-}
-
-// plainString reports whether s is printable ASCII that JSON writes as it
-// is (no quote, backslash or character encoding/json escapes).
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // appendJSONString appends s as a JSON string that json.Unmarshal reads
