@@ -75,25 +75,7 @@ func stageFolderWrite(in *os.Root, p *planner, root, skill, base, parent string,
 	st := &Staged{Kind: KindFolder, Root: root, Ignored: p.Ignored()}
 	s := &stager{kind: KindFolder, input: base, lim: lim}
 	return withStaging(parent, st, s, func(s *stager) error {
-		for _, e := range p.entries {
-			rel := relTo(root, e.clean)
-			if e.clean == skill {
-				rel = "SKILL.md"
-			}
-			if rel == "" {
-				continue
-			}
-			if e.dir {
-				if err := s.mkdirs(rel); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := copyFolderFile(in, s, e, rel); err != nil {
-				return err
-			}
-		}
-		return nil
+		return p.write(s, root, skill, func(e entry, rel string) error { return copyFolderFile(in, s, e, rel) })
 	})
 }
 

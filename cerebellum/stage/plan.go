@@ -314,3 +314,29 @@ func size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// write lays the planned entries under root out in s: folders are made,
+// each file is written by file with its path relative to root, and the
+// skill's own SKILL.md (which may be named in another case) lands as
+// SKILL.md. The root's own entry has nothing to write.
+func (p *planner) write(s *stager, root, skill string, file func(e entry, rel string) error) error {
+	for _, e := range p.entries {
+		rel := relTo(root, e.clean)
+		if e.clean == skill {
+			rel = "SKILL.md"
+		}
+		if rel == "" {
+			continue
+		}
+		if e.dir {
+			if err := s.mkdirs(rel); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := file(e, rel); err != nil {
+			return err
+		}
+	}
+	return nil
+}

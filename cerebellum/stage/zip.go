@@ -29,25 +29,7 @@ func stageZip(input, base string, fileSize int64, parent string, lim Limits, sel
 	st := &Staged{Kind: KindZip, Root: root, Ignored: p.Ignored()}
 	s := &stager{kind: KindZip, input: base, lim: lim, archiveSize: fileSize}
 	return withStaging(parent, st, s, func(s *stager) error {
-		for _, e := range p.entries {
-			rel := relTo(root, e.clean)
-			if e.clean == skill {
-				rel = "SKILL.md"
-			}
-			if rel == "" {
-				continue
-			}
-			if e.dir {
-				if err := s.mkdirs(rel); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := writeZipEntry(s, e, rel); err != nil {
-				return err
-			}
-		}
-		return nil
+		return p.write(s, root, skill, func(e entry, rel string) error { return writeZipEntry(s, e, rel) })
 	})
 }
 
