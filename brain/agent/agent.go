@@ -323,7 +323,7 @@ func (t *turn) request() provider.Request {
 	if !t.built || t.sess.Version() != t.sessVersion || snap.Generation != t.generation {
 		// Tools and Index may drop vanished capabilities from the session,
 		// which moves its version: read the version after them.
-		defs := t.codeModeDefs(reg.Tools(t.sess))
+		defs := t.codeModeDefs(reg.Tools(t.sess), snap)
 		index := t.index()
 		identity := ""
 		if opts.Identity != nil {

@@ -129,15 +129,23 @@ func (h *codeHost) call(ctx context.Context, tool string, args json.RawMessage) 
 	return "", fmt.Errorf("%s: the call left no result", tool)
 }
 
-// codeModeDefs gives run_go's description the signatures of the tools
-// loaded now, so the model knows the functions a program has. Its size
-// counts toward the request like any tool's.
-func (t *turn) codeModeDefs(defs []cerebellum.ToolDef) []cerebellum.ToolDef {
+// codeModeDefs gives run_go's description the signatures of the tools a
+// program has, so the model knows its functions; its size counts toward
+// the request like any tool's. In the stable layout it lists core and
+// pinned tools only: listing the loaded ones would change the first tool
+// of the array with every load, and with it the whole cached prefix; the
+// result of the call that loads a capability gives its functions instead
+// (codeModeLoadNote). LayoutLegacy lists every tool loaded now.
+func (t *turn) codeModeDefs(defs []cerebellum.ToolDef, snap *cerebellum.Snapshot) []cerebellum.ToolDef {
+	stable := t.a.opts.Layout != LayoutLegacy
 	at := -1
 	tools := make([]codemode.Tool, 0, len(defs))
 	for i, d := range defs {
 		if d.Name == CodeModeTool {
 			at = i
+			continue
+		}
+		if stable && !alwaysLoaded(snap, d.Capability) {
 			continue
 		}
 		tools = append(tools, codemode.Tool{Name: d.Name, Parameters: d.Parameters})

@@ -71,5 +71,8 @@
 // like a call of the model's, stored as its own events with
 // store.Event.ParentCallID set to the program's call; ToMessages leaves
 // them out, so the model reads only what the program printed. run_go's
-// description lists the loaded tools' Go signatures (codeModeDefs).
+// description lists the Go signatures of the core and pinned tools
+// (codeModeDefs); a call that loads a capability gives its functions in
+// its result (codeModeLoadNote), so the description never changes within
+// a conversation.
 package agent

@@ -56,35 +56,11 @@ func (t *turn) layoutTools(snap *cerebellum.Snapshot) {
 		t.deferrable = nil
 		return
 	}
-	t.stableCodeMode()
 	defs := t.a.opts.Registry.DeferrableTools()
 	t.deferrable = make([]provider.Tool, 0, len(defs))
 	for _, d := range defs {
 		t.deferrable = append(t.deferrable, provider.Tool{Name: d.Name, Description: d.Description, Parameters: d.Parameters, Loadable: true})
 	}
-}
-
-// stableCodeMode rewrites run_go's description to list the functions of
-// core and pinned tools only. Listing the loaded ones too would change the
-// first tool of the array with every load, and with it the whole prefix;
-// a program reaches a loaded tool with activate and call, as its
-// description says.
-func (t *turn) stableCodeMode() {
-	i := slices.IndexFunc(t.tools, func(tl provider.Tool) bool { return tl.Name == CodeModeTool })
-	if i < 0 {
-		return
-	}
-	var base string
-	var fixed []codemode.Tool
-	for _, d := range t.a.opts.Registry.Tools(t.sess) {
-		switch {
-		case d.Name == CodeModeTool:
-			base = d.Description
-		case !slices.ContainsFunc(t.tools, func(tl provider.Tool) bool { return tl.Name == d.Name && tl.Loadable }):
-			fixed = append(fixed, codemode.Tool{Name: d.Name, Parameters: d.Parameters})
-		}
-	}
-	t.tools[i].Description = CodeModeDescription(base, fixed)
 }
 
 func alwaysLoaded(snap *cerebellum.Snapshot, capability string) bool {
@@ -119,7 +95,7 @@ func (t *turn) newToolRefs(before []string) []string {
 // codeModeLoadNote tells the model, in the result of the call that loaded
 // them, the run_go functions of the tools that call made callable. In the
 // stable layout run_go's description lists core and pinned tools only
-// (see stableCodeMode), so this is where a program's author learns the
+// (see codeModeDefs), so this is where a program's author learns the
 // signatures of loaded tools, without rewriting the top of the request.
 func (t *turn) codeModeLoadNote(tool string, refs []string) string {
 	// A program's own inner calls answer the program, not the model, and a
