@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,7 +230,7 @@ func Open(opts Options) (*Registry, error) {
 	r.applied = loadApplied(opts.AppliedState)
 	if r.applied == nil {
 		r.applied = hashesOf(r.Snapshot())
-		if err := saveApplied(opts.AppliedState, r.applied); err != nil {
+		if err := saveApplied(opts.AppliedState, slices.Sorted(maps.Keys(r.applied)), r.applied); err != nil {
 			r.log.Warn("saving the applied capability state", "error", err)
 		}
 	}
@@ -317,7 +318,7 @@ func (r *Registry) rescan(reason string) error {
 		return nil
 	}
 	r.scanned = scanned
-	snap, err := r.assembleLocked()
+	snap, err := r.assembleScanLocked()
 	r.mu.Unlock()
 	if err != nil {
 		return err
@@ -353,11 +354,16 @@ func (r *Registry) inputsUnchangedLocked() bool {
 		return false
 	}
 	states, err := r.opts.States.States()
-	if err != nil || len(states) != len(r.lastInputs.states) || !slices.Equal(r.tune().Pinned, r.lastInputs.pinned) {
+	return err == nil && slices.Equal(r.tune().Pinned, r.lastInputs.pinned) && sameStates(states, r.lastInputs.states)
+}
+
+// sameStates reports whether two sets of stored states decide the same.
+func sameStates(a, b map[string]CapState) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for name, st := range states {
-		old, ok := r.lastInputs.states[name]
+	for name, st := range a {
+		old, ok := b[name]
 		if !ok || st.Disabled != old.Disabled || st.GrantedFor != old.GrantedFor || st.Authored != old.Authored || !slices.Equal(st.Granted, old.Granted) {
 			return false
 		}
@@ -371,13 +377,48 @@ type snapshotInputs struct {
 	pinned []string
 }
 
-// assembleLocked builds and installs a new snapshot from r.scanned.
+// assembleLocked builds and installs a new snapshot from r.scanned,
+// deciding every capability again: what a change of the stored states,
+// failures, catalogs or settings needs.
 func (r *Registry) assembleLocked() (*Snapshot, error) {
+	return r.publishLocked(false)
+}
+
+// assembleScanLocked builds and installs the snapshot of a new r.scanned,
+// all else as the current snapshot was built: from the current one,
+// replacing only the capabilities whose scan entries changed, when their
+// change reaches no other (see Snapshot.next); else as assembleLocked.
+// Resync and ResyncFolders (the watcher) both publish through it.
+func (r *Registry) assembleScanLocked() (*Snapshot, error) {
+	return r.publishLocked(true)
+}
+
+func (r *Registry) publishLocked(scanOnly bool) (*Snapshot, error) {
 	states, err := r.opts.States.States()
 	if err != nil {
 		return nil, fmt.Errorf("read capability states: %w", err)
 	}
-	native := map[string]bool{}
+	prev := r.snap.Load()
+	r.gen++
+	snap := r.nextSnapshotLocked(prev, r.scanned, states, r.gen, scanOnly)
+	r.lastInputs = &snapshotInputs{states: states, pinned: slices.Clone(r.tune().Pinned)}
+	snap.follow(prev)
+	r.snap.Store(snap)
+	if !r.opening {
+		if snap.delta != nil && prev != nil && snap.delta.from == prev.Generation {
+			r.logChangedFailuresLocked(snap, snap.delta.names)
+		} else {
+			r.logFailuresLocked(snap)
+		}
+	}
+	return snap, nil
+}
+
+// nextSnapshotLocked makes (without installing) the snapshot of scanned
+// with states; with scanOnly, from prev by replacing what changed when
+// prev was built from the same inputs besides the scan.
+func (r *Registry) nextSnapshotLocked(prev *Snapshot, scanned []*Capability, states map[string]CapState, gen uint64, scanOnly bool) *Snapshot {
+	native := make(map[string]bool, len(r.native))
 	for n := range r.native {
 		native[n] = true
 	}
@@ -387,17 +428,17 @@ func (r *Registry) assembleLocked() (*Snapshot, error) {
 			loaders[k] = true
 		}
 	}
-	r.gen++
-	r.lastInputs = &snapshotInputs{states: states, pinned: slices.Clone(r.tune().Pinned)}
-	learned, policies := r.learnedLocked(r.scanned)
-	snap := assemble(assembleInput{scanned: r.scanned, states: states, pinned: r.tune().Pinned, native: native,
-		hasLoader: loaders, failures: r.failures, generation: r.gen, learned: learned, policies: policies})
-	snap.follow(r.snap.Load())
-	r.snap.Store(snap)
-	if !r.opening {
-		r.logFailuresLocked(snap)
+	in := assembleInput{scanned: scanned, states: states, pinned: r.tune().Pinned, native: native,
+		hasLoader: loaders, failures: r.failures, generation: gen}
+	if scanOnly && prev != nil && r.lastInputs != nil && sameStates(states, r.lastInputs.states) && slices.Equal(r.tune().Pinned, r.lastInputs.pinned) {
+		// MCP catalogs and policies only change with a full assemble, and
+		// next gives up on a changed MCP capability.
+		if snap, ok := prev.next(in); ok {
+			return snap
+		}
 	}
-	return snap, nil
+	in.learned, in.policies = r.learnedLocked(scanned)
+	return assemble(in)
 }
 
 // logFailuresLocked logs each failure once per change of its state: a
@@ -432,6 +473,35 @@ func (r *Registry) logFailuresLocked(snap *Snapshot) {
 			delete(r.logged, name)
 			r.cache.log.put(cacheFailPrefix+name, nil)
 		}
+	}
+	if err := r.cache.save(); err != nil {
+		r.log.Warn("saving the manifest cache", "error", err)
+	}
+}
+
+// logChangedFailuresLocked is logFailuresLocked for a snapshot that
+// differs from the previous one (whose failures were logged) only in the
+// capabilities named.
+func (r *Registry) logChangedFailuresLocked(snap *Snapshot, names []string) {
+	for _, name := range names {
+		c, ok := snap.byName[name]
+		if ok && c.State == StateFailed {
+			if msg, ok := r.logged[name]; ok && msg == c.Error {
+				continue
+			}
+			r.log.Warn("capability failed", "capability", name, "error", c.Error)
+			r.logged[name] = c.Error
+			r.cache.log.put(cacheFailPrefix+name, []byte(c.Error))
+			continue
+		}
+		if _, was := r.logged[name]; !was {
+			continue
+		}
+		if ok {
+			r.log.Info("capability no longer failing", "capability", name, "state", c.State)
+		}
+		delete(r.logged, name)
+		r.cache.log.put(cacheFailPrefix+name, nil)
 	}
 	if err := r.cache.save(); err != nil {
 		r.log.Warn("saving the manifest cache", "error", err)

@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -52,35 +53,100 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 // previous one applied knows its diff (nothing) without comparing hashes.
 func (r *Registry) applySnapshot(before map[string]string, snap *Snapshot) Diff {
 	r.mu.Lock()
-	if r.appliedGen == snap.Generation && r.appliedNames != nil {
-		names := slices.Clone(r.appliedNames)
-		r.mu.Unlock()
-		return Diff{Unchanged: names}
-	}
+	appliedGen, appliedNames := r.appliedGen, r.appliedNames
 	r.mu.Unlock()
-	after := hashesOf(snap)
-	r.setApplied(before, after)
-	d := diffHashes(before, after)
-	names := slices.Concat(d.Added, d.Changed, d.Unchanged)
-	slices.Sort(names)
+	if appliedGen == snap.Generation && appliedNames != nil {
+		return Diff{Unchanged: slices.Clone(appliedNames)}
+	}
+	d, after, names := diffApplied(before, appliedGen, appliedNames, snap)
 	r.mu.Lock()
+	r.applied = after
 	r.appliedGen, r.appliedNames = snap.Generation, names
 	r.mu.Unlock()
+	if !d.Empty() {
+		if err := saveApplied(r.opts.AppliedState, names, after); err != nil {
+			r.log.Warn("saving the applied capability state", "error", err)
+		}
+	}
 	return d
 }
 
-// setApplied records after as the applied state, writing it only when it
-// differs from before (a Resync that changed nothing writes nothing).
-func (r *Registry) setApplied(before, after map[string]string) {
-	r.mu.Lock()
-	r.applied = after
-	r.mu.Unlock()
-	if maps.Equal(before, after) {
-		return
+// diffApplied compares snap with the applied state before (taken from the
+// snapshot of generation appliedGen, whose names sorted are appliedNames,
+// when appliedGen is not 0) and returns the diff, snap's state and its names
+// sorted.
+func diffApplied(before map[string]string, appliedGen uint64, appliedNames []string, snap *Snapshot) (Diff, map[string]string, []string) {
+	if sd := snap.delta; sd != nil && appliedGen != 0 && sd.from == appliedGen && appliedNames != nil {
+		// before is the state of the snapshot snap was made from by
+		// replacing the capabilities sd names: only those can differ.
+		return diffDelta(before, appliedNames, snap)
 	}
-	if err := saveApplied(r.opts.AppliedState, after); err != nil {
-		r.log.Warn("saving the applied capability state", "error", err)
+	after := hashesOf(snap)
+	d := diffHashes(before, after)
+	names := slices.Concat(d.Added, d.Changed, d.Unchanged)
+	slices.Sort(names)
+	return d, after, names
+}
+
+// diffDelta is diffHashes(before, hashesOf(snap)) for a snapshot that
+// differs from the one before was taken from (whose names, sorted, are
+// names) only in the capabilities snap.delta names. It returns the diff,
+// the new state and its names, sorted, without looking at the others.
+func diffDelta(before map[string]string, names []string, snap *Snapshot) (Diff, map[string]string, []string) {
+	var d Diff
+	after := maps.Clone(before)
+	for _, n := range snap.delta.names {
+		c, now := snap.byName[n]
+		old, was := before[n]
+		switch {
+		case now && !was:
+			d.Added = append(d.Added, n)
+			after[n] = c.Hash
+		case now && old != c.Hash:
+			d.Changed = append(d.Changed, n)
+			after[n] = c.Hash
+		case !now && was:
+			d.Removed = append(d.Removed, n)
+			delete(after, n)
+		}
 	}
+	all := withoutSorted(names, d.Removed)
+	for _, n := range d.Added {
+		i, _ := slices.BinarySearch(all, n)
+		all = slices.Insert(all, i, n)
+	}
+	d.Unchanged = withoutSorted(all, mergeSortedNames(d.Added, d.Changed))
+	if len(d.Unchanged) == 0 {
+		d.Unchanged = nil
+	}
+	return d, after, all
+}
+
+// withoutSorted returns a copy of the sorted list all without the sorted
+// names drop.
+func withoutSorted(all, drop []string) []string {
+	out := make([]string, 0, len(all))
+	for _, n := range all {
+		if len(drop) > 0 && n == drop[0] {
+			drop = drop[1:]
+			continue
+		}
+		for len(drop) > 0 && drop[0] < n {
+			drop = drop[1:]
+		}
+		if len(drop) > 0 && n == drop[0] {
+			drop = drop[1:]
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func mergeSortedNames(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return out
 }
 
 func hashesOf(s *Snapshot) map[string]string {
@@ -106,11 +172,43 @@ func loadApplied(path string) map[string]string {
 	return m
 }
 
-func saveApplied(path string, m map[string]string) error {
+// saveApplied writes the applied state m, whose names sorted are names, as
+// a JSON object in name order (what json.Marshal writes, without its
+// reflection and sort, which were most of a Resync at 10,000 capabilities).
+func saveApplied(path string, names []string, m map[string]string) error {
 	if path == "" {
 		return nil
 	}
-	return atomicfile.WriteJSON(path, m, 0o600)
+	n := 2
+	for _, k := range names {
+		n += len(k) + len(m[k]) + 6
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, k := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJSONString(b, m[k])
+	}
+	b = append(b, '}')
+	return atomicfile.Write(path, b, 0o600)
+}
+
+// appendJSONString appends s as a JSON string. Names and hashes are plain
+// ASCII; anything else is escaped by encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func diffHashes(before, after map[string]string) Diff {
@@ -145,17 +243,23 @@ func (r *Registry) Pending() (Diff, error) {
 	if err != nil {
 		return Diff{}, err
 	}
-	// Assemble as a Resync would, so duplicates are named the same way.
+	return r.pending(scanned)
+}
+
+// pending is what a Resync to scanned would report: the snapshot it would
+// publish, made as a Resync makes it, compared with the applied state.
+func (r *Registry) pending(scanned []*Capability) (Diff, error) {
 	r.mu.Lock()
 	states, err := r.opts.States.States()
-	applied := r.applied
-	pinned := r.tune().Pinned
-	r.mu.Unlock()
 	if err != nil {
-		return Diff{}, err
+		r.mu.Unlock()
+		return Diff{}, fmt.Errorf("read capability states: %w", err)
 	}
-	next := assemble(assembleInput{scanned: scanned, states: states, pinned: pinned})
-	return diffHashes(applied, hashesOf(next)), nil
+	applied, appliedGen, appliedNames := r.applied, r.appliedGen, r.appliedNames
+	next := r.nextSnapshotLocked(r.snap.Load(), scanned, states, 0, true)
+	r.mu.Unlock()
+	d, _, _ := diffApplied(applied, appliedGen, appliedNames, next)
+	return d, nil
 }
 
 // ResyncFolders applies what changed in the named workspace capability
@@ -185,7 +289,7 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 		return r.applySnapshot(before, snap), nil
 	}
 	r.scanned = scanned
-	snap, err := r.assembleLocked()
+	snap, err := r.assembleScanLocked()
 	r.mu.Unlock()
 	r.scanMu.Unlock()
 	if err != nil {
@@ -210,16 +314,7 @@ func (r *Registry) PendingFolders(folders []string) (Diff, error) {
 	r.mu.Unlock()
 	scanned := r.scanFolders(base, all)
 	r.scanMu.Unlock()
-	r.mu.Lock()
-	states, err := r.opts.States.States()
-	applied := r.applied
-	pinned := r.tune().Pinned
-	r.mu.Unlock()
-	if err != nil {
-		return Diff{}, err
-	}
-	next := assemble(assembleInput{scanned: scanned, states: states, pinned: pinned})
-	return diffHashes(applied, hashesOf(next)), nil
+	return r.pending(scanned)
 }
 
 // noticedLocked adds folders to the noticed set and returns all of it.

@@ -35,7 +35,9 @@ type Snapshot struct {
 	index     *search.Index
 	// prevIndex is the previous snapshot's index, if it had made one: this
 	// one's is made from it by updating what changed (see follow).
-	prevIndex  *search.Index
+	prevIndex *search.Index
+	// prevDelta: prevIndex is the index of the snapshot delta is from.
+	prevDelta  bool
 	indexReady atomic.Bool
 
 	// gateRules is the safety gate's matcher for patterns, built once (see
@@ -51,6 +53,29 @@ type Snapshot struct {
 
 	// policies are the user's rules for MCP tools, by tool name.
 	policies map[string]ToolPolicy
+
+	// What a next snapshot needs to be made from this one by replacing
+	// only the capabilities that changed (see next): the scan this one was
+	// made from (caps[i] is decided from from[i]), the built-in names a
+	// workspace capability may not take, how many capabilities were
+	// renamed as duplicates, a superset of the names any capability
+	// requires, and the tool names more than one capability declares.
+	from         []*Capability
+	builtinNames map[string]bool
+	dups         int
+	required     map[string]bool
+	multiTools   map[string]bool
+	// delta is set when this snapshot was made from the previous one
+	// (generation delta.from) by replacing the capabilities named: its
+	// search index and the Resync diff then look at those names only.
+	delta *snapDelta
+}
+
+// snapDelta names the capabilities a snapshot changed from its previous
+// one: old and new names of every replaced, added or removed one, sorted.
+type snapDelta struct {
+	from  uint64
+	names []string
 }
 
 type toolRef struct {
@@ -124,25 +149,44 @@ func (s *Snapshot) ToolCount() int { return len(s.tools) }
 func (s *Snapshot) follow(prev *Snapshot) {
 	if prev != nil && prev.indexReady.Load() {
 		s.prevIndex = prev.index
+		s.prevDelta = s.delta != nil && s.delta.from == prev.Generation
 	}
 }
 
 // Search returns the ranking index over every capability.
 func (s *Snapshot) Search() *search.Index {
 	s.indexOnce.Do(func() {
-		docs := make([]search.Doc, 0, len(s.caps))
-		for _, c := range s.caps {
-			docs = append(docs, searchDoc(c))
-		}
-		if s.prevIndex != nil {
-			s.index = s.prevIndex.Next(docs)
-		} else {
-			s.index = search.Build(docs)
+		switch {
+		case s.prevIndex != nil && s.prevDelta:
+			// Made from the previous snapshot by replacing the named
+			// capabilities: only their documents change.
+			var changed []search.Doc
+			var removed []string
+			for _, n := range s.delta.names {
+				if c, ok := s.byName[n]; ok {
+					changed = append(changed, searchDoc(c))
+				} else {
+					removed = append(removed, n)
+				}
+			}
+			s.index = s.prevIndex.Update(changed, removed)
+		case s.prevIndex != nil:
+			s.index = s.prevIndex.Next(s.searchDocs())
+		default:
+			s.index = search.Build(s.searchDocs())
 		}
 		s.prevIndex = nil
 		s.indexReady.Store(true)
 	})
 	return s.index
+}
+
+func (s *Snapshot) searchDocs() []search.Doc {
+	docs := make([]search.Doc, 0, len(s.caps))
+	for _, c := range s.caps {
+		docs = append(docs, searchDoc(c))
+	}
+	return docs
 }
 
 func searchDoc(c *Capability) search.Doc {
@@ -243,50 +287,17 @@ func assemble(in assembleInput) *Snapshot {
 		}
 	}
 	s := &Snapshot{Generation: in.generation, byName: make(map[string]*Capability, len(in.scanned)), tools: make(map[string]toolRef, ntools),
-		shadowTools: make(map[string]*Capability, ntools), policies: in.policies}
-	builtinNames := map[string]bool{}
+		shadowTools: make(map[string]*Capability, ntools), policies: in.policies, from: in.scanned}
+	s.builtinNames = map[string]bool{}
 	for _, c := range in.scanned {
 		if c.Source == SourceBuiltin {
-			builtinNames[c.Name] = true
-			builtinNames[c.Folder] = true
+			s.builtinNames[c.Name] = true
+			s.builtinNames[c.Folder] = true
 		}
 	}
-	pinned := map[string]bool{}
-	for _, p := range in.pinned {
-		pinned[p] = true
-	}
+	a := newAssembler(in, s.builtinNames)
 	for _, orig := range in.scanned {
-		c := *orig
-		if c.Manifest != nil {
-			m := *c.Manifest
-			// Appending a warning must not write into the scanned
-			// manifest's array, which later snapshots share.
-			m.Warnings = slices.Clip(m.Warnings)
-			c.Manifest = &m
-			if lt, ok := in.learned[c.Name]; ok && c.Kind == KindMCP {
-				// The server's list replaces any declared one.
-				m.Tools = lt
-			}
-		}
-		if st, ok := in.states[c.Name]; ok {
-			if len(st.Granted) > 0 && st.GrantedFor == c.CodeHash {
-				c.Granted = sortedCopy(st.Granted)
-			} else if len(st.Granted) > 0 && c.Manifest != nil {
-				c.Manifest.Warnings = append(c.Manifest.Warnings, skillmd.Problem{File: c.Folder + "/SKILL.md", Field: "permissions", Warning: true,
-					Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review the new code and grant %s again",
-						strings.Join(st.Granted, ", "), strings.Join(st.Granted, " and "))})
-			}
-			if st.Authored && c.Source == SourceWorkspace {
-				c.Badge = BadgeAuthored
-			}
-		}
-		switch {
-		case c.State == StateFailed:
-		case c.Source == SourceWorkspace && builtinNames[c.Folder]:
-			c.fail(fmt.Sprintf("folder %q shadows the built-in capability of that name: rename the folder and its name", c.Folder), "")
-		case c.Source == SourceWorkspace && builtinNames[c.Name]:
-			c.fail(fmt.Sprintf("name %q shadows a built-in capability: choose another name", c.Name), "")
-		}
+		c := a.prepare(orig)
 		if prev, dup := s.byName[c.Name]; dup {
 			cc := c
 			if cc.State != StateFailed {
@@ -298,30 +309,10 @@ func assemble(in assembleInput) *Snapshot {
 				cc.Name = c.Folder + "@" + string(c.Source)
 			}
 			s.add(&cc)
+			s.dups++
 			continue
 		}
-		if c.State == StateOK {
-			if f, ok := in.failures[c.Name]; ok && f.hash == c.Hash {
-				c.fail(f.msg, "")
-			}
-		}
-		if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !c.HasPluginSource() {
-			c.fail("SKILL.md declares tools but the folder has no plugin/*.go to serve them: add the plugin or remove the tools", "")
-		}
-		if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !in.hasLoader[KindPlugin] {
-			c.fail("no plugin host is available in this build to run its tools", "")
-		}
-		if c.State == StateOK && c.Kind == KindMCP && !in.hasLoader[KindMCP] {
-			c.fail("MCP servers are not supported by this build yet", "")
-		}
-		if c.State == StateOK {
-			if st, ok := in.states[c.Name]; ok && st.Disabled && !c.Core {
-				c.State = StateDisabled
-			}
-		}
-		if c.State == StateOK && pinned[c.Name] {
-			c.Pinned = true
-		}
+		a.finish(&c)
 		s.add(&c)
 	}
 	s.resolveRequires()
@@ -332,23 +323,122 @@ func assemble(in assembleInput) *Snapshot {
 		s.shadowTools = map[string]*Capability{}
 		s.registerTools()
 	}
+	s.patterns = collectPatterns(s.caps)
+	s.required = map[string]bool{}
 	for _, c := range s.caps {
+		if c.Manifest != nil {
+			for _, r := range c.Manifest.Requires {
+				s.required[r] = true
+			}
+		}
+	}
+	return s
+}
+
+// assembler makes one capability's entry of a snapshot: what assemble
+// decides for each capability by itself, apart from names, requirements
+// and tools, which depend on the others.
+type assembler struct {
+	in       assembleInput
+	builtins map[string]bool
+	pinned   map[string]bool
+}
+
+func newAssembler(in assembleInput, builtins map[string]bool) *assembler {
+	pinned := make(map[string]bool, len(in.pinned))
+	for _, p := range in.pinned {
+		pinned[p] = true
+	}
+	return &assembler{in: in, builtins: builtins, pinned: pinned}
+}
+
+// prepare copies a scanned capability and applies the stored grants and
+// badge and the built-in names it may not shadow.
+func (a *assembler) prepare(orig *Capability) Capability {
+	in := a.in
+	c := *orig
+	if c.Manifest != nil {
+		m := *c.Manifest
+		// Appending a warning must not write into the scanned
+		// manifest's array, which later snapshots share.
+		m.Warnings = slices.Clip(m.Warnings)
+		c.Manifest = &m
+		if lt, ok := in.learned[c.Name]; ok && c.Kind == KindMCP {
+			// The server's list replaces any declared one.
+			m.Tools = lt
+		}
+	}
+	if st, ok := in.states[c.Name]; ok {
+		if len(st.Granted) > 0 && st.GrantedFor == c.CodeHash {
+			c.Granted = sortedCopy(st.Granted)
+		} else if len(st.Granted) > 0 && c.Manifest != nil {
+			c.Manifest.Warnings = append(c.Manifest.Warnings, skillmd.Problem{File: c.Folder + "/SKILL.md", Field: "permissions", Warning: true,
+				Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review the new code and grant %s again",
+					strings.Join(st.Granted, ", "), strings.Join(st.Granted, " and "))})
+		}
+		if st.Authored && c.Source == SourceWorkspace {
+			c.Badge = BadgeAuthored
+		}
+	}
+	switch {
+	case c.State == StateFailed:
+	case c.Source == SourceWorkspace && a.builtins[c.Folder]:
+		c.fail(fmt.Sprintf("folder %q shadows the built-in capability of that name: rename the folder and its name", c.Folder), "")
+	case c.Source == SourceWorkspace && a.builtins[c.Name]:
+		c.fail(fmt.Sprintf("name %q shadows a built-in capability: choose another name", c.Name), "")
+	}
+	return c
+}
+
+// finish applies known load failures, missing runtimes, the user's
+// disabling and pinning to a capability that keeps its name.
+func (a *assembler) finish(c *Capability) {
+	in := a.in
+	if c.State == StateOK {
+		if f, ok := in.failures[c.Name]; ok && f.hash == c.Hash {
+			c.fail(f.msg, "")
+		}
+	}
+	if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !c.HasPluginSource() {
+		c.fail("SKILL.md declares tools but the folder has no plugin/*.go to serve them: add the plugin or remove the tools", "")
+	}
+	if c.State == StateOK && c.Kind == KindPlugin && !in.native[c.Name] && !in.hasLoader[KindPlugin] {
+		c.fail("no plugin host is available in this build to run its tools", "")
+	}
+	if c.State == StateOK && c.Kind == KindMCP && !in.hasLoader[KindMCP] {
+		c.fail("MCP servers are not supported by this build yet", "")
+	}
+	if c.State == StateOK {
+		if st, ok := in.states[c.Name]; ok && st.Disabled && !c.Core {
+			c.State = StateDisabled
+		}
+	}
+	if c.State == StateOK && a.pinned[c.Name] {
+		c.Pinned = true
+	}
+}
+
+// collectPatterns lists the danger patterns of usable capabilities, then
+// their confirm patterns, in scan order.
+func collectPatterns(caps []*Capability) []GatePattern {
+	var out []GatePattern
+	for _, c := range caps {
 		if !c.Usable() || c.Manifest == nil {
 			continue
 		}
 		for _, p := range c.Manifest.DangerPatterns {
-			s.patterns = append(s.patterns, GatePattern{Capability: c.Name, Block: true, Pattern: p})
+			out = append(out, GatePattern{Capability: c.Name, Block: true, Pattern: p})
 		}
 	}
-	for _, c := range s.caps {
+	for _, c := range caps {
 		if !c.Usable() || c.Manifest == nil {
 			continue
 		}
 		for _, p := range c.Manifest.ConfirmPatterns {
-			s.patterns = append(s.patterns, GatePattern{Capability: c.Name, Pattern: p})
+			out = append(out, GatePattern{Capability: c.Name, Pattern: p})
 		}
 	}
-	return s
+	return out
 }
 
 func (s *Snapshot) add(c *Capability) {
@@ -391,9 +481,20 @@ func (s *Snapshot) resolveRequires() bool {
 // tool is already taken fails whole, naming the other owner: never
 // last-writer-wins.
 func (s *Snapshot) registerTools() {
+	s.multiTools = map[string]bool{}
 	for _, c := range s.caps {
 		if c.Manifest == nil {
 			continue
+		}
+		// Whoever declared a tool before c holds it in tools or
+		// shadowTools (or another did), so this finds every tool more
+		// than one capability declares.
+		for _, t := range c.Manifest.Tools {
+			if o, ok := s.tools[t.Name]; ok && o.cap != c {
+				s.multiTools[t.Name] = true
+			} else if sh, ok := s.shadowTools[t.Name]; ok && sh != c {
+				s.multiTools[t.Name] = true
+			}
 		}
 		if c.State != StateOK {
 			for _, t := range c.Manifest.Tools {
