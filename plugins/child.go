@@ -126,14 +126,15 @@ func (r *childRuntime) proc(ctx context.Context) (*childProc, error) {
 	if p != nil {
 		select {
 		case <-p.gone:
-			// It died between calls (a goroutine the library started for
-			// plugin code); this call did not cause it, so it gets a new one.
-			p.crashing.Store(true)
-			r.discard(p)
-			p.logCrash("plugin process ended between calls", "report", p.crashReport(nil))
+		case <-p.exited:
 		default:
 			return p, nil
 		}
+		// It died between calls (a goroutine the library started for
+		// plugin code); this call did not cause it, so it gets a new one.
+		p.crashing.Store(true)
+		r.discard(p)
+		p.logCrash("plugin process ended between calls", "report", p.crashReport(nil))
 	}
 	r.log.Info("starting a new plugin process")
 	p, err := r.spawn(ctx)
@@ -174,15 +175,20 @@ func (r *childRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 	if !ok {
 		return cerebellum.Result{}, fmt.Errorf("%w: capability %s declares no tool %q", ErrUnknownTool, r.bp.name, tool)
 	}
-	where := fmt.Sprintf("capability %s, tool %s", r.bp.name, tool)
+	where := func() string { return "capability " + r.bp.name + ", tool " + tool }
 	if err := ctx.Err(); err != nil {
-		return cerebellum.Result{}, fmt.Errorf("%s: call abandoned before it started: %w", where, context.Cause(ctx))
+		return cerebellum.Result{}, fmt.Errorf("%s: call abandoned before it started: %w", where(), context.Cause(ctx))
 	}
 	select {
 	case r.turn <- struct{}{}:
 		defer func() { <-r.turn }()
-	case <-ctx.Done():
-		return cerebellum.Result{}, fmt.Errorf("%s: abandoned while waiting for the previous call: %w", where, context.Cause(ctx))
+	default:
+		select {
+		case r.turn <- struct{}{}:
+			defer func() { <-r.turn }()
+		case <-ctx.Done():
+			return cerebellum.Result{}, fmt.Errorf("%s: abandoned while waiting for the previous call: %w", where(), context.Cause(ctx))
+		}
 	}
 	if len(args) > 0 && !json.Valid(args) {
 		// As in process: the arguments cannot even be decoded.
@@ -195,38 +201,30 @@ func (r *childRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 	}
 	call := &wireMsg{Op: opCall, Tool: tool, Args: args}
 	if err := p.begin(call); err != nil {
-		return cerebellum.Result{}, r.crashed(p, where, err)
+		return cerebellum.Result{}, r.crashed(p, where(), err)
 	}
 	defer p.end(call.ID)
-	limit := time.NewTimer(t.timeout + r.host.grace + r.host.childSlack)
-	defer limit.Stop()
-	done := ctx.Done()
-	for {
-		select {
-		case m := <-call.reply:
-			return r.answer(ctx, p, where, m)
-		case <-p.gone:
-			if m := p.lateReply(call); m != nil {
-				return r.answer(ctx, p, where, m)
-			}
-			return cerebellum.Result{}, r.crashed(p, where, nil)
-		case <-limit.C:
-			r.discard(p)
-			r.log.Warn("plugin process did not answer in time and was stopped", "tool", tool)
-			if ctx.Err() != nil {
-				return cerebellum.Result{}, fmt.Errorf("%s: call abandoned; the plugin process did not stop and was killed: %w", where, context.Cause(ctx))
-			}
-			return cerebellum.Result{}, fmt.Errorf("%w: %s ran longer than %s and its process did not answer; the process was killed and the plugin restarts on the next call",
-				ErrPluginTimeout, where, t.timeout)
-		case <-done:
-			// The process stops the call as at its own deadline.
-			done = nil
-			if err := p.send(&wireMsg{Op: opCancel, ID: call.ID}); err != nil {
-				return cerebellum.Result{}, r.crashed(p, where, err)
-			}
-			limit.Reset(r.host.grace + r.host.childSlack)
+	m, how := p.await(ctx, call, time.Now().Add(t.timeout+r.host.grace+r.host.childSlack))
+	if how == waitCancelled {
+		// The process stops the call as at its own deadline.
+		if err := p.send(&wireMsg{Op: opCancel, ID: call.ID}); err != nil {
+			return cerebellum.Result{}, r.crashed(p, where(), err)
 		}
+		m, how = p.await(context.Background(), call, time.Now().Add(r.host.grace+r.host.childSlack))
 	}
+	switch how {
+	case waitReplied:
+		return r.answer(ctx, p, where(), m)
+	case waitGone:
+		return cerebellum.Result{}, r.crashed(p, where(), nil)
+	}
+	r.discard(p)
+	r.log.Warn("plugin process did not answer in time and was stopped", "tool", tool)
+	if ctx.Err() != nil {
+		return cerebellum.Result{}, fmt.Errorf("%s: call abandoned; the plugin process did not stop and was killed: %w", where(), context.Cause(ctx))
+	}
+	return cerebellum.Result{}, fmt.Errorf("%w: %s ran longer than %s and its process did not answer; the process was killed and the plugin restarts on the next call",
+		ErrPluginTimeout, where(), t.timeout)
 }
 
 // answer turns a call's reply into the result or error of Call.
@@ -291,13 +289,25 @@ func (r *childRuntime) Close() error {
 }
 
 // childProc is one running plugin process and its pipes.
+//
+// Its messages are read by the goroutine waiting for a reply, in its own
+// read of the pipe (one reader at a time: readTok): the reply wakes that
+// goroutine and no other, where a reader goroutine handing replies over a
+// channel woke two, often on two threads. Whatever else it reads (a reply
+// to another waiter, a secret request) it passes on; another waiter takes
+// over the reading when it is done.
 type childProc struct {
 	cmd      *exec.Cmd
 	log      *slog.Logger
 	w        *msgWriter
-	stdin    *os.File
+	stdin    fileIO
+	stdout   deadlineReader
 	secrets  func(string) (string, error)
 	maxBytes int
+
+	// readTok is held by the goroutine reading stdout; rd is its.
+	readTok chan struct{}
+	rd      *msgReader
 
 	mu      sync.Mutex
 	nextID  uint64
@@ -305,8 +315,9 @@ type childProc struct {
 
 	// gone is closed when no more messages can come (stdout ended or
 	// carried garbage); goneErr says why.
-	gone    chan struct{}
-	goneErr error
+	gone     chan struct{}
+	goneOnce sync.Once
+	goneErr  error
 	// exited is closed once the process was reaped; exitErr is Wait's.
 	exited  chan struct{}
 	exitErr error
@@ -325,33 +336,31 @@ type childProc struct {
 func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error), maxBytes int) (*childProc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
+	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
+	for i, hostReads := range []bool{false, true, true} {
+		h, c, err := childPipe(hostReads)
+		if err != nil {
+			closeAll(ends[:2*i]...)
+			return nil, err
+		}
+		ends[2*i], ends[2*i+1] = h, c
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW)
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW, outR, outW)
-		return nil, err
-	}
+	inW, inR, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	// *os.File pipes: the child writes straight into them, so Wait waits
 	// for the process only, not for copies a grandchild could hold open.
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	configureChild(cmd)
 	if err := cmd.Start(); err != nil {
-		closeAll(inR, inW, outR, outW, errR, errW)
+		closeAll(ends[:]...)
 		return nil, err
 	}
 	closeAll(inR, outW, errW)
-	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: inW}, stdin: inW, secrets: secrets, maxBytes: maxBytes,
-		waiting: map[uint64]*wireMsg{}, gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+	stdin := hostEnd(inW)
+	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), secrets: secrets, maxBytes: maxBytes,
+		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
+		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+	p.rd = newMsgReader(p.stdout, maxHostInLine(maxBytes))
 	p.logs.init()
-	go p.readStdout(outR)
 	go p.readStderr(errR)
 	go p.wait()
 	return p, nil
@@ -359,7 +368,9 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 
 func closeAll(fs ...*os.File) {
 	for _, f := range fs {
-		f.Close()
+		if f != nil {
+			f.Close()
+		}
 	}
 }
 
@@ -371,6 +382,10 @@ func (p *childProc) wait() {
 	// Whatever the plugin started in the process group goes too.
 	killTree(p.cmd.Process)
 	close(p.exited)
+	// A reader waits for the end of stdout, which a program the plugin
+	// started outside its group could hold open: wake it (it reads what
+	// is left and stops).
+	_ = p.stdout.SetReadDeadline(time.Now())
 }
 
 // kill ends the process (and its process group where there is one).
@@ -392,6 +407,8 @@ func (p *childProc) shutdown() {
 func (p *childProc) finish() {
 	p.finishOnce.Do(func() {
 		p.awaitEnd()
+		// A reader still there is woken by the close and stops.
+		p.stdout.Close()
 		if out := p.rawOutput(); out != "" && !p.crashing.Load() {
 			p.log.Warn("plugin process output", "output", out)
 		}
@@ -410,11 +427,9 @@ func (p *childProc) awaitEnd() {
 		case <-time.After(childExitWait):
 		}
 	}
-	for _, ch := range []chan struct{}{p.errDone, p.gone} {
-		select {
-		case <-ch:
-		case <-time.After(childExitWait):
-		}
+	select {
+	case <-p.errDone:
+	case <-time.After(childExitWait):
 	}
 }
 
@@ -449,7 +464,152 @@ func (p *childProc) end(id uint64) {
 	p.mu.Unlock()
 }
 
-// lateReply returns a reply that arrived just before the stream ended.
+// How a wait for a reply ended.
+type waitEnd int
+
+const (
+	waitReplied waitEnd = iota
+	// waitGone: the process's messages ended without the reply.
+	waitGone
+	// waitTimedOut: the deadline passed first.
+	waitTimedOut
+	// waitCancelled: ctx ended first.
+	waitCancelled
+)
+
+// await waits for the reply to m (sent with begin) until deadline or the
+// end of ctx, reading the process's messages itself whenever no other
+// goroutine does.
+func (p *childProc) await(ctx context.Context, m *wireMsg, deadline time.Time) (*wireMsg, waitEnd) {
+	select {
+	case p.readTok <- struct{}{}: // the usual case: nobody else waits
+		return p.readFor(ctx, m, deadline)
+	default:
+	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case r := <-m.reply:
+		return r, waitReplied
+	case p.readTok <- struct{}{}:
+		return p.readFor(ctx, m, deadline)
+	case <-p.gone:
+		if r := p.lateReply(m); r != nil {
+			return r, waitReplied
+		}
+		return nil, waitGone
+	case <-t.C:
+		return nil, waitTimedOut
+	case <-ctx.Done():
+		return nil, waitCancelled
+	}
+}
+
+// readFor reads the process's messages, holding readTok (which it gives
+// back), until the reply to m comes or the wait ends.
+func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time) (*wireMsg, waitEnd) {
+	defer func() { <-p.readTok }()
+	// An end of ctx wakes the read (a deadline in the past).
+	if ctx.Done() != nil {
+		defer context.AfterFunc(ctx, func() { _ = p.stdout.SetReadDeadline(time.Now()) })()
+	}
+	for {
+		// The reply came while another goroutine was reading.
+		if r := p.lateReply(m); r != nil {
+			return r, waitReplied
+		}
+		select {
+		case <-p.gone:
+			return nil, waitGone
+		default:
+		}
+		// The deadline first, then the checks: a wake after them is a
+		// deadline set after this one.
+		readBy := deadline
+		ended := false
+		select {
+		case <-p.exited:
+			// What the process wrote before it ended is in the pipe; a
+			// program it started may hold the pipe open, so this does not
+			// wait for the end of the stream.
+			readBy, ended = time.Now().Add(drainWait), true
+		default:
+		}
+		_ = p.stdout.SetReadDeadline(readBy)
+		if ctx.Err() != nil {
+			return nil, waitCancelled
+		}
+		if !ended && !time.Now().Before(deadline) {
+			return nil, waitTimedOut
+		}
+		line, err := p.rd.next()
+		switch {
+		case err == nil:
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if ended && !time.Now().Before(readBy) {
+				p.stop(nil)
+				return nil, waitGone
+			}
+			continue // woken: look again
+		case errors.Is(err, io.EOF), errors.Is(err, os.ErrClosed):
+			p.stop(nil)
+			return nil, waitGone
+		default:
+			p.stop(fmt.Errorf("its messages cannot be read: %w", err))
+			return nil, waitGone
+		}
+		r := &wireMsg{}
+		if err := decodeMsg(line, r); err != nil {
+			p.stop(fmt.Errorf("it sent a malformed message: %w", err))
+			return nil, waitGone
+		}
+		if r.ID == m.ID && r.Op != opSecret {
+			p.logs.wait(r.Logs, p.errDone)
+			return r, waitReplied
+		}
+		p.deliver(r)
+	}
+}
+
+// drainWait bounds the reading of what a process that ended left in its
+// stdout pipe.
+const drainWait = 50 * time.Millisecond
+
+// deliver passes on a message that is not the reader's reply: a secret
+// request is answered, a reply goes to its waiter.
+func (p *childProc) deliver(m *wireMsg) {
+	if m.Op == opSecret {
+		go p.answerSecret(m)
+		return
+	}
+	// Relay the log lines written before the reply first.
+	p.logs.wait(m.Logs, p.errDone)
+	p.mu.Lock()
+	w := p.waiting[m.ID]
+	p.mu.Unlock()
+	if w == nil {
+		p.log.Debug("dropping a late reply from the plugin process", "op", m.Op)
+		return
+	}
+	select {
+	case w.reply <- m:
+	default:
+	}
+}
+
+// stop marks the end of the process's messages; err says why, if they
+// did not simply end. A process out of step is killed.
+func (p *childProc) stop(err error) {
+	p.goneOnce.Do(func() {
+		if err != nil {
+			p.setGone(err)
+			p.kill()
+		}
+		close(p.gone)
+	})
+}
+
+// lateReply returns a reply another reader passed on, if there is one.
 func (p *childProc) lateReply(m *wireMsg) *wireMsg {
 	select {
 	case r := <-m.reply:
@@ -465,65 +625,19 @@ func (p *childProc) roundTrip(ctx context.Context, m *wireMsg, bound time.Durati
 		return nil, fmt.Errorf("%w: %s", ErrPluginCrashed, p.crashReport(err))
 	}
 	defer p.end(m.ID)
-	t := time.NewTimer(bound)
-	defer t.Stop()
-	select {
-	case r := <-m.reply:
+	r, how := p.await(ctx, m, time.Now().Add(bound))
+	switch how {
+	case waitReplied:
 		return r, nil
-	case <-p.gone:
-		if r := p.lateReply(m); r != nil {
-			return r, nil
-		}
+	case waitGone:
 		p.crashing.Store(true)
 		report := p.crashReport(nil)
 		p.logCrash("plugin process crashed", "during", m.Op, "report", report)
 		return nil, fmt.Errorf("%w: %s", ErrPluginCrashed, report)
-	case <-t.C:
+	case waitTimedOut:
 		return nil, fmt.Errorf("%w: the plugin process did not answer within %s", ErrPluginTimeout, bound)
-	case <-ctx.Done():
-		return nil, fmt.Errorf("abandoned: %w", context.Cause(ctx))
 	}
-}
-
-// readStdout reads the process's messages: replies go to their waiters,
-// secret requests are answered here.
-func (p *childProc) readStdout(r *os.File) {
-	defer close(p.gone)
-	defer r.Close()
-	lr := newLineReader(r, maxHostInLine(p.maxBytes))
-	for {
-		line, err := lr.next()
-		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
-				p.setGone(fmt.Errorf("its messages cannot be read: %w", err))
-				p.kill()
-			}
-			return
-		}
-		m := &wireMsg{}
-		if err := decodeMsg(line, m); err != nil {
-			p.setGone(fmt.Errorf("it sent a malformed message: %w", err))
-			p.kill()
-			return
-		}
-		if m.Op == opSecret {
-			go p.answerSecret(m)
-			continue
-		}
-		// Relay the log lines written before the reply first.
-		p.logs.wait(m.Logs, p.errDone)
-		p.mu.Lock()
-		w := p.waiting[m.ID]
-		p.mu.Unlock()
-		if w == nil {
-			p.log.Debug("dropping a late reply from the plugin process", "op", m.Op)
-			continue
-		}
-		select {
-		case w.reply <- m:
-		default:
-		}
-	}
+	return nil, fmt.Errorf("abandoned: %w", context.Cause(ctx))
 }
 
 func (p *childProc) answerSecret(m *wireMsg) {

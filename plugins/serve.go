@@ -24,7 +24,7 @@ import (
 // grow by at most 2 GiB once the plugin is about to start.
 const (
 	childMaxStack   = 64 << 20
-	childMaxProcs   = 2
+	childMaxProcs   = 1
 	childMemoryRoom = 2 << 30
 )
 
@@ -41,6 +41,7 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	}
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	in, out = pollableStdio(in).(io.Reader), pollableStdio(out).(io.Writer)
 	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Restrict)
 }
 

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -233,6 +234,82 @@ func (l *lineReader) cutLine() ([]byte, error) {
 		default:
 			return nil, err
 		}
+	}
+}
+
+// fileIO is a pipe end with deadlines (*os.File, or rawFile on Linux).
+type fileIO interface {
+	io.ReadWriteCloser
+	SetReadDeadline(t time.Time) error
+	SetWriteDeadline(t time.Time) error
+}
+
+// deadlineReader is what the host reads a plugin process's messages from:
+// a read ends at the deadline, and a deadline set in the past wakes a read
+// that waits.
+type deadlineReader interface {
+	io.ReadCloser
+	SetReadDeadline(t time.Time) error
+}
+
+// msgReader reads the host's side of the protocol: newline-terminated lines
+// of bounded length, like lineReader, except that a read that fails (a
+// deadline, a wake) keeps the partial line it has for the next one.
+type msgReader struct {
+	r   io.Reader
+	max int
+	buf []byte
+	// buf[start:end] is unread; buf[start:scan] holds no newline.
+	start, scan, end int
+}
+
+// msgReaderSize is the buffer of a msgReader, grown for a longer line.
+const msgReaderSize = 64 << 10
+
+func newMsgReader(r io.Reader, max int) *msgReader {
+	return &msgReader{r: r, max: max, buf: make([]byte, min(msgReaderSize, max+1))}
+}
+
+// next returns the next line without its newline, valid until the next
+// call. A final line without a newline is returned too; io.EOF follows.
+func (m *msgReader) next() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(m.buf[m.scan:m.end], '\n'); i >= 0 {
+			line := m.buf[m.start : m.scan+i]
+			m.start = m.scan + i + 1
+			m.scan = m.start
+			return line, nil
+		}
+		m.scan = m.end
+		if m.end-m.start > m.max {
+			return nil, fmt.Errorf("%w: more than %d bytes", errLineTooLong, m.max)
+		}
+		if m.start == m.end {
+			m.start, m.scan, m.end = 0, 0, 0
+		}
+		if m.end == len(m.buf) {
+			if m.start > 0 {
+				n := copy(m.buf, m.buf[m.start:m.end])
+				m.scan -= m.start
+				m.start, m.end = 0, n
+			} else {
+				m.buf = append(m.buf, make([]byte, min(len(m.buf), m.max+1-len(m.buf)))...)
+			}
+		}
+		n, err := m.r.Read(m.buf[m.end:])
+		m.end += n
+		if n > 0 {
+			continue // the error, if any, comes again on the next read
+		}
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, io.EOF) && m.end > m.start {
+			line := m.buf[m.start:m.end]
+			m.start, m.scan = m.end, m.end
+			return line, nil
+		}
+		return nil, err
 	}
 }
 

@@ -1,0 +1,89 @@
+//go:build unix
+
+package plugins
+
+import (
+	"os"
+	"syscall"
+)
+
+// childPipe is a pipe whose host end (readEnd says which) is served by
+// this process's poller and whose child end is never registered with it.
+// os.Pipe registers both ends, and the registration of the end handed to
+// the child outlives this process's copy of it (it belongs to the open
+// pipe, which the child holds): every message then also woke a poller
+// thread here for the child's end. The host end's deadlines bound every
+// read and write; the child gets a blocking end, which its runtime reads
+// and writes directly.
+func childPipe(hostReads bool) (host, child *os.File, err error) {
+	var p [2]int
+	syscall.ForkLock.RLock() // no fork between the pipe and close-on-exec
+	err = syscall.Pipe(p[:])
+	if err == nil {
+		syscall.CloseOnExec(p[0])
+		syscall.CloseOnExec(p[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return nil, nil, os.NewSyscallError("pipe", err)
+	}
+	h, c := p[1], p[0]
+	if hostReads {
+		h, c = p[0], p[1]
+	}
+	// Non-blocking before os.NewFile, which then registers it: the flag is
+	// the host end's own (each end of a pipe is an open file of its own).
+	if err := syscall.SetNonblock(h, true); err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return nil, nil, os.NewSyscallError("setnonblock", err)
+	}
+	return os.NewFile(uintptr(h), "|plugin-host"), os.NewFile(uintptr(c), "|plugin-child"), nil
+}
+
+// hostEnd is a host end of childPipe: its deadlines bound a read or a
+// write, and a deadline set to now wakes a blocked one.
+func hostEnd(f *os.File) fileIO { return fastFile(f) }
+
+// pollableStdio returns the plugin process's stdin or stdout, when it is
+// a pipe or socket this process inherited blocking, as a non-blocking
+// copy served by the runtime's poller (with raw reads and writes on
+// Linux, see rawFile); else f itself. A goroutine waiting for the host's
+// next message then parks instead of holding the process's one P in a
+// blocking read, which the runtime's monitor would take back after 20 µs
+// and hand over again at every message. The descriptor f stays open; it
+// shares the copy's mode, and nothing else reads or writes it.
+func pollableStdio(f any) any {
+	file, ok := f.(*os.File)
+	if !ok {
+		return f
+	}
+	st, err := file.Stat()
+	if err != nil || st.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return f
+	}
+	sc, err := file.SyscallConn()
+	if err != nil {
+		return f
+	}
+	fd := -1
+	_ = sc.Control(func(raw uintptr) {
+		syscall.ForkLock.RLock()
+		defer syscall.ForkLock.RUnlock()
+		if d, err := syscall.Dup(int(raw)); err == nil {
+			syscall.CloseOnExec(d)
+			fd = d
+		}
+	})
+	if fd < 0 {
+		return f
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return f
+	}
+	return fastFile(os.NewFile(uintptr(fd), file.Name()))
+}
+
+// hostReader is the host end of the child's stdout.
+func hostReader(f *os.File) deadlineReader { return fastFile(f) }
