@@ -54,8 +54,9 @@ func (s *loadedStrip) refresh() {
 	for _, n := range names {
 		if cp, ok := snap.Get(n); ok && cp.AlwaysLoaded() {
 			s.always = append(s.always, n)
+			// A plain label beside the buttons of the unloadable ones (not
+			// italic: see sidebar.createRow on the cost of a text style).
 			l := widget.NewLabel(n)
-			l.TextStyle.Italic = true
 			objs = append(objs, l)
 			continue
 		}

@@ -117,7 +117,11 @@ func (s *sidebar) createRow() fyne.CanvasObject {
 	title.TextStyle.Bold = true
 	detail := widget.NewLabel("")
 	detail.Truncation = fyne.TextTruncateEllipsis
-	detail.TextStyle.Italic = true
+	// Smaller rather than italic: Fyne parses every font, the 4.2 MB
+	// emoji font among them, once per text style it draws, and an idle
+	// window would draw italic only here and in the loaded strip (about
+	// 9 MB of heap; docs/performance.md, the desktop window).
+	detail.SizeName = theme.SizeNameCaptionText
 	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), nil)
 	rename.Importance = widget.LowImportance
 	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)

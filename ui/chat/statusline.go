@@ -26,7 +26,7 @@ func newStatusLine(c *Chat) *statusLine {
 	s := &statusLine{c: c}
 	s.model = widget.NewLabel("")
 	s.usage = widget.NewLabel("")
-	s.usage.TextStyle.Italic = true
+	// Not italic: see sidebar.createRow on the cost of a text style.
 	s.gauge = widget.NewProgressBar()
 	s.gauge.TextFormatter = func() string { return "" }
 	s.window = widget.NewLabel("")
