@@ -3,7 +3,11 @@ package ui
 import (
 	"image"
 	"image/color"
+	"io"
+	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
+	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -59,4 +63,22 @@ func (m *memoryRelease) arm() {
 // every free page, on its own goroutine so the frame is not held up.
 func freeOSMemory(goFn func(func())) func() {
 	return func() { goFn(debug.FreeOSMemory) }
+}
+
+// ProfileHeap makes the window write a pprof heap profile to w once,
+// after its first frame's free pages are returned, and then call done with
+// the outcome: how the idle window's heap is studied (WRASSE_HEAP_PROFILE,
+// cmd/wrasse). Call it before the window shows.
+func (s *Shell) ProfileHeap(w io.Writer, done func(error)) {
+	release := s.memory.release
+	var once sync.Once
+	s.memory.release = func() {
+		release()
+		s.env.Go(func() {
+			once.Do(func() {
+				runtime.GC() // the profile shows the heap as of the last collection
+				done(pprof.Lookup("heap").WriteTo(w, 0))
+			})
+		})
+	}
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"bytes"
+	"compress/gzip"
 	"image"
+	"io"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -67,4 +70,33 @@ func contains(root, o fyne.CanvasObject) bool {
 		}
 	}
 	return false
+}
+
+// ProfileHeap writes one profile after the first release and keeps the
+// release itself: later armed paints release again without profiling.
+func TestProfileHeapWritesOnceAfterTheRelease(t *testing.T) {
+	h := newHarness(t, nil)
+	released := 0
+	h.shell.memory.release = func() { released++ }
+	var profile bytes.Buffer
+	var results []error
+	h.shell.ProfileHeap(&profile, func(err error) { results = append(results, err) })
+	paint := func() { h.shell.memory.raster.Generator(1, 1) }
+
+	paint()
+	if released != 1 || len(results) != 1 || results[0] != nil {
+		t.Fatalf("after the first frame: %d releases, results %v; want 1 and [<nil>]", released, results)
+	}
+	// pprof writes a gzip-compressed protocol buffer.
+	if zr, err := gzip.NewReader(bytes.NewReader(profile.Bytes())); err != nil {
+		t.Fatalf("the profile is not gzip data: %v", err)
+	} else if _, err := io.ReadAll(zr); err != nil {
+		t.Fatalf("the profile does not decompress: %v", err)
+	}
+	size := profile.Len()
+	h.shell.memory.arm()
+	paint()
+	if released != 2 || len(results) != 1 || profile.Len() != size {
+		t.Errorf("after a second armed paint: %d releases, %d results, profile %d → %d bytes; want 2, 1, unchanged", released, len(results), size, profile.Len())
+	}
 }

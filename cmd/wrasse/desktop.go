@@ -27,6 +27,10 @@ const appID = "app.wrasse.desktop"
 // wrasse-bench (see ui.Shell.ProbeFrames).
 const frameLogEnv = "WRASSE_FRAME_LOG"
 
+// heapProfileEnv names a file the window writes a pprof heap profile of
+// its idle heap to, after the first frame (see ui.Shell.ProfileHeap).
+const heapProfileEnv = "WRASSE_HEAP_PROFILE"
+
 // runDesktop is `wrasse` without a subcommand: it brings forward the
 // window that already has the workspace, or opens one.
 func runDesktop(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
@@ -88,6 +92,20 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 		}
 		defer f.Close()
 		shell.ProbeFrames(f)
+	}
+	if path := getenv(heapProfileEnv); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("open the heap profile %s: %w", path, err)
+		}
+		shell.ProfileHeap(f, func(err error) {
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				core.Logger().Warn("the heap profile was not written", "file", path, "error", err)
+			}
+		})
 	}
 
 	runCtx, cancel := context.WithCancel(ctx)
