@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -54,11 +55,9 @@ func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		}
 		return writeJSON(w, rows)
 	}
-	// The tabwriter writes every cell and pad by itself: unbuffered, 10,000
-	// capabilities were 130,000 write calls.
 	bw := bufio.NewWriterSize(w, 64<<10)
-	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tSTATE\tBADGE\tTOOLS\tDESCRIPTION")
+	rows := make([][listColumns]string, 0, len(caps)+1)
+	rows = append(rows, [listColumns]string{"NAME", "KIND", "STATE", "BADGE", "TOOLS", "DESCRIPTION"})
 	ok, failed, disabled := 0, 0, 0
 	for _, c := range caps {
 		kind := string(c.Kind)
@@ -77,12 +76,12 @@ func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		default:
 			ok++
 		}
-		if text == "" && c.State != cerebellum.StateFailed {
+		if c.State != cerebellum.StateFailed {
 			text = oneLine(c.Description(), 70)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", c.Name, kind, c.State, c.Badge, len(c.Tools()), text)
+		rows = append(rows, [listColumns]string{c.Name, kind, string(c.State), string(c.Badge), strconv.Itoa(len(c.Tools())), text})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeColumns(bw, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(bw, "\n%d capabilities: %d ok, %d disabled, %d failed; %d tools callable.\n", len(caps), ok, disabled, failed, reg.Snapshot().ToolCount())
@@ -90,6 +89,59 @@ func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		fmt.Fprintf(bw, "warning: config.json pins %s, which %s not installed.\n", strings.Join(unknown, ", "), plural(len(unknown), "is", "are"))
 	}
 	return bw.Flush()
+}
+
+// listColumns is how many columns `caps list` prints.
+const listColumns = 6
+
+// writeColumns writes rows as text/tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+// does with each row's cells joined by tabs (every column but the last
+// padded with spaces to its widest cell plus two, widths in runes), without
+// holding a copy of the text: at 10,000 capabilities the tabwriter's buffer
+// and cells were a tenth of what `caps list` allocated. Cells holding a
+// byte the tabwriter would treat as markup (tab, vertical tab, newline,
+// form feed, its escape 0xff) go through the tabwriter itself.
+func writeColumns(w *bufio.Writer, rows [][listColumns]string) error {
+	var width [listColumns - 1]int
+	for _, r := range rows {
+		for j, cell := range r {
+			if !plainCell(cell) {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				for _, r := range rows {
+					tw.Write([]byte(strings.Join(r[:], "\t") + "\n"))
+				}
+				return tw.Flush()
+			}
+			if j < len(width) {
+				width[j] = max(width[j], utf8.RuneCountInString(cell)+2)
+			}
+		}
+	}
+	for _, r := range rows {
+		for j, cell := range r {
+			w.WriteString(cell)
+			if j < len(width) {
+				for pad := width[j] - utf8.RuneCountInString(cell); pad > 0; pad-- {
+					w.WriteByte(' ')
+				}
+			}
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plainCell reports whether the tabwriter would take s as plain text.
+func plainCell(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\t', '\v', '\n', '\f', tabwriter.Escape:
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine is cerebellum.OneLine (whitespace runs become one space, the ends
