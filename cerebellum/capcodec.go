@@ -33,6 +33,9 @@ func skipped(t reflect.Type) bool {
 // to ask 100,000 times a scan). It is read-only once made.
 type codec struct {
 	fields map[reflect.Type][]int
+	dec    map[reflect.Type]decodeFn
+	// decStats and decCap decode a scanEntry's stats and capability.
+	decStats, decCap decodeFn
 }
 
 func newCodec(root reflect.Type) *codec {
@@ -62,6 +65,11 @@ func newCodec(root reflect.Type) *codec {
 		}
 	}
 	walk(root)
+	c.dec = map[reflect.Type]decodeFn{}
+	for t := range c.fields {
+		c.decoderFor(t)
+	}
+	c.decStats, c.decCap = c.decoderFor(reflect.TypeFor[[]fileStat]()), c.decoderFor(reflect.TypeFor[Capability]())
 	return c
 }
 
@@ -204,88 +212,163 @@ func (d *decoder) length() (n int, isNil bool) {
 	return int(x - 1), false
 }
 
-func (d *decoder) value(v reflect.Value) {
-	if d.err != nil {
-		return
+// decodeFn decodes one value of its type into the memory at p. The codec
+// makes one per type when it is made, so a decode runs straight code over
+// field offsets instead of asking reflect about every field of every
+// capability (which was most of decoding 10,000 cache entries).
+type decodeFn func(d *decoder, p unsafe.Pointer)
+
+// decoderFor returns the decodeFn of t, making it (and those of the types
+// it holds) on first use; only newCodec calls it, so the codec stays
+// read-only afterwards.
+func (c *codec) decoderFor(t reflect.Type) decodeFn {
+	if f, ok := c.dec[t]; ok {
+		return f
 	}
-	switch v.Kind() {
+	// A type that holds itself finds this forwarder while being made.
+	var fn decodeFn
+	c.dec[t] = func(d *decoder, p unsafe.Pointer) { fn(d, p) }
+	fn = c.makeDecoder(t)
+	c.dec[t] = fn
+	return fn
+}
+
+func (c *codec) makeDecoder(t reflect.Type) decodeFn {
+	switch t.Kind() {
 	case reflect.String:
 		// Strings share the cache file's buffer too: it is never written
 		// to, and copying 10,000 capabilities' text was most of a decode.
-		if b := d.bytes(d.uvarint()); len(b) > 0 {
-			v.SetString(unsafe.String(unsafe.SliceData(b), len(b)))
+		return func(d *decoder, p unsafe.Pointer) {
+			if b := d.bytes(d.uvarint()); len(b) > 0 {
+				*(*string)(p) = unsafe.String(unsafe.SliceData(b), len(b))
+			}
 		}
 	case reflect.Bool:
-		b := d.bytes(1)
-		if len(b) == 1 {
-			v.SetBool(b[0] == 1)
+		return func(d *decoder, p unsafe.Pointer) {
+			if b := d.bytes(1); len(b) == 1 {
+				*(*bool)(p) = b[0] == 1
+			}
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x, n := binary.Varint(d.data)
-		if n <= 0 {
-			d.err = errCorruptEntry
-			return
+		size := t.Size()
+		return func(d *decoder, p unsafe.Pointer) {
+			x, n := binary.Varint(d.data)
+			if n <= 0 {
+				d.err = errCorruptEntry
+				return
+			}
+			d.data = d.data[n:]
+			storeInt(p, size, uint64(x))
 		}
-		d.data = d.data[n:]
-		v.SetInt(x)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		v.SetUint(d.uvarint())
-	case reflect.Float32, reflect.Float64:
-		b := d.bytes(8)
-		if len(b) == 8 {
-			v.SetFloat(math.Float64frombits(binary.BigEndian.Uint64(b)))
+		size := t.Size()
+		return func(d *decoder, p unsafe.Pointer) { storeInt(p, size, d.uvarint()) }
+	case reflect.Float32:
+		return func(d *decoder, p unsafe.Pointer) {
+			if b := d.bytes(8); len(b) == 8 {
+				*(*float32)(p) = float32(math.Float64frombits(binary.BigEndian.Uint64(b)))
+			}
+		}
+	case reflect.Float64:
+		return func(d *decoder, p unsafe.Pointer) {
+			if b := d.bytes(8); len(b) == 8 {
+				*(*float64)(p) = math.Float64frombits(binary.BigEndian.Uint64(b))
+			}
 		}
 	case reflect.Slice:
-		n, isNil := d.length()
-		if isNil {
-			return
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
+		if t.Elem().Kind() == reflect.Uint8 {
 			// Shared with the cache file's buffer, which nothing writes to
 			// (capped, so an append copies): the tools' schemas are half
 			// of an entry.
-			v.SetBytes(d.bytes(uint64(n)))
-			return
+			return func(d *decoder, p unsafe.Pointer) {
+				if n, isNil := d.length(); !isNil {
+					*(*[]byte)(p) = d.bytes(uint64(n))
+				}
+			}
 		}
-		s := reflect.MakeSlice(v.Type(), n, n)
-		for i := 0; i < n && d.err == nil; i++ {
-			d.value(s.Index(i))
-		}
-		v.Set(s)
-	case reflect.Array:
-		for i := range v.Len() {
-			d.value(v.Index(i))
-		}
-	case reflect.Map:
-		n, isNil := d.length()
-		if isNil {
-			return
-		}
-		m := reflect.MakeMapWithSize(v.Type(), n)
-		kt, et := v.Type().Key(), v.Type().Elem()
-		for i := 0; i < n && d.err == nil; i++ {
-			k := reflect.New(kt).Elem()
-			d.value(k)
-			e := reflect.New(et).Elem()
-			d.value(e)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
-	case reflect.Pointer:
-		b := d.bytes(1)
-		if len(b) == 0 || b[0] == 0 {
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		d.value(p.Elem())
-		v.Set(p)
-	case reflect.Struct:
-		for _, i := range d.fields[v.Type()] {
-			if d.err != nil {
+		elem, size := c.decoderFor(t.Elem()), t.Elem().Size()
+		return func(d *decoder, p unsafe.Pointer) {
+			n, isNil := d.length()
+			if isNil {
 				return
 			}
-			d.value(v.Field(i))
+			s := reflect.MakeSlice(t, n, n)
+			base := s.UnsafePointer()
+			for i := 0; i < n && d.err == nil; i++ {
+				elem(d, unsafe.Add(base, uintptr(i)*size))
+			}
+			reflect.NewAt(t, p).Elem().Set(s)
 		}
+	case reflect.Array:
+		elem, size, n := c.decoderFor(t.Elem()), t.Elem().Size(), t.Len()
+		return func(d *decoder, p unsafe.Pointer) {
+			for i := 0; i < n; i++ {
+				elem(d, unsafe.Add(p, uintptr(i)*size))
+			}
+		}
+	case reflect.Map:
+		kt, et := t.Key(), t.Elem()
+		key, elem := c.decoderFor(kt), c.decoderFor(et)
+		return func(d *decoder, p unsafe.Pointer) {
+			n, isNil := d.length()
+			if isNil {
+				return
+			}
+			m := reflect.MakeMapWithSize(t, n)
+			for i := 0; i < n && d.err == nil; i++ {
+				k, e := reflect.New(kt), reflect.New(et)
+				key(d, k.UnsafePointer())
+				elem(d, e.UnsafePointer())
+				m.SetMapIndex(k.Elem(), e.Elem())
+			}
+			reflect.NewAt(t, p).Elem().Set(m)
+		}
+	case reflect.Pointer:
+		et := t.Elem()
+		elem := c.decoderFor(et)
+		return func(d *decoder, p unsafe.Pointer) {
+			if b := d.bytes(1); len(b) == 0 || b[0] == 0 {
+				return
+			}
+			v := reflect.New(et).UnsafePointer()
+			elem(d, v)
+			*(*unsafe.Pointer)(p) = v
+		}
+	case reflect.Struct:
+		type field struct {
+			off uintptr
+			fn  decodeFn
+		}
+		var fields []field
+		for _, i := range c.fields[t] {
+			f := t.Field(i)
+			fields = append(fields, field{f.Offset, c.decoderFor(f.Type)})
+		}
+		return func(d *decoder, p unsafe.Pointer) {
+			for _, f := range fields {
+				if d.err != nil {
+					return
+				}
+				f.fn(d, unsafe.Add(p, f.off))
+			}
+		}
+	}
+	// Kinds encodeValue writes nothing for.
+	return func(*decoder, unsafe.Pointer) {}
+}
+
+// storeInt stores the low size bytes of x at p, as reflect's SetInt and
+// SetUint truncate.
+func storeInt(p unsafe.Pointer, size uintptr, x uint64) {
+	switch size {
+	case 1:
+		*(*uint8)(p) = uint8(x)
+	case 2:
+		*(*uint16)(p) = uint16(x)
+	case 4:
+		*(*uint32)(p) = uint32(x)
+	default:
+		*(*uint64)(p) = x
 	}
 }
 
@@ -305,8 +388,10 @@ func (c *codec) unmarshalEntry(data []byte) (*scanEntry, error) {
 	}
 	d.data = d.data[n:]
 	e := &scanEntry{At: at, cap: &Capability{}}
-	d.value(reflect.ValueOf(&e.Stats).Elem())
-	d.value(reflect.ValueOf(e.cap).Elem())
+	c.decStats(d, unsafe.Pointer(&e.Stats))
+	if d.err == nil {
+		c.decCap(d, unsafe.Pointer(e.cap))
+	}
 	if d.err == nil && len(d.data) != 0 {
 		d.err = errCorruptEntry
 	}
