@@ -95,6 +95,9 @@ type Registry struct {
 	// from (0 if not known) and appliedNames its names, sorted (under mu).
 	appliedGen   uint64
 	appliedNames []string
+	// appliedAppended counts the entries appended to the applied-state
+	// file since it was written whole, -1 when it must be (under resyncMu).
+	appliedAppended int
 	// scanMu serialises rescans, so a folder Resync never builds on a
 	// scan another Resync is replacing.
 	scanMu sync.Mutex
@@ -227,11 +230,12 @@ func Open(opts Options) (*Registry, error) {
 	if unknown := r.UnknownPinned(); len(unknown) > 0 {
 		r.log.Warn("config.json pins capabilities that are not installed", "names", unknown)
 	}
-	r.applied = loadApplied(opts.AppliedState)
+	r.applied, r.appliedAppended = loadApplied(opts.AppliedState)
 	if r.applied == nil {
 		r.applied = hashesOf(r.Snapshot())
 		if err := saveApplied(opts.AppliedState, slices.Sorted(maps.Keys(r.applied)), r.applied); err != nil {
 			r.log.Warn("saving the applied capability state", "error", err)
+			r.appliedAppended = -1
 		}
 	}
 	return r, nil

@@ -1,9 +1,11 @@
 package cerebellum
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -64,11 +66,31 @@ func (r *Registry) applySnapshot(before map[string]string, snap *Snapshot) Diff 
 	r.appliedGen, r.appliedNames = snap.Generation, names
 	r.mu.Unlock()
 	if !d.Empty() {
-		if err := saveApplied(r.opts.AppliedState, names, after); err != nil {
-			r.log.Warn("saving the applied capability state", "error", err)
-		}
+		r.writeApplied(d, names, after)
 	}
 	return d
+}
+
+// writeApplied saves the applied state after, whose names sorted are names
+// and which differs from the last saved one by d: appended to the file
+// while the appended entries are fewer than the capabilities, else written
+// whole; r.resyncMu must be held (or Open running).
+func (r *Registry) writeApplied(d Diff, names []string, after map[string]string) {
+	path := r.opts.AppliedState
+	n := len(d.Added) + len(d.Changed) + len(d.Removed)
+	if r.appliedAppended >= 0 && r.appliedAppended+n <= max(len(after), 64) {
+		if err := appendApplied(path, d, after); err == nil {
+			r.appliedAppended += n
+			return
+		}
+		// Missing or unwritable: write it whole.
+	}
+	if err := saveApplied(path, names, after); err != nil {
+		r.log.Warn("saving the applied capability state", "error", err)
+		r.appliedAppended = -1
+		return
+	}
+	r.appliedAppended = 0
 }
 
 // diffApplied compares snap with the applied state before (taken from the
@@ -157,19 +179,94 @@ func hashesOf(s *Snapshot) map[string]string {
 	return out
 }
 
-func loadApplied(path string) map[string]string {
+// The applied-state file is a JSON object of name → content hash, followed
+// by one JSON object per later Resync with what it changed (null: removed),
+// a later entry replacing an earlier one. A Resync that changed one
+// capability so appends one line instead of rewriting every capability's
+// entry (a megabyte at 10,000); the file is written whole again once the
+// appended entries outnumber the capabilities. A file of one object (as
+// written before) reads the same.
+
+// loadApplied reads the applied state and how many entries were appended
+// since it was last written whole (-1 when its last line is torn: the next
+// save writes it whole). It returns nil when there is none.
+func loadApplied(path string) (map[string]string, int) {
 	if path == "" {
-		return nil
+		return nil, 0
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, 0
 	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	var m map[string]string
-	if json.Unmarshal(data, &m) != nil {
+	appended := 0
+	for {
+		var obj map[string]*string
+		if err := dec.Decode(&obj); err != nil {
+			if m == nil {
+				return nil, 0
+			}
+			if err != io.EOF {
+				appended = -1
+			}
+			return m, appended
+		}
+		if m == nil {
+			if obj == nil {
+				return nil, 0
+			}
+			m = make(map[string]string, len(obj))
+		} else if appended >= 0 {
+			appended += len(obj)
+		}
+		for k, v := range obj {
+			if v == nil {
+				delete(m, k)
+			} else {
+				m[k] = *v
+			}
+		}
+	}
+}
+
+// appendApplied appends d's entries of after to the applied-state file,
+// which must exist.
+func appendApplied(path string, d Diff, after map[string]string) error {
+	if path == "" {
 		return nil
 	}
-	return m
+	keys := slices.Concat(d.Added, d.Changed, d.Removed)
+	slices.Sort(keys)
+	b := []byte("\n{")
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		if h, ok := after[k]; ok {
+			b = appendJSONString(b, h)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	b = append(b, '}')
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	return nil
 }
 
 // saveApplied writes the applied state m, whose names sorted are names, as
