@@ -176,6 +176,12 @@ type decoder struct {
 }
 
 func (d *decoder) uvarint() uint64 {
+	// Most are lengths under 128: one byte.
+	if len(d.data) > 0 && d.data[0] < 0x80 {
+		x := uint64(d.data[0])
+		d.data = d.data[1:]
+		return x
+	}
 	x, n := binary.Uvarint(d.data)
 	if n <= 0 {
 		d.err = errCorruptEntry

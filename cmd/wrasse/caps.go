@@ -188,7 +188,9 @@ func oneLine(s string, limit int) string {
 // cutLine is the truncated case of oneLine: s holds at least limit runes
 // of the collapsed text. Like []rune(s), an invalid byte becomes U+FFFD.
 func cutLine(s string, limit int) string {
-	b := make([]byte, 0, 4*limit)
+	// On the stack for the listing's limits; only the result is allocated.
+	var buf [4 * 100]byte
+	b := buf[:0]
 	n, space := 0, true
 	for _, r := range s {
 		if isSpace(r) {
