@@ -19,9 +19,14 @@ import (
 )
 
 // Limits of a plugin process: runaway recursion dies at a 64 MiB stack
-// instead of the default 1 GiB, a plugin cannot take more than a couple of
-// cores, and (on Linux, for plugins without exec) its address space may
-// grow by at most 2 GiB once the plugin is about to start.
+// instead of the default 1 GiB, a plugin runs its Go code on one core (it
+// may not start goroutines, and it serves one call at a time), and (on
+// Linux, for plugins without exec) its address space may grow by at most
+// 2 GiB once the plugin is about to start. One P, not two: with a second
+// one idle, every goroutine a call starts (the guard's, the next reader)
+// woke another thread to run it, which made a call's trip about three
+// times as long (BenchmarkChildOverhead ~11 µs with one P, 29-40 µs with
+// two, on 2 loaded cores).
 const (
 	childMaxStack   = 64 << 20
 	childMaxProcs   = 1
