@@ -74,6 +74,10 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 		// tens of megabytes, so a few hundred samples): about 1 MB of the
 		// binary stayed resident for that alone.
 		runtime.MemProfileRate = 0
+	} else {
+		// A profile of the window's allocations fine enough to attribute
+		// small ones (the default samples one per 512 KB).
+		runtime.MemProfileRate = 4096
 	}
 	child, childErr := pluginChild()
 	core, err := assistant.Open(assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout})
