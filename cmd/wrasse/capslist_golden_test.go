@@ -75,4 +75,27 @@ func TestCapsListGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// An edit that keeps the size and the modification time is still seen
+	// (by the change time), through the cache and its decoder.
+	skill := filepath.Join(cerebellum.CapabilitiesDir(ws), "recipes", "SKILL.md")
+	data, err := os.ReadFile(skill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(data, []byte("the fridge."), []byte("the larder."), 1)
+	if err := os.WriteFile(skill, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(skill, then, then); err != nil {
+		t.Fatal(err)
+	}
+	reg := open()
+	defer reg.Close()
+	var out bytes.Buffer
+	if err := printCapsList(reg, false, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), []byte("what is in the larder.")) || bytes.Contains(out.Bytes(), []byte("fridge")) {
+		t.Errorf("the edited description is not listed:\n%s", out.String())
+	}
 }
