@@ -523,19 +523,20 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 			return nil, waitGone
 		default:
 		}
-		// The deadline first, then the checks: a wake after them is a
-		// deadline set after this one.
-		readBy := deadline
-		ended := false
+		// The deadline first, then the checks: a wake (the end of ctx, of
+		// the process) sets the deadline after what it checks for is so,
+		// so either the check sees it or the wake comes after this set.
+		_ = p.stdout.SetReadDeadline(deadline)
+		readBy, ended := deadline, false
 		select {
 		case <-p.exited:
 			// What the process wrote before it ended is in the pipe; a
 			// program it started may hold the pipe open, so this does not
 			// wait for the end of the stream.
 			readBy, ended = time.Now().Add(drainWait), true
+			_ = p.stdout.SetReadDeadline(readBy)
 		default:
 		}
-		_ = p.stdout.SetReadDeadline(readBy)
 		if ctx.Err() != nil {
 			return nil, waitCancelled
 		}
