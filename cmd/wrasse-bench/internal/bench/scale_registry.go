@@ -132,7 +132,13 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 	if !r.cfg.Short {
 		runs = 15
 	}
-	linked, err := r.firstStartPeaks(ctx, bin, "linked", 3)
+	// Without the probe (no Go toolchain), peaks come from this program or
+	// a measuring child, whose own peak they cannot fall below.
+	probe, probeErr := buildRSSProbe(ctx, filepath.Join(r.tmp, "rss-probe"))
+	if probeErr != nil {
+		probe = ""
+	}
+	linked, err := r.firstStartPeaks(ctx, probe, bin, "linked", 3)
 	if err != nil {
 		return []Row{errorRow(sectionScale, measure, err)}
 	}
@@ -151,7 +157,7 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 			walls, cpus = append(walls, d), append(cpus, cpu)
 		}
 	}
-	fromDisk, err := r.firstStartPeaks(ctx, bin, "disk", 5)
+	fromDisk, err := r.firstStartPeaks(ctx, probe, bin, "disk", 5)
 	if err != nil {
 		return []Row{errorRow(sectionScale, measure, err)}
 	}
@@ -171,6 +177,9 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 		if fromDisk.help > 0 {
 			memRow.Baseline = "`wrasse --help` " + FormatMB(fromDisk.help)
 		}
+		if probeErr != nil {
+			memRow.Note += "; the RSS probe could not be built (" + probeErr.Error() + "), so the figure cannot fall below the measuring process's own peak"
+		}
 	} else {
 		memRow.Value, memRow.Pass = "unknown", Broken
 		memRow.Note = "the peak resident set could not be told apart from this program's own (see runWall) and no measuring child is available"
@@ -188,6 +197,77 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 	return append(rows, memRow, linkedRow)
 }
 
+// rssProbeSource is a program that runs its arguments and prints that
+// process's peak resident set in KiB (wait4 rusage). Linux hands a parent's
+// memory high-water mark on to a child at exec (fork copies it, and Go's
+// vfork shares the parent's memory until exec), so a child's ru_maxrss is
+// never below its parent's peak: measured from this program or from a
+// measuring child of it (a large binary), a 40 MB process read 53–55 MB,
+// the parent's floor. This probe is a few MB, far under what it measures.
+const rssProbeSource = `package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func main() {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+}
+`
+
+// buildRSSProbe builds rssProbeSource into dir.
+func buildRSSProbe(ctx context.Context, dir string) (string, error) {
+	goBin, err := goTool()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(rssProbeSource), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module rssprobe\n\ngo 1.22\n"), 0o644); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "rssprobe")
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", out, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	var msg bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msg, &msg
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build the RSS probe: %w: %s", err, strings.TrimSpace(msg.String()))
+	}
+	return out, nil
+}
+
+// probeRSS runs bin with args under the probe and returns its peak
+// resident set in KiB.
+func probeRSS(ctx context.Context, probe, bin string, args ...string) (int, error) {
+	cmd := exec.CommandContext(ctx, probe, append([]string{bin}, args...)...)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("%s %s: %w: %s", filepath.Base(bin), strings.Join(args, " "), err, strings.TrimSpace(errOut.String()))
+	}
+	var kB int
+	if _, err := fmt.Sscan(string(out), &kB); err != nil {
+		return 0, fmt.Errorf("the RSS probe printed %q: %w", out, err)
+	}
+	return kB, nil
+}
+
 // startPeaks are the peak resident sets of a first `caps list` and of
 // `--help`, in KiB (0 if unknown), and how they were measured.
 type startPeaks struct {
@@ -199,8 +279,25 @@ type startPeaks struct {
 // `wrasse --help` n times each and keeps the largest peak of each: from
 // this process when its own high-water mark is lower (see runWall), else
 // from a small measuring child.
-func (r *runner) firstStartPeaks(ctx context.Context, bin, tag string, n int) (startPeaks, error) {
+func (r *runner) firstStartPeaks(ctx context.Context, probe, bin, tag string, n int) (startPeaks, error) {
 	var p startPeaks
+	if probe != "" {
+		p.by = "wait4 rusage of the process, started from a small probe program (see rssProbeSource)"
+		for i := 0; i < n; i++ {
+			ws := filepath.Join(r.tmp, fmt.Sprintf("first-start-rss-%s-%d", tag, i))
+			kB, err := probeRSS(ctx, probe, bin, "caps", "list", "--workspace", ws)
+			os.RemoveAll(ws)
+			if err != nil {
+				return p, err
+			}
+			helpKB, err := probeRSS(ctx, probe, bin, "--help")
+			if err != nil {
+				return p, err
+			}
+			p.caps, p.help = max(p.caps, kB), max(p.help, helpKB)
+		}
+		return p, nil
+	}
 	for i := 0; i < n; i++ {
 		ws := filepath.Join(r.tmp, fmt.Sprintf("first-start-rss-%s-%d", tag, i))
 		_, _, kB, err := runTimed(ctx, bin, "caps", "list", "--workspace", ws)
