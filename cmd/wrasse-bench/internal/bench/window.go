@@ -107,6 +107,13 @@ func (r *runner) window(ctx context.Context, bin string) []Row {
 		rows = append(rows, r.windowSession(ctx, w, srv)...)
 		w.stop()
 	}
+	// The idle figure's baseline, measured after wrasse's runs so that
+	// their first (cold) launch is the first to read Mesa's libraries.
+	if i := slices.IndexFunc(rows, func(row Row) bool { return row.Measure == idleMeasure }); i >= 0 {
+		r.progress("measuring a bare Fyne window…")
+		bare, err := r.bareWindow(ctx, runs)
+		rows[i] = withBareBaseline(rows[i], bare, err)
+	}
 	warm := launches[1:] // the first run fills the page cache
 	med := Median(warm)
 	launch := Row{Section: sectionWindow, Measure: "launch to first frame, warm (1,000 capabilities)", Value: FormatDuration(med),
@@ -123,7 +130,7 @@ func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *streamSe
 	settle := func() { sleepCtx(ctx, 2*time.Second) }
 	settle()
 	idle := w.rss()
-	rows = append(rows, Row{Section: sectionWindow, Measure: "resident memory, idle, 1,000 capabilities", Value: FormatMB(idle.total),
+	rows = append(rows, Row{Section: sectionWindow, Measure: idleMeasure, Value: FormatMB(idle.total),
 		Number: MB(idle.total), Unit: "MB", Target: fmt.Sprintf("≤ %d MB", idleMemTarget), Pass: verdict(MB(idle.total) <= idleMemTarget),
 		Note: "VmRSS of the wrasse process 2 s after its first frame (the binary read back from disk, see dropCached); includes Mesa's software renderer (llvmpipe), which a GPU driver replaces: " + idle.String()})
 
@@ -169,6 +176,75 @@ func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *streamSe
 		return append(rows, errorRow(sectionWindow, "frame time, streaming", err))
 	}
 	return append(rows, frameRows("a reply streaming at 100 tokens/s", w.framesBetween(start, end))...)
+}
+
+// idleMeasure names the idle row, whose baseline is the bare window's.
+const idleMeasure = "resident memory, idle, 1,000 capabilities"
+
+// bareWindow measures a bare Fyne window (the barewindow program: Wrasse's
+// window size, its two idle text styles, its frame log and memory release)
+// as the idle row measures wrasse: built with `go build`, dropped from the
+// page cache, launched runs times and read on the last launch 2 s after
+// its first frame, so the row shows what the toolkit alone costs under the
+// same X server and software OpenGL.
+func (r *runner) bareWindow(ctx context.Context, runs int) (residentSet, error) {
+	bin, err := buildBareWindow(ctx, r.cfg.Repo, r.tmp)
+	if err != nil {
+		return residentSet{}, err
+	}
+	if err := dropCached(bin); err != nil {
+		return residentSet{}, err
+	}
+	log := filepath.Join(r.tmp, "bare-frames.log")
+	for i := range runs {
+		cmd := exec.CommandContext(ctx, bin, log)
+		cmd.Env = windowEnv(r.tmp)
+		w, err := launchWindow(ctx, cmd, log)
+		if err != nil {
+			return residentSet{}, fmt.Errorf("the bare Fyne window: %w", err)
+		}
+		if i == runs-1 {
+			err = sleepCtx(ctx, 2*time.Second)
+			rs := w.rss()
+			w.stop()
+			return rs, err
+		}
+		w.stop()
+	}
+	return residentSet{}, errors.New("the bare Fyne window was not launched")
+}
+
+// buildBareWindow builds the barewindow program from repo into dir.
+func buildBareWindow(ctx context.Context, repo, dir string) (string, error) {
+	const pkg = "./cmd/wrasse-bench/internal/bench/barewindow"
+	if repo == "" {
+		return "", fmt.Errorf("%w: cannot build the bare Fyne window; pass --repo", ErrNoRepo)
+	}
+	goBin, err := goTool()
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "barewindow")
+	cmd := exec.CommandContext(ctx, goBin, "build", "-o", out, pkg)
+	cmd.Dir = repo
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %w: %s", pkg, err, strings.TrimSpace(string(msg)))
+	}
+	return out, nil
+}
+
+// withBareBaseline puts the bare window's figure, or why there is none,
+// in the idle row's baseline and note.
+func withBareBaseline(idle Row, bare residentSet, err error) Row {
+	if err != nil {
+		idle.Baseline = "bare Fyne window n/a"
+		idle.Note += "; no bare-window baseline: " + err.Error()
+		return idle
+	}
+	idle.Baseline = "bare Fyne window " + FormatMB(bare.total)
+	idle.Note += ". Baseline: a bare Fyne window of the same size drawing the same two text styles (barewindow), launched and read the same way: " +
+		bare.describe("its binary")
+	return idle
 }
 
 // frameRows turns frame times into the median and the longest frame.
@@ -226,11 +302,23 @@ type windowProc struct {
 // startWindow starts bin on ws and waits for its first frame.
 func startWindow(ctx context.Context, bin, ws, tmp string) (*windowProc, error) {
 	log := filepath.Join(tmp, "frames.log")
-	_ = os.Remove(log)
-	home := filepath.Join(tmp, "window-home")
 	cmd := exec.CommandContext(ctx, bin, "--workspace", ws)
-	cmd.Env = append(os.Environ(), "WRASSE_FRAME_LOG="+log, "OPENAI_API_KEY=sk-bench", "HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "LANG=en_US.UTF-8")
+	cmd.Env = append(windowEnv(tmp), "WRASSE_FRAME_LOG="+log, "OPENAI_API_KEY=sk-bench")
+	return launchWindow(ctx, cmd, log)
+}
+
+// windowEnv is the environment both windows run in: a home of the
+// bench's (Fyne keeps its settings there) and one locale.
+func windowEnv(tmp string) []string {
+	home := filepath.Join(tmp, "window-home")
+	return append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "LANG=en_US.UTF-8")
+}
+
+// launchWindow starts cmd, a window logging its frames to log, and waits
+// for its first frame.
+func launchWindow(ctx context.Context, cmd *exec.Cmd, log string) (*windowProc, error) {
+	bin := cmd.Path
+	_ = os.Remove(log)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
@@ -311,9 +399,12 @@ type residentSet struct {
 	exe, llvm int
 }
 
-func (r residentSet) String() string {
-	return fmt.Sprintf("%s anonymous (Go heap, Mesa's buffers), %s file-backed (of which the wrasse binary %s, libLLVM %s)",
-		FormatMB(r.anon), FormatMB(r.file), FormatMB(r.exe), FormatMB(r.llvm))
+func (r residentSet) String() string { return r.describe("the wrasse binary") }
+
+// describe says where the memory is; bin names the executable.
+func (r residentSet) describe(bin string) string {
+	return fmt.Sprintf("%s anonymous (Go heap, Mesa's buffers), %s file-backed (of which %s %s, libLLVM %s)",
+		FormatMB(r.anon), FormatMB(r.file), bin, FormatMB(r.exe), FormatMB(r.llvm))
 }
 
 // rss reads the process's resident set from /proc.

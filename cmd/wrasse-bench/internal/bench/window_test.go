@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,39 @@ func TestDropCached(t *testing.T) {
 	}
 	if err := dropCached(bin + ".missing"); err == nil && runtime.GOOS == "linux" {
 		t.Error("dropCached of a missing file succeeded")
+	}
+}
+
+func TestWindowIdleBareBaseline(t *testing.T) {
+	idle := Row{Section: sectionWindow, Measure: idleMeasure, Value: "183.0 MB", Note: "VmRSS of the wrasse process"}
+	bare := residentSet{total: 142504, anon: 53732, file: 85532, exe: 18555, llvm: 53711}
+	cases := []struct {
+		name         string
+		bare         residentSet
+		err          error
+		baseline     string
+		noteContains []string
+	}{
+		{name: "measured", bare: bare, baseline: "bare Fyne window 145.9 MB",
+			noteContains: []string{"VmRSS of the wrasse process. Baseline: a bare Fyne window",
+				"55.0 MB anonymous", "87.6 MB file-backed (of which its binary 19.0 MB, libLLVM 55.0 MB)"}},
+		{name: "failed", err: ErrNoRepo, baseline: "bare Fyne window n/a",
+			noteContains: []string{"VmRSS of the wrasse process; no bare-window baseline: " + ErrNoRepo.Error()}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := withBareBaseline(idle, tc.bare, tc.err)
+			if got.Baseline != tc.baseline {
+				t.Errorf("Baseline = %q, want %q", got.Baseline, tc.baseline)
+			}
+			for _, s := range tc.noteContains {
+				if !strings.Contains(got.Note, s) {
+					t.Errorf("Note = %q, want it to contain %q", got.Note, s)
+				}
+			}
+			if got.Value != idle.Value || got.Pass != idle.Pass || got.Measure != idle.Measure {
+				t.Errorf("the row's figure changed: %+v", got)
+			}
+		})
 	}
 }
