@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"text/tabwriter"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/gen"
 )
 
 // FuzzOneLine holds the listing's one-pass oneLine equal to
@@ -70,5 +73,54 @@ func TestWriteColumnsIsTabwriter(t *testing.T) {
 				t.Fatalf("got\n%q\nwant\n%q", got.String(), want.String())
 			}
 		})
+	}
+}
+
+// TestCapsListManyAsBefore: a listing long enough to be made on several
+// goroutines has the bytes of the listing as it was first written (a
+// tabwriter over cerebellum.OneLine), so the race detector sees the
+// parallel path.
+func TestCapsListManyAsBefore(t *testing.T) {
+	ws := t.TempDir()
+	if err := gen.Write(cerebellum.CapabilitiesDir(ws), gen.Generate(1200, 12, 1)); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	var got bytes.Buffer
+	if err := printCapsList(reg, false, &got); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	tw := tabwriter.NewWriter(&want, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSTATE\tBADGE\tTOOLS\tDESCRIPTION")
+	ok, failed, disabled := 0, 0, 0
+	caps := reg.List()
+	for _, c := range caps {
+		kind := string(c.Kind)
+		if c.Core {
+			kind += " (core)"
+		} else if c.Pinned {
+			kind += " (pinned)"
+		}
+		text := cerebellum.OneLine(c.Description(), 70)
+		switch c.State {
+		case cerebellum.StateFailed:
+			failed++
+			text = "error: " + cerebellum.OneLine(c.Error, 100)
+		case cerebellum.StateDisabled:
+			disabled++
+		default:
+			ok++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", c.Name, kind, c.State, c.Badge, len(c.Tools()), text)
+	}
+	tw.Flush()
+	fmt.Fprintf(&want, "\n%d capabilities: %d ok, %d disabled, %d failed; %d tools callable.\n", len(caps), ok, disabled, failed, reg.Snapshot().ToolCount())
+	if got.String() != want.String() {
+		t.Fatalf("the listing of %d capabilities differs from the tabwriter's", len(caps))
 	}
 }
