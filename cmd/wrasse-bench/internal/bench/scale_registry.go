@@ -282,7 +282,7 @@ type startPeaks struct {
 func (r *runner) firstStartPeaks(ctx context.Context, probe, bin, tag string, n int) (startPeaks, error) {
 	var p startPeaks
 	if probe != "" {
-		p.by = "wait4 rusage of the process, started from a small probe program (see rssProbeSource)"
+		p.by = "wait4 rusage taken by a small probe program that started the process, rssProbeSource"
 		for i := 0; i < n; i++ {
 			ws := filepath.Join(r.tmp, fmt.Sprintf("first-start-rss-%s-%d", tag, i))
 			kB, err := probeRSS(ctx, probe, bin, "caps", "list", "--workspace", ws)
