@@ -198,12 +198,13 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 }
 
 // rssProbeSource is a program that runs its arguments and prints that
-// process's peak resident set in KiB (wait4 rusage). Linux hands a parent's
-// memory high-water mark on to a child at exec (fork copies it, and Go's
-// vfork shares the parent's memory until exec), so a child's ru_maxrss is
-// never below its parent's peak: measured from this program or from a
-// measuring child of it (a large binary), a 40 MB process read 53–55 MB,
-// the parent's floor. This probe is a few MB, far under what it measures.
+// process's peak resident set in KiB (wait4 rusage). At exec Linux records
+// the high-water mark of the memory the process leaves, and under Go's
+// vfork that is the parent's own (a fork would carry the parent's size at
+// the fork), so a child's ru_maxrss is never below its parent's peak:
+// measured from this program or from a measuring child of it (a large
+// binary), a 40 MB process read 53–55 MB, the parent's floor. This probe
+// is a few MB, far under what it measures.
 const rssProbeSource = `package main
 
 import (
