@@ -41,7 +41,17 @@ func (r *Registry) Index(sess *Session) string {
 // warm prompt-cache prefix across loads and evictions.
 func (r *Registry) StableIndex() string {
 	snap := r.Snapshot()
-	return renderIndex(snap, r.LoadedNames(nil), nil, r.tune().IndexBudget, r.opts.CountTokens, stableHeader)
+	budget := r.tune().IndexBudget
+	if text, ok := snap.stableIndex(budget); ok {
+		return text
+	}
+	// Rendered once per snapshot and budget (every request of every turn
+	// asks): it depends on nothing else.
+	text := renderIndex(snap, r.LoadedNames(nil), nil, budget, r.opts.CountTokens, stableHeader)
+	if r.Snapshot() == snap {
+		snap.setStableIndex(budget, text)
+	}
+	return text
 }
 
 func recentOf(sess *Session) []string {

@@ -50,6 +50,9 @@ type Snapshot struct {
 
 	tokenMu    sync.Mutex
 	toolTokens map[string]int
+	// stable is the StableIndex text rendered for this snapshot, by
+	// budget (under tokenMu).
+	stable map[int]string
 
 	// policies are the user's rules for MCP tools, by tool name.
 	policies map[string]ToolPolicy
@@ -233,6 +236,22 @@ func (s *Snapshot) SchemaTokens(name string) int {
 	}
 	s.toolTokens[name] = n
 	return n
+}
+
+func (s *Snapshot) stableIndex(budget int) (string, bool) {
+	s.tokenMu.Lock()
+	defer s.tokenMu.Unlock()
+	text, ok := s.stable[budget]
+	return text, ok
+}
+
+func (s *Snapshot) setStableIndex(budget int, text string) {
+	s.tokenMu.Lock()
+	defer s.tokenMu.Unlock()
+	if s.stable == nil {
+		s.stable = map[int]string{}
+	}
+	s.stable[budget] = text
 }
 
 // schemasFor compiles a tool's argument and output schemas once per snapshot.
