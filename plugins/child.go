@@ -513,6 +513,10 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 	if ctx.Done() != nil {
 		defer context.AfterFunc(ctx, func() { _ = p.stdout.SetReadDeadline(time.Now()) })()
 	}
+	// readBy is deadline until the process is seen to have ended, then
+	// the end of the drain (fixed once: a program the process started may
+	// keep writing for as long as it likes).
+	readBy, ended := deadline, false
 	for {
 		// The reply came while another goroutine was reading.
 		if r := p.lateReply(m); r != nil {
@@ -526,16 +530,21 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 		// The deadline first, then the checks: a wake (the end of ctx, of
 		// the process) sets the deadline after what it checks for is so,
 		// so either the check sees it or the wake comes after this set.
-		_ = p.stdout.SetReadDeadline(deadline)
-		readBy, ended := deadline, false
-		select {
-		case <-p.exited:
-			// What the process wrote before it ended is in the pipe; a
-			// program it started may hold the pipe open, so this does not
-			// wait for the end of the stream.
-			readBy, ended = time.Now().Add(drainWait), true
-			_ = p.stdout.SetReadDeadline(readBy)
-		default:
+		_ = p.stdout.SetReadDeadline(readBy)
+		if !ended {
+			select {
+			case <-p.exited:
+				// What the process wrote before it ended is in the pipe; a
+				// program it started may hold the pipe open, so this does
+				// not wait for the end of the stream.
+				readBy, ended = time.Now().Add(drainWait), true
+				_ = p.stdout.SetReadDeadline(readBy)
+			default:
+			}
+		}
+		if ended && !time.Now().Before(readBy) {
+			p.stop(nil)
+			return nil, waitGone
 		}
 		if ctx.Err() != nil {
 			return nil, waitCancelled
@@ -547,11 +556,7 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 		switch {
 		case err == nil:
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			if ended && !time.Now().Before(readBy) {
-				p.stop(nil)
-				return nil, waitGone
-			}
-			continue // woken: look again
+			continue // woken, or the end of the drain: look again
 		case errors.Is(err, io.EOF), errors.Is(err, os.ErrClosed):
 			p.stop(nil)
 			return nil, waitGone
