@@ -153,12 +153,21 @@ func (r *childRuntime) proc(ctx context.Context) (*childProc, error) {
 }
 
 // discard kills p and forgets it: the next call starts a new process.
+// A process Close took over is left to Close, which ends it after its
+// answer or its bound: a call ending during Close (told to replace the
+// process, or timed out) would otherwise kill it under Close, which then
+// reported a crash during OnClose.
 func (r *childRuntime) discard(p *childProc) {
 	r.mu.Lock()
-	if r.cur == p {
+	mine := r.cur == p
+	if mine {
 		r.cur = nil
 	}
+	closing := r.closed
 	r.mu.Unlock()
+	if closing && !mine {
+		return
+	}
 	p.kill()
 	go p.finish()
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -73,6 +74,16 @@ func TestReviewFakeChild(t *testing.T) {
 func fakeReviewChild(mode string) {
 	lr := newLineReader(os.Stdin, maxChildInLine)
 	w := &msgWriter{w: os.Stdout}
+	var pending uint64 // a call not answered yet
+	var closeID uint64 // a close not answered yet
+	text := func(m *wireMsg) string {
+		var a struct{ Text string }
+		_ = json.Unmarshal(m.Args, &a)
+		return a.Text
+	}
+	result := func(id uint64, content string) *wireMsg {
+		return &wireMsg{Op: opResult, ID: id, Result: &cerebellum.Result{Content: content}}
+	}
 	for {
 		line, err := lr.next()
 		if err != nil {
@@ -87,13 +98,63 @@ func fakeReviewChild(mode string) {
 			w.send(&wireMsg{Op: opLoaded, ID: m.ID})
 			continue
 		case opClose:
-			w.send(&wireMsg{Op: opClosed, ID: m.ID})
-			return
+			switch {
+			case pending == 0:
+				w.send(&wireMsg{Op: opClosed, ID: m.ID})
+				return
+			case mode == "secret-at-close":
+				// The call waiting asks for a secret now, while the host
+				// waits for two replies.
+				closeID = m.ID
+				w.send(&wireMsg{Op: opSecret, ID: 77, Name: "demo-token"})
+			case mode == "restart-at-close":
+				// The call ends as the plugin's runtime is closed (so the
+				// process says to replace it), then the close is answered
+				// a moment later, as the runtime's end takes time.
+				w.send(&wireMsg{Op: opResult, ID: pending, Err: toWireError(ErrClosed), Restart: true})
+				time.Sleep(100 * time.Millisecond)
+				w.send(&wireMsg{Op: opClosed, ID: m.ID})
+				return
+			default:
+				closeID = m.ID // answered after the call
+			}
+			continue
+		case opCancel:
+			if mode == "hold" && m.ID == pending {
+				w.send(&wireMsg{Op: opResult, ID: m.ID, Err: toWireError(context.Canceled)})
+				pending = 0
+				if closeID != 0 {
+					w.send(&wireMsg{Op: opClosed, ID: closeID})
+					return
+				}
+			}
+			continue
+		case opSecret:
+			if mode == "secret-at-close" && m.ID == 77 && pending != 0 {
+				w.send(result(pending, m.Value))
+				w.send(&wireMsg{Op: opClosed, ID: closeID})
+				return
+			}
+			continue
 		case opCall:
 		default:
 			continue
 		}
 		switch mode {
+		case "hold", "secret-at-close", "restart-at-close":
+			pending = m.ID // answered at a cancel or a close
+		case "stray-replies":
+			// A reply for the next call's id before this one is even
+			// asked, then this call's reply twice.
+			w.send(result(m.ID+1, "stray for the next call"))
+			w.send(result(m.ID, text(&m)))
+			w.send(result(m.ID, "duplicate"))
+		case "partial-hang":
+			os.Stdout.WriteString(`{"op":"result","id":` + fmt.Sprint(m.ID) + `,"res`)
+		case "huge-line":
+			os.Stdout.Write(make([]byte, 4<<20)) // no newline, and then nothing
+		case "exit0":
+			os.Exit(0)
 		case "exit-leaving-trickler":
 			// A program in a session of its own (out of reach of the kill
 			// of the process group) keeps writing well-formed messages
@@ -186,5 +247,302 @@ func TestReviewDrainEndsWhileMoreKeepsComing(t *testing.T) {
 		}
 	case <-time.After(hangBound):
 		t.Fatalf("await still reading after %s", hangBound)
+	}
+}
+
+// Replies the process should not have sent (for an id not asked yet, a
+// second one for the same call) reach no call: each call gets its own.
+func TestReviewStrayRepliesReachNoCall(t *testing.T) {
+	rt, err := reviewHost("stray-replies").Load(t.Context(), request(fixture(t, "good"), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	for i := range 5 {
+		want := fmt.Sprintf("call %d", i)
+		args, _ := json.Marshal(map[string]string{"text": want})
+		res, err := callWithin(t, t.Context(), rt, "echo", args)
+		if err != nil || res.Content != want {
+			t.Fatalf("call %d: %+v, %v; want %q", i, res, err, want)
+		}
+	}
+}
+
+// A process that writes part of a reply, or an over-long line, and then
+// nothing, or ends without a word: the call fails as it should and the
+// next call gets a new process. The over-long line fails at once, not at
+// the call's deadline (a minute).
+func TestReviewBrokenReplies(t *testing.T) {
+	cases := []struct {
+		mode    string
+		timeout time.Duration
+		want    error
+		has     string
+	}{
+		{"partial-hang", 100 * time.Millisecond, ErrPluginTimeout, "did not answer"},
+		{"huge-line", time.Minute, ErrPluginCrashed, "protocol line too long"},
+		{"exit0", time.Minute, ErrPluginCrashed, "the plugin process ended (exited)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			h := reviewHost(tc.mode)
+			h.childSlack = 50 * time.Millisecond
+			c := fixture(t, "timeout")
+			c.Manifest.Tools[2].Timeout = tc.timeout
+			rt, err := h.Load(t.Context(), request(c, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rt.Close()
+			for i := 1; i <= 2; i++ {
+				_, err := callWithin(t, t.Context(), rt, "ok", nil)
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.has) {
+					t.Fatalf("call %d: %v; want %v saying %q", i, err, tc.want, tc.has)
+				}
+				if n := starts(t, rt); n != i {
+					t.Fatalf("after call %d: %d processes; want %d", i, n, i)
+				}
+			}
+		})
+	}
+}
+
+// waitingOn returns how many requests wait on cr's current process.
+func waitingOn(cr *childRuntime) int {
+	cr.mu.Lock()
+	p := cr.cur
+	cr.mu.Unlock()
+	if p == nil {
+		return -1
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.waiting)
+}
+
+// A call cancelled while Close waits too: whichever of the two reads the
+// process's messages, each gets its own reply (the call its cancelled
+// result, which the process sends only after the close arrived; Close the
+// closed, sent after that).
+func TestReviewCancelWhileCloseWaits(t *testing.T) {
+	c := fixture(t, "timeout")
+	c.Manifest.Tools[2].Timeout = time.Minute
+	h := reviewHost("hold")
+	h.opts.CloseTimeout = time.Minute
+	rt, err := h.Load(t.Context(), request(c, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := rt.(*childRuntime)
+	ctx, cancel := context.WithCancel(t.Context())
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := rt.Call(ctx, "ok", nil)
+		callErr <- err
+	}()
+	for waitingOn(cr) != 1 {
+		runtime.Gosched()
+	}
+	closeErr := make(chan error, 1)
+	go func() { closeErr <- rt.Close() }()
+	// Until Close waits (cur is cleared by Close: watch the process).
+	cr.mu.Lock()
+	p := cr.cur
+	cr.mu.Unlock()
+	for {
+		p.mu.Lock()
+		n := len(p.waiting)
+		p.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		runtime.Gosched()
+	}
+	cancel()
+	for name, ch := range map[string]chan error{"Call": callErr, "Close": closeErr} {
+		select {
+		case err := <-ch:
+			if name == "Call" && !errors.Is(err, context.Canceled) {
+				t.Errorf("Call: %v; want context.Canceled", err)
+			}
+			if name == "Close" && err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		case <-time.After(hangBound):
+			t.Fatalf("%s did not return", name)
+		}
+	}
+}
+
+// A secret request that comes while a call and Close both wait is
+// answered, and both get their replies.
+func TestReviewSecretWhileCallAndCloseWait(t *testing.T) {
+	c := fixture(t, "secret")
+	c.Manifest.Tools[0].Timeout = time.Minute
+	h := reviewHost("secret-at-close")
+	h.opts.CloseTimeout = time.Minute
+	rt, err := h.Load(t.Context(), request(c, false, "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := rt.(*childRuntime)
+	type out struct {
+		res cerebellum.Result
+		err error
+	}
+	callOut := make(chan out, 1)
+	go func() {
+		res, err := rt.Call(t.Context(), "token", nil)
+		callOut <- out{res, err}
+	}()
+	for waitingOn(cr) != 1 {
+		runtime.Gosched()
+	}
+	closeErr := make(chan error, 1)
+	go func() { closeErr <- rt.Close() }()
+	select {
+	case o := <-callOut:
+		if o.err != nil || o.res.Content != testSecret {
+			t.Errorf("Call: %+v, %v; want the secret", o.res, o.err)
+		}
+	case <-time.After(hangBound):
+		t.Fatal("Call did not return")
+	}
+	select {
+	case err := <-closeErr:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(hangBound):
+		t.Fatal("Close did not return")
+	}
+}
+
+// Several goroutines call one plugin process, some giving up at once,
+// some after a moment, some with a deadline that passes, and Close comes
+// while calls are still running: every call that answers gets its own
+// answer, every other fails with its context's error or as closed, none
+// is left waiting, and no goroutine stays behind.
+func TestReviewBusyCallersAndClose(t *testing.T) {
+	base := runtime.NumGoroutine()
+	rt, err := childTestHost(&recorder{}, childArg).Load(t.Context(), request(fixture(t, "good"), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const callers, calls = 6, 30
+	var mu sync.Mutex
+	kinds := map[string]int{}
+	tally := func(err error) {
+		k := "ok"
+		switch {
+		case errors.Is(err, ErrClosed):
+			k = "closed"
+		case err != nil:
+			k = "ctx"
+		}
+		mu.Lock()
+		kinds[k]++
+		mu.Unlock()
+	}
+	defer func() { t.Log(kinds) }()
+	var wg sync.WaitGroup
+	errs := make(chan error, callers*calls)
+	closing := make(chan struct{})
+	for g := range callers {
+		wg.Go(func() {
+			for i := range calls {
+				if g == 0 && i == calls-3 {
+					close(closing)
+				}
+				want := fmt.Sprintf("caller %d call %d", g, i)
+				args, _ := json.Marshal(map[string]string{"text": want})
+				ctx, cancel := context.WithCancel(t.Context())
+				switch i % 4 {
+				case 1:
+					cancel()
+				case 2:
+					go func() {
+						for range g + i {
+							runtime.Gosched()
+						}
+						cancel()
+					}()
+				case 3:
+					ctx, cancel = context.WithTimeout(ctx, time.Duration(g*i)*20*time.Microsecond)
+				}
+				res, err := rt.Call(ctx, "echo", args)
+				cancel()
+				tally(err)
+				switch {
+				case err == nil && res.Content != want:
+					errs <- fmt.Errorf("%s: got the answer %q", want, res.Content)
+				case err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrClosed):
+					errs <- fmt.Errorf("%s: %v", want, err)
+				}
+			}
+		})
+	}
+	<-closing
+	if err := rt.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	settled(t, base)
+}
+
+// settled fails the test if more goroutines than base are still running
+// once the bounded waits of the plugin machinery are over.
+func settled(t *testing.T, base int) {
+	t.Helper()
+	end := time.Now().Add(3 * childExitWait)
+	for runtime.NumGoroutine() > base && time.Now().Before(end) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines; %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// A call that ends while Close waits, with a reply saying to replace the
+// process (its runtime was closed under it), leaves the process to Close:
+// Close gets its answer instead of a process the call killed (which it
+// reported as a crash during OnClose).
+func TestReviewCallEndingDuringCloseLeavesProcessToClose(t *testing.T) {
+	c := fixture(t, "timeout")
+	c.Manifest.Tools[2].Timeout = time.Minute
+	h := reviewHost("restart-at-close")
+	h.opts.CloseTimeout = time.Minute
+	rt, err := h.Load(t.Context(), request(c, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := rt.(*childRuntime)
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := rt.Call(t.Context(), "ok", nil)
+		callErr <- err
+	}()
+	for waitingOn(cr) != 1 {
+		runtime.Gosched()
+	}
+	closeErr := make(chan error, 1)
+	go func() { closeErr <- rt.Close() }()
+	for name, ch := range map[string]chan error{"Call": callErr, "Close": closeErr} {
+		select {
+		case err := <-ch:
+			if name == "Call" && !errors.Is(err, ErrClosed) {
+				t.Errorf("Call: %v; want ErrClosed", err)
+			}
+			if name == "Close" && err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		case <-time.After(hangBound):
+			t.Fatalf("%s did not return", name)
+		}
 	}
 }
