@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,9 +25,10 @@ import (
 const reviewFakeMark = "wrasse-review-fake"
 
 // reviewHost is childTestHost with the fake process in mode.
-func reviewHost(mode string) *Host {
+// Further arguments go to the mode.
+func reviewHost(mode string, arg ...string) *Host {
 	h := childTestHost(&recorder{}, childArg)
-	h.opts.Child = []string{os.Args[0], "-test.run=^TestReviewFakeChild$", "--", reviewFakeMark, mode}
+	h.opts.Child = append([]string{os.Args[0], "-test.run=^TestReviewFakeChild$", "--", reviewFakeMark, mode}, arg...)
 	return h
 }
 
@@ -65,13 +65,13 @@ func TestReviewFakeChild(t *testing.T) {
 	if len(args) < 2 || args[0] != reviewFakeMark {
 		t.Skip("the fake plugin process of the review tests")
 	}
-	fakeReviewChild(args[1])
+	fakeReviewChild(args[1], args[2:])
 	os.Exit(0)
 }
 
 // fakeReviewChild answers the load, then does what mode says for each
 // call (the host's tool name is ignored).
-func fakeReviewChild(mode string) {
+func fakeReviewChild(mode string, arg []string) {
 	lr := newLineReader(os.Stdin, maxChildInLine)
 	w := &msgWriter{w: os.Stdout}
 	var pending uint64 // a call not answered yet
@@ -164,9 +164,9 @@ func fakeReviewChild(mode string) {
 			if err != nil {
 				os.Exit(4)
 			}
-			cmd := exec.Command("/bin/sh", "-c", `echo >&3; while :; do echo '{"op":"result","id":999999}'; done`, reviewFakeMark+"-trickler")
+			// arg[0] is the setsid program.
+			cmd := exec.Command(arg[0], "/bin/sh", "-c", `echo >&3; while :; do echo '{"op":"result","id":999999}'; done`, reviewFakeMark+"-trickler")
 			cmd.Stdout, cmd.ExtraFiles = os.Stdout, []*os.File{tell}
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 			if err := cmd.Start(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(4)
@@ -183,11 +183,12 @@ func fakeReviewChild(mode string) {
 // those messages for as long as the program runs. The drain of what a
 // dead process left was bounded only between two messages.
 func TestReviewExitedProcessDrainIsBounded(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("needs /bin/sh and sessions")
+	setsid, err := exec.LookPath("setsid")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs /bin/sh and the setsid program")
 	}
 	t.Cleanup(func() { killPrograms(t, reviewFakeMark+"-trickler") })
-	h := reviewHost("exit-leaving-trickler")
+	h := reviewHost("exit-leaving-trickler", setsid)
 	h.childSlack = 50 * time.Millisecond
 	c := fixture(t, "timeout")
 	c.Manifest.Tools[2].Timeout = 200 * time.Millisecond
