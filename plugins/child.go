@@ -306,11 +306,14 @@ func (r *childRuntime) Close() error {
 // to another waiter, a secret request) it passes on; another waiter takes
 // over the reading when it is done.
 type childProc struct {
-	cmd      *exec.Cmd
-	log      *slog.Logger
-	w        *msgWriter
-	stdin    fileIO
-	stdout   deadlineReader
+	cmd    *exec.Cmd
+	log    *slog.Logger
+	w      *msgWriter
+	stdin  fileIO
+	stdout deadlineReader
+	// stderr is closed by finish too: a program the plugin started may
+	// hold it open long after the process.
+	stderr   *os.File
 	secrets  func(string) (string, error)
 	maxBytes int
 
@@ -365,7 +368,7 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	}
 	closeAll(inR, outW, errW)
 	stdin := hostEnd(inW)
-	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), secrets: secrets, maxBytes: maxBytes,
+	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets, maxBytes: maxBytes,
 		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
 	p.rd = newMsgReader(p.stdout, maxHostInLine(maxBytes))
@@ -418,6 +421,7 @@ func (p *childProc) finish() {
 		p.awaitEnd()
 		// A reader still there is woken by the close and stops.
 		p.stdout.Close()
+		p.stderr.Close()
 		if out := p.rawOutput(); out != "" && !p.crashing.Load() {
 			p.log.Warn("plugin process output", "output", out)
 		}

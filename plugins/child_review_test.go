@@ -149,6 +149,15 @@ func fakeReviewChild(mode string, arg []string) {
 			w.send(result(m.ID+1, "stray for the next call"))
 			w.send(result(m.ID, text(&m)))
 			w.send(result(m.ID, "duplicate"))
+		case "exit-leaving-stderr-holder":
+			// A program in a session of its own keeps the process's
+			// stderr open (and does nothing) after the process dies.
+			cmd := exec.Command(arg[0], "/bin/sh", "-c", "exec sleep 120", reviewFakeMark+"-holder")
+			cmd.Stderr = os.Stderr
+			if err := cmd.Start(); err != nil {
+				os.Exit(4)
+			}
+			os.Exit(3)
 		case "partial-hang":
 			os.Stdout.WriteString(`{"op":"result","id":` + fmt.Sprint(m.ID) + `,"res`)
 		case "huge-line":
@@ -546,4 +555,28 @@ func TestReviewCallEndingDuringCloseLeavesProcessToClose(t *testing.T) {
 			t.Fatalf("%s did not return", name)
 		}
 	}
+}
+
+// A plugin process that dies while a program it started keeps its stderr
+// open leaves nothing running in the host once the runtime is closed:
+// the reading of that stderr ends with the process (it waited for the
+// program before, holding a goroutine and the pipe).
+func TestReviewStderrHolderLeavesNoReader(t *testing.T) {
+	setsid, err := exec.LookPath("setsid")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs /bin/sh and the setsid program")
+	}
+	t.Cleanup(func() { killPrograms(t, reviewFakeMark+"-holder") })
+	base := runtime.NumGoroutine()
+	rt, err := reviewHost("exit-leaving-stderr-holder", setsid).Load(t.Context(), request(fixture(t, "timeout"), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callWithin(t, t.Context(), rt, "ok", nil); !errors.Is(err, ErrPluginCrashed) {
+		t.Fatalf("Call: %v; want a crash", err)
+	}
+	if err := rt.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	settled(t, base)
 }
