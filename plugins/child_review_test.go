@@ -580,3 +580,38 @@ func TestReviewStderrHolderLeavesNoReader(t *testing.T) {
 	}
 	settled(t, base)
 }
+
+// A host end of a plugin process's pipe, closed, fails reads and writes
+// as an *os.File does (os.ErrClosed, which the reader takes for the end
+// of the process's messages), also a read that waits when it is closed.
+func TestReviewClosedHostEnd(t *testing.T) {
+	for _, hostReads := range []bool{true, false} {
+		h, c, err := childPipe(hostReads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		f := hostEnd(h)
+		if hostReads {
+			got := make(chan error, 1)
+			go func() {
+				_, err := f.Read(make([]byte, 8))
+				got <- err
+			}()
+			// The read waits (nothing is written): Close wakes it, whether
+			// it is already waiting or not.
+			f.Close()
+			if err := <-got; !errors.Is(err, os.ErrClosed) {
+				t.Errorf("read woken by Close: %v; want os.ErrClosed", err)
+			}
+			if _, err := f.Read(make([]byte, 8)); !errors.Is(err, os.ErrClosed) {
+				t.Errorf("read after Close: %v; want os.ErrClosed", err)
+			}
+			continue
+		}
+		f.Close()
+		if _, err := f.Write([]byte("x\n")); !errors.Is(err, os.ErrClosed) {
+			t.Errorf("write after Close: %v; want os.ErrClosed", err)
+		}
+	}
+}

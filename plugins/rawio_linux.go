@@ -1,8 +1,10 @@
 package plugins
 
 import (
+	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -18,6 +20,18 @@ import (
 type rawFile struct {
 	f  *os.File
 	rc syscall.RawConn
+	// closed is set by Close: RawConn reports the use of a closed file
+	// as internal/poll's own error, which *os.File turns into
+	// os.ErrClosed and this does too.
+	closed atomic.Bool
+}
+
+// closedErr is err as *os.File reports it: os.ErrClosed once r is closed.
+func (r *rawFile) closedErr(op string, err error) error {
+	if r.closed.Load() && !errors.Is(err, os.ErrDeadlineExceeded) {
+		return &os.PathError{Op: op, Path: r.f.Name(), Err: os.ErrClosed}
+	}
+	return err
 }
 
 // fastFile returns f (non-blocking, served by the poller) as a rawFile.
@@ -47,7 +61,7 @@ func (r *rawFile) Read(p []byte) (int, error) {
 	})
 	switch {
 	case err != nil:
-		return 0, err
+		return 0, r.closedErr("read", err)
 	case errno != 0:
 		return 0, &os.PathError{Op: "read", Path: r.f.Name(), Err: errno}
 	case n == 0:
@@ -77,7 +91,7 @@ func (r *rawFile) Write(p []byte) (int, error) {
 	})
 	switch {
 	case err != nil:
-		return done, err
+		return done, r.closedErr("write", err)
 	case errno != 0:
 		return done, &os.PathError{Op: "write", Path: r.f.Name(), Err: errno}
 	}
@@ -86,4 +100,7 @@ func (r *rawFile) Write(p []byte) (int, error) {
 
 func (r *rawFile) SetReadDeadline(t time.Time) error  { return r.f.SetReadDeadline(t) }
 func (r *rawFile) SetWriteDeadline(t time.Time) error { return r.f.SetWriteDeadline(t) }
-func (r *rawFile) Close() error                       { return r.f.Close() }
+func (r *rawFile) Close() error {
+	r.closed.Store(true)
+	return r.f.Close()
+}
