@@ -17,10 +17,15 @@ import (
 // cacheLog is a key → value file that is only ever appended to, so saving
 // one changed entry writes that entry and not the whole cache. Opening reads
 // the file once; a later record of a key replaces an earlier one, and an
-// empty record deletes it. When dead records outnumber live ones the file
-// is rewritten whole (atomically), which keeps it within twice its live
-// size. It is a cache: a torn or corrupt tail is ignored (and rewritten on
-// the next save), and a file of another version is ignored.
+// empty record deletes it. When dead records outweigh live ones, in bytes
+// or in number, the file is rewritten whole (atomically: a temporary file
+// renamed over it), which keeps it within about twice its live size. The
+// check is made at every save and at open, so a file left large by a
+// process that stopped early is rewritten by the next one that saves. (It
+// counts bytes, not only records: a workspace of many small live records,
+// such as logged failures, let the large ones pile up three-fold by count.)
+// It is a cache: a torn or corrupt tail is ignored (and rewritten on the
+// next save), and a file of another version is ignored.
 //
 // Layout: a header line "wrasse-cache <version>\n", then records of
 // crc32(4) keyLen(4) valLen(4) key value, the lengths big-endian, the CRC
@@ -33,14 +38,35 @@ type cacheLog struct {
 	vals map[string][]byte
 	// pending are the changes since the last save; a nil value deletes.
 	pending map[string][]byte
-	// records counts the records in the file, live or dead.
-	records int
+	// records counts the records in the file, live or dead, and
+	// fileBytes their bytes (without the header).
+	records   int
+	fileBytes int64
+	// liveBytes is what the records of vals take in the file.
+	liveBytes int64
 	// rewrite is set when the file must be written whole on the next
 	// save (missing, another version, or a damaged tail).
 	rewrite bool
 }
 
 const cacheRecordHead = 12
+
+// Slack allowed to dead records before the file is rewritten, so a small
+// log is not rewritten on every change.
+const (
+	cacheSlackRecords = 64
+	cacheSlackBytes   = 16 << 10
+)
+
+func cacheRecordSize(key string, val []byte) int64 {
+	return int64(cacheRecordHead + len(key) + len(val))
+}
+
+// mostlyDead reports whether a file of records and bytes holding the live
+// entries of vals (liveBytes) should be rewritten whole.
+func (l *cacheLog) mostlyDead(records int, bytes int64) bool {
+	return records > 2*len(l.vals)+cacheSlackRecords || bytes > 2*l.liveBytes+cacheSlackBytes
+}
 
 func openCacheLog(path, version string) *cacheLog {
 	l := &cacheLog{path: path, header: []byte("wrasse-cache " + version + "\n"), vals: map[string][]byte{}, pending: map[string][]byte{}, rewrite: true}
@@ -64,16 +90,24 @@ func openCacheLog(path, version string) *cacheLog {
 		// Keys and values share the file's buffer, which nothing writes to.
 		kb := rest[cacheRecordHead : cacheRecordHead+kl]
 		key := unsafe.String(unsafe.SliceData(kb), len(kb))
+		if old, ok := l.vals[key]; ok {
+			l.liveBytes -= cacheRecordSize(key, old)
+		}
 		if vl == 0 {
 			delete(l.vals, key)
 		} else {
-			l.vals[key] = rest[cacheRecordHead+kl : cacheRecordHead+kl+vl : cacheRecordHead+kl+vl]
+			v := rest[cacheRecordHead+kl : cacheRecordHead+kl+vl : cacheRecordHead+kl+vl]
+			l.vals[key] = v
+			l.liveBytes += cacheRecordSize(key, v)
 		}
 		l.records++
+		l.fileBytes += int64(cacheRecordHead + kl + vl)
 		rest = rest[cacheRecordHead+kl+vl:]
 	}
-	// A damaged tail would hide whatever is appended after it.
-	l.rewrite = len(rest) != 0
+	// A damaged tail would hide whatever is appended after it; a file
+	// mostly dead (left so by a process that ended before it compacted, or
+	// by an older policy) is rewritten by the next save.
+	l.rewrite = len(rest) != 0 || l.mostlyDead(l.records, l.fileBytes)
 	return l
 }
 
@@ -107,13 +141,18 @@ func (l *cacheLog) put(key string, val []byte) {
 			return
 		}
 		delete(l.vals, key)
+		l.liveBytes -= cacheRecordSize(key, old)
 		l.pending[key] = nil
 		return
 	}
 	if ok && bytes.Equal(old, val) {
 		return
 	}
+	if ok {
+		l.liveBytes -= cacheRecordSize(key, old)
+	}
 	l.vals[key] = val
+	l.liveBytes += cacheRecordSize(key, val)
 	l.pending[key] = val
 }
 
@@ -128,7 +167,11 @@ func (l *cacheLog) save() error {
 	if len(l.pending) == 0 && !l.rewrite {
 		return nil
 	}
-	if l.rewrite || l.records+len(l.pending) > 2*len(l.vals)+64 {
+	var pendingBytes int64
+	for k, v := range l.pending {
+		pendingBytes += cacheRecordSize(k, v)
+	}
+	if l.rewrite || l.mostlyDead(l.records+len(l.pending), l.fileBytes+pendingBytes) {
 		var buf bytes.Buffer
 		buf.Write(l.header)
 		keys := make([]string, 0, len(l.vals))
@@ -145,7 +188,7 @@ func (l *cacheLog) save() error {
 		if err := atomicfile.Write(l.path, buf.Bytes(), 0o600); err != nil {
 			return err
 		}
-		l.records, l.rewrite = len(keys), false
+		l.records, l.fileBytes, l.rewrite = len(keys), int64(buf.Len()-len(l.header)), false
 		clear(l.pending)
 		return nil
 	}
@@ -165,6 +208,12 @@ func (l *cacheLog) save() error {
 		return err
 	}
 	_, werr := f.Write(buf.Bytes())
+	// Another process may have appended since this one read the file: its
+	// size, not this process's count, is what the next check weighs.
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size() - int64(len(l.header))
+	}
 	cerr := f.Close()
 	if werr != nil || cerr != nil {
 		l.rewrite = true
@@ -174,6 +223,10 @@ func (l *cacheLog) save() error {
 		return cerr
 	}
 	l.records += len(keys)
+	l.fileBytes += int64(buf.Len())
+	if size > l.fileBytes {
+		l.fileBytes = size
+	}
 	clear(l.pending)
 	return nil
 }
