@@ -25,7 +25,7 @@ func childPipe(hostReads bool) (host, child *os.File, err error) {
 // hostReader gives f read deadlines, which anonymous pipes lack here: a
 // goroutine reads f and a read waits for it, its deadline or a wake.
 func hostReader(f *os.File) deadlineReader {
-	c := &chunkReader{f: f, chunks: make(chan []byte), wake: make(chan struct{}, 1)}
+	c := &chunkReader{f: f, chunks: make(chan []byte), wake: make(chan struct{}, 1), closed: make(chan struct{})}
 	go c.pump()
 	return c
 }
@@ -34,6 +34,10 @@ type chunkReader struct {
 	f      *os.File
 	chunks chan []byte
 	wake   chan struct{}
+	// closed ends a pump that holds a chunk nobody will read (output the
+	// process wrote after the host stopped reading it).
+	closed    chan struct{}
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	deadline time.Time
@@ -47,7 +51,11 @@ func (c *chunkReader) pump() {
 	for {
 		n, err := c.f.Read(buf)
 		if n > 0 {
-			c.chunks <- append([]byte(nil), buf[:n]...)
+			select {
+			case c.chunks <- append([]byte(nil), buf[:n]...):
+			case <-c.closed:
+				return
+			}
 		}
 		if err != nil {
 			c.mu.Lock()
@@ -108,7 +116,10 @@ func (c *chunkReader) SetReadDeadline(t time.Time) error {
 	return nil
 }
 
-func (c *chunkReader) Close() error { return c.f.Close() }
+func (c *chunkReader) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.f.Close()
+}
 
 // pollableStdio returns f: a plugin process reads and writes its stdio
 // as it is.
