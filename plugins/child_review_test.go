@@ -158,6 +158,14 @@ func fakeReviewChild(mode string, arg []string) {
 				os.Exit(4)
 			}
 			os.Exit(3)
+		case "flood":
+			// Messages for nobody, as fast as the host reads them, and
+			// never the reply.
+			go func() {
+				for {
+					w.send(result(999999, "flood"))
+				}
+			}()
 		case "partial-hang":
 			os.Stdout.WriteString(`{"op":"result","id":` + fmt.Sprint(m.ID) + `,"res`)
 		case "huge-line":
@@ -290,6 +298,7 @@ func TestReviewBrokenReplies(t *testing.T) {
 		has     string
 	}{
 		{"partial-hang", 100 * time.Millisecond, ErrPluginTimeout, "did not answer"},
+		{"flood", 100 * time.Millisecond, ErrPluginTimeout, "did not answer"},
 		{"huge-line", time.Minute, ErrPluginCrashed, "protocol line too long"},
 		{"exit0", time.Minute, ErrPluginCrashed, "the plugin process ended (exited)"},
 	}
