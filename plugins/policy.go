@@ -294,13 +294,13 @@ func genericNames() map[string]map[string]bool {
 // newCatalog filters the interpreter's standard library through a policy.
 func newCatalog(p policy, lib *library) *catalog {
 	c := &catalog{policy: p, exports: interp.Exports{}, osSyms: map[string]bool{}, names: map[string]map[string]bool{}}
-	keys := make([]string, 0, len(std.Symbols))
-	for k := range std.Symbols {
+	keys := make([]string, 0, len(std.Symbols()))
+	for k := range std.Symbols() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		syms := std.Symbols[key]
+		syms := std.Symbols()[key]
 		if key == "." {
 			// MapTypes lets fmt see interpreted String methods (pitfall 6).
 			c.exports[key] = syms
@@ -377,7 +377,7 @@ func (c *catalog) interpExports(venv *virtualEnv) (shared, private interp.Export
 		private[kv[0]][kv[1]] = cp
 	}
 	if len(c.osSyms) > 0 {
-		full := std.Symbols["os/os"]
+		full := std.Symbols()["os/os"]
 		env := venv.symbols()
 		m := map[string]reflect.Value{}
 		for name := range c.osSyms {
@@ -454,7 +454,7 @@ type library struct {
 func newLibrary() *library {
 	l := &library{keys: map[string]string{}, generic: genericNames(), host: hostsyms.Exports()}
 	l.host["os/exec/exec"] = execSymbols(nil)
-	for key := range std.Symbols {
+	for key := range std.Symbols() {
 		if key != "." {
 			l.keys[path.Dir(key)] = key
 		}
@@ -476,7 +476,7 @@ func (l *library) symbol(pkg, name string) (reflect.Value, bool) {
 		v, ok := m[name]
 		return v, ok
 	}
-	v, ok := std.Symbols[key][name]
+	v, ok := std.Symbols()[key][name]
 	return v, ok
 }
 
@@ -496,6 +496,6 @@ func (l *library) hasSymbol(pkg, sym string) bool {
 		_, ok := execSymbols(nil)[sym]
 		return ok
 	}
-	_, ok := std.Symbols[l.keys[pkg]][sym]
+	_, ok := std.Symbols()[l.keys[pkg]][sym]
 	return ok
 }

@@ -39,7 +39,7 @@ func linkedPackages() []string {
 // has but no policy allows is linked and initialised for nothing.
 func TestLinkedLibraryMatchesPolicy(t *testing.T) {
 	var linked []string
-	for key := range std.Symbols {
+	for key := range std.Symbols() {
 		if key != "." {
 			linked = append(linked, path.Dir(key))
 		}

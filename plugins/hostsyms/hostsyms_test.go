@@ -30,7 +30,7 @@ func TestEveryPackageImports(t *testing.T) {
 	for key, syms := range exports {
 		pkgPath, name := path.Dir(key), path.Base(key)
 		it := interp.New(interp.Options{})
-		if err := it.Use(std.Symbols); err != nil {
+		if err := it.Use(std.Symbols()); err != nil {
 			t.Fatal(err)
 		}
 		if err := it.Use(exports); err != nil {
@@ -112,7 +112,7 @@ func TestSDKComplete(t *testing.T) {
 // whole process.
 func TestVariablesAreNotShared(t *testing.T) {
 	it := interp.New(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
-	if err := it.Use(std.Symbols); err != nil {
+	if err := it.Use(std.Symbols()); err != nil {
 		t.Fatal(err)
 	}
 	if err := it.Use(hostsyms.Exports()); err != nil {

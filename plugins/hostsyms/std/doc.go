@@ -14,8 +14,10 @@
 // restricted.go, maptypes.go and wrapper-composed.go come along because
 // the extracted files and the interpreter rely on them (os.Exit and
 // log.Fatal that panic instead of exiting; the interfaces fmt,
-// encoding/json and io look for in interpreted values). Symbols and
-// MapTypes are filled by init and read-only afterwards.
+// encoding/json and io look for in interpreted values). Each file's
+// init is renamed to a loader (load.go calls them all), so Symbols builds
+// the maps on its first call, once, rather than every process in init;
+// they are read-only afterwards.
 //
 // The go:generate line is the list; regenerate with
 // `go generate ./plugins/hostsyms/std` after changing it.

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_archive_tar(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["archive/tar/tar"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrFieldTooLong":    reflect.ValueOf(&tar.ErrFieldTooLong).Elem(),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_archive_zip(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["archive/zip/zip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Deflate":              reflect.ValueOf(zip.Deflate),

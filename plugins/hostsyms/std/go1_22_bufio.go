@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_bufio(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["bufio/bufio"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrAdvanceTooFar":     reflect.ValueOf(&bufio.ErrAdvanceTooFar).Elem(),

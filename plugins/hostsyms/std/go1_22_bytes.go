@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_bytes(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["bytes/bytes"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":           reflect.ValueOf(bytes.Clone),

@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_cmp(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["cmp/cmp"] = map[string]reflect.Value{}
 }

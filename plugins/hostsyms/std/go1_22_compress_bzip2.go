@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_compress_bzip2(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewReader": reflect.ValueOf(bzip2.NewReader),

@@ -13,7 +13,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_compress_flate(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["compress/flate/flate"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_compress_gzip(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["compress/gzip/gzip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),

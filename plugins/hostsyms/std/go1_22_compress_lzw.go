@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_compress_lzw(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["compress/lzw/lzw"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"LSB":       reflect.ValueOf(lzw.LSB),

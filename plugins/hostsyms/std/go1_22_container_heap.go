@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_container_heap(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["container/heap/heap"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Fix":    reflect.ValueOf(heap.Fix),

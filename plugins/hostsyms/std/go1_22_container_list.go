@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_container_list(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["container/list/list"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(list.New),

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func init() {
+func load_context(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["context/context"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AfterFunc":         reflect.ValueOf(context.AfterFunc),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_hmac(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Equal": reflect.ValueOf(hmac.Equal),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_rand(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/rand/rand"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Int":    reflect.ValueOf(rand.Int),

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_sha256(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/sha256/sha256"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),

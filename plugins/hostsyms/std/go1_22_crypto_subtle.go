@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_subtle(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ConstantTimeByteEq":   reflect.ValueOf(subtle.ConstantTimeByteEq),

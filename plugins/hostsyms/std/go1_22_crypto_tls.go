@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_tls(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/tls/tls"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CipherSuiteName":                               reflect.ValueOf(tls.CipherSuiteName),

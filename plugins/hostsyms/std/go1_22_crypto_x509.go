@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_x509(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/x509/x509"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CANotAuthorizedForExtKeyUsage":             reflect.ValueOf(x509.CANotAuthorizedForExtKeyUsage),

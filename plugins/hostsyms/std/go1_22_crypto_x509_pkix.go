@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_crypto_x509_pkix(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["crypto/x509/pkix/pkix"] = map[string]reflect.Value{
 		// type definitions
 		"AlgorithmIdentifier":          reflect.ValueOf((*pkix.AlgorithmIdentifier)(nil)),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/encoding"] = map[string]reflect.Value{
 		// type definitions
 		"BinaryMarshaler":   reflect.ValueOf((*encoding.BinaryMarshaler)(nil)),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_ascii85(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Decode":        reflect.ValueOf(ascii85.Decode),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_base32(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/base32/base32"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"HexEncoding": reflect.ValueOf(&base32.HexEncoding).Elem(),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_base64(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/base64/base64"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewDecoder":     reflect.ValueOf(base64.NewDecoder),

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_binary(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/binary/binary"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendUvarint":  reflect.ValueOf(binary.AppendUvarint),

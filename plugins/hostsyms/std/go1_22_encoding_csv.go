@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_csv(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/csv/csv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrBareQuote":     reflect.ValueOf(&csv.ErrBareQuote).Elem(),

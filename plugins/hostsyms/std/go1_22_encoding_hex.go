@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_hex(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/hex/hex"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendDecode":   reflect.ValueOf(hex.AppendDecode),

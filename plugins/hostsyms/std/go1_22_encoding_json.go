@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_json(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/json/json"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Compact":       reflect.ValueOf(json.Compact),

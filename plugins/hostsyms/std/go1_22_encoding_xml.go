@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_encoding_xml(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["encoding/xml/xml"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CopyToken":       reflect.ValueOf(xml.CopyToken),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_errors(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["errors/errors"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"As":             reflect.ValueOf(errors.As),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_fmt(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["fmt/fmt"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Append":       reflect.ValueOf(fmt.Append),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/hash"] = map[string]reflect.Value{
 		// type definitions
 		"Hash":   reflect.ValueOf((*hash.Hash)(nil)),

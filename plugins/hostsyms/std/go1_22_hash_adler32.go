@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash_adler32(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/adler32/adler32"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Checksum": reflect.ValueOf(adler32.Checksum),

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash_crc32(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/crc32/crc32"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Castagnoli":   reflect.ValueOf(constant.MakeFromLiteral("2197175160", token.INT, 0)),

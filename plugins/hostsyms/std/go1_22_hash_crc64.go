@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash_crc64(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/crc64/crc64"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Checksum":  reflect.ValueOf(crc64.Checksum),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash_fnv(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/fnv/fnv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New128":  reflect.ValueOf(fnv.New128),

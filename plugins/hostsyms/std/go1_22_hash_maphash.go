@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_hash_maphash(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["hash/maphash/maphash"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bytes":    reflect.ValueOf(maphash.Bytes),

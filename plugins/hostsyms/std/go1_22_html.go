@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_html(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["html/html"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"EscapeString":   reflect.ValueOf(html.EscapeString),

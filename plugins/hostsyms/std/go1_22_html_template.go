@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_html_template(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["html/template/template"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrAmbigContext":      reflect.ValueOf(template.ErrAmbigContext),

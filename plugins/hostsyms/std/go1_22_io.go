@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_io(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["io/io"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Copy":             reflect.ValueOf(io.Copy),

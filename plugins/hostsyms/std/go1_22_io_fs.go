@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func init() {
+func load_io_fs(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["io/fs/fs"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrClosed":          reflect.ValueOf(&fs.ErrClosed).Elem(),

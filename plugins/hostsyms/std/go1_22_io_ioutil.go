@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_io_ioutil(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Discard":   reflect.ValueOf(&ioutil.Discard).Elem(),

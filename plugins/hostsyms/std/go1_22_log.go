@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_log(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["log/log"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Default":       reflect.ValueOf(log.Default),

@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_maps(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["maps/maps"] = map[string]reflect.Value{}
 }

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_math(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["math/math"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":                    reflect.ValueOf(math.Abs),

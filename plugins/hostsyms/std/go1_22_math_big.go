@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_math_big(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["math/big/big"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Above":         reflect.ValueOf(big.Above),

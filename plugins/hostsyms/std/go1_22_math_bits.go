@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_math_bits(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["math/bits/bits"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Add":             reflect.ValueOf(bits.Add),

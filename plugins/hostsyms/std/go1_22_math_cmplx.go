@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_math_cmplx(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["math/cmplx/cmplx"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":   reflect.ValueOf(cmplx.Abs),

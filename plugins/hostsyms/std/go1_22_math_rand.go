@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_math_rand(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["math/rand/rand"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),

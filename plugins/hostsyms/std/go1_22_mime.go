@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_mime(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["mime/mime"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddExtensionType":         reflect.ValueOf(mime.AddExtensionType),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_mime_multipart(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["mime/multipart/multipart"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrMessageTooLarge": reflect.ValueOf(&multipart.ErrMessageTooLarge).Elem(),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_mime_quotedprintable(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewReader": reflect.ValueOf(quotedprintable.NewReader),

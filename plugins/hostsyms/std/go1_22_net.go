@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-func init() {
+func load_net(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/net"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CIDRMask":                   reflect.ValueOf(net.CIDRMask),

@@ -16,7 +16,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_http(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/http/http"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllowQuerySemicolons":                reflect.ValueOf(http.AllowQuerySemicolons),

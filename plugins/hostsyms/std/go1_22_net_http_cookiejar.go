@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_http_cookiejar(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/http/cookiejar/cookiejar"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(cookiejar.New),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_http_httptrace(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/http/httptrace/httptrace"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ContextClientTrace": reflect.ValueOf(httptrace.ContextClientTrace),

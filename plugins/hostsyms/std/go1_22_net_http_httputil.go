@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_http_httputil(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/http/httputil/httputil"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DumpRequest":               reflect.ValueOf(httputil.DumpRequest),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_mail(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/mail/mail"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrHeaderNotPresent": reflect.ValueOf(&mail.ErrHeaderNotPresent).Elem(),

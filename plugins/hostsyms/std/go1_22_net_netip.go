@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_netip(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/netip/netip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddrFrom16":              reflect.ValueOf(netip.AddrFrom16),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_smtp(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/smtp/smtp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CRAMMD5Auth": reflect.ValueOf(smtp.CRAMMD5Auth),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_net_url(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["net/url/url"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"JoinPath":        reflect.ValueOf(url.JoinPath),

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-func init() {
+func load_os(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["os/os"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Args":                reflect.ValueOf(&os.Args).Elem(),

@@ -10,7 +10,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_path(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["path/path"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Base":          reflect.ValueOf(path.Base),

@@ -12,7 +12,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_path_filepath(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["path/filepath/filepath"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":           reflect.ValueOf(filepath.Abs),

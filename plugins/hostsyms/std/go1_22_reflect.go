@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_reflect(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["reflect/reflect"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Append":          reflect.ValueOf(reflect.Append),

@@ -10,7 +10,7 @@ import (
 	"regexp"
 )
 
-func init() {
+func load_regexp(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["regexp/regexp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Compile":          reflect.ValueOf(regexp.Compile),

@@ -10,7 +10,7 @@ import (
 	"regexp/syntax"
 )
 
-func init() {
+func load_regexp_syntax(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["regexp/syntax/syntax"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ClassNL":                  reflect.ValueOf(syntax.ClassNL),

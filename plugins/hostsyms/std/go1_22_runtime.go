@@ -12,7 +12,7 @@ import (
 	"runtime"
 )
 
-func init() {
+func load_runtime(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["runtime/runtime"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockProfile":            reflect.ValueOf(runtime.BlockProfile),

@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_slices(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["slices/slices"] = map[string]reflect.Value{}
 }

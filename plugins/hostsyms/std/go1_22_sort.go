@@ -10,7 +10,7 @@ import (
 	"sort"
 )
 
-func init() {
+func load_sort(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["sort/sort"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Find":              reflect.ValueOf(sort.Find),

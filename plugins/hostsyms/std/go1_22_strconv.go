@@ -12,7 +12,7 @@ import (
 	"strconv"
 )
 
-func init() {
+func load_strconv(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["strconv/strconv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendBool":               reflect.ValueOf(strconv.AppendBool),

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-func init() {
+func load_strings(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["strings/strings"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":          reflect.ValueOf(strings.Clone),

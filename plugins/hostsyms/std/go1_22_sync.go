@@ -10,7 +10,7 @@ import (
 	"sync"
 )
 
-func init() {
+func load_sync(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["sync/sync"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewCond":  reflect.ValueOf(sync.NewCond),

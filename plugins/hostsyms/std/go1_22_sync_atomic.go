@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 )
 
-func init() {
+func load_sync_atomic(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["sync/atomic/atomic"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddInt32":              reflect.ValueOf(atomic.AddInt32),

@@ -12,7 +12,7 @@ import (
 	"text/scanner"
 )
 
-func init() {
+func load_text_scanner(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["text/scanner/scanner"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Char":           reflect.ValueOf(constant.MakeFromLiteral("-5", token.INT, 0)),

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 )
 
-func init() {
+func load_text_tabwriter(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["text/tabwriter/tabwriter"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AlignRight":          reflect.ValueOf(tabwriter.AlignRight),

@@ -10,7 +10,7 @@ import (
 	"text/template"
 )
 
-func init() {
+func load_text_template(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["text/template/template"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"HTMLEscape":       reflect.ValueOf(template.HTMLEscape),

@@ -10,7 +10,7 @@ import (
 	"text/template/parse"
 )
 
-func init() {
+func load_text_template_parse(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["text/template/parse/parse"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"IsEmptyTree":    reflect.ValueOf(parse.IsEmptyTree),

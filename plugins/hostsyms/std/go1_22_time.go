@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-func init() {
+func load_time(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["time/time"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ANSIC":                  reflect.ValueOf(constant.MakeFromLiteral("\"Mon Jan _2 15:04:05 2006\"", token.STRING, 0)),

@@ -12,7 +12,7 @@ import (
 	"unicode"
 )
 
-func init() {
+func load_unicode(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["unicode/unicode"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ASCII_Hex_Digit":                    reflect.ValueOf(&unicode.ASCII_Hex_Digit).Elem(),

@@ -10,7 +10,7 @@ import (
 	"unicode/utf16"
 )
 
-func init() {
+func load_unicode_utf16(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRune":  reflect.ValueOf(utf16.AppendRune),

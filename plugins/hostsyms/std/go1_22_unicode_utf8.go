@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-func init() {
+func load_unicode_utf8(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	Symbols["unicode/utf8/utf8"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRune":             reflect.ValueOf(utf8.AppendRune),

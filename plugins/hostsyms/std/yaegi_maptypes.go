@@ -11,7 +11,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_yaegi_maptypes(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	mt := []reflect.Type{
 		reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
 		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),

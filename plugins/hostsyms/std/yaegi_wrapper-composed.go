@@ -77,7 +77,7 @@ func (w _ioWriterReadFrom) ReadFrom(r io.Reader) (n int64, err error) {
 
 // Each MapType value (each slice) must be sorted by complexity, i.e. by number
 // of interface methods.
-func init() {
+func load_yaegi_wrapper_composed(Symbols map[string]map[string]reflect.Value, MapTypes map[reflect.Value][]reflect.Type) {
 	MapTypes[reflect.ValueOf((*_net_http_ResponseWriter)(nil))] = []reflect.Type{
 		reflect.ValueOf((*_netHTTPResponseWriterHijacker)(nil)).Type().Elem(),
 	}
