@@ -304,6 +304,7 @@ func TestReviewBrokenReplies(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.mode, func(t *testing.T) {
+			base := runtime.NumGoroutine()
 			h := reviewHost(tc.mode)
 			h.childSlack = 50 * time.Millisecond
 			c := fixture(t, "timeout")
@@ -322,6 +323,10 @@ func TestReviewBrokenReplies(t *testing.T) {
 					t.Fatalf("after call %d: %d processes; want %d", i, n, i)
 				}
 			}
+			if err := rt.Close(); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			settled(t, base)
 		})
 	}
 }
