@@ -101,7 +101,7 @@ func (o Options) sandboxLauncher() []string {
 type Host struct {
 	opts  Options
 	log   *slog.Logger
-	lib   *library
+	lib   func() *library // built on first use: most processes never check or run a plugin
 	grace time.Duration
 	// lookupEnv and environ read the process environment (tests replace them).
 	lookupEnv func(string) (string, bool)
@@ -144,7 +144,7 @@ func NewHost(opts Options) *Host {
 	return &Host{
 		opts:       opts,
 		log:        opts.Logger,
-		lib:        newLibrary(),
+		lib:        sync.OnceValue(newLibrary),
 		grace:      defaultGrace,
 		lookupEnv:  os.LookupEnv,
 		environ:    os.Environ,
@@ -163,7 +163,7 @@ func (h *Host) catalog(p policy) *catalog {
 	k := p.key()
 	c, ok := h.catalogs[k]
 	if !ok {
-		c = newCatalog(p, h.lib)
+		c = newCatalog(p, h.lib())
 		h.catalogs[k] = c
 	}
 	return c

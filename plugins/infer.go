@@ -339,7 +339,7 @@ func (c *checker) decl(id *ast.Ident) ast.Node {
 // after the interpreter crashed without a position, these are where a
 // range over an integer or a function may hide.
 func (h *Host) rangeSuspects(src *source) []string {
-	c := &checker{src: src, lib: h.lib, pkgDecls: map[string]ast.Node{}}
+	c := &checker{src: src, lib: h.lib(), pkgDecls: map[string]ast.Node{}}
 	for _, f := range src.files {
 		c.collectDecls(f.ast)
 	}

@@ -65,7 +65,7 @@ func (h *Host) CheckProgram(src []byte) error {
 	}
 	s := &source{importPath: "main", pkgName: f.Name.Name, fset: fset,
 		files: []*srcFile{{name: ProgramFile, ast: f, data: src}}}
-	c := &checker{src: s, cat: h.catalog(newPolicy(false, nil)), lib: h.lib, capName: "run_go", pkgDecls: map[string]ast.Node{}}
+	c := &checker{src: s, cat: h.catalog(newPolicy(false, nil)), lib: h.lib(), capName: "run_go", pkgDecls: map[string]ast.Node{}}
 	c.collectDecls(f)
 	if f.Name.Name != "main" {
 		c.add(f.Name.Pos(), ErrCompile, "package %s: a program is package main", f.Name.Name)

@@ -32,7 +32,7 @@ type checker struct {
 }
 
 func (h *Host) check(src *source, cat *catalog, capName string, declared skillmd.Permissions) error {
-	c := &checker{src: src, cat: cat, lib: h.lib, capName: capName, declared: declared, pkgDecls: map[string]ast.Node{}}
+	c := &checker{src: src, cat: cat, lib: h.lib(), capName: capName, declared: declared, pkgDecls: map[string]ast.Node{}}
 	for _, f := range src.files {
 		c.collectDecls(f.ast)
 	}
