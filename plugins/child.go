@@ -342,6 +342,8 @@ type childProc struct {
 	// crashing is set when a crash is being reported (with the raw
 	// output); reported once that output was logged.
 	crashing, reported atomic.Bool
+	// asking counts the secret requests being answered.
+	asking atomic.Int32
 }
 
 // startChildProc starts argv with env and its three pipes.
@@ -594,11 +596,25 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 // stdout pipe.
 const drainWait = 50 * time.Millisecond
 
+// maxSecretRequests bounds the secret requests of a process being
+// answered at once.
+const maxSecretRequests = 16
+
 // deliver passes on a message that is not the reader's reply: a secret
 // request is answered, a reply goes to its waiter.
 func (p *childProc) deliver(m *wireMsg) {
 	if m.Op == opSecret {
-		go p.answerSecret(m)
+		// Each of the plugin's calls waits for its secret, so it has few
+		// requests open at once; more is a process flooding the host
+		// with goroutines (one per request, each answering).
+		if p.asking.Add(1) > maxSecretRequests {
+			p.stop(fmt.Errorf("it sent more than %d secret requests at once", maxSecretRequests))
+			return
+		}
+		go func() {
+			defer p.asking.Add(-1)
+			p.answerSecret(m)
+		}()
 		return
 	}
 	// Relay the log lines written before the reply first.

@@ -166,6 +166,12 @@ func fakeReviewChild(mode string, arg []string) {
 					w.send(result(999999, "flood"))
 				}
 			}()
+		case "secret-flood":
+			// Far more secret requests at once than a plugin can have
+			// (each of its calls waits for its answer), and no reply.
+			for i := range 1000 {
+				w.send(&wireMsg{Op: opSecret, ID: uint64(1000 + i), Name: "demo-token"})
+			}
 		case "partial-hang":
 			os.Stdout.WriteString(`{"op":"result","id":` + fmt.Sprint(m.ID) + `,"res`)
 		case "huge-line":
@@ -627,5 +633,29 @@ func TestReviewClosedHostEnd(t *testing.T) {
 		if _, err := f.Write([]byte("x\n")); !errors.Is(err, os.ErrClosed) {
 			t.Errorf("write after Close: %v; want os.ErrClosed", err)
 		}
+	}
+}
+
+// A process that sends far more secret requests at once than a plugin
+// can have is stopped as out of step; each request was a goroutine in the
+// host (waiting for the secret service here), without bound.
+func TestReviewSecretFloodIsBounded(t *testing.T) {
+	h := reviewHost("secret-flood")
+	release := make(chan struct{})
+	defer close(release)
+	h.opts.Secrets = func(string) (string, error) {
+		<-release // the secret service is slow: requests pile up
+		return testSecret, nil
+	}
+	c := fixture(t, "secret")
+	c.Manifest.Tools[0].Timeout = time.Minute
+	rt, err := h.Load(t.Context(), request(c, false, "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	_, err = callWithin(t, t.Context(), rt, "token", nil)
+	if !errors.Is(err, ErrPluginCrashed) || !strings.Contains(err.Error(), "more than 16 secret requests at once") {
+		t.Fatalf("Call: %v; want a crash naming the flood", err)
 	}
 }
