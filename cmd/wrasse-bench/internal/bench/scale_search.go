@@ -142,7 +142,7 @@ func (r *runner) scaleSearch(ctx context.Context) []Row {
 	}
 	rows = append(rows, curveRows(curve{Measure: "tool_search index of the next snapshot after one capability changes", Unit: "ms", Points: nextPoints,
 		Baseline: "Index.Next, comparing every document (how the snapshot found the change before) " + strings.Join(nexts, ", "),
-		Note:     "as Snapshot.Search makes it from the previous snapshot's index: the Resync that made the snapshot names the capabilities it replaced (Snapshot.next), and only their documents are looked up and passed to Index.Update"})...)
+		Note:     fmt.Sprintf("as Snapshot.Search makes it from the previous snapshot's index: the Resync that made the snapshot names the capabilities it replaced (Snapshot.next), and only their documents are looked up and passed to Index.Update; median of %d successive edits, each of a capability not edited before, down one chain of indexes (each updated once, as snapshots follow one another)", snapshotReps)})...)
 	if l := len(update.Points); l > 0 {
 		last := update.Points[l-1]
 		full := ms(rebuild[last.N])
