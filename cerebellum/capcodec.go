@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"unsafe"
 )
@@ -147,10 +148,16 @@ func (c *codec) encodeValue(buf []byte, v reflect.Value) []byte {
 			return append(buf, 0)
 		}
 		buf = binary.AppendUvarint(buf, uint64(v.Len())+1)
-		it := v.MapRange()
-		for it.Next() {
-			buf = c.encodeValue(buf, it.Key())
-			buf = c.encodeValue(buf, it.Value())
+		// In key order when the keys are strings (all of ours), so that an
+		// entry encodes the same every time: brain/cerebellum's generated
+		// parsed form is compared with a fresh encoding.
+		keys := v.MapKeys()
+		if v.Type().Key().Kind() == reflect.String {
+			sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		}
+		for _, k := range keys {
+			buf = c.encodeValue(buf, k)
+			buf = c.encodeValue(buf, v.MapIndex(k))
 		}
 		return buf
 	case reflect.Pointer:

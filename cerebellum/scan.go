@@ -21,8 +21,20 @@ import (
 const maxListedFiles = 2000
 
 // scanTree reads every capability folder of one source, in sorted order.
-// dir is the on-disk root of fsys ("" for embedded trees).
+// dir is the on-disk root of fsys ("" for embedded trees). A built-in tree
+// that carries its parsed form (ParsedFS) is decoded instead, when that
+// form is current.
 func scanTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capability, error) {
+	if pf, ok := fsys.(ParsedFS); ok && src == SourceBuiltin && cache == nil {
+		if caps, ok := decodeBuiltins(pf); ok {
+			return caps, nil
+		}
+	}
+	return readTree(fsys, dir, src, cache)
+}
+
+// readTree is scanTree without the built-ins' parsed form.
+func readTree(fsys fs.FS, dir string, src Source, cache *manifestCache) ([]*Capability, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:generate go test -run TestVerifiedBuiltins -update .
+//go:generate go test -run TestVerifiedBuiltins|TestParsedBuiltins -update .
 
 // files holds every capability folder that ships with the app. The `all:`
 // prefix keeps files such as plugin/_helpers.go; Go sources of plugins are
@@ -17,7 +17,9 @@ var files embed.FS
 // FS returns the built-in capability folders: one directory per capability,
 // each holding a SKILL.md. It is read-only. It implements
 // cerebellum.VerifiedFS: the plugins checked when Wrasse was built
-// (verified.go) are not checked again at start-up.
+// (verified.go) are not checked again at start-up; and cerebellum.ParsedFS:
+// the capabilities as parsed when it was built (parsed.go) are decoded
+// instead of parsed on every start.
 func FS() fs.FS { return tree{files} }
 
 // tree is the embedded folders with their build-time verdicts.
@@ -26,3 +28,8 @@ type tree struct{ embed.FS }
 // Verified returns the CodeHash of each built-in plugin that passed the
 // plugin check when verified.go was generated, by folder.
 func (tree) Verified() map[string]string { return verified() }
+
+// Parsed returns the capabilities as cerebellum.EncodeBuiltins encoded
+// them when parsed.go was generated. A copy: the scan keeps references
+// into it, and the constant lives in read-only memory.
+func (tree) Parsed() []byte { return []byte(parsedData) }
