@@ -116,3 +116,48 @@ func TestAppliedStatePersists(t *testing.T) {
 		t.Fatalf("after reopening, nothing changed since the last Resync: %+v", d)
 	}
 }
+
+// TestAppliedStateFirstUse: Open reads the applied state only when a Resync
+// or Pending needs it, but without a file it still saves the state it
+// opened with, so edits made before the next process starts are reported.
+func TestAppliedStateFirstUse(t *testing.T) {
+	e := newEnv(t)
+	for _, f := range []string{"alpha", "bravo"} {
+		e.addWorkspace(f, skill(f, "Version 0."), false)
+	}
+	applied := filepath.Join(t.TempDir(), "applied.json")
+	open := func() *cerebellum.Registry {
+		t.Helper()
+		r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states, AppliedState: applied,
+			ManifestCache: filepath.Join(filepath.Dir(applied), "cache")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	open().Close()
+	if _, err := os.Stat(applied); err != nil {
+		t.Fatalf("Open without an applied state should save the one it opened with: %v", err)
+	}
+	e.addWorkspace("alpha", skill("alpha", "Version 1."), false)
+	for _, c := range []struct {
+		name    string
+		pending func(*cerebellum.Registry) (cerebellum.Diff, error)
+	}{
+		{"Pending", (*cerebellum.Registry).Pending},
+		{"PendingFolders", func(r *cerebellum.Registry) (cerebellum.Diff, error) { return r.PendingFolders([]string{"alpha"}) }},
+		{"Resync", func(r *cerebellum.Registry) (cerebellum.Diff, error) { return r.Resync(context.Background()) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := open()
+			defer r.Close()
+			d, err := c.pending(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(d.Changed, ",") != "alpha" || len(d.Added)+len(d.Removed) != 0 {
+				t.Fatalf("the edit made while no registry ran: %+v", d)
+			}
+		})
+	}
+}

@@ -98,6 +98,9 @@ type Registry struct {
 	// appliedAppended counts the entries appended to the applied-state
 	// file since it was written whole, -1 when it must be (under resyncMu).
 	appliedAppended int
+	// appliedOnce reads the applied state into applied and
+	// appliedAppended; every user of them calls it first.
+	appliedOnce func()
 	// scanMu serialises rescans, so a folder Resync never builds on a
 	// scan another Resync is replacing.
 	scanMu sync.Mutex
@@ -230,15 +233,32 @@ func Open(opts Options) (*Registry, error) {
 	if unknown := r.UnknownPinned(); len(unknown) > 0 {
 		r.log.Warn("config.json pins capabilities that are not installed", "names", unknown)
 	}
-	r.applied, r.appliedAppended = loadApplied(opts.AppliedState)
-	if r.applied == nil {
-		r.applied = hashesOf(r.Snapshot())
-		if err := saveApplied(opts.AppliedState, slices.Sorted(maps.Keys(r.applied)), r.applied); err != nil {
-			r.log.Warn("saving the applied capability state", "error", err)
-			r.appliedAppended = -1
-		}
+	// The applied state is only needed by a Resync (or Pending): reading
+	// it (a megabyte of JSON at 10,000 capabilities) is left to the first
+	// one, so `caps list` does not pay for it. Without a file the state is
+	// this snapshot's, saved now so the next process diffs against it.
+	opened := r.Snapshot()
+	r.appliedOnce = sync.OnceFunc(func() { r.loadAppliedState(opened) })
+	if _, err := os.Stat(opts.AppliedState); opts.AppliedState == "" || err != nil {
+		r.appliedOnce()
 	}
 	return r, nil
+}
+
+// loadAppliedState reads the applied-state file, or, when there is none,
+// takes opened's state as applied and saves it.
+func (r *Registry) loadAppliedState(opened *Snapshot) {
+	applied, appended := loadApplied(r.opts.AppliedState)
+	if applied == nil {
+		applied = hashesOf(opened)
+		if err := saveApplied(r.opts.AppliedState, slices.Sorted(maps.Keys(applied)), applied); err != nil {
+			r.log.Warn("saving the applied capability state", "error", err)
+			appended = -1
+		}
+	}
+	r.mu.Lock()
+	r.applied, r.appliedAppended = applied, appended
+	r.mu.Unlock()
 }
 
 // Snapshot returns the current state.

@@ -39,6 +39,7 @@ func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) =
 func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 	r.resyncMu.Lock()
 	defer r.resyncMu.Unlock()
+	r.appliedOnce()
 	r.mu.Lock()
 	before := r.applied
 	r.mu.Unlock()
@@ -346,6 +347,7 @@ func (r *Registry) Pending() (Diff, error) {
 // pending is what a Resync to scanned would report: the snapshot it would
 // publish, made as a Resync makes it, compared with the applied state.
 func (r *Registry) pending(scanned []*Capability) (Diff, error) {
+	r.appliedOnce()
 	r.mu.Lock()
 	states, err := r.opts.States.States()
 	if err != nil {
@@ -370,6 +372,7 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 	}
 	r.resyncMu.Lock()
 	defer r.resyncMu.Unlock()
+	r.appliedOnce()
 	r.scanMu.Lock()
 	r.mu.Lock()
 	base, before := r.scanned, r.applied
