@@ -24,10 +24,25 @@ import (
 
 const reviewFakeMark = "wrasse-review-fake"
 
+// callHeld is what the fake process logs when it holds a call.
+const callHeld = "review: the fake process holds a call"
+
+// untilHeld waits until the fake process logged that it holds a call
+// (the host registers a call before it sends it, so its waiting alone
+// does not say the process has it).
+func untilHeld(log *recorder) {
+	for log.count(callHeld) == 0 {
+		runtime.Gosched()
+	}
+}
+
 // reviewHost is childTestHost with the fake process in mode.
 // Further arguments go to the mode.
-func reviewHost(mode string, arg ...string) *Host {
-	h := childTestHost(&recorder{}, childArg)
+func reviewHost(mode string, arg ...string) *Host { return reviewHostLog(&recorder{}, mode, arg...) }
+
+// reviewHostLog is reviewHost logging to log.
+func reviewHostLog(log *recorder, mode string, arg ...string) *Host {
+	h := childTestHost(log, childArg)
 	h.opts.Child = append([]string{os.Args[0], "-test.run=^TestReviewFakeChild$", "--", reviewFakeMark, mode}, arg...)
 	return h
 }
@@ -143,6 +158,8 @@ func fakeReviewChild(mode string, arg []string) {
 		switch mode {
 		case "hold", "secret-at-close", "restart-at-close":
 			pending = m.ID // answered at a cancel or a close
+			// The host relays this line to its log: the call arrived.
+			fmt.Fprintln(os.Stderr, `{"level":"INFO","msg":"`+callHeld+`"}`)
 		case "stray-replies":
 			// A reply for the next call's id before this one is even
 			// asked, then this call's reply twice.
@@ -277,6 +294,8 @@ func TestReviewDrainEndsWhileMoreKeepsComing(t *testing.T) {
 // Replies the process should not have sent (for an id not asked yet, a
 // second one for the same call) reach no call: each call gets its own.
 func TestReviewStrayRepliesReachNoCall(t *testing.T) {
+	base := runtime.NumGoroutine()
+	defer settled(t, base)
 	rt, err := reviewHost("stray-replies").Load(t.Context(), request(fixture(t, "good"), false))
 	if err != nil {
 		t.Fatal(err)
@@ -337,27 +356,17 @@ func TestReviewBrokenReplies(t *testing.T) {
 	}
 }
 
-// waitingOn returns how many requests wait on cr's current process.
-func waitingOn(cr *childRuntime) int {
-	cr.mu.Lock()
-	p := cr.cur
-	cr.mu.Unlock()
-	if p == nil {
-		return -1
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.waiting)
-}
-
 // A call cancelled while Close waits too: whichever of the two reads the
 // process's messages, each gets its own reply (the call its cancelled
 // result, which the process sends only after the close arrived; Close the
 // closed, sent after that).
 func TestReviewCancelWhileCloseWaits(t *testing.T) {
+	base := runtime.NumGoroutine()
+	defer settled(t, base)
 	c := fixture(t, "timeout")
 	c.Manifest.Tools[2].Timeout = time.Minute
-	h := reviewHost("hold")
+	log := &recorder{}
+	h := reviewHostLog(log, "hold")
 	h.opts.CloseTimeout = time.Minute
 	rt, err := h.Load(t.Context(), request(c, false))
 	if err != nil {
@@ -370,15 +379,14 @@ func TestReviewCancelWhileCloseWaits(t *testing.T) {
 		_, err := rt.Call(ctx, "ok", nil)
 		callErr <- err
 	}()
-	for waitingOn(cr) != 1 {
-		runtime.Gosched()
-	}
-	closeErr := make(chan error, 1)
-	go func() { closeErr <- rt.Close() }()
-	// Until Close waits (cur is cleared by Close: watch the process).
+	untilHeld(log)
+	// Close clears cur: watch the process itself.
 	cr.mu.Lock()
 	p := cr.cur
 	cr.mu.Unlock()
+	closeErr := make(chan error, 1)
+	go func() { closeErr <- rt.Close() }()
+	// Until Close waits too.
 	for {
 		p.mu.Lock()
 		n := len(p.waiting)
@@ -407,15 +415,17 @@ func TestReviewCancelWhileCloseWaits(t *testing.T) {
 // A secret request that comes while a call and Close both wait is
 // answered, and both get their replies.
 func TestReviewSecretWhileCallAndCloseWait(t *testing.T) {
+	base := runtime.NumGoroutine()
+	defer settled(t, base)
 	c := fixture(t, "secret")
 	c.Manifest.Tools[0].Timeout = time.Minute
-	h := reviewHost("secret-at-close")
+	log := &recorder{}
+	h := reviewHostLog(log, "secret-at-close")
 	h.opts.CloseTimeout = time.Minute
 	rt, err := h.Load(t.Context(), request(c, false, "env"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := rt.(*childRuntime)
 	type out struct {
 		res cerebellum.Result
 		err error
@@ -425,9 +435,7 @@ func TestReviewSecretWhileCallAndCloseWait(t *testing.T) {
 		res, err := rt.Call(t.Context(), "token", nil)
 		callOut <- out{res, err}
 	}()
-	for waitingOn(cr) != 1 {
-		runtime.Gosched()
-	}
+	untilHeld(log)
 	closeErr := make(chan error, 1)
 	go func() { closeErr <- rt.Close() }()
 	select {
@@ -543,23 +551,23 @@ func settled(t *testing.T, base int) {
 // Close gets its answer instead of a process the call killed (which it
 // reported as a crash during OnClose).
 func TestReviewCallEndingDuringCloseLeavesProcessToClose(t *testing.T) {
+	base := runtime.NumGoroutine()
+	defer settled(t, base)
 	c := fixture(t, "timeout")
 	c.Manifest.Tools[2].Timeout = time.Minute
-	h := reviewHost("restart-at-close")
+	log := &recorder{}
+	h := reviewHostLog(log, "restart-at-close")
 	h.opts.CloseTimeout = time.Minute
 	rt, err := h.Load(t.Context(), request(c, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cr := rt.(*childRuntime)
 	callErr := make(chan error, 1)
 	go func() {
 		_, err := rt.Call(t.Context(), "ok", nil)
 		callErr <- err
 	}()
-	for waitingOn(cr) != 1 {
-		runtime.Gosched()
-	}
+	untilHeld(log)
 	closeErr := make(chan error, 1)
 	go func() { closeErr <- rt.Close() }()
 	for name, ch := range map[string]chan error{"Call": callErr, "Close": closeErr} {
