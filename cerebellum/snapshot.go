@@ -297,16 +297,7 @@ type loadFailure struct {
 // choices and known load failures. It is deterministic: the same input gives
 // the same snapshot.
 func assemble(in assembleInput) *Snapshot {
-	// Sized up front: at 10,000 capabilities growing these maps cost more
-	// than filling them.
-	ntools := 0
-	for _, c := range in.scanned {
-		if c.Manifest != nil {
-			ntools += len(c.Manifest.Tools)
-		}
-	}
-	s := &Snapshot{Generation: in.generation, byName: make(map[string]*Capability, len(in.scanned)), tools: make(map[string]toolRef, ntools),
-		shadowTools: make(map[string]*Capability, ntools), policies: in.policies, from: in.scanned}
+	s := &Snapshot{Generation: in.generation, byName: make(map[string]*Capability, len(in.scanned)), policies: in.policies, from: in.scanned}
 	s.builtinNames = map[string]bool{}
 	for _, c := range in.scanned {
 		if c.Source == SourceBuiltin {
@@ -338,8 +329,6 @@ func assemble(in assembleInput) *Snapshot {
 	s.registerTools()
 	// A capability failed by a tool collision may be required by another.
 	if s.resolveRequires() {
-		s.tools = map[string]toolRef{}
-		s.shadowTools = map[string]*Capability{}
 		s.registerTools()
 	}
 	s.patterns = collectPatterns(s.caps)
@@ -500,6 +489,24 @@ func (s *Snapshot) resolveRequires() bool {
 // tool is already taken fails whole, naming the other owner: never
 // last-writer-wins.
 func (s *Snapshot) registerTools() {
+	// Each map sized for the tools of the capabilities in its state now
+	// (a collision moves a few): sized for every tool, as both were, the
+	// one of usable tools was mostly empty slots, several megabytes at
+	// 10,000 capabilities to zero and fault in, and its look-ups missed
+	// the cache for it.
+	usable, unusable := 0, 0
+	for _, c := range s.caps {
+		if c.Manifest == nil {
+			continue
+		}
+		if c.State == StateOK {
+			usable += len(c.Manifest.Tools)
+		} else {
+			unusable += len(c.Manifest.Tools)
+		}
+	}
+	s.tools = make(map[string]toolRef, usable)
+	s.shadowTools = make(map[string]*Capability, unusable)
 	s.multiTools = map[string]bool{}
 	for _, c := range s.caps {
 		if c.Manifest == nil {
