@@ -137,7 +137,7 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 	snap := r.Snapshot()
 	ref, ok := snap.tools[tool]
 	if !ok {
-		if c, shadow := snap.shadowTools[tool]; shadow {
+		if c, shadow := snap.shadowOwners()[tool]; shadow {
 			var err error
 			if c.State == StateDisabled {
 				err = fmt.Errorf("%w: tool %s belongs to %s, which is switched off; ask the user to enable it in Settings → Capabilities", ErrDisabled, tool, c.Name)

@@ -91,6 +91,7 @@ func (p *Snapshot) next(in assembleInput) (*Snapshot, bool) {
 		return nil, false
 	}
 	a := newAssembler(in, p.builtinNames)
+	pShadow, pMulti := p.shadows()
 	type decided struct {
 		oldCap *Capability // p's entry (nil for an addition)
 		cap    *Capability // the new entry (nil for a removal)
@@ -113,7 +114,7 @@ func (p *Snapshot) next(in assembleInput) (*Snapshot, bool) {
 			touched[d.oldCap.Name] = true
 			if m := d.oldCap.Manifest; m != nil {
 				for _, t := range m.Tools {
-					if p.multiTools[t.Name] {
+					if pMulti[t.Name] {
 						return nil, false
 					}
 				}
@@ -133,13 +134,13 @@ func (p *Snapshot) next(in assembleInput) (*Snapshot, bool) {
 			if m := c.Manifest; m != nil {
 				required = append(required, m.Requires...)
 				for _, t := range m.Tools {
-					if p.multiTools[t.Name] || batchTools[t.Name] {
+					if pMulti[t.Name] || batchTools[t.Name] {
 						return nil, false
 					}
 					if o, ok := p.tools[t.Name]; ok && o.cap != d.oldCap {
 						return nil, false
 					}
-					if sh, ok := p.shadowTools[t.Name]; ok && sh != d.oldCap {
+					if sh, ok := pShadow[t.Name]; ok && sh != d.oldCap {
 						return nil, false
 					}
 				}
@@ -172,7 +173,7 @@ func (p *Snapshot) next(in assembleInput) (*Snapshot, bool) {
 	}
 
 	s := &Snapshot{Generation: in.generation, policies: p.policies, from: in.scanned, builtinNames: p.builtinNames,
-		multiTools: p.multiTools, required: p.required}
+		multiTools: pMulti, required: p.required, shadowsMade: true}
 	s.caps = make([]*Capability, 0, len(in.scanned))
 	at := 0
 	for i, ch := range changes {
@@ -189,7 +190,7 @@ func (p *Snapshot) next(in assembleInput) (*Snapshot, bool) {
 
 	s.byName = maps.Clone(p.byName)
 	s.tools = maps.Clone(p.tools)
-	s.shadowTools = maps.Clone(p.shadowTools)
+	s.shadowTools = maps.Clone(pShadow)
 	patterns := false
 	for _, d := range out {
 		if o := d.oldCap; o != nil {

@@ -146,6 +146,7 @@ func TestNextEqualsAssemble(t *testing.T) {
 				}
 				in.scanned = scanOf(builtins, ws)
 				want := assemble(in)
+				checkShadows(t, fmt.Sprintf("step %d", step), want)
 				got, ok := prev.next(in)
 				if !ok {
 					prev = want
@@ -188,8 +189,10 @@ func compareSnapshots(t *testing.T, at string, got, want *Snapshot) {
 			t.Fatalf("%s: byName[%s] differs", at, n)
 		}
 	}
-	if !sameKeys(got.tools, want.tools) || !sameKeys(got.shadowTools, want.shadowTools) {
-		t.Fatalf("%s: tools %v shadow %v, want %v shadow %v", at, keys(got.tools), keys(got.shadowTools), keys(want.tools), keys(want.shadowTools))
+	gotShadow, gotMulti := got.shadows()
+	wantShadow, wantMulti := want.shadows()
+	if !sameKeys(got.tools, want.tools) || !sameKeys(gotShadow, wantShadow) {
+		t.Fatalf("%s: tools %v shadow %v, want %v shadow %v", at, keys(got.tools), keys(gotShadow), keys(want.tools), keys(wantShadow))
 	}
 	for n, ref := range want.tools {
 		g := got.tools[n]
@@ -197,16 +200,16 @@ func compareSnapshots(t *testing.T, at string, got, want *Snapshot) {
 			t.Fatalf("%s: tool %s owned by %s, want %s", at, n, g.cap.Name, ref.cap.Name)
 		}
 	}
-	for n, c := range want.shadowTools {
-		if got.shadowTools[n].Name != c.Name {
-			t.Fatalf("%s: shadow tool %s owned by %s, want %s", at, n, got.shadowTools[n].Name, c.Name)
+	for n, c := range wantShadow {
+		if gotShadow[n].Name != c.Name {
+			t.Fatalf("%s: shadow tool %s owned by %s, want %s", at, n, gotShadow[n].Name, c.Name)
 		}
 	}
 	if !reflect.DeepEqual(got.patterns, want.patterns) {
 		t.Fatalf("%s: patterns %v, want %v", at, got.patterns, want.patterns)
 	}
-	if !reflect.DeepEqual(got.multiTools, want.multiTools) || got.dups != want.dups {
-		t.Fatalf("%s: multi-declared tools %v dups %d, want %v %d", at, keys(got.multiTools), got.dups, keys(want.multiTools), want.dups)
+	if !reflect.DeepEqual(gotMulti, wantMulti) || got.dups != want.dups {
+		t.Fatalf("%s: multi-declared tools %v dups %d, want %v %d", at, keys(gotMulti), got.dups, keys(wantMulti), want.dups)
 	}
 	for n := range want.required {
 		if !got.required[n] {
@@ -280,4 +283,48 @@ func keys[V any](m map[string]V) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, ",")
+}
+
+// checkShadows: the shadow tools and multi-declared tools a snapshot maps
+// on first use are what registerTools mapped when it made them as it went
+// (that loop, kept here as the reference, run on the final states: they
+// cause no further collisions).
+func checkShadows(t *testing.T, at string, s *Snapshot) {
+	t.Helper()
+	tools := map[string]toolRef{}
+	shadow := map[string]*Capability{}
+	multi := map[string]bool{}
+	for _, c := range s.caps {
+		if c.Manifest == nil {
+			continue
+		}
+		failed := c.State != StateOK
+		for _, tl := range c.Manifest.Tools {
+			o, held := tools[tl.Name]
+			sh, shadowed := shadow[tl.Name]
+			if held && o.cap != c || shadowed && sh != c {
+				multi[tl.Name] = true
+			}
+			if held && !failed {
+				t.Fatalf("%s: usable %s collides on %s with %s", at, c.Name, tl.Name, o.cap.Name)
+			}
+			if failed && !shadowed {
+				shadow[tl.Name] = c
+			}
+		}
+		if !failed {
+			for i := range c.Manifest.Tools {
+				tools[c.Manifest.Tools[i].Name] = toolRef{cap: c, tool: &c.Manifest.Tools[i]}
+			}
+		}
+	}
+	gotShadow, gotMulti := s.shadows()
+	if !sameKeys(tools, s.tools) || !sameKeys(shadow, gotShadow) || !reflect.DeepEqual(multi, gotMulti) {
+		t.Fatalf("%s: tools %v shadow %v multi %v, want %v %v %v", at, keys(s.tools), keys(gotShadow), keys(gotMulti), keys(tools), keys(shadow), keys(multi))
+	}
+	for n, c := range shadow {
+		if gotShadow[n] != c {
+			t.Fatalf("%s: shadow tool %s owned by %s, want %s", at, n, gotShadow[n].Name, c.Name)
+		}
+	}
 }

@@ -27,8 +27,12 @@ type Snapshot struct {
 	// tools maps a tool name to its owner, for usable capabilities only.
 	tools map[string]toolRef
 	// shadowTools maps tool names of unusable capabilities to their owner,
-	// so a call can say "disabled" instead of "unknown".
+	// so a call can say "disabled" instead of "unknown". It and
+	// multiTools are read through shadows: made on first use unless
+	// shadowsMade.
 	shadowTools map[string]*Capability
+	shadowOnce  sync.Once
+	shadowsMade bool
 	patterns    []GatePattern
 
 	indexOnce sync.Once
@@ -485,64 +489,35 @@ func (s *Snapshot) resolveRequires() bool {
 	return any
 }
 
-// registerTools maps tool names to owners in scan order. A capability whose
-// tool is already taken fails whole, naming the other owner: never
-// last-writer-wins.
+// registerTools maps the tools of usable capabilities to owners in scan
+// order. A capability whose tool is already taken fails whole, naming the
+// other owner: never last-writer-wins. The unusable capabilities' tools
+// (shadowTools, multiTools) are mapped on first use (see shadows): most
+// snapshots never need them, and at 10,000 capabilities hashing every tool
+// name was most of the registry's share of `caps list` after the scan.
 func (s *Snapshot) registerTools() {
-	// Each map sized for the tools of the capabilities in its state now
-	// (a collision moves a few): sized for every tool, as both were, the
-	// one of usable tools was mostly empty slots, several megabytes at
-	// 10,000 capabilities to zero and fault in, and its look-ups missed
-	// the cache for it.
-	usable, unusable := 0, 0
+	usable := 0
 	for _, c := range s.caps {
-		if c.Manifest == nil {
-			continue
-		}
-		if c.State == StateOK {
+		if c.Manifest != nil && c.State == StateOK {
 			usable += len(c.Manifest.Tools)
-		} else {
-			unusable += len(c.Manifest.Tools)
 		}
 	}
 	s.tools = make(map[string]toolRef, usable)
-	s.shadowTools = make(map[string]*Capability, unusable)
-	s.multiTools = map[string]bool{}
 	for _, c := range s.caps {
-		if c.Manifest == nil {
+		if c.Manifest == nil || c.State != StateOK {
 			continue
 		}
-		// Whoever declared a tool before c holds it in tools or
-		// shadowTools (or another did), so this finds every tool more
-		// than one capability declares. One look-up of each map per tool
-		// (10,000 capabilities declare 100,000): c's own tools go in only
-		// after this loop, so what it sees is as before c.
-		failed := c.State != StateOK
+		// c's own tools go in only after this loop, so what it sees is
+		// the earlier capabilities'.
 		var clashes []string
 		for _, t := range c.Manifest.Tools {
-			o, held := s.tools[t.Name]
-			sh, shadowed := s.shadowTools[t.Name]
-			if held && o.cap != c || shadowed && sh != c {
-				s.multiTools[t.Name] = true
-			}
-			if held && !failed {
+			if o, held := s.tools[t.Name]; held {
 				clashes = append(clashes, fmt.Sprintf("%s (already provided by %s)", t.Name, o.cap.Name))
 			}
-			if failed && !shadowed {
-				s.shadowTools[t.Name] = c
-			}
-		}
-		if failed {
-			continue
 		}
 		if len(clashes) > 0 {
 			sort.Strings(clashes)
 			c.fail("tool name collision: "+strings.Join(clashes, ", ")+"; rename the tools in "+c.Folder+"/SKILL.md", "")
-			for _, t := range c.Manifest.Tools {
-				if _, ok := s.shadowTools[t.Name]; !ok {
-					s.shadowTools[t.Name] = c
-				}
-			}
 			continue
 		}
 		for i := range c.Manifest.Tools {
@@ -550,4 +525,60 @@ func (s *Snapshot) registerTools() {
 			s.tools[t.Name] = toolRef{cap: c, tool: t}
 		}
 	}
+}
+
+// shadows returns shadowTools and multiTools, mapped on first use for a
+// snapshot assemble made (next makes them with the snapshot).
+func (s *Snapshot) shadows() (map[string]*Capability, map[string]bool) {
+	s.shadowOnce.Do(func() {
+		if !s.shadowsMade {
+			s.shadowTools, s.multiTools = registerShadows(s.caps)
+		}
+	})
+	return s.shadowTools, s.multiTools
+}
+
+// shadowOwners is shadowTools (see shadows).
+func (s *Snapshot) shadowOwners() map[string]*Capability {
+	sh, _ := s.shadows()
+	return sh
+}
+
+// registerShadows maps the tools of unusable capabilities to the first
+// of them in scan order that declares each, and finds the tool names more
+// than one capability declares. States are final by then: a capability
+// failed by a tool collision failed at its turn in registerTools, so this
+// sees what that loop saw.
+func registerShadows(caps []*Capability) (map[string]*Capability, map[string]bool) {
+	all, unusable := 0, 0
+	for _, c := range caps {
+		if c.Manifest != nil {
+			all += len(c.Manifest.Tools)
+			if c.State != StateOK {
+				unusable += len(c.Manifest.Tools)
+			}
+		}
+	}
+	first := make(map[string]*Capability, all)
+	shadow := make(map[string]*Capability, unusable)
+	multi := map[string]bool{}
+	for _, c := range caps {
+		if c.Manifest == nil {
+			continue
+		}
+		failed := c.State != StateOK
+		for _, t := range c.Manifest.Tools {
+			if f, ok := first[t.Name]; !ok {
+				first[t.Name] = c
+			} else if f != c {
+				multi[t.Name] = true
+			}
+			if failed {
+				if _, ok := shadow[t.Name]; !ok {
+					shadow[t.Name] = c
+				}
+			}
+		}
+	}
+	return shadow, multi
 }

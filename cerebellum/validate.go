@@ -102,7 +102,7 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 	for _, t := range m.Tools {
 		owner, ok := snap.tools[t.Name]
 		if !ok {
-			if sh, ok := snap.shadowTools[t.Name]; ok && sh.Name != c.Name && sh.Name != rep.Replaces {
+			if sh, ok := snap.shadowOwners()[t.Name]; ok && sh.Name != c.Name && sh.Name != rep.Replaces {
 				clashes = append(clashes, fmt.Sprintf("%s (also declared by %s, which is %s)", t.Name, sh.Name, sh.State))
 			}
 			continue
