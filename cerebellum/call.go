@@ -29,9 +29,12 @@ func (r *Registry) LoadedNames(sess *Session) []string {
 		}
 	}
 	if sess != nil {
+		// What vanished in a snapshot since the set was saved stays out
+		// even if it is back now (see noteVanished).
+		gone := r.vanishedFrom(sess.id)
 		sess.drop(func(n string) bool {
 			c, ok := snap.byName[n]
-			return ok && c.Usable()
+			return ok && c.Usable() && !gone[n]
 		})
 		for _, n := range sess.LoadOrder() {
 			if c := snap.byName[n]; !c.AlwaysLoaded() {

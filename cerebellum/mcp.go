@@ -617,7 +617,21 @@ func (r *Registry) UseRuntime(ctx context.Context, name string, fn func(Runtime)
 // changed outside a session (a capability unloaded from the window, a
 // conversation deleted: nil), so MCP servers it alone kept are stopped now
 // rather than when they go idle.
-func (r *Registry) TrackLoaded(id string, loaded []string) { r.trackLoaded(id, loaded) }
+func (r *Registry) TrackLoaded(id string, loaded []string) {
+	// loaded is the saved set: what vanished from it and is not in it
+	// any more need not be remembered.
+	r.sessMu.Lock()
+	for n := range r.vanished[id] {
+		if !slices.Contains(loaded, n) {
+			delete(r.vanished[id], n)
+		}
+	}
+	if len(r.vanished[id]) == 0 {
+		delete(r.vanished, id)
+	}
+	r.sessMu.Unlock()
+	r.trackLoaded(id, loaded)
+}
 
 // trackLoaded records conversation id's loaded set and stops the runtime
 // of every MCP capability no conversation has loaded any more: a server

@@ -143,6 +143,12 @@ type Registry struct {
 	// server no conversation has loaded can stop.
 	sessMu   sync.Mutex
 	loadedBy map[string][]string
+	// vanished are, by conversation id (under sessMu), the capabilities
+	// that left its loaded set because a published snapshot no longer
+	// had them usable, and that it has not loaded since: its saved set
+	// (or a live session) may still name them, and they must not come
+	// back loaded when they reappear (see noteVanishedLocked).
+	vanished map[string]map[string]bool
 
 	subMu   sync.Mutex
 	subs    []subscriber
@@ -190,7 +196,7 @@ func Open(opts Options) (*Registry, error) {
 		}
 	}
 	r := &Registry{opts: opts, log: opts.Logger, failures: map[string]loadFailure{}, runtimes: map[string]*runtimeEntry{},
-		catalogs: map[string]Catalog{}, loadedBy: map[string][]string{}}
+		catalogs: map[string]Catalog{}, loadedBy: map[string][]string{}, vanished: map[string]map[string]bool{}}
 	r.tuning.Store(&tuning)
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
@@ -428,6 +434,7 @@ func (r *Registry) publishLocked(scanOnly bool) (*Snapshot, error) {
 	r.lastInputs = &snapshotInputs{states: states, pinned: slices.Clone(r.tune().Pinned)}
 	snap.follow(prev)
 	r.snap.Store(snap)
+	r.noteVanished(snap)
 	if !r.opening {
 		if snap.delta != nil && prev != nil && snap.delta.from == prev.Generation {
 			r.logChangedFailuresLocked(snap, snap.delta.names)
@@ -547,18 +554,82 @@ func (r *Registry) Get(name string) (*Capability, error) {
 // names that have since become core or pinned take no slot.
 func (r *Registry) NewSession(id string, loaded []string) *Session {
 	snap := r.Snapshot()
+	gone := r.vanishedFrom(id)
 	var keep []string
 	for _, n := range loaded {
-		if c, ok := snap.byName[n]; !ok || !c.AlwaysLoaded() {
+		if c, ok := snap.byName[n]; (!ok || !c.AlwaysLoaded()) && !gone[n] {
 			keep = append(keep, n)
 		}
 	}
 	s := NewSession(id, keep, r.opts.MaxLoaded)
 	if id != "" {
 		s.watch = func(loaded []string) { r.trackLoaded(id, loaded) }
+		s.loadedAgain = func(name string) { r.loadedAgain(id, name) }
 		r.trackLoaded(id, s.Loaded())
 	}
 	return s
+}
+
+// noteVanished records, for every conversation of this process, the
+// capabilities of its loaded set that snap (just published) does not have
+// usable: they leave the set now, even if a later snapshot has them back
+// before the conversation's next request. r.mu is held, so snapshots are
+// noted in the order they are published.
+func (r *Registry) noteVanished(snap *Snapshot) {
+	r.sessMu.Lock()
+	defer r.sessMu.Unlock()
+	for id, loaded := range r.loadedBy {
+		var kept []string
+		for i, n := range loaded {
+			if c, ok := snap.byName[n]; ok && c.Usable() {
+				if kept != nil {
+					kept = append(kept, n)
+				}
+				continue
+			}
+			if kept == nil {
+				kept = append(make([]string, 0, len(loaded)), loaded[:i]...)
+			}
+			if r.vanished[id] == nil {
+				r.vanished[id] = map[string]bool{}
+			}
+			r.vanished[id][n] = true
+		}
+		switch {
+		case kept == nil:
+		case len(kept) == 0:
+			delete(r.loadedBy, id)
+		default:
+			r.loadedBy[id] = kept
+		}
+	}
+}
+
+// vanishedFrom returns a copy of what vanished from conversation id's
+// loaded set (see Registry.vanished), or nil.
+func (r *Registry) vanishedFrom(id string) map[string]bool {
+	if id == "" {
+		return nil
+	}
+	r.sessMu.Lock()
+	defer r.sessMu.Unlock()
+	if len(r.vanished[id]) == 0 {
+		return nil
+	}
+	return maps.Clone(r.vanished[id])
+}
+
+// loadedAgain: conversation id loaded name (again), so it no longer
+// counts as vanished from it.
+func (r *Registry) loadedAgain(id, name string) {
+	r.sessMu.Lock()
+	defer r.sessMu.Unlock()
+	if v := r.vanished[id]; v[name] {
+		delete(v, name)
+		if len(v) == 0 {
+			delete(r.vanished, id)
+		}
+	}
 }
 
 // UnknownPinned lists pinnedCapabilities names that are not installed.

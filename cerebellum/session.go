@@ -32,6 +32,10 @@ type Session struct {
 	// watch is the registry's own onChange (it stops MCP servers no
 	// conversation has loaded); set once by Registry.NewSession.
 	watch func(loaded []string)
+	// loadedAgain is the registry's: told every name touch uses, so a
+	// capability that vanished from this conversation counts as loaded
+	// again only when it is (set once by Registry.NewSession).
+	loadedAgain func(name string)
 }
 
 // NewSession makes a session for conversation id, restoring a loaded set
@@ -128,6 +132,9 @@ func (s *Session) touch(name string) (evicted string) {
 	}
 	s.noteRecent(name)
 	var fn, w func([]string)
+	// Also when it was still in the set: a live session that has not
+	// built a request since name vanished uses it again.
+	again := s.loadedAgain
 	var snapshot []string
 	if changed {
 		s.version++
@@ -136,6 +143,9 @@ func (s *Session) touch(name string) (evicted string) {
 		snapshot = append([]string(nil), s.order...)
 	}
 	s.mu.Unlock()
+	if again != nil {
+		again(name)
+	}
 	if fn != nil {
 		fn(snapshot)
 	}
