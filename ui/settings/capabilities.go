@@ -40,6 +40,12 @@ type capsPage struct {
 	preview *indexPreview
 	views   *container.AppTabs
 	obj     *fyne.Container
+	// outcomeGen is the registry generation the shown outcome describes:
+	// a newer snapshot (a Resync from the CLI or the watcher) hides it.
+	outcomeGen uint64
+	// bannerGen is the generation the banner's pending diff was last
+	// checked against.
+	bannerGen uint64
 }
 
 func newCapsPage(env *bridge.Env) *capsPage {
@@ -124,7 +130,16 @@ func (p *capsPage) Object() fyne.CanvasObject { return p.obj }
 // refresh re-reads the registry's current snapshot (an in-memory read)
 // and redraws what shows it.
 func (p *capsPage) refresh() {
-	p.all = p.env.Core.Registry().List()
+	snap := p.env.Core.Registry().Snapshot()
+	if snap.Generation != p.outcomeGen && p.results.Visible() {
+		p.results.Hide()
+		p.relayout()
+	}
+	if snap.Generation != p.bannerGen {
+		p.bannerGen = snap.Generation
+		p.recheckBanner()
+	}
+	p.all = snap.Capabilities()
 	p.applyFilter()
 	if p.views.Selected() != nil && p.views.Selected().Text == "Index preview" {
 		p.preview.Load()
@@ -332,11 +347,36 @@ func (p *capsPage) run(call func() error, ok func()) {
 
 // showOutcome puts an action's result in the code block under the header.
 func (p *capsPage) showOutcome(title, text string) {
+	p.outcomeGen = p.env.Core.Registry().Snapshot().Generation
 	p.result.Set(title, text)
 	p.results.Show()
 	p.relayout()
 	p.views.SelectIndex(0)
 	p.refresh()
+}
+
+// recheckBanner asks the core again what a Resync would apply while the
+// banner says there is something: the watcher reports only bursts that
+// change something, so an edit undone or applied elsewhere would leave the
+// banner saying it for ever. The read of the folders runs off the UI
+// goroutine; a banner gone meanwhile (Resync) stays gone.
+func (p *capsPage) recheckBanner() {
+	if !p.banner.Pending() {
+		return
+	}
+	p.env.Go(func() {
+		d, err := p.env.Core.Pending()
+		p.env.Do(func() {
+			if !p.banner.Pending() {
+				return
+			}
+			if err != nil {
+				p.env.Core.Logger().Warn("checking capability folders for changes", "error", err)
+				return
+			}
+			p.banner.Show(d, false, nil)
+		})
+	})
 }
 
 // onDisk is the watcher's notice of hand edits.

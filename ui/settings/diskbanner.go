@@ -21,6 +21,10 @@ type diskBanner struct {
 	box    *fyne.Container
 	// changed, when set, is told the banner showed or went.
 	changed func()
+	// pending is set while the banner offers Resync for changes not yet
+	// applied: those can go away without a notice (an edit undone, a Resync
+	// from elsewhere), so the page checks them again.
+	pending bool
 }
 
 func newDiskBanner(resync func()) *diskBanner {
@@ -43,6 +47,7 @@ func (b *diskBanner) Object() fyne.CanvasObject { return b.box }
 
 // Show says what changed; an empty diff (edits undone) hides the banner.
 func (b *diskBanner) Show(d cerebellum.Diff, applied bool, err error) {
+	b.pending = err == nil && !applied && !d.Empty()
 	switch {
 	case err != nil:
 		b.text.SetText("Wrasse stopped watching the capability folders: " + err.Error() + ". Use Resync after editing them.")
@@ -62,6 +67,7 @@ func (b *diskBanner) Show(d cerebellum.Diff, applied bool, err error) {
 }
 
 func (b *diskBanner) Hide() {
+	b.pending = false
 	b.box.Hide()
 	b.notify()
 }
@@ -71,6 +77,16 @@ func (b *diskBanner) notify() {
 		b.changed()
 	}
 }
+
+// ResyncDone hides a banner offering Resync: a Resync applied it.
+func (b *diskBanner) ResyncDone() {
+	if b.Pending() {
+		b.Hide()
+	}
+}
+
+// Pending reports whether the banner offers Resync for changes not applied.
+func (b *diskBanner) Pending() bool { return b.pending && b.box.Visible() }
 
 // Visible reports whether the banner shows.
 func (b *diskBanner) Visible() bool { return b.box.Visible() }

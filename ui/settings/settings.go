@@ -72,9 +72,21 @@ func New(env *bridge.Env) *Settings {
 	title.SizeName = theme.SizeNameHeadingText
 	s.obj = newViewFrame(container.NewBorder(title, nil, nil, nil, s.tabs), s.opened, s.left)
 
-	s.cancel = env.Core.Subscribe(func(e assistant.Event) {
+	stop := env.Core.Subscribe(func(e assistant.Event) {
 		env.Do(func() { s.onEvent(e) })
 	})
+	// Coming back to the window is when an edit may have been undone in an
+	// editor (the watcher does not report that): the banner checks again.
+	// Fyne calls the hook on the UI goroutine.
+	s.cancel = stop
+	if env.App != nil {
+		lc := env.App.Lifecycle()
+		lc.SetOnEnteredForeground(s.caps.recheckBanner)
+		s.cancel = func() {
+			stop()
+			lc.SetOnEnteredForeground(nil)
+		}
+	}
 	return s
 }
 
@@ -153,6 +165,13 @@ func (s *Settings) Replay(e assistant.Event) { s.onEvent(e) }
 func (s *Settings) onEvent(e assistant.Event) {
 	switch e.Kind {
 	case assistant.EventCapabilities, assistant.EventSettings:
+		if e.Reason == "resync" {
+			// A Resync (this page's, the CLI's, the watcher's) applied what
+			// the banner offered; edits after it bring a new notice. Asking
+			// Pending now could beat the Resync's recording of what it
+			// applied.
+			s.caps.banner.ResyncDone()
+		}
 		s.caps.refresh()
 		s.shell.Refresh()
 		s.web.Refresh()
