@@ -364,11 +364,11 @@ func TestToolStateAndNote(t *testing.T) {
 	}{
 		{"no approval", toolCall{done: true, started: t0, ended: t0.Add(1200 * time.Millisecond)}, "ok · 1.2s", ""},
 		{"approved after a wait",
-			toolCall{done: true, started: t0, approved: t0.Add(12 * time.Second), ended: t0.Add(12500 * time.Millisecond),
+			toolCall{done: true, started: t0, decided: t0.Add(12 * time.Second), ended: t0.Add(12500 * time.Millisecond),
 				decision: &store.Decision{Kind: store.ApprovedOnce}},
 			"ok · 500ms", "Approved once · waited 12.0s"},
 		{"approved for the chat at once",
-			toolCall{done: true, started: t0, approved: t0, ended: t0.Add(87 * time.Second),
+			toolCall{done: true, started: t0, decided: t0, ended: t0.Add(87 * time.Second),
 				decision: &store.Decision{Kind: store.ApprovedConversation}},
 			"ok · 1m27s", "Approved for this chat"},
 		{"stopped", toolCall{done: true, isError: true, interrupted: true, started: t0, ended: t0.Add(time.Second),
@@ -377,9 +377,9 @@ func TestToolStateAndNote(t *testing.T) {
 		{"denied by a command-line chat",
 			toolCall{done: true, isError: true, result: "Not run",
 				decision: &store.Decision{Kind: store.Denied, Reason: gate.ErrNoApprover.Error()}},
-			"error", "Denied in a command-line chat: it had no terminal to ask for approval on, so the call did not run."},
+			"denied", "Denied in a command-line chat: it had no terminal to ask for approval on, so the call did not run."},
 		{"denied by the user", toolCall{done: true, isError: true, result: "Not run",
-			decision: &store.Decision{Kind: store.Denied, Reason: "the user said no"}}, "error", "Denied: the user said no"},
+			decision: &store.Decision{Kind: store.Denied, Reason: "the user said no"}}, "denied", "Denied: the user said no"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state, note := toolState(&tc.call)

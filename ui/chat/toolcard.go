@@ -157,6 +157,9 @@ func toolState(call *toolCall) (state, note string) {
 		return "running…", note
 	case call.stopped():
 		return "stopped", note
+	case d != nil && d.Kind == store.Denied:
+		// It did not run: no duration, the wait is in the note.
+		return "denied", note
 	case call.isError:
 		state = "error"
 	default:

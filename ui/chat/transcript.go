@@ -53,9 +53,14 @@ type toolCall struct {
 	// interrupted is the result's status: the user stopped the turn.
 	interrupted    bool
 	started, ended time.Time
-	// approved is when the user's approval was recorded (zero when the
-	// call needed none): the call ran from then.
-	approved time.Time
+	// ready is when the turn got to the call: the latest event before its
+	// decision or result (or, for a program, its first own call). A call
+	// is recorded while the model's reply still streams, and the calls of
+	// one reply run one after the other, so started is too early.
+	ready time.Time
+	// decided is when the gate's decision was recorded (zero when none
+	// was): an approved call ran from then.
+	decided  time.Time
 	decision *store.Decision
 	// images are the pictures the result carries (shown as thumbnails).
 	images []provider.Image
@@ -83,13 +88,19 @@ func programOf(name string, args json.RawMessage) string {
 	return strings.TrimRight(a.Program, "\n")
 }
 
-// duration is how long the call ran: from its approval when it waited for
-// one, else from the call, to its result (0 while it runs or when either
-// end was not loaded).
+// duration is how long the call itself ran: from its approval when it
+// waited for one, else from when the turn got to it, to its result (0
+// while it runs, when it did not run, or when an end was not loaded).
 func (t *toolCall) duration() time.Duration {
-	from := t.started
-	if !t.approved.IsZero() {
-		from = t.approved
+	from := t.readyAt()
+	if t.decision != nil {
+		switch t.decision.Kind {
+		case store.Denied, store.Blocked:
+			return 0
+		}
+		if !t.decided.IsZero() {
+			from = t.decided
+		}
 	}
 	if !t.done || from.IsZero() || t.ended.IsZero() {
 		return 0
@@ -97,13 +108,30 @@ func (t *toolCall) duration() time.Duration {
 	return max(t.ended.Sub(from), 0)
 }
 
-// waited is how long the call waited for the user's approval (0 when it
+// readyAt is ready, or started when no earlier event was loaded.
+func (t *toolCall) readyAt() time.Time {
+	if t.ready.After(t.started) {
+		return t.ready
+	}
+	return t.started
+}
+
+// waited is how long the call waited for the user's decision (0 when it
 // needed none or an end was not loaded).
 func (t *toolCall) waited() time.Duration {
-	if t.approved.IsZero() || t.started.IsZero() {
+	from := t.readyAt()
+	if t.decided.IsZero() || from.IsZero() {
 		return 0
 	}
-	return max(t.approved.Sub(t.started), 0)
+	return max(t.decided.Sub(from), 0)
+}
+
+// markReady records that the turn got to the call by the time of prev
+// (the latest event applied before), once.
+func (t *toolCall) markReady(prev time.Time) {
+	if t.ready.IsZero() {
+		t.ready = prev
+	}
 }
 
 // stopped reports whether the call was cut short by the user stopping the
@@ -157,6 +185,9 @@ type transcript struct {
 	complete bool
 	// usage is the last reply's token use.
 	usage *provider.Usage
+	// latest is the time of the latest event applied (cards time a call
+	// from it: see toolCall.ready).
+	latest time.Time
 	// owner names the capability a tool belongs to ("" when unknown).
 	owner func(tool string) string
 	// stamp is the stored conversation's record as read before its events
@@ -202,6 +233,7 @@ func (t *transcript) load(events []store.Event, complete bool) {
 	t.calls = map[string]*row{}
 	t.seqs = map[uint64]*row{}
 	t.usage = nil
+	t.latest = time.Time{}
 	t.complete = complete
 	for _, e := range events {
 		t.apply(e)
@@ -225,6 +257,10 @@ func (t *transcript) apply(e store.Event) int {
 	} else {
 		t.events = append(t.events, e)
 	}
+	prev := t.latest
+	if e.Time.After(t.latest) {
+		t.latest = e.Time
+	}
 	switch e.Type {
 	case store.EventUserMessage:
 		return t.message(rowUser, e)
@@ -240,6 +276,9 @@ func (t *transcript) apply(e store.Event) int {
 			t.rows = append(t.rows, r)
 		}
 		r.seq = e.Seq
+		if p := t.calls[e.ParentCallID]; e.ParentCallID != "" && p != nil {
+			p.tool.markReady(prev)
+		}
 		r.tool.name, r.tool.args, r.tool.started = e.ToolName, e.Arguments, e.Time
 		r.tool.capability = t.owner(e.ToolName)
 		r.tool.parent, r.tool.program = e.ParentCallID, programOf(e.ToolName, e.Arguments)
@@ -247,6 +286,7 @@ func (t *transcript) apply(e store.Event) int {
 		return t.index(r)
 	case store.EventToolResult:
 		r := t.toolRow(e)
+		r.tool.markReady(prev)
 		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
 		r.tool.images = e.Images
 		r.tool.interrupted = e.Status == store.StatusInterrupted
@@ -256,9 +296,8 @@ func (t *transcript) apply(e store.Event) int {
 		r := t.toolRow(e)
 		d := *e.Decision
 		r.tool.decision = &d
-		if d.Kind == store.ApprovedOnce || d.Kind == store.ApprovedConversation {
-			r.tool.approved = e.Time
-		}
+		r.tool.markReady(prev)
+		r.tool.decided = e.Time
 		r.version++
 		return t.index(r)
 	case store.EventError:
