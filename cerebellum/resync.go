@@ -28,7 +28,8 @@ type Diff struct {
 func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
 
 // Resync rescans both trees and applies what changed on disk. Capabilities
-// are compared by content hash: unchanged ones keep their loaded plugin
+// are compared by content hash, kind, failure and folder (see appliedKey),
+// so one failed or restored by another's edit is reported too: unchanged ones keep their loaded plugin
 // instances, changed ones are reloaded on next use (the old instance is
 // closed now), removed ones unregister, and every conversation keeps its
 // loaded set minus what disappeared.
@@ -105,10 +106,56 @@ func diffApplied(before map[string]string, appliedGen uint64, appliedNames []str
 		return diffDelta(before, appliedNames, snap)
 	}
 	after := hashesOf(snap)
-	d := diffHashes(before, after)
+	var d Diff
+	for _, c := range snap.caps {
+		old, ok := before[c.Name]
+		switch {
+		case !ok:
+			d.Added = append(d.Added, c.Name)
+		case !sameApplied(old, c, after[c.Name]):
+			d.Changed = append(d.Changed, c.Name)
+		default:
+			d.Unchanged = append(d.Unchanged, c.Name)
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			d.Removed = append(d.Removed, name)
+		}
+	}
+	sort.Strings(d.Added)
+	sort.Strings(d.Removed)
+	sort.Strings(d.Changed)
+	sort.Strings(d.Unchanged)
 	names := slices.Concat(d.Added, d.Changed, d.Unchanged)
 	slices.Sort(names)
 	return d, after, names
+}
+
+// appliedKey is what the applied state records of c, so that a Resync
+// reports every capability that changed as the user sees it: its content
+// hash (files, hence description and tools), kind, whether it failed and
+// which folder it comes from. Its state and folder change with other
+// capabilities' edits (a tool-name collision, a duplicate name, a
+// requirement): those are reported too. Disabled is the user's choice,
+// not a change on disk, and counts as usable here.
+func appliedKey(c *Capability) string {
+	failed := ""
+	if c.State == StateFailed {
+		failed = "failed"
+	}
+	return c.Hash + "|" + string(c.Kind) + "|" + failed + "|" + string(c.Source) + "/" + c.Folder
+}
+
+// sameApplied reports whether the applied entry old still describes c,
+// whose appliedKey is key. An entry written before appliedKey existed is
+// a bare content hash and compares by content only (it is replaced by the
+// next Resync that changes anything).
+func sameApplied(old string, c *Capability, key string) bool {
+	if old == key {
+		return true
+	}
+	return !strings.Contains(old, "|") && old == c.Hash
 }
 
 // diffDelta is diffHashes(before, hashesOf(snap)) for a snapshot that
@@ -124,10 +171,10 @@ func diffDelta(before map[string]string, names []string, snap *Snapshot) (Diff, 
 		switch {
 		case now && !was:
 			d.Added = append(d.Added, n)
-			after[n] = c.Hash
-		case now && old != c.Hash:
+			after[n] = appliedKey(c)
+		case now && !sameApplied(old, c, appliedKey(c)):
 			d.Changed = append(d.Changed, n)
-			after[n] = c.Hash
+			after[n] = appliedKey(c)
 		case !now && was:
 			d.Removed = append(d.Removed, n)
 			delete(after, n)
@@ -175,7 +222,7 @@ func mergeSortedNames(a, b []string) []string {
 func hashesOf(s *Snapshot) map[string]string {
 	out := make(map[string]string, len(s.caps))
 	for _, c := range s.caps {
-		out[c.Name] = c.Hash
+		out[c.Name] = appliedKey(c)
 	}
 	return out
 }

@@ -105,10 +105,13 @@ func TestResyncEqualsRebuild(t *testing.T) {
 	}
 }
 
+// hashes is what a Resync compares of each capability: its content,
+// kind, whether it failed and its folder (a capability failed or restored,
+// or made from another folder, by another's edit is reported changed).
 func hashes(s *cerebellum.Snapshot) map[string]string {
 	m := map[string]string{}
 	for _, c := range s.Capabilities() {
-		m[c.Name] = c.Hash
+		m[c.Name] = fmt.Sprint(c.Hash, c.Kind, c.State == cerebellum.StateFailed, c.Source, c.Folder)
 	}
 	return m
 }
