@@ -120,6 +120,18 @@ func readCapabilityStats(fsys fs.FS, folder, dir string, src Source) (c *Capabil
 	return readFolder(fsys, folder, dir, src, true)
 }
 
+// unreadKind is the kind of a capability whose SKILL.md is missing or does
+// not parse: a plugin if it has files under plugin/ (so a broken plugin is
+// not listed as a guide), else a guide.
+func unreadKind(files []string) Kind {
+	for _, f := range files {
+		if strings.HasPrefix(f, "plugin/") {
+			return KindPlugin
+		}
+	}
+	return KindGuide
+}
+
 func readFolder(fsys fs.FS, folder, dir string, src Source, withStats bool) (*Capability, []fileStat, bool) {
 	c := &Capability{Name: folder, Folder: folder, Dir: dir, Source: src, FS: fsys, State: StateOK, Kind: KindGuide}
 	if src == SourceBuiltin {
@@ -134,11 +146,13 @@ func readFolder(fsys fs.FS, folder, dir string, src Source, withStats bool) (*Ca
 		return c, nil, false
 	}
 	if data == nil {
+		c.Kind = unreadKind(files)
 		c.fail("no SKILL.md in this folder: add one (frontmatter with name and description) or remove the folder", "")
 		return c, stats, true
 	}
 	m, err := skillmd.Parse(data, skillmd.Options{File: folder + "/SKILL.md", Folder: folder})
 	if err != nil {
+		c.Kind = unreadKind(files)
 		var pe *skillmd.Error
 		if errors.As(err, &pe) {
 			c.fail(pe.Error(), pe.Detail())
