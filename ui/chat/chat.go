@@ -51,6 +51,10 @@ type Chat struct {
 	// timer runs fn on a goroutine of its own after d (the throttle).
 	after func(time.Duration, func())
 	timer func(time.Duration, func())
+	// clock is what the sidebar's "N min ago" reads, and its tick moves
+	// them on while the window is idle (stopTick ends it).
+	clock    clock
+	stopTick func()
 
 	sidebar  *sidebar
 	list     *messageList
@@ -81,6 +85,7 @@ func New(env *bridge.Env) *Chat {
 			time.AfterFunc(d, func() { env.Do(fn) })
 		},
 		timer: func(d time.Duration, fn func()) { time.AfterFunc(d, fn) },
+		clock: wallClock{},
 	}
 	c.approvals = newApprovals(func(conv string) { env.Do(func() { c.approvalsChanged(conv) }) })
 	c.cur = newTranscript(0, c.owner)
@@ -122,12 +127,28 @@ func New(env *bridge.Env) *Chat {
 	})
 	c.sidebar.reload()
 	c.refreshChrome()
+	c.setClock(c.clock)
 	return c
+}
+
+// setClock makes k the sidebar's clock and starts its tick (stopping the
+// previous one's).
+func (c *Chat) setClock(k clock) {
+	if c.stopTick != nil {
+		c.stopTick()
+	}
+	c.clock = k
+	c.stopTick = k.Every(sidebarTick, func() { c.env.Do(c.sidebar.tick) })
+	c.sidebar.tick()
 }
 
 // Close stops listening to the core and stops running turns.
 func (c *Chat) Close() {
 	c.unsubscribe()
+	if c.stopTick != nil {
+		c.stopTick()
+		c.stopTick = nil
+	}
 	for _, run := range c.turns {
 		run.cancel()
 	}

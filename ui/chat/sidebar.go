@@ -97,7 +97,7 @@ func (s *sidebar) entry(i int) (sidebarEntry, bool) {
 	}
 	cv := s.convs[i]
 	pend := len(s.c.approvals.For(cv.ID.String())) > 0
-	detail := ago(cv.Updated)
+	detail := ago(s.c.clock.Now(), cv.Updated)
 	if pend {
 		detail = "waiting for your approval"
 	}
@@ -170,6 +170,14 @@ func (s *sidebar) reload() {
 }
 
 func (s *sidebar) refresh() { s.list.Refresh() }
+
+// tick moves the relative times on: the list redraws only the rows it
+// shows. Search hits show snippets, not times.
+func (s *sidebar) tick() {
+	if s.query == "" && len(s.convs) > 0 {
+		s.list.Refresh()
+	}
+}
 
 // setQuery switches between the list and search hits.
 func (s *sidebar) setQuery(q string) {
@@ -288,12 +296,12 @@ func (s *sidebar) delete(id store.ID) {
 	s.reload()
 }
 
-// ago says how long ago t was, briefly.
-func ago(t time.Time) string {
+// ago says how long before now t was, briefly.
+func ago(now, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	d := time.Since(t)
+	d := now.Sub(t)
 	switch {
 	case d < time.Minute:
 		return "just now"
