@@ -3,6 +3,7 @@ package settings
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -313,6 +314,7 @@ func (p *capsPage) restore(name string) {
 // resync applies what changed on disk and shows the diff.
 func (p *capsPage) resync() {
 	p.clearOutcome()
+	before := folders(p.env.Core.Registry().List())
 	p.env.Go(func() {
 		diff, err := p.env.Core.Resync(context.Background())
 		p.env.Do(func() {
@@ -322,7 +324,14 @@ func (p *capsPage) resync() {
 			}
 			p.banner.Hide()
 			p.problem.Clear()
-			p.showOutcome("Resync", diffText(diff))
+			text := diffText(diff)
+			switch moved := movedText(before, folders(p.env.Core.Registry().List())); {
+			case moved != "" && diff.Empty():
+				text = moved
+			case moved != "":
+				text += "\n" + moved
+			}
+			p.showOutcome("Resync", text)
 			p.refresh()
 		})
 	})
@@ -402,4 +411,32 @@ func diffText(d cerebellum.Diff) string {
 	line("Changed", d.Changed)
 	line("Removed", d.Removed)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// folders maps each workspace capability to its folder.
+func folders(caps []*cerebellum.Capability) map[string]string {
+	m := make(map[string]string, len(caps))
+	for _, c := range caps {
+		if c.Dir != "" {
+			m[c.Name] = c.Folder
+		}
+	}
+	return m
+}
+
+// movedText says which capabilities a Resync found in another folder: the
+// diff is by name, so a folder renamed with its name kept reads at most
+// as "Changed". Names are sorted.
+func movedText(before, after map[string]string) string {
+	var lines []string
+	for name, to := range after {
+		if from, ok := before[name]; ok && from != to {
+			lines = append(lines, fmt.Sprintf("%s (folder %s → %s)", name, from, to))
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	slices.Sort(lines)
+	return "Moved: " + strings.Join(lines, ", ")
 }

@@ -133,3 +133,18 @@ func TestDiskBannerStaysWhileTheEditDoes(t *testing.T) {
 		t.Errorf("after refocusing: banner %v: %q", b.Visible(), b.Text())
 	}
 }
+
+// QA bug 4: a folder renamed with the capability's name kept is a move,
+// and the Resync report says so (the pending diff the banner shows has no
+// paths, so the banner cannot).
+func TestResyncReportSaysAFolderMoved(t *testing.T) {
+	h := newHarness(t, func(ws string) { copyFixture(t, "hello", filepath.Join(ws, "brain", "cerebellum")) })
+	h.s.Show(hint.PageCapability, "hello")
+	if err := os.Rename(filepath.Join(h.capsDir(), "hello"), filepath.Join(h.capsDir(), "greeting")); err != nil {
+		t.Fatal(err)
+	}
+	h.tap("Resync")
+	if got, want := h.s.caps.result.Text(), "Changed: hello\nMoved: hello (folder hello → greeting)"; got != want {
+		t.Errorf("Resync shows %q, want %q", got, want)
+	}
+}
