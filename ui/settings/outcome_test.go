@@ -148,3 +148,19 @@ func TestResyncReportSaysAFolderMoved(t *testing.T) {
 		t.Errorf("Resync shows %q, want %q", got, want)
 	}
 }
+
+// The window builds the settings when first shown and replays the latest
+// disk notice; an edit undone since then is not offered.
+func TestReplayedDiskNoticeIsCheckedAgain(t *testing.T) {
+	h := newHarness(t, func(ws string) { copyFixture(t, "hello", filepath.Join(ws, "brain", "cerebellum")) })
+	h.editHello("Greets people warmly", "Greets people very warmly")
+	diff, err := h.core.Pending()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.editHello("Greets people very warmly", "Greets people warmly")
+	h.s.Replay(assistant.Event{Kind: assistant.EventDisk, Diff: diff})
+	if b := h.s.caps.banner; b.Visible() {
+		t.Errorf("the replayed notice of an undone edit shows: %q", b.Text())
+	}
+}

@@ -158,8 +158,14 @@ func (s *Settings) HandleDrop(uris []fyne.URI) {
 // Replay hands the view an event it missed because it did not exist yet
 // (the window builds the settings when they are first shown and replays
 // the latest disk change, so the Capabilities banner still says it). Call
-// it on the UI goroutine.
-func (s *Settings) Replay(e assistant.Event) { s.onEvent(e) }
+// it on the UI goroutine. A replayed disk notice may be out of date (an
+// edit undone meanwhile), so the banner asks again.
+func (s *Settings) Replay(e assistant.Event) {
+	s.onEvent(e)
+	if e.Kind == assistant.EventDisk {
+		s.caps.recheckBanner()
+	}
+}
 
 // onEvent brings the pages up to date; it runs on the UI goroutine.
 func (s *Settings) onEvent(e assistant.Event) {
