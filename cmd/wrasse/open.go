@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -88,9 +87,6 @@ type appOptions struct {
 // command could not have run through it anyway, else saying that another
 // command is busy with it (no socket answered).
 func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o appOptions, fn func(*assistant.App) error) error {
-	if !o.serve {
-		shortLivedGC()
-	}
 	// Plugins that do not ship with Wrasse run in a process of their own,
 	// so a fault Go cannot recover from ends that process, not the app.
 	child, childErr := pluginChild()
@@ -122,22 +118,6 @@ func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o a
 		}
 	}
 	return fn(app)
-}
-
-// shortLivedGC tunes the collector for a command that opens the workspace,
-// does one thing and exits (as the Go compiler tunes its own): nearly all
-// such a command allocates (the registry, the manifest cache's buffer)
-// stays live until it exits, so at the default GOGC=100 `caps list` on
-// 10,000 capabilities ran a cycle that cost ~20 ms of CPU (a tenth of the
-// command) to free 9 of 66 MB. At GOGC=400 it does not run; the peak grows
-// by ~5 MB there, and at most a one-shot command's heap may reach 5 times
-// what is live instead of twice. No memory limit: one under the live heap
-// of a large workspace (about 600 MB at 100,000 capabilities) would make
-// the collector run without pause. GOGC in the environment wins.
-func shortLivedGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 }
 
 // serveWhile lets other wrasse commands run through app while a long
