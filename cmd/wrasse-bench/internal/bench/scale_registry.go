@@ -186,7 +186,7 @@ func (r *runner) firstStartEmpty(ctx context.Context, bin string) []Row {
 	}
 	if linked.caps > 0 {
 		linkedRow.Value, linkedRow.Number, linkedRow.Unit = FormatMB(linked.caps), MB(linked.caps), "MB"
-		linkedRow.Note = "the same, 3 processes, before the drop: the binary's pages as the page cache held them (when this run built it, as the linker wrote them: large folios, so each fault maps more of the file); for information, since no user starts a binary that was just linked"
+		linkedRow.Note = "the same, 3 processes, before the drop: the binary's pages as the page cache held them (when this run built it, as the linker wrote them: large folios, so each fault maps more of the file); what a binary started right after it was linked (`make run`, `go install`) shows until its file leaves the page cache"
 		if linked.help > 0 {
 			linkedRow.Baseline = "`wrasse --help` " + FormatMB(linked.help)
 		}
