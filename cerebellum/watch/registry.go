@@ -24,9 +24,18 @@ type Notice struct {
 // quiet burst of edits it either applies them (auto) or computes what a
 // Resync would change, and tells notify; either way only the capability
 // folders the burst touched are read again. Bursts that change nothing (an
-// editor touching a file) are not reported.
+// editor touching a file) are not reported, with one exception: without
+// auto, once changes were reported as waiting, a burst after which
+// nothing waits any more (the edits were undone) is reported with an
+// empty Diff, so whoever shows "changes on disk" can take it back.
+// (PendingFolders covers every folder noticed since the last Resync, so an
+// empty Diff there means nothing at all waits.)
 func Registry(ctx context.Context, reg *cerebellum.Registry, auto bool, opt Options, notify func(Notice)) error {
 	dir := cerebellum.CapabilitiesDir(reg.Workspace())
+	// waiting: the last notice said changes wait for a Resync. Only the
+	// watcher's own goroutine reads and writes it (bursts are handled one
+	// at a time).
+	waiting := false
 	return Watch(ctx, dir, opt, func(paths []string) {
 		folders := Folders(dir, paths)
 		var n Notice
@@ -36,9 +45,10 @@ func Registry(ctx context.Context, reg *cerebellum.Registry, auto bool, opt Opti
 		} else {
 			n.Diff, n.Err = reg.PendingFolders(folders)
 		}
-		if n.Err == nil && n.Diff.Empty() {
+		if n.Err == nil && n.Diff.Empty() && !waiting {
 			return
 		}
+		waiting = !auto && n.Err == nil && !n.Diff.Empty()
 		notify(n)
 	})
 }

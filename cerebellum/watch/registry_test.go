@@ -52,3 +52,66 @@ func TestRegistryWatch(t *testing.T) {
 		})
 	}
 }
+
+// An edit undone before a Resync is reported once with an empty Diff, so a
+// "changes on disk" banner can go; later bursts that change nothing are
+// not reported again.
+func TestRegistryWatchReportsUndoneEdits(t *testing.T) {
+	ws := t.TempDir()
+	base := filepath.Join(cerebellum.CapabilitiesDir(ws), "base", "SKILL.md")
+	baseText := []byte("---\nname: base\ndescription: Base.\n---\nx\n")
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base, baseText, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	notices := make(chan watch.Notice, 8)
+	if err := watch.Registry(ctx, reg, false, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
+		t.Fatal(err)
+	}
+	next := func(what string) watch.Notice {
+		t.Helper()
+		select {
+		case n := <-notices:
+			if n.Err != nil || n.Applied {
+				t.Fatalf("%s: notice %+v", what, n)
+			}
+			return n
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no notice", what)
+		}
+		return watch.Notice{}
+	}
+	dir := filepath.Join(cerebellum.CapabilitiesDir(ws), "notes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: notes\ndescription: Notes.\n---\nx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := next("adding notes")
+	for !strings.Contains(strings.Join(n.Diff.Added, ","), "notes") {
+		n = next("adding notes")
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	for n = next("removing notes again"); !n.Diff.Empty(); n = next("removing notes again") {
+	}
+	// Nothing waits now: rewriting base as it was is not reported.
+	if err := os.WriteFile(base, baseText, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-notices:
+		t.Fatalf("a burst that changed nothing, with nothing waiting, was reported: %+v", n)
+	case <-time.After(time.Second):
+	}
+}

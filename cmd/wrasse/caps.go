@@ -491,6 +491,12 @@ func capsWatch(ctx context.Context, app *assistant.App, c *call, apply bool) err
 			fmt.Fprintf(c.io.err, "wrasse: %v\n", e.Err)
 			return
 		}
+		if e.Diff.Empty() && !e.Applied {
+			// The watcher reports this only after changes were reported
+			// as waiting: they were undone on disk.
+			fmt.Fprintln(c.io.out, "Changes on disk undone: nothing waits for a Resync now")
+			return
+		}
 		verb := "Changes on disk (run wrasse caps resync to apply)"
 		if e.Applied {
 			verb = "Applied changes"
