@@ -5,6 +5,8 @@ package plugins
 import (
 	"os"
 	"syscall"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/rawpipe"
 )
 
 // childPipe is a pipe whose host end (readEnd says which) is served by
@@ -16,26 +18,19 @@ import (
 // read and write; the child gets a blocking end, which its runtime reads
 // and writes directly.
 func childPipe(hostReads bool) (host, child *os.File, err error) {
-	var p [2]int
-	syscall.ForkLock.RLock() // no fork between the pipe and close-on-exec
-	err = syscall.Pipe(p[:])
-	if err == nil {
-		syscall.CloseOnExec(p[0])
-		syscall.CloseOnExec(p[1])
-	}
-	syscall.ForkLock.RUnlock()
+	r, w, err := rawpipe.Pipe()
 	if err != nil {
-		return nil, nil, os.NewSyscallError("pipe", err)
+		return nil, nil, err
 	}
-	h, c := p[1], p[0]
+	h, c := w, r
 	if hostReads {
-		h, c = p[0], p[1]
+		h, c = r, w
 	}
 	// Non-blocking before os.NewFile, which then registers it: the flag is
 	// the host end's own (each end of a pipe is an open file of its own).
 	if err := syscall.SetNonblock(h, true); err != nil {
-		syscall.Close(p[0])
-		syscall.Close(p[1])
+		syscall.Close(r)
+		syscall.Close(w)
 		return nil, nil, os.NewSyscallError("setnonblock", err)
 	}
 	return os.NewFile(uintptr(h), "|plugin-host"), os.NewFile(uintptr(c), "|plugin-child"), nil

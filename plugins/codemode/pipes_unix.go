@@ -5,6 +5,8 @@ package codemode
 import (
 	"os"
 	"syscall"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/rawpipe"
 )
 
 // pollable puts an inherited pipe (exec hands them over blocking) in
@@ -17,16 +19,9 @@ func pollable(fd int) { _ = syscall.SetNonblock(fd, true) }
 // outlive the end handed to the child (it belongs to the pipe, open in
 // the child) and wake a poller thread here at every message either way.
 func blockingPipe() (r, w *os.File, err error) {
-	var p [2]int
-	syscall.ForkLock.RLock() // no fork between the pipe and close-on-exec
-	err = syscall.Pipe(p[:])
-	if err == nil {
-		syscall.CloseOnExec(p[0])
-		syscall.CloseOnExec(p[1])
-	}
-	syscall.ForkLock.RUnlock()
+	rd, wr, err := rawpipe.Pipe()
 	if err != nil {
-		return nil, nil, os.NewSyscallError("pipe", err)
+		return nil, nil, err
 	}
-	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+	return os.NewFile(uintptr(rd), "|0"), os.NewFile(uintptr(wr), "|1"), nil
 }
