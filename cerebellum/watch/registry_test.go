@@ -20,16 +20,7 @@ func TestRegistryWatch(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			ws := t.TempDir()
-			reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			notices := make(chan watch.Notice, 8)
-			if err := watch.Registry(ctx, reg, auto, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
-				t.Fatal(err)
-			}
+			reg, notices := watchRegistry(t, ws, auto)
 			dir := filepath.Join(cerebellum.CapabilitiesDir(ws), "notes")
 			os.MkdirAll(dir, 0o755)
 			os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: notes\ndescription: Notes.\n---\nx\n"), 0o644)
@@ -45,7 +36,7 @@ func TestRegistryWatch(t *testing.T) {
 			if n.Err != nil || n.Applied != auto {
 				t.Fatalf("notice %+v", n)
 			}
-			_, err = reg.Get("notes")
+			_, err := reg.Get("notes")
 			if auto != (err == nil) {
 				t.Fatalf("auto=%v but Get(notes) = %v", auto, err)
 			}
@@ -66,16 +57,7 @@ func TestRegistryWatchReportsUndoneEdits(t *testing.T) {
 	if err := os.WriteFile(base, baseText, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	notices := make(chan watch.Notice, 8)
-	if err := watch.Registry(ctx, reg, false, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
-		t.Fatal(err)
-	}
+	_, notices := watchRegistry(t, ws, false)
 	next := func(what string) watch.Notice {
 		t.Helper()
 		select {
@@ -114,4 +96,21 @@ func TestRegistryWatchReportsUndoneEdits(t *testing.T) {
 		t.Fatalf("a burst that changed nothing, with nothing waiting, was reported: %+v", n)
 	case <-time.After(time.Second):
 	}
+}
+
+// watchRegistry opens the workspace ws and watches it until the test ends,
+// sending every notice to the returned channel.
+func watchRegistry(t *testing.T, ws string, auto bool) (*cerebellum.Registry, <-chan watch.Notice) {
+	t.Helper()
+	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	notices := make(chan watch.Notice, 8)
+	if err := watch.Registry(ctx, reg, auto, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
+		t.Fatal(err)
+	}
+	return reg, notices
 }
