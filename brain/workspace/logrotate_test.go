@@ -34,4 +34,11 @@ func TestOpenLogRotates(t *testing.T) {
 	if len(entries) < 2 {
 		t.Errorf("no rotated file beside the log: %v", entries)
 	}
+	// Nothing may still be writing in the folder once Close returns
+	// (lumberjack's compression ran on after it and broke cleanup).
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".gz") {
+			t.Errorf("compressed old log %s: compression outlives Close", e.Name())
+		}
+	}
 }
