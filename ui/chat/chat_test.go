@@ -689,7 +689,9 @@ func TestUnloadThroughTheCore(t *testing.T) {
 	}
 	close(release)
 	h.until("the other turn's news", func() bool {
-		return len(h.stored(id)) > 0 && h.stored(id)[len(h.stored(id))-1].Status == store.StatusComplete &&
+		// One read: the other turn keeps writing between reads.
+		events := h.stored(id)
+		return len(events) > 0 && events[len(events)-1].Status == store.StatusComplete &&
 			slices.ContainsFunc(h.chat.cur.rows, func(r *row) bool { return r.text == "elsewhere done" })
 	})
 
