@@ -119,6 +119,9 @@ func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
 	case StateFailed:
 		return c, unusable(c, fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error))
 	}
+	if err := notGranted(c); err != nil {
+		return c, err
+	}
 	if sess == nil || c.AlwaysLoaded() || c.Kind == KindGuide {
 		if sess != nil {
 			sess.markRecent(name)
@@ -154,6 +157,10 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 		return errorResult(err), err
 	}
 	c := ref.cap
+	if err := notGranted(c); err != nil {
+		// Before the conversation counts it as loaded: it cannot be.
+		return errorResult(err), err
+	}
 	if sess != nil {
 		if c.AlwaysLoaded() {
 			sess.markRecent(c.Name)

@@ -126,20 +126,15 @@ func (r *Registry) check(ctx context.Context, c *Capability) error {
 		return fmt.Errorf("%w: %s", ErrNoRuntime, c.Name)
 	}
 	req := r.loadRequest(c)
-	if !req.Trusted && c.Manifest != nil {
-		granted := map[string]bool{}
-		for _, g := range c.Granted {
-			granted[g] = true
+	if len(c.MissingGrants()) > 0 {
+		// Nothing of an untrusted plugin runs before its grants. Its source
+		// is checked as it will run once granted, as install checked it:
+		// against the grants the user can give it, not the ones given so far.
+		if sc, ok := loader.(SourceChecker); ok {
+			req.Granted = c.Manifest.Permissions.Names()
+			return sc.CheckSource(ctx, req)
 		}
-		for _, p := range c.Manifest.Permissions.Names() {
-			if !granted[p] {
-				// Nothing of an untrusted plugin runs before its grants.
-				if sc, ok := loader.(SourceChecker); ok {
-					return sc.CheckSource(ctx, req)
-				}
-				return nil
-			}
-		}
+		return nil
 	}
 	if ch, ok := loader.(Checker); ok {
 		return ch.Check(ctx, req)

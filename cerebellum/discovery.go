@@ -143,6 +143,10 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 		if loadedNow != nil && loadedNow(c.Name) && c.Kind != KindGuide {
 			mark = " [loaded]"
 		}
+		if missing := c.MissingGrants(); len(missing) > 0 {
+			// Listed, so the model can tell the user what to grant.
+			mark = fmt.Sprintf(" [needs %s: only the user can grant it, in Settings → Capabilities]", strings.Join(missing, " and "))
+		}
 		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, OneLine(c.Description(), 160))
 		tools := c.Tools()
 		for j, t := range tools {

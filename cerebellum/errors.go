@@ -13,6 +13,10 @@ var (
 	ErrDisabled = errors.New("capability is disabled")
 	// ErrFailed: the capability failed to load.
 	ErrFailed = errors.New("capability failed to load")
+	// ErrNotGranted: the capability's plugin declares permissions the user
+	// has not granted, so none of its code runs yet. It is not a failure:
+	// granting them makes it usable.
+	ErrNotGranted = errors.New("capability needs permissions that are not granted")
 	// ErrInvalidArgs: tool arguments do not match the tool's schema.
 	ErrInvalidArgs = errors.New("invalid tool arguments")
 	// ErrNoRuntime: nothing can run this capability's tools.

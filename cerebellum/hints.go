@@ -16,7 +16,7 @@ import (
 // not granted, sorted; none for capabilities that ship with Wrasse, which
 // need no grants.
 func (c *Capability) MissingGrants() []string {
-	if c.Manifest == nil || c.Source == SourceBuiltin {
+	if c.Manifest == nil || c.Source == SourceBuiltin || c.Kind != KindPlugin {
 		return nil
 	}
 	granted := map[string]bool{}
@@ -30,6 +30,20 @@ func (c *Capability) MissingGrants() []string {
 		}
 	}
 	return sortedCopy(out)
+}
+
+// notGranted is the error for using c while its plugin lacks grants, nil
+// when it has them all. Nothing is loaded or marked failed: the plugin's
+// code must not run before the grants, and the grants alone fix it.
+func notGranted(c *Capability) error {
+	missing := c.MissingGrants()
+	if len(missing) == 0 {
+		return nil
+	}
+	err := fmt.Errorf("%w: %s's plugin needs the %s %s, which the user has not granted, and none of its code runs until all are granted; ask the user to grant %s on %s's page in Settings → Capabilities",
+		ErrNotGranted, c.Name, strings.Join(missing, " and "), plural(len(missing), "permission", "permissions"),
+		plural(len(missing), "it", "them"), c.Name)
+	return hint.With(err, grantHint(c.Name, missing))
 }
 
 func enableHint(name string) hint.Hint {

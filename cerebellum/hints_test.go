@@ -36,7 +36,7 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 	_, activateErr := r.Activate(nil, "notes")
 	_, callDisabledErr := r.Call(ctx, nil, "notes_add", nil)
 	_, callUngrantedErr := r.Call(ctx, nil, "runner_go", nil)
-	_, activateFailedErr := r.Activate(nil, "runner")
+	_, activateUngrantedErr := r.Activate(nil, "runner")
 	_, installErr := r.Install(ctx, dup, cerebellum.InstallOptions{})
 	cases := []struct {
 		name string
@@ -48,9 +48,9 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 			hint.Hint{Action: "Enable notes", Command: []string{"caps", "enable", "notes"}, Page: hint.PageCapabilities, Target: "notes"}},
 		{"call disabled", callDisabledErr, cerebellum.ErrDisabled,
 			hint.Hint{Action: "Enable notes", Command: []string{"caps", "enable", "notes"}, Page: hint.PageCapabilities, Target: "notes"}},
-		{"load without grants", callUngrantedErr, cerebellum.ErrFailed,
+		{"load without grants", callUngrantedErr, cerebellum.ErrNotGranted,
 			hint.Hint{Action: "Grant exec and network to runner", Command: []string{"caps", "enable", "runner", "--grant", "exec,network"}, Page: hint.PageCapability, Target: "runner"}},
-		{"failed without grants", activateFailedErr, cerebellum.ErrFailed,
+		{"activate without grants", activateUngrantedErr, cerebellum.ErrNotGranted,
 			hint.Hint{Action: "Grant exec and network to runner", Command: []string{"caps", "enable", "runner", "--grant", "exec,network"}, Page: hint.PageCapability, Target: "runner"}},
 		{"already installed", installErr, cerebellum.ErrExists,
 			hint.Hint{Action: "Replace the installed notes", Command: []string{"caps", "install", dup, "--replace"}, Page: hint.PageCapabilities, Target: "notes"}},

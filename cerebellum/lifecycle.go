@@ -159,6 +159,9 @@ func (r *Registry) runtime(ctx context.Context, c *Capability) (Runtime, func(),
 	if rt, ok := r.native[c.Name]; ok && c.Source == SourceBuiltin {
 		return rt, func() {}, nil
 	}
+	if err := notGranted(c); err != nil {
+		return nil, nil, err
+	}
 	for range maxEntryAttempts {
 		rt, e, err := r.loadEntry(ctx, c)
 		if err != nil {
