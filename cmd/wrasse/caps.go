@@ -33,11 +33,27 @@ type capRow struct {
 	Error       string   `json:"error,omitempty"`
 	Folder      string   `json:"folder"`
 	Granted     []string `json:"granted,omitempty"`
+	// NotGranted are the permissions its plugin declares and the user has
+	// not granted: until they are, none of its code runs.
+	NotGranted []string `json:"notGranted,omitempty"`
 }
 
 func rowOf(c *cerebellum.Capability) capRow {
 	return capRow{Name: c.Name, Kind: string(c.Kind), State: string(c.State), Badge: string(c.Badge), Core: c.Core,
-		Pinned: c.Pinned, Tools: len(c.Tools()), Description: c.Description(), Error: c.Error, Folder: c.Folder, Granted: c.Granted}
+		Pinned: c.Pinned, Tools: len(c.Tools()), Description: c.Description(), Error: c.Error, Folder: c.Folder, Granted: c.Granted,
+		NotGranted: c.MissingGrants()}
+}
+
+// needsGrant is the STATE `caps list` shows for an ungranted plugin: it is
+// not failed, but its tools cannot run until the user grants.
+const needsGrant = "needs grant"
+
+// stateText is c's STATE in `caps list` and `caps show`.
+func stateText(c *cerebellum.Capability) string {
+	if c.State == cerebellum.StateOK && len(c.MissingGrants()) > 0 {
+		return needsGrant
+	}
+	return string(c.State)
 }
 
 func capsList(ctx context.Context, app *assistant.App, c *call, check bool) error {
@@ -72,7 +88,7 @@ func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		}(caps[lo:min(lo+chunk, len(caps))], rows[1+lo:])
 	}
 	wg.Wait()
-	ok, failed, disabled := 0, 0, 0
+	ok, failed, disabled, ungranted := 0, 0, 0, 0
 	for _, c := range caps {
 		switch c.State {
 		case cerebellum.StateFailed:
@@ -80,13 +96,21 @@ func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
 		case cerebellum.StateDisabled:
 			disabled++
 		default:
-			ok++
+			if len(c.MissingGrants()) > 0 {
+				ungranted++
+			} else {
+				ok++
+			}
 		}
 	}
 	if err := writeColumns(bw, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "\n%d capabilities: %d ok, %d disabled, %d failed; %d tools callable.\n", len(caps), ok, disabled, failed, reg.Snapshot().ToolCount())
+	waiting := ""
+	if ungranted > 0 {
+		waiting = fmt.Sprintf(", %d %s a grant", ungranted, plural(ungranted, "needs", "need"))
+	}
+	fmt.Fprintf(bw, "\n%d capabilities: %d ok%s, %d disabled, %d failed; %d tools callable.\n", len(caps), ok, waiting, disabled, failed, reg.Snapshot().ToolCount())
 	if unknown := reg.UnknownPinned(); len(unknown) > 0 {
 		fmt.Fprintf(bw, "warning: config.json pins %s, which %s not installed.\n", strings.Join(unknown, ", "), plural(len(unknown), "is", "are"))
 	}
@@ -102,12 +126,16 @@ func listRow(c *cerebellum.Capability) [listColumns]string {
 		kind += " (pinned)"
 	}
 	var text string
-	if c.State == cerebellum.StateFailed {
+	state := stateText(c)
+	switch {
+	case c.State == cerebellum.StateFailed:
 		text = "error: " + oneLine(c.Error, 100)
-	} else {
+	case state == needsGrant:
+		text = "not granted: " + strings.Join(c.MissingGrants(), ", ") + " (wrasse caps enable " + c.Name + " --grant " + strings.Join(c.MissingGrants(), ",") + ")"
+	default:
 		text = oneLine(c.Description(), 70)
 	}
-	return [listColumns]string{c.Name, kind, string(c.State), string(c.Badge), strconv.Itoa(len(c.Tools())), text}
+	return [listColumns]string{c.Name, kind, state, string(c.Badge), strconv.Itoa(len(c.Tools())), text}
 }
 
 // listColumns is how many columns `caps list` prints.
@@ -275,7 +303,7 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 	}
 	row("Name:", c.Name)
 	row("Kind:", string(c.Kind))
-	state := string(c.State)
+	state := stateText(c)
 	if c.Core {
 		state += " (core: always loaded)"
 	} else if c.Pinned {
@@ -308,6 +336,9 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 		}
 		row("Permissions:", strings.Join(perms, ", "))
 		row("Granted:", strings.Join(c.Granted, ", "))
+		if missing := c.MissingGrants(); len(missing) > 0 {
+			row("Not granted:", strings.Join(missing, ", ")+": none of its code runs until they are (wrasse caps enable "+c.Name+" --grant "+strings.Join(missing, ",")+")")
+		}
 	}
 	tw.Flush()
 	if c.State == cerebellum.StateFailed {

@@ -156,15 +156,21 @@ func (p *capsPage) applyFilter() {
 			p.shown = append(p.shown, c)
 		}
 	}
-	failed := 0
+	failed, ungranted := 0, 0
 	for _, c := range p.all {
-		if c.State == cerebellum.StateFailed {
+		switch {
+		case c.State == cerebellum.StateFailed:
 			failed++
+		case c.State == cerebellum.StateOK && len(c.MissingGrants()) > 0:
+			ungranted++
 		}
 	}
 	text := plural(len(p.all), "capability", "capabilities")
 	if len(p.shown) != len(p.all) {
 		text = fmt.Sprintf("%d of %s", len(p.shown), text)
+	}
+	if ungranted > 0 {
+		text += ", " + plural(ungranted, "needs a grant", "need a grant")
 	}
 	if failed > 0 {
 		text += fmt.Sprintf(", %d failed", failed)

@@ -266,6 +266,19 @@ func TestGrantAndRevoke(t *testing.T) {
 		t.Fatalf("import result:\n%s", h.s.caps.result.Text())
 	}
 	h.s.Show(hint.PageCapability, "greeter")
+	// Waiting for the grant is not a failure, and the page says what it waits for.
+	waiting := func(when string, want bool) {
+		t.Helper()
+		row, detail, count := h.row("greeter").state.Text, h.s.caps.detail.state.Text, h.s.caps.count.Text
+		if want && (row != "needs grant" || !strings.HasPrefix(detail, "Waiting for permission: its plugin asks for network. ") ||
+			!strings.Contains(detail, "until you grant it below") || !strings.Contains(count, "1 needs a grant")) {
+			t.Errorf("%s: row %q, detail %q, count %q; want it waiting for network", when, row, detail, count)
+		}
+		if !want && (row != "ok" || strings.Contains(detail, "Waiting") || strings.Contains(count, "grant")) {
+			t.Errorf("%s: row %q, detail %q, count %q; want it ok", when, row, detail, count)
+		}
+	}
+	waiting("imported", true)
 	granted := func() []string {
 		c, err := h.core.Registry().Get("greeter")
 		if err != nil {
@@ -277,10 +290,12 @@ func TestGrantAndRevoke(t *testing.T) {
 	if g := granted(); len(g) != 1 || g[0] != "network" {
 		t.Fatalf("granted = %v (%s)", g, h.s.caps.problem.Text())
 	}
+	waiting("granted", false)
 	h.tap("Revoke network")
 	if g := granted(); len(g) != 0 {
 		t.Fatalf("granted after revoking = %v", g)
 	}
+	waiting("revoked", true)
 	h.button("Grant network")
 }
 

@@ -95,8 +95,8 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 	d.desc.SetText(c.Description())
 	d.desc.Hidden = c.Description() == ""
 	d.failure.Hide()
-	switch c.State {
-	case cerebellum.StateFailed:
+	switch {
+	case c.State == cerebellum.StateFailed:
 		d.state.Importance = widget.DangerImportance
 		d.state.SetText("Failed to load: " + firstLine(c.Error))
 		text := c.Detail
@@ -105,9 +105,18 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 		}
 		d.failure.Set("Error", text)
 		d.failure.Show()
-	case cerebellum.StateDisabled:
+	case c.State == cerebellum.StateDisabled:
 		d.state.Importance = widget.WarningImportance
 		d.state.SetText("Switched off: its " + offers(c) + " are not offered to the model.")
+	case len(c.MissingGrants()) > 0:
+		missing := c.MissingGrants()
+		them := "them"
+		if len(missing) == 1 {
+			them = "it"
+		}
+		d.state.Importance = widget.WarningImportance
+		d.state.SetText("Waiting for permission: its plugin asks for " + strings.Join(missing, " and ") +
+			". None of its code runs, and the model cannot use it, until you grant " + them + " below.")
 	default:
 		d.state.Importance = widget.SuccessImportance
 		switch {

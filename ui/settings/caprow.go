@@ -83,15 +83,19 @@ func (r *capRow) Bind(c *cerebellum.Capability, highlighted bool) {
 			r.OnToggle(r.name, on)
 		}
 	}
-	switch c.State {
-	case cerebellum.StateFailed:
+	switch {
+	case c.State == cerebellum.StateFailed:
 		r.state.Importance = widget.DangerImportance
 		r.state.SetText("failed")
-	case cerebellum.StateDisabled:
+	case c.State == cerebellum.StateDisabled:
 		// The normal text colour: the disabled grey of LowImportance
 		// cannot be read on the selected row's blue.
 		r.state.Importance = widget.MediumImportance
 		r.state.SetText("off")
+	case len(c.MissingGrants()) > 0:
+		// Not failed: its code waits for the user's grant.
+		r.state.Importance = widget.WarningImportance
+		r.state.SetText("needs grant")
 	default:
 		r.state.Importance = widget.SuccessImportance
 		r.state.SetText("ok")
