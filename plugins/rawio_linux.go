@@ -104,3 +104,16 @@ func (r *rawFile) Close() error {
 	r.closed.Store(true)
 	return r.f.Close()
 }
+
+// wakeMonitor makes sure the runtime's monitor thread (sysmon) is awake
+// before plugin code starts. The monitor is what preempts a goroutine that
+// never yields; it sleeps while the process is idle and wakes on the next
+// entry into a system call, and the raw calls above never make one. In a
+// plugin process (one P) an interpreted "for {}" then held the P with the
+// monitor asleep, so the timer that stops it never ran and the host killed
+// the process after its 2 s slack instead ("did not answer"). One ordinary
+// system call per call wakes it only when it sleeps, and it sleeps again
+// once the process is idle.
+func wakeMonitor() {
+	syscall.Syscall(syscall.SYS_GETPID, 0, 0, 0)
+}

@@ -75,6 +75,9 @@ func (in *instance) guard(ctx context.Context, timeout time.Duration, fn func(ct
 	mark := in.stderr.mark()
 	done := make(chan *panicInfo, 1)
 	in.running.Add(1)
+	// Without the monitor awake, code that never yields is never
+	// preempted, and the deadline below never fires on a single P.
+	wakeMonitor()
 	go func() {
 		defer in.running.Done()
 		defer func() {
