@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -349,7 +350,9 @@ type childProc struct {
 // startChildProc starts argv with env and its three pipes.
 func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error), maxBytes int) (*childProc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
+	// The process is the Wrasse executable, whose GUI toolkit logs an
+	// error at init under LANG=C.UTF-8; ServeChild puts env back.
+	cmd.Env = sandbox.LauncherEnv(env)
 	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
 	for i, hostReads := range []bool{false, true, true} {
 		h, c, err := childPipe(hostReads)

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing/fstest"
@@ -40,6 +43,7 @@ const (
 // virtual environment, timeouts) and serves calls until the host closes it
 // or goes away. Its log goes to errOut as slog JSON lines.
 func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writer) error {
+	restoreEnv()
 	debug.SetMaxStack(childMaxStack)
 	if runtime.GOMAXPROCS(0) > childMaxProcs {
 		runtime.GOMAXPROCS(childMaxProcs)
@@ -48,6 +52,22 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	in, out = pollableStdio(in).(io.Reader), pollableStdio(out).(io.Writer)
 	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Restrict)
+}
+
+// restoreEnv gives this process back the environment the host meant for
+// it: the host started it with the locale set aside (sandbox.LauncherEnv),
+// and the plugin and the programs it runs see the user's own.
+func restoreEnv() {
+	env := os.Environ()
+	want := sandbox.CommandEnv(env)
+	if slices.Equal(env, want) {
+		return
+	}
+	os.Clearenv()
+	for _, kv := range want {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
 }
 
 // countingWriter counts the log lines written, so that a reply can tell

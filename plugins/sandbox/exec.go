@@ -29,7 +29,7 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	}
 	cmd.Path = launcher[0]
 	cmd.Args = args
-	cmd.Env = launcherEnv(environ(cmd.Env))
+	cmd.Env = LauncherEnv(environ(cmd.Env))
 	cmd.Err = nil
 	return nil
 }

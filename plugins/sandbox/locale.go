@@ -11,7 +11,9 @@ import (
 // "POSIX"). Commands run with LANG=C.UTF-8, so that error would open the
 // output of every command the model runs. The launcher therefore starts
 // with a locale the toolkit accepts, and puts the command's own locale
-// variables back just before it becomes the command.
+// variables back just before it becomes the command. A plugin process is
+// the Wrasse executable too, and does the same (LauncherEnv when it is
+// started, CommandEnv as it starts serving).
 
 // localeVars are the variables the toolkit reads the locale from.
 var localeVars = [...]string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"}
@@ -22,9 +24,10 @@ const envLocale = "WRASSE_SANDBOX_LOCALE"
 // launcherLocale is what the launcher itself runs with.
 const launcherLocale = "en_US.UTF-8"
 
-// launcherEnv returns env with the locale variables swapped for
-// launcherLocale, the originals saved in envLocale.
-func launcherEnv(env []string) []string {
+// LauncherEnv returns env with the locale variables swapped for
+// launcherLocale, the originals saved in envLocale: the environment of a
+// process that runs the Wrasse executable on behalf of something else.
+func LauncherEnv(env []string) []string {
 	saved := map[string]string{}
 	out := make([]string, 0, len(env)+2)
 	for _, kv := range env {
@@ -41,10 +44,10 @@ func launcherEnv(env []string) []string {
 	return append(out, envLocale+"="+string(enc), "LANG="+launcherLocale)
 }
 
-// commandEnv undoes launcherEnv: the launcher's locale goes and the
+// CommandEnv undoes LauncherEnv: the launcher's locale goes and the
 // command's own variables come back, exactly as they were (absent ones
 // stay absent).
-func commandEnv(env []string) []string {
+func CommandEnv(env []string) []string {
 	var saved map[string]string
 	out := make([]string, 0, len(env))
 	found := false

@@ -31,7 +31,7 @@ func TestLauncherLocaleRoundTrips(t *testing.T) {
 			t.Errorf("%q: launcher locale %q", env, lang)
 		}
 		// The command gets its own back, exactly.
-		got := commandEnv(cmd.Env)
+		got := CommandEnv(cmd.Env)
 		want := slices.Clone(env)
 		slices.Sort(got)
 		slices.Sort(want)
@@ -40,7 +40,7 @@ func TestLauncherLocaleRoundTrips(t *testing.T) {
 		}
 	}
 	plain := []string{"LANG=de_DE.UTF-8", "PATH=/bin"}
-	if got := commandEnv(plain); !slices.Equal(got, plain) {
+	if got := CommandEnv(plain); !slices.Equal(got, plain) {
 		t.Errorf("an environment not made by Command changed: %q", got)
 	}
 }

@@ -40,7 +40,7 @@ func Main(args []string, stderr io.Writer) int {
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
 	}
-	err = syscall.Exec(path, argv, commandEnv(os.Environ()))
+	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
 	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
 	return 126
 }

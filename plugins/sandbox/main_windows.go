@@ -18,7 +18,7 @@ func Main(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "wrasse sandbox: warning: no OS sandbox on Windows; the command runs with your account's rights")
 	cmd := exec.Command(args[2], args[3:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = commandEnv(os.Environ())
+	cmd.Env = CommandEnv(os.Environ())
 	if err := cmd.Run(); err != nil {
 		if cmd.ProcessState != nil {
 			return cmd.ProcessState.ExitCode()
