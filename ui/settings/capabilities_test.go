@@ -464,3 +464,62 @@ func TestDropCollectionOffersChecklist(t *testing.T) {
 		}
 	}
 }
+
+// Dropping a collection again offers to replace the skills already
+// installed: No keeps them, Yes replaces them (each validated first).
+func TestDropCollectionAgainOffersReplace(t *testing.T) {
+	h := newHarness(t, nil)
+	src, err := filepath.Abs(filepath.Join("..", "..", "cerebellum", "testdata", "collection"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coll := filepath.Join(t.TempDir(), "collection")
+	if err := os.CopyFS(coll, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
+	h.tap("Install")
+	if got := h.state("pdf"); got != "ok" {
+		t.Fatalf("pdf after the first install: %s", got)
+	}
+	pdf := filepath.Join(coll, "skills", "pdf", "SKILL.md")
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := func() string {
+		c, err := h.core.Registry().Get("pdf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Description()
+	}
+	before := desc()
+	edited := strings.Replace(string(data), "description: ", "description: Second version. ", 1)
+	if edited == string(data) {
+		t.Fatalf("no description line in %s", pdf)
+	}
+	if err := os.WriteFile(pdf, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
+	h.tap("Install")
+	if text := h.screenText(); !strings.Contains(text, "already installed. Replace them with the version in the collection?") {
+		t.Fatalf("no offer to replace the installed skills:\n%s", text)
+	}
+	h.tap("No")
+	if got := desc(); got != before {
+		t.Fatalf("pdf changed although the user said No: %q", got)
+	}
+
+	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
+	h.tap("Install")
+	h.tap("Yes")
+	if got := desc(); !strings.HasPrefix(got, "Second version. ") {
+		t.Fatalf("pdf after Yes: %q", got)
+	}
+	if res := h.s.caps.result.Text(); !strings.Contains(res, "✓ Replaced pdf") || !strings.Contains(res, "✓ Replaced spec-full") {
+		t.Errorf("result after replacing:\n%s", res)
+	}
+}

@@ -182,7 +182,7 @@ func (im *importer) offerCollections(colls []collectionDrop) {
 				}
 			}
 			if yes && len(roots) > 0 {
-				im.installCollection(cd.path, roots, func() { im.offerCollections(rest) })
+				im.installCollection(cd.path, roots, false, func() { im.offerCollections(rest) })
 				return
 			}
 			im.offerCollections(rest)
@@ -192,14 +192,17 @@ func (im *importer) offerCollections(colls []collectionDrop) {
 }
 
 // installCollection installs the chosen skills (by root) of a collection
-// and reports each, then calls next on the UI goroutine.
-func (im *importer) installCollection(path string, roots []string, next func()) {
+// (replacing installed ones of the same name when replace is set) and
+// reports each; skills that clash with an installed capability are offered
+// for replacing. Then it calls next on the UI goroutine.
+func (im *importer) installCollection(path string, roots []string, replace bool, next func()) {
 	if im.started != nil {
 		im.started()
 	}
 	im.env.Go(func() {
-		items, err := im.env.Core.InstallCollection(context.Background(), path, roots, false)
+		items, err := im.env.Core.InstallCollection(context.Background(), path, roots, replace)
 		var parts []string
+		var clashes, clashNames []string
 		ok, failed := 0, 0
 		if err != nil {
 			failed++
@@ -209,6 +212,9 @@ func (im *importer) installCollection(path string, roots []string, next func()) 
 			if it.Err != nil {
 				failed++
 				parts = append(parts, rejectedText(path+": "+it.Name, it.Err))
+				if !replace && errors.Is(it.Err, cerebellum.ErrExists) {
+					clashes, clashNames = append(clashes, it.Root), append(clashNames, it.Name)
+				}
 				continue
 			}
 			ok++
@@ -217,9 +223,34 @@ func (im *importer) installCollection(path string, roots []string, next func()) 
 		title, text := importTitle(ok, failed), strings.Join(parts, "\n\n")
 		im.env.Do(func() {
 			im.show(title, text)
+			if len(clashes) > 0 {
+				im.offerCollectionReplace(path, clashes, clashNames, next)
+				return
+			}
 			next()
 		})
 	})
+}
+
+// offerCollectionReplace asks whether a collection's skills that clash
+// with installed capabilities should replace them, as offerReplace does
+// for single imports, then goes on with next either way.
+func (im *importer) offerCollectionReplace(path string, roots, names []string, next func()) {
+	them := "them"
+	if len(names) == 1 {
+		them = "it"
+	}
+	dialog.ShowConfirm("Replace the installed version?",
+		fmt.Sprintf("%s holds %s, already installed. Replace %s with the version in the collection? "+
+			"The installed one stays until the new one has validated.",
+			filepath.Base(path), strings.Join(names, ", "), them),
+		func(yes bool) {
+			if yes {
+				im.installCollection(path, roots, true, next)
+				return
+			}
+			next()
+		}, im.env.Window)
 }
 
 // offerReplace asks whether inputs whose capability is already installed
