@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // DefaultMaxSteps bounds model requests per turn.
@@ -591,9 +592,11 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	var refs []string
 	// images are the pictures the tool returned (set once it ran).
 	var images []provider.Image
+	// fix is what the user can do about the call's failure, if anything.
+	var fix *hint.Hint
 	result := func(text string, isError bool) error {
 		_, err := t.record(store.Event{Type: store.EventToolResult, ToolCallID: c.ID, ToolName: c.Name, Text: text, IsError: isError, Images: images,
-			ToolRefs: refs})
+			ToolRefs: refs, Fix: fix})
 		return err
 	}
 	stopped := func(text string) error {
@@ -673,6 +676,9 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	red := opts.Store.Redactor()
 	if err != nil {
 		t.a.log.Info("tool call failed", "conversation", t.id.String(), "tool", c.Name, "error", red.String(err.Error()))
+		if h, ok := hint.Of(err); ok {
+			fix = &h
+		}
 	} else {
 		t.a.log.Debug("tool call", "conversation", t.id.String(), "tool", c.Name, "is_error", res.IsError,
 			"bytes", len(res.Content), "elapsed", time.Since(start))

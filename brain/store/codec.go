@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // Encoding of keys and values, kept apart from the transaction code.
@@ -74,6 +75,7 @@ type eventRecord struct {
 	Images       []imageMeta `json:"images,omitempty"`
 	ToolRefs     []string    `json:"toolRefs,omitempty"`
 	ParentCallID string      `json:"parentCallId,omitempty"`
+	Fix          *hint.Hint  `json:"fix,omitempty"`
 }
 
 func encodeEvent(e Event) ([]byte, error) {
@@ -81,7 +83,7 @@ func encodeEvent(e Event) ([]byte, error) {
 		Seq: e.Seq, Type: e.Type, Time: e.Time, Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
 		Decision: e.Decision, Usage: e.Usage, Model: e.Model, Status: e.Status,
-		ToolRefs: e.ToolRefs, ParentCallID: e.ParentCallID,
+		ToolRefs: e.ToolRefs, ParentCallID: e.ParentCallID, Fix: e.Fix,
 	}
 	r.Images = imageMetas(e.Images)
 	if len(e.Arguments) > 0 {
@@ -113,7 +115,7 @@ func decodeEvent(b []byte) (Event, error) {
 		Seq: r.Seq, Type: r.Type, Time: r.Time, Text: r.Text,
 		ToolCallID: r.ToolCallID, ToolName: r.ToolName, Arguments: r.Arguments,
 		IsError: r.IsError, Decision: r.Decision, Usage: r.Usage, Model: r.Model,
-		Status: r.Status, ToolRefs: r.ToolRefs, ParentCallID: r.ParentCallID,
+		Status: r.Status, ToolRefs: r.ToolRefs, ParentCallID: r.ParentCallID, Fix: r.Fix,
 	}
 	e.Images = imagesOf(r.Images)
 	if len(e.Arguments) == 0 && r.RawArguments != "" {

@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // EventType says what happened.
@@ -95,6 +96,10 @@ type Event struct {
 	// own call (run_go). Such events are shown nested under that call and
 	// never sent to the model: only what the program printed is.
 	ParentCallID string `json:"parentCallId,omitempty"`
+	// Fix, on a tool_result, is what the user can do about the failure
+	// (the hint of the registry's error, such as granting a plugin its
+	// permissions): the window offers it as a button on the call's card.
+	Fix *hint.Hint `json:"fix,omitempty"`
 }
 
 // validate checks what the loop can get wrong; stored events are not

@@ -155,6 +155,10 @@ func (p *chatPrinter) OnEvent(e store.Event) {
 	case store.EventToolResult:
 		if e.IsError {
 			fmt.Fprintf(p.io.err, "%s← %s failed: %s\n", ind, e.ToolName, firstLine(e.Text, 160))
+			if e.Fix != nil && e.Fix.CommandLine() != "" {
+				// Not "→", which marks a program's own calls.
+				fmt.Fprintf(p.io.err, "%s  fix: %s\n", ind, e.Fix.CommandLine())
+			}
 		} else {
 			fmt.Fprintf(p.io.err, "%s← %s: %s%s\n", ind, e.ToolName, sizeOf(e.Text), imagesNote(e.Images))
 		}

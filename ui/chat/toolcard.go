@@ -7,11 +7,14 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // shownResult bounds the result text a card shows expanded; Copy takes
@@ -40,6 +43,10 @@ type toolCard struct {
 	result *wrapText
 	// thumbs shows the result's images.
 	thumbs *thumbs
+	// fix opens the page where the user fixes a failed call ("Grant
+	// network to fetcher"); shown only when the failure has a fix.
+	fix    *widget.Button
+	fixRow *fyne.Container
 }
 
 func newToolCard(c *Chat) *toolCard {
@@ -61,7 +68,13 @@ func newToolCard(c *Chat) *toolCard {
 	t.label.SizeName = theme.SizeNameCaptionText
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.thumbs = newThumbs()
-	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.thumbs.box, t.label, t.result)
+	t.fix = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
+		if f := t.r.tool.fix; f != nil {
+			c.env.Show(*f)
+		}
+	})
+	t.fixRow = container.NewHBox(t.fix, layout.NewSpacer())
+	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.fixRow, t.thumbs.box, t.label, t.result)
 	return t
 }
 
@@ -95,6 +108,11 @@ func (t *toolCard) bind(r *row) {
 		t.note.colorName = theme.ColorNameSuccess
 	}
 	setVisible(t.note, note != "")
+	hasFix := call.fix != nil && call.fix.Page != hint.PageNone && call.fix.Action != ""
+	if hasFix && !t.quiet {
+		t.fix.SetText(call.fix.Action)
+	}
+	setVisible(t.fixRow, hasFix)
 	setVisible(t.toggle, call.done && call.result != "")
 	what := "Result"
 	if call.isError {

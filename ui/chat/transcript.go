@@ -9,6 +9,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // rowKind says what a row of the message list shows.
@@ -69,6 +70,8 @@ type toolCall struct {
 	parent string
 	// program is run_go's Go source, shown as code instead of JSON.
 	program string
+	// fix is what the user can do about a failed call (a button).
+	fix *hint.Hint
 }
 
 // codeModeTool is the tool whose calls are Go programs (brain/agent).
@@ -289,6 +292,7 @@ func (t *transcript) apply(e store.Event) int {
 		r.tool.markReady(prev)
 		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
 		r.tool.images = e.Images
+		r.tool.fix = e.Fix
 		r.tool.interrupted = e.Status == store.StatusInterrupted
 		r.version++
 		return t.index(r)
