@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 func TestDecodeEvent(t *testing.T) {
@@ -22,6 +24,10 @@ func TestDecodeEvent(t *testing.T) {
 			Event{Type: EventToolCall, Arguments: json.RawMessage("{broken")}, nil},
 		{"unknown type and field kept", `{"type":"future","time":"0001-01-01T00:00:00Z","newField":1}`,
 			Event{Type: "future"}, nil},
+		{"fix kept", `{"type":"tool_result","time":"0001-01-01T00:00:00Z","isError":true,"fix":{"action":"Enable calc","command":["caps","enable","calc"],"page":"capabilities","target":"calc"}}`,
+			Event{Type: EventToolResult, IsError: true, Fix: &hint.Hint{Action: "Enable calc", Command: []string{"caps", "enable", "calc"},
+				Page: hint.PageCapabilities, Target: "calc"}}, nil},
+		{"bad fix", `{"type":"tool_result","fix":"enable it"}`, Event{}, ErrCorrupt},
 		{"no type", `{"text":"x"}`, Event{}, ErrCorrupt},
 		{"not JSON", `{`, Event{}, ErrCorrupt},
 		{"array", `[]`, Event{}, ErrCorrupt},
