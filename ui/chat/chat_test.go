@@ -674,7 +674,12 @@ func TestUnloadThroughTheCore(t *testing.T) {
 	// a forwarded command would): the core refuses and the strip says so.
 	release = make(chan struct{})
 	h.model.Reply(pt.Text("elsewhere"), pt.Wait(release), pt.Text(" done"))
+	// otherEnded is set on the test goroutine (through env.Do) once the
+	// core's Turn has returned, that is once it released the conversation:
+	// its last event is stored, and the chat shows it, a moment before.
+	otherEnded := false
 	h.env.Go(func() {
+		defer h.env.Do(func() { otherEnded = true })
 		if _, err := h.core.Turn(context.Background(), id, "from elsewhere", assistant.TurnOptions{}); err != nil {
 			t.Error(err)
 		}
@@ -689,6 +694,9 @@ func TestUnloadThroughTheCore(t *testing.T) {
 	}
 	close(release)
 	h.until("the other turn's news", func() bool {
+		if !otherEnded {
+			return false // still holding the conversation: an unload now is refused
+		}
 		// One read: the other turn keeps writing between reads.
 		events := h.stored(id)
 		return len(events) > 0 && events[len(events)-1].Status == store.StatusComplete &&
