@@ -41,7 +41,9 @@ func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
 			defer wg.Done()
 			for c := range jobs {
 				err := r.check(ctx, c)
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || errors.Is(err, ErrChangedOnDisk) {
+					// No verdict on code that was not read: the next
+					// snapshot checks what is on disk now.
 					continue
 				}
 				if err != nil {
@@ -125,7 +127,10 @@ func (r *Registry) check(ctx context.Context, c *Capability) error {
 	if loader == nil {
 		return fmt.Errorf("%w: %s", ErrNoRuntime, c.Name)
 	}
-	req := r.loadRequest(c)
+	req, err := r.pinnedRequest(c)
+	if err != nil {
+		return err
+	}
 	if len(c.MissingGrants()) > 0 {
 		// Nothing of an untrusted plugin runs before its grants. Its source
 		// is checked as it will run once granted, as install checked it:

@@ -17,6 +17,10 @@ var (
 	// has not granted, so none of its code runs yet. It is not a failure:
 	// granting them makes it usable.
 	ErrNotGranted = errors.New("capability needs permissions that are not granted")
+	// ErrChangedOnDisk: a plugin's code on disk is not the code the current
+	// snapshot read (an edit not applied yet); it does not load until the
+	// change is applied.
+	ErrChangedOnDisk = errors.New("capability changed on disk")
 	// ErrInvalidArgs: tool arguments do not match the tool's schema.
 	ErrInvalidArgs = errors.New("invalid tool arguments")
 	// ErrNoRuntime: nothing can run this capability's tools.

@@ -55,6 +55,10 @@ func grantHint(name string, perms []string) hint.Hint {
 		Command: []string{"caps", "enable", name, "--grant", strings.Join(perms, ",")}, Page: hint.PageCapability, Target: name}
 }
 
+func resyncHint() hint.Hint {
+	return hint.Hint{Action: "Apply the changes on disk", Command: []string{"caps", "resync"}, Page: hint.PageCapabilities}
+}
+
 func disableHint(name string) hint.Hint {
 	return hint.Hint{Action: "Switch off " + name, Command: []string{"caps", "disable", name}, Page: hint.PageCapability, Target: name}
 }

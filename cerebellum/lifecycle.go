@@ -202,12 +202,18 @@ func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runt
 			e.err = fmt.Errorf("%w: %s (%s)", ErrNoRuntime, c.Name, c.Kind)
 			return
 		}
-		e.rt, e.err = loader.Load(ctx, r.loadRequest(c))
+		req, err := r.pinnedRequest(c)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.rt, e.err = loader.Load(ctx, req)
 	})
 	e.finish(r.log)
 	if e.err != nil {
-		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) {
-			// A cancelled load is not the capability's fault: try again next time.
+		if errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded) || errors.Is(e.err, ErrChangedOnDisk) {
+			// A cancelled load is not the capability's fault, and a pending
+			// edit goes once applied: try again next time.
 			r.rtMu.Lock()
 			if r.runtimes[c.Name] == e {
 				delete(r.runtimes, c.Name)
@@ -219,6 +225,20 @@ func (r *Registry) loadEntry(ctx context.Context, c *Capability) (Runtime, *runt
 		return nil, nil, unusable(c, fmt.Errorf("%w: %s: %v", ErrFailed, c.Name, e.err))
 	}
 	return e.rt, e, nil
+}
+
+// pinnedRequest is loadRequest for a load that runs c's code: a plugin
+// from the workspace gets exactly the code its snapshot read (asHashed).
+func (r *Registry) pinnedRequest(c *Capability) (LoadRequest, error) {
+	req := r.loadRequest(c)
+	if c.Kind == KindPlugin && c.Source != SourceBuiltin && c.FS != nil {
+		pinned, err := asHashed(c)
+		if err != nil {
+			return LoadRequest{}, err
+		}
+		req.Capability = pinned
+	}
+	return req, nil
 }
 
 func (r *Registry) loadRequest(c *Capability) LoadRequest {

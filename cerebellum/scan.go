@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"runtime"
 	"sort"
 	"strings"
@@ -224,7 +223,7 @@ func folderFiles(fsys fs.FS, withStats bool) (files []string, hash, codeHash str
 			return err
 		}
 		if d.IsDir() {
-			if p != "." && (d.Name() == ".git" || d.Name() == "node_modules") {
+			if p != "." && skipDir(d.Name()) {
 				return fs.SkipDir
 			}
 			if withStats {
@@ -248,7 +247,7 @@ func folderFiles(fsys fs.FS, withStats bool) (files []string, hash, codeHash str
 		}
 		h.Write([]byte(p))
 		h.Write([]byte{0})
-		if p == "SKILL.md" || (strings.HasPrefix(p, "plugin/") && path.Ext(p) == ".go") {
+		if isCodeFile(p) {
 			data, err := fs.ReadFile(fsys, p)
 			if err != nil {
 				return err

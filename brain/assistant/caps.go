@@ -73,7 +73,11 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 	for _, c := range a.reg.List() {
 		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
 			opt.Replace = true
-			opt.Grant = c.Granted
+			// Its grants are for the code Wrasse read: an edit not applied
+			// yet is checked as code nobody granted anything.
+			if staged := cerebellum.ReadCapability(os.DirFS(st.Dir), folder, st.Dir, cerebellum.SourceWorkspace); staged.CodeHash == c.CodeHash {
+				opt.Grant = c.Granted
+			}
 		}
 	}
 	return a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
