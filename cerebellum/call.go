@@ -24,7 +24,9 @@ func (r *Registry) LoadedNames(sess *Session) []string {
 		switch {
 		case c.Core:
 			core = append(core, c.Name)
-		case c.Pinned:
+		case c.Pinned && len(c.MissingGrants()) == 0:
+			// Pinned but waiting for grants: its tools cannot run, so no
+			// request offers them.
 			pinned = append(pinned, c.Name)
 		}
 	}
@@ -70,7 +72,7 @@ func (r *Registry) DeferrableTools() []ToolDef {
 	snap := r.Snapshot()
 	var names []string
 	for _, c := range snap.caps {
-		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 {
+		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 && len(c.MissingGrants()) == 0 {
 			names = append(names, c.Name)
 		}
 	}

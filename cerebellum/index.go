@@ -225,7 +225,11 @@ func lineFor(c *Capability, loaded bool) string {
 		kind = fmt.Sprintf("%d %s", n, plural(n, "tool", "tools"))
 	}
 	line := fmt.Sprintf("- %s (%s) — %s", c.Name, kind, OneLine(c.Description(), IndexDescriptionLimit))
-	if loaded && c.Kind != KindGuide {
+	switch missing := c.MissingGrants(); {
+	case len(missing) > 0:
+		// Nothing of it can run: the model can only ask the user.
+		line += " [needs " + strings.Join(missing, " and ") + ": only the user can grant it]"
+	case loaded && c.Kind != KindGuide:
 		line += " [loaded]"
 	}
 	return line
