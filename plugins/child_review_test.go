@@ -231,7 +231,10 @@ func TestReviewExitedProcessDrainIsBounded(t *testing.T) {
 	h := reviewHost("exit-leaving-trickler", setsid)
 	h.childSlack = 50 * time.Millisecond
 	c := fixture(t, "timeout")
-	c.Manifest.Tools[2].Timeout = 200 * time.Millisecond
+	// Time enough for the process to start the program and die (at 200 ms
+	// a loaded machine timed the call out first), well inside hangBound:
+	// an unbounded drain still fails, as a hang or as this timeout.
+	c.Manifest.Tools[2].Timeout = 5 * time.Second
 	rt, err := h.Load(t.Context(), request(c, false))
 	if err != nil {
 		t.Fatal(err)
