@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/search"
 )
 
@@ -145,7 +146,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 		}
 		if missing := c.MissingGrants(); len(missing) > 0 {
 			// Listed, so the model can tell the user what to grant.
-			mark = fmt.Sprintf(" [needs %s: only the user can grant it, in Settings → Capabilities]", strings.Join(missing, " and "))
+			mark = fmt.Sprintf(" [needs %s: only the user can grant it, in Settings → Capabilities]", commalist.Prose(missing))
 		}
 		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, OneLine(c.Description(), 160))
 		tools := c.Tools()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -41,7 +42,7 @@ func notGranted(c *Capability) error {
 		return nil
 	}
 	err := fmt.Errorf("%w: %s's plugin needs the %s %s, which the user has not granted, and none of its code runs until all are granted; ask the user to grant %s on %s's page in Settings → Capabilities",
-		ErrNotGranted, c.Name, strings.Join(missing, " and "), plural(len(missing), "permission", "permissions"),
+		ErrNotGranted, c.Name, commalist.Prose(missing), plural(len(missing), "permission", "permissions"),
 		plural(len(missing), "it", "them"), c.Name)
 	return hint.With(err, grantHint(c.Name, missing))
 }
@@ -51,7 +52,7 @@ func enableHint(name string) hint.Hint {
 }
 
 func grantHint(name string, perms []string) hint.Hint {
-	return hint.Hint{Action: fmt.Sprintf("Grant %s to %s", strings.Join(perms, " and "), name),
+	return hint.Hint{Action: fmt.Sprintf("Grant %s to %s", commalist.Prose(perms), name),
 		Command: []string{"caps", "enable", name, "--grant", strings.Join(perms, ",")}, Page: hint.PageCapability, Target: name}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 )
 
 // DefaultIndexBudget is the capability index budget in tokens.
@@ -228,7 +230,7 @@ func lineFor(c *Capability, loaded bool) string {
 	switch missing := c.MissingGrants(); {
 	case len(missing) > 0:
 		// Nothing of it can run: the model can only ask the user.
-		line += " [needs " + strings.Join(missing, " and ") + ": only the user can grant it]"
+		line += " [needs " + commalist.Prose(missing) + ": only the user can grant it]"
 	case loaded && c.Kind != KindGuide:
 		line += " [loaded]"
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/search"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
@@ -386,7 +387,7 @@ func (a *assembler) prepare(orig *Capability) Capability {
 		} else if len(st.Granted) > 0 && c.Manifest != nil {
 			c.Manifest.Warnings = append(c.Manifest.Warnings, skillmd.Problem{File: c.Folder + "/SKILL.md", Field: "permissions", Warning: true,
 				Message: fmt.Sprintf("its code changed since %s was granted, so the grant lapsed; review the new code and grant %s again",
-					strings.Join(st.Granted, ", "), strings.Join(st.Granted, " and "))})
+					strings.Join(st.Granted, ", "), commalist.Prose(st.Granted))})
 		}
 		if st.Authored && c.Source == SourceWorkspace {
 			c.Badge = BadgeAuthored

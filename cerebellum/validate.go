@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
@@ -69,7 +70,18 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 	for _, w := range m.Warnings {
 		rep.Warnings = append(rep.Warnings, w.String())
 	}
-	rep.Permissions = m.Permissions.Names()
+	if names := m.Permissions.Names(); c.Kind == KindPlugin {
+		rep.Permissions = names
+	} else if len(names) > 0 {
+		// Only a plugin's code is held to permissions; saying "grant"
+		// for anything else would promise a protection that is not there.
+		what := "a guide (no plugin/ folder)"
+		if c.Kind == KindMCP {
+			what = "an MCP server, which is approved by enabling it"
+		}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s/SKILL.md: permissions: %s apply to plugins only, and this is %s: nothing grants or checks them",
+			folder, commalist.Prose(names), what))
+	}
 	for _, t := range m.Tools {
 		rep.Tools = append(rep.Tools, t.Name)
 		if _, err := schema.Compile(t.Parameters); err != nil {

@@ -32,3 +32,20 @@ func TestJoinSplitRoundTrip(t *testing.T) {
 		t.Errorf("round trip = %q; want %q", got, items)
 	}
 }
+
+func TestProse(t *testing.T) {
+	cases := []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"exec"}, "exec"},
+		{[]string{"exec", "network"}, "exec and network"},
+		{[]string{"exec", "files", "network"}, "exec, files and network"},
+	}
+	for _, tc := range cases {
+		if got := commalist.Prose(tc.in); got != tc.want {
+			t.Errorf("Prose(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -286,11 +286,19 @@ func printState(app *assistant.App, c *call) error {
 	if c.g.json {
 		return writeJSON(c.io.out, rowOf(capability))
 	}
-	fmt.Fprintf(c.io.out, "%s is %s.", capability.Name, capability.State)
+	state := string(capability.State)
+	if stateText(capability) == needsGrant {
+		state = "on, waiting for its grants"
+	}
+	fmt.Fprintf(c.io.out, "%s is %s.", capability.Name, state)
 	if len(capability.Granted) > 0 {
 		fmt.Fprintf(c.io.out, " Granted: %s.", strings.Join(capability.Granted, ", "))
 	}
 	fmt.Fprintln(c.io.out)
+	if missing := capability.MissingGrants(); len(missing) > 0 && capability.State == cerebellum.StateOK {
+		fmt.Fprintf(c.io.out, "Its plugin still needs %s: none of its code runs until it has every permission it declares; grant with `wrasse caps enable %s --grant %s`.\n",
+			commalist.Prose(missing), capability.Name, commalist.Join(missing))
+	}
 	if capability.State == cerebellum.StateFailed {
 		fmt.Fprintln(c.io.out, "error: "+capability.Error)
 	}

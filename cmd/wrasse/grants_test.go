@@ -49,6 +49,9 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 		}
 	}
 	listed("caps list")
+	if code, out, _ := cli(t, ws, "caps", "enable", "fetcher"); code != 0 || !strings.HasPrefix(out, "fetcher is on, waiting for its grants.\nIts plugin still needs network: ") {
+		t.Errorf("caps enable without --grant: exit %d\n%s", code, out)
+	}
 
 	_, out, _ := cli(t, ws, "caps", "list", "--json")
 	var rows []capRow
@@ -89,5 +92,23 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	}
 	if code, out, errOut := cli(t, ws, "caps", "call", "fetcher", "fetcher_get"); code != 0 || strings.TrimSpace(out) != "got GET" {
 		t.Errorf("granted call: exit %d, %q %s", code, out, errOut)
+	}
+}
+
+// Permissions mean something for a plugin's code only: a guide or an MCP
+// server that declares them is told so, not offered a grant.
+func TestPermissionsOutsidePluginsWarn(t *testing.T) {
+	ws := t.TempDir()
+	src := t.TempDir()
+	write(t, filepath.Join(src, "howto", "SKILL.md"), "---\nname: howto\ndescription: How to.\npermissions: [exec, files, network]\n---\nx\n")
+	write(t, filepath.Join(src, "srv", "SKILL.md"), "---\nname: srv\ndescription: A server.\npermissions: [exec]\nmcp:\n  command: srv-server\n---\nx\n")
+	for _, tc := range []struct{ dir, want string }{
+		{"howto", "warning: howto/SKILL.md: permissions: exec, files and network apply to plugins only, and this is a guide (no plugin/ folder): nothing grants or checks them"},
+		{"srv", "warning: srv/SKILL.md: permissions: exec apply to plugins only, and this is an MCP server, which is approved by enabling it"},
+	} {
+		code, out, errOut := cli(t, ws, "caps", "validate", filepath.Join(src, tc.dir))
+		if code != 0 || !strings.Contains(out, tc.want) || strings.Contains(out, "--grant") {
+			t.Errorf("validate %s: exit %d\n%s%s\nwant %q and no grant", tc.dir, code, out, errOut, tc.want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 )
 
 // capDetail shows the selected capability in full: what it is, its state
@@ -115,7 +116,7 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 			them = "it"
 		}
 		d.state.Importance = widget.WarningImportance
-		d.state.SetText("Waiting for permission: its plugin asks for " + strings.Join(missing, " and ") +
+		d.state.SetText("Waiting for permission: its plugin asks for " + commalist.Prose(missing) +
 			". None of its code runs, and the model cannot use it, until you grant " + them + " below.")
 	default:
 		d.state.Importance = widget.SuccessImportance
