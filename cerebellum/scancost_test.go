@@ -263,6 +263,8 @@ func TestStatCacheSeesEveryEdit(t *testing.T) {
 			return os.Remove(filepath.Join(dir, "extra.txt"))
 		}, func(c *cerebellum.Capability) bool { return !strings.Contains(strings.Join(c.Files, ","), "extra.txt") }},
 	} {
+		// The edit's change time must differ from the cached one.
+		waitChangeTick(t, filepath.Join(dir, "SKILL.md"))
 		if err := tc.edit(); err != nil {
 			t.Fatal(err)
 		}
