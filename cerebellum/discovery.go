@@ -305,11 +305,12 @@ var allowedAliases = map[string]string{
 // tools a skill lists in allowed-tools, so the model can call them at once
 // (no tool_search hop). Entries are Wrasse tool or capability names, or
 // names other clients use (Bash, Read, WebFetch…; a "(pattern)" suffix is
-// ignored). It returns the tools now callable and the entries nothing
-// serves.
-func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknown []string) {
+// ignored). It returns the tools now callable, the entries nothing
+// serves, and the capabilities that serve some but wait for the user's
+// grants ("runner (needs exec)").
+func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknown, ungranted []string) {
 	if c.Manifest == nil || len(c.Manifest.AllowedTools) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	snap := r.Snapshot()
 	type want struct {
@@ -355,9 +356,12 @@ func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknow
 		if loaded[w.owner] || failed[w.owner] {
 			continue
 		}
-		if _, err := r.Activate(sess, w.owner); err != nil {
+		if o, err := r.Activate(sess, w.owner); err != nil {
 			r.log.Debug("allowed-tools: load", "skill", c.Name, "capability", w.owner, "error", err)
 			failed[w.owner] = true
+			if errors.Is(err, ErrNotGranted) {
+				ungranted = append(ungranted, fmt.Sprintf("%s (needs %s)", o.Name, commalist.Prose(o.MissingGrants())))
+			}
 			continue
 		}
 		loaded[w.owner] = true
@@ -369,7 +373,7 @@ func (r *Registry) loadAllowedTools(sess *Session, c *Capability) (tools, unknow
 			}
 		}
 	}
-	return tools, unknown
+	return tools, unknown, ungranted
 }
 
 // allowedNote tells the model which tools a skill's allowed-tools made
@@ -378,13 +382,17 @@ func (r *Registry) allowedNote(sess *Session, c *Capability) string {
 	if sess == nil {
 		return "" // no conversation to load them into
 	}
-	tools, unknown := r.loadAllowedTools(sess, c)
+	tools, unknown, ungranted := r.loadAllowedTools(sess, c)
 	var b strings.Builder
 	if len(tools) > 0 {
 		fmt.Fprintf(&b, "\nTools this skill uses are loaded and callable now: %s.", strings.Join(tools, ", "))
 	}
 	if len(unknown) > 0 {
 		fmt.Fprintf(&b, "\nNot available here (do without them): %s.", strings.Join(unknown, ", "))
+	}
+	if len(ungranted) > 0 {
+		fmt.Fprintf(&b, "\nWaiting for permissions only the user can grant (in Settings → Capabilities): %s. Ask the user before relying on them.",
+			strings.Join(ungranted, ", "))
 	}
 	return b.String()
 }

@@ -84,3 +84,23 @@ func TestUngrantedPluginIsNeverLoaded(t *testing.T) {
 		t.Errorf("loaded %d times once granted; want 1", n)
 	}
 }
+
+// A guide whose allowed-tools name an ungranted plugin's tools tells the
+// model they wait for the user's grants, rather than leaving them out.
+func TestAllowedToolsSayWhatWaitsForGrants(t *testing.T) {
+	e := newEnv(t)
+	e.addWorkspace("runner", "---\nname: runner\ndescription: Runs builds.\npermissions: [exec, network]\ntools:\n  - name: runner_go\n    description: Go.\n---\nx\n", true)
+	e.addWorkspace("howto", "---\nname: howto\ndescription: How to build.\nallowed-tools: [runner_go]\n---\nUse runner_go.\n", false)
+	r := e.open()
+	sess := r.NewSession("c", nil)
+	res, err := r.Call(context.Background(), sess, "skill_read_source", json.RawMessage(`{"capability":"howto"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Waiting for permissions only the user can grant (in Settings → Capabilities): runner (needs exec and network)."; !strings.Contains(res.Content, want) {
+		t.Errorf("skill_read_source does not say %q:\n%s", want, res.Content)
+	}
+	if sess.IsLoaded("runner") || e.loader.loads["runner"] != 0 {
+		t.Error("reading the guide loaded the ungranted plugin")
+	}
+}
