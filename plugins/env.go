@@ -23,7 +23,10 @@ import (
 // baseEnvNames are the harmless variables every plugin environment starts
 // from, so that commands it runs find their tools and home folder, and
 // desktop helpers (xdg-open) find the user's session.
-var baseEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+var baseEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ",
+	// The whole locale, so that programs a plugin runs speak the user's
+	// language (messages) and formats (dates, numbers), as in a terminal.
+	"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_COLLATE", "LC_NUMERIC", "LC_TIME", "LC_MONETARY",
 	"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "DBUS_SESSION_BUS_ADDRESS"}
 
 // secretWords mark a variable name as secret when they appear as a word

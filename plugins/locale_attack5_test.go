@@ -53,8 +53,8 @@ tools:
 			sk = strings.Replace(skill, "  env: [LC_MESSAGES, LANGUAGE, \"WRASSE_*\", MY_API_KEY]\n", "", 1)
 			code = strings.Replace(strings.Replace(src, ` + "/" + os.Getenv("LANG") + "|" + os.Getenv("LC_MESSAGES") + "|" + os.Getenv("LD_PRELOAD")`, "", 1), `"os"; `, "", 1)
 			grants = []string{"exec"}
-			// Without env only the base variables pass: LANG and LC_ALL.
-			want = "C.UTF-8|de_DE.UTF-8|||unset|unset"
+			// Without env the base variables pass, the whole locale among them.
+			want = "C.UTF-8|de_DE.UTF-8|fr_FR.UTF-8|de:en|unset|unset"
 		}
 		rt, err := h.Load(t.Context(), request(inline(t, sk, map[string]string{"main.go": code}), false, grants...))
 		if err != nil {
