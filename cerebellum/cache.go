@@ -21,6 +21,14 @@ const manifestCacheVersion = "scan-3"
 // "racily clean" entries.
 const racyWindow = 2 * time.Second
 
+// racyChangeWindow is the same for a file's change time, which an edit
+// cannot set back (cp -p and rsync -t put the modification time back) but
+// which Linux before 6.13 takes from a coarse clock tick (1-10 ms): an
+// edit within the tick of a scan keeps it. A change time has no 2 s
+// granularity to cover, and tools that date files back (the benchmarks,
+// archive extractors) would otherwise be read again for 2 s.
+const racyChangeWindow = 100 * time.Millisecond
+
 // Keys of the cache log.
 const (
 	cacheCapPrefix  = "cap/"  // + folder: a scanEntry
@@ -130,9 +138,9 @@ func (e *scanEntry) fresh(d *statDir, folder string) bool {
 	if len(e.Stats) == 0 {
 		return false
 	}
-	racy := e.At - int64(racyWindow)
+	racy, racyChange := e.At-int64(racyWindow), e.At-int64(racyChangeWindow)
 	for _, s := range e.Stats {
-		if s.MTime >= racy {
+		if s.MTime >= racy || s.CTime >= racyChange {
 			return false
 		}
 		rel := folder
