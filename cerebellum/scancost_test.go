@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/fsclock"
 	"github.com/wrasse-app/wrasse/cerebellum/gen"
 )
 
@@ -264,7 +265,7 @@ func TestStatCacheSeesEveryEdit(t *testing.T) {
 		}, func(c *cerebellum.Capability) bool { return !strings.Contains(strings.Join(c.Files, ","), "extra.txt") }},
 	} {
 		// The edit's change time must differ from the cached one.
-		waitChangeTick(t, filepath.Join(dir, "SKILL.md"))
+		fsclock.WaitChangeTick(t, filepath.Join(dir, "SKILL.md"))
 		if err := tc.edit(); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/fsclock"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -83,7 +84,7 @@ func TestCapsListGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	edited := bytes.Replace(data, []byte("the fridge."), []byte("the larder."), 1)
-	waitChangeTick(t, skill) // else the edit may keep the cached change time
+	fsclock.WaitChangeTick(t, skill) // else the edit may keep the cached change time
 	if err := os.WriteFile(skill, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
