@@ -118,15 +118,7 @@ func diffApplied(before map[string]string, appliedGen uint64, appliedNames []str
 			d.Unchanged = append(d.Unchanged, c.Name)
 		}
 	}
-	for name := range before {
-		if _, ok := after[name]; !ok {
-			d.Removed = append(d.Removed, name)
-		}
-	}
-	sort.Strings(d.Added)
-	sort.Strings(d.Removed)
-	sort.Strings(d.Changed)
-	sort.Strings(d.Unchanged)
+	d.settle(before, after)
 	names := slices.Concat(d.Added, d.Changed, d.Unchanged)
 	slices.Sort(names)
 	return d, after, names
@@ -356,6 +348,19 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// settle adds to d what before holds and after lacks, and sorts each list.
+func (d *Diff) settle(before, after map[string]string) {
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			d.Removed = append(d.Removed, name)
+		}
+	}
+	sort.Strings(d.Added)
+	sort.Strings(d.Removed)
+	sort.Strings(d.Changed)
+	sort.Strings(d.Unchanged)
+}
+
 func diffHashes(before, after map[string]string) Diff {
 	var d Diff
 	for name, h := range after {
@@ -369,15 +374,7 @@ func diffHashes(before, after map[string]string) Diff {
 			d.Unchanged = append(d.Unchanged, name)
 		}
 	}
-	for name := range before {
-		if _, ok := after[name]; !ok {
-			d.Removed = append(d.Removed, name)
-		}
-	}
-	sort.Strings(d.Added)
-	sort.Strings(d.Removed)
-	sort.Strings(d.Changed)
-	sort.Strings(d.Unchanged)
+	d.settle(before, after)
 	return d
 }
 
