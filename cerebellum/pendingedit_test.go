@@ -22,6 +22,23 @@ func staleSrc(text string) string {
 		"\tp.Handle(\"stale_run\", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {\n\t\treturn sdk.Text(\"" + text + "\"), nil\n\t})\n\treturn p, nil\n}\n"
 }
 
+// grantedStale installs the stale plugin with its "granted code", applied
+// and granted exec, and returns the registry and its folder.
+func grantedStale(t *testing.T) (*cerebellum.Registry, string) {
+	t.Helper()
+	r := openWithHost(t)
+	dir := filepath.Join(cerebellum.CapabilitiesDir(r.Workspace()), "stale")
+	writeFile(t, filepath.Join(dir, "SKILL.md"), staleSkill)
+	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("granted code"))
+	if _, err := r.Resync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Enable("stale", []string{"exec"}); err != nil {
+		t.Fatal(err)
+	}
+	return r, dir
+}
+
 // Grants are for one exact code and lapse when it changes. In the window
 // a hand edit is only pending until the user applies it (Resync; no
 // autoResync), so the snapshot still holds the old CodeHash and its
@@ -30,16 +47,7 @@ func staleSrc(text string) string {
 // attack review (s5-A).
 func TestPendingEditDoesNotRunWithOldGrants(t *testing.T) {
 	ctx := context.Background()
-	r := openWithHost(t)
-	dir := filepath.Join(cerebellum.CapabilitiesDir(r.Workspace()), "stale")
-	writeFile(t, filepath.Join(dir, "SKILL.md"), staleSkill)
-	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("granted code"))
-	if _, err := r.Resync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
-		t.Fatal(err)
-	}
+	r, dir := grantedStale(t)
 	// Not loaded yet; now the folder changes and nobody applies it.
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("edited code"))
 	if d, err := r.Pending(); err != nil || len(d.Changed) == 0 {
@@ -81,16 +89,7 @@ func TestPendingEditDoesNotRunWithOldGrants(t *testing.T) {
 // call must not load the edited code with the old grants.
 func TestReloadAfterPendingEditDoesNotRunIt(t *testing.T) {
 	ctx := context.Background()
-	r := openWithHost(t)
-	dir := filepath.Join(cerebellum.CapabilitiesDir(r.Workspace()), "stale")
-	writeFile(t, filepath.Join(dir, "SKILL.md"), staleSkill)
-	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("granted code"))
-	if _, err := r.Resync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
-		t.Fatal(err)
-	}
+	r, dir := grantedStale(t)
 	sess := r.NewSession("c", nil)
 	if res, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`)); err != nil || res.Content != "granted code" {
 		t.Fatalf("granted: %q, %v", res.Content, err)
