@@ -10,18 +10,21 @@ import (
 func init() {
 	Symbols["github.com/wrasse-app/wrasse/plugins/sdk/sdk"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Errorf":     reflect.ValueOf(sdk.Errorf),
-		"Group":      reflect.ValueOf(sdk.Group),
-		"JSON":       reflect.ValueOf(sdk.JSON),
-		"KillGroup":  reflect.ValueOf(sdk.KillGroup),
-		"NewPlugin":  reflect.ValueOf(sdk.NewPlugin),
-		"NewRequest": reflect.ValueOf(sdk.NewRequest),
-		"Text":       reflect.ValueOf(sdk.Text),
-		"Textf":      reflect.ValueOf(sdk.Textf),
+		"CheckHost":     reflect.ValueOf(sdk.CheckHost),
+		"Errorf":        reflect.ValueOf(sdk.Errorf),
+		"Group":         reflect.ValueOf(sdk.Group),
+		"JSON":          reflect.ValueOf(sdk.JSON),
+		"KillGroup":     reflect.ValueOf(sdk.KillGroup),
+		"NewPlugin":     reflect.ValueOf(sdk.NewPlugin),
+		"NewRequest":    reflect.ValueOf(sdk.NewRequest),
+		"Text":          reflect.ValueOf(sdk.Text),
+		"Textf":         reflect.ValueOf(sdk.Textf),
+		"WithHostCheck": reflect.ValueOf(sdk.WithHostCheck),
 
 		// type definitions
 		"Env":       reflect.ValueOf((*sdk.Env)(nil)),
 		"Handler":   reflect.ValueOf((*sdk.Handler)(nil)),
+		"HostCheck": reflect.ValueOf((*sdk.HostCheck)(nil)),
 		"Logger":    reflect.ValueOf((*sdk.Logger)(nil)),
 		"Plugin":    reflect.ValueOf((*sdk.Plugin)(nil)),
 		"Request":   reflect.ValueOf((*sdk.Request)(nil)),

@@ -26,5 +26,6 @@ func Exports() map[string]map[string]reflect.Value {
 	out[SDKKey]["ErrOutsideRoots"] = reflect.ValueOf(sdk.ErrOutsideRoots)
 	out[SDKKey]["ErrProtected"] = reflect.ValueOf(sdk.ErrProtected)
 	out[SDKKey]["ErrNoSandbox"] = reflect.ValueOf(sdk.ErrNoSandbox)
+	out[SDKKey]["ErrHostNotAllowed"] = reflect.ValueOf(sdk.ErrHostNotAllowed)
 	return out
 }

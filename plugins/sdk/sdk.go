@@ -158,6 +158,11 @@ var ErrOutsideRoots = errors.New("path is outside the folders this capability ma
 // commands (it runs without its sandbox launcher).
 var ErrNoSandbox = errors.New("the host offers no sandbox for commands")
 
+// ErrHostNotAllowed is returned by CheckHost when the call may not reach a
+// host: the person denied it, no one could be asked (a headless run), or
+// no check was installed for the call.
+var ErrHostNotAllowed = errors.New("network host not allowed")
+
 // Logger writes to the host's log, tagged with the plugin's name. Its
 // functions are set by the host; a zero Logger discards.
 type Logger struct {
