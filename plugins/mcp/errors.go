@@ -18,4 +18,7 @@ var (
 	ErrClosed = errors.New("MCP server runtime closed")
 	// ErrSecret: a ${secret:NAME} the block references is not stored.
 	ErrSecret = errors.New("secret for the MCP server is not set")
+	// ErrCrossOriginRedirect: a server reached by URL redirected to another
+	// origin, where its headers (secrets) must not go.
+	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")
 )

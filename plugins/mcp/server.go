@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -258,8 +261,11 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 			return nil, fmt.Errorf("%w: %s: %v", ErrConnect, s.cfg.name, err)
 		}
 	case res.url != "":
-		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: res.headers}}}
+		hc, err := httpClient(http.DefaultTransport, res.url, res.headers)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrConnect, s.cfg.name, err)
+		}
+		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: -1, HTTPClient: hc}
 	default:
 		// Not exec.CommandContext: the server outlives the connect call.
 		cmd := exec.Command(res.command, res.args...)
@@ -290,7 +296,11 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 			signalGroup(c.pid, sigKill)
 			_ = c.cmd.Wait()
 		}
-		return nil, fmt.Errorf("%w: %s", ErrConnect, withTail(c.redact(s.describeConnectErr(ctx, err)), c.stderr))
+		msg := withTail(c.redact(s.describeConnectErr(ctx, err)), c.stderr)
+		if errors.Is(err, ErrCrossOriginRedirect) {
+			return nil, fmt.Errorf("%w: %w: %s", ErrConnect, ErrCrossOriginRedirect, msg)
+		}
+		return nil, fmt.Errorf("%w: %s", ErrConnect, msg)
 	}
 	c.cs = cs
 	return c, nil
@@ -512,20 +522,67 @@ func (s *server) session(ctx context.Context) (*sdk.ClientSession, func(string) 
 	return c.cs, c.redact, nil
 }
 
-// headerTransport adds the mcp: block's headers to every request.
+// httpClient is the client of a server reached by URL: headers go only
+// to the configured origin (scheme, host and port), and a redirect to
+// another origin fails rather than being followed, since a 307 or 308
+// would carry the request (and its tool arguments) there too.
+func httpClient(base http.RoundTripper, endpoint string, headers map[string]string) (*http.Client, error) {
+	ht, err := newHeaderTransport(base, endpoint, headers)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Transport: ht, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if originOf(req.URL) != ht.origin {
+			return fmt.Errorf("%w: %s answered with a redirect to %s; headers and requests go only to %s (set mcp.url to the new address if it is the same server)",
+				ErrCrossOriginRedirect, via[0].URL.Redacted(), req.URL.Redacted(), ht.origin)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}}, nil
+}
+
+// headerTransport adds the mcp: block's headers to requests to the
+// configured origin, and to no other.
 type headerTransport struct {
 	base    http.RoundTripper
+	origin  string
 	headers map[string]string
 }
 
+func newHeaderTransport(base http.RoundTripper, endpoint string, headers map[string]string) (headerTransport, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return headerTransport{}, fmt.Errorf("mcp.url %q is not an http(s) address", endpoint)
+	}
+	return headerTransport{base: base, origin: originOf(u), headers: headers}, nil
+}
+
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
+	if len(h.headers) > 0 && originOf(r.URL) == h.origin {
 		r = r.Clone(r.Context())
 		for k, v := range h.headers {
 			r.Header.Set(k, v)
 		}
 	}
 	return h.base.RoundTrip(r)
+}
+
+// originOf is u's origin: scheme, lower-case host and port, the scheme's
+// default port filled in.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // remoteTool copies an SDK tool into the engine's terms.
