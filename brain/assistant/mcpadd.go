@@ -198,6 +198,11 @@ func (s MCPServer) check() error {
 			return bad("the header %s contains a line break", k)
 		}
 	}
+	// Values reach a server through its environment or headers only: its
+	// command line is readable by every process (/proc/PID/cmdline).
+	if probs := s.block().SecretPlaceProblems(); len(probs) > 0 {
+		return bad("%s: %s", probs[0].Field, probs[0].Message)
+	}
 	values := append([]string{s.Command, s.URL, s.Cwd}, s.Args...)
 	values = append(values, slices.Collect(maps.Values(s.Env))...)
 	values = append(values, slices.Collect(maps.Values(s.Headers))...)

@@ -3,13 +3,16 @@ package assistant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // skillOf reads the installed capability's SKILL.md.
@@ -129,22 +132,32 @@ func TestAddMCPRefusesInvalid(t *testing.T) {
 		{"header injection", MCPServer{Name: "a", URL: "https://h.example/mcp", Headers: map[string]string{"X-Key": "a\r\nHost: evil"}}, ErrInvalidMCP},
 		{"header name", MCPServer{Name: "a", URL: "https://h.example/mcp", Headers: map[string]string{"Bad Name": "x"}}, ErrInvalidMCP},
 		{"secret name", MCPServer{Name: "a", Command: "x", Env: map[string]string{"K": "${secret:not valid}"}}, ErrInvalidMCP},
+		// A process's arguments are readable by every process.
+		{"secret in args", MCPServer{Name: "a", Command: "x", Args: []string{"--token", "${secret:gh_token}"}}, ErrInvalidMCP},
+		{"secret inside an arg", MCPServer{Name: "a", Command: "x", Args: []string{"--token=${secret:gh_token}"}}, ErrInvalidMCP},
+		{"secret in command", MCPServer{Name: "a", Command: "${secret:gh_token}"}, ErrInvalidMCP},
+		{"secret in url host", MCPServer{Name: "a", URL: "https://${secret:gh_token}.h.example/mcp"}, ErrInvalidMCP},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := openTest(t)
-			_, err := a.AddMCP(context.Background(), tt.s, false)
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("got %v, want %v", err, tt.want)
-			}
-			entries, _ := os.ReadDir(a.Workspace().Capabilities())
-			if len(entries) != 0 {
-				t.Errorf("the capability folder holds %v", entries)
-			}
-			if names, _ := a.SecretNames(); len(names) != 0 {
-				t.Errorf("secrets stored: %v", names)
-			}
-		})
+		for _, imported := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/imported=%v", tt.name, imported), func(t *testing.T) {
+				a := openTest(t)
+				_, err := a.AddMCP(context.Background(), tt.s, imported)
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("got %v, want %v", err, tt.want)
+				}
+				if slices.ContainsFunc(tt.s.Args, skillmd.HasSecretRef) && !strings.Contains(err.Error(), "put it in env") {
+					t.Errorf("the error does not point to env: %v", err)
+				}
+				entries, _ := os.ReadDir(a.Workspace().Capabilities())
+				if len(entries) != 0 {
+					t.Errorf("the capability folder holds %v", entries)
+				}
+				if names, _ := a.SecretNames(); len(names) != 0 {
+					t.Errorf("secrets stored: %v", names)
+				}
+			})
+		}
 	}
 }
 

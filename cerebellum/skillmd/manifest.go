@@ -2,8 +2,10 @@ package skillmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -163,6 +165,51 @@ func (s *MCPServer) SecretRefs() []string {
 	sort.Strings(out)
 	return out
 }
+
+// SecretPlace is a field of an mcp: block where a ${secret:…} may not go,
+// and why.
+type SecretPlace struct {
+	Field   string
+	Message string
+}
+
+// SecretPlaceProblems lists the fields of s that reference a secret where
+// none may go. Values reach a server only through its environment (env,
+// secrets) or its headers: a process's command line (command, args) is
+// readable by every process on the computer from /proc/PID/cmdline, its
+// working folder is no place for one, and the URL's origin (scheme, host,
+// port) must be written out, because the headers are bound to it.
+func (s *MCPServer) SecretPlaceProblems() []SecretPlace {
+	var out []SecretPlace
+	cmdline := func(field, v string) {
+		if HasSecretRef(v) {
+			out = append(out, SecretPlace{field, "a ${secret:…} cannot go in the command line: every process on the computer can read a process's arguments (/proc/PID/cmdline); " +
+				"put it in env instead (env: {TOKEN: '${secret:NAME}'}) and have the server read it from there, or in headers for a server reached by URL"})
+		}
+	}
+	cmdline("mcp.command", s.Command)
+	for i, a := range s.Args {
+		cmdline(fmt.Sprintf("mcp.args[%d]", i), a)
+	}
+	if HasSecretRef(s.Cwd) {
+		out = append(out, SecretPlace{"mcp.cwd", "a ${secret:…} cannot name the working folder; secrets go in env"})
+	}
+	if s.URL != "" {
+		rest := s.URL[strings.Index(s.URL, "://")+1:]
+		rest = strings.TrimPrefix(rest, "//")
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			rest = rest[:i]
+		}
+		if HasSecretRef(rest) {
+			out = append(out, SecretPlace{"mcp.url", "a ${secret:…} cannot go in the URL's host: the headers are sent only to the origin written in mcp.url, so write it out; " +
+				"a secret may go in the path or query, or better in headers (headers: {Authorization: 'Bearer ${secret:NAME}'})"})
+		}
+	}
+	return out
+}
+
+// HasSecretRef reports whether v holds "${secret:", well formed or not.
+func HasSecretRef(v string) bool { return strings.Contains(v, "${secret:") }
 
 // secretRef matches ${secret:NAME}.
 var secretRef = regexp.MustCompile(`\$\{secret:([A-Za-z_][A-Za-z0-9_.-]*)\}`)

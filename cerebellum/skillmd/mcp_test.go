@@ -16,8 +16,8 @@ func TestParseMCPBlock(t *testing.T) {
 		want  *MCPServer
 		err   string // part of the error, "" for none
 	}{
-		{"stdio", "  command: node\n  args: [dist/index.js, '${secret:tok}']\n  env: {API_KEY: '${secret:key}', MODE: fast}\n  cwd: work\n  idle: 5m\n  timeouts: {connect: 10s, call: 3m}\n",
-			&MCPServer{Command: "node", Args: []string{"dist/index.js", "${secret:tok}"}, Env: map[string]string{"API_KEY": "${secret:key}", "MODE": "fast"},
+		{"stdio", "  command: node\n  args: [dist/index.js, --fast]\n  env: {API_KEY: '${secret:key}', MODE: fast}\n  cwd: work\n  idle: 5m\n  timeouts: {connect: 10s, call: 3m}\n",
+			&MCPServer{Command: "node", Args: []string{"dist/index.js", "--fast"}, Env: map[string]string{"API_KEY": "${secret:key}", "MODE": "fast"},
 				Cwd: "work", Idle: 5 * time.Minute, ConnectTimeout: 10 * time.Second, CallTimeout: 3 * time.Minute}, ""},
 		{"http", "  url: https://h.example/mcp\n  headers: {Authorization: 'Bearer ${secret:gh}'}\n",
 			&MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${secret:gh}"}}, ""},
@@ -28,6 +28,15 @@ func TestParseMCPBlock(t *testing.T) {
 		{"headers with command", "  command: a\n  headers: {A: b}\n", nil, "headers are for a url server"},
 		{"env with url", "  url: https://h.example\n  env: {A: b}\n", nil, "for a local server"},
 		{"bad timeout", "  command: a\n  timeouts: {call: soon}\n", nil, "mcp.timeouts.call"},
+		// Process arguments are readable by every process (/proc/PID/cmdline).
+		{"secret in args", "  command: node\n  args: [dist/index.js, '${secret:tok}']\n", nil, "SKILL.md:6:25: mcp.args[1]: a ${secret:…} cannot go in the command line"},
+		{"secret inside an arg", "  command: node\n  args:\n    - --token=${secret:tok}\n", nil, "mcp.args[0]: a ${secret:…} cannot go in the command line"},
+		{"secret in args points to env", "  command: node\n  args: ['${secret:tok}']\n", nil, "put it in env instead"},
+		{"malformed secret in args", "  command: node\n  args: ['${secret:not valid}']\n", nil, "mcp.args[0]"},
+		{"secret in command", "  command: '${secret:tok}'\n", nil, "mcp.command: a ${secret:…} cannot go in the command line"},
+		{"secret in cwd", "  command: a\n  cwd: '/x/${secret:tok}'\n", nil, "mcp.cwd"},
+		{"secret in url host", "  url: 'https://${secret:tok}.evil.example/mcp'\n", nil, "mcp.url: a ${secret:…} cannot go in the URL's host"},
+		{"secret in url port", "  url: 'https://h.example:${secret:tok}/mcp'\n", nil, "mcp.url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Parse([]byte(head+tc.block+"---\n"), Options{})
@@ -44,6 +53,17 @@ func TestParseMCPBlock(t *testing.T) {
 				t.Errorf("MCP = %+v\nwant  %+v", m.MCP, tc.want)
 			}
 		})
+	}
+}
+
+func TestSecretInURLPath(t *testing.T) {
+	// A secret in the path or query goes to the written-out origin.
+	m, err := Parse([]byte("---\nname: srv\ndescription: A server.\nmcp:\n  url: 'https://h.example/s/${secret:tok}/mcp?k=${secret:k}'\n---\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.MCP.SecretRefs(), ","); got != "k,tok" {
+		t.Errorf("SecretRefs = %s", got)
 	}
 }
 

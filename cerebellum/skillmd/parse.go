@@ -900,8 +900,19 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 		return nil
 	}
 	s := &MCPServer{}
+	at := map[string]*yaml.Node{} // where each field was written, for secret-place problems
 	for _, kv := range p.pairs(v, "mcp") {
 		field := "mcp." + kv.key
+		at[field] = kv.val
+		if kv.key == "args" && kv.val.Kind == yaml.SequenceNode {
+			i := 0
+			for _, e := range kv.val.Content {
+				if e = deref(e); e.Kind == yaml.ScalarNode && strings.TrimSpace(e.Value) != "" {
+					at[fmt.Sprintf("mcp.args[%d]", i)] = e
+					i++
+				}
+			}
+		}
 		switch kv.key {
 		case "command":
 			s.Command, _ = p.str(kv.val, field)
@@ -951,6 +962,16 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 	}
 	if s.Command != "" && len(s.Headers) > 0 {
 		p.errorf(v, "mcp", "headers are for a url server; a command server takes env")
+		return nil
+	}
+	if probs := s.SecretPlaceProblems(); len(probs) > 0 {
+		for _, pr := range probs {
+			n := at[pr.Field]
+			if n == nil {
+				n = v
+			}
+			p.errorf(n, pr.Field, "%s", pr.Message)
+		}
 		return nil
 	}
 	return s

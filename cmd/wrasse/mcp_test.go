@@ -144,6 +144,9 @@ func TestMCPAddRefused(t *testing.T) {
 		{[]string{"mcp", "remove", "recipes"}, exitFail, "recipes is a guide capability"},
 		{[]string{"mcp", "test", "recipes"}, exitFail, "not an MCP server"},
 		{[]string{"mcp", "tools", "nosuch"}, exitFail, "no such capability"},
+		// Every process can read a process's arguments.
+		{[]string{"mcp", "add", "x", "--", "npx", "srv", "--token", "${secret:gh_token}"}, exitFail, "mcp.args[2]: a ${secret:…} cannot go in the command line"},
+		{[]string{"mcp", "add", "x", "--", "npx", "--token=${secret:gh_token}"}, exitFail, "put it in env instead"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -322,5 +325,35 @@ func TestMCPTestAndTools(t *testing.T) {
 	code, out, errOut = cli(t, ws, "mcp", "test", "broken")
 	if code != exitFail || !strings.Contains(errOut, "TEST_API_KEY is not set") {
 		t.Fatalf("failing server: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// An imported server whose arguments carry a secret is skipped, saying to
+// put it in env: in args any process could read it.
+func TestMCPImportRefusesSecretInArgs(t *testing.T) {
+	ws := t.TempDir()
+	file := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	cfg := `{"mcpServers": {
+		"gh": {"command": "npx", "args": ["srv", "--token", "${env:GH_TOKEN}"]},
+		"direct": {"command": "npx", "args": ["srv", "--token=${secret:gh_token}"]},
+		"fine": {"command": "npx", "args": ["srv"], "env": {"GH_TOKEN": "${env:GH_TOKEN}"}}}}`
+	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var rep importReport
+	if err := json.Unmarshal([]byte(mustCLI(t, ws, "mcp", "import", file, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Servers {
+		switch s.Original {
+		case "gh", "direct":
+			if s.Taken || !strings.Contains(s.Reason, "cannot go in the command line") || !strings.Contains(s.Reason, "put it in env") {
+				t.Errorf("%s: taken=%v reason %q", s.Original, s.Taken, s.Reason)
+			}
+		case "fine":
+			if !s.Taken {
+				t.Errorf("fine was skipped: %s", s.Reason)
+			}
+		}
 	}
 }
