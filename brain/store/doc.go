@@ -26,6 +26,8 @@
 //	               ID‖seq‖n → piece n (from 1) of that reply's text
 //	capabilities   capability name → JSON cerebellum.CapState
 //	secrets        secret name → value bytes
+//	secret_places  secret name → JSON SecretPlaces: the host a provider key is
+//	               bound to, the capabilities a secret is assigned to
 //	settings       key → value bytes
 //	capability_settings  capability name → nested bucket: setting key → value
 //	images         ID‖seq‖n → the raw bytes of image n (from 0) of a tool result

@@ -15,6 +15,7 @@ const (
 	bucketStreaming     = "streaming"
 	bucketCapabilities  = "capabilities"
 	bucketSecrets       = "secrets"
+	bucketSecretPlaces  = "secret_places"
 	bucketSettings      = "settings"
 	bucketCapSettings   = "capability_settings"
 	bucketMCPCatalogs   = "mcp_catalogs"
@@ -23,6 +24,10 @@ const (
 	bucketSearchWords   = "search_words"
 
 	keySchemaVersion = "schema_version"
+	// keyPlacesStarted marks a file whose secret_places bucket was started
+	// (assignMovedSecrets): a bucket added without a schema change, which
+	// an older Wrasse ignores.
+	keyPlacesStarted = "secret_places_started"
 
 	// schemaVersion is the layout this code reads and writes.
 	schemaVersion uint64 = 3
@@ -30,7 +35,7 @@ const (
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords}
+		bucketCapabilities, bucketSecrets, bucketSecretPlaces, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs

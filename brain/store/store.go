@@ -129,6 +129,9 @@ func (d *DB) init() error {
 		if from != schemaVersion {
 			d.log.Info("workspace database schema upgraded", "from", from, "to", schemaVersion)
 		}
+		if err := assignMovedSecrets(tx); err != nil {
+			return fmt.Errorf("start the secret places: %w", err)
+		}
 		if secrets, err = loadSecrets(tx); err != nil {
 			return err
 		}
