@@ -111,6 +111,7 @@ func Open(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.db = db
+	a.bindKeys(raw)
 	a.model.Store(a.buildModel(cfg, raw))
 	a.host = plugins.NewHost(plugins.Options{
 		Child:   opts.PluginChild,

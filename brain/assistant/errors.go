@@ -29,4 +29,7 @@ var (
 	ErrMCPUnsupported = errors.New("not supported by this build")
 	// ErrNotMCP means the capability named is not an MCP server.
 	ErrNotMCP = errors.New("not an MCP server")
+	// ErrKeyHost means the base URL points to a host the provider's API
+	// key is not bound to; the key was not sent.
+	ErrKeyHost = errors.New("the API key is not sent to this host")
 )

@@ -95,7 +95,13 @@ func (a *App) buildModel(cfg, raw workspace.Config) *modelState {
 // added to the store's redaction, as a stored one already is, so it
 // reaches neither the history, the model, the screen nor the log.
 func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
-	key := a.apiKey(cfg.Provider)
+	key, _ := a.apiKey(cfg.Provider)
+	if key != "" && (cfg.Provider == "openai" || cfg.Provider == "anthropic") {
+		// The key goes only to the host it is bound to (keyhost.go).
+		if err := a.checkKeyHost(cfg); err != nil {
+			return nil, err
+		}
+	}
 	switch cfg.Provider {
 	case "openai":
 		name := "openai"
@@ -126,11 +132,12 @@ func imageInput(cfg workspace.Config) provider.ImageInput {
 	return in
 }
 
-// apiKey is the stored key of the provider, else its environment variable.
-func (a *App) apiKey(providerName string) string {
+// apiKey is the stored key of the provider, else its environment
+// variable, and the name of the one it is.
+func (a *App) apiKey(providerName string) (key, name string) {
 	secret, env := KeyNames(providerName)
 	if v, err := a.db.Secret(secret); err == nil {
-		return v
+		return v, secret
 	}
 	v := a.opts.Getenv(env)
 	if len(v) >= minEnvKeyLen {
@@ -138,7 +145,7 @@ func (a *App) apiKey(providerName string) string {
 			a.log.Warn("cannot redact the API key from the environment", "variable", env, "error", err)
 		}
 	}
-	return v
+	return v, env
 }
 
 // usesLocalOllama reports whether cfg talks to the default local Ollama.

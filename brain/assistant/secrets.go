@@ -10,15 +10,34 @@ import (
 
 // SetSecret stores a secret (redacted from everything Wrasse stores from
 // now on). Saving the API key of the configured provider takes effect for
-// the next turn.
+// the next turn. A provider's key is bound to the host it may be sent to:
+// the configured base URL's for the configured provider, else that
+// provider's default (keyhost.go).
 func (a *App) SetSecret(name, value string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err := a.db.SetSecret(name, value); err != nil {
 		return err
 	}
+	if p, ok := providerOfKey(name); ok {
+		host := homeHost(p, a.model.Load().raw)
+		if err := a.db.BindSecretHost(name, host); err != nil {
+			return fmt.Errorf("bind %s to %s: %w", name, host, err)
+		}
+	}
 	a.afterSecretChange(name)
 	return nil
+}
+
+// providerOfKey says which provider's API key the secret name is.
+func providerOfKey(name string) (string, bool) {
+	switch name {
+	case SecretOpenAI:
+		return "openai", true
+	case SecretAnthropic:
+		return "anthropic", true
+	}
+	return "", false
 }
 
 // DeleteSecret removes a stored secret.
@@ -35,6 +54,10 @@ func (a *App) DeleteSecret(name string) error {
 	a.afterSecretChange(name)
 	return nil
 }
+
+// SecretPlaces says where secret name may go: the host a provider key is
+// bound to, the capabilities the person assigned it to.
+func (a *App) SecretPlaces(name string) (store.SecretPlaces, error) { return a.db.SecretPlaces(name) }
 
 // SecretNames lists the stored secrets' names (never their values).
 func (a *App) SecretNames() ([]string, error) { return a.db.SecretNames() }

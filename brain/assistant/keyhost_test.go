@@ -1,0 +1,186 @@
+package assistant
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
+)
+
+const testKey = "sk-test-0123456789abcdef"
+
+// The provider key goes only to the host it was bound to when it was set.
+// Moving baseURL to another host (here a second real server on another
+// port, as `wrasse config set baseURL` does) leaves the key behind: the
+// next turn fails before anything is sent, says what to do, and the new
+// host sees no request at all; once the person confirms, the key goes
+// there.
+func TestKeyStaysWithItsHost(t *testing.T) {
+	a := openTest(t)
+	home := providertest.NewModel(t, providertest.OpenAI, providertest.WithAPIKey(testKey))
+	useModel(t, a, home, "m")
+	if err := a.SetAPIKey("openai", testKey); err != nil {
+		t.Fatal(err)
+	}
+	home.Reply(providertest.Text("hello"))
+	id, err := a.Turn(context.Background(), 0, "hi", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := home.Requests()[0].Header.Get("Authorization"); got != "Bearer "+testKey {
+		t.Fatalf("the bound host got Authorization %q", got)
+	}
+
+	other := providertest.NewModel(t, providertest.OpenAI)
+	other.Reply(providertest.Text("thanks for the key"))
+	if _, err := a.SetConfig("baseURL", other.BaseURL()); err != nil {
+		t.Fatal(err)
+	}
+	m, moved := a.KeyMoveFor(a.Config())
+	if !moved || m.From != KeyHost(home.BaseURL()) || m.To != KeyHost(other.BaseURL()) || m.Secret != SecretOpenAI {
+		t.Fatalf("KeyMoveFor = %+v, %v", m, moved)
+	}
+	if !strings.Contains(m.Question(), "Send your OpenAI key to "+m.To+"?") {
+		t.Errorf("question: %s", m.Question())
+	}
+	_, err = a.Turn(context.Background(), id, "and now?", TurnOptions{})
+	if !errors.Is(err, agent.ErrNoProvider) || !errors.Is(a.ModelProblem(), ErrKeyHost) {
+		t.Fatalf("turn error %v, model problem %v; want ErrNoProvider from ErrKeyHost", err, a.ModelProblem())
+	}
+	for _, want := range []string{m.From, m.To, "nothing was sent"} {
+		if !strings.Contains(a.ModelProblem().Error(), want) {
+			t.Errorf("the problem does not say %q: %v", want, a.ModelProblem())
+		}
+	}
+	h, ok := hint.Of(err)
+	if !ok || h.Page != hint.PageModel || h.Target != "baseURL" || h.CommandLine() != "wrasse config set baseURL "+other.BaseURL()+" --send-key" ||
+		!strings.Contains(h.Action, "Confirm sending your OpenAI key to "+m.To) {
+		t.Fatalf("hint = %+v (%v)", h, ok)
+	}
+	if reqs := other.Requests(); len(reqs) != 0 {
+		t.Fatalf("the new host received %d requests (Authorization %q)", len(reqs), reqs[0].Header.Get("Authorization"))
+	}
+	// Probing the model list with the stored key is refused the same way.
+	if _, err := a.ProviderFor(a.Config(), ""); !errors.Is(err, ErrKeyHost) {
+		t.Errorf("ProviderFor with the stored key: %v", err)
+	}
+	// A one-turn override to another host is refused too.
+	_, err = a.Turn(context.Background(), id, "override", TurnOptions{Override: Override{BaseURL: other.BaseURL()}})
+	if !errors.Is(err, agent.ErrNoProvider) || len(other.Requests()) != 0 {
+		t.Fatalf("override: %v, %d requests", err, len(other.Requests()))
+	}
+
+	// The person confirms: the key goes to the new host from now on.
+	host, err := a.SendKeyTo("openai")
+	if err != nil || host != m.To {
+		t.Fatalf("SendKeyTo = %q, %v", host, err)
+	}
+	if _, moved := a.KeyMoveFor(a.Config()); moved {
+		t.Error("still a move after confirming")
+	}
+	if _, err := a.Turn(context.Background(), id, "now?", TurnOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := other.Requests()[0].Header.Get("Authorization"); got != "Bearer "+testKey {
+		t.Fatalf("after confirming, the new host got Authorization %q", got)
+	}
+	// Moving back needs confirming again: the key has one host.
+	if _, err := a.SetConfig("baseURL", home.BaseURL()); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(a.ModelProblem(), ErrKeyHost) {
+		t.Errorf("back to the first host without confirming: %v", a.ModelProblem())
+	}
+}
+
+// A key set while another host is configured is bound to that host; a key
+// of the provider not configured is bound to its default host.
+func TestKeyBoundWhenSet(t *testing.T) {
+	a := openTest(t)
+	if _, err := a.SetConfig("baseURL", "https://api.openai.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetAPIKey("openai", testKey); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{SecretOpenAI: "api.openai.com", SecretAnthropic: "api.anthropic.com"} {
+		if p, err := a.SecretPlaces(name); err != nil || p.Host != want {
+			t.Errorf("%s bound to %q (%v), want %s", name, p.Host, err, want)
+		}
+	}
+	// Switching to Anthropic uses its key at its default host.
+	if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL = "anthropic", ""
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ModelProblem(); err != nil {
+		t.Errorf("anthropic at its default host: %v", err)
+	}
+	// Setting the key again binds it to the host configured then.
+	if _, err := a.SetConfig("baseURL", "https://proxy.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(a.ModelProblem(), ErrKeyHost) {
+		t.Fatalf("anthropic at a proxy: %v", a.ModelProblem())
+	}
+	if err := a.SetAPIKey("anthropic", "sk-ant-another-0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ModelProblem(); err != nil {
+		t.Errorf("a key set for the proxy: %v", err)
+	}
+}
+
+// A key from the environment is bound at start to the host configured
+// then, and is not carried to another.
+func TestEnvKeyBoundAtOpen(t *testing.T) {
+	ws := t.TempDir()
+	home := providertest.NewModel(t, providertest.OpenAI)
+	other := providertest.NewModel(t, providertest.OpenAI)
+	open := func() *App {
+		a, err := Open(Options{Workspace: ws, Retries: -1, Getenv: func(k string) string {
+			if k == EnvOpenAI {
+				return testKey
+			}
+			return ""
+		}, Clock: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := open()
+	useModel(t, a, home, "m")
+	a.Close()
+	// Bound at the first open, before baseURL pointed to home: to the
+	// default host. Set it as the person would on their terminal.
+	a = open()
+	defer a.Close()
+	if p, _ := a.SecretPlaces(EnvOpenAI); p.Host != "localhost:11434" {
+		t.Fatalf("the environment's key bound to %q", p.Host)
+	}
+	if !errors.Is(a.ModelProblem(), ErrKeyHost) {
+		t.Fatalf("env key at another host: %v", a.ModelProblem())
+	}
+	if _, err := a.SendKeyTo("openai"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetConfig("baseURL", other.BaseURL()); err != nil {
+		t.Fatal(err)
+	}
+	other.Reply(providertest.Text("x"))
+	if _, err := a.Turn(context.Background(), 0, "hi", TurnOptions{}); !errors.Is(err, agent.ErrNoProvider) || len(other.Requests()) != 0 {
+		t.Fatalf("env key carried to another host: %v, %d requests", err, len(other.Requests()))
+	}
+}
