@@ -292,6 +292,12 @@ func (h *Host) secretFn(name string, pol policy, perms skillmd.Permissions, log 
 			log.Warn("plugin asked for a secret it may not read", "secret", secret)
 			return "", fmt.Errorf("secret %q: capability %s may read only secrets its SKILL.md lists under permissions.env, with the env permission granted (ask the user to grant env to %s in Settings → Capabilities)", secret, name, name)
 		}
+		if !pol.trusted && h.opts.SecretAllowed != nil {
+			if err := h.opts.SecretAllowed(name, secret); err != nil {
+				log.Warn("plugin asked for a secret not assigned to it", "secret", secret)
+				return "", err
+			}
+		}
 		log.Info("plugin reads a secret", "secret", secret)
 		return h.opts.Secrets(secret)
 	}

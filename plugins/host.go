@@ -55,6 +55,11 @@ type Options struct {
 	MaxResultBytes int
 	// Secrets is the host's secret service behind env.Secret; nil = none.
 	Secrets func(name string) (string, error)
+	// SecretAllowed says whether a plugin that does not ship with the app
+	// may read a secret (the person assigned it), after its SKILL.md
+	// declared it and env was granted; its error is returned as is. nil =
+	// any declared secret.
+	SecretAllowed func(capability, secret string) error
 	// Roots returns the folders a plugin may touch (authority from
 	// settings); nil = the workspace root for plugins that ship with the
 	// app, none for others.

@@ -114,11 +114,12 @@ func Open(opts Options) (*App, error) {
 	a.bindKeys(raw)
 	a.model.Store(a.buildModel(cfg, raw))
 	a.host = plugins.NewHost(plugins.Options{
-		Child:   opts.PluginChild,
-		Logger:  logger,
-		Secrets: db.Secret,
-		Roots:   a.pluginRoots,
-		Hosts:   a.pluginHosts,
+		Child:         opts.PluginChild,
+		Logger:        logger,
+		Secrets:       db.Secret,
+		SecretAllowed: a.secretAllowed,
+		Roots:         a.pluginRoots,
+		Hosts:         a.pluginHosts,
 	})
 	reg, err := cerebellum.Open(cerebellum.Options{
 		Builtin:       builtin.FS(),
@@ -126,7 +127,7 @@ func Open(opts Options) (*App, error) {
 		States:        db,
 		Settings:      db,
 		Pinned:        cfg.PinnedCapabilities,
-		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Secrets: db.Secret})},
+		Loaders:       map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Secrets: db.Secret, SecretAllowed: a.secretAllowed})},
 		Logger:        logger,
 		IndexBudget:   cfg.IndexBudget,
 		ToolBudget:    cfg.EffectiveToolBudget(),

@@ -32,4 +32,10 @@ var (
 	// ErrKeyHost means the base URL points to a host the provider's API
 	// key is not bound to; the key was not sent.
 	ErrKeyHost = errors.New("the API key is not sent to this host")
+	// ErrSecretNotAssigned means a capability referenced a secret the
+	// person did not assign to it; nothing was resolved.
+	ErrSecretNotAssigned = errors.New("secret not assigned to the capability")
+	// ErrProviderKey means a provider's API key was to be assigned to a
+	// capability without the person saying so explicitly.
+	ErrProviderKey = errors.New("a provider API key is not assigned to capabilities unless you say so")
 )

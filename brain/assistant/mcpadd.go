@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -84,7 +85,32 @@ func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebell
 		restore()
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
 	}
+	if aerr := a.assignAdded(s, secrets, imported); aerr != nil {
+		return res, errors.Join(err, fmt.Errorf("add MCP server %s: %w", s.Name, aerr))
+	}
 	return res, err
+}
+
+// assignAdded assigns to the new server the secrets it may use: those
+// made from its own literal values (moved), and, for a server the person
+// added by hand, every ${secret:NAME} they typed, except a provider's API
+// key, which needs AssignSecret's explicit providerKey. An imported
+// server's other references wait for the person. Call with a.mu held.
+func (a *App) assignAdded(s MCPServer, moved map[string]string, imported bool) error {
+	names := sortedKeys(moved)
+	if !imported {
+		for _, n := range s.Secrets() {
+			if _, pk := providerOfKey(n); !pk {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, n := range names {
+		if err := a.db.AssignSecret(n, s.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // storeSecrets stores each secret and returns what undoes it. Call with

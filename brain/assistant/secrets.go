@@ -3,9 +3,14 @@ package assistant
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // SetSecret stores a secret (redacted from everything Wrasse stores from
@@ -81,4 +86,142 @@ func (a *App) afterSecretChange(name string) {
 		a.swapModel(a.model.Load().raw)
 		a.subs.publish(Event{Kind: EventConfig})
 	}
+}
+
+// Capabilities reach only the secrets the person assigned to them: a
+// ${secret:NAME} in an MCP server's env or headers, and env.Secret(NAME)
+// in a plugin (besides its declaring NAME and being granted env), are
+// refused for any other secret. The person assigns with `wrasse secrets
+// assign NAME CAPABILITY` or on the capability's page; typing the
+// reference in the window's MCP form or `wrasse mcp add` assigns it too.
+// A provider's API key is assigned only when the person says so
+// explicitly (providerKey), since it would then leave its host.
+
+// AssignSecret lets capability reference secret name. The secret need not
+// be stored yet. A provider's API key needs providerKey: it is refused
+// otherwise with ErrProviderKey.
+func (a *App) AssignSecret(name, capability string, providerKey bool) error {
+	if !store.ValidName(name) {
+		return fmt.Errorf("assign secret: %w: %q is not a secret's name", store.ErrInvalidName, name)
+	}
+	c, err := a.reg.Get(capability)
+	if err != nil {
+		return err
+	}
+	if p, ok := providerOfKey(name); ok && !providerKey {
+		return hint.With(fmt.Errorf("%w: %s is your %s API key; given to %s it would leave the host it is kept for (%s)",
+			ErrProviderKey, name, providerTitle(p), c.Name, a.keyHostOf(name)), hint.Hint{
+			Action:  "Assign it anyway only if " + c.Name + " must have your " + providerTitle(p) + " key",
+			Command: []string{"secrets", "assign", name, c.Name, "--provider-key"}, Page: hint.PageCapability, Target: c.Name})
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.db.AssignSecret(name, c.Name); err != nil {
+		return err
+	}
+	if _, ok := providerOfKey(name); ok {
+		a.log.Warn("a provider API key was assigned to a capability", "secret", name, "capability", c.Name)
+	} else {
+		a.log.Info("secret assigned to a capability", "secret", name, "capability", c.Name)
+	}
+	a.subs.publish(Event{Kind: EventCapabilities, Names: []string{c.Name}})
+	return nil
+}
+
+// UnassignSecret withdraws capability's use of secret name. A running MCP
+// server keeps what it was started with until it restarts.
+func (a *App) UnassignSecret(name, capability string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.db.UnassignSecret(name, capability); err != nil {
+		return err
+	}
+	a.subs.publish(Event{Kind: EventCapabilities, Names: []string{capability}})
+	return nil
+}
+
+// SecretUse is one secret a capability references or was assigned.
+type SecretUse struct {
+	Name string `json:"name"`
+	// Referenced: the capability's SKILL.md names it (${secret:NAME} in an
+	// MCP block, permissions.env of a plugin).
+	Referenced bool `json:"referenced,omitempty"`
+	// Assigned: the person let the capability have it.
+	Assigned bool `json:"assigned,omitempty"`
+	// Stored: a value is stored under the name.
+	Stored bool `json:"stored,omitempty"`
+	// ProviderKey: it is a provider's API key.
+	ProviderKey bool `json:"providerKey,omitempty"`
+}
+
+// SecretsOf lists the secrets capability references or was assigned,
+// sorted by name.
+func (a *App) SecretsOf(capability string) ([]SecretUse, error) {
+	c, err := a.reg.Get(capability)
+	if err != nil {
+		return nil, err
+	}
+	uses := map[string]*SecretUse{}
+	use := func(n string) *SecretUse {
+		if uses[n] == nil {
+			_, pk := providerOfKey(n)
+			uses[n] = &SecretUse{Name: n, Stored: a.HasSecret(n), ProviderKey: pk}
+		}
+		return uses[n]
+	}
+	if m := c.Manifest; m != nil {
+		if m.MCP != nil {
+			for _, n := range m.MCP.SecretRefs() {
+				use(n).Referenced = true
+			}
+		} else if c.Kind == cerebellum.KindPlugin {
+			for _, n := range m.Permissions[skillmd.PermEnv] {
+				if store.ValidName(n) && !strings.Contains(n, "*") {
+					use(n).Referenced = true
+				}
+			}
+		}
+	}
+	assigned, err := a.db.SecretsAssignedTo(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range assigned {
+		use(n).Assigned = true
+	}
+	out := make([]SecretUse, 0, len(uses))
+	for _, n := range slices.Sorted(maps.Keys(uses)) {
+		out = append(out, *uses[n])
+	}
+	return out, nil
+}
+
+// secretAllowed is the rule the MCP loader and the plugin host apply
+// before a capability's reference to a secret is resolved.
+func (a *App) secretAllowed(capability, secret string) error {
+	p, err := a.db.SecretPlaces(secret)
+	if err != nil {
+		return err
+	}
+	if p.Allows(capability) {
+		return nil
+	}
+	if pk, ok := providerOfKey(secret); ok {
+		return hint.With(fmt.Errorf("%w: %s may not use %s, your %s API key: it is kept for %s and you did not assign it to %s",
+			ErrSecretNotAssigned, capability, secret, providerTitle(pk), a.keyHostOf(secret), capability), hint.Hint{
+			Action:  "Assign your " + providerTitle(pk) + " key to " + capability + " only if it must have it",
+			Command: []string{"secrets", "assign", secret, capability, "--provider-key"}, Page: hint.PageCapability, Target: capability})
+	}
+	return hint.With(fmt.Errorf("%w: %s may not use the secret %s: you did not assign it to %s (a capability gets only the secrets you assign to it)",
+		ErrSecretNotAssigned, capability, secret, capability), hint.Hint{
+		Action:  "Assign " + secret + " to " + capability + " if it should have it",
+		Command: []string{"secrets", "assign", secret, capability}, Page: hint.PageCapability, Target: capability})
+}
+
+// keyHostOf is the host secret name is bound to, for messages.
+func (a *App) keyHostOf(name string) string {
+	if p, err := a.db.SecretPlaces(name); err == nil && p.Host != "" {
+		return p.Host
+	}
+	return "its provider"
 }

@@ -84,10 +84,25 @@ type resolved struct {
 	secrets map[string]string
 }
 
-// resolve looks up every ${secret:NAME} of the block.
+// resolve looks up every ${secret:NAME} of the block's env and headers
+// (and the URL's path), each only if the capability may use it. The
+// command line is passed as written: a secret never goes there (the
+// SKILL.md parser refuses one).
 func (l *Loader) resolve(cfg config) (resolved, error) {
 	b := cfg.block
-	out := resolved{command: b.Command, url: b.URL, secrets: map[string]string{}}
+	if probs := b.SecretPlaceProblems(); len(probs) > 0 {
+		return resolved{}, fmt.Errorf("%w: %s: %s: %s", ErrBadRequest, cfg.name, probs[0].Field, probs[0].Message)
+	}
+	out := resolved{command: b.Command, url: b.URL, args: slices.Clone(b.Args), secrets: map[string]string{}}
+	if l.opts.SecretAllowed != nil {
+		// Refuse before any value is read: the first unassigned secret,
+		// with the person's fix.
+		for _, name := range b.SecretRefs() {
+			if err := l.opts.SecretAllowed(cfg.name, name); err != nil {
+				return resolved{}, fmt.Errorf("%w: MCP server %s: %w", ErrSecretRefused, cfg.name, err)
+			}
+		}
+	}
 	var missing []string
 	lookup := func(name string) (string, error) {
 		if l.opts.Secrets == nil {
@@ -107,9 +122,6 @@ func (l *Loader) resolve(cfg config) (resolved, error) {
 		return s
 	}
 	out.url = expand(b.URL)
-	for _, a := range b.Args {
-		out.args = append(out.args, expand(a))
-	}
 	if b.URL == "" {
 		// Only what the block declares, plus PATH and HOME.
 		env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")}

@@ -18,6 +18,9 @@ var (
 	ErrClosed = errors.New("MCP server runtime closed")
 	// ErrSecret: a ${secret:NAME} the block references is not stored.
 	ErrSecret = errors.New("secret for the MCP server is not set")
+	// ErrSecretRefused: the block references a secret the person did not
+	// assign to the capability.
+	ErrSecretRefused = errors.New("MCP server may not use the secret")
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")

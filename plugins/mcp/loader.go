@@ -33,6 +33,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Secrets resolves ${secret:NAME}; nil = no secrets.
 	Secrets func(name string) (string, error)
+	// SecretAllowed says whether a capability may use a secret (the
+	// person assigned it); its error is returned as is. nil = any.
+	SecretAllowed func(capability, secret string) error
 	// ConnectTimeout, CallTimeout and Idle are the defaults a server's
 	// mcp: block may override (30 s, 120 s, 10 min).
 	ConnectTimeout time.Duration

@@ -196,7 +196,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 			err = fmt.Errorf("%w: %s", ErrClosed, s.cfg.name)
 		}
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) {
+			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) {
 				s.crashes++
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
