@@ -159,7 +159,7 @@ func keyMoveError(m KeyMove, cfg workspace.Config) error {
 	base := baseURLOf(cfg)
 	return hint.With(fmt.Errorf("%w: your %s key (%s) is kept for %s, and the base URL now points to %s; nothing was sent",
 		ErrKeyHost, providerTitle(m.Provider), m.Secret, from, m.To), hint.Hint{
-		Action:  "Confirm sending your " + providerTitle(m.Provider) + " key to " + m.To + ", or set the base URL back",
+		Action:  "Confirm sending your " + providerTitle(m.Provider) + " key to " + m.To + " (for one chat turn: --send-key), or set the base URL back",
 		Command: []string{"config", "set", "baseURL", base, "--send-key"}, Page: hint.PageModel, Target: "baseURL"})
 }
 

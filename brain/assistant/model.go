@@ -56,6 +56,10 @@ type Override struct {
 	Provider string
 	BaseURL  string
 	Model    string
+	// SendKey sends the provider's API key to BaseURL's host for this
+	// turn even though the key is bound to another (the person said so on
+	// the command line); the binding stays as it was.
+	SendKey bool
 }
 
 func (o Override) empty() bool { return o == Override{} }
@@ -95,8 +99,14 @@ func (a *App) buildModel(cfg, raw workspace.Config) *modelState {
 // added to the store's redaction, as a stored one already is, so it
 // reaches neither the history, the model, the screen nor the log.
 func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
+	return a.buildProviderSending(cfg, false)
+}
+
+// buildProviderSending is buildProvider; sendKey skips the key's host
+// check for one turn the person asked for explicitly (Override.SendKey).
+func (a *App) buildProviderSending(cfg workspace.Config, sendKey bool) (provider.Provider, error) {
 	key, _ := a.apiKey(cfg.Provider)
-	if key != "" && (cfg.Provider == "openai" || cfg.Provider == "anthropic") {
+	if key != "" && !sendKey && (cfg.Provider == "openai" || cfg.Provider == "anthropic") {
 		// The key goes only to the host it is bound to (keyhost.go).
 		if err := a.checkKeyHost(cfg); err != nil {
 			return nil, err

@@ -108,7 +108,10 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 			return id, err
 		}
 		cfg, p, setupErr = over, nil, nil
-		if raw, err := a.buildProvider(over); err != nil {
+		if opt.Override.SendKey {
+			a.log.Info("the API key is sent for one turn to a host it is not kept for, as asked", "host", KeyHost(baseURLOf(over)))
+		}
+		if raw, err := a.buildProviderSending(over, opt.Override.SendKey); err != nil {
 			setupErr = err
 		} else {
 			p = provider.WithRetry(raw, provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log})

@@ -40,6 +40,7 @@ func setupChat(fs *flag.FlagSet, c *call) runFunc {
 	fs.StringVar(&f.conv, "c", "", "continue conversation `ID` (e.g. c12)")
 	fs.StringVar(&f.over.Provider, "provider", "", "model provider for this turn: openai (any OpenAI-compatible server) or anthropic")
 	fs.StringVar(&f.over.BaseURL, "base-url", "", "API root for this turn, e.g. http://localhost:11434/v1")
+	fs.BoolVar(&f.over.SendKey, "send-key", false, "send the provider's API key to --base-url's host for this turn, though it is kept for another")
 	fs.StringVar(&f.over.Model, "model", "", "model name for this turn")
 	fs.IntVar(&f.retries, "retries", provider.DefaultMaxRetries, "how many times to retry a request that failed for a passing reason (when no window holds the workspace)")
 	c.retries = func() int {

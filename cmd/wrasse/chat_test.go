@@ -56,7 +56,7 @@ func TestChatStreamsAndContinues(t *testing.T) {
 	m := newModel(t, text("Hello", " there."), text("Again."))
 	ws := t.TempDir()
 	env := map[string]string{"OPENAI_API_KEY": "sk-env-key-123"}
-	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--base-url", m.BaseURL(), "--model", "m1", "hello", "wrasse")
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "hello", "wrasse")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -66,7 +66,7 @@ func TestChatStreamsAndContinues(t *testing.T) {
 	if !strings.Contains(errOut, "(conversation c1; continue with: wrasse chat -c c1") {
 		t.Errorf("stderr %q", errOut)
 	}
-	code, out, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c1", "--base-url", m.BaseURL(), "--model", "m1", "once more")
+	code, out, errOut = chatCLI(t, ws, "", env, "chat", "--send-key", "-c", "c1", "--base-url", m.BaseURL(), "--model", "m1", "once more")
 	if code != 0 || out != "Again.\n" {
 		t.Fatalf("exit %d, stdout %q\n%s", code, out, errOut)
 	}
@@ -79,7 +79,7 @@ func TestChatStreamsAndContinues(t *testing.T) {
 		t.Errorf("second request messages %+v", msgs)
 	}
 	// Continuing an unknown conversation says so, and how to find one.
-	code, _, errOut = chatCLI(t, ws, "", env, "chat", "-c", "c9", "--base-url", m.BaseURL(), "x")
+	code, _, errOut = chatCLI(t, ws, "", env, "chat", "--send-key", "-c", "c9", "--base-url", m.BaseURL(), "x")
 	if code != 1 || !strings.Contains(errOut, "there is no conversation c9") || !strings.Contains(errOut, "→ wrasse conversations list") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
@@ -234,7 +234,7 @@ func TestSecretsCommands(t *testing.T) {
 		t.Errorf("empty value: %d %s", code, errOut)
 	}
 	code, out, _ = chatCLI(t, ws, "", nil, "secrets", "list")
-	if code != 0 || out != "openai_api_key\n" {
+	if code != 0 || out != "openai_api_key  (sent only to localhost:11434)\n" {
 		t.Errorf("list %q", out)
 	}
 	code, out, _ = chatCLI(t, ws, "", nil, "secrets", "list", "--json")
@@ -244,7 +244,7 @@ func TestSecretsCommands(t *testing.T) {
 
 	m := newModel(t, text("Your key is "+key+"."))
 	var all strings.Builder
-	code, out, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "env-key-loses"}, "chat", "--base-url", m.BaseURL(), "what is my key "+key+"?")
+	code, out, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "env-key-loses"}, "chat", "--send-key", "--base-url", m.BaseURL(), "what is my key "+key+"?")
 	all.WriteString(out + errOut)
 	if code != 0 {
 		t.Fatalf("chat: %s", errOut)
@@ -398,7 +398,7 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 	}
 	args, _ := json.Marshal(map[string]string{"path": notes})
 	m := newModel(t, toolCall("fs_read", string(args)), text("Read it."))
-	code, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": key}, "chat", "--base-url", m.BaseURL(), "read my notes")
+	code, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": key}, "chat", "--send-key", "--base-url", m.BaseURL(), "read my notes")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
@@ -417,7 +417,7 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 	}
 	// A placeholder key is not a secret: words that match it stay.
 	m2 := newModel(t, text("ollama answered."))
-	if _, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "ollama"}, "chat", "--base-url", m2.BaseURL(), "hi"); out != "ollama answered.\n" {
+	if _, out, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "ollama"}, "chat", "--send-key", "--base-url", m2.BaseURL(), "hi"); out != "ollama answered.\n" {
 		t.Errorf("placeholder redacted: %q %s", out, errOut)
 	}
 }
@@ -427,7 +427,7 @@ func TestChatEnvironmentKeyRedacted(t *testing.T) {
 func TestChatSetupHintForOtherServer(t *testing.T) {
 	m := newModel(t, []providertest.Part{providertest.Status(http.StatusUnauthorized, "")})
 	ws := t.TempDir()
-	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--retries", "0", "--base-url", m.BaseURL(), "hi")
+	code, _, errOut := chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-wrong-key-123456"}, "chat", "--send-key", "--retries", "0", "--base-url", m.BaseURL(), "hi")
 	if code != 1 || !strings.HasSuffix(errOut, "\n  → wrasse secrets set openai_api_key\n") || strings.Contains(strings.ToLower(errOut), "ollama") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}

@@ -81,7 +81,7 @@ func TestChatCodeModeSumsArchives(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"program": sumArchives})
 	m := newModel(t, toolCall("run_go", string(args)), text(fmt.Sprintf("The 20 archives hold %d bytes.", want)))
 	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
-	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--base-url", m.BaseURL(), "--model", "m1", "sum the sizes of the 20 archives in archives/")
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "sum the sizes of the 20 archives in archives/")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}

@@ -198,13 +198,29 @@ func commands() []*command {
 			setup: plain(secretsList)},
 		{path: "secrets delete", aliases: []string{"rm"}, args: "NAME", argHelp: [][2]string{{"NAME", "the secret's name"}}, summary: "Delete a stored secret.", minArgs: 1, maxArgs: 1,
 			setup: plain(secretsDelete)},
+		{path: "secrets assign", args: "NAME CAPABILITY", argHelp: [][2]string{{"NAME", "the secret's name"}, {"CAPABILITY", "the MCP server or plugin that may use it"}},
+			summary: "Let a capability use a secret (${secret:NAME} in an MCP server's env or headers, env.Secret in a plugin). A capability gets only the secrets assigned to it.",
+			minArgs: 2, maxArgs: 2,
+			setup: func(fs *flag.FlagSet, c *call) runFunc {
+				pk := fs.Bool("provider-key", false, "allow giving it a provider's API key (openai_api_key, anthropic_api_key), which then leaves the host it is kept for")
+				return func(ctx context.Context, app *assistant.App, c *call) error { return secretsAssign(ctx, app, c, *pk) }
+			}},
+		{path: "secrets unassign", args: "NAME CAPABILITY", argHelp: [][2]string{{"NAME", "the secret's name"}, {"CAPABILITY", "the capability"}},
+			summary: "Withdraw a capability's use of a secret (a running MCP server keeps it until it restarts).", minArgs: 2, maxArgs: 2,
+			setup: plain(secretsUnassign)},
 
 		{path: "config show", summary: "config.json with defaults filled in, and any problems in it.", maxArgs: 0,
 			setup: plain(configShow)},
 		{path: "config set", args: "KEY VALUE", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")},
 			{"VALUE", "its value; lists are comma-separated"}},
-			summary: "Set one key of config.json (validated; the next turn uses it).", minArgs: 2, maxArgs: 2, emptyLast: true,
-			setup: plain(configSet)},
+			summary: "Set one key of config.json (validated; the next turn uses it). When the change would send the provider's API key to another host, it is asked on a terminal; elsewhere the key stays with its host unless --send-key is given.",
+			minArgs: 2, maxArgs: 2, emptyLast: true,
+			setup: func(fs *flag.FlagSet, c *call) runFunc {
+				send := fs.Bool("send-key", false, "send the provider's API key to the new base URL's host (asked on a terminal otherwise)")
+				return func(_ context.Context, app *assistant.App, c *call) error {
+					return saveConfig(app, c, c.args[0], c.args[1], *send)
+				}
+			}},
 		{path: "config unset", args: "KEY", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")}},
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
 			setup: plain(configUnset)},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/workspace"
@@ -36,24 +38,39 @@ func configShow(_ context.Context, app *assistant.App, c *call) error {
 	return nil
 }
 
-func configSet(_ context.Context, app *assistant.App, c *call) error {
-	return saveConfig(app, c, c.args[0], c.args[1])
-}
-
 func configUnset(_ context.Context, app *assistant.App, c *call) error {
-	return saveConfig(app, c, c.args[0], "")
+	return saveConfig(app, c, c.args[0], "", false)
 }
 
 // saveConfig sets one key (validated by workspace.Config.Set); the next
-// turn, here or in the window, uses it.
-func saveConfig(app *assistant.App, c *call, key, value string) error {
+// turn, here or in the window, uses it. A change that would send the
+// provider's API key to a host it is not bound to asks on the person's
+// terminal (or takes --send-key); otherwise the key stays with its host
+// and the next turn says how to confirm.
+func saveConfig(app *assistant.App, c *call, key, value string, sendKey bool) error {
+	next := app.Config()
+	if err := next.Set(key, value); err != nil {
+		return err
+	}
+	move, moved := app.KeyMoveFor(next)
+	send := moved && (sendKey || isTerminal(c) && askYes(c, move.Question()+" [y/N] "))
 	cfg, err := app.SetConfig(key, value)
 	if err != nil {
 		return err
 	}
+	var sentTo string
+	if send {
+		if sentTo, err = app.SendKeyTo(move.Provider); err != nil {
+			return err
+		}
+	}
 	if c.g.json {
 		v, _ := cfg.Get(key)
-		return writeJSON(c.io.out, map[string]string{"key": key, "value": v, "file": app.Workspace().Config()})
+		out := map[string]string{"key": key, "value": v, "file": app.Workspace().Config()}
+		if sentTo != "" {
+			out["keySentTo"] = sentTo
+		}
+		return writeJSON(c.io.out, out)
 	}
 	if value == "" {
 		fmt.Fprintf(c.io.out, "Reset %s to its default in %s.\n", key, app.Workspace().Config())
@@ -61,5 +78,22 @@ func saveConfig(app *assistant.App, c *call, key, value string) error {
 		v, _ := cfg.Get(key)
 		fmt.Fprintf(c.io.out, "Saved %s = %s in %s.\n", key, v, app.Workspace().Config())
 	}
+	switch {
+	case sentTo != "":
+		fmt.Fprintf(c.io.out, "Your %s key (%s) is now sent to %s.\n", move.Provider, move.Secret, sentTo)
+	case moved:
+		if err := app.ModelProblem(); err != nil {
+			fmt.Fprintf(c.io.err, "note: %v\n", err)
+			printHint(c.io.err, err)
+		}
+	}
 	return nil
+}
+
+// askYes asks question on the person's terminal; true on y or yes.
+func askYes(c *call, question string) bool {
+	fmt.Fprint(c.io.err, question)
+	line, _ := bufio.NewReader(c.io.in).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(line))
+	return a == "y" || a == "yes"
 }

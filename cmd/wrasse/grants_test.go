@@ -80,7 +80,7 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 
 	// A chat whose model calls it anyway prints the fix under the failure.
 	m := newModel(t, toolCall("fetcher_get", `{}`), text("It needs network."))
-	code, _, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-test"}, "chat", "--base-url", m.BaseURL(), "--model", "m1", "fetch")
+	code, _, errOut = chatCLI(t, ws, "", map[string]string{"OPENAI_API_KEY": "sk-test"}, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "fetch")
 	if code != 0 || !strings.Contains(errOut, "← fetcher_get failed: capability needs permissions that are not granted") ||
 		!strings.Contains(errOut, "\n  fix: wrasse caps enable fetcher --grant network\n") {
 		t.Errorf("chat: exit %d\n%s", code, errOut)

@@ -105,6 +105,7 @@ func mcpAdd(ctx context.Context, app *assistant.App, c *call, o *mcpAddOptions) 
 	added, _ := app.MCPServerOf(res.Name)
 	fmt.Fprintf(c.io.out, "Added %s, enabled. It runs: %s\n", res.Name, added.Launch())
 	printMissingSecrets(c, app, added.Secrets())
+	printUnassigned(c, app, res.Name)
 	printWarnings(c.io.out, res.Report.Warnings)
 	fmt.Fprintf(c.io.out, "Check it with: wrasse mcp test %s\n", res.Name)
 	return nil
@@ -115,6 +116,25 @@ func printMissingSecrets(c *call, app *assistant.App, names []string) {
 	for _, n := range names {
 		if !app.HasSecret(n) {
 			fmt.Fprintf(c.io.out, "It needs the secret %s: wrasse secrets set %s\n", n, n)
+		}
+	}
+}
+
+// printUnassigned names the secrets a server references but may not use
+// (a provider key typed in mcp add is not given without saying so).
+func printUnassigned(c *call, app *assistant.App, capName string) {
+	uses, err := app.SecretsOf(capName)
+	if err != nil {
+		return
+	}
+	for _, u := range uses {
+		switch {
+		case !u.Referenced || u.Assigned:
+		case u.ProviderKey:
+			fmt.Fprintf(c.io.out, "note: %s is a provider's API key and was not given to %s; only if %s must have it: wrasse secrets assign %s %s --provider-key\n",
+				u.Name, capName, capName, u.Name, capName)
+		default:
+			fmt.Fprintf(c.io.out, "note: %s may not use %s until you assign it: wrasse secrets assign %s %s\n", capName, u.Name, u.Name, capName)
 		}
 	}
 }

@@ -125,6 +125,20 @@ func printImport(w io.Writer, rep importReport) {
 			fmt.Fprintf(w, "  wrasse secrets set %s   (%s; used by %s)\n", s.Name, about, strings.Join(s.Servers, ", "))
 		}
 	}
+	var assign []string
+	for _, s := range rep.Secrets {
+		if !strings.HasPrefix(s.Name, "mcp.") {
+			for _, srv := range s.Servers {
+				assign = append(assign, fmt.Sprintf("  wrasse secrets assign %s %s", s.Name, srv))
+			}
+		}
+	}
+	if len(assign) > 0 && !rep.DryRun {
+		fmt.Fprintln(w, "An imported server gets a secret only once you assign it:")
+		for _, l := range assign {
+			fmt.Fprintln(w, l)
+		}
+	}
 	if taken > 0 && !rep.DryRun {
 		fmt.Fprintln(w, "Read what each runs, then switch it on with: wrasse caps enable NAME")
 	}

@@ -40,8 +40,57 @@ func secretsList(_ context.Context, app *assistant.App, c *call) error {
 		return nil
 	}
 	for _, n := range names {
-		fmt.Fprintln(c.io.out, n)
+		fmt.Fprintln(c.io.out, n+placesText(app, n))
 	}
+	return nil
+}
+
+// placesText says where a secret may go, after its name.
+func placesText(app *assistant.App, name string) string {
+	p, err := app.SecretPlaces(name)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	if p.Host != "" {
+		parts = append(parts, "sent only to "+p.Host)
+	}
+	if len(p.Capabilities) > 0 {
+		parts = append(parts, "assigned to "+strings.Join(p.Capabilities, ", "))
+	}
+	if len(parts) == 0 {
+		return "  (assigned to no capability)"
+	}
+	return "  (" + strings.Join(parts, "; ") + ")"
+}
+
+func secretsAssign(_ context.Context, app *assistant.App, c *call, providerKey bool) error {
+	name, capName := c.args[0], c.args[1]
+	if err := app.AssignSecret(name, capName, providerKey); err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"assigned": name, "capability": capName})
+	}
+	fmt.Fprintf(c.io.out, "%s may now use the secret %s.\n", capName, name)
+	if providerKey {
+		fmt.Fprintf(c.io.err, "warning: %s now receives a provider API key, which leaves the host it is kept for. Withdraw it with: wrasse secrets unassign %s %s\n", capName, name, capName)
+	}
+	if !app.HasSecret(name) {
+		fmt.Fprintf(c.io.out, "It is not stored yet: wrasse secrets set %s\n", name)
+	}
+	return nil
+}
+
+func secretsUnassign(_ context.Context, app *assistant.App, c *call) error {
+	name, capName := c.args[0], c.args[1]
+	if err := app.UnassignSecret(name, capName); err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]string{"unassigned": name, "capability": capName})
+	}
+	fmt.Fprintf(c.io.out, "%s may no longer use the secret %s.\n", capName, name)
 	return nil
 }
 
