@@ -96,6 +96,16 @@ func Open(opts Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every log record is redacted with the secrets stored when it is
+	// written, encodings included: a plugin's or server's output, an
+	// error quoting a tool result, a value bound to a logger.
+	var dbp atomic.Pointer[store.DB]
+	logger = slog.New(store.RedactingHandler(logger.Handler(), func() *store.Redactor {
+		if db := dbp.Load(); db != nil {
+			return db.Redactor()
+		}
+		return nil
+	}))
 	a.log = logger
 	a.closers = append(a.closers, closer)
 	raw, err := ws.LoadConfig()
@@ -111,6 +121,7 @@ func Open(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.db = db
+	dbp.Store(db)
 	a.bindKeys(raw)
 	a.model.Store(a.buildModel(cfg, raw))
 	a.host = plugins.NewHost(plugins.Options{

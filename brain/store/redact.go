@@ -15,10 +15,18 @@ const MinRedactLen = 4
 
 // Redactor replaces secret values with "[redacted:NAME]". It is immutable
 // and safe for concurrent use; the nil *Redactor redacts nothing.
+//
+// Besides each value as written (and JSON-escaped, for a secret inside
+// JSON text), it finds the simple encodings a command would print to get
+// a value past exact matching: reversed, hex, URL-encoded and base64
+// (encodedForms), also broken by line breaks or spaces. All forms of all
+// secrets are found in one pass (matcher), so the cost per byte stays
+// flat as secrets are added.
 type Redactor struct {
-	rep    *strings.Replacer
-	names  []string
-	values []string // every matched form, for partialSuffix
+	m     *matcher
+	names []string // sorted, unique
+	// placeholders[tag] is "[redacted:NAME]" of the tag's name.
+	placeholders []string
 }
 
 // NewRedactor builds a redactor for secrets (name → value). Longer values
@@ -39,39 +47,32 @@ type redaction struct{ name, value string }
 // newRedactor is NewRedactor for a list, in which a name may appear with
 // several values (a stored key and another from the environment).
 func newRedactor(entries []redaction) *Redactor {
-	type pair struct{ name, value string }
-	var pairs []pair
-	for _, e := range entries {
-		if len(e.value) < MinRedactLen {
-			continue
-		}
-		pairs = append(pairs, pair{e.name, e.value})
-		if esc := jsonEscape(e.value); esc != e.value {
-			pairs = append(pairs, pair{e.name, esc})
-		}
-	}
-	if len(pairs) == 0 {
+	entries = slices.DeleteFunc(slices.Clone(entries), func(e redaction) bool { return len(e.value) < MinRedactLen })
+	if len(entries) == 0 {
 		return nil
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if len(a.value) != len(b.value) {
-			return len(b.value) - len(a.value)
-		}
+	// By name, so an equal value or form goes to the first name.
+	slices.SortFunc(entries, func(a, b redaction) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
 		}
 		return strings.Compare(a.value, b.value)
 	})
-	pairs = slices.Compact(pairs)
-	args := make([]string, 0, 2*len(pairs))
-	var names, values []string
-	for _, p := range pairs {
-		args = append(args, p.value, "[redacted:"+p.name+"]")
-		names = append(names, p.name)
-		values = append(values, p.value)
+	r := &Redactor{}
+	var pats []pattern
+	for _, e := range entries {
+		if len(r.names) == 0 || r.names[len(r.names)-1] != e.name {
+			r.names = append(r.names, e.name)
+			r.placeholders = append(r.placeholders, "[redacted:"+e.name+"]")
+		}
+		tag := int32(len(r.names) - 1)
+		pats = append(pats, pattern{e.value, tag}, pattern{jsonEscape(e.value), tag})
+		for _, f := range encodedForms(e.value) {
+			pats = append(pats, pattern{f, tag})
+		}
 	}
-	slices.Sort(names)
-	return &Redactor{rep: strings.NewReplacer(args...), names: slices.Compact(names), values: values}
+	r.m = newMatcher(pats)
+	return r
 }
 
 // Names lists the names of the secrets it redacts, sorted.
@@ -87,39 +88,44 @@ func (r *Redactor) String(s string) string {
 	if r == nil || s == "" {
 		return s
 	}
-	return r.rep.Replace(s)
+	spans, _ := r.m.find(s)
+	return r.replace(s, spans)
+}
+
+// replace writes s with each span replaced by its placeholder.
+func (r *Redactor) replace(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for _, sp := range spans {
+		b.WriteString(s[at:sp.start])
+		b.WriteString(r.placeholders[sp.tag])
+		at = sp.end
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // Hold redacts s, a stretch of streamed text, and splits off an ending
 // that may be the start of a secret whose rest is still to come: show can
 // be stored or displayed now, held goes in front of the next piece (or
 // through String when the stream ends). The nil *Redactor holds nothing.
+//
+// Streamed text is stored piece by piece and never rewritten, so even a
+// one-byte start is held back: text on disk then never ends inside a
+// secret (or one of its encodings), and one cannot straddle two pieces.
 func (r *Redactor) Hold(s string) (show, held string) {
-	out := r.String(s)
-	n := len(out) - r.partialSuffix(out)
-	return out[:n], out[n:]
-}
-
-// partialSuffix is the length of the longest suffix of s that is a
-// proper prefix of a secret: text that may be the start of a secret whose
-// rest has not streamed in yet. Streamed text is stored piece by piece and
-// never rewritten, so even a one-byte start is held back: text on disk then
-// never ends inside a secret, and a secret cannot straddle two pieces.
-func (r *Redactor) partialSuffix(s string) int {
-	if r == nil {
-		return 0
+	if r == nil || s == "" {
+		return s, ""
 	}
-	best := 0
-	for _, v := range r.values {
-		for k := min(len(v)-1, len(s)); k > best; k-- {
-			// The last byte rules out most lengths before comparing.
-			if s[len(s)-1] == v[k-1] && strings.HasSuffix(s, v[:k]) {
-				best = k
-				break
-			}
-		}
+	spans, partial := r.m.find(s)
+	if n := len(spans); n > 0 && partial < spans[n-1].end {
+		partial = spans[n-1].end
 	}
-	return best
+	return r.replace(s[:partial], spans), s[partial:]
 }
 
 // JSON redacts a JSON document: every string (and object key) is redacted,

@@ -151,7 +151,7 @@ func alnum(s string) bool {
 	return true
 }
 
-func TestPartialSuffix(t *testing.T) {
+func TestHoldKeepsPartialStart(t *testing.T) {
 	r := NewRedactor(map[string]string{"K": "sk-live-ABCDEF", "Q": `a"bcdefg`})
 	tests := []struct {
 		in   string
@@ -170,12 +170,12 @@ func TestPartialSuffix(t *testing.T) {
 		{"sk-live-ABCsk-live-AB", 10},   // the latest start wins
 	}
 	for _, tt := range tests {
-		if got := r.partialSuffix(tt.in); got != tt.want {
-			t.Errorf("partialSuffix(%q) = %d, want %d", tt.in, got, tt.want)
+		if _, held := r.Hold(tt.in); len(held) != tt.want {
+			t.Errorf("Hold(%q) holds %q, want %d bytes", tt.in, held, tt.want)
 		}
 	}
 	var nilR *Redactor
-	if nilR.partialSuffix("sk-live") != 0 {
+	if _, held := nilR.Hold("sk-live"); held != "" {
 		t.Error("nil redactor held text back")
 	}
 }
