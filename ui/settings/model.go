@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -272,6 +273,41 @@ func (p *modelPage) Save() {
 		p.outcome.Info("Nothing was saved: fix the fields marked above.")
 		return
 	}
+	// A stored key goes only to the host it is kept for: moving the base
+	// URL elsewhere asks first (a key typed now is for the new host).
+	next := p.env.Core.Config()
+	for _, kv := range f.fields() {
+		_ = next.Set(kv[0], kv[1]) // checked above
+	}
+	if move, moved := p.env.Core.KeyMoveFor(next); moved && f.Key == "" {
+		text := widget.NewLabel(move.Question() + " If you keep it, the model cannot be asked until you save this again and send it.")
+		text.Wrapping = fyne.TextWrapWord
+		d := dialog.NewCustomConfirm("Send your "+keyTitle(move.Provider)+" key to "+move.To+"?", "Send the key", "Keep it for "+keyFrom(move),
+			text, func(send bool) { p.saveForm(f, send) }, p.env.Window)
+		d.Resize(fyne.NewSize(560, 220))
+		d.Show()
+		return
+	}
+	p.saveForm(f, false)
+}
+
+func keyTitle(providerName string) string {
+	if providerName == "anthropic" {
+		return "Anthropic"
+	}
+	return "OpenAI"
+}
+
+func keyFrom(m assistant.KeyMove) string {
+	if m.From == "" {
+		return "no host"
+	}
+	return m.From
+}
+
+// saveForm writes f; sendKey binds the stored key to the saved base
+// URL's host, as the person answered.
+func (p *modelPage) saveForm(f modelForm, sendKey bool) {
 	p.save.Disable()
 	p.env.Go(func() {
 		_, err := p.env.Core.UpdateConfig(func(c *workspace.Config) error {
@@ -285,6 +321,11 @@ func (p *modelPage) Save() {
 		if err == nil && f.Key != "" {
 			err = p.env.Core.SetAPIKey(f.Provider, f.Key)
 		}
+		sentTo := ""
+		if err == nil && sendKey {
+			sentTo, err = p.env.Core.SendKeyTo(p.env.Core.Model().Provider)
+		}
+		problem := p.env.Core.ModelProblem()
 		p.env.Do(func() {
 			p.save.Enable()
 			if err != nil {
@@ -296,7 +337,15 @@ func (p *modelPage) Save() {
 			p.loaded = f // what is saved is no longer an edit
 			p.keyChanged()
 			p.forgetStaleList()
-			p.outcome.OK("Saved. The next message uses " + f.Provider + " " + p.env.Core.Model().Model + ".")
+			if errors.Is(problem, assistant.ErrKeyHost) {
+				p.outcome.Error(problem)
+				return
+			}
+			msg := "Saved. The next message uses " + f.Provider + " " + p.env.Core.Model().Model + "."
+			if sentTo != "" {
+				msg += " Your key is now sent to " + sentTo + "."
+			}
+			p.outcome.OK(msg)
 		})
 	})
 }
