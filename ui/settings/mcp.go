@@ -58,6 +58,7 @@ type mcpPage struct {
 	remove  *widget.Button
 	outcome *problemLine
 	failure *codeBlock
+	secrets *secretsBox // what it may use, with Assign and Withdraw
 	toolsHd *widget.Label
 	tools   *fyne.Container
 	rules   map[string]*widget.Select
@@ -120,9 +121,10 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.tools = container.NewVBox()
 	p.empty = widget.NewLabel("Select a server to see what it runs and its tools, or add one.")
 	p.empty.Wrapping = fyne.TextWrapWord
+	p.secrets = newSecretsBox(env, p.outcome)
 	p.detail = container.NewVBox(p.title, p.status, p.launch,
 		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.outcome.Object(), p.failure,
-		widget.NewSeparator(), p.toolsHd, p.tools)
+		p.secrets.Object(), widget.NewSeparator(), p.toolsHd, p.tools)
 
 	p.form = newMCPForm(env)
 	p.form.OnAdded = func(name string) {
@@ -288,6 +290,7 @@ func (p *mcpPage) showDetail() {
 			b.Disable()
 		}
 	}
+	p.secrets.Show(c.Name)
 	p.loadTools()
 	p.detail.Refresh()
 	p.right.Refresh()
