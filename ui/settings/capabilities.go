@@ -85,6 +85,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
 	p.results.Hide()
 	p.problem = newProblemLine(env.Show)
+	p.detail.SetSecrets(newSecretsBox(env, p.problem))
 	p.banner = newDiskBanner(p.resync)
 	p.imp = newImporter(env, p.showOutcome)
 	p.imp.started = p.clearOutcome

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -24,6 +25,9 @@ type capDetail struct {
 	// Sandbox says how the operating system confines a capability's code
 	// (assistant.App.Sandbox); nil shows nothing.
 	Sandbox func(name string) (assistant.SandboxInfo, error)
+	// secrets lists the secrets a plugin may ask for, with Assign and
+	// Withdraw (SetSecrets); nil shows nothing.
+	secrets *secretsBox
 
 	name    string
 	sandbox *widget.Label
@@ -76,6 +80,17 @@ func newCapDetail(copy func(string)) *capDetail {
 
 // Object is the panel.
 func (d *capDetail) Object() fyne.CanvasObject { return d.obj }
+
+// SetSecrets adds the secrets box under the permissions.
+func (d *capDetail) SetSecrets(b *secretsBox) {
+	d.secrets = b
+	for i, o := range d.body.Objects {
+		if o == d.perms {
+			d.body.Objects = slices.Insert(d.body.Objects, i+1, b.Object())
+			break
+		}
+	}
+}
 
 // Name is the capability shown ("" for none).
 func (d *capDetail) Name() string { return d.name }
@@ -132,6 +147,14 @@ func (d *capDetail) Show(c *cerebellum.Capability) {
 	d.state.Refresh()
 	d.tools.SetText(toolsText(c))
 	d.showPermissions(c)
+	if d.secrets != nil {
+		// Built-ins keep their access: nothing for the person to assign.
+		if c.Source == cerebellum.SourceBuiltin {
+			d.secrets.Object().Hide()
+		} else {
+			d.secrets.Show(c.Name)
+		}
+	}
 	d.showSandbox(c.Name)
 	switch {
 	case c.Dir != "":

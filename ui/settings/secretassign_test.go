@@ -76,3 +76,34 @@ func TestMCPFormSecretsGoInEnv(t *testing.T) {
 		t.Fatalf("typed secret: %+v, %v (%q)", uses, err, p.form.outcome.Text())
 	}
 }
+
+// A plugin's page lists the secret its SKILL.md asks for, and assigns it.
+func TestCapabilityPageAssignsPluginSecret(t *testing.T) {
+	h := newHarness(t, func(ws string) {
+		dir := filepath.Join(ws, "brain", "cerebellum", "tokener")
+		if err := os.MkdirAll(filepath.Join(dir, "plugin"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		md := "---\nname: tokener\ndescription: Reads a token.\npermissions:\n  env: [demo-token]\ntools:\n  - name: token\n    description: The token's length.\n---\n"
+		src := "package tokener\n\nimport (\n\t\"context\"\n\n\t\"github.com/wrasse-app/wrasse/plugins/sdk\"\n)\n\nfunc Init(env *sdk.Env) (*sdk.Plugin, error) {\n\tp := sdk.NewPlugin()\n\tp.Handle(\"token\", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {\n\t\tv, err := env.Secret(\"demo-token\")\n\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\treturn sdk.Textf(\"%d\", len(v)), nil\n\t})\n\treturn p, nil\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "plugin", "main.go"), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	h.s.Show(hint.PageCapability, "tokener")
+	if !strings.Contains(h.screenText(), "demo-token: not assigned; tokener may not use it") {
+		t.Fatalf("page:\n%s", h.screenText())
+	}
+	h.tap("Assign demo-token")
+	if uses, _ := h.core.SecretsOf("tokener"); len(uses) != 1 || !uses[0].Assigned {
+		t.Fatalf("not assigned: %+v", uses)
+	}
+	// A built-in's page has no such box.
+	h.s.Show(hint.PageCapability, "calc")
+	if strings.Contains(h.screenText(), "may not use it") {
+		t.Errorf("built-in page:\n%s", h.screenText())
+	}
+}
