@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -95,6 +94,10 @@ type matcher struct {
 	// bytes into a form, so most bytes cost one lookup.
 	dense   [][256]int32
 	denseOf []int32
+	// starts has bit b0<<8|b1 set when some form begins with the bytes b0
+	// b1: from the root, a byte that begins no form with the next one is
+	// passed over with one look at this 8 KiB table.
+	starts [1 << 16 / 64]uint64
 }
 
 // maxDense bounds the states given a full move table (1 KiB each), in
@@ -111,11 +114,10 @@ type pattern struct {
 // newMatcher builds the automaton. Gap bytes are taken out of the
 // patterns, as the scan skips them inside a match.
 func newMatcher(pats []pattern) *matcher {
-	type node struct {
-		next map[byte]int32
-		pat  int32
-	}
-	nodes := []node{{pat: -1}}
+	// The trie as first-child and next-sibling lists while it grows:
+	// most states have one child, so this beats a map per state.
+	child, sib, pat := []int32{-1}, []int32{-1}, []int32{-1}
+	label := []byte{0}
 	m := &matcher{}
 	for _, p := range pats {
 		t := stripGaps(p.text)
@@ -124,40 +126,50 @@ func newMatcher(pats []pattern) *matcher {
 		}
 		s := int32(0)
 		for i := 0; i < len(t); i++ {
-			if nodes[s].next == nil {
-				nodes[s].next = map[byte]int32{}
+			c := child[s]
+			for c >= 0 && label[c] != t[i] {
+				c = sib[c]
 			}
-			n, ok := nodes[s].next[t[i]]
-			if !ok {
-				n = int32(len(nodes))
-				nodes = append(nodes, node{pat: -1})
-				nodes[s].next[t[i]] = n
+			if c < 0 {
+				c = int32(len(child))
+				child, sib, pat, label = append(child, -1), append(sib, child[s]), append(pat, -1), append(label, t[i])
+				child[s] = c
 			}
-			s = n
+			s = c
 		}
-		if nodes[s].pat < 0 {
-			nodes[s].pat = int32(len(m.patLen))
+		if len(t) > 1 {
+			b := uint16(t[0])<<8 | uint16(t[1])
+			m.starts[b/64] |= 1 << (b % 64)
+		}
+		if pat[s] < 0 {
+			pat[s] = int32(len(m.patLen))
 			m.patLen = append(m.patLen, int32(len(t)))
 			m.patTag = append(m.patTag, p.tag)
 			m.maxLen = max(m.maxLen, len(t))
 		}
 	}
-	n := len(nodes)
+	n := len(child)
 	m.first = make([]int32, n+1)
 	m.fail = make([]int32, n)
 	m.depth = make([]int32, n)
 	m.out = make([]int32, n)
-	for s := range nodes {
+	m.edgeB = make([]byte, 0, n-1)
+	m.edgeT = make([]int32, 0, n-1)
+	for s := range n {
 		m.first[s] = int32(len(m.edgeB))
-		keys := slices.Sorted(maps.Keys(nodes[s].next))
-		for _, c := range keys {
-			m.edgeB = append(m.edgeB, c)
-			m.edgeT = append(m.edgeT, nodes[s].next[c])
+		from := len(m.edgeT)
+		for c := child[s]; c >= 0; c = sib[c] {
+			m.edgeT = append(m.edgeT, c)
+		}
+		kids := m.edgeT[from:]
+		slices.SortFunc(kids, func(a, b int32) int { return int(label[a]) - int(label[b]) })
+		for _, c := range kids {
+			m.edgeB = append(m.edgeB, label[c])
 		}
 	}
 	m.first[n] = int32(len(m.edgeB))
-	for c, t := range nodes[0].next {
-		m.root[c] = t
+	for i := m.first[0]; i < m.first[1]; i++ {
+		m.root[m.edgeB[i]] = m.edgeT[i]
 	}
 	// Breadth first: a state's failure link is its longest proper suffix
 	// that is a state, found from its parent's.
@@ -193,7 +205,7 @@ func newMatcher(pats []pattern) *matcher {
 			m.denseOf[s] = int32(len(m.dense))
 			m.dense = append(m.dense, row)
 		}
-		m.out[s] = nodes[s].pat
+		m.out[s] = pat[s]
 		if m.out[s] < 0 {
 			m.out[s] = m.out[m.fail[s]]
 		}
@@ -290,7 +302,13 @@ func (m *matcher) find(s string) (spans []span, partial int) {
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if st != 0 && isGap(c) {
+		if st == 0 {
+			if i+1 < len(s) && !isGap(s[i+1]) {
+				if b := uint16(c)<<8 | uint16(s[i+1]); m.starts[b/64]&(1<<(b%64)) == 0 {
+					continue
+				}
+			}
+		} else if isGap(c) {
 			continue
 		}
 		for {

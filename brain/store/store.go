@@ -135,7 +135,8 @@ func (d *DB) init() error {
 		if secrets, err = loadSecrets(tx); err != nil {
 			return err
 		}
-		return d.recoverStreams(tx, NewRedactor(secrets))
+		// Built only when a reply is to be recovered: it is rarely needed.
+		return d.recoverStreams(tx, sync.OnceValue(func() *Redactor { return NewRedactor(secrets) }))
 	})
 	if err != nil {
 		return err
@@ -148,7 +149,7 @@ func (d *DB) init() error {
 // stored pieces joined into its text (redacted again with red, the stored
 // secrets). Only one process can hold the file, so at Open any such reply
 // belongs to a process that stopped mid-stream.
-func (d *DB) recoverStreams(tx *bolt.Tx, red *Redactor) error {
+func (d *DB) recoverStreams(tx *bolt.Tx, red func() *Redactor) error {
 	sb := tx.Bucket([]byte(bucketStreaming))
 	var replies [][]byte
 	var stale [][]byte
@@ -193,7 +194,7 @@ func (d *DB) recoverStreams(tx *bolt.Tx, red *Redactor) error {
 		if e.Status != StatusStreaming {
 			continue
 		}
-		e.Text = red.String(e.Text + text)
+		e.Text = red().String(e.Text + text)
 		e.Status = StatusInterrupted
 		e.Seq = seq
 		if err := putEvent(eb, id, e); err != nil {
