@@ -51,14 +51,11 @@ func KeyHost(u string) string {
 		return ""
 	}
 	host, port := strings.ToLower(pu.Hostname()), pu.Port()
-	if port == "" || port == "443" && pu.Scheme == "https" || port == "80" && pu.Scheme == "http" {
-		if strings.Contains(host, ":") {
-			return "[" + host + "]"
-		}
-		return host
-	}
 	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
+		host = "[" + host + "]" // an IPv6 literal
+	}
+	if port == "" || port == "443" && pu.Scheme == "https" || port == "80" && pu.Scheme == "http" {
+		return host
 	}
 	return host + ":" + port
 }

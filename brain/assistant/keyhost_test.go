@@ -184,3 +184,20 @@ func TestEnvKeyBoundAtOpen(t *testing.T) {
 		t.Fatalf("env key carried to another host: %v, %d requests", err, len(other.Requests()))
 	}
 }
+
+func TestKeyHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://API.OpenAI.com/v1":   "api.openai.com",
+		"https://api.openai.com:443/": "api.openai.com",
+		"http://localhost:11434/v1":   "localhost:11434",
+		"http://127.0.0.1:80":         "127.0.0.1",
+		"https://[::1]:8443/v1":       "[::1]:8443",
+		"http://[::1]/v1":             "[::1]",
+		"ftp://h.example":             "",
+		"not a url":                   "",
+	} {
+		if got := KeyHost(in); got != want {
+			t.Errorf("KeyHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -69,8 +69,15 @@
 // every event, streamed piece and title is passed through a Redactor built
 // from the stored secrets, and from values added with AddRedaction (a key
 // taken from the environment), before it is written, replacing each value
-// with "[redacted:NAME]". Redactor is exported so logs and the streamed
-// display can use it too.
+// with "[redacted:NAME]", and so are the simple encodings of each value
+// (reversed, hex, URL-encoded, base64: see encodedForms), found with the
+// exact forms in one pass. Redactor is exported so the streamed display
+// can use it too; RedactingHandler applies it to a log.
+//
+// Each secret also has its places (SecretPlaces, in secret_places): the
+// host a provider's API key may be sent to, and the capabilities the
+// person assigned it to. The store keeps them; the application core
+// enforces them.
 //
 // # Search
 //

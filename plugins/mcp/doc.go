@@ -22,9 +22,14 @@
 //     restarts the server, after a growing pause once it crashed twice in
 //     a row.
 //
-// ${secret:NAME} in args, env and headers (and the older secrets: map)
-// are resolved through Options.Secrets when the server starts; the values
-// are cut from the server's output before it is shown or logged.
+// ${secret:NAME} in env and headers (and the older secrets: map) are
+// resolved through Options.Secrets when the server starts, each only if
+// Options.SecretAllowed lets the capability use it (ErrSecretRefused);
+// the values are cut from the server's output before it is shown or
+// logged. A secret never goes in the command line (readable by every
+// process). Headers go only to the origin of the block's url, and a
+// redirect to another origin fails (ErrCrossOriginRedirect) rather than
+// carrying them, or the request, there.
 //
 // Results become text for the model: text content as is, audio described
 // as an attachment it cannot hear, resource links and embedded resources
