@@ -22,13 +22,16 @@ func init() {
 		"WithHostCheck": reflect.ValueOf(sdk.WithHostCheck),
 
 		// type definitions
-		"Env":       reflect.ValueOf((*sdk.Env)(nil)),
-		"Handler":   reflect.ValueOf((*sdk.Handler)(nil)),
-		"HostCheck": reflect.ValueOf((*sdk.HostCheck)(nil)),
-		"Logger":    reflect.ValueOf((*sdk.Logger)(nil)),
-		"Plugin":    reflect.ValueOf((*sdk.Plugin)(nil)),
-		"Request":   reflect.ValueOf((*sdk.Request)(nil)),
-		"Result":    reflect.ValueOf((*sdk.Result)(nil)),
-		"ToolError": reflect.ValueOf((*sdk.ToolError)(nil)),
+		"Dir":        reflect.ValueOf((*sdk.Dir)(nil)),
+		"Entry":      reflect.ValueOf((*sdk.Entry)(nil)),
+		"Env":        reflect.ValueOf((*sdk.Env)(nil)),
+		"FileWriter": reflect.ValueOf((*sdk.FileWriter)(nil)),
+		"Handler":    reflect.ValueOf((*sdk.Handler)(nil)),
+		"HostCheck":  reflect.ValueOf((*sdk.HostCheck)(nil)),
+		"Logger":     reflect.ValueOf((*sdk.Logger)(nil)),
+		"Plugin":     reflect.ValueOf((*sdk.Plugin)(nil)),
+		"Request":    reflect.ValueOf((*sdk.Request)(nil)),
+		"Result":     reflect.ValueOf((*sdk.Result)(nil)),
+		"ToolError":  reflect.ValueOf((*sdk.ToolError)(nil)),
 	}
 }

@@ -10,7 +10,7 @@ var Symbols = map[string]map[string]reflect.Value{}
 const SDKPath = "github.com/wrasse-app/wrasse/plugins/sdk"
 
 // Regenerate with `go generate ./plugins/hostsyms` after changing plugins/sdk.
-// ErrOutsideRoots, ErrProtected, ErrNoSandbox and ErrHostNotAllowed are excluded and registered by hand (vars.go) so that a
+// ErrOutsideRoots, ErrProtected, ErrNoSandbox, ErrHostNotAllowed and ErrLink are excluded and registered by hand (vars.go) so that a
 // plugin cannot reassign a host-wide variable.
 //
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name hostsyms -exclude ^Err(OutsideRoots|Protected|NoSandbox|HostNotAllowed)$ github.com/wrasse-app/wrasse/plugins/sdk
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name hostsyms -exclude ^Err(OutsideRoots|Protected|NoSandbox|HostNotAllowed|Link)$ github.com/wrasse-app/wrasse/plugins/sdk

@@ -27,5 +27,6 @@ func Exports() map[string]map[string]reflect.Value {
 	out[SDKKey]["ErrProtected"] = reflect.ValueOf(sdk.ErrProtected)
 	out[SDKKey]["ErrNoSandbox"] = reflect.ValueOf(sdk.ErrNoSandbox)
 	out[SDKKey]["ErrHostNotAllowed"] = reflect.ValueOf(sdk.ErrHostNotAllowed)
+	out[SDKKey]["ErrLink"] = reflect.ValueOf(sdk.ErrLink)
 	return out
 }

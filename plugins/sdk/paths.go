@@ -93,15 +93,20 @@ func (e *Env) ResolveArgWrite(arg string) (string, error) {
 	return e.resolveArg(arg, true)
 }
 
-// toolError turns a Permit error into a message for the model.
+// toolError turns a refusal (ErrProtected, ErrOutsideRoots) into a
+// message for the model, which errors.Is still matches.
 func (e *Env) toolError(arg string, err error) error {
+	var msg string
 	switch {
 	case errors.Is(err, ErrProtected):
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, ErrProtected.Error()+": ")
-		return Errorf("%s; do not try another way to reach it", msg)
+		msg = strings.TrimPrefix(err.Error(), ErrProtected.Error()+": ")
+		msg += "; do not try another way to reach it"
 	case len(e.Roots) == 0:
-		return Errorf("no folders are granted: ask the user to grant a folder in Settings")
+		msg = "no folders are granted: ask the user to grant a folder in Settings"
+	case errors.Is(err, errNoFolder):
+		msg = fmt.Sprintf("no folders are granted, so %s has no folder to start from: ask the user to grant a folder in Settings", arg)
+	default:
+		msg = fmt.Sprintf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.Roots, ", "))
 	}
-	return Errorf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.Roots, ", "))
+	return &ToolError{Msg: msg, err: err}
 }

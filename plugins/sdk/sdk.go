@@ -142,9 +142,17 @@ func JSON(v any) *Result { return &Result{JSON: v} }
 
 // ToolError is a failure meant for the model: the message says what went wrong
 // and what to do instead.
-type ToolError struct{ Msg string }
+type ToolError struct {
+	Msg string
+	// err is what the message was written for (ErrProtected, say), so
+	// that errors.Is still sees it.
+	err error
+}
 
 func (e *ToolError) Error() string { return e.Msg }
+
+// Unwrap returns the error the message was written for, if any.
+func (e *ToolError) Unwrap() error { return e.err }
 
 // Errorf returns a *ToolError.
 func Errorf(format string, args ...any) error {
@@ -245,7 +253,11 @@ func (e *Env) Secret(name string) (string, error) {
 // path the plugin may read: inside one of the allowed roots, following
 // symlinks of the part that exists, and outside the protected paths (see
 // Permit). base is usually a working folder chosen within the roots; ""
-// means the first root. Use ResolveWrite for a path that will be written.
+// means DefaultFolder. Use ResolveWrite for a path that will be written.
+//
+// A resolved path is a decision about that moment only: open what a tool
+// reads or writes with the file API (OpenArg, OpenDirArg, ParentArg …),
+// which checks what it actually opens.
 func (e *Env) Resolve(base, path string) (string, error) {
 	return e.resolve(base, path, false)
 }
@@ -254,22 +266,25 @@ func (e *Env) resolve(base, path string, write bool) (string, error) {
 	if len(e.Roots) == 0 {
 		return "", fmt.Errorf("%w: no folders are allowed (%s)", ErrOutsideRoots, path)
 	}
-	if base == "" {
-		base = e.Roots[0]
-	}
 	p := path
 	if !filepath.IsAbs(p) {
+		if base == "" {
+			base = e.DefaultFolder()
+		}
+		if base == "" {
+			return "", fmt.Errorf("%w: %w (%s)", ErrOutsideRoots, errNoFolder, path)
+		}
 		p = filepath.Join(base, p)
 	}
 	return e.Permit(p, write)
 }
 
 // ResolveArg resolves a path a model passed as a tool argument: relative
-// paths are taken from the workspace when it lies inside the allowed roots
-// (else from the first root), and the result must lie inside the roots
-// and outside the protected paths. Its errors are ToolErrors written for
-// the model: they name the folders it may use, say none were granted, or
-// say the path is protected.
+// paths start in DefaultFolder (the first granted folder, never the
+// workspace), and the result must lie inside the roots and outside the
+// protected paths. Its errors are ToolErrors written for the model: they
+// name the folders it may use, say none were granted, or say the path is
+// protected.
 func (e *Env) ResolveArg(arg string) (string, error) {
 	return e.resolveArg(arg, false)
 }
@@ -278,13 +293,7 @@ func (e *Env) resolveArg(arg string, write bool) (string, error) {
 	if strings.TrimSpace(arg) == "" {
 		arg = "."
 	}
-	base := ""
-	if e.Workspace != "" {
-		if ws, err := e.Resolve("", e.Workspace); err == nil {
-			base = ws
-		}
-	}
-	p, err := e.resolve(base, arg, write)
+	p, err := e.resolve("", arg, write)
 	if err != nil {
 		return "", e.toolError(arg, err)
 	}

@@ -12,6 +12,7 @@ func TestResolveStaysInsideRoots(t *testing.T) {
 	root := t.TempDir()
 	outside := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "ws", "sub"), 0o755)
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
 	if err := os.Symlink(outside, filepath.Join(root, "escape")); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
@@ -20,8 +21,10 @@ func TestResolveStaysInsideRoots(t *testing.T) {
 		arg  string
 		want string // "" means refused
 	}{
-		{"sub", filepath.Join(root, "ws", "sub")},
-		{"", filepath.Join(root, "ws")},
+		// Relative paths start in the first granted folder, not the workspace.
+		{"sub", filepath.Join(root, "sub")},
+		{"", root},
+		{"ws/sub", filepath.Join(root, "ws", "sub")},
 		{filepath.Join(root, "notes.txt"), filepath.Join(root, "notes.txt")},
 		{"../../x", ""},
 		{"/etc/passwd", ""},

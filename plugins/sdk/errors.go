@@ -1,0 +1,26 @@
+package sdk
+
+import "errors"
+
+// ErrLink is returned, wrapped in an *fs.PathError, when a name beneath an
+// open Dir passes through a symbolic link: Dir methods never follow one,
+// so a link planted in a folder cannot carry a read or a write elsewhere.
+var ErrLink = errors.New("symbolic link not followed")
+
+// Errors of the file API that plugins have no reason to tell apart; they
+// reach the model as text.
+var (
+	// errNoFolder: roots exist (the workspace, for a built-in) but the
+	// person granted no folder, so a relative path has nowhere to start.
+	errNoFolder = errors.New("no folder is granted, so a relative path has no folder to start from")
+	// errChanged: what was opened is not what was looked at a moment
+	// before (a link or a file swapped in between); nothing was done.
+	errChanged = errors.New("changed while it was being opened; nothing was done, try again")
+	errNotDir  = errors.New("not a folder")
+	errIsDir   = errors.New("is a folder")
+	// errSpecial: a device, pipe or socket, which a tool never opens
+	// (opening a pipe would block the call).
+	errSpecial = errors.New("not a regular file or folder")
+	errName    = errors.New("not a name beneath the folder (absolute, empty, with .. or a NUL)")
+	errLoop    = errors.New("too many levels of symbolic links")
+)
