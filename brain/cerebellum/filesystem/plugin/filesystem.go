@@ -1,10 +1,13 @@
 // Package filesystem is the plugin of the built-in filesystem capability:
 // reading, writing, patching, listing, finding and searching files inside
-// the folders the user granted. Every path goes through env.Resolve.
+// the folders the user granted. Every path is opened through the SDK's file
+// API (env.OpenArg, OpenDirArg, ParentArg and Dir's methods), which checks
+// what it actually opens, so a link swapped in by another process between
+// a check and a read cannot redirect it; nothing here opens a path itself.
 //
 // The source is interpreted by yaegi at run time: no goroutines, no
 // package-level mutable state, stdlib and the SDK only. Heavy lifting is
-// left to stdlib calls (strings.Split, regexp, filepath.WalkDir).
+// left to stdlib calls (strings.Split, regexp) and the SDK's Dir.Walk.
 package filesystem
 
 import (
@@ -12,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,19 +56,6 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	return p, nil
 }
 
-// denied reports whether a walk must leave an entry out: no tool may
-// read it (Wrasse's database, settings, caches, logs).
-func (f *fsys) denied(p string) bool {
-	_, err := f.env.Permit(p, false)
-	return err != nil
-}
-
-// resolve maps a model-supplied path onto the allowed roots; relative
-// paths start at the workspace.
-func (f *fsys) resolve(path string) (string, error) {
-	return f.env.ResolveArg(path)
-}
-
 func isBinary(data []byte) bool {
 	if len(data) > sniffLen {
 		data = data[:sniffLen]
@@ -72,7 +63,14 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data, 0) >= 0
 }
 
+// notFound describes a failure to open path. The SDK's refusals (outside
+// the folders, protected) are already written for the model and pass as
+// they are.
 func notFound(path string, err error) error {
+	var te *sdk.ToolError
+	if errors.As(err, &te) {
+		return err
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return sdk.Errorf("%s does not exist; check the name with fs_list or fs_find", path)
 	}
@@ -86,11 +84,12 @@ func notFound(path string, err error) error {
 
 func (f *fsys) read(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	arg := req.String("path", "")
-	path, err := f.resolve(arg)
+	file, path, err := f.env.OpenArg(arg)
 	if err != nil {
-		return nil, err
+		return nil, notFound(arg, err)
 	}
-	info, err := os.Stat(path)
+	defer file.Close()
+	info, err := file.Stat()
 	if err != nil {
 		return nil, notFound(arg, err)
 	}
@@ -100,7 +99,7 @@ func (f *fsys) read(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	if info.Size() > maxReadFile {
 		return nil, sdk.Errorf("%s is %d bytes, too large to read whole (limit %d); use fs_grep to find the part you need or shell tools such as head/sed", arg, info.Size(), maxReadFile)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readAll(file, maxReadFile)
 	if err != nil {
 		return nil, notFound(arg, err)
 	}
@@ -157,41 +156,23 @@ func (f *fsys) read(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 
 // --- fs_write / fs_patch ---
 
-// writeAtomic replaces path with data via a temporary file in the same
-// folder, so a crash never leaves a half-written file. An existing file's
-// permissions are kept.
-func writeAtomic(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		if info.IsDir() {
-			return fmt.Errorf("is a folder")
-		}
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".wrasse-*")
+// readAll reads an open file, at most limit bytes (a file that grew since
+// its size was checked is cut there).
+func readAll(file *os.File, limit int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(file, limit))
+}
+
+// writeFile replaces the file arg names with data: through the folder
+// that holds it (made first when createDirs), into a temporary file renamed
+// over the name, so a crash never leaves a half-written file and nothing
+// is truncated. An existing file's permissions are kept.
+func (f *fsys) writeFile(arg string, data []byte, createDirs bool) error {
+	dir, name, err := f.env.ParentArg(arg, createDirs)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, mode)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return werr
-	}
-	return nil
+	defer dir.Close()
+	return dir.WriteFile(name, data, 0o644)
 }
 
 func countLines(s string) int {
@@ -210,33 +191,36 @@ func (f *fsys) write(ctx context.Context, req *sdk.Request) (*sdk.Result, error)
 	if strings.TrimSpace(arg) == "" {
 		return nil, sdk.Errorf("path is empty: pass the file to write")
 	}
-	path, err := f.env.ResolveArgWrite(arg)
-	if err != nil {
-		return nil, err
-	}
 	content := req.String("content", "")
 	if len(content) > maxWrite {
 		return nil, sdk.Errorf("content is %d bytes; the limit is %d", len(content), maxWrite)
 	}
+	// A first look for the messages; the write checks again on what it opens.
+	verb := "created"
+	info, path, err := f.env.CheckArg(arg, true)
 	dir := filepath.Dir(path)
-	if info, err := os.Stat(dir); err != nil {
-		if !req.Bool("create_dirs", true) {
-			return nil, sdk.Errorf("folder %s does not exist; pass create_dirs: true to create it", dir)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, sdk.Errorf("cannot create folder %s: %v", dir, err)
-		}
-	} else if !info.IsDir() {
+	switch {
+	case err == nil && info.IsDir():
+		return nil, sdk.Errorf("%s is a folder; pass a file path", arg)
+	case err == nil:
+		verb = "replaced"
+	case path == "":
+		return nil, notFound(arg, err)
+	}
+	if dinfo, _, err := f.env.CheckArg(dir, false); err == nil && !dinfo.IsDir() {
 		return nil, sdk.Errorf("%s is a file, not a folder; choose another path", dir)
 	}
-	verb := "created"
-	if info, err := os.Stat(path); err == nil {
-		if info.IsDir() {
-			return nil, sdk.Errorf("%s is a folder; pass a file path", arg)
-		}
-		verb = "replaced"
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, notFound(arg, err)
 	}
-	if err := writeAtomic(path, []byte(content)); err != nil {
+	if err := f.writeFile(arg, []byte(content), req.Bool("create_dirs", true)); err != nil {
+		var te *sdk.ToolError
+		switch {
+		case errors.As(err, &te):
+			return nil, err
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, sdk.Errorf("folder %s does not exist; pass create_dirs: true to create it", dir)
+		}
 		return nil, sdk.Errorf("cannot write %s: %v", arg, err)
 	}
 	return sdk.Textf("%s %s (%d bytes, %d lines)", verb, path, len(content), countLines(content)), nil
@@ -244,23 +228,30 @@ func (f *fsys) write(ctx context.Context, req *sdk.Request) (*sdk.Result, error)
 
 func (f *fsys) patch(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	arg := req.String("path", "")
-	path, err := f.env.ResolveArgWrite(arg)
+	info, path, err := f.env.CheckArg(arg, true)
 	if err != nil {
-		return nil, err
+		return nil, notFound(arg, err)
 	}
 	search := req.String("search", "")
 	replace := req.String("replace", "")
 	if search == "" {
 		return nil, sdk.Errorf("search is empty: pass the exact text to replace, copied from fs_read output (without line numbers)")
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, notFound(arg, err)
-	}
 	if info.IsDir() || info.Size() > maxReadFile {
 		return nil, sdk.Errorf("%s is a folder or too large to patch", arg)
 	}
-	data, err := os.ReadFile(path)
+	// Read and write through one handle of the folder that holds the file.
+	dir, name, err := f.env.ParentArg(arg, false)
+	if err != nil {
+		return nil, notFound(arg, err)
+	}
+	defer dir.Close()
+	file, err := dir.Open(name)
+	if err != nil {
+		return nil, notFound(arg, err)
+	}
+	data, err := readAll(file, maxReadFile)
+	file.Close()
 	if err != nil {
 		return nil, notFound(arg, err)
 	}
@@ -287,7 +278,7 @@ func (f *fsys) patch(ctx context.Context, req *sdk.Request) (*sdk.Result, error)
 	if all {
 		out = strings.ReplaceAll(text, search, replace)
 	}
-	if err := writeAtomic(path, []byte(out)); err != nil {
+	if err := dir.WriteFile(name, []byte(out), 0o644); err != nil {
 		return nil, sdk.Errorf("cannot write %s: %v", arg, err)
 	}
 	if n == 1 {
@@ -316,27 +307,29 @@ func humanSize(n int64) string {
 	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
 }
 
-// dirArg resolves a folder argument and checks it exists.
-func (f *fsys) dirArg(arg string) (string, error) {
-	root, err := f.resolve(arg)
+// dirArg opens a folder argument.
+func (f *fsys) dirArg(arg string) (*sdk.Dir, error) {
+	info, _, err := f.env.CheckArg(arg, false)
 	if err != nil {
-		return "", err
-	}
-	info, err := os.Stat(root)
-	if err != nil {
-		return "", notFound(arg, err)
+		return nil, notFound(arg, err)
 	}
 	if !info.IsDir() {
-		return "", sdk.Errorf("%s is a file, not a folder; use fs_read to read it", arg)
+		return nil, sdk.Errorf("%s is a file, not a folder; use fs_read to read it", arg)
 	}
-	return root, nil
+	dir, err := f.env.OpenDirArg(arg, false)
+	if err != nil {
+		return nil, notFound(arg, err)
+	}
+	return dir, nil
 }
 
 func (f *fsys) list(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
-	root, err := f.dirArg(req.String("path", "."))
+	dir, err := f.dirArg(req.String("path", "."))
 	if err != nil {
 		return nil, err
 	}
+	defer dir.Close()
+	root := dir.Path()
 	depth := req.Int("depth", 1)
 	if depth < 1 {
 		depth = 1
@@ -348,57 +341,38 @@ func (f *fsys) list(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	var b strings.Builder
 	count, dirs, files := 0, 0, 0
 	truncated := false
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, werr error) error {
-		if werr != nil {
-			if p == root {
-				return werr
-			}
-			return nil
-		}
-		if p == root {
-			return nil
-		}
+	// Protected entries are left out by the walk itself.
+	err = dir.Walk(func(e *sdk.Entry) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if f.denied(p) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if !hidden && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
+		rel := e.Path
+		if !hidden && strings.HasPrefix(e.Name, ".") {
+			if e.IsDir() {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if count >= maxList {
 			truncated = true
-			return filepath.SkipAll
+			return fs.SkipAll
 		}
 		count++
 		level := strings.Count(rel, "/") + 1
-		if d.IsDir() {
+		if e.IsDir() {
 			dirs++
 			b.WriteString(rel + "/\n")
-			if level >= depth || skipDir(d.Name()) {
-				return filepath.SkipDir
+			if level >= depth || skipDir(e.Name) {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		files++
-		info, ierr := d.Info()
-		switch {
-		case ierr != nil:
-			b.WriteString(rel + "\n")
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
+		if e.Type()&fs.ModeSymlink != 0 {
+			target, _ := e.Readlink()
 			b.WriteString(rel + " -> " + target + "\n")
-		default:
-			b.WriteString(rel + "  " + humanSize(info.Size()) + "\n")
+		} else {
+			b.WriteString(rel + "  " + humanSize(e.Info().Size()) + "\n")
 		}
 		return nil
 	})
@@ -511,41 +485,30 @@ func (f *fsys) find(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	if err != nil {
 		return nil, sdk.Errorf("pattern %q is not a valid glob (%v); use e.g. **/*.go, *.md or src/**/test_*.py", pattern, err)
 	}
-	root, err := f.dirArg(req.String("path", "."))
+	dir, err := f.dirArg(req.String("path", "."))
 	if err != nil {
 		return nil, err
 	}
+	defer dir.Close()
+	root := dir.Path()
 	var out []string
 	truncated := false
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, werr error) error {
-		if werr != nil || p == root {
-			if werr != nil && p == root {
-				return werr
-			}
-			return nil
-		}
+	err = dir.Walk(func(e *sdk.Entry) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if f.denied(p) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() && skipDir(d.Name()) {
-			return filepath.SkipDir
+		rel := e.Path
+		if e.IsDir() && skipDir(e.Name) {
+			return fs.SkipDir
 		}
 		if !re.MatchString(rel) {
 			return nil
 		}
 		if len(out) >= maxFind {
 			truncated = true
-			return filepath.SkipAll
+			return fs.SkipAll
 		}
-		if d.IsDir() {
+		if e.IsDir() {
 			rel += "/"
 		}
 		out = append(out, rel)
@@ -591,25 +554,24 @@ func (f *fsys) grep(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	if maxResults > 1000 {
 		maxResults = 1000
 	}
-	root, err := f.resolve(req.String("path", "."))
+	pathArg := req.String("path", ".")
+	rootInfo, root, err := f.env.CheckArg(pathArg, false)
 	if err != nil {
-		return nil, err
-	}
-	rootInfo, err := os.Stat(root)
-	if err != nil {
-		return nil, notFound(req.String("path", "."), err)
+		return nil, notFound(pathArg, err)
 	}
 	var b strings.Builder
 	matches, filesWithMatch, skippedBinary := 0, 0, 0
 	truncated := false
-	search := func(p, rel string) {
-		// Protected files (Wrasse's database, settings, logs) are never
-		// opened, and binary files are skipped before the pattern sees
-		// them: a match count on either would read them out bit by bit.
-		if _, err := f.env.Permit(p, false); err != nil {
+	// search greps one opened file. Protected files (Wrasse's database,
+	// settings, logs) are never opened (the SDK refuses them), and binary
+	// files are skipped before the pattern sees them: a match count on
+	// either would read them out bit by bit.
+	search := func(file *os.File, err error, rel string) {
+		if err != nil {
 			return
 		}
-		data, err := os.ReadFile(p)
+		data, err := readAll(file, maxReadFile)
+		file.Close()
 		if err != nil {
 			return
 		}
@@ -654,45 +616,41 @@ func (f *fsys) grep(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 		}
 	}
 	if !rootInfo.IsDir() {
-		search(root, filepath.Base(root))
+		file, _, err := f.env.OpenArg(pathArg)
+		if err != nil {
+			return nil, notFound(pathArg, err)
+		}
+		search(file, nil, filepath.Base(root))
 	} else {
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, werr error) error {
-			if werr != nil {
-				if p == root {
-					return werr
-				}
-				return nil
-			}
+		dir, err := f.dirArg(pathArg)
+		if err != nil {
+			return nil, err
+		}
+		defer dir.Close()
+		err = dir.Walk(func(e *sdk.Entry) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if f.denied(p) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if p != root && skipDir(d.Name()) {
-					return filepath.SkipDir
+			if e.IsDir() {
+				if skipDir(e.Name) {
+					return fs.SkipDir
 				}
 				return nil
 			}
 			if truncated {
-				return filepath.SkipAll
+				return fs.SkipAll
 			}
-			if !d.Type().IsRegular() {
+			if !e.Type().IsRegular() {
 				return nil
 			}
-			rel, _ := filepath.Rel(root, p)
-			rel = filepath.ToSlash(rel)
-			if globRe != nil && !globRe.MatchString(rel) {
+			if globRe != nil && !globRe.MatchString(e.Path) {
 				return nil
 			}
-			if info, err := d.Info(); err != nil || info.Size() > maxGrepFile {
+			if e.Info().Size() > maxGrepFile {
 				return nil
 			}
-			search(p, rel)
+			file, err := e.Open()
+			search(file, err, e.Path)
 			return nil
 		})
 		if err != nil {

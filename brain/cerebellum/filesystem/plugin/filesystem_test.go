@@ -40,7 +40,7 @@ func setup(t *testing.T, files map[string]string) (*sdk.Plugin, string) {
 			t.Fatal(err)
 		}
 	}
-	p, err := Init(&sdk.Env{Name: "filesystem", Roots: []string{dir}, Workspace: dir})
+	p, err := Init(&sdk.Env{Name: "filesystem", Roots: []string{dir}, Workspace: filepath.Join(dir, "ws")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,5 +426,71 @@ func TestDangerPatterns(t *testing.T) {
 		if p.Reason == "" {
 			t.Errorf("danger pattern %q has no reason", p.Pattern)
 		}
+	}
+}
+
+// Hard links name the very file they link: one to a file no tool may read
+// is refused or left out wherever it is met, and a write to one to a
+// capability's file replaces the link's name, never the capability's file.
+func TestHardLinksToProtectedFiles(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "ws")
+	skill := filepath.Join(ws, "brain", "cerebellum", "notes", "SKILL.md")
+	const secret = "sk-HARDLINK"
+	files := map[string]string{filepath.Join(ws, "wrasse.db"): secret + "\x00", filepath.Join(ws, "config.json"): `{"k":"` + secret + `"}`,
+		skill: "---\nname: notes\n---\n", filepath.Join(home, "docs", "a.txt"): "alpha"}
+	for p, body := range files {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"docs/db.txt": "wrasse.db", "docs/settings.txt": "config.json", "docs/skill.md": "brain/cerebellum/notes/SKILL.md"} {
+		if err := os.Link(filepath.Join(ws, target), filepath.Join(home, link)); err != nil {
+			t.Skip("hard links unsupported:", err)
+		}
+	}
+	p, err := Init(&sdk.Env{Name: "filesystem", Roots: []string{home, ws}, Workspace: ws,
+		NoAccess: []string{filepath.Join(ws, "wrasse.db"), filepath.Join(ws, "config.json")},
+		ReadOnly: []string{filepath.Join(ws, "brain", "cerebellum")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool    string
+		args    map[string]any
+		errWant string
+	}{
+		{"fs_read", map[string]any{"path": "docs/db.txt"}, "another name of"},
+		{"fs_read", map[string]any{"path": "docs/settings.txt"}, "another name of"},
+		{"fs_patch", map[string]any{"path": "docs/settings.txt", "search": "k", "replace": "x"}, "another name of"},
+		{"fs_write", map[string]any{"path": "docs/settings.txt", "content": "{}"}, "another name of"},
+		{"fs_grep", map[string]any{"path": "docs", "pattern": "sk-"}, ""},
+		{"fs_grep", map[string]any{"path": "docs/db.txt", "pattern": "sk-"}, "another name of"},
+		{"fs_list", map[string]any{"path": "docs"}, ""},
+		{"fs_find", map[string]any{"path": "docs", "pattern": "*.txt"}, ""},
+		{"fs_write", map[string]any{"path": "docs/skill.md", "content": "rewritten"}, ""},
+		{"fs_patch", map[string]any{"path": "docs/skill.md", "search": "rewritten", "replace": "patched"}, ""},
+	}
+	for _, tt := range tests {
+		out, err := call(t, p, tt.tool, tt.args)
+		if tt.errWant != "" && (err == nil || !strings.Contains(err.Error(), tt.errWant)) {
+			t.Errorf("%s %v: %q, %v; want %q", tt.tool, tt.args, out, err, tt.errWant)
+		}
+		if tt.errWant == "" && err != nil {
+			t.Errorf("%s %v: %v", tt.tool, tt.args, err)
+		}
+		if strings.Contains(out, secret) || strings.Contains(out, "db.txt") || strings.Contains(out, "settings.txt") {
+			t.Errorf("%s %v showed a protected file: %s", tt.tool, tt.args, out)
+		}
+	}
+	if b, _ := os.ReadFile(skill); string(b) != "---\nname: notes\n---\n" {
+		t.Errorf("the capability's SKILL.md was changed through a hard link: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "docs", "skill.md")); string(b) != "patched" {
+		t.Errorf("docs/skill.md = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "config.json")); !strings.Contains(string(b), secret) {
+		t.Errorf("config.json = %q", b)
 	}
 }
