@@ -3,9 +3,13 @@
 //
 // Extraction is defensive: every entry is checked before anything is
 // written (paths escaping the destination, links, devices, counts, sizes
-// and compression ratios), existing files are kept unless overwrite is
-// set, and each target path is resolved through env.Resolve so a symlink
-// inside the destination cannot redirect writes elsewhere.
+// and compression ratios), and existing files are kept unless overwrite is
+// set. Every file is opened through the SDK's file API, which checks what
+// it actually opens: each entry is created beneath the destination's
+// folder handle, never through a symbolic link (one in its way refuses the
+// archive), as a temporary file renamed into place, so a link planted or
+// flipped in the destination cannot redirect a write and nothing existing
+// is truncated.
 //
 // The source is interpreted by yaegi at run time: no goroutines, no
 // package-level mutable state, stdlib and the SDK only.
@@ -65,22 +69,6 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	return p, nil
 }
 
-func (a *arch) resolve(arg string) (string, error) {
-	if strings.TrimSpace(arg) == "" {
-		return "", sdk.Errorf("a path is empty")
-	}
-	return a.env.ResolveArg(arg)
-}
-
-// resolveWrite is resolve for a destination: it also refuses the paths
-// tools may read but not change (the capability folder).
-func (a *arch) resolveWrite(arg string) (string, error) {
-	if strings.TrimSpace(arg) == "" {
-		return "", sdk.Errorf("a path is empty")
-	}
-	return a.env.ResolveArgWrite(arg)
-}
-
 // entry is one archive member as the checks see it.
 type entry struct {
 	Name       string // cleaned, slash-separated
@@ -93,15 +81,11 @@ type entry struct {
 	Link       string
 }
 
-// detect names the format from magic bytes, then the extension.
-func detect(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+// detect names the format of the open archive f from magic bytes, then
+// the extension of its name p.
+func detect(f *os.File, p string) (string, error) {
 	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
+	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
@@ -123,15 +107,14 @@ func detect(p string) (string, error) {
 	return "", fmt.Errorf("not a zip, tar or tar.gz archive")
 }
 
-// readEntries lists the members of an archive without extracting, up to
-// one past limit.
-func readEntries(p, format string, limit int) ([]entry, error) {
+// readEntries lists the members of the open archive f (size bytes)
+// without extracting, up to one past limit.
+func readEntries(f *os.File, size int64, format string, limit int) ([]entry, error) {
 	if format == fmtZip {
-		r, err := zip.OpenReader(p)
+		r, err := zip.NewReader(f, size)
 		if err != nil {
 			return nil, err
 		}
-		defer r.Close()
 		out := make([]entry, 0, len(r.File))
 		for _, f := range r.File {
 			if len(out) > limit {
@@ -143,7 +126,7 @@ func readEntries(p, format string, limit int) ([]entry, error) {
 	}
 	var out []entry
 	errStop := errors.New("stop")
-	err := walkTar(p, format, func(h *tar.Header, r io.Reader) error {
+	err := walkTar(f, size, format, func(h *tar.Header, r io.Reader) error {
 		out = append(out, tarEntry(h))
 		if len(out) > limit {
 			return errStop
@@ -194,16 +177,11 @@ func tarEntry(h *tar.Header) entry {
 	return e
 }
 
-// walkTar calls fn for each header of a tar or tar.gz file.
-func walkTar(p, format string, fn func(h *tar.Header, r io.Reader) error) error {
-	f, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var src io.Reader = f
+// walkTar calls fn for each header of the open tar or tar.gz file f.
+func walkTar(f *os.File, size int64, format string, fn func(h *tar.Header, r io.Reader) error) error {
+	var src io.Reader = io.NewSectionReader(f, 0, size)
 	if format == fmtTarGz {
-		gz, err := gzip.NewReader(f)
+		gz, err := gzip.NewReader(src)
 		if err != nil {
 			return err
 		}
@@ -256,15 +234,16 @@ func humanSize(n int64) string {
 
 func (a *arch) list(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	arg := req.String("path", "")
-	p, err := a.resolve(arg)
+	f, p, info, err := a.openArchive(arg)
 	if err != nil {
 		return nil, err
 	}
-	format, err := detect(p)
+	defer f.Close()
+	format, err := detect(f, p)
 	if err != nil {
 		return nil, archiveErr(arg, err)
 	}
-	entries, err := readEntries(p, format, a.maxEntries)
+	entries, err := readEntries(f, info.Size(), format, a.maxEntries)
 	if err != nil {
 		return nil, sdk.Errorf("%s is not a readable %s archive: %v", arg, format, err)
 	}
@@ -307,7 +286,33 @@ func (a *arch) list(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 	return sdk.Text(out), nil
 }
 
+// openArchive opens the archive a tool was given.
+func (a *arch) openArchive(arg string) (*os.File, string, fs.FileInfo, error) {
+	if strings.TrimSpace(arg) == "" {
+		return nil, "", nil, sdk.Errorf("a path is empty")
+	}
+	f, p, err := a.env.OpenArg(arg)
+	if err != nil {
+		return nil, "", nil, archiveErr(arg, err)
+	}
+	info, err := f.Stat()
+	if err == nil && info.IsDir() {
+		err = fmt.Errorf("is a folder, not an archive")
+	}
+	if err != nil {
+		f.Close()
+		return nil, "", nil, archiveErr(arg, err)
+	}
+	return f, p, info, nil
+}
+
+// archiveErr describes a failure with the file arg. The SDK's refusals
+// (outside the folders, protected) are written for the model already.
 func archiveErr(arg string, err error) error {
+	var te *sdk.ToolError
+	if errors.As(err, &te) {
+		return err
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return sdk.Errorf("%s does not exist; check the path with fs_find", arg)
 	}
@@ -316,95 +321,118 @@ func archiveErr(arg string, err error) error {
 
 // --- archive_extract ---
 
-// plan checks every entry before anything is written and returns the
-// targets in order. It refuses the whole archive on the first problem.
-func (a *arch) plan(entries []entry, dest string, archiveSize int64, overwrite bool) ([]string, error) {
+// plan checks every entry before anything is written and refuses the
+// whole archive on the first problem. dest is the destination when it
+// exists already (nil when it will be made): each entry is looked up
+// beneath it without following links, as the writes will be.
+func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite bool) error {
 	if len(entries) > a.maxEntries {
-		return nil, fmt.Errorf("it has more than %d entries", a.maxEntries)
+		return fmt.Errorf("it has more than %d entries", a.maxEntries)
 	}
 	var total, compressed int64
-	targets := make([]string, len(entries))
 	seen := map[string]bool{}
 	var conflicts []string
-	for i, e := range entries {
+	for _, e := range entries {
 		switch e.Kind {
 		case "meta":
 			continue
 		case "symlink", "hardlink":
-			return nil, fmt.Errorf("entry %q is a %s; links are not extracted because they can point outside the destination", e.Raw, e.Kind)
+			return fmt.Errorf("entry %q is a %s; links are not extracted because they can point outside the destination", e.Raw, e.Kind)
 		case "device", "other":
-			return nil, fmt.Errorf("entry %q is a special file (%s); only files and folders are extracted", e.Raw, e.Kind)
+			return fmt.Errorf("entry %q is a special file (%s); only files and folders are extracted", e.Raw, e.Kind)
 		}
 		if e.Name == "" {
-			return nil, fmt.Errorf("entry %q has an absolute path or climbs out of the destination (..)", e.Raw)
+			return fmt.Errorf("entry %q has an absolute path or climbs out of the destination (..)", e.Raw)
 		}
 		if e.Name == "." {
 			if e.Kind != "dir" {
-				return nil, fmt.Errorf("entry %q is a file without a name", e.Raw)
+				return fmt.Errorf("entry %q is a file without a name", e.Raw)
 			}
-			targets[i] = dest
 			continue
 		}
 		if strings.ContainsRune(e.Name, 0) {
-			return nil, fmt.Errorf("entry %q has a NUL in its name", e.Raw)
+			return fmt.Errorf("entry %q has a NUL in its name", e.Raw)
 		}
 		if e.Size < 0 {
-			return nil, fmt.Errorf("entry %q has a negative size", e.Raw)
+			return fmt.Errorf("entry %q has a negative size", e.Raw)
 		}
-		target := filepath.Join(dest, filepath.FromSlash(e.Name))
-		// Resolve follows symlinks already on disk, so an existing link in
-		// dest cannot carry a write outside the granted folders.
-		resolved, err := a.env.ResolveWrite("", target)
-		if errors.Is(err, sdk.ErrProtected) {
-			return nil, fmt.Errorf("entry %q would write where no tool may (%v); extract into another folder", e.Raw, err)
-		}
-		if err != nil || !(resolved == dest || strings.HasPrefix(resolved, dest+string(filepath.Separator))) {
-			return nil, fmt.Errorf("entry %q would be written outside the destination", e.Raw)
-		}
-		targets[i] = resolved
-		if e.Kind == "file" {
-			if seen[resolved] {
-				return nil, fmt.Errorf("entry %q appears twice", e.Raw)
+		if dest != nil {
+			info, err := dest.Check(e.Name, true)
+			switch {
+			case errors.Is(err, sdk.ErrProtected):
+				return fmt.Errorf("entry %q would write where no tool may (%v); extract into another folder", e.Raw, err)
+			case errors.Is(err, sdk.ErrLink) || (err == nil && info.Mode()&fs.ModeSymlink != 0):
+				return fmt.Errorf("entry %q would be written outside the destination, through a symbolic link in it (links are never followed)", e.Raw)
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				return fmt.Errorf("entry %q cannot be written: %v", e.Raw, err)
+			case err == nil && e.Kind == "dir" && !info.IsDir():
+				return fmt.Errorf("entry %q is a folder, but a file of that name exists", e.Raw)
+			case err == nil && e.Kind == "file" && info.IsDir():
+				return fmt.Errorf("entry %q would replace the folder %s", e.Raw, e.Name)
+			case err == nil && e.Kind == "file" && !overwrite:
+				conflicts = append(conflicts, e.Name)
 			}
-			seen[resolved] = true
+		}
+		if e.Kind == "file" {
+			if seen[e.Name] {
+				return fmt.Errorf("entry %q appears twice", e.Raw)
+			}
+			seen[e.Name] = true
 			total += e.Size
 			compressed += e.Compressed
 			if e.Compressed > 0 && e.Size > ratioFloor && e.Size/e.Compressed > maxRatio {
-				return nil, fmt.Errorf("entry %q expands %d times (a zip bomb?)", e.Raw, e.Size/e.Compressed)
-			}
-			if info, err := os.Lstat(resolved); err == nil {
-				if info.IsDir() {
-					return nil, fmt.Errorf("entry %q would replace the folder %s", e.Raw, resolved)
-				}
-				if !overwrite {
-					conflicts = append(conflicts, e.Name)
-				}
+				return fmt.Errorf("entry %q expands %d times (a zip bomb?)", e.Raw, e.Size/e.Compressed)
 			}
 		}
 	}
 	if total > a.maxTotal {
-		return nil, fmt.Errorf("it would write %s; the limit is %s", humanSize(total), humanSize(a.maxTotal))
+		return fmt.Errorf("it would write %s; the limit is %s", humanSize(total), humanSize(a.maxTotal))
 	}
 	if archiveSize > 0 && total > ratioFloor && total/archiveSize > maxRatio {
-		return nil, fmt.Errorf("it expands %d times (%s from %s; a decompression bomb?)", total/archiveSize, humanSize(total), humanSize(archiveSize))
+		return fmt.Errorf("it expands %d times (%s from %s; a decompression bomb?)", total/archiveSize, humanSize(total), humanSize(archiveSize))
 	}
 	if len(conflicts) > 0 {
 		shown := conflicts
 		if len(shown) > 5 {
 			shown = shown[:5]
 		}
-		return nil, fmt.Errorf("%d files already exist (%s); pass overwrite: true to replace them or choose another dest", len(conflicts), strings.Join(shown, ", "))
+		return fmt.Errorf("%d files already exist (%s); pass overwrite: true to replace them or choose another dest", len(conflicts), strings.Join(shown, ", "))
 	}
-	return targets, nil
+	return nil
 }
 
 func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	arg := req.String("path", "")
-	p, err := a.resolve(arg)
+	destArg := req.String("dest", "")
+	// checkDest looks at the destination: refused, a file, or (nil info)
+	// not there yet.
+	var destInfo fs.FileInfo
+	var dest string
+	checkDest := func() error {
+		var err error
+		destInfo, dest, err = a.env.CheckArg(destArg, true)
+		switch {
+		case err == nil && !destInfo.IsDir():
+			return sdk.Errorf("%s is a file; pass a folder to extract into", destArg)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return archiveErr(destArg, err)
+		}
+		return nil
+	}
+	if destArg != "" {
+		if err := checkDest(); err != nil {
+			return nil, err
+		}
+	}
+	src, p, info, err := a.openArchive(arg)
 	if err != nil {
 		return nil, err
 	}
-	destArg := req.String("dest", "")
+	defer src.Close()
+	format, err := detect(src, p)
+	if err != nil {
+		return nil, archiveErr(arg, err)
+	}
 	if destArg == "" {
 		base := filepath.Base(p)
 		for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
@@ -414,81 +442,84 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 			}
 		}
 		destArg = filepath.Join(filepath.Dir(p), base)
+		if err := checkDest(); err != nil {
+			return nil, err
+		}
 	}
-	dest, err := a.resolveWrite(destArg)
-	if err != nil {
-		return nil, err
-	}
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, archiveErr(arg, err)
-	}
-	format, err := detect(p)
-	if err != nil {
-		return nil, archiveErr(arg, err)
-	}
-	entries, err := readEntries(p, format, a.maxEntries)
+	entries, err := readEntries(src, info.Size(), format, a.maxEntries)
 	if err != nil {
 		return nil, sdk.Errorf("%s is not a readable %s archive: %v", arg, format, err)
 	}
+	var destDir *sdk.Dir
+	if destInfo != nil {
+		if destDir, err = a.env.OpenDirArg(destArg, true); err != nil {
+			return nil, archiveErr(destArg, err)
+		}
+		defer destDir.Close()
+	}
 	overwrite := req.Bool("overwrite", false)
-	targets, err := a.plan(entries, dest, info.Size(), overwrite)
-	if err != nil {
+	if err := a.plan(entries, destDir, info.Size(), overwrite); err != nil {
 		return nil, sdk.Errorf("refused to extract %s: %v. Nothing was written.", arg, err)
 	}
-	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return nil, sdk.Errorf("cannot create %s: %v", destArg, err)
+	if destDir == nil {
+		if destDir, err = a.env.MkdirAllArg(destArg); err != nil {
+			return nil, archiveErr(destArg, err)
+		}
+		defer destDir.Close()
 	}
 	budget := a.maxTotal
 	files, dirs := 0, 0
 	var written int64
+	// write puts one entry in place beneath the destination's handle:
+	// folders made there, files written to a temporary file and renamed
+	// over the name, never through a link.
 	write := func(i int, r io.Reader) error {
 		e := entries[i]
-		target := targets[i]
 		if e.Kind == "dir" {
 			dirs++
-			return os.MkdirAll(target, 0o755)
+			return destDir.MkdirAll(e.Name)
 		}
 		if e.Kind != "file" {
 			return nil
 		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
+		if d := path.Dir(e.Name); d != "." {
+			if err := destDir.MkdirAll(d); err != nil {
+				return err
+			}
 		}
 		mode := fs.FileMode(0o644)
 		if e.Mode&0o111 != 0 {
 			mode = 0o755
 		}
-		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+		w, err := destDir.Create(e.Name, mode)
 		if err != nil {
 			return err
 		}
 		// Never trust the declared size: copy at most that much plus one byte.
-		n, err := io.Copy(f, io.LimitReader(r, e.Size+1))
-		cerr := f.Close()
-		if err == nil {
-			err = cerr
+		n, err := io.Copy(w, io.LimitReader(r, e.Size+1))
+		if err == nil && n != e.Size {
+			err = fmt.Errorf("entry %q holds %d bytes but declares %d", e.Raw, n, e.Size)
+		}
+		if err == nil && budget-n < 0 {
+			err = fmt.Errorf("the size limit was exceeded")
 		}
 		if err != nil {
+			w.Abort()
 			return err
 		}
-		if n != e.Size {
-			return fmt.Errorf("entry %q holds %d bytes but declares %d", e.Raw, n, e.Size)
+		if err := w.Commit(); err != nil {
+			return err
 		}
 		budget -= n
 		written += n
-		if budget < 0 {
-			return fmt.Errorf("the size limit was exceeded")
-		}
 		files++
 		return nil
 	}
 	if format == fmtZip {
-		r, err := zip.OpenReader(p)
+		r, err := zip.NewReader(src, info.Size())
 		if err != nil {
 			return nil, sdk.Errorf("cannot open %s: %v", arg, err)
 		}
-		defer r.Close()
 		for i, f := range r.File {
 			if err := ctx.Err(); err != nil {
 				return nil, sdk.Errorf("extraction of %s was cancelled after %d files", arg, files)
@@ -511,7 +542,7 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 		}
 	} else {
 		i := 0
-		err := walkTar(p, format, func(h *tar.Header, r io.Reader) error {
+		err := walkTar(src, info.Size(), format, func(h *tar.Header, r io.Reader) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -548,192 +579,63 @@ func formatFor(dest, asked string) (string, error) {
 	return "", fmt.Errorf("cannot tell the format from %q; end dest with .zip or .tar.gz, or pass format", filepath.Base(dest))
 }
 
-// member is one file or folder to put into a new archive.
-type member struct {
-	path string
-	name string
-	info fs.FileInfo
+// packer writes members into a new archive and keeps its counts.
+type packer struct {
+	zw    *zip.Writer
+	gz    *gzip.Writer
+	tw    *tar.Writer
+	names map[string]string // stored name -> where it came from
+	files int
+	total int64
 }
 
-func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
-	destArg := req.String("dest", "")
-	dest, err := a.resolveWrite(destArg)
-	if err != nil {
-		return nil, err
-	}
-	format, err := formatFor(dest, req.String("format", ""))
-	if err != nil {
-		return nil, sdk.Errorf("%v", err)
-	}
-	if _, err := os.Stat(dest); err == nil && !req.Bool("overwrite", false) {
-		return nil, sdk.Errorf("%s already exists; pass overwrite: true to replace it or choose another dest", destArg)
-	}
-	var sources []string
-	if list, ok := req.Args["sources"].([]any); ok {
-		for _, s := range list {
-			if str, ok := s.(string); ok && strings.TrimSpace(str) != "" {
-				sources = append(sources, str)
-			}
-		}
-	}
-	if len(sources) == 0 {
-		return nil, sdk.Errorf("sources is empty: pass the files or folders to put into the archive")
-	}
-	var members []member
-	skipped := 0
-	names := map[string]string{}
-	for _, s := range sources {
-		src, err := a.resolve(s)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := os.Lstat(src); err != nil {
-			return nil, archiveErr(s, err)
-		}
-		parent := filepath.Dir(src)
-		err = filepath.WalkDir(src, func(p string, d fs.DirEntry, werr error) error {
-			if werr != nil {
-				return werr
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if p == dest {
-				return nil
-			}
-			// Wrasse's own data never goes into an archive.
-			if _, err := a.env.Permit(p, false); err != nil {
-				skipped++
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 || !(d.IsDir() || d.Type().IsRegular()) {
-				skipped++
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(parent, p)
-			if err != nil {
-				return err
-			}
-			name := filepath.ToSlash(rel)
-			if prev, dup := names[name]; dup {
-				return fmt.Errorf("%s and %s would both be stored as %s", prev, p, name)
-			}
-			names[name] = p
-			if len(members) >= maxCreate {
-				return fmt.Errorf("more than %d entries; archive fewer files at once", maxCreate)
-			}
-			members = append(members, member{path: p, name: name, info: info})
-			return nil
-		})
-		if err != nil {
-			return nil, sdk.Errorf("cannot collect %s: %v", s, err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return nil, sdk.Errorf("cannot create the folder of %s: %v", destArg, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".wrasse-*")
-	if err != nil {
-		return nil, sdk.Errorf("cannot write %s: %v", destArg, err)
-	}
-	tmpName := tmp.Name()
-	var total int64
+func newPacker(format string, out io.Writer) *packer {
+	pk := &packer{names: map[string]string{}}
 	if format == fmtZip {
-		total, err = writeZip(ctx, tmp, members)
+		pk.zw = zip.NewWriter(out)
 	} else {
-		total, err = writeTarGz(ctx, tmp, members)
+		pk.gz = gzip.NewWriter(out)
+		pk.tw = tar.NewWriter(pk.gz)
 	}
-	cerr := tmp.Close()
-	if err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmpName, dest)
-	}
-	if err != nil {
-		os.Remove(tmpName)
-		return nil, sdk.Errorf("creating %s failed: %v", destArg, err)
-	}
-	size := int64(0)
-	if info, err := os.Stat(dest); err == nil {
-		size = info.Size()
-	}
-	files := 0
-	for _, m := range members {
-		if !m.info.IsDir() {
-			files++
-		}
-	}
-	out := fmt.Sprintf("created %s (%s, %d files, %s of data, archive %s)", dest, format, files, humanSize(total), humanSize(size))
-	if skipped > 0 {
-		out += fmt.Sprintf("; skipped %d symlinks or special files", skipped)
-	}
-	return sdk.Text(out), nil
+	return pk
 }
 
-func copyFile(w io.Writer, p string) (int64, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return 0, err
+// add stores one folder (file nil) or one open file (closed here) under
+// name; from names it in messages.
+func (pk *packer) add(name, from string, info fs.FileInfo, file *os.File) error {
+	if file != nil {
+		defer file.Close()
 	}
-	defer f.Close()
-	return io.Copy(w, f)
-}
-
-func writeZip(ctx context.Context, out io.Writer, members []member) (int64, error) {
-	zw := zip.NewWriter(out)
-	var total int64
-	for _, m := range members {
-		if err := ctx.Err(); err != nil {
-			return total, err
-		}
-		h, err := zip.FileInfoHeader(m.info)
+	if prev, dup := pk.names[name]; dup {
+		return fmt.Errorf("%s and %s would both be stored as %s", prev, from, name)
+	}
+	pk.names[name] = from
+	if len(pk.names) > maxCreate {
+		return fmt.Errorf("more than %d entries; archive fewer files at once", maxCreate)
+	}
+	var w io.Writer
+	if pk.zw != nil {
+		h, err := zip.FileInfoHeader(info)
 		if err != nil {
-			return total, err
+			return err
 		}
-		h.Name = m.name
-		if m.info.IsDir() {
+		h.Name = name
+		if info.IsDir() {
 			h.Name += "/"
 			h.Method = zip.Store
 		} else {
 			h.Method = zip.Deflate
 		}
-		w, err := zw.CreateHeader(h)
+		if w, err = pk.zw.CreateHeader(h); err != nil {
+			return err
+		}
+	} else {
+		h, err := tar.FileInfoHeader(info, "")
 		if err != nil {
-			return total, err
+			return err
 		}
-		if !m.info.IsDir() {
-			n, err := copyFile(w, m.path)
-			total += n
-			if err != nil {
-				return total, err
-			}
-		}
-	}
-	return total, zw.Close()
-}
-
-func writeTarGz(ctx context.Context, out io.Writer, members []member) (int64, error) {
-	gz := gzip.NewWriter(out)
-	tw := tar.NewWriter(gz)
-	var total int64
-	for _, m := range members {
-		if err := ctx.Err(); err != nil {
-			return total, err
-		}
-		h, err := tar.FileInfoHeader(m.info, "")
-		if err != nil {
-			return total, err
-		}
-		h.Name = m.name
-		if m.info.IsDir() {
+		h.Name = name
+		if info.IsDir() {
 			h.Name += "/"
 		}
 		// Owner names and ids say nothing useful to the recipient.
@@ -742,19 +644,184 @@ func writeTarGz(ctx context.Context, out io.Writer, members []member) (int64, er
 		// archives of the same files identical.
 		h.ModTime = h.ModTime.Truncate(time.Second)
 		h.AccessTime, h.ChangeTime = time.Time{}, time.Time{}
-		if err := tw.WriteHeader(h); err != nil {
-			return total, err
+		if err := pk.tw.WriteHeader(h); err != nil {
+			return err
 		}
-		if !m.info.IsDir() {
-			n, err := copyFile(tw, m.path)
-			total += n
-			if err != nil {
-				return total, err
+		w = pk.tw
+	}
+	if file == nil {
+		return nil
+	}
+	// At most the size stat'ed: the header has promised that much.
+	n, err := io.Copy(w, io.LimitReader(file, info.Size()))
+	pk.total += n
+	pk.files++
+	return err
+}
+
+func (pk *packer) close() error {
+	if pk.zw != nil {
+		return pk.zw.Close()
+	}
+	if err := pk.tw.Close(); err != nil {
+		return err
+	}
+	return pk.gz.Close()
+}
+
+// source is one opened file or folder to archive.
+type source struct {
+	arg  string
+	name string // stored name: its own base name
+	info fs.FileInfo
+	file *os.File
+	dir  *sdk.Dir
+}
+
+func (s *source) close() {
+	if s.file != nil {
+		s.file.Close()
+	}
+	if s.dir != nil {
+		s.dir.Close()
+	}
+}
+
+func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
+	destArg := req.String("dest", "")
+	if strings.TrimSpace(destArg) == "" {
+		return nil, sdk.Errorf("a path is empty")
+	}
+	format, err := formatFor(destArg, req.String("format", ""))
+	if err != nil {
+		return nil, sdk.Errorf("%v", err)
+	}
+	existing, dest, err := a.env.CheckArg(destArg, true)
+	switch {
+	case err == nil && existing.IsDir():
+		return nil, sdk.Errorf("%s is a folder; pass the archive file to create", destArg)
+	case err == nil && !req.Bool("overwrite", false):
+		return nil, sdk.Errorf("%s already exists; pass overwrite: true to replace it or choose another dest", destArg)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, archiveErr(destArg, err)
+	}
+	var args []string
+	if list, ok := req.Args["sources"].([]any); ok {
+		for _, s := range list {
+			if str, ok := s.(string); ok && strings.TrimSpace(str) != "" {
+				args = append(args, str)
 			}
 		}
 	}
-	if err := tw.Close(); err != nil {
-		return total, err
+	if len(args) == 0 {
+		return nil, sdk.Errorf("sources is empty: pass the files or folders to put into the archive")
 	}
-	return total, gz.Close()
+	// Every source is opened before anything is written, so a bad one
+	// fails the call with nothing made.
+	var sources []*source
+	defer func() {
+		for _, s := range sources {
+			s.close()
+		}
+	}()
+	for _, arg := range args {
+		info, shown, err := a.env.CheckArg(arg, false)
+		if err != nil {
+			return nil, archiveErr(arg, err)
+		}
+		src := &source{arg: arg, name: filepath.Base(shown), info: info}
+		if info.IsDir() {
+			src.dir, err = a.env.OpenDirArg(arg, false)
+		} else {
+			src.file, _, err = a.env.OpenArg(arg)
+		}
+		if err != nil {
+			return nil, archiveErr(arg, err)
+		}
+		sources = append(sources, src)
+	}
+	parent, name, err := a.env.ParentArg(destArg, true)
+	if err != nil {
+		return nil, archiveErr(destArg, err)
+	}
+	w, err := parent.Create(name, 0o644)
+	parent.Close()
+	if err != nil {
+		return nil, sdk.Errorf("cannot write %s: %v", destArg, err)
+	}
+	defer w.Abort()
+	tmpInfo, err := w.Stat()
+	if err != nil {
+		return nil, sdk.Errorf("cannot write %s: %v", destArg, err)
+	}
+	pk := newPacker(format, w)
+	skipped := 0
+	for _, src := range sources {
+		if src.dir == nil {
+			if !src.info.Mode().IsRegular() {
+				skipped++
+				continue
+			}
+			f := src.file
+			src.file = nil
+			if err := pk.add(src.name, src.arg, src.info, f); err != nil {
+				return nil, sdk.Errorf("cannot add %s: %v", src.arg, err)
+			}
+			continue
+		}
+		if err := pk.add(src.name, src.arg, src.info, nil); err != nil {
+			return nil, sdk.Errorf("cannot add %s: %v", src.arg, err)
+		}
+		// Wrasse's own data never goes into an archive: the walk leaves
+		// it out, and opens each file through its folder's handle.
+		err := src.dir.Walk(func(e *sdk.Entry) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			info := e.Info()
+			// Neither the archive being written nor the one it replaces.
+			if os.SameFile(info, tmpInfo) || (existing != nil && os.SameFile(info, existing)) {
+				return nil
+			}
+			if e.Type()&fs.ModeSymlink != 0 || !(e.IsDir() || e.Type().IsRegular()) {
+				skipped++
+				return nil
+			}
+			stored := src.name + "/" + e.Path
+			from := filepath.Join(src.dir.Path(), filepath.FromSlash(e.Path))
+			if e.IsDir() {
+				return pk.add(stored, from, info, nil)
+			}
+			f, err := e.Open()
+			if err != nil {
+				return err
+			}
+			return pk.add(stored, from, info, f)
+		})
+		if err != nil {
+			return nil, sdk.Errorf("cannot collect %s: %v", src.arg, err)
+		}
+	}
+	err = pk.close()
+	if err == nil {
+		err = w.Sync()
+	}
+	var size int64
+	if err == nil {
+		var info fs.FileInfo
+		if info, err = w.Stat(); err == nil {
+			size = info.Size()
+		}
+	}
+	if err == nil {
+		err = w.Commit()
+	}
+	if err != nil {
+		return nil, sdk.Errorf("creating %s failed: %v", destArg, err)
+	}
+	out := fmt.Sprintf("created %s (%s, %d files, %s of data, archive %s)", dest, format, pk.files, humanSize(pk.total), humanSize(size))
+	if skipped > 0 {
+		out += fmt.Sprintf("; skipped %d symlinks or special files", skipped)
+	}
+	return sdk.Text(out), nil
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func makeTarGz(t *testing.T, p string, ents []tent) {
 func newArch(t *testing.T) (*sdk.Plugin, string) {
 	t.Helper()
 	dir := t.TempDir()
-	p, err := Init(&sdk.Env{Name: "archive", Roots: []string{dir}, Workspace: dir})
+	p, err := Init(&sdk.Env{Name: "archive", Roots: []string{dir}, Workspace: filepath.Join(dir, "ws")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +296,7 @@ func TestHostileArchives(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	dir := t.TempDir()
-	a := &arch{env: &sdk.Env{Name: "archive", Roots: []string{dir}, Workspace: dir}, maxEntries: 20, maxTotal: 100}
+	a := &arch{env: &sdk.Env{Name: "archive", Roots: []string{dir}, Workspace: filepath.Join(dir, "ws")}, maxEntries: 20, maxTotal: 100}
 	p := sdk.NewPlugin()
 	p.Handle("archive_list", a.list)
 	p.Handle("archive_extract", a.extract)
@@ -447,5 +448,117 @@ func TestCleanName(t *testing.T) {
 		if got := cleanName(in); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// protectedArch is the archive plugin as the app loads it: a granted
+// folder holding the workspace, with the workspace's protected paths.
+func protectedArch(t *testing.T) (p *sdk.Plugin, home, ws string) {
+	t.Helper()
+	home = t.TempDir()
+	ws = filepath.Join(home, "ws")
+	skill := filepath.Join(ws, "brain", "cerebellum", "notes")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, body := range map[string]string{filepath.Join(skill, "SKILL.md"): "---\nname: notes\n---\n", filepath.Join(ws, "config.json"): "{}"} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Init(&sdk.Env{Name: "archive", Roots: []string{home, ws}, Workspace: ws,
+		NoAccess: []string{filepath.Join(ws, "wrasse.db"), filepath.Join(ws, "config.json"), filepath.Join(ws, "logs")},
+		ReadOnly: []string{filepath.Join(ws, "brain", "cerebellum")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, home, ws
+}
+
+// Reproduction: an entry passing through a link planted in the
+// destination was written wherever the link led, as long as that was in
+// the granted folders. Links in the destination are never followed.
+func TestExtractThroughPlantedLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	p, home, ws := protectedArch(t)
+	dest := filepath.Join(home, "dest")
+	other := filepath.Join(home, "other")
+	for _, d := range []string{dest, other} {
+		os.Mkdir(d, 0o755)
+	}
+	for name, target := range map[string]string{"elsewhere": other, "caps": filepath.Join(ws, "brain", "cerebellum"), "ws": ws} {
+		if err := os.Symlink(target, filepath.Join(dest, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		entry   string
+		errWant string
+	}{
+		{"elsewhere/x.txt", "outside the destination"},
+		{"caps/evil/SKILL.md", "outside the destination"},
+		{"ws/config.json", "outside the destination"},
+		{"elsewhere", "outside the destination"},
+	}
+	for i, tt := range tests {
+		zipPath := filepath.Join(home, fmt.Sprintf("z%d.zip", i))
+		makeZip(t, zipPath, []zent{{name: tt.entry, body: "pwned"}})
+		for _, overwrite := range []bool{false, true} {
+			_, err := call(t, p, "archive_extract", map[string]any{"path": zipPath, "dest": dest, "overwrite": overwrite})
+			if err == nil || !strings.Contains(err.Error(), tt.errWant) || !strings.Contains(err.Error(), "Nothing was written") {
+				t.Errorf("entry %s: error = %v, want %q", tt.entry, err, tt.errWant)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(other, "x.txt")); err == nil {
+		t.Error("an entry was written through the link")
+	}
+	if _, err := os.Stat(filepath.Join(ws, "brain", "cerebellum", "evil")); err == nil {
+		t.Error("a capability was planted through the link")
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "config.json")); string(b) != "{}" {
+		t.Errorf("config.json = %q", b)
+	}
+}
+
+// Reproduction: extracting with overwrite opened the existing file with
+// O_TRUNC, so a hard link in the destination to a capability's SKILL.md
+// (or any file elsewhere) had that file rewritten. Entries are written to
+// a temporary file renamed over the name: the other file keeps its content.
+func TestExtractNeverWritesThroughHardLinks(t *testing.T) {
+	p, home, ws := protectedArch(t)
+	skill := filepath.Join(ws, "brain", "cerebellum", "notes", "SKILL.md")
+	dest := filepath.Join(home, "dest")
+	os.Mkdir(dest, 0o755)
+	if err := os.Link(skill, filepath.Join(dest, "SKILL.md")); err != nil {
+		t.Skip("hard links unsupported:", err)
+	}
+	zipPath := filepath.Join(home, "update.zip")
+	makeZip(t, zipPath, []zent{{name: "SKILL.md", body: "---\nname: notes\nmcp:\n  command: evil\n---\n"}})
+	out, err := call(t, p, "archive_extract", map[string]any{"path": zipPath, "dest": dest, "overwrite": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "extracted 1 files") {
+		t.Errorf("extract = %q", out)
+	}
+	if b, _ := os.ReadFile(skill); string(b) != "---\nname: notes\n---\n" {
+		t.Errorf("the capability's SKILL.md was rewritten through a hard link: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "SKILL.md")); !strings.Contains(string(b), "evil") {
+		t.Errorf("the destination's file = %q", b)
+	}
+	// A hard link to a file no tool may touch is refused by name.
+	if err := os.Link(filepath.Join(ws, "config.json"), filepath.Join(dest, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	makeZip(t, zipPath, []zent{{name: "settings.json", body: "pwned"}})
+	if _, err := call(t, p, "archive_extract", map[string]any{"path": zipPath, "dest": dest, "overwrite": true}); err == nil || !strings.Contains(err.Error(), "no tool may") {
+		t.Errorf("extract over a hard link to config.json: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "config.json")); string(b) != "{}" {
+		t.Errorf("config.json = %q", b)
 	}
 }
