@@ -12,10 +12,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -207,19 +208,22 @@ func (d *dataPlugin) source(q query) ([]byte, string, error) {
 	if q.Path == "" {
 		return nil, "", sdk.Errorf("pass path (a .json, .jsonl or .csv file) or data (the text itself)")
 	}
-	base := ""
-	if d.env.Workspace != "" {
-		if ws, err := d.env.Resolve("", d.env.Workspace); err == nil {
-			base = ws
+	// Opened through the SDK, which checks what it actually opens.
+	f, _, err := d.env.OpenArg(q.Path)
+	if err != nil {
+		var te *sdk.ToolError
+		switch {
+		case errors.As(err, &te):
+			return nil, "", err
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, "", sdk.Errorf("%s does not exist; check the path with fs_find", q.Path)
 		}
+		return nil, "", sdk.Errorf("cannot read %s: %v", q.Path, err)
 	}
-	p, err := d.env.Resolve(base, q.Path)
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
-		return nil, "", sdk.Errorf("%s is outside the folders you may use (%s)", q.Path, strings.Join(d.env.Roots, ", "))
-	}
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, "", sdk.Errorf("%s does not exist; check the path with fs_find", q.Path)
+		return nil, "", sdk.Errorf("cannot read %s: %v", q.Path, err)
 	}
 	if info.IsDir() {
 		return nil, "", sdk.Errorf("%s is a folder; pass a data file", q.Path)
@@ -227,9 +231,12 @@ func (d *dataPlugin) source(q query) ([]byte, string, error) {
 	if info.Size() > maxInput {
 		return nil, "", sdk.Errorf("%s is %d bytes; the limit is %d", q.Path, info.Size(), maxInput)
 	}
-	b, err := os.ReadFile(p)
+	b, err := io.ReadAll(io.LimitReader(f, maxInput+1))
 	if err != nil {
 		return nil, "", sdk.Errorf("cannot read %s: %v", q.Path, err)
+	}
+	if len(b) > maxInput {
+		return nil, "", sdk.Errorf("%s is more than %d bytes; the limit is %d", q.Path, maxInput, maxInput)
 	}
 	return b, q.Path, nil
 }

@@ -46,7 +46,7 @@ func run(t *testing.T, args map[string]any) (string, error) {
 	os.WriteFile(filepath.Join(dir, "log.jsonl"), []byte("{\"lvl\":\"info\",\"ms\":5}\n{\"lvl\":\"error\",\"ms\":50}\n{\"lvl\":\"info\",\"ms\":7}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "wrapped.json"), []byte(`{"meta":{"n":2},"items":[{"a":1},{"a":2}]}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "t.tsv"), []byte("a\tb\n1\tx\n2\ty\n"), 0o644)
-	p, err := Init(&sdk.Env{Name: "data", Roots: []string{dir}, Workspace: dir})
+	p, err := Init(&sdk.Env{Name: "data", Roots: []string{dir}, Workspace: filepath.Join(dir, "ws")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,9 @@ package system
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -249,12 +251,11 @@ func (s *sys) disk(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 	if arg == "" {
 		arg = s.env.Workspace
 	}
-	path, err := s.env.ResolveArg(arg)
+	// The real path (no links) of what was checked goes to df, which
+	// cannot take a handle.
+	path, _, err := s.env.RealPathArg(arg)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, sdk.Errorf("%s does not exist; pass an existing file or folder", arg)
+		return nil, pathError(arg, err, "pass an existing file or folder")
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -331,6 +332,20 @@ func parsePSDrive(out string) (diskUsage, error) {
 	return diskUsage{Total: used + free, Used: used, Free: free}, nil
 }
 
+// pathError describes why the path arg cannot be used: the SDK's refusals
+// (outside the folders, protected) as written for the model, a missing
+// path with what to do instead.
+func pathError(arg string, err error, hint string) error {
+	var te *sdk.ToolError
+	switch {
+	case errors.As(err, &te):
+		return err
+	case errors.Is(err, fs.ErrNotExist):
+		return sdk.Errorf("%s does not exist; %s", arg, hint)
+	}
+	return sdk.Errorf("%s cannot be used: %v", arg, err)
+}
+
 // --- system_open ---
 
 // openCommand is the program that opens target with the default app.
@@ -362,12 +377,12 @@ func (s *sys) open(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 			return nil, sdk.Errorf("%s: only http, https and mailto addresses can be opened; for files pass a path", u.Scheme)
 		}
 	} else {
-		path, err := s.env.Resolve("", target)
+		// The opener gets the real path (no links) of what was checked:
+		// it cannot take a handle, and a link in the path as given could
+		// be flipped to Wrasse's own files before it looks.
+		path, _, err := s.env.RealPathArg(target)
 		if err != nil {
-			return nil, sdk.Errorf("%s is outside the folders you may use (%s)", target, strings.Join(s.env.Roots, ", "))
-		}
-		if _, err := os.Stat(path); err != nil {
-			return nil, sdk.Errorf("%s does not exist; check the path with fs_find", target)
+			return nil, pathError(target, err, "check the path with fs_find")
 		}
 		what = path
 	}

@@ -47,8 +47,13 @@ func (f *fakeRun) run(ctx context.Context, name string, args []string) ([]byte, 
 func newSys(t *testing.T, goos string, fr *fakeRun) (*sys, string) {
 	t.Helper()
 	dir := t.TempDir()
+	// As the app lays it out: the workspace inside the granted folder.
+	ws := filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	s := &sys{
-		env:  &sdk.Env{Name: "system", Roots: []string{dir}, Workspace: dir, Settings: map[string]string{"locale": "de_CH.UTF-8"}},
+		env:  &sdk.Env{Name: "system", Roots: []string{dir, ws}, Workspace: ws, Settings: map[string]string{"locale": "de_CH.UTF-8"}},
 		now:  func() time.Time { return time.Date(2025, 3, 9, 14, 30, 5, 0, time.FixedZone("CET", 3600)) },
 		goos: goos,
 		run:  fr.run,
@@ -199,7 +204,8 @@ func TestDiskSpace(t *testing.T) {
 			t.Errorf("disk lacks %q:\n%s", w, out)
 		}
 	}
-	if len(fr.calls) != 1 || fr.calls[0] != "df -Pk "+dir {
+	// Without a path: the disk of the workspace.
+	if len(fr.calls) != 1 || fr.calls[0] != "df -Pk "+filepath.Join(dir, "ws") {
 		t.Errorf("calls = %v", fr.calls)
 	}
 	for _, tc := range []struct {
@@ -327,6 +333,64 @@ func TestConfirmPatterns(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: confirm = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+// Reproduction: system_open checked a path and handed the opener the path
+// as given, which a link flipped meanwhile could point at Wrasse's own
+// files. The opener gets the real path of what was checked: no links in
+// it, never the workspace's protected files.
+func TestOpenHandsTheRealPath(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	fr := &fakeRun{}
+	s, dir := newSys(t, "linux", fr)
+	ws := filepath.Join(dir, "ws")
+	s.env.NoAccess = []string{filepath.Join(ws, "config.json")}
+	decoy := filepath.Join(dir, "decoy")
+	os.Mkdir(decoy, 0o755)
+	for _, d := range []string{decoy, ws} {
+		if err := os.WriteFile(filepath.Join(d, "config.json"), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flip := filepath.Join(dir, "flip")
+	if err := os.Symlink(decoy, flip); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			target := decoy
+			if i%2 == 1 {
+				target = ws
+			}
+			os.Remove(flip + ".next")
+			if os.Symlink(target, flip+".next") == nil {
+				os.Rename(flip+".next", flip)
+			}
+		}
+	}()
+	for range 300 {
+		call(t, s.open, map[string]any{"target": filepath.Join(flip, "config.json")})
+	}
+	close(done)
+	<-stopped
+	if len(fr.calls) == 0 {
+		t.Fatal("the opener never ran")
+	}
+	for _, c := range fr.calls {
+		if c != "xdg-open "+filepath.Join(decoy, "config.json") {
+			t.Fatalf("the opener was handed %q", c)
 		}
 	}
 }
