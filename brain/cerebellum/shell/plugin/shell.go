@@ -122,28 +122,30 @@ func cleanEnv(env *sdk.Env) []string {
 	}
 }
 
-// workdir resolves the working folder: cwd if given, else the workdir
-// setting, else the workspace, else the first root; it must be an existing
-// folder inside the roots.
+// workdir resolves the working folder: cwd if given (relative paths start
+// in the first granted folder), else the workdir setting, else the first
+// granted folder, never the workspace, which holds Wrasse's own data. It
+// must be an existing folder inside the roots. The command gets the real
+// path (no links) of the folder checked: a process starts in a path, not a
+// handle, and a link in the path as given could be flipped meanwhile.
 func (c *config) workdir(cwd string) (string, error) {
 	if cwd == "" {
 		cwd = c.defaultDir
 	}
 	if cwd == "" {
-		cwd = c.env.Workspace
-	}
-	if cwd == "" && len(c.env.Roots) > 0 {
-		cwd = c.env.Roots[0]
+		cwd = c.env.DefaultFolder()
 	}
 	if cwd == "" {
-		return "", sdk.Errorf("no working folder is allowed: ask the user to grant a folder in Settings before running commands")
+		return "", sdk.Errorf("no working folder: no folder is granted yet, and commands never run in Wrasse's own data folder; ask the user to grant a folder in Settings before running commands")
 	}
-	dir, err := c.env.Resolve("", cwd)
-	if err != nil {
+	dir, info, err := c.env.RealPathArg(cwd)
+	var te *sdk.ToolError
+	switch {
+	case errors.Is(err, sdk.ErrOutsideRoots) && c.env.DefaultFolder() != "":
 		return "", sdk.Errorf("cwd %q is outside the folders you may use (%s); pass a folder inside them or leave cwd empty", cwd, strings.Join(c.env.Roots, ", "))
-	}
-	info, err := os.Stat(dir)
-	if err != nil || !info.IsDir() {
+	case errors.As(err, &te):
+		return "", err
+	case err != nil || !info.IsDir():
 		return "", sdk.Errorf("cwd %q is not an existing folder; create it first or pass another one", cwd)
 	}
 	return dir, nil

@@ -28,10 +28,16 @@ func manifest(t *testing.T) *skillmd.Manifest {
 	return m
 }
 
+// newPlugin is the shell as the app loads it: the granted folder dir and
+// the workspace inside it as roots.
 func newPlugin(t *testing.T) (*sdk.Plugin, string) {
 	t.Helper()
 	dir := t.TempDir()
-	p, err := Init(&sdk.Env{Name: "shell", Roots: []string{dir}, Workspace: dir})
+	ws := filepath.Join(dir, "ws")
+	if err := os.Mkdir(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Init(&sdk.Env{Name: "shell", Roots: []string{dir, ws}, Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +100,7 @@ func TestExec(t *testing.T) {
 		{name: "stdout", args: map[string]any{"command": "echo hello"}, want: []string{"exit code: 0\n", "hello\n"}},
 		{name: "stderr and exit code", args: map[string]any{"command": "echo oops >&2; exit 3"}, want: []string{"exit code: 3\n", "oops\n"}},
 		{name: "no output", args: map[string]any{"command": "true"}, want: []string{"exit code: 0\n(no output)"}},
-		{name: "default cwd is workspace", args: map[string]any{"command": "pwd"}, want: []string{filepath.Base(dir)}},
+		{name: "default cwd is the granted folder", args: map[string]any{"command": "pwd"}, want: []string{filepath.Base(dir) + "\n"}},
 		{name: "relative cwd", args: map[string]any{"command": "pwd", "cwd": "sub"}, want: []string{"/sub\n"}},
 		{name: "clean env", args: map[string]any{"command": "env"}, want: []string{"TERM=dumb", "PATH=", "HOME="}, notWant: []string{"WRASSE_TEST_SECRET"}},
 		{name: "pipes", args: map[string]any{"command": "printf 'b\\na\\n' | sort"}, want: []string{"a\nb\n"}},
@@ -125,6 +131,69 @@ func TestExec(t *testing.T) {
 				if strings.Contains(out, w) {
 					t.Errorf("output %q contains %q", out, w)
 				}
+			}
+		})
+	}
+}
+
+// Reproduction (issue 22): without a cwd, commands ran in the workspace,
+// so "list files here" showed wrasse.db, .wrasse.sock and config.json.
+// They run in the first granted folder; with none granted, the model is
+// told to ask for one.
+func TestDefaultWorkingFolder(t *testing.T) {
+	unixOnly(t)
+	granted := t.TempDir()
+	ws := filepath.Join(granted, "ws")
+	if err := os.Mkdir(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"wrasse.db", "config.json"} {
+		if err := os.WriteFile(filepath.Join(ws, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := t.TempDir()
+	tests := []struct {
+		name    string
+		env     *sdk.Env
+		cwd     string
+		want    string // the folder pwd prints
+		errWant string
+	}{
+		{name: "first granted folder", env: &sdk.Env{Roots: []string{granted, ws}, Workspace: ws}, want: granted},
+		{name: "workspace listed first", env: &sdk.Env{Roots: []string{ws, other}, Workspace: ws}, want: other},
+		{name: "none granted", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, errWant: "ask the user to grant a folder"},
+		{name: "none granted, relative cwd", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, cwd: "sub", errWant: "no folders are granted"},
+		{name: "none granted, the workspace named", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, cwd: ws, want: ws},
+		{name: "no roots", env: &sdk.Env{}, errWant: "no working folder"},
+		{name: "workdir setting", env: &sdk.Env{Roots: []string{granted, ws, other}, Workspace: ws, Settings: map[string]string{"workdir": other}}, want: other},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.env.Name = "shell"
+			p, err := Init(tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := map[string]any{"command": "pwd; ls"}
+			if tt.cwd != "" {
+				args["cwd"] = tt.cwd
+			}
+			out, err := call(t.Context(), t, p, "shell_exec", args)
+			if tt.errWant != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errWant) {
+					t.Fatalf("error = %v (output %q), want %q", err, out, tt.errWant)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "\n"+tt.want+"\n") {
+				t.Errorf("pwd = %q, want %s", out, tt.want)
+			}
+			if tt.want != ws && strings.Contains(out, "wrasse.db") {
+				t.Errorf("ran in the workspace: %q", out)
 			}
 		})
 	}
