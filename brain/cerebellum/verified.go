@@ -6,12 +6,12 @@ package builtin
 // check when this file was generated.
 func verified() map[string]string {
 	return map[string]string{
-		"archive":    "53f83d8b9958d0d4",
+		"archive":    "1e83a182b2dab0e9",
 		"calc":       "77135dd7e74960be",
-		"data":       "0505bf8cc0c9c60e",
-		"filesystem": "22980246da7ca7a6",
-		"shell":      "932733ee867f314e",
-		"system":     "4b3a4e5adc09a798",
+		"data":       "8332739b27cb4210",
+		"filesystem": "5db776b7c5d5e34b",
+		"shell":      "565be345e63577cd",
+		"system":     "cc1d0113f1b13d07",
 		"web":        "e115d0684cf623e7",
 	}
 }
