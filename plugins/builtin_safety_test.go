@@ -77,9 +77,9 @@ func TestArchiveExtractCannotWriteProtectedPaths(t *testing.T) {
 	f.Close()
 	rt := loadBuiltin(t, "archive", ws, []string{home})
 	for _, tc := range []map[string]any{
-		{"path": zipPath, "dest": "."},
+		{"path": zipPath, "dest": "ws"},
 		{"path": zipPath, "dest": ws},
-		{"path": zipPath, "dest": "brain/cerebellum"},
+		{"path": zipPath, "dest": "ws/brain/cerebellum"},
 	} {
 		res := callJSON(t, rt, "archive_extract", tc)
 		if !res.IsError {
@@ -113,14 +113,15 @@ func TestGrepNeverReadsProtectedFiles(t *testing.T) {
 		tool string
 		args map[string]any
 	}{
-		{"fs_read", map[string]any{"path": "wrasse.db"}},
-		{"fs_read", map[string]any{"path": "./brain/../wrasse.db"}},
-		{"fs_read", map[string]any{"path": "config.json"}},
-		{"fs_read", map[string]any{"path": "logs/wrasse.log"}},
-		{"fs_grep", map[string]any{"path": "wrasse.db", "pattern": "sk"}},
-		{"fs_write", map[string]any{"path": "brain//cerebellum/evil/SKILL.md", "content": "---\nname: evil\n---\n"}},
-		{"fs_write", map[string]any{"path": "brain/./cerebellum/notes/SKILL.md", "content": "x"}},
-		{"fs_write", map[string]any{"path": "config.json", "content": "{}"}},
+		// Relative paths start in the granted folder, home.
+		{"fs_read", map[string]any{"path": "ws/wrasse.db"}},
+		{"fs_read", map[string]any{"path": "./ws/brain/../wrasse.db"}},
+		{"fs_read", map[string]any{"path": "ws/config.json"}},
+		{"fs_read", map[string]any{"path": "ws/logs/wrasse.log"}},
+		{"fs_grep", map[string]any{"path": "ws/wrasse.db", "pattern": "sk"}},
+		{"fs_write", map[string]any{"path": "ws/brain//cerebellum/evil/SKILL.md", "content": "---\nname: evil\n---\n"}},
+		{"fs_write", map[string]any{"path": "ws/brain/./cerebellum/notes/SKILL.md", "content": "x"}},
+		{"fs_write", map[string]any{"path": "ws/config.json", "content": "{}"}},
 	} {
 		res := callJSON(t, rt, tc.tool, tc.args)
 		if !res.IsError || !strings.Contains(res.Content, "no tool may") && !strings.Contains(res.Content, "may read but not change") {
@@ -137,7 +138,7 @@ func TestGrepNeverReadsProtectedFiles(t *testing.T) {
 	}
 	// Reading beside the protected paths still works, and the capability
 	// folder is readable.
-	for _, p := range []string{"readme.txt", "brain/cerebellum/notes/SKILL.md"} {
+	for _, p := range []string{"ws/readme.txt", "ws/brain/cerebellum/notes/SKILL.md"} {
 		if res := callJSON(t, rt, "fs_read", map[string]any{"path": p}); res.IsError {
 			t.Errorf("fs_read %s: %s", p, res.Content)
 		}

@@ -43,11 +43,11 @@ func main() {
 }
 `
 
-// writeArchives writes archives/a01.zip … a20.zip into ws, archive i
+// writeArchives writes archives/a01.zip … a20.zip into dir, archive i
 // holding one file of 100+i bytes; it returns their total.
-func writeArchives(t *testing.T, ws string) int {
+func writeArchives(t *testing.T, root string) int {
 	t.Helper()
-	dir := filepath.Join(ws, "archives")
+	dir := filepath.Join(root, "archives")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,12 @@ func writeArchives(t *testing.T, ws string) int {
 // the program and its twenty calls nested under it.
 func TestChatCodeModeSumsArchives(t *testing.T) {
 	ws := t.TempDir()
-	want := writeArchives(t, ws)
+	// The archives lie in a granted folder, where relative paths start.
+	files := t.TempDir()
+	if code, _, errOut := chatCLI(t, ws, "", nil, "config", "set", "folders", files); code != 0 {
+		t.Fatalf("config set folders: exit %d\n%s", code, errOut)
+	}
+	want := writeArchives(t, files)
 	args, _ := json.Marshal(map[string]string{"program": sumArchives})
 	m := newModel(t, toolCall("run_go", string(args)), text(fmt.Sprintf("The 20 archives hold %d bytes.", want)))
 	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
@@ -107,7 +112,7 @@ func TestChatCodeModeSumsArchives(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("show: exit %d\n%s", code, errOut)
 	}
-	for _, w := range []string{"tool call run_go: ```go\npackage main", "    [4] tool call archive_list: {\"path\":\"archives/a01.zip\"}", "    [5] tool result archive_list: " + filepath.Join(ws, "archives", "a01.zip") + ": zip archive"} {
+	for _, w := range []string{"tool call run_go: ```go\npackage main", "    [4] tool call archive_list: {\"path\":\"archives/a01.zip\"}", "    [5] tool result archive_list: " + filepath.Join(files, "archives", "a01.zip") + ": zip archive"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("conversations show lacks %q:\n%s", w, out)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins"
 	"github.com/wrasse-app/wrasse/plugins/codemode"
 )
 
@@ -60,6 +61,7 @@ func (r *runner) codeModeSection(ctx context.Context) []Row {
 // plugin host, run_go and an agent talking to a scripted model.
 type codeBench struct {
 	ws    string
+	files string // the granted folder
 	db    *store.DB
 	reg   *cerebellum.Registry
 	model *providertest.Model
@@ -71,7 +73,12 @@ func (r *runner) newCodeBench(name string, steps int) (*codeBench, error) {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return nil, err
 	}
-	b := &codeBench{ws: ws}
+	// As the app grants built-ins: a folder of the person's, where the
+	// archives lie and relative paths start, and the workspace.
+	files := ws + "-files"
+	b := &codeBench{ws: ws, files: files}
+	host := plugins.NewHost(plugins.Options{Logger: slog.New(slog.DiscardHandler),
+		Roots: func(string, []string) []string { return []string{files, ws} }})
 	db, err := store.Open(filepath.Join(ws, "wrasse.db"), store.Options{NoSync: true})
 	if err != nil {
 		return nil, err
@@ -80,7 +87,7 @@ func (r *runner) newCodeBench(name string, steps int) (*codeBench, error) {
 	runner := &codemode.Runner{Command: codeRunCommand(), Logger: slog.New(slog.DiscardHandler)}
 	b.reg, err = cerebellum.Open(cerebellum.Options{
 		Builtin: builtin.FS(), Workspace: ws, Logger: slog.New(slog.DiscardHandler),
-		Loaders:    map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: newHost()},
+		Loaders:    map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: host},
 		ToolBudget: workspace.Config{}.WithDefaults().EffectiveToolBudget(),
 		Native:     map[string]cerebellum.Runtime{history.Name: unavailable, agent.CodeModeCapability: agent.NewCodeMode(runner)},
 	})
@@ -132,10 +139,10 @@ func codeRunCommand() []string {
 	return []string{exe, codemode.ChildCommand}
 }
 
-// writeBenchArchives writes archives/a001.zip … into ws, each with three
+// writeBenchArchives writes archives/a001.zip … into root, each with three
 // files; it returns the sum of their uncompressed sizes in bytes.
-func writeBenchArchives(ws string, n int) (int, error) {
-	dir := filepath.Join(ws, "archives")
+func writeBenchArchives(root string, n int) (int, error) {
+	dir := filepath.Join(root, "archives")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
@@ -215,7 +222,7 @@ func (r *runner) runTask(ctx context.Context, n int, code bool) (taskRun, int, e
 		return taskRun{}, 0, err
 	}
 	defer b.close()
-	want, err := writeBenchArchives(b.ws, n)
+	want, err := writeBenchArchives(b.files, n)
 	if err != nil {
 		return taskRun{}, 0, err
 	}
