@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -145,20 +144,6 @@ func TestOpenArg(t *testing.T) {
 		t.Errorf("notes: %v %s", info, shown)
 	}
 	f.Close()
-}
-
-// A pipe is refused at once, not waited on.
-func TestOpenArgRefusesPipes(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no named pipes in folders")
-	}
-	fx := newFixture(t)
-	if err := syscall.Mkfifo(filepath.Join(fx.home, "pipe"), 0o600); err != nil {
-		t.Skip(err)
-	}
-	if _, err := readArg(fx.env, "pipe"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("pipe: %v", err)
-	}
 }
 
 func TestDefaultFolder(t *testing.T) {
