@@ -232,9 +232,10 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 	for {
 		rt, comps, ok := r.match(abs)
 		if !ok && !fellBack {
-			// A path through a link outside every root (an alias of a
-			// granted folder) is taken by where it leads: the walk below
-			// then checks every step from the root as usual.
+			// A path as given through a link outside every root (an
+			// alias of a granted folder) is taken by where it leads: the
+			// walk below then checks every step from the root as usual.
+			// A link met on the way gets no such second chance.
 			fellBack = true
 			if real := realPrefix(abs); real != abs {
 				abs = real
@@ -292,7 +293,7 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 		if r.hops++; r.hops > maxLinks {
 			return nil, "", nil, pathErr("open", shown, errLoop)
 		}
-		abs, fellBack = next, false
+		abs, fellBack = next, true
 	}
 }
 

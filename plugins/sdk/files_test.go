@@ -85,6 +85,13 @@ func TestOpenArg(t *testing.T) {
 	if err := os.Link(filepath.Join(fx.ws, "wrasse.db"), filepath.Join(fx.home, "innocent.txt")); err != nil {
 		t.Fatal(err)
 	}
+	// An alias of the granted folder outside every root: a path given
+	// through it is taken where it leads, a link leading out to it is not.
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(fx.home, alias); err != nil {
+		t.Fatal(err)
+	}
+	fx.link(t, filepath.Join(alias, "notes", "todo.txt"), "via-alias")
 	tests := []struct {
 		arg  string
 		want string // content, or the error text wanted after "!"
@@ -107,6 +114,9 @@ func TestOpenArg(t *testing.T) {
 		{"../x", "!outside the folders"},
 		{"missing.txt", "!not exist"},
 		{"loop-a", "!too many levels"},
+		{filepath.Join(alias, "notes", "todo.txt"), "alpha\n"},
+		{filepath.Join(alias, "ws", "config.json"), "!Wrasse's own data"},
+		{"via-alias", "!outside the folders"},
 	}
 	for _, tt := range tests {
 		got, err := readArg(fx.env, tt.arg)
