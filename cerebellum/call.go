@@ -55,10 +55,7 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 	snap := r.Snapshot()
 	var out []ToolDef
 	for _, name := range r.LoadedNames(sess) {
-		c := snap.byName[name]
-		for _, t := range c.Tools() {
-			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
-		}
+		out = append(out, snap.modelTools(name).defs...)
 	}
 	return out
 }
@@ -79,10 +76,7 @@ func (r *Registry) DeferrableTools() []ToolDef {
 	sort.Strings(names)
 	var out []ToolDef
 	for _, name := range names {
-		c := snap.byName[name]
-		for _, t := range c.Tools() {
-			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
-		}
+		out = append(out, snap.modelTools(name).defs...)
 	}
 	return out
 }

@@ -22,6 +22,9 @@ const SearchLimit = 5
 // maxSourceBytes caps what skill_read_source returns for one file.
 const maxSourceBytes = 64 << 10
 
+// maxPathShown caps a bundled file's name in skill_read_source's list.
+const maxPathShown = 256
+
 // Match is one tool_search result.
 type Match struct {
 	Capability *Capability
@@ -108,7 +111,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 			if m.Capability.State == StateDisabled {
 				disabled = append(disabled, m.Capability.Name)
 			} else {
-				failed = append(failed, fmt.Sprintf("%s (%s)", m.Capability.Name, OneLine(m.Capability.Error, 120)))
+				failed = append(failed, fmt.Sprintf("%s (%s)", m.Capability.Name, PromptLine(m.Capability.Error, 120)))
 			}
 		}
 		if len(disabled) > 0 {
@@ -127,7 +130,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 		if c.State == StateDisabled {
 			fmt.Fprintf(&b, "Note: %s matches exactly but is switched off; the user can enable it in Settings → Capabilities.\n", c.Name)
 		} else {
-			fmt.Fprintf(&b, "Note: %s matches exactly but failed to load: %s\n", c.Name, OneLine(c.Error, 160))
+			fmt.Fprintf(&b, "Note: %s matches exactly but failed to load: %s\n", c.Name, PromptLine(c.Error, 160))
 		}
 	}
 	if res.Activated != "" {
@@ -136,10 +139,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 	b.WriteString("Matches (load another with tool_activate; read a guide with skill_read_source):\n")
 	for i, m := range res.Matches {
 		c := m.Capability
-		kind := "guide"
-		if c.Kind != KindGuide {
-			kind = fmt.Sprintf("%d %s", len(c.Tools()), plural(len(c.Tools()), "tool", "tools"))
-		}
+		kind := kindText(c)
 		mark := ""
 		if loadedNow != nil && loadedNow(c.Name) && c.Kind != KindGuide {
 			mark = " [loaded]"
@@ -148,14 +148,14 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 			// Listed, so the model can tell the user what to grant.
 			mark = fmt.Sprintf(" [needs %s: only the user can grant it, in Settings → Capabilities]", commalist.Prose(missing))
 		}
-		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, OneLine(c.Description(), 160))
+		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, PromptLine(c.Description(), 160))
 		tools := c.Tools()
 		for j, t := range tools {
 			if j == 8 {
 				fmt.Fprintf(&b, "   …and %d more\n", len(tools)-8)
 				break
 			}
-			fmt.Fprintf(&b, "   - %s: %s\n", t.Name, OneLine(t.Description, 100))
+			fmt.Fprintf(&b, "   - %s: %s\n", t.Name, toolText(c, t.Description, 100))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -178,14 +178,14 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 			return "", fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n", c.Name, c.Manifest.Body)
+		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n", c.Name, PromptBlock(c.Manifest.Body))
 		if c.Dir != "" {
 			fmt.Fprintf(&b, "Base directory: %s\nPaths in these instructions are relative to it: run its scripts with shell_exec and cwd set to it (the folder is read-only; write output elsewhere).\n", c.Dir)
 		}
 		if files := bundled(c); len(files) > 0 {
 			b.WriteString("<skill_resources>\n")
 			for _, f := range files {
-				b.WriteString(f + "\n")
+				b.WriteString(PromptLine(f, maxPathShown) + "\n")
 			}
 			b.WriteString("</skill_resources>\n")
 			fmt.Fprintf(&b, "Read one with skill_read_source(capability=%q, path=...).", c.Name)
@@ -230,9 +230,9 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 		return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 	}
 	if len(data) > maxSourceBytes {
-		return string(data[:maxSourceBytes]) + fmt.Sprintf("\n[file truncated at %d bytes]", maxSourceBytes), nil
+		return PromptBlock(string(data[:maxSourceBytes])) + fmt.Sprintf("\n[file truncated at %d bytes]", maxSourceBytes), nil
 	}
-	return string(data), nil
+	return PromptBlock(string(data)), nil
 }
 
 // bundled are the capability's files besides SKILL.md.
@@ -388,6 +388,9 @@ func (r *Registry) allowedNote(sess *Session, c *Capability) string {
 		fmt.Fprintf(&b, "\nTools this skill uses are loaded and callable now: %s.", strings.Join(tools, ", "))
 	}
 	if len(unknown) > 0 {
+		for i, u := range unknown {
+			unknown[i] = PromptLine(u, NameLimit)
+		}
 		fmt.Fprintf(&b, "\nNot available here (do without them): %s.", strings.Join(unknown, ", "))
 	}
 	if len(ungranted) > 0 {
