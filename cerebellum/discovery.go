@@ -80,8 +80,11 @@ func (r *Registry) Search(sess *Session, query string, limit int) (SearchResult,
 			if c.Kind == KindGuide || len(c.Tools()) == 0 && c.Kind != KindMCP {
 				continue
 			}
-			if !c.AlwaysLoaded() && !sess.IsLoaded(c.Name) {
-				if _, err := r.Activate(sess, c.Name); err == nil {
+			// A capability loaded partly (its tools exceed the tool
+			// budget) loads the tools that fit this query too.
+			_, partial := sess.Selection(c.Name)
+			if !c.AlwaysLoaded() && (!sess.IsLoaded(c.Name) || partial) {
+				if _, err := r.ActivateFor(sess, c.Name, query); err == nil {
 					res.Activated = c.Name
 				}
 			}
@@ -143,6 +146,9 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 		mark := ""
 		if loadedNow != nil && loadedNow(c.Name) && c.Kind != KindGuide {
 			mark = " [loaded]"
+			if sel, partial := sess.Selection(c.Name); partial {
+				mark = fmt.Sprintf(" [%d of its tools loaded]", len(sel))
+			}
 		}
 		if missing := c.MissingGrants(); len(missing) > 0 {
 			// Listed, so the model can tell the user what to grant.
@@ -425,18 +431,28 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		if res.Activated != "" {
 			c, _ := d.r.Snapshot().Get(res.Activated)
 			if note = d.r.startOnActivate(ctx, c); note == "" {
+				d.r.selectListed(sess, c, res.Query)
 				res = d.r.refreshMatches(res)
 			}
 		}
-		return Result{Content: FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) }) + note}, nil
+		out := FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) }) + note
+		if res.Activated != "" && note == "" {
+			if c, ok := d.r.Snapshot().Get(res.Activated); ok {
+				if pn := d.r.partialNote(sess, c, res.Query); pn != "" {
+					out += "\n" + pn
+				}
+			}
+		}
+		return Result{Content: out}, nil
 	case "tool_activate":
-		c, err := d.r.Activate(sess, a.Capability)
+		c, err := d.r.ActivateFor(sess, a.Capability, a.Query)
 		if err != nil {
 			return Result{Content: err.Error() + " Use tool_search to find capabilities.", IsError: true}, nil
 		}
 		if note := d.r.startOnActivate(ctx, c); note != "" {
 			return Result{Content: fmt.Sprintf("Loaded %s.%s", c.Name, note), IsError: true}, nil
 		}
+		d.r.selectListed(sess, c, a.Query)
 		if now, ok := d.r.Snapshot().Get(c.Name); ok {
 			c = now // with the tools its server just listed
 		}
@@ -449,6 +465,9 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 			return Result{Content: msg + d.r.allowedNote(sess, c)}, nil
 		case c.AlwaysLoaded():
 			return Result{Content: fmt.Sprintf("%s is always loaded; its tools are callable: %s.", c.Name, toolNames(c))}, nil
+		}
+		if pn := d.r.partialNote(sess, c, a.Query); pn != "" {
+			return Result{Content: pn}, nil
 		}
 		return Result{Content: fmt.Sprintf("Loaded %s; its tools are callable now: %s.", c.Name, toolNames(c))}, nil
 	case "skill_read_source":

@@ -57,6 +57,9 @@ type Snapshot struct {
 	// rendered are capabilities' tools as requests carry them, with their
 	// sizes (see modelTools), by capability name.
 	rendered map[string]*modelTools
+	// toolIndexes rank one capability's tools for a partial load (see
+	// toolSearchIndex), by capability name.
+	toolIndexes map[string]*search.Index
 	// stable is the StableIndex text rendered for this snapshot, by
 	// budget (under tokenMu).
 	stable map[int]string
