@@ -160,9 +160,9 @@ func (a authoring) list(filter string) string {
 		}
 		line := fmt.Sprintf("- %s (%s) [%s, %s]", c.Name, kind, c.State, c.Badge)
 		if c.State == StateFailed {
-			line += " error: " + OneLine(c.Error, 160)
+			line += " error: " + PromptLine(c.Error, 160)
 		} else {
-			line += " — " + OneLine(c.Description(), 90)
+			line += " — " + PromptLine(c.Description(), IndexDescriptionLimit)
 		}
 		b.WriteString(line + "\n")
 	}
@@ -179,10 +179,10 @@ func describeCapability(c *Capability) string {
 		fmt.Fprintf(&b, "Base directory: %s (paths in its instructions are relative to it)\n", c.Dir)
 	}
 	if c.State == StateFailed {
-		fmt.Fprintf(&b, "Error:\n%s\n", firstNonEmpty(c.Detail, c.Error))
+		fmt.Fprintf(&b, "Error:\n%s\n", PromptBlock(firstNonEmpty(c.Detail, c.Error)))
 	}
 	if m := c.Manifest; m != nil {
-		fmt.Fprintf(&b, "Description: %s\n", m.Description)
+		fmt.Fprintf(&b, "Description: %s\n", PromptLine(m.Description, ToolDescriptionLimit))
 		if len(m.Requires) > 0 {
 			fmt.Fprintf(&b, "Requires: %s\n", strings.Join(m.Requires, ", "))
 		}
@@ -190,10 +190,10 @@ func describeCapability(c *Capability) string {
 			fmt.Fprintf(&b, "Permissions declared: %s; granted: %s\n", strings.Join(names, ", "), orNone(c.Granted))
 		}
 		for _, t := range m.Tools {
-			fmt.Fprintf(&b, "Tool %s — %s\n  parameters: %s\n", t.Name, OneLine(t.Description, 200), t.Parameters)
+			fmt.Fprintf(&b, "Tool %s — %s\n  parameters: %s\n", t.Name, toolText(c, t.Description, 200), promptSchema(t.Parameters))
 		}
 		for _, w := range m.Warnings {
-			fmt.Fprintf(&b, "Warning: %s\n", w.String())
+			fmt.Fprintf(&b, "Warning: %s\n", PromptLine(w.String(), ToolDescriptionLimit))
 		}
 	}
 	if len(c.Files) > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,14 +51,26 @@ func (r *Registry) LoadedNames(sess *Session) []string {
 }
 
 // Tools returns the tool schemas a model request carries for sess: core +
-// pinned + the conversation's loaded set, in a stable order.
+// pinned + the conversation's loaded set, in a stable order, the loaded
+// ones within the tool budget (a capability loaded partly carries the
+// tools it selected, in the order it selected them).
 func (r *Registry) Tools(sess *Session) []ToolDef {
 	snap := r.Snapshot()
+	// The budget may have shrunk, or the set been restored, since the
+	// last load: no request goes out over it.
+	r.enforceToolBudget(sess, "", loadIntent{})
 	var out []ToolDef
 	for _, name := range r.LoadedNames(sess) {
-		c := snap.byName[name]
-		for _, t := range c.Tools() {
-			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
+		defs := snap.modelTools(name).defs
+		sel, partial := sess.Selection(name)
+		if !partial {
+			out = append(out, defs...)
+			continue
+		}
+		for _, n := range sel {
+			if i := slices.IndexFunc(defs, func(d ToolDef) bool { return d.Name == n }); i >= 0 {
+				out = append(out, defs[i])
+			}
 		}
 	}
 	return out
@@ -66,50 +79,44 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 // DeferrableTools returns the tool schemas of every capability a
 // conversation may load (usable, not core, pinned or a guide), ordered by
 // capability name and then as the capability lists them. The list depends
-// on the registry alone, so a provider can declare it as deferred tools and
-// loading one changes nothing in the request's prefix.
+// on the registry and the tool budget alone, so a provider can declare it
+// as deferred tools and loading one changes nothing in the request's
+// prefix. A capability whose tools exceed the tool budget is left out: it
+// is only ever loaded partly, and the tools it selected ride with the
+// loaded ones.
 func (r *Registry) DeferrableTools() []ToolDef {
 	snap := r.Snapshot()
+	budget := r.tune().ToolBudget
 	var names []string
 	for _, c := range snap.caps {
-		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 && len(c.MissingGrants()) == 0 {
+		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 && len(c.MissingGrants()) == 0 &&
+			!oversized(snap, c.Name, budget) {
 			names = append(names, c.Name)
 		}
 	}
 	sort.Strings(names)
 	var out []ToolDef
 	for _, name := range names {
-		c := snap.byName[name]
-		for _, t := range c.Tools() {
-			out = append(out, ToolDef{Capability: c.Name, Name: t.Name, Description: t.Description, Parameters: t.Parameters, Annotations: t.Annotations})
-		}
+		out = append(out, snap.modelTools(name).defs...)
 	}
 	return out
 }
 
-// enforceToolBudget evicts least recently used capabilities from sess while
-// their tool schemas exceed Options.ToolBudget.
-func (r *Registry) enforceToolBudget(sess *Session) {
-	budget := r.tune().ToolBudget
-	if budget <= 0 || sess == nil {
-		return
-	}
-	snap := r.Snapshot()
-	ev := sess.evictOldest(func(loaded []string) bool {
-		total := 0
-		for _, n := range loaded {
-			total += snap.SchemaTokens(n)
-		}
-		return total > budget
-	})
-	if len(ev) > 0 {
-		r.log.Debug("evicted capabilities over the tool budget", "conversation", sess.ID(), "capabilities", ev)
-	}
+// Activate loads a capability into sess by exact name. Loading a core,
+// pinned or guide capability is a no-op that succeeds. A capability whose
+// tools exceed the tool budget is loaded partly (see ActivateFor).
+func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
+	return r.activate(sess, name, loadIntent{})
 }
 
-// Activate loads a capability into sess by exact name. Loading a core,
-// pinned or guide capability is a no-op that succeeds.
-func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
+// ActivateFor is Activate for a purpose: when the capability's tools
+// exceed the tool budget, the ones most relevant to query are loaded,
+// within the budget (Session.Selection names them).
+func (r *Registry) ActivateFor(sess *Session, name, query string) (*Capability, error) {
+	return r.activate(sess, name, loadIntent{query: query})
+}
+
+func (r *Registry) activate(sess *Session, name string, in loadIntent) (*Capability, error) {
 	snap := r.Snapshot()
 	c, ok := snap.byName[name]
 	if !ok {
@@ -130,10 +137,15 @@ func (r *Registry) Activate(sess *Session, name string) (*Capability, error) {
 		}
 		return c, nil
 	}
+	if !r.fits(snap, c, in) {
+		return c, fmt.Errorf("%w: each of %s's tools is larger than the tool budget (%d tokens) on its own; the user can raise toolBudget in config.json",
+			ErrOverBudget, name, r.tune().ToolBudget)
+	}
+	in.fresh = !sess.IsLoaded(name)
 	if ev := sess.touch(name); ev != "" {
 		r.log.Debug("evicted capability", "conversation", sess.ID(), "capability", ev)
 	}
-	r.enforceToolBudget(sess)
+	r.enforceToolBudget(sess, name, in)
 	return c, nil
 }
 
@@ -166,10 +178,12 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 	if sess != nil {
 		if c.AlwaysLoaded() {
 			sess.markRecent(c.Name)
-		} else {
+		} else if in := (loadIntent{tool: tool, fresh: !sess.IsLoaded(c.Name)}); r.fits(snap, c, in) {
 			sess.touch(c.Name)
-			r.enforceToolBudget(sess)
+			r.enforceToolBudget(sess, c.Name, in)
 		}
+		// A tool too big for the budget on its own runs without being
+		// loaded: no request could carry it.
 	}
 	if len(strings.TrimSpace(string(args))) == 0 {
 		args = json.RawMessage("{}")

@@ -22,6 +22,9 @@ const SearchLimit = 5
 // maxSourceBytes caps what skill_read_source returns for one file.
 const maxSourceBytes = 64 << 10
 
+// maxPathShown caps a bundled file's name in skill_read_source's list.
+const maxPathShown = 256
+
 // Match is one tool_search result.
 type Match struct {
 	Capability *Capability
@@ -77,8 +80,11 @@ func (r *Registry) Search(sess *Session, query string, limit int) (SearchResult,
 			if c.Kind == KindGuide || len(c.Tools()) == 0 && c.Kind != KindMCP {
 				continue
 			}
-			if !c.AlwaysLoaded() && !sess.IsLoaded(c.Name) {
-				if _, err := r.Activate(sess, c.Name); err == nil {
+			// A capability loaded partly (its tools exceed the tool
+			// budget) loads the tools that fit this query too.
+			_, partial := sess.Selection(c.Name)
+			if !c.AlwaysLoaded() && (!sess.IsLoaded(c.Name) || partial) {
+				if _, err := r.ActivateFor(sess, c.Name, query); err == nil {
 					res.Activated = c.Name
 				}
 			}
@@ -108,7 +114,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 			if m.Capability.State == StateDisabled {
 				disabled = append(disabled, m.Capability.Name)
 			} else {
-				failed = append(failed, fmt.Sprintf("%s (%s)", m.Capability.Name, OneLine(m.Capability.Error, 120)))
+				failed = append(failed, fmt.Sprintf("%s (%s)", m.Capability.Name, PromptLine(m.Capability.Error, 120)))
 			}
 		}
 		if len(disabled) > 0 {
@@ -127,7 +133,7 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 		if c.State == StateDisabled {
 			fmt.Fprintf(&b, "Note: %s matches exactly but is switched off; the user can enable it in Settings → Capabilities.\n", c.Name)
 		} else {
-			fmt.Fprintf(&b, "Note: %s matches exactly but failed to load: %s\n", c.Name, OneLine(c.Error, 160))
+			fmt.Fprintf(&b, "Note: %s matches exactly but failed to load: %s\n", c.Name, PromptLine(c.Error, 160))
 		}
 	}
 	if res.Activated != "" {
@@ -136,26 +142,26 @@ func FormatSearch(res SearchResult, sess *Session, loadedNow func(string) bool) 
 	b.WriteString("Matches (load another with tool_activate; read a guide with skill_read_source):\n")
 	for i, m := range res.Matches {
 		c := m.Capability
-		kind := "guide"
-		if c.Kind != KindGuide {
-			kind = fmt.Sprintf("%d %s", len(c.Tools()), plural(len(c.Tools()), "tool", "tools"))
-		}
+		kind := kindText(c)
 		mark := ""
 		if loadedNow != nil && loadedNow(c.Name) && c.Kind != KindGuide {
 			mark = " [loaded]"
+			if sel, partial := sess.Selection(c.Name); partial {
+				mark = fmt.Sprintf(" [%d of its tools loaded]", len(sel))
+			}
 		}
 		if missing := c.MissingGrants(); len(missing) > 0 {
 			// Listed, so the model can tell the user what to grant.
 			mark = fmt.Sprintf(" [needs %s: only the user can grant it, in Settings → Capabilities]", commalist.Prose(missing))
 		}
-		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, OneLine(c.Description(), 160))
+		fmt.Fprintf(&b, "%d. %s (%s)%s — %s\n", i+1, c.Name, kind, mark, PromptLine(c.Description(), 160))
 		tools := c.Tools()
 		for j, t := range tools {
 			if j == 8 {
 				fmt.Fprintf(&b, "   …and %d more\n", len(tools)-8)
 				break
 			}
-			fmt.Fprintf(&b, "   - %s: %s\n", t.Name, OneLine(t.Description, 100))
+			fmt.Fprintf(&b, "   - %s: %s\n", t.Name, toolText(c, t.Description, 100))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -178,14 +184,14 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 			return "", fmt.Errorf("%w: %s: %s", ErrFailed, name, c.Error)
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n", c.Name, c.Manifest.Body)
+		fmt.Fprintf(&b, "<skill name=%q>\n%s\n</skill>\n", c.Name, PromptBlock(c.Manifest.Body))
 		if c.Dir != "" {
 			fmt.Fprintf(&b, "Base directory: %s\nPaths in these instructions are relative to it: run its scripts with shell_exec and cwd set to it (the folder is read-only; write output elsewhere).\n", c.Dir)
 		}
 		if files := bundled(c); len(files) > 0 {
 			b.WriteString("<skill_resources>\n")
 			for _, f := range files {
-				b.WriteString(f + "\n")
+				b.WriteString(PromptLine(f, maxPathShown) + "\n")
 			}
 			b.WriteString("</skill_resources>\n")
 			fmt.Fprintf(&b, "Read one with skill_read_source(capability=%q, path=...).", c.Name)
@@ -230,9 +236,9 @@ func (r *Registry) ReadSource(name, rel string) (string, error) {
 		return "", fmt.Errorf("read %s/%s: %w", name, clean, bare(err))
 	}
 	if len(data) > maxSourceBytes {
-		return string(data[:maxSourceBytes]) + fmt.Sprintf("\n[file truncated at %d bytes]", maxSourceBytes), nil
+		return PromptBlock(string(data[:maxSourceBytes])) + fmt.Sprintf("\n[file truncated at %d bytes]", maxSourceBytes), nil
 	}
-	return string(data), nil
+	return PromptBlock(string(data)), nil
 }
 
 // bundled are the capability's files besides SKILL.md.
@@ -388,6 +394,9 @@ func (r *Registry) allowedNote(sess *Session, c *Capability) string {
 		fmt.Fprintf(&b, "\nTools this skill uses are loaded and callable now: %s.", strings.Join(tools, ", "))
 	}
 	if len(unknown) > 0 {
+		for i, u := range unknown {
+			unknown[i] = PromptLine(u, NameLimit)
+		}
 		fmt.Fprintf(&b, "\nNot available here (do without them): %s.", strings.Join(unknown, ", "))
 	}
 	if len(ungranted) > 0 {
@@ -422,18 +431,28 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 		if res.Activated != "" {
 			c, _ := d.r.Snapshot().Get(res.Activated)
 			if note = d.r.startOnActivate(ctx, c); note == "" {
+				d.r.selectListed(sess, c, res.Query)
 				res = d.r.refreshMatches(res)
 			}
 		}
-		return Result{Content: FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) }) + note}, nil
+		out := FormatSearch(res, sess, func(n string) bool { return d.r.isLoaded(sess, n) }) + note
+		if res.Activated != "" && note == "" {
+			if c, ok := d.r.Snapshot().Get(res.Activated); ok {
+				if pn := d.r.partialNote(sess, c, res.Query); pn != "" {
+					out += "\n" + pn
+				}
+			}
+		}
+		return Result{Content: out}, nil
 	case "tool_activate":
-		c, err := d.r.Activate(sess, a.Capability)
+		c, err := d.r.ActivateFor(sess, a.Capability, a.Query)
 		if err != nil {
 			return Result{Content: err.Error() + " Use tool_search to find capabilities.", IsError: true}, nil
 		}
 		if note := d.r.startOnActivate(ctx, c); note != "" {
 			return Result{Content: fmt.Sprintf("Loaded %s.%s", c.Name, note), IsError: true}, nil
 		}
+		d.r.selectListed(sess, c, a.Query)
 		if now, ok := d.r.Snapshot().Get(c.Name); ok {
 			c = now // with the tools its server just listed
 		}
@@ -446,6 +465,9 @@ func (d discovery) Call(ctx context.Context, tool string, args json.RawMessage) 
 			return Result{Content: msg + d.r.allowedNote(sess, c)}, nil
 		case c.AlwaysLoaded():
 			return Result{Content: fmt.Sprintf("%s is always loaded; its tools are callable: %s.", c.Name, toolNames(c))}, nil
+		}
+		if pn := d.r.partialNote(sess, c, a.Query); pn != "" {
+			return Result{Content: pn}, nil
 		}
 		return Result{Content: fmt.Sprintf("Loaded %s; its tools are callable now: %s.", c.Name, toolNames(c))}, nil
 	case "skill_read_source":

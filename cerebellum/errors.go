@@ -43,6 +43,9 @@ var (
 	ErrUnknownSetting = errors.New("unknown capability setting")
 	// ErrInvalidSetting: a value does not fit the setting's type or choices.
 	ErrInvalidSetting = errors.New("invalid capability setting")
+	// ErrOverBudget: none of a capability's tools fits the tool budget on
+	// its own, so no request can carry one.
+	ErrOverBudget = errors.New("capability's tools do not fit the tool budget")
 
 	// errCorruptEntry: a manifest cache entry cannot be decoded (it is
 	// ignored and the folder read again).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 )
@@ -15,9 +14,6 @@ const DefaultIndexBudget = 800
 // MinIndexBudget is the smallest budget honoured: the block's header and
 // the collapse line alone take about 60 tokens.
 const MinIndexBudget = 100
-
-// IndexDescriptionLimit is how many characters of a description an index line shows.
-const IndexDescriptionLimit = 90
 
 const (
 	indexOpen   = "<capabilities>"
@@ -214,19 +210,11 @@ func collapseLine(caps, tools int) string {
 	return fmt.Sprintf("- …plus %d more %s (%d %s) — use tool_search to find them", caps, plural(caps, "capability", "capabilities"), tools, plural(tools, "tool", "tools"))
 }
 
-// lineFor renders "- name (N tools) — description [loaded]".
+// lineFor renders "- name (N tools) — description [loaded]". The name and
+// description are the capability's words: PromptLine keeps them on their
+// line and unable to write a marker or a section tag.
 func lineFor(c *Capability, loaded bool) string {
-	var kind string
-	switch {
-	case c.Kind == KindGuide:
-		kind = "guide"
-	case c.Kind == KindMCP && len(c.Tools()) == 0:
-		kind = "MCP"
-	default:
-		n := len(c.Tools())
-		kind = fmt.Sprintf("%d %s", n, plural(n, "tool", "tools"))
-	}
-	line := fmt.Sprintf("- %s (%s) — %s", c.Name, kind, OneLine(c.Description(), IndexDescriptionLimit))
+	line := fmt.Sprintf("- %s (%s) — %s", PromptLine(c.Name, NameLimit), kindText(c), PromptLine(c.Description(), IndexDescriptionLimit))
 	switch missing := c.MissingGrants(); {
 	case len(missing) > 0:
 		// Nothing of it can run: the model can only ask the user.
@@ -237,20 +225,26 @@ func lineFor(c *Capability, loaded bool) string {
 	return line
 }
 
-// OneLine collapses whitespace and cuts s to limit characters, ending a cut
-// with an ellipsis.
-func OneLine(s string, limit int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimRight(string(r[:limit-1]), " ,;:.-") + "…"
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
+}
+
+// kindText says what a capability is in an index line or a search result:
+// "guide", "N tools", or for an MCP server "MCP server, N tools" (its tools
+// and their descriptions come from the server, and the model should know).
+func kindText(c *Capability) string {
+	n := len(c.Tools())
+	tools := fmt.Sprintf("%d %s", n, plural(n, "tool", "tools"))
+	switch {
+	case c.Kind == KindGuide:
+		return "guide"
+	case c.Kind == KindMCP && n == 0:
+		return "MCP server"
+	case c.Kind == KindMCP:
+		return "MCP server, " + tools
+	}
+	return tools
 }

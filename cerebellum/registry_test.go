@@ -599,14 +599,16 @@ func TestToolBudgetEvictsLeastRecentlyUsed(t *testing.T) {
 	if got := strings.Join(sess.Loaded(), ","); got != "cap-3,cap-4,cap-0" {
 		t.Fatalf("after call: %s", got)
 	}
-	// A single capability bigger than the budget is still loaded on its own.
+	// A capability none of whose tools fits the budget is not loaded: no
+	// request could carry it (it used to be loaded whole, whatever its size).
 	tiny, _ := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, ToolBudget: 1,
 		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: e.loader}})
 	s2 := tiny.NewSession("d", nil)
-	tiny.Activate(s2, "cap-1")
-	tiny.Activate(s2, "cap-2")
-	if got := strings.Join(s2.Loaded(), ","); got != "cap-2" {
-		t.Fatalf("oversized: %s", got)
+	if _, err := tiny.Activate(s2, "cap-1"); !errors.Is(err, cerebellum.ErrOverBudget) {
+		t.Fatalf("activating a capability bigger than the budget: %v; want ErrOverBudget", err)
+	}
+	if got := strings.Join(s2.Loaded(), ","); got != "" || len(tiny.Tools(s2)) != len(tiny.Tools(nil)) {
+		t.Fatalf("oversized: loaded %q", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package cerebellum
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -24,8 +25,16 @@ type Session struct {
 	// order is the same set in the order it was loaded: the order of the
 	// tools array, which must not move when a capability is used again,
 	// or the provider's prompt cache misses from that tool on.
-	order   []string
-	recent  []string // most recent first, includes evicted names
+	order  []string
+	recent []string // most recent first, includes evicted names
+	// partial holds the capabilities loaded with only some of their tools
+	// (all of them would exceed the tool budget): the tools carried, in the
+	// order they were selected, which is their order in the tools array.
+	partial map[string][]string
+	// wanted orders each partial selection's tools by how much they are
+	// wanted: the one called last or ranked best for the last query
+	// first. The tools last in it give way first when room is short.
+	wanted  map[string][]string
 	version uint64
 	// onChange is called (without the lock held) after the loaded set changes.
 	onChange func(loaded []string)
@@ -128,6 +137,8 @@ func (s *Session) touch(name string) (evicted string) {
 			evicted = s.loaded[0]
 			s.loaded = append([]string(nil), s.loaded[1:]...)
 			s.order = without(s.order, evicted)
+			delete(s.partial, evicted)
+			delete(s.wanted, evicted)
 		}
 	}
 	s.noteRecent(name)
@@ -176,14 +187,18 @@ func (s *Session) markRecent(name string) {
 	s.mu.Unlock()
 }
 
-// evictOldest removes least recently used names while over(loaded) says the
-// set is too big, never the most recent one. It returns what it removed.
-func (s *Session) evictOldest(over func(loaded []string) bool) []string {
+// evictOldest removes least recently used names while over says the set
+// is too big, never the most recent one. over sees the loaded set and the
+// partial selections (read only, under the session's lock). It returns
+// what it removed.
+func (s *Session) evictOldest(over func(loaded []string, partial map[string][]string) bool) []string {
 	s.mu.Lock()
 	var evicted []string
-	for len(s.loaded) > 1 && over(s.loaded) {
+	for len(s.loaded) > 1 && over(s.loaded, s.partial) {
 		evicted = append(evicted, s.loaded[0])
 		s.order = without(s.order, s.loaded[0])
+		delete(s.partial, s.loaded[0])
+		delete(s.wanted, s.loaded[0])
 		s.loaded = append([]string(nil), s.loaded[1:]...)
 	}
 	var fn, w func([]string)
@@ -224,6 +239,12 @@ func (s *Session) drop(keep func(string) bool) {
 			}
 		}
 		s.order = order
+		for n := range s.partial {
+			if !contains(kept, n) {
+				delete(s.partial, n)
+				delete(s.wanted, n)
+			}
+		}
 		s.version++
 		fn = s.onChange
 		w = s.watch
@@ -236,6 +257,54 @@ func (s *Session) drop(keep func(string) bool) {
 	if w != nil {
 		w(snapshot)
 	}
+}
+
+// Selection returns the tools of a loaded capability the conversation
+// carries when it carries only some (partial true), in the order they
+// were selected; partial false means all of them, or not loaded.
+func (s *Session) Selection(name string) (tools []string, partial bool) {
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sel, ok := s.partial[name]
+	return append([]string(nil), sel...), ok
+}
+
+// wantedOrder returns a partial selection's tools most wanted first.
+func (s *Session) wantedOrder(name string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.wanted[name]...)
+}
+
+// setSelection makes loaded capability name carry only tools (in that
+// order; wanted is the same set, most wanted first), or all of its tools
+// when tools is nil. It reports whether what is carried changed; such a
+// change moves the version.
+func (s *Session) setSelection(name string, tools, wanted []string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !contains(s.loaded, name) {
+		return false
+	}
+	old, had := s.partial[name]
+	changed := had != (tools != nil) || !slices.Equal(old, tools)
+	if tools == nil {
+		delete(s.partial, name)
+		delete(s.wanted, name)
+	} else {
+		if s.partial == nil {
+			s.partial, s.wanted = map[string][]string{}, map[string][]string{}
+		}
+		s.partial[name] = append([]string(nil), tools...)
+		s.wanted[name] = append([]string(nil), wanted...)
+	}
+	if changed {
+		s.version++
+	}
+	return changed
 }
 
 type sessionKey struct{}

@@ -53,8 +53,13 @@ type Snapshot struct {
 	schemaMu sync.Mutex
 	schemas  map[string]*compiledSchema
 
-	tokenMu    sync.Mutex
-	toolTokens map[string]int
+	tokenMu sync.Mutex
+	// rendered are capabilities' tools as requests carry them, with their
+	// sizes (see modelTools), by capability name.
+	rendered map[string]*modelTools
+	// toolIndexes rank one capability's tools for a partial load (see
+	// toolSearchIndex), by capability name.
+	toolIndexes map[string]*search.Index
 	// stable is the StableIndex text rendered for this snapshot, by
 	// budget (under tokenMu).
 	stable map[int]string
@@ -212,36 +217,9 @@ func searchDoc(c *Capability) search.Doc {
 }
 
 // SchemaTokens estimates the tokens a capability's tool schemas add to a
-// request (name, description and parameters of each tool, plus the
-// provider's wrapper), computed once per snapshot.
-func (s *Snapshot) SchemaTokens(name string) int {
-	s.tokenMu.Lock()
-	defer s.tokenMu.Unlock()
-	if n, ok := s.toolTokens[name]; ok {
-		return n
-	}
-	c, ok := s.byName[name]
-	if !ok {
-		return 0
-	}
-	var b strings.Builder
-	for _, t := range c.Tools() {
-		b.WriteString(`{"type":"function","function":{"name":"`)
-		b.WriteString(t.Name)
-		b.WriteString(`","description":`)
-		desc, _ := json.Marshal(t.Description)
-		b.Write(desc)
-		b.WriteString(`,"parameters":`)
-		b.Write(t.Parameters)
-		b.WriteString("}}")
-	}
-	n := estimateJSONTokens(b.String())
-	if s.toolTokens == nil {
-		s.toolTokens = map[string]int{}
-	}
-	s.toolTokens[name] = n
-	return n
-}
+// request (name, description and parameters of each tool as ToolDefs
+// renders them, plus the provider's wrapper), computed once per snapshot.
+func (s *Snapshot) SchemaTokens(name string) int { return s.modelTools(name).total }
 
 func (s *Snapshot) stableIndex(budget int) (string, bool) {
 	s.tokenMu.Lock()

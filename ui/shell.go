@@ -61,6 +61,8 @@ type Shell struct {
 	// memory returns free heap pages to the OS after the first frame and
 	// after a conversation opens (memory.go).
 	memory *memoryRelease
+	// offer is the first-run folder offer above the chat (folderoffer.go).
+	offer *folderOffer
 }
 
 // Build lays out env.Window: the split of sidebar and chat, the shortcuts,
@@ -90,7 +92,8 @@ func (s *Shell) assemble(c chatView, st settingsView) {
 	s.chatObj = c.Object()
 	s.settingsObj = st.Object()
 	s.settingsObj.Hide()
-	split := container.NewHSplit(left, container.NewStack(s.chatObj, s.settingsObj))
+	s.offer = newFolderOffer(s.env)
+	split := container.NewHSplit(left, container.NewBorder(s.offer.Object(), nil, nil, nil, container.NewStack(s.chatObj, s.settingsObj)))
 	split.Offset = sidebarShare
 	// A window takes its minimum size from its content: below this the
 	// sidebar and the chat's headers have no room left to truncate into.
@@ -207,6 +210,8 @@ func (s *Shell) onEvent(e assistant.Event) {
 	switch e.Kind {
 	case assistant.EventDisk, assistant.EventCapabilities:
 		s.env.Go(s.checkPending)
+	case assistant.EventConfig:
+		s.env.Do(s.offer.Refresh) // a folder granted anywhere hides the offer
 	}
 }
 

@@ -68,28 +68,57 @@ func alwaysLoaded(snap *cerebellum.Snapshot, capability string) bool {
 	return ok && c.AlwaysLoaded()
 }
 
-// newToolRefs names the tools of the capabilities loaded since before (a
-// LoadOrder taken before a call), in load order: the call's result makes
-// them callable, which a provider with deferred tools says by reference.
+// newToolRefs names the tools a call made callable, in load order: those
+// of the capabilities loaded since before (a LoadOrder taken before the
+// call), and those a capability loaded partly (its tools exceed the tool
+// budget) added to its selection, which the request the call came from did
+// not carry and no earlier result named. The call's result makes them
+// callable, which a provider with deferred tools says by reference.
 func (t *turn) newToolRefs(before []string) []string {
 	if t.a.opts.Layout == LayoutLegacy {
 		return nil
 	}
-	snap := t.a.opts.Registry.Snapshot()
+	carried := map[string][]string{}
+	for _, d := range t.a.opts.Registry.Tools(t.sess) {
+		carried[d.Capability] = append(carried[d.Capability], d.Name)
+	}
+	var inRequest, named map[string]bool
 	var refs []string
 	for _, name := range t.sess.LoadOrder() {
-		if slices.Contains(before, name) {
+		if !slices.Contains(before, name) {
+			refs = append(refs, carried[name]...)
 			continue
 		}
-		c, ok := snap.Get(name)
-		if !ok {
-			continue
-		}
-		for _, tl := range c.Tools() {
-			refs = append(refs, tl.Name)
+		for _, tool := range carried[name] {
+			if inRequest == nil {
+				inRequest, named = t.requestTools(), t.namedTools()
+			}
+			if !inRequest[tool] && !named[tool] {
+				refs = append(refs, tool)
+			}
 		}
 	}
 	return refs
+}
+
+// requestTools are the tools the latest request carried.
+func (t *turn) requestTools() map[string]bool {
+	out := make(map[string]bool, len(t.tools))
+	for _, tl := range t.tools {
+		out[tl.Name] = true
+	}
+	return out
+}
+
+// namedTools are the tools earlier results made callable by reference.
+func (t *turn) namedTools() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range t.events {
+		for _, n := range e.ToolRefs {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // codeModeLoadNote tells the model, in the result of the call that loaded

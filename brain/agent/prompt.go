@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // Facts describe the computer for the system prompt.
@@ -14,7 +16,15 @@ type Facts struct {
 	Arch     string // runtime.GOARCH
 	Hostname string
 	Locale   string // e.g. en_US.UTF-8
+	// Folders are the folders the user granted the file and shell tools,
+	// when FoldersKnown; the prompt names them, or says that none is
+	// granted, so the model asks the user instead of trying.
+	Folders      []string
+	FoldersKnown bool
 }
+
+// maxFolderShown caps a granted folder's path in the prompt.
+const maxFolderShown = 256
 
 // HostFacts reads the facts of this computer; getenv supplies the locale
 // variables (LC_ALL, LC_MESSAGES, LANG, in that order).
@@ -61,6 +71,20 @@ func SystemPrompt(identity string, facts Facts, now time.Time, index string) str
 	}
 	if len(comp) > 0 {
 		fmt.Fprintf(&b, "Computer: %s.\n", strings.Join(comp, ", "))
+	}
+	if facts.FoldersKnown {
+		if len(facts.Folders) == 0 {
+			b.WriteString("No folder is granted yet: the file and shell tools can use none of the user's files. " +
+				"When a task needs files, ask the user to grant a folder in Settings → Folders.\n")
+		} else {
+			shown := make([]string, len(facts.Folders))
+			for i, f := range facts.Folders {
+				// The user's paths, but one line each all the same.
+				shown[i] = cerebellum.PromptLine(f, maxFolderShown)
+			}
+			fmt.Fprintf(&b, "Folders the user granted the file and shell tools: %s. Others need the user to grant them in Settings → Folders.\n",
+				strings.Join(shown, ", "))
+		}
 	}
 	b.WriteString("Secrets the user saved appear as [redacted:NAME]; never ask for or repeat their values.\n")
 	b.WriteString("</environment>")

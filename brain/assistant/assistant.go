@@ -43,6 +43,10 @@ type Options struct {
 	// LockTimeout bounds the wait for the database lock (default 1 s), so
 	// a second process learns at once that the workspace is in use.
 	LockTimeout time.Duration
+	// Home is the user's home folder: what ~ means in folders, and where
+	// the common folders offered for granting are (default: the
+	// operating system's).
+	Home string
 }
 
 // App is one opened workspace with everything wired. All methods are safe

@@ -14,9 +14,9 @@ import (
 // pure: the App fills it from the current config and the registry.
 type Policy struct {
 	// Folders are the configured folders (config.json folders), as written.
+	// None means none: no folder is granted by default.
 	Folders []string
-	// Home is the user's home folder: the default when Folders is empty,
-	// and what a leading ~ means.
+	// Home is the user's home folder: what a leading ~ means.
 	Home string
 	// Workspace is the workspace root, which only trusted plugins reach.
 	Workspace string
@@ -78,14 +78,14 @@ func (p Policy) Hosts(c *cerebellum.Capability, granted []string) []string {
 	return []string{"*"}
 }
 
-// allowed are the configured folders made absolute, or the home folder.
+// allowed are the configured folders made absolute; none when none is
+// configured (the whole home folder is never granted by default).
 func (p Policy) allowed() []string {
 	var out []string
 	for _, f := range p.Folders {
-		out = append(out, p.abs(f))
-	}
-	if len(out) == 0 && p.Home != "" {
-		out = append(out, filepath.Clean(p.Home))
+		if a := p.abs(f); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
 	}
 	return out
 }
@@ -108,12 +108,20 @@ func within(path, base string) bool {
 
 // policy is the Policy of the current config.
 func (a *App) policy() Policy {
-	home, _ := os.UserHomeDir()
-	return Policy{Folders: a.model.Load().cfg.Folders, Home: home, Workspace: a.ws.Root}
+	return Policy{Folders: a.model.Load().cfg.Folders, Home: a.home(), Workspace: a.ws.Root}
 }
 
-// Folders are the folders the assistant may work in, absolute (the
-// configured ones, or the home folder when none are).
+// home is Options.Home, or the operating system's home folder.
+func (a *App) home() string {
+	if a.opts.Home != "" {
+		return a.opts.Home
+	}
+	home, _ := os.UserHomeDir()
+	return home
+}
+
+// Folders are the folders the assistant may work in, absolute: the
+// configured ones, none when none is configured.
 func (a *App) Folders() []string { return a.policy().allowed() }
 
 func (a *App) pluginRoots(capability string, granted []string) []string {

@@ -29,7 +29,8 @@ func TestPolicyRootsAndHosts(t *testing.T) {
 		{"scope kept inside the configured folders", p, scoped, []string{"files"}, []string{"/home/ann/work/notes", "/data"}, nil},
 		{"network narrowed to the declared hosts", p, scoped, []string{"network"}, nil, []string{"api.example.com"}},
 		{"no scope means every configured folder", p, open, []string{"files", "network"}, []string{"/home/ann/work", "/data"}, []string{"*"}},
-		{"no folders configured means home", Policy{Home: home, Workspace: "/ws"}, open, []string{"files"}, []string{"/home/ann"}, nil},
+		{"no folders configured means none, not home", Policy{Home: home, Workspace: "/ws"}, open, []string{"files"}, nil, nil},
+		{"trusted with no folders configured gets the workspace alone", Policy{Home: home, Workspace: "/ws"}, builtin, nil, []string{"/ws"}, []string{"*"}},
 		{"unknown capability is untrusted", p, nil, nil, nil, nil},
 	}
 	for _, tt := range tests {

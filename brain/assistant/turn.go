@@ -117,10 +117,12 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 			p = provider.WithRetry(raw, provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log})
 		}
 	}
+	facts := agent.HostFacts(a.opts.Getenv)
+	facts.Folders, facts.FoldersKnown = a.Folders(), true
 	ag, err := agent.New(agent.Options{
 		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver,
 		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: cfg.ContextWindow,
-		Facts: agent.HostFacts(a.opts.Getenv), Logger: a.log, Clock: a.opts.Clock,
+		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
 		Identity:  a.identity,
 		SetupHint: a.setupTextFor(cfg, setupErr),
 	})

@@ -132,7 +132,10 @@ type Config struct {
 	PinnedCapabilities []string `json:"pinnedCapabilities,omitempty"`
 	// AutoResync applies capability changes on disk at once.
 	AutoResync bool `json:"autoResync,omitempty"`
-	// Folders are the folders file and shell tools may use (default: home folder).
+	// Folders are the folders file and shell tools may use. None by
+	// default: a new workspace grants no folder until the person picks one
+	// (CommonFolders are offered), and no key means none, also for a
+	// config.json written when the home folder was the default.
 	Folders []string `json:"folders,omitempty"`
 	// IndexBudget is the capability index budget in tokens.
 	IndexBudget int `json:"indexBudget,omitempty"`

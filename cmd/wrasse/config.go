@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -31,6 +33,7 @@ func configShow(_ context.Context, app *assistant.App, c *call) error {
 	for _, p := range problems {
 		fmt.Fprintf(c.io.err, "warning: %s\n", p)
 	}
+	folderNote(app, c.io.err)
 	if err := app.ModelProblem(); err != nil {
 		fmt.Fprintf(c.io.err, "note: no model can be asked yet: %v\n", err)
 		printHint(c.io.err, err)
@@ -87,6 +90,9 @@ func saveConfig(app *assistant.App, c *call, key, value string, sendKey bool) er
 			printHint(c.io.err, err)
 		}
 	}
+	if key == "folders" {
+		folderNote(app, c.io.err)
+	}
 	return nil
 }
 
@@ -96,4 +102,23 @@ func askYes(c *call, question string) bool {
 	line, _ := bufio.NewReader(c.io.in).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes"
+}
+
+// folderNote says when no folder is granted (the file and shell tools can
+// then use none) with the common folders to grant, and warns when the
+// whole home folder is.
+func folderNote(app *assistant.App, w io.Writer) {
+	granted := app.Folders()
+	if len(granted) == 0 {
+		fmt.Fprintln(w, "note: no folder is granted: the file and shell tools can use none until you grant one:")
+		if s := app.SuggestedFolders(); len(s) > 0 {
+			fmt.Fprintf(w, "  → wrasse config set folders %s\n", strings.Join(s, ","))
+		} else {
+			fmt.Fprintln(w, "  → wrasse config set folders PATH[,PATH…]")
+		}
+		return
+	}
+	if slices.Contains(granted, app.HomeFolder()) {
+		fmt.Fprintf(w, "warning: your whole home folder (%s) is granted: the assistant may read and change anything in it. Granting the folders you work in is safer.\n", app.HomeFolder())
+	}
 }

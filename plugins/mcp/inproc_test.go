@@ -64,7 +64,7 @@ func TestCachedToolsSearchableWithoutServer(t *testing.T) {
 	if len(c.Tools()) != 6 {
 		t.Fatalf("tools from the cache = %d; want 6", len(c.Tools()))
 	}
-	if !strings.Contains(e2.reg.Index(nil), "notes (6 tools)") {
+	if !strings.Contains(e2.reg.Index(nil), "notes (MCP server, 6 tools)") {
 		t.Errorf("index does not show the tool count:\n%s", e2.reg.Index(nil))
 	}
 	res, err := e2.reg.Search(nil, "echo the message back", 5)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -466,37 +463,6 @@ func TestOpenRemembersScroll(t *testing.T) {
 	h.chat.list.Refresh()
 	if got := h.chat.list.list.GetScrollOffset(); got != at {
 		t.Errorf("reopened at offset %v, left at %v", got, at)
-	}
-}
-
-func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
-	h := newHarness(t)
-	inside := filepath.Join(h.core.Folders()[0], "wrasse-drop-test.txt")
-	outsideDir := t.TempDir()
-	outside := filepath.Join(outsideDir, "notes.txt")
-	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(inside)})
-	if got := h.chat.composer.entry.Text; got != inside {
-		t.Errorf("composer %q, want %q", got, inside)
-	}
-	if h.shows("Grant folder access?") {
-		t.Error("a path inside the folders offered a grant")
-	}
-	if within(outside, h.core.Folders()) {
-		t.Skip("the temporary folder is inside the granted folders here")
-	}
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(outside)})
-	if got := h.chat.composer.entry.Text; got != inside+"\n"+outside {
-		t.Errorf("composer %q", got)
-	}
-	if !h.shows("Grant folder access?") {
-		t.Fatalf("no offer to grant; window shows:\n%s", h.texts())
-	}
-	test.Tap(h.button("Yes"))
-	if !slices.Contains(h.core.Config().Folders, outsideDir) {
-		t.Errorf("folders %v, want %s added", h.core.Config().Folders, outsideDir)
 	}
 }
 

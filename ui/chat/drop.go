@@ -8,13 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-
-	"github.com/wrasse-app/wrasse/brain/workspace"
 )
 
 // HandleDrop attaches dropped files' paths to the composer. A file
 // outside the folders the assistant may use comes with an offer to grant
-// its folder (confirmed; it changes the folders setting).
+// its folder (confirmed; the folder is added to the granted ones).
 func (c *Chat) HandleDrop(uris []fyne.URI) {
 	var paths, outside []string
 	folders := c.core.Folders()
@@ -47,7 +45,8 @@ func (c *Chat) HandleDrop(uris []fyne.URI) {
 // offerGrant asks to add folders to the ones the assistant may use.
 func (c *Chat) offerGrant(dirs []string) {
 	msg := "Wrasse may not use files in:\n\n" + strings.Join(dirs, "\n") +
-		"\n\nAllow it to work in " + plural(len(dirs), "this folder", "these folders") + "?"
+		"\n\nAllow it to work in " + plural(len(dirs), "this folder", "these folders") +
+		" too? The folders it may use already stay as they are."
 	dialog.ShowConfirm("Grant folder access?", msg, func(ok bool) {
 		if ok {
 			c.grantFolders(dirs)
@@ -55,20 +54,36 @@ func (c *Chat) offerGrant(dirs []string) {
 	}, c.env.Window)
 }
 
-// grantFolders appends dirs to the folders setting.
-func (c *Chat) grantFolders(dirs []string) error {
-	_, err := c.core.UpdateConfig(func(cfg *workspace.Config) error {
-		for _, d := range dirs {
-			if !slices.Contains(cfg.Folders, d) {
-				cfg.Folders = append(cfg.Folders, d)
+// grantFolders adds dirs to the granted folders, off the UI goroutine
+// (it writes config.json), and says what it added. Two offers answered
+// together both land: the core reads and changes the file under one lock.
+func (c *Chat) grantFolders(dirs []string) {
+	c.env.Go(func() {
+		added, err := c.core.GrantFolders(dirs...)
+		all := c.core.Folders()
+		c.env.Do(func() {
+			if c.env.Window == nil {
+				return
 			}
-		}
-		return nil
+			if err != nil {
+				dialog.ShowError(err, c.env.Window)
+				return
+			}
+			dialog.ShowInformation("Folder access granted", grantedText(added, all), c.env.Window)
+		})
 	})
-	if err != nil && c.env.Window != nil {
-		dialog.ShowError(err, c.env.Window)
+}
+
+// grantedText says what a grant added and what is granted now.
+func grantedText(added, all []string) string {
+	var b strings.Builder
+	if len(added) == 0 {
+		b.WriteString("Nothing to add: Wrasse may already use " + plural(len(all), "that folder", "those folders") + ".")
+	} else {
+		b.WriteString("Added " + strings.Join(added, ", ") + ".")
 	}
-	return err
+	b.WriteString("\n\nWrasse may now use:\n" + strings.Join(all, "\n") + "\n\nChange this in Settings → Folders.")
+	return b.String()
 }
 
 // within reports whether path lies in one of folders.

@@ -3,6 +3,7 @@ package settings
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -10,21 +11,21 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
 // foldersPage lists the folders the assistant may work in (config.json
-// folders, or the home folder when none is set) with Add and Remove.
+// folders; none until the person picks some) with Remove, the common
+// folders not granted yet as one-click choices, and Add folder… for any
+// other. Adding the whole home folder is allowed, with a warning.
 type foldersPage struct {
 	env *bridge.Env
 
-	// folders are as config.json has them; isDefault when it has none and
-	// the home folder applies.
-	folders   []string
-	isDefault bool
+	// folders are the granted folders, absolute.
+	folders []string
 
 	about   *widget.Label
+	common  *fyne.Container // a button per suggested folder
 	list    *widget.List
 	outcome *problemLine
 	obj     fyne.CanvasObject
@@ -35,6 +36,7 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 	p.about = widget.NewLabel("")
 	p.about.Wrapping = fyne.TextWrapWord
 	p.outcome = newProblemLine(env.Show)
+	p.common = container.NewHBox()
 	p.list = widget.NewList(
 		func() int { return len(p.folders) },
 		func() fyne.CanvasObject {
@@ -49,20 +51,18 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 			c := o.(*fyne.Container)
 			label := c.Objects[0].(*widget.Label)
 			rm := c.Objects[2].(*widget.Button)
-			if p.isDefault {
-				label.SetText(f + "  (default: your home folder)")
-				rm.Hide()
-				return
+			text := f
+			if f == p.env.Core.HomeFolder() {
+				text += "  (your whole home folder)"
 			}
-			label.SetText(f)
-			rm.Show()
+			label.SetText(text)
 			rm.OnTapped = func() { p.Remove(f) }
 		})
 	add := widget.NewButtonWithIcon("Add folder…", theme.ContentAddIcon(), func() {
 		dialog.NewFolderOpen(p.FolderPicked, env.Window).Show()
 	})
 	add.Importance = widget.HighImportance
-	head := container.NewVBox(p.about, container.NewHBox(add), p.outcome.Object())
+	head := container.NewVBox(p.about, container.NewHBox(add), p.common, p.outcome.Object())
 	p.obj = container.NewBorder(container.NewPadded(head), nil, nil, nil, p.list)
 	p.Refresh()
 	return p
@@ -72,19 +72,36 @@ func (p *foldersPage) Object() fyne.CanvasObject { return p.obj }
 
 // Refresh re-reads the folders from the core.
 func (p *foldersPage) Refresh() {
-	p.folders = slices.Clone(p.env.Core.Config().Folders)
-	p.isDefault = len(p.folders) == 0
-	if p.isDefault {
-		p.folders = p.env.Core.Folders()
-		p.about.SetText("The assistant's file and shell tools may work in these folders. None is set, so your home folder applies. Adding a folder replaces that default: the assistant then works only in the folders you add (add your home folder too to keep it).")
+	p.folders = p.env.Core.Folders()
+	if len(p.folders) == 0 {
+		p.about.SetText("No folder is granted: the assistant's file and shell tools can use none of your files. " +
+			"Pick the folders it may work in; it never reaches more than you grant here.")
 	} else {
-		p.about.SetText("The assistant's file and shell tools may work in these folders and nowhere else. Removing the last one goes back to your home folder.")
+		p.about.SetText("The assistant's file and shell tools may work in these folders and nowhere else.")
 	}
+	p.common.Objects = nil
+	if s := p.env.Core.SuggestedFolders(); len(s) > 0 {
+		p.common.Add(widget.NewLabel("Common folders:"))
+		for _, f := range s {
+			b := widget.NewButtonWithIcon(p.short(f), theme.ContentAddIcon(), func() { p.Add(f) })
+			p.common.Add(b)
+		}
+	}
+	p.common.Refresh()
 	p.list.Refresh()
 }
 
-// Folders are the folders listed and whether that is the default.
-func (p *foldersPage) Folders() ([]string, bool) { return slices.Clone(p.folders), p.isDefault }
+// short names a folder for a button: ~/Documents for one in the home folder.
+func (p *foldersPage) short(f string) string {
+	home := p.env.Core.HomeFolder()
+	if rel, err := filepath.Rel(home, f); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+		return "~" + string(filepath.Separator) + rel
+	}
+	return f
+}
+
+// Folders are the folders listed.
+func (p *foldersPage) Folders() []string { return slices.Clone(p.folders) }
 
 // FolderPicked is the folder picker's callback.
 func (p *foldersPage) FolderPicked(l fyne.ListableURI, err error) {
@@ -98,37 +115,41 @@ func (p *foldersPage) FolderPicked(l fyne.ListableURI, err error) {
 	p.Add(l.Path())
 }
 
-// Add saves path as one more allowed folder. The first folder added
-// replaces the home-folder default, as the page says: the list is then
-// exactly what the user added.
+// Add grants path too: the granted folders stay. The whole home folder is
+// granted only when asked for by hand, and the outcome warns about it.
 func (p *foldersPage) Add(path string) {
 	path = filepath.Clean(path)
-	done := "Added " + path + "."
-	if p.isDefault {
-		done += " Your home folder is no longer allowed unless you add it too."
-	}
-	p.save(func(c *workspace.Config) {
-		if !slices.Contains(c.Folders, path) {
-			c.Folders = append(c.Folders, path)
-		}
-	}, done)
-}
-
-// Remove saves the list without path.
-func (p *foldersPage) Remove(path string) {
-	p.save(func(c *workspace.Config) {
-		c.Folders = slices.DeleteFunc(c.Folders, func(f string) bool { return f == path })
-	}, "Removed "+path+".")
-}
-
-func (p *foldersPage) save(edit func(*workspace.Config), done string) {
+	home := p.env.Core.HomeFolder()
 	p.env.Go(func() {
-		_, err := p.env.Core.UpdateConfig(func(c *workspace.Config) error { edit(c); return nil })
+		added, err := p.env.Core.GrantFolders(path)
+		p.env.Do(func() {
+			switch {
+			case err != nil:
+				p.outcome.Error(err)
+			case len(added) == 0:
+				p.outcome.Info(path + " is granted already.")
+			case path == home:
+				p.outcome.set(widget.WarningImportance, "Added your whole home folder ("+path+"): the assistant may now read and change "+
+					"anything in it. Granting the folders you work in (Documents, a projects folder) is safer.")
+			default:
+				p.outcome.OK("Added " + path + ".")
+			}
+			p.Refresh()
+		})
+	})
+}
+
+// Remove stops granting path.
+func (p *foldersPage) Remove(path string) {
+	p.env.Go(func() {
+		err := p.env.Core.RevokeFolder(path)
 		p.env.Do(func() {
 			if err != nil {
 				p.outcome.Error(err)
+			} else if len(p.env.Core.Folders()) == 0 {
+				p.outcome.OK("Removed " + path + ". No folder is granted now.")
 			} else {
-				p.outcome.OK(done)
+				p.outcome.OK("Removed " + path + ".")
 			}
 			p.Refresh()
 		})

@@ -2,64 +2,110 @@ package settings
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
-func TestFoldersAddAndRemove(t *testing.T) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Skip("no home folder:", err)
+// withHome points the home folder at a new one holding Documents and a
+// projects folder.
+func withHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	for _, d := range []string{"Documents", "projects"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
+	t.Setenv("HOME", home)
+	return home
+}
+
+// button finds a button of the folders page by its text.
+func (p *foldersPage) button(t *testing.T, text string) *widget.Button {
+	t.Helper()
+	for _, o := range p.common.Objects {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no button %q among the common folders", text)
+	return nil
+}
+
+// The page starts with no folder granted and says so, offers the common
+// folders as one-click choices, and adds to the grants without replacing
+// them; the whole home folder only by hand, with a warning.
+func TestFoldersAddAndRemove(t *testing.T) {
+	home := withHome(t)
 	h := newHarness(t, nil)
 	h.s.Show(hint.PageFolders, "")
 	p := h.s.folders
-	if got, def := p.Folders(); !def || !slices.Equal(got, []string{home}) {
-		t.Fatalf("default folders = %v (default %v), want the home folder", got, def)
+	if got := p.Folders(); len(got) != 0 {
+		t.Fatalf("a new workspace lists %v; want no folder", got)
 	}
+	if !strings.Contains(p.about.Text, "No folder is granted") {
+		t.Errorf("the page does not say no folder is granted: %q", p.about.Text)
+	}
+	docs, projects := filepath.Join(home, "Documents"), filepath.Join(home, "projects")
+	sep := string(filepath.Separator)
+	test.Tap(p.button(t, "~"+sep+"Documents"))
+	if got := h.core.Folders(); !slices.Equal(got, []string{docs}) {
+		t.Fatalf("after the Documents button: %v", got)
+	}
+	if !strings.Contains(p.outcome.Text(), "Added "+docs) {
+		t.Errorf("outcome %q", p.outcome.Text())
+	}
+	// Offered no more once granted; the next one adds to the first.
+	for _, o := range p.common.Objects {
+		if b, ok := o.(*widget.Button); ok && b.Text == "~"+sep+"Documents" {
+			t.Error("Documents is still offered once granted")
+		}
+	}
+	test.Tap(p.button(t, "~"+sep+"projects"))
 	extra := t.TempDir()
 	l, err := storage.ListerForURI(storage.NewFileURI(extra))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The first folder replaces the home default, as the page says before it.
-	if !strings.Contains(p.about.Text, "replaces that default") {
-		t.Errorf("the page does not say what adding does: %q", p.about.Text)
-	}
 	p.FolderPicked(l, nil)
-	want := []string{extra}
+	want := []string{docs, projects, extra}
 	if got := h.core.Config().Folders; !slices.Equal(got, want) {
 		t.Fatalf("config folders = %v, want %v", got, want)
 	}
-	if got, def := p.Folders(); def || !slices.Equal(got, want) {
-		t.Errorf("page lists %v (default %v)", got, def)
+	if got := p.Folders(); !slices.Equal(got, want) {
+		t.Errorf("page lists %v", got)
 	}
-	if got := h.core.Folders(); !slices.Contains(got, extra) || slices.Contains(got, home) {
-		t.Errorf("the core allows %v, want %s and not the home folder", got, extra)
+	if strings.Contains(p.about.Text, "No folder") {
+		t.Errorf("about text with folders granted: %q", p.about.Text)
 	}
-	if !strings.Contains(p.outcome.Text(), "home folder is no longer allowed") {
-		t.Errorf("outcome %q does not say the home folder went", p.outcome.Text())
-	}
-	// Adding it twice changes nothing; a second folder is added to the list.
+	// Adding it twice changes nothing.
 	p.Add(extra)
 	if got := h.core.Config().Folders; !slices.Equal(got, want) {
 		t.Errorf("after adding twice: %v", got)
 	}
+	// The whole home folder: only by hand, and the page warns.
+	for _, o := range p.common.Objects {
+		if b, ok := o.(*widget.Button); ok && b.Text == home {
+			t.Error("the home folder is offered as a common folder")
+		}
+	}
 	p.Add(home)
-	if got := h.core.Config().Folders; !slices.Equal(got, []string{extra, home}) {
-		t.Errorf("after adding the home folder: %v", got)
+	if !slices.Contains(h.core.Folders(), home) || !strings.Contains(p.outcome.Text(), "your whole home folder") ||
+		p.outcome.label.Importance != widget.WarningImportance {
+		t.Errorf("adding the home folder: %v, outcome %q", h.core.Folders(), p.outcome.Text())
 	}
-	p.Remove(extra)
-	if got := h.core.Config().Folders; !slices.Equal(got, []string{home}) {
-		t.Errorf("after removing: %v", got)
+	for _, f := range []string{home, extra, projects, docs} {
+		p.Remove(f)
 	}
-	p.Remove(home)
-	if got, def := p.Folders(); !def || !slices.Equal(got, []string{home}) {
-		t.Errorf("after removing the last: %v (default %v), want the default home folder", got, def)
+	if got := p.Folders(); len(got) != 0 || !strings.Contains(p.outcome.Text(), "No folder is granted now") {
+		t.Errorf("after removing all: %v, outcome %q", got, p.outcome.Text())
 	}
 }

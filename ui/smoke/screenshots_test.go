@@ -33,7 +33,10 @@ func TestScreenshots(t *testing.T) {
 	model.Reply(providertest.Text("Done."))
 
 	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model"})
+	// A granted folder, as a person has once past the first run (whose
+	// folder offer would otherwise sit above every picture).
+	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
+		"folders": []string{t.TempDir()}})
 	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
 	broken := filepath.Join(ws, "brain", "cerebellum", "weather")
 	os.MkdirAll(broken, 0o755)
