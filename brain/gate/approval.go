@@ -15,7 +15,8 @@ const (
 	// ApproveOnce runs this call only.
 	ApproveOnce Approval = "approve_once"
 	// ApproveConversation runs this call and, for the rest of the
-	// conversation, calls matching the same patterns (see Grants).
+	// conversation, calls of the same scope matching the same patterns
+	// (see Grants), and lets the conversation reach the request's hosts.
 	ApproveConversation Approval = "approve_conversation"
 	// Deny refuses the call; the model is told.
 	Deny Approval = "deny"
@@ -44,6 +45,47 @@ type Request struct {
 	// OnceOnly is true when the call can only be approved once
 	// (Verdict.AlwaysAsk): a card offers no "for this conversation".
 	OnceOnly bool `json:"onceOnly,omitempty"`
+	// Hosts are the network hosts the call would reach that the
+	// conversation has not used, each with its full URL and query, which
+	// the person must see before anything leaves. Approving for the
+	// conversation also lets it reach them from then on.
+	Hosts []Host `json:"hosts,omitempty"`
+	// HostsOnly is true when only the hosts need approval (the call
+	// itself would run without asking, or a plugin reaches a host in the
+	// middle of a call): a card asks to allow the host, not the call.
+	HostsOnly bool `json:"hostsOnly,omitempty"`
+}
+
+// ChatCovers says in words what "approve for this conversation" covers
+// ("this exact command", "the host example.com for this chat", …), or ""
+// when the request can only be approved once.
+func (r Request) ChatCovers() string {
+	if r.OnceOnly {
+		return ""
+	}
+	var hosts []string
+	for _, h := range r.Hosts {
+		hosts = append(hosts, h.Name)
+	}
+	var hostPart string
+	switch len(hosts) {
+	case 0:
+	case 1:
+		hostPart = "the host " + hosts[0] + " for the rest of this chat"
+	default:
+		hostPart = "the hosts " + strings.Join(hosts, ", ") + " for the rest of this chat"
+	}
+	if r.HostsOnly {
+		return hostPart
+	}
+	scope := r.Scope
+	if scope == "" {
+		scope = "every call of " + r.Tool
+	}
+	if hostPart != "" {
+		return scope + ", and " + hostPart
+	}
+	return scope
 }
 
 // NewRequest is the Request for a Confirm verdict of a call, with its

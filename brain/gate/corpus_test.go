@@ -37,6 +37,12 @@ func corpus(t *testing.T, name string) [][2]string {
 	return out
 }
 
+// corpusEnv is the computer the corpora are read on: the home folder
+// /home/ann, the granted folders project and Documents in it (commands
+// start in project), the workspace in its usual place.
+var corpusEnv = gate.Env{Home: "/home/ann", Folders: []string{"/home/ann/project", "/home/ann/Documents"},
+	Workspace: "/home/ann/.local/share/wrasse", TempDirs: []string{"/tmp"}}
+
 func shellArgs(cmd string) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{"command": cmd})
 	return b
@@ -54,11 +60,11 @@ func TestHostileCorpus(t *testing.T) {
 	// The user approved everyday commands for the conversation first.
 	var g gate.Grants
 	for _, c := range []string{"ls -la", "git status", "cat README.md", "echo hi", "find . -name x", "sh ./build.sh"} {
-		g.Add(gate.Check(snap, "shell_exec", shellArgs(c)))
+		g.Add(gate.CheckIn(snap, corpusEnv, "shell_exec", shellArgs(c)))
 	}
 	for _, c := range cases {
 		label, cmd := c[0], c[1]
-		v := gate.Check(snap, "shell_exec", shellArgs(cmd))
+		v := gate.CheckIn(snap, corpusEnv, "shell_exec", shellArgs(cmd))
 		switch label {
 		case "block":
 			if v.Decision != gate.Block {
@@ -91,14 +97,14 @@ func TestBenignCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		cmd := c[1]
-		v := gate.Check(snap, "shell_exec", shellArgs(cmd))
+		v := gate.CheckIn(snap, corpusEnv, "shell_exec", shellArgs(cmd))
 		if v.Decision == gate.Block || v.AlwaysAsk {
 			t.Errorf("%q: %s (always ask %v): %q", cmd, v.Decision, v.AlwaysAsk, v.Reasons)
 			continue
 		}
 		var g gate.Grants
 		g.Add(v)
-		if !g.Covers(gate.Check(snap, "shell_exec", shellArgs(cmd))) {
+		if !g.Covers(gate.CheckIn(snap, corpusEnv, "shell_exec", shellArgs(cmd))) {
 			t.Errorf("%q: approving it for the conversation does not cover it again", cmd)
 		}
 		if v.Scope == "" {

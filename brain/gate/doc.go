@@ -40,17 +40,45 @@
 // is the Approver when no one can be asked (headless, no terminal): the call
 // is denied, failing closed. An error from an Approver also denies.
 //
+// # What the gate reads itself
+//
+// Patterns are text. The gate also reads a call as the computer will see
+// it, given an Env (the home folder, the granted folders, the workspace,
+// the person's allowed commands and private paths; Check uses
+// DefaultEnv, the real home folder of the process):
+//
+//   - A command line is parsed (AnalyzeShellIn) and each simple command
+//     is matched again as the shell will see it: ~, $HOME, ${HOME:?} and
+//     the line's own variables expanded (ownrules.go, shell.go).
+//   - Blocks patterns cannot see: a recursive delete of the home folder or
+//     a folder holding it (rm -rf /root, rm -rf ${HOME:?}), Wrasse's
+//     database and settings also through a glob (wrasse.d?, config.js*),
+//     another process's folder under /proc.
+//   - Calls that ask every time (Verdict.AlwaysAsk): what runs is decided
+//     at run time (ShellInfo.Dynamic); shells, interpreters given code,
+//     programs that run what their options say, assignments that change
+//     what runs, recursive deletes (ShellInfo.Always); a credential store
+//     named by any tool (CredentialStores); a path outside the granted
+//     folders.
+//   - The hosts a call reaches (Verdict.Hosts): URL arguments and the
+//     network programs of a command line. The gate only reports them;
+//     whether this conversation may reach a host is the agent's to decide.
+//   - The person's allowed command patterns (CommandRule) let a plain
+//     command line run without asking, never one that asks every time or
+//     matches a confirm pattern.
+//
 // # Remembering "approve for this conversation"
 //
 // Grants records such answers per conversation, keyed by the tool and the
 // confirm patterns that matched (capability + pattern text), plus the tool and
-// "destructive" for the annotation default, a key of its own. A later call is
-// approved without asking when every one of its keys was granted: approving
-// one plain shell_exec call for the conversation covers later plain ones,
-// while approving `sudo` for shell_exec does not approve `git push`, nor sudo
-// for another tool. The
-// agent persists each answer as an approval event and rebuilds Grants from
-// the stored history (re-evaluating the recorded call against the current
-// patterns), so the memory survives a restart but not the conversation: a
-// new conversation asks again.
+// "destructive" for the annotation default, a key of its own, each within
+// the call's scope: for the shell the same parsed command line (programs,
+// arguments, variable assignments, redirections) in the same working
+// folder, for tools with a path the same path, for others the tool. A
+// later call is approved without asking when every one of its keys was
+// granted: approving `ls -la` covers `ls -la` again, not `ls -l` nor `ls
+// -la; rm x`. The agent persists each answer as an approval event and
+// rebuilds Grants from the stored history (re-evaluating the recorded
+// call against the current patterns), so the memory survives a restart
+// but not the conversation: a new conversation asks again.
 package gate

@@ -9,4 +9,7 @@ var (
 	ErrNoApprover = errors.New("no one to ask for approval (running without a window or terminal)")
 	// ErrInvalidJSON means CanonicalJSON was given text that is not JSON.
 	ErrInvalidJSON = errors.New("not valid JSON")
+	// ErrBadCommandRule means an allowed command pattern cannot be one
+	// (ParseCommandRule says why).
+	ErrBadCommandRule = errors.New("not an allowed command pattern")
 )

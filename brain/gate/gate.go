@@ -34,6 +34,9 @@ type Call struct {
 	// user's rule for it (cerebellum.PolicyAsk when none).
 	MCP    bool
 	Policy cerebellum.ToolPolicy
+	// Env is what is known about the computer and the person's standing
+	// rules (the zero Env: nothing; Check uses DefaultEnv).
+	Env Env
 }
 
 // Match is one pattern that matched a call.
@@ -61,15 +64,27 @@ type Verdict struct {
 	// Destructive is true when the tool's destructive annotation asks for
 	// confirmation (always, unless a danger pattern blocked the call).
 	Destructive bool `json:"destructive,omitempty"`
-	// AlwaysAsk is true when what the call runs is only known at run time
-	// (see ShellInfo.Dynamic): it asks even when no pattern matched, and
-	// "approve for this conversation" never covers it.
+	// AlwaysAsk is true when approving the call for the conversation
+	// would cover more than the person saw (see ShellInfo.Dynamic and
+	// ShellInfo.Always), or when it names a credential store or a path
+	// outside the granted folders: it asks even when no pattern matched,
+	// "approve for this conversation" never covers it, and no allowed
+	// command pattern matches it.
 	AlwaysAsk bool `json:"alwaysAsk,omitempty"`
-	// Scope is what approving the call for the conversation covers: the
-	// tool with the same programs and subcommands (shell), the same path
-	// (file tools), or the tool (others). Empty when nothing would be.
+	// Scope says, for people, what approving the call for the
+	// conversation covers: "this exact command", "the same path: /a/b",
+	// "every call of tool". Empty when nothing would be.
 	Scope string `json:"scope,omitempty"`
-	tool  string
+	// Hosts are the network hosts the call would reach, as its arguments
+	// show them: the URL arguments of a web tool, the addresses of the
+	// network programs on a command line. Whether the conversation may
+	// reach them is decided by the caller (the agent), which remembers
+	// the hosts each conversation was allowed.
+	Hosts []Host `json:"hosts,omitempty"`
+	// Rule is the person's allowed-command pattern that lets the call
+	// run without asking (Env.Commands).
+	Rule string `json:"rule,omitempty"`
+	tool string
 	// scopeKey identifies Scope in Keys.
 	scopeKey string
 	// mcpAsk is the MCP default: a tool not marked read-only asks the
@@ -92,13 +107,16 @@ func Evaluate(patterns []cerebellum.GatePattern, call Call) Verdict {
 }
 
 // Evaluate matches call against the rules, as Evaluate does against their
-// patterns.
+// patterns, then applies the gate's own rules for what call.Env makes
+// knowable (see doc.go).
 func (r *Rules) Evaluate(call Call) Verdict {
 	lines, decoded := renderings(call.Tool, call.Args)
 	v := Verdict{Decision: Allow, Capability: call.Capability, Line: lines[0], tool: call.Tool}
+	env := call.Env
 	var shell *ShellInfo
 	if call.Tool == ShellTool {
-		if info, ok := shellCommand(call.Args); ok {
+		if cmd, cwd, ok := shellCommand(decoded); ok {
+			info := AnalyzeShellIn(cmd, env, startFolder(cwd, env))
 			shell = &info
 			lines = append(lines, commandRenderings(call.Args, info)...)
 		}
@@ -107,7 +125,7 @@ func (r *Rules) Evaluate(call Call) Verdict {
 	if call.MCP {
 		// Approving a server's tool for the conversation covers the tool,
 		// whatever its arguments.
-		v.Scope, v.scopeKey = call.Tool, ""
+		v.Scope, v.scopeKey = "every call of "+call.Tool+" (a tool of the MCP server "+call.Capability+")", ""
 	}
 	var danger, confirm []Match
 	var idx [64]int
@@ -128,6 +146,19 @@ func (r *Rules) Evaluate(call Call) Verdict {
 			confirm = append(confirm, m)
 		}
 	}
+	var always []string
+	if shell != nil {
+		if len(danger) == 0 {
+			// The patterns say it better when they see it themselves.
+			danger = shellDanger(env, *shell)
+		}
+		always = append(always, shell.Always...)
+		always = append(always, shellPaths(env, *shell)...)
+		v.Hosts = shell.Hosts
+	} else {
+		always = append(always, argPrivate(env, call.Tool, decoded)...)
+		v.Hosts = dedupeHosts(argHosts(decoded))
+	}
 	v.Matches = append(danger, confirm...)
 	switch {
 	case len(danger) > 0:
@@ -140,7 +171,6 @@ func (r *Rules) Evaluate(call Call) Verdict {
 	if v.Decision != Block && shell != nil && len(shell.Dynamic) > 0 {
 		v.Decision = Confirm
 		v.AlwaysAsk = true
-		v.Scope = ""
 		// One lead-in for all of them: the card reads "Why: what it runs is
 		// decided only when it runs: it runs text as code with eval; it runs…".
 		for i, r := range shell.Dynamic {
@@ -149,6 +179,16 @@ func (r *Rules) Evaluate(call Call) Verdict {
 			}
 			v.Reasons = append(v.Reasons, r)
 		}
+	}
+	if v.Decision != Block && len(always) > 0 {
+		v.Decision = Confirm
+		v.AlwaysAsk = true
+		for _, r := range always {
+			v.Reasons = addReason(v.Reasons, r)
+		}
+	}
+	if v.AlwaysAsk {
+		v.Scope = ""
 	}
 	if call.MCP {
 		return mcpDecision(v, call)
@@ -159,18 +199,49 @@ func (r *Rules) Evaluate(call Call) Verdict {
 		// A verb phrase like the patterns' reasons ("because it …").
 		v.Reasons = append(v.Reasons, fmt.Sprintf("can change or delete things (%s is marked destructive)", call.Tool))
 	}
+	if shell != nil && v.Decision == Confirm && !v.AlwaysAsk && len(confirm) == 0 {
+		if rule, ok := MatchCommandRules(env.Commands, *shell); ok {
+			v.Decision, v.Destructive, v.Rule = Allow, false, rule
+			v.Reasons = []string{fmt.Sprintf("matches your allowed command pattern %q", rule)}
+		}
+	}
 	return v
 }
 
-// shellCommand reads a shell call's command line.
-func shellCommand(args json.RawMessage) (ShellInfo, bool) {
-	var a struct {
-		Command *string `json:"command"`
+// startFolder is the absolute folder a command starts in: its cwd when
+// absolute, else the first granted folder (the shell's default), else ""
+// (not known).
+func startFolder(cwd string, env Env) string {
+	cwd = strings.ReplaceAll(cwd, `\`, "/")
+	switch {
+	case strings.HasPrefix(cwd, "/"):
+		return path.Clean(cwd)
+	case cwd == "~" || strings.HasPrefix(cwd, "~/"):
+		if env.Home != "" {
+			return path.Join(env.Home, strings.TrimPrefix(cwd, "~"))
+		}
+		return ""
+	case cwd != "":
+		if len(env.Folders) > 0 {
+			return path.Join(env.Folders[0], cwd)
+		}
+		return ""
+	case len(env.Folders) > 0:
+		return path.Clean(env.Folders[0])
 	}
-	if json.Unmarshal(args, &a) != nil || a.Command == nil {
-		return ShellInfo{}, false
+	return ""
+}
+
+// shellCommand reads a shell call's command line and working folder
+// from its decoded arguments.
+func shellCommand(decoded any) (command, cwd string, ok bool) {
+	obj, isObj := decoded.(map[string]any)
+	if !isObj {
+		return "", "", false
 	}
-	return AnalyzeShell(*a.Command), true
+	command, ok = obj["command"].(string)
+	cwd, _ = obj["cwd"].(string)
+	return command, cwd, ok
 }
 
 // commandRenderings are the call again with its command replaced by each
@@ -189,6 +260,11 @@ func commandRenderings(args json.RawMessage, info ShellInfo) []string {
 		if base := path.Base(c.Program); base != c.Program {
 			variants = append(variants, SimpleCommand{Program: base, Args: c.Args}.Line())
 		}
+		// As the shell will see it: ~, $HOME and the line's own variables
+		// expanded (f=/proc/1/e; cat ${f}nviron reads /proc/1/environ).
+		if exp := c.ExpandedLine(); exp != c.Line() && exp != "" {
+			variants = append(variants, exp)
+		}
 		for _, line := range variants {
 			obj["command"] = line
 			b, err := json.Marshal(obj)
@@ -202,20 +278,28 @@ func commandRenderings(args json.RawMessage, info ShellInfo) []string {
 }
 
 // scopeOf says what approving call for the conversation covers, for
-// people (scope) and for Keys (key). decoded is call.Args decoded (nil
-// when they are not JSON).
+// people (scope) and for Keys (key): for the shell, the same parsed
+// command line (programs, arguments, variable assignments, redirections)
+// in the same working folder; for tools with a path, the same path; for
+// others, the tool. decoded is call.Args decoded (nil when they are not
+// JSON).
 func scopeOf(call Call, shell *ShellInfo, decoded any) (scope, key string) {
 	if shell != nil {
-		if len(shell.Scope) == 0 {
+		if shell.Key == "" {
 			return "", ""
 		}
-		return call.Tool + " running " + strings.Join(shell.Scope, ", "), strings.Join(shell.Scope, "\x1e")
+		_, cwd, _ := shellCommand(decoded)
+		scope = "this exact command"
+		if cwd != "" {
+			scope += " in " + cwd
+		}
+		return scope, "cmd:" + shell.Key + "\x00" + cwd
 	}
 	if p, ok := argPath(call.Args, decoded); ok {
 		p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
-		return call.Tool + " on " + p, "path:" + p
+		return "the same path: " + p, "path:" + p
 	}
-	return call.Tool, ""
+	return "every call of " + call.Tool, ""
 }
 
 // argPath is the "path" argument as encoding/json reads it into a field
@@ -277,8 +361,15 @@ func matchAny(p skillmd.Pattern, need *need, lines []string, folded *folded) boo
 
 // Check evaluates a call of tool against the snapshot's patterns, looking
 // up the tool's owner and annotations.
+// The environment is DefaultEnv; CheckIn takes another.
 func Check(snap *cerebellum.Snapshot, tool string, args json.RawMessage) Verdict {
-	c := Call{Tool: tool, Args: args}
+	return CheckIn(snap, DefaultEnv(), tool, args)
+}
+
+// CheckIn is Check knowing env: the home folder, the granted folders,
+// the workspace and the person's allowed commands and private paths.
+func CheckIn(snap *cerebellum.Snapshot, env Env, tool string, args json.RawMessage) Verdict {
+	c := Call{Tool: tool, Args: args, Env: env}
 	if t, owner, ok := snap.Tool(tool); ok {
 		c.Capability = owner.Name
 		c.Annotations = t.Annotations
@@ -311,8 +402,8 @@ func reasons(ms []Match) []string {
 
 // Keys identify what approving v for a conversation grants: the tool with
 // each matched confirm pattern, and the tool's destructive default, each
-// within v's scope (the same programs and subcommands for the shell, the
-// same path for file tools). A blocked or allowed verdict has none, and
+// within v's scope (the same parsed command line for the shell, the same
+// path for file tools). A blocked or allowed verdict has none, and
 // neither has one that always asks.
 func (v Verdict) Keys() []string {
 	if v.Decision != Confirm || v.AlwaysAsk {

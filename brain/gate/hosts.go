@@ -1,0 +1,261 @@
+package gate
+
+import (
+	"net"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// Host is one network host a call would reach, as the gate read it from
+// the arguments: a URL a web tool fetches, or the address a network
+// program on a command line connects to.
+type Host struct {
+	// Name identifies the host for "allow this host for the chat": the
+	// lower-case name or address, with ":port" when the address names a
+	// port other than its scheme's default (see HostKey).
+	Name string `json:"name"`
+	// URL is the full address as the call gives it, with its query: what
+	// the person must see before anything leaves.
+	URL string `json:"url"`
+}
+
+// HostKey is the key a raw URL (or "host:port", or a bare host name) is
+// remembered under: the lower-case host without a trailing dot, and
+// ":port" when a port is given that is not the default of the URL's scheme
+// (80 for http, 443 for https). "" when no host can be read from it.
+func HostKey(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return ""
+	}
+	if strings.Contains(raw, "://") {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return ""
+		}
+		return joinKey(u.Hostname(), u.Port(), defaultPort(u.Scheme))
+	}
+	host, port, err := net.SplitHostPort(raw)
+	if err != nil {
+		host, port = strings.Trim(raw, "[]"), ""
+	}
+	if host == "" || strings.ContainsAny(host, "/ @?#") {
+		return ""
+	}
+	return joinKey(host, port, "")
+}
+
+func joinKey(host, port, def string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" || strings.HasPrefix(host, ".") || strings.HasPrefix(host, "-") || !strings.ContainsAny(host, "abcdefghijklmnopqrstuvwxyz0123456789:") ||
+		strings.ContainsAny(host, "/\\ @?#") {
+		return ""
+	}
+	if port == "" || port == def {
+		return host
+	}
+	if strings.Contains(host, ":") {
+		return "[" + host + "]:" + port
+	}
+	return host + ":" + port
+}
+
+func defaultPort(scheme string) string {
+	switch strings.ToLower(scheme) {
+	case "http", "ws":
+		return "80"
+	case "https", "wss":
+		return "443"
+	case "ftp":
+		return "21"
+	case "ssh", "sftp", "scp":
+		return "22"
+	case "rsync":
+		return "873"
+	case "git":
+		return "9418"
+	}
+	return ""
+}
+
+// HostAllowed reports whether a host key (HostKey) is on a list of hosts
+// the person allows always: "*" is every host, "*.example.com" its
+// subdomains (not example.com itself), "example.com" that host on any
+// port, "example.com:8080" that port only.
+func HostAllowed(key string, list []string) bool {
+	if key == "" {
+		return false
+	}
+	host, port := splitKey(key)
+	for _, item := range list {
+		item = strings.ToLower(strings.TrimSpace(item))
+		switch {
+		case item == "":
+		case item == "*":
+			return true
+		case strings.HasPrefix(item, "*."):
+			if strings.HasSuffix(host, item[1:]) {
+				return true
+			}
+		default:
+			ih, ip := splitKey(item)
+			if ih == host && (ip == "" || ip == port) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitKey splits a host key into host and port ("" when none).
+func splitKey(key string) (host, port string) {
+	if h, p, err := net.SplitHostPort(key); err == nil {
+		return strings.ToLower(h), p
+	}
+	return strings.ToLower(strings.Trim(key, "[]")), ""
+}
+
+// urlKeys are argument names whose string values are addresses a tool
+// fetches: web_fetch's url, and the like in other tools (an MCP fetch
+// server's url, a list of urls).
+var urlKeys = setOf("url", "urls", "uri", "uris", "href", "link", "links", "endpoint", "website")
+
+// argHosts are the hosts of the URL arguments of a call: every string
+// (or list of strings) under a key such as url, uri or href (also
+// something_url), read as web_fetch reads it (https:// assumed when no
+// scheme is given). Only network schemes count: a file: or data: URI
+// reaches no host.
+func argHosts(decoded any) []Host {
+	obj, ok := decoded.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []Host
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		if !urlKeys[lk] && !strings.HasSuffix(lk, "_url") && !strings.HasSuffix(lk, "url") && !strings.HasSuffix(lk, "_uri") {
+			continue
+		}
+		var vals []string
+		switch v := obj[k].(type) {
+		case string:
+			vals = []string{v}
+		case []any:
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					vals = append(vals, s)
+				}
+			}
+		}
+		for _, s := range vals {
+			if h, ok := urlHost(s, true); ok {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// networkSchemes reach a host.
+var networkSchemes = setOf("http", "https", "ws", "wss", "ftp", "ftps", "sftp", "scp", "ssh", "rsync", "git", "telnet", "ldap", "ldaps", "smb", "gopher", "dict", "tftp", "imap", "imaps", "pop3", "pop3s", "smtp", "smtps", "mqtt")
+
+// urlHost reads the host of a URL. With assume, a value without a scheme
+// that looks like an address (example.com/x, localhost:8080) is read as
+// https:// as web_fetch reads it.
+func urlHost(s string, assume bool) (Host, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Host{}, false
+	}
+	if i := strings.Index(s, "://"); i > 0 {
+		if !networkSchemes[strings.ToLower(s[:i])] || strings.ContainsAny(s[:i], " \t\n") {
+			return Host{}, false
+		}
+		// The host ends before any space a computed query holds
+		// (https://x/?d=$(cat key)); the URL shown is all of it.
+		head := s
+		if j := strings.IndexAny(head, " \t\n"); j >= 0 {
+			head = head[:j]
+		}
+		if k := HostKey(head); k != "" {
+			return Host{Name: k, URL: s}, true
+		}
+		return Host{}, false
+	}
+	if strings.ContainsAny(s, " \t\n") {
+		return Host{}, false
+	}
+	if !assume || !looksLikeAddress(s) {
+		return Host{}, false
+	}
+	u := "https://" + s
+	if k := HostKey(u); k != "" {
+		return Host{Name: k, URL: u}, true
+	}
+	return Host{}, false
+}
+
+// looksLikeAddress reports whether s, without a scheme, reads as a host
+// with an optional port and path: a dotted name, an IP address or
+// localhost, as curl and web_fetch take it.
+func looksLikeAddress(s string) bool {
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") {
+		return false
+	}
+	host := s
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if host == "" {
+		return false
+	}
+	if net.ParseIP(host) != nil || strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if !strings.Contains(host, ".") || strings.HasSuffix(host, ".") {
+		return false
+	}
+	for _, r := range host {
+		if !(r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127) {
+			return false
+		}
+	}
+	// A file name such as notes.txt or build.log is not a host: the last
+	// label of a host name is not a common file extension.
+	last := strings.ToLower(host[strings.LastIndexByte(host, '.')+1:])
+	return !fileExtensions[last]
+}
+
+// fileExtensions end file names that would otherwise read as host names.
+var fileExtensions = setOf("txt", "md", "log", "json", "yaml", "yml", "toml", "csv", "go", "py", "js", "ts", "sh", "c", "h",
+	"cpp", "rs", "java", "html", "htm", "xml", "tar", "gz", "tgz", "zip", "png", "jpg", "jpeg", "gif", "pdf", "conf", "cfg",
+	"ini", "lock", "mod", "sum", "out", "tmp", "bak", "db", "sqlite", "env", "pem", "key", "crt", "old", "new", "orig", "rej",
+	"patch", "diff", "svg", "css", "scss", "vue", "jsx", "tsx", "rb", "pl", "php", "lua", "swift", "kt", "sql", "bin", "exe",
+	"so", "o", "a", "deb", "rpm", "whl", "jar", "iso", "img", "xz", "bz2", "7z", "wasm", "lst", "dat", "doc", "docx", "xls",
+	"xlsx", "ppt", "pptx", "odt", "rtf", "mp3", "mp4", "wav", "webp", "ico", "ttf", "woff", "woff2", "map", "d", "service")
+
+// dedupeHosts keeps the first of each host name, in order.
+func dedupeHosts(hs []Host) []Host {
+	seen := map[string]bool{}
+	var out []Host
+	for _, h := range hs {
+		if !seen[h.Name] {
+			seen[h.Name] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}

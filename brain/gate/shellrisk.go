@@ -1,0 +1,914 @@
+package gate
+
+import (
+	"path"
+	"strings"
+)
+
+// This file reads what a program's options make it do: run another
+// program or code (optionsRun), change what runs through its environment
+// (dangerousAssign), reach a network host (networkHosts) and name files
+// (pathWords). Each errs on the side of asking: a reading it is unsure of
+// asks every time rather than let an approval cover more than was seen.
+
+// dangerousNames are variables that change what a program runs or loads,
+// or where its traffic goes.
+var dangerousNames = setOf("PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "CDPATH",
+	"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "ZDOTDIR", "EDITOR", "VISUAL", "PAGER",
+	"MANPAGER", "BROWSER", "LESSOPEN", "LESSCLOSE", "SSH_ASKPASS", "SUDO_ASKPASS", "TAR_OPTIONS", "RSYNC_RSH",
+	"RSYNC_CONNECT_PROG", "NODE_OPTIONS", "NODE_PATH", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+	"JDK_JAVA_OPTIONS", "CLASSPATH", "CC", "CXX", "CPP", "LD", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+	"RUSTDOC", "MAKEFLAGS", "MAKEFILES", "MFLAGS", "SHELL", "GCONV_PATH", "LOCPATH", "MANOPT", "WGETRC", "CURL_HOME",
+	"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FTP_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
+	"REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "PERLLIB", "LUA_PATH", "LUA_CPATH", "LUA_INIT", "GEM_PATH", "GEM_HOME",
+	"BUNDLE_GEMFILE", "CARGO_HOME", "GOPATH", "GOROOT", "GOTOOLCHAIN", "GOPROXY", "GONOSUMDB", "GOFLAGS", "PIP_INDEX_URL",
+	"PIP_EXTRA_INDEX_URL", "DOCKER_HOST", "KUBECONFIG", "TERMINFO", "INPUTRC", "HISTFILE", "TMPDIR")
+
+// dangerousPrefixes are families of such variables.
+var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "PYTHON", "PERL5", "NODE_", "BASH_FUNC_", "NPM_CONFIG_", "YARN_",
+	"CARGO_", "RUST", "GO", "DOCKER_", "SSH_", "GNUPG", "GPG_", "MALLOC_", "GLIBC_", "JAVA_", "MAVEN_", "GRADLE_", "LUA_", "R_",
+	"RUBY", "BUNDLE_", "PIP_", "UV_", "POETRY_", "CONDA", "VIRTUAL_ENV"}
+
+// harmlessGo are Go variables that only tune a build.
+var harmlessGo = setOf("GOOS", "GOARCH", "GOARM", "GOAMD64", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG", "GOCACHE", "GOTMPDIR",
+	"GOWORK", "GOTRACEBACK", "GOEXPERIMENT", "GO111MODULE", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "GOSUMDB")
+
+// dangerousAssign says why NAME=value changes what a program runs or
+// where its traffic goes, or "" when it does not. GOFLAGS counts only
+// when it names a program (-toolexec, -exec, -overlay).
+func dangerousAssign(name, value string) string {
+	upper := strings.ToUpper(name)
+	why := "it sets " + name + ", which changes what the command runs or loads"
+	switch {
+	case upper == "GOFLAGS":
+		if strings.Contains(value, "exec") || strings.Contains(value, "overlay") {
+			return why
+		}
+		return ""
+	case harmlessGo[upper]:
+		return ""
+	case dangerousNames[upper]:
+		return why
+	}
+	for _, p := range dangerousPrefixes {
+		if strings.HasPrefix(upper, p) {
+			return why
+		}
+	}
+	return ""
+}
+
+// optionsRun says why a program runs another program, code or file that
+// its options, arguments or script name, or "" when it does not.
+func optionsRun(base string, args []string) string {
+	has := func(names ...string) bool {
+		for _, x := range args {
+			if x == "--" {
+				return false
+			}
+			for _, n := range names {
+				if x == n || strings.HasPrefix(n, "--") && strings.HasPrefix(x, n+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch base {
+	case "git":
+		return gitRisk(args)
+	case "tar", "gtar", "bsdtar":
+		return tarRisk(args)
+	case "awk", "gawk", "mawk", "nawk":
+		return awkRisk(base, args)
+	case "sed", "gsed":
+		return sedRisk(base, args)
+	case "rsync":
+		if has("-e", "--rsh", "--rsync-path") || clusterHas(args, 'e') {
+			return "rsync -e/--rsh/--rsync-path runs the program its option names"
+		}
+	case "ssh":
+		return "ssh runs commands on another computer, and its options (ProxyCommand, LocalCommand) run programs here"
+	case "scp", "sftp":
+		if has("-S", "-F", "-D") || optionValueHas(args, "-o", "command") {
+			return base + " runs the program its -S, -F or -o option names"
+		}
+	case "nc", "ncat", "netcat", "nc.openbsd", "nc.traditional":
+		if has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") {
+			return base + " -e/-c runs a program for the connection"
+		}
+	case "socat":
+		for _, x := range args {
+			l := strings.ToLower(x)
+			if strings.Contains(l, "exec:") || strings.Contains(l, "system:") {
+				return "socat runs the program its EXEC or SYSTEM address names"
+			}
+		}
+	case "go":
+		if has("-exec", "-toolexec", "--exec", "--toolexec", "-overlay") {
+			return "go -exec/-toolexec runs the program its option names"
+		}
+	case "cargo":
+		if has("--config") {
+			return "cargo --config can set the programs it runs"
+		}
+	case "make", "gmake":
+		if has("--eval", "-E") {
+			return "make --eval runs the make code its option gives"
+		}
+		for _, x := range args {
+			if strings.HasPrefix(x, "SHELL=") || strings.HasPrefix(x, ".SHELLFLAGS=") || strings.HasPrefix(x, "MAKESHELL=") {
+				return "it sets make's SHELL, which runs every recipe"
+			}
+		}
+	case "vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim":
+		for _, x := range args {
+			if x == "-c" || x == "--cmd" || x == "-S" || strings.HasPrefix(x, "+") {
+				return base + " runs the editor commands its options give, which can run programs"
+			}
+		}
+	case "emacs":
+		if has("--eval", "-l", "--load", "-f", "--funcall", "--script", "-batch", "--batch") {
+			return "emacs runs the Lisp code its options give"
+		}
+	case "gdb":
+		if has("-ex", "-x", "--eval-command", "--command", "-iex", "-ix", "--init-eval-command", "--init-command", "-batch", "--batch") {
+			return "gdb runs the commands its options give, which can run programs"
+		}
+	case "hg":
+		if has("--config") {
+			return "hg --config can set options that run programs"
+		}
+	case "zip":
+		if has("-TT", "--unzip-command") {
+			return "zip -TT runs the program its option names"
+		}
+	case "man":
+		if has("-P", "--pager", "-H", "--html") {
+			return "man -P/-H runs the program its option names"
+		}
+	case "sort":
+		if has("--compress-program") {
+			return "sort --compress-program runs the program its option names"
+		}
+	case "wget":
+		if has("-e", "--execute", "--use-askpass", "-i", "--input-file") {
+			return "wget -e/-i/--use-askpass runs commands or reaches addresses its option names"
+		}
+	case "curl":
+		if has("-K", "--config") {
+			return "curl -K reads the addresses and options it uses from a file"
+		}
+	case "apt", "apt-get", "aptitude":
+		if optionValueHas(args, "-o", "invoke") || optionValueHas(args, "-o", "pre-install") {
+			return base + " -o sets a hook that runs a program"
+		}
+	case "npm", "pnpm", "yarn":
+		if has("--script-shell") {
+			return base + " --script-shell names the shell that runs scripts"
+		}
+	case "node", "nodejs", "deno", "bun":
+		if has("-r", "--require", "--import", "--loader", "--experimental-loader") {
+			return base + " loads the code its -r/--require/--import option names first"
+		}
+	case "ruby":
+		if has("-r") || clusterHas(args, 'r') {
+			return "ruby -r loads the library its option names first"
+		}
+	case "perl":
+		for _, x := range args {
+			if strings.HasPrefix(x, "-M") || strings.HasPrefix(x, "-m") {
+				return "perl -M loads the module its option names first"
+			}
+		}
+	case "xdg-open", "open", "gio", "kde-open", "gnome-open", "start":
+		return base + " opens a file or address with whatever program is set for it"
+	}
+	return ""
+}
+
+// clusterHas reports short options run together (-avze) that hold c.
+func clusterHas(args []string, c byte) bool {
+	for _, x := range args {
+		if len(x) > 2 && x[0] == '-' && x[1] != '-' && strings.IndexByte(x[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// optionValueHas reports an option (opt value, or optvalue) whose value
+// holds sub, compared case-insensitively.
+func optionValueHas(args []string, opt, sub string) bool {
+	for i, x := range args {
+		v := ""
+		switch {
+		case x == opt && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(x, opt) && len(x) > len(opt):
+			v = x[len(opt):]
+		default:
+			continue
+		}
+		if strings.Contains(strings.ToLower(v), sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitCommands are git's own commands; any other word where a command goes
+// may be an alias, which can run anything.
+var gitCommands = setOf("add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file",
+	"check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "cherry", "cherry-pick", "citool", "clean",
+	"clone", "commit", "commit-graph", "commit-tree", "config", "count-objects", "describe", "diff", "diff-files",
+	"diff-index", "diff-tree", "difftool", "fetch", "for-each-ref", "format-patch", "fsck", "gc", "grep", "gui",
+	"hash-object", "help", "init", "log", "ls-files", "ls-remote", "ls-tree", "maintenance", "merge", "merge-base",
+	"merge-file", "merge-tree", "mergetool", "mktag", "mktree", "mv", "name-rev", "notes", "prune", "pull", "push",
+	"range-diff", "read-tree", "rebase", "reflog", "remote", "repack", "replace", "rerere", "reset", "restore", "rev-list",
+	"rev-parse", "revert", "rm", "shortlog", "show", "show-branch", "show-ref", "sparse-checkout", "stash", "status",
+	"stripspace", "submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref", "var", "verify-commit",
+	"verify-pack", "verify-tag", "version", "whatchanged", "worktree", "write-tree", "lfs", "blame", "filter-branch",
+	"send-email", "instaweb", "credential", "hook", "bugreport", "fast-export", "fast-import", "request-pull", "cherry-pick")
+
+// gitGlobalValue are git's options before the command that take a value.
+var gitGlobalValue = setOf("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path", "--super-prefix", "--list-cmds")
+
+// gitCommand is git's command word and its index, skipping the global
+// options ("" when there is none).
+func gitCommand(args []string) (string, int) {
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if !strings.HasPrefix(x, "-") {
+			return x, i
+		}
+		if gitGlobalValue[x] {
+			i++
+		}
+	}
+	return "", len(args)
+}
+
+// gitRisk says why a git command line runs what its options, its
+// environment or its configuration name.
+func gitRisk(args []string) string {
+	cmd, at := gitCommand(args)
+	for _, x := range args[:at] {
+		switch {
+		case x == "-c" || strings.HasPrefix(x, "-c") && len(x) > 2 && x[2] != '-' || x == "--config-env" || strings.HasPrefix(x, "--config-env="):
+			return "git -c sets options for this run, and options such as core.fsmonitor, core.sshCommand or an alias run programs"
+		case x == "--exec-path" || strings.HasPrefix(x, "--exec-path="):
+			return "git --exec-path chooses where git's own programs come from"
+		case x == "--git-dir" || strings.HasPrefix(x, "--git-dir="):
+			return "git --git-dir uses another repository's configuration, which can run programs"
+		}
+	}
+	if cmd == "" {
+		return ""
+	}
+	if !gitCommands[cmd] {
+		return "git " + cmd + " is not one of git's commands, so it may be an alias, which can run anything"
+	}
+	rest := args[at+1:]
+	has := func(names ...string) bool {
+		for _, x := range rest {
+			if x == "--" {
+				return false
+			}
+			for _, n := range names {
+				if x == n || strings.HasPrefix(n, "--") && strings.HasPrefix(x, n+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch cmd {
+	case "config":
+		if !has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--show-origin", "--show-scope") || has("--add", "--replace-all", "set", "--edit", "-e", "edit", "--unset", "--unset-all") {
+			return "git config can set options that run programs (core.fsmonitor, core.pager, core.sshCommand, aliases)"
+		}
+	case "fetch", "pull", "clone", "ls-remote", "archive", "submodule", "push":
+		if has("--upload-pack", "--receive-pack", "--exec", "--template", "-u", "--config", "-c") && cmd != "push" ||
+			has("--receive-pack", "--exec") {
+			return "git " + cmd + " with --upload-pack, --receive-pack, --exec, --template or -c runs the program or hooks its option names"
+		}
+		if cmd == "submodule" && len(rest) > 0 && (rest[0] == "foreach" || has("foreach")) {
+			return "git submodule foreach runs a shell command in every submodule"
+		}
+	case "rebase":
+		if has("--exec", "-x") {
+			return "git rebase --exec runs a shell command after each commit"
+		}
+	case "bisect":
+		if len(rest) > 0 && rest[0] == "run" {
+			return "git bisect run runs the command it names"
+		}
+	case "difftool", "mergetool":
+		if has("-x", "--extcmd", "-t", "--tool") {
+			return "git " + cmd + " runs the program its option names"
+		}
+	case "grep":
+		if has("-O", "--open-files-in-pager") {
+			return "git grep -O runs the program its option names"
+		}
+	case "filter-branch", "instaweb", "hook", "fast-import":
+		return "git " + cmd + " runs programs or code its arguments give"
+	case "send-email":
+		if has("--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd", "--header-cmd") {
+			return "git send-email runs the program its option names"
+		}
+	case "credential":
+		return "git credential reads or stores saved passwords and tokens"
+	}
+	return ""
+}
+
+// tarRisk says why a tar command line runs a program its options name.
+func tarRisk(args []string) string {
+	const why = "tar with --to-command, --checkpoint-action, --use-compress-program (-I), --rsh-command or --info-script (-F) runs the program its option names"
+	for i, x := range args {
+		if x == "--" {
+			break
+		}
+		for _, p := range []string{"--to-command", "--checkpoint-action", "--use-compress-program", "--compress-program",
+			"--rsh-command", "--info-script", "--new-volume-script", "--rmt-command", "--index-file"} {
+			if strings.HasPrefix(x, p) {
+				return why
+			}
+		}
+		if strings.HasPrefix(x, "--") {
+			continue
+		}
+		// Short options, also run together (-xIf, -cF) and, first, the old
+		// form without a dash (tar xIf …).
+		letters := ""
+		switch {
+		case strings.HasPrefix(x, "-"):
+			letters = x[1:]
+		case i == 0:
+			letters = x
+		}
+		if strings.ContainsAny(letters, "IF") {
+			return why
+		}
+	}
+	return ""
+}
+
+// awkRisk says why an awk command line runs programs: its program calls
+// system(), pipes to or from a command (print | "cmd", "cmd" | getline),
+// or comes from a file or an extension the gate cannot read.
+func awkRisk(base string, args []string) string {
+	var programs []string
+	fromText := false
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			if i+1 < len(args) && !fromText {
+				programs = append(programs, args[i+1])
+			}
+			i = len(args)
+		case x == "-f" || x == "--file" || strings.HasPrefix(x, "--file=") || x == "-E" || x == "--exec" ||
+			x == "-l" || x == "--load" || x == "-i" || x == "--include" || strings.HasPrefix(x, "-f") && len(x) > 2:
+			return base + " runs an awk program from a file or an extension, which the checker cannot read"
+		case x == "-e" || x == "--source":
+			if i+1 < len(args) {
+				programs = append(programs, args[i+1])
+				fromText = true
+			}
+			i++
+		case x == "-F" || x == "-v" || x == "--field-separator" || x == "--assign":
+			i++
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+		default:
+			if !fromText {
+				programs = append(programs, x)
+			}
+			i = len(args)
+		}
+	}
+	for _, p := range programs {
+		code := awkCode(p)
+		if strings.Contains(code, "system") || strings.Contains(strings.ReplaceAll(code, "||", ""), "|") ||
+			strings.Contains(code, "@load") || strings.Contains(code, "@include") {
+			return base + " runs commands from its program (system(), a pipe to or from a command, or getline from one)"
+		}
+	}
+	return ""
+}
+
+// awkCode is an awk program without its string and regular-expression
+// literals, whose text may hold | and names that are not code.
+func awkCode(p string) string {
+	var b strings.Builder
+	prev := byte(0) // the last character of code that is not a space
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '"':
+			i = skipDelimited(p, i, '"')
+			b.WriteString(`""`)
+			prev = '"'
+			continue
+		case c == '/' && (prev == 0 || strings.IndexByte("(,~!{;&|=", prev) >= 0 || prev == '\n'):
+			i = skipDelimited(p, i, '/')
+			b.WriteString("//")
+			prev = '/'
+			continue
+		}
+		b.WriteByte(c)
+		if c != ' ' && c != '\t' {
+			prev = c
+		}
+	}
+	return b.String()
+}
+
+// skipDelimited returns the index of the delimiter that closes the
+// literal opened at p[i], honouring backslash escapes (len(p)-1 when it
+// is not closed).
+func skipDelimited(p string, i int, delim byte) int {
+	for j := i + 1; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case delim:
+			return j
+		}
+	}
+	return len(p) - 1
+}
+
+// sedRisk says why a sed command line runs programs or writes or reads
+// files its script names: the e command or the s///e flag runs a command,
+// w, W and the s///w flag write a file, r and R read one; a script from a
+// file cannot be read. GNU sed's --sandbox refuses all of them.
+func sedRisk(base string, args []string) string {
+	var scripts []string
+	fromE := false
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--sandbox":
+			return ""
+		case x == "--":
+			if i+1 < len(args) && !fromE {
+				scripts = append(scripts, args[i+1])
+			}
+			i = len(args)
+		case x == "-f" || x == "--file" || strings.HasPrefix(x, "--file=") || strings.HasPrefix(x, "-f") && len(x) > 2 && !strings.HasPrefix(x, "--"):
+			return base + " runs a sed script from a file, which the checker cannot read"
+		case x == "-e" || x == "--expression":
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+			}
+			fromE = true
+			i++
+		case strings.HasPrefix(x, "--expression="):
+			scripts = append(scripts, strings.TrimPrefix(x, "--expression="))
+			fromE = true
+		case strings.HasPrefix(x, "-e") && len(x) > 2:
+			scripts = append(scripts, x[2:])
+			fromE = true
+		case x == "-l" || x == "--line-length":
+			i++
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+		default:
+			if !fromE {
+				scripts = append(scripts, x)
+			}
+			fromE = true // the rest are files
+		}
+	}
+	for _, s := range scripts {
+		if sedScriptRuns(s) {
+			return base + " with the e or w command (or the s///e, s///w flags, or r, R) runs a command or reads or writes a file its script names"
+		}
+	}
+	return ""
+}
+
+// sedScriptRuns reports whether a sed script uses e, w, W, r or R, or
+// the e or w flag of s, or holds anything the reader does not know.
+func sedScriptRuns(s string) bool {
+	i := 0
+	n := len(s)
+	toLineEnd := func() {
+		for i < n && s[i] != '\n' {
+			i++
+		}
+	}
+	for i < n {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' {
+			i++
+			continue
+		}
+		// An address: a number, $, /re/, \cREc, first~step, and a second one after a comma.
+		for addr := true; addr && i < n; {
+			switch c = s[i]; {
+			case c >= '0' && c <= '9' || c == '$' || c == '~' || c == '+' || c == ',' || c == ' ':
+				i++
+			case c == '/':
+				i = skipDelimited(s, i, '/') + 1
+				for i < n && (s[i] == 'I' || s[i] == 'M') {
+					i++
+				}
+			case c == '\\' && i+1 < n:
+				i = skipDelimited(s, i+1, s[i+1]) + 1
+			default:
+				addr = false
+			}
+		}
+		if i >= n {
+			return false
+		}
+		switch c = s[i]; c {
+		case '!', ' ', '\t':
+			i++
+			continue
+		case 'e', 'w', 'W', 'r', 'R':
+			return true
+		case 's', 'y':
+			if i+1 >= n {
+				return true
+			}
+			d := s[i+1]
+			if d == '\\' || d == '\n' {
+				return true
+			}
+			j := skipDelimited(s, i+1, d)
+			j = skipDelimited(s, j, d)
+			i = j + 1
+			if c == 'y' {
+				continue
+			}
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' && s[i] != ' ' {
+				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' {
+					return true
+				}
+				i++
+			}
+		case 'a', 'i', 'c', '#':
+			toLineEnd()
+		case 'b', 't', 'T', ':':
+			// A label ends at a semicolon or a line break (GNU).
+			for i < n && s[i] != '\n' && s[i] != ';' {
+				i++
+			}
+		case 'q', 'Q', 'l', 'L':
+			i++
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
+				i++
+			}
+		case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F', 'v':
+			i++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// Options of network programs that take a separate value, which is not
+// an address.
+var (
+	curlValue = setOf("-o", "--output", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
+		"--data-ascii", "--json", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+		"-c", "--cookie-jar", "-T", "--upload-file", "-F", "--form", "--form-string", "-w", "--write-out", "-m", "--max-time",
+		"--connect-timeout", "-r", "--range", "-C", "--continue-at", "-E", "--cert", "--cert-type", "--key", "--key-type",
+		"--cacert", "--capath", "--ciphers", "-U", "--proxy-user", "--resolve", "--connect-to", "--retry", "--retry-delay",
+		"--retry-max-time", "-y", "--speed-time", "-Y", "--speed-limit", "-z", "--time-cond", "--max-filesize", "--limit-rate",
+		"--interface", "--local-port", "-Q", "--quote", "--url-query", "--aws-sigv4", "--oauth2-bearer", "-D", "--dump-header",
+		"--trace", "--trace-ascii", "--stderr", "--max-redirs", "--dns-servers", "--output-dir", "--variable", "--netrc-file",
+		"--pubkey", "--hostpubmd5", "--hostpubsha256", "--proto", "--proto-redir", "--mail-from", "--mail-rcpt", "-t", "--telnet-option")
+	wgetValue = setOf("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix",
+		"-U", "--user-agent", "--header", "-t", "--tries", "-T", "--timeout", "-w", "--wait", "-Q", "--quota", "-l", "--level",
+		"-A", "--accept", "-R", "--reject", "-D", "--domains", "--post-data", "--post-file", "--body-data", "--body-file",
+		"--method", "--user", "--password", "--http-user", "--http-password", "--referer", "--load-cookies", "--save-cookies",
+		"-B", "--base", "--bind-address", "--limit-rate", "--ca-certificate", "--certificate", "--private-key")
+	sshValue = setOf("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S",
+		"-W", "-w", "-B", "-P")
+	ncValue = setOf("-p", "-s", "-w", "-i", "-x", "-X", "-q", "-T", "-O", "-I", "-V", "-M", "-m", "-g", "-G", "-e", "-c",
+		"--source", "--source-port", "--proxy", "--proxy-type", "--wait", "--idle-timeout", "--exec", "--sh-exec")
+	curlLike = setOf("curl", "wget", "http", "https", "xh", "xhs", "aria2c", "lynx", "w3m", "links", "elinks", "httpie", "curlie")
+	ncLike   = setOf("nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "telnet", "ftp", "lftp", "tftp")
+)
+
+// networkHosts are the hosts a command would connect to, read from its
+// words as the program reads them; args are expanded. Any other program
+// given a URL with a network scheme (a script, a downloader) counts as
+// reaching it too.
+func networkHosts(base string, args []string) []Host {
+	var out []Host
+	positional := func(value map[string]bool, f func(i int, x string)) {
+		for i := 0; i < len(args); i++ {
+			x := args[i]
+			if x == "--" {
+				for j := i + 1; j < len(args); j++ {
+					f(j, args[j])
+				}
+				return
+			}
+			if strings.HasPrefix(x, "-") && len(x) > 1 {
+				if value[x] {
+					i++
+				}
+				continue
+			}
+			f(i, x)
+		}
+	}
+	switch {
+	case curlLike[base]:
+		for i, x := range args {
+			if (x == "--url" || x == "-x" || x == "--proxy" || x == "--preproxy") && i+1 < len(args) {
+				if h, ok := urlHost(args[i+1], true); ok {
+					out = append(out, h)
+				}
+			}
+			for _, p := range []string{"--url=", "--proxy=", "--preproxy="} {
+				if v, ok := strings.CutPrefix(x, p); ok {
+					if h, ok := urlHost(v, true); ok {
+						out = append(out, h)
+					}
+				}
+			}
+		}
+		value := curlValue
+		if base == "wget" {
+			value = wgetValue
+		}
+		positional(value, func(_ int, x string) {
+			if h, ok := urlHost(x, true); ok {
+				out = append(out, h)
+			}
+		})
+		return out
+	case ncLike[base]:
+		var pos []string
+		positional(ncValue, func(_ int, x string) { pos = append(pos, x) })
+		if len(pos) > 0 {
+			if h, ok := urlHost(pos[0], false); ok {
+				return []Host{h}
+			}
+			host := pos[0]
+			if at := strings.LastIndexByte(host, '@'); at >= 0 {
+				host = host[at+1:]
+			}
+			key := HostKey(host)
+			if len(pos) > 1 && key != "" && !strings.Contains(key, ":") {
+				key = HostKey(host + ":" + pos[1])
+			}
+			if key != "" {
+				return []Host{{Name: key, URL: strings.Join(append([]string{base}, pos...), " ")}}
+			}
+		}
+		return nil
+	case base == "ssh" || base == "mosh" || base == "autossh":
+		var host string
+		positional(sshValue, func(_ int, x string) {
+			if host == "" {
+				host = x
+			}
+		})
+		for i, x := range args {
+			if x == "-J" && i+1 < len(args) {
+				for _, j := range strings.Split(args[i+1], ",") {
+					out = append(out, sshHost(j)...)
+				}
+			}
+		}
+		return append(out, sshHost(host)...)
+	case base == "scp" || base == "sftp" || base == "rsync":
+		first := true
+		positional(sshValue, func(_ int, x string) {
+			if h, ok := urlHost(x, false); ok {
+				out = append(out, h)
+			} else if h, ok := remoteSpec(x); ok {
+				out = append(out, h)
+			} else if base == "sftp" && first {
+				out = append(out, sshHost(x)...)
+			}
+			first = false
+		})
+		return out
+	case base == "git":
+		cmd, at := gitCommand(args)
+		switch cmd {
+		case "push", "fetch", "pull", "clone", "ls-remote", "remote", "submodule", "archive":
+		default:
+			return nil
+		}
+		for _, x := range args[at+1:] {
+			if v, ok := strings.CutPrefix(x, "--remote="); ok {
+				x = v
+			}
+			if h, ok := urlHost(x, false); ok {
+				out = append(out, h)
+			} else if h, ok := remoteSpec(x); ok {
+				out = append(out, h)
+			}
+		}
+		return out
+	case base == "socat":
+		for _, x := range args {
+			l := strings.ToLower(x)
+			for _, p := range []string{"tcp:", "tcp4:", "tcp6:", "udp:", "udp4:", "udp6:", "openssl:", "ssl:", "tcp-connect:", "udp-connect:"} {
+				if rest, ok := strings.CutPrefix(l, p); ok {
+					rest, _, _ = strings.Cut(rest, ",")
+					if k := HostKey(rest); k != "" {
+						out = append(out, Host{Name: k, URL: x})
+					}
+				}
+			}
+		}
+		return out
+	case base == "openssl":
+		for i, x := range args {
+			if x == "-connect" && i+1 < len(args) {
+				if k := HostKey(args[i+1]); k != "" {
+					out = append(out, Host{Name: k, URL: "openssl " + strings.Join(args, " ")})
+				}
+			}
+		}
+		return out
+	case textArgs[base]:
+		return nil
+	}
+	for _, x := range args {
+		if v, ok := cutOption(x); ok {
+			x = v
+		}
+		if h, ok := urlHost(x, false); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// cutOption is the value of --name=value.
+func cutOption(x string) (string, bool) {
+	if !strings.HasPrefix(x, "-") {
+		return "", false
+	}
+	_, v, ok := strings.Cut(x, "=")
+	return v, ok
+}
+
+// sshHost is the host of [user@]host[:port] as ssh takes it.
+func sshHost(x string) []Host {
+	if x == "" {
+		return nil
+	}
+	if h, ok := urlHost(x, false); ok {
+		return []Host{h}
+	}
+	host := x
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if k := HostKey(host); k != "" {
+		return []Host{{Name: k, URL: "ssh://" + x}}
+	}
+	return nil
+}
+
+// remoteSpec reads [user@]host:path (scp, rsync, git) and host::module
+// (rsync): a word with a colon before any slash that does not start
+// like a local path.
+func remoteSpec(x string) (Host, bool) {
+	if x == "" || strings.HasPrefix(x, "/") || strings.HasPrefix(x, ".") || strings.HasPrefix(x, "~") || strings.HasPrefix(x, "-") {
+		return Host{}, false
+	}
+	i := strings.IndexByte(x, ':')
+	if i <= 0 || strings.Contains(x[:i], "/") || strings.ContainsAny(x[:i], " $`") {
+		return Host{}, false
+	}
+	host := x[:i]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if len(host) == 1 { // a Windows drive letter (C:…)
+		return Host{}, false
+	}
+	k := HostKey(host)
+	if k == "" {
+		return Host{}, false
+	}
+	return Host{Name: k, URL: x}, true
+}
+
+// pathWords records the words of a command that may name files:
+// arguments (not options; for grep, sed, awk, jq and the like not the
+// pattern or program that comes first), the values of --option=value,
+// and not the remote half of scp or rsync. Programs that only print
+// their arguments name nothing.
+func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
+	if textArgs[base] && base != "git" || base == "cd" {
+		return
+	}
+	recursive := readsRecursively(base, args)
+	skipFirst := patternFirst[base]
+	for _, x := range args {
+		if x == "-e" || x == "--regexp" || x == "-f" || x == "--file" || x == "--expression" || x == "--source" {
+			skipFirst = false
+		}
+	}
+	skipNext := false
+	inFindExpr := false
+	for i, x := range args {
+		e := exp[i]
+		switch {
+		case skipNext:
+			skipNext = false
+			if patternFirst[base] {
+				continue // the pattern after -e
+			}
+		case base == "find" && (inFindExpr || strings.HasPrefix(x, "-") || x == "(" || x == "!"):
+			inFindExpr = true
+			continue
+		case x == "--" || x == "-":
+			continue
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			if x == "-e" || x == "--regexp" || x == "--expression" {
+				skipNext = true
+			}
+			if v, ok := cutOption(e); ok && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".")) {
+				a.paths = append(a.paths, a.pathUse(v, v, globs[i], recursive, base))
+			}
+			if p, ok := atPath(e); ok {
+				a.paths = append(a.paths, a.pathUse(p, p, globs[i], false, base))
+			}
+			continue
+		case skipFirst:
+			skipFirst = false
+			continue
+		case strings.Contains(x, "://"):
+			continue
+		case (base == "scp" || base == "rsync" || base == "sftp" || base == "git") && !strings.HasPrefix(x, "/"):
+			if _, remote := remoteSpec(x); remote {
+				continue
+			}
+		}
+		if base == "git" {
+			continue // git's words are refs, paths in the repository and messages
+		}
+		a.paths = append(a.paths, a.pathUse(x, e, globs[i], recursive, base))
+		if p, ok := atPath(e); ok {
+			a.paths = append(a.paths, a.pathUse(p, p, globs[i], false, base))
+		}
+	}
+}
+
+// atPath is the file of curl's and httpie's @file forms: -d @notes.txt,
+// -F f=@/path, field@~/x.
+func atPath(w string) (string, bool) {
+	i := strings.LastIndexByte(w, '@')
+	if i < 0 {
+		return "", false
+	}
+	p := w[i+1:]
+	if i == 0 || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") ||
+		strings.HasPrefix(p, ".") && i > 0 && w[i-1] == '=' {
+		return p, p != ""
+	}
+	return "", false
+}
+
+// readsRecursively reports a program that reads everything beneath the
+// folders it is given.
+func readsRecursively(base string, args []string) bool {
+	switch base {
+	case "rg", "ag", "ack", "tar", "gtar", "bsdtar", "find", "rsync", "7z", "du", "tree", "fd", "fdfind":
+		return true
+	case "grep", "egrep", "fgrep", "cp", "scp", "zip", "chmod", "chown", "chgrp", "ls":
+		for _, x := range args {
+			if x == "--recursive" || x == "--dereference-recursive" || x == "--archive" ||
+				strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.ContainsAny(x, "rRa") && base != "ls" ||
+				base == "ls" && strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "R") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathUse is a PathUse for a word as written (raw) and expanded (exp):
+// made absolute against the working folder when that is known.
+func (a *analyzer) pathUse(raw, exp string, glob, recursive bool, prog string) PathUse {
+	p := exp
+	if a.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = a.home + strings.TrimPrefix(p, "~") // inside a word (f=@~/x), where the shell leaves it to the program
+	}
+	switch {
+	case strings.HasPrefix(p, "/"):
+		p = path.Clean(p)
+	case strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$"):
+	case a.cwd != "":
+		p = path.Join(a.cwd, p)
+	}
+	return PathUse{Word: raw, Path: p, Glob: glob, Recursive: recursive, Program: prog}
+}
