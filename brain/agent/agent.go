@@ -16,6 +16,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // DefaultMaxSteps bounds model requests per turn.
@@ -42,9 +43,15 @@ type Options struct {
 	Store    *store.DB
 	// Provider answers; nil means no model is set up (each turn says so).
 	Provider provider.Provider
-	// Approver is asked about calls that need confirmation; nil denies
-	// them all (gate.DenyAll).
+	// Approver is asked about calls that need confirmation and hosts a
+	// conversation has not used; nil denies them all (gate.DenyAll).
 	Approver gate.Approver
+	// GateEnv is what the gate knows about the computer: the home folder,
+	// the granted folders, the workspace; called for every call (nil:
+	// gate.DefaultEnv). The person's allowed commands and private paths
+	// (the shell's settings) and trusted hosts (the web's) are read from
+	// the registry.
+	GateEnv func() gate.Env
 	// Model is the model name sent with each request.
 	Model string
 	// Identity returns the identity prompt (re-read every turn, so edits
@@ -159,7 +166,7 @@ func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sin
 		}
 	})
 	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow)}
-	t.grants = rebuildGrants(events, a.opts.Registry.Snapshot())
+	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
 	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText}); err != nil {
 		return id, err
 	}
@@ -184,24 +191,30 @@ func (a *Agent) release(id store.ID) {
 
 // rebuildGrants replays "approve for this conversation" answers: each
 // such approval event is matched to its tool call, which is evaluated
-// against the current patterns.
-func rebuildGrants(events []store.Event, snap *cerebellum.Snapshot) gate.Grants {
+// against the current patterns, and the hosts it allowed are remembered.
+// An answer about hosts alone (HostsOnly) approves only them.
+func rebuildGrants(events []store.Event, snap *cerebellum.Snapshot, env gate.Env) (gate.Grants, *hostSet) {
 	var g gate.Grants
+	hosts := &hostSet{}
 	for i, e := range events {
 		if e.Type != store.EventApproval || e.Decision == nil || e.Decision.Kind != store.ApprovedConversation {
+			continue
+		}
+		hosts.add(e.Decision.Hosts...)
+		if e.Decision.HostsOnly {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
 			c := events[j]
 			if c.Type == store.EventToolCall && c.ToolCallID == e.ToolCallID {
-				if v := gate.Check(snap, c.ToolName, c.Arguments); v.Decision == gate.Confirm {
+				if v := gate.CheckIn(snap, env, c.ToolName, c.Arguments); v.Decision == gate.Confirm {
 					g.Add(v)
 				}
 				break
 			}
 		}
 	}
-	return g
+	return g, hosts
 }
 
 // turn is the state of one running turn.
@@ -213,7 +226,9 @@ type turn struct {
 	sess   *cerebellum.Session
 	events []store.Event
 	grants gate.Grants
-	limit  int
+	// hosts are the network hosts the conversation was allowed.
+	hosts *hostSet
+	limit int
 	// parent is the call ID of the code-mode program whose inner call is
 	// running ("" otherwise); record stamps it on the events (codemode.go).
 	parent string
@@ -604,36 +619,60 @@ func (t *turn) runCall(c provider.ToolCall) error {
 			Status: store.StatusInterrupted})
 		return err
 	}
+	// asked are the new hosts the approval is about, hostsOnly whether
+	// only they were.
+	var asked []gate.Host
+	hostsOnly := false
 	approval := func(kind store.DecisionKind, reason string) error {
-		_, err := t.record(store.Event{Type: store.EventApproval, ToolCallID: c.ID, ToolName: c.Name,
-			Decision: &store.Decision{Kind: kind, Reason: reason}})
+		d := &store.Decision{Kind: kind, Reason: reason}
+		if len(asked) > 0 {
+			d.Hosts, d.HostsOnly = hostNames(asked), hostsOnly
+		}
+		_, err := t.record(store.Event{Type: store.EventApproval, ToolCallID: c.ID, ToolName: c.Name, Decision: d})
 		return err
 	}
+	red := opts.Store.Redactor()
+	hg := &hostGate{approver: opts.Approver, conv: t.id.String(), call: c.ID, tool: c.Name, trusted: t.a.trustedHosts(),
+		mem: t.hosts, redact: red.String}
 	// A call the registry will refuse (unknown tool, arguments that are not
 	// JSON) is not worth asking the user about.
-	if _, _, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
-		v := gate.Check(snap, c.Name, c.Arguments)
+	if _, owner, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
+		hg.cap = owner.Name
+		v := gate.CheckIn(snap, t.a.gateEnv(), c.Name, c.Arguments)
 		reasons := strings.Join(v.Reasons, "; ")
-		switch v.Decision {
-		case gate.Block:
+		if v.Decision == gate.Block {
 			if err := approval(store.Blocked, reasons); err != nil {
 				return err
 			}
 			return result("Blocked by the safety policy; it did not run: "+reasons+
 				". Do not try to get the same effect another way: tell the user what you wanted to do and why it was blocked.", true)
-		case gate.Confirm:
-			if t.grants.Covers(v) {
-				if err := approval(store.ApprovedConversation, "approved earlier in this conversation: "+reasons); err != nil {
-					return err
-				}
-				break
+		}
+		asked = newHosts(v.Hosts, t.hosts, hg.trusted)
+		needCall := v.Decision == gate.Confirm && !t.grants.Covers(v)
+		switch {
+		case v.Decision == gate.Confirm && !needCall && len(asked) == 0:
+			if err := approval(store.ApprovedConversation, "approved earlier in this conversation: "+reasons); err != nil {
+				return err
 			}
-			red := opts.Store.Redactor()
+		case needCall || len(asked) > 0:
 			req := gate.NewRequest(v, red.JSON(c.Arguments))
 			req.ConversationID, req.ToolCallID, req.Summary = t.id.String(), c.ID, red.String(req.Summary)
+			for _, h := range asked {
+				req.Hosts = append(req.Hosts, gate.Host{Name: h.Name, URL: red.String(h.URL)})
+			}
+			if !needCall {
+				// The call itself would run: only the hosts are asked about.
+				hostsOnly = true
+				req.Reasons, req.Scope, req.OnceOnly, req.HostsOnly = nil, "", false, true
+			}
+			req.Reasons = append(req.Reasons, hostReasons(asked, red.String)...)
+			reasons = strings.Join(req.Reasons, "; ")
 			ans, err := opts.Approver.Approve(t.ctx, req)
 			if t.ctx.Err() != nil {
 				return stopped(interruptedBeforeRun)
+			}
+			if ans == gate.ApproveConversation && req.OnceOnly {
+				ans = gate.ApproveOnce // nothing of it can be remembered
 			}
 			switch {
 			case err == nil && ans == gate.ApproveOnce:
@@ -644,7 +683,10 @@ func (t *turn) runCall(c provider.ToolCall) error {
 				if err := approval(store.ApprovedConversation, reasons); err != nil {
 					return err
 				}
-				t.grants.Add(v)
+				if needCall {
+					t.grants.Add(v)
+				}
+				t.hosts.add(hostNames(asked)...)
 			case errors.Is(err, gate.ErrNoApprover):
 				if err := approval(store.Denied, err.Error()); err != nil {
 					return err
@@ -658,22 +700,30 @@ func (t *turn) runCall(c provider.ToolCall) error {
 				}
 				return result("Not run: asking the user for approval failed ("+err.Error()+"), so it counts as denied.", true)
 			default:
-				if err := approval(store.Denied, "the user said no"); err != nil {
+				if err := approval(store.Denied, "the user said no; it needed approval because: "+reasons); err != nil {
 					return err
 				}
 				return result("Not run: the user denied this call (it needed approval because: "+reasons+
 					"). Do not retry it; ask the user how they want to proceed.", true)
 			}
 		}
+		// The call may reach the hosts its arguments name; others it
+		// reaches in the middle of the call ask (hostGate).
+		hg.allow(hostNames(v.Hosts)...)
 	}
 	start := time.Now()
 	before := t.sess.LoadOrder()
-	res, err := reg.Call(t.callContext(c), t.sess, c.Name, c.Arguments)
+	res, err := reg.Call(sdk.WithHostCheck(t.callContext(c), hg.check), t.sess, c.Name, c.Arguments)
 	refs = t.newToolRefs(before)
+	for _, e := range hg.finish() {
+		// What the person answered about hosts the call reached.
+		if _, rerr := t.record(e); rerr != nil {
+			return rerr
+		}
+	}
 	if t.ctx.Err() != nil {
 		return stopped(interruptedWhileRun)
 	}
-	red := opts.Store.Redactor()
 	if err != nil {
 		t.a.log.Info("tool call failed", "conversation", t.id.String(), "tool", c.Name, "error", red.String(err.Error()))
 		if h, ok := hint.Of(err); ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // Sentinel errors of CallTool.
@@ -32,8 +33,12 @@ type CallOutcome struct {
 // turn: the gate (blocked calls never run; calls that need confirmation
 // ask approver, nil denying them), then the registry (loading on demand,
 // schema validation, the plugin host, result caps). A session of its own
-// holds what it loads. The error is ErrBlocked, ErrDenied (wrapping the
-// approver's error, such as gate.ErrNoApprover), or the registry's.
+// holds what it loads. With no conversation to remember hosts for, every
+// host the call reaches that the person does not trust (the web
+// capability's trustedHosts) asks approver, before the call for the hosts
+// its arguments name and during it for any other. The error is
+// ErrBlocked, ErrDenied (wrapping the approver's error, such as
+// gate.ErrNoApprover), or the registry's.
 func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage, approver gate.Approver) (CallOutcome, error) {
 	if approver == nil {
 		approver = gate.DenyAll{}
@@ -46,25 +51,40 @@ func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage,
 	if !json.Valid(args) {
 		return CallOutcome{}, fmt.Errorf("the arguments of %s are not JSON: %s", tool, args)
 	}
-	out := CallOutcome{Verdict: gate.Check(snap, tool, args)}
+	out := CallOutcome{Verdict: gate.CheckIn(snap, a.gateEnv(), tool, args)}
+	red := a.opts.Store.Redactor()
+	hg := &hostGate{approver: approver, tool: tool, trusted: a.trustedHosts(), mem: &hostSet{}, redact: red.String}
+	if _, owner, ok := snap.Tool(tool); ok {
+		hg.cap = owner.Name
+	}
 	reasons := strings.Join(out.Verdict.Reasons, "; ")
-	switch out.Verdict.Decision {
-	case gate.Block:
+	if out.Verdict.Decision == gate.Block {
 		return out, fmt.Errorf("%w: %s", ErrBlocked, reasons)
-	case gate.Confirm:
-		red := a.opts.Store.Redactor()
+	}
+	asked := newHosts(out.Verdict.Hosts, hg.mem, hg.trusted)
+	if out.Verdict.Decision == gate.Confirm || len(asked) > 0 {
 		req := gate.NewRequest(out.Verdict, red.JSON(args))
 		req.Summary = red.String(req.Summary)
+		for _, h := range asked {
+			req.Hosts = append(req.Hosts, gate.Host{Name: h.Name, URL: red.String(h.URL)})
+		}
+		if out.Verdict.Decision != gate.Confirm {
+			req.Reasons, req.Scope, req.HostsOnly = nil, "", true
+		}
+		req.Reasons = append(req.Reasons, hostReasons(asked, red.String)...)
+		reasons = strings.Join(req.Reasons, "; ")
 		ans, err := approver.Approve(ctx, req)
 		if err != nil {
 			return out, fmt.Errorf("%w (it needs approval because %s): %w", ErrDenied, reasons, err)
 		}
-		if ans != gate.ApproveOnce && ans != gate.ApproveConversation {
+		if !ans.Approves() {
 			return out, fmt.Errorf("%w: the call needs approval because %s", ErrDenied, reasons)
 		}
 	}
+	hg.allow(hostNames(out.Verdict.Hosts)...)
 	sess := reg.NewSession("", nil)
-	res, err := reg.Call(ctx, sess, tool, args)
+	res, err := reg.Call(sdk.WithHostCheck(ctx, hg.check), sess, tool, args)
+	hg.finish()
 	if err != nil {
 		return out, err
 	}

@@ -37,12 +37,23 @@
 // # Tool calls and the gate
 //
 // Each call the registry would accept (a known tool, arguments that are
-// JSON) goes through the safety gate (package gate): a block becomes a
-// denial the model reads; a confirmation asks the Approver, unless the user
-// approved the same kind of call for this conversation. Each decision is
-// stored as an approval event; "approve for this conversation" answers are
-// replayed from those events at the start of every turn, so they survive a
-// restart. Then the registry runs the call and the result is stored.
+// JSON) goes through the safety gate (package gate), told the computer
+// (Options.GateEnv) and the person's rules (the shell's allowedCommands
+// and privatePaths settings): a block becomes a denial the model reads; a
+// confirmation asks the Approver, unless the user approved exactly that
+// call for this conversation or an allowed command pattern matches it.
+//
+// Nothing leaves quietly (hosts.go): a call reaching a network host the
+// conversation has not used (the gate reads URL arguments and network
+// programs) asks too, showing the full URL, unless the web capability's
+// trustedHosts lists it; and every call runs with an sdk.HostCheck on its
+// context, so a plugin reaching a host in the middle of a call (a
+// redirect) asks then. "For this chat" remembers the hosts.
+//
+// Each decision is stored as an approval event (with the hosts it was
+// about); "approve for this conversation" answers are replayed from those
+// events at the start of every turn, so they survive a restart. Then the
+// registry runs the call and the result is stored.
 //
 // # Failures and cancellation
 //

@@ -92,31 +92,33 @@ func TestGateDecisionsInTurn(t *testing.T) {
 	}
 }
 
-// "Approve for this conversation" covers later calls of the same scope (the
-// same program and subcommand) matching the same patterns, in this turn and
-// later ones, also after a restart; other commands and other conversations
-// still ask.
+// "Approve for this conversation" covers later calls of exactly the same
+// command matching the same patterns, in this turn and later ones, also
+// after a restart; other commands and other conversations still ask.
 func TestApproveForConversation(t *testing.T) {
 	prov := newProvider(t,
-		calls(tc("c1", "shell_exec", `{"command":"sudo ls"}`)),
-		calls(tc("c2", "shell_exec", `{"command":"sudo ls -la"}`), tc("c3", "shell_exec", `{"command":"git push"}`)),
+		calls(tc("c1", "shell_exec", `{"command":"git push"}`)),
+		calls(tc("c2", "shell_exec", `{"command":"git push"}`), tc("c3", "shell_exec", `{"command":"git push origin main"}`)),
 		text("done"),
 		// Second turn, after a restart.
-		calls(tc("c4", "shell_exec", `{"command":"sudo ls /tmp"}`)),
+		calls(tc("c4", "shell_exec", `{"command":"git push"}`)),
 		text("done again"),
 		// Another conversation.
-		calls(tc("c5", "shell_exec", `{"command":"sudo ls /tmp"}`)),
+		calls(tc("c5", "shell_exec", `{"command":"git push"}`)),
 		text("asked"),
 	)
 	e := newEnv(t, prov)
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.ApproveOnce}
-	id, err := e.agent().Turn(t.Context(), 0, "admin things", nil)
+	id, err := e.agent().Turn(t.Context(), 0, "publish", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reqs := e.appr.requests()
-	if len(reqs) != 2 || !strings.Contains(reqs[0].Summary, "sudo ls") || !strings.Contains(reqs[1].Summary, "git push") {
+	if len(reqs) != 2 || !strings.Contains(reqs[0].Summary, "git push") || !strings.Contains(reqs[1].Summary, "git push origin main") {
 		t.Fatalf("approval requests %+v", reqs)
+	}
+	if reqs[0].Scope != "this exact command" || reqs[0].ChatCovers() != "this exact command" {
+		t.Errorf("scope %q, covers %q", reqs[0].Scope, reqs[0].ChatCovers())
 	}
 	ev := events(t, e.db, id)
 	var decisions []string
@@ -148,17 +150,16 @@ func TestApproveForConversation(t *testing.T) {
 	}
 }
 
-// Approving one shell command for the conversation covers later runs of the
-// same program (and subcommand), not other programs, and not those that
-// match a confirm pattern.
+// Approving one shell command for the conversation covers that command
+// again, not the same program with other arguments, nor another program.
 func TestApproveDestructiveForConversation(t *testing.T) {
 	prov := newProvider(t,
 		calls(tc("c1", "shell_exec", `{"command":"ls"}`)),
-		calls(tc("c2", "shell_exec", `{"command":"ls -la"}`), tc("c3", "shell_exec", `{"command":"make test"}`)),
+		calls(tc("c2", "shell_exec", `{"command":"ls"}`), tc("c3", "shell_exec", `{"command":"ls -la"}`), tc("c4", "shell_exec", `{"command":"make test"}`)),
 		text("done"),
 	)
 	e := newEnv(t, prov)
-	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny}
+	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.Deny}
 	id, err := e.agent().Turn(t.Context(), 0, "build it", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -169,11 +170,11 @@ func TestApproveDestructiveForConversation(t *testing.T) {
 			decisions = append(decisions, x.ToolCallID+":"+string(x.Decision.Kind))
 		}
 	}
-	if want := []string{"c1:approved_conversation", "c2:approved_conversation", "c3:denied"}; !slices.Equal(decisions, want) {
+	if want := []string{"c1:approved_conversation", "c2:approved_conversation", "c3:denied", "c4:denied"}; !slices.Equal(decisions, want) {
 		t.Errorf("decisions %q, want %q", decisions, want)
 	}
 	reqs := e.appr.requests()
-	if len(reqs) != 2 || !strings.Contains(reqs[1].Summary, "make test") || reqs[0].Scope == "" {
+	if len(reqs) != 3 || !strings.Contains(reqs[1].Summary, "ls -la") || !strings.Contains(reqs[2].Summary, "make test") || reqs[0].Scope == "" {
 		t.Errorf("asked %d times: %+v", len(reqs), reqs)
 	}
 	if got := e.rt.called(); len(got) != 2 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // turn is one scripted model response (see providertest.Part).
@@ -81,6 +83,18 @@ func (r *recorder) Call(ctx context.Context, tool string, args json.RawMessage) 
 		return cerebellum.Result{Content: "echo: " + strings.Repeat(a.Text, max(1, a.Times))}, nil
 	case "weather_get":
 		return cerebellum.Result{Content: "sunny, 21°C"}, nil
+	case "web_fetch":
+		// A fetch whose page redirects where its "to" parameter says: the
+		// redirect asks the call's host check, as the web plugin does.
+		var a struct{ URL string }
+		_ = json.Unmarshal(args, &a)
+		if u, err := url.Parse(a.URL); err == nil && u.Query().Get("to") != "" {
+			if err := sdk.CheckHost(ctx, u.Query().Get("to")); err != nil {
+				return cerebellum.Result{Content: "the redirect was not followed: " + err.Error(), IsError: true}, nil
+			}
+			return cerebellum.Result{Content: "fetched " + u.Query().Get("to")}, nil
+		}
+		return cerebellum.Result{Content: "fetched " + a.URL}, nil
 	}
 	return cerebellum.Result{Content: "ran " + tool}, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // TestBuiltinToolsRunInterpreted runs every tool of every built-in plugin
@@ -84,7 +85,9 @@ func TestBuiltinToolsRunInterpreted(t *testing.T) {
 		t.Skip("commands above are POSIX")
 	}
 	covered := map[string]bool{}
-	ctx := context.Background()
+	// A conversation decides which hosts web_fetch reaches (the agent
+	// installs the check); here every host is allowed.
+	ctx := sdk.WithHostCheck(context.Background(), func(context.Context, string) error { return nil })
 	for _, c := range calls {
 		t.Run(c.tool, func(t *testing.T) {
 			res, err := reg.Call(ctx, sess, c.tool, json.RawMessage(c.args))

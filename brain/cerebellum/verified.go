@@ -10,8 +10,8 @@ func verified() map[string]string {
 		"calc":       "77135dd7e74960be",
 		"data":       "8332739b27cb4210",
 		"filesystem": "5db776b7c5d5e34b",
-		"shell":      "565be345e63577cd",
+		"shell":      "c742913ed6af3be9",
 		"system":     "cc1d0113f1b13d07",
-		"web":        "e115d0684cf623e7",
+		"web":        "eb129a78aa32b27e",
 	}
 }

@@ -66,6 +66,13 @@ const (
 type Decision struct {
 	Kind   DecisionKind `json:"kind"`
 	Reason string       `json:"reason,omitempty"`
+	// Hosts are the network hosts the answer was about (host keys, as
+	// gate.HostKey gives them); with ApprovedConversation the
+	// conversation may reach them from then on.
+	Hosts []string `json:"hosts,omitempty"`
+	// HostsOnly marks an answer about the hosts alone (a host reached in
+	// the middle of a call): it approves nothing else of the call.
+	HostsOnly bool `json:"hostsOnly,omitempty"`
 }
 
 // Event is one entry of a conversation's durable history. Which fields are

@@ -1,6 +1,8 @@
 // Package web is the plugin of the built-in web capability: web_fetch
 // downloads a page over HTTP(S) from an allowed host and returns readable
-// text (HTML converted to Markdown-ish text, JSON pretty-printed).
+// text (HTML converted to Markdown-ish text, JSON pretty-printed). Every
+// request, each redirect too, asks sdk.CheckHost whether the conversation
+// may reach its host.
 //
 // The source is interpreted by yaegi at run time: no goroutines, no
 // package-level mutable state (compiled regexps only), stdlib and the SDK
@@ -62,7 +64,15 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 			if len(via) >= maxRedirects {
 				return fmt.Errorf("stopped after %d redirects", maxRedirects)
 			}
-			return f.checkURL(req.URL)
+			if err := f.checkURL(req.URL); err != nil {
+				return err
+			}
+			// A redirect may lead to a host the conversation has not used:
+			// the person decides, seeing where it leads.
+			if err := sdk.CheckHost(req.Context(), req.URL.String()); err != nil {
+				return fmt.Errorf("the redirect to %s was not allowed: %w", req.URL.String(), err)
+			}
+			return nil
 		},
 	}
 	p := sdk.NewPlugin()
@@ -163,6 +173,11 @@ func (f *fetcher) fetch(ctx context.Context, req *sdk.Request) (*sdk.Result, err
 		return nil, sdk.Errorf("%q is not a valid URL: %v", raw, err)
 	}
 	if err := f.checkURL(u); err != nil {
+		return nil, sdk.Errorf("cannot fetch %s: %v", raw, err)
+	}
+	// Nothing leaves quietly: the conversation must be allowed the host
+	// (the host asks the person the first time).
+	if err := sdk.CheckHost(ctx, u.String()); err != nil {
 		return nil, sdk.Errorf("cannot fetch %s: %v", raw, err)
 	}
 	maxBytes := req.Int("max_bytes", defaultMaxBytes)

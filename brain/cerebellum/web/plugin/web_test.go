@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -96,7 +97,33 @@ func server(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// allowHosts is a host check allowing the hosts listed, recording every
+// URL it is asked about.
+func allowHosts(asked *[]string, hosts ...string) sdk.HostCheck {
+	return func(_ context.Context, raw string) error {
+		*asked = append(*asked, raw)
+		u, err := url.Parse(raw)
+		if err != nil {
+			return err
+		}
+		for _, h := range hosts {
+			if h == u.Hostname() {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: %s", sdk.ErrHostNotAllowed, u.Hostname())
+	}
+}
+
 func fetch(t *testing.T, hosts []string, args map[string]any) (string, error) {
+	t.Helper()
+	var asked []string
+	return fetchChecked(t, hosts, args, allowHosts(&asked, "127.0.0.1", "localhost"))
+}
+
+// fetchChecked fetches with check installed on the call's context (nil:
+// none, as when no host installed one).
+func fetchChecked(t *testing.T, hosts []string, args map[string]any, check sdk.HostCheck) (string, error) {
 	t.Helper()
 	p, err := Init(&sdk.Env{Name: "web", Hosts: hosts})
 	if err != nil {
@@ -108,7 +135,11 @@ func fetch(t *testing.T, hosts []string, args map[string]any) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Handler("web_fetch")(context.Background(), req)
+	ctx := context.Background()
+	if check != nil {
+		ctx = sdk.WithHostCheck(ctx, check)
+	}
+	res, err := p.Handler("web_fetch")(ctx, req)
 	if err != nil {
 		var te *sdk.ToolError
 		if !errors.As(err, &te) {
@@ -175,6 +206,33 @@ func TestFetch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Every request asks the call's host check, each redirect too, with the
+// full URL; a refusal stops the fetch before anything is sent there, and
+// no check at all refuses.
+func TestFetchAsksTheHostCheck(t *testing.T) {
+	srv := server(t)
+	local := []string{"127.0.0.1", "localhost"}
+	var asked []string
+	out, err := fetchChecked(t, local, map[string]any{"url": srv.URL + "/redirect?q=1"}, allowHosts(&asked, "127.0.0.1"))
+	if err != nil || !strings.Contains(out, "just text") {
+		t.Fatalf("%q, %v", out, err)
+	}
+	if want := []string{srv.URL + "/redirect?q=1", srv.URL + "/plain"}; strings.Join(asked, " ") != strings.Join(want, " ") {
+		t.Errorf("asked about %q, want %q", asked, want)
+	}
+	asked = nil
+	_, err = fetchChecked(t, local, map[string]any{"url": srv.URL + "/elsewhere"}, allowHosts(&asked, "127.0.0.1"))
+	if err == nil || !strings.Contains(err.Error(), "the redirect to http://localhost:") || !strings.Contains(err.Error(), "network host not allowed") {
+		t.Fatalf("redirect to another host: %v", err)
+	}
+	if len(asked) != 2 || !strings.HasPrefix(asked[1], "http://localhost:") {
+		t.Errorf("asked about %q", asked)
+	}
+	if _, err := fetchChecked(t, local, map[string]any{"url": srv.URL + "/plain"}, nil); err == nil || !strings.Contains(err.Error(), "network host not allowed") {
+		t.Errorf("without a host check: %v", err)
 	}
 }
 
