@@ -91,3 +91,14 @@ func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage,
 	out.Ran, out.Result = true, res
 	return out, nil
 }
+
+// Check is the gate's verdict on a call as a turn would see it (the
+// computer, the person's allowed commands and private paths), without
+// running it. Whether its hosts would ask depends on the conversation:
+// Verdict.Hosts lists them.
+func (a *Agent) Check(tool string, args json.RawMessage) gate.Verdict {
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return gate.CheckIn(a.opts.Registry.Snapshot(), a.gateEnv(), tool, args)
+}

@@ -11,7 +11,7 @@ import (
 // CallTool runs one tool through the registry and the safety gate without
 // a model, for capability authors and scripts: see agent.Agent.CallTool.
 func (a *App) CallTool(ctx context.Context, tool string, args json.RawMessage, approver gate.Approver) (agent.CallOutcome, error) {
-	ag, err := agent.New(agent.Options{Registry: a.reg, Store: a.db, Logger: a.log, Clock: a.opts.Clock})
+	ag, err := agent.New(agent.Options{Registry: a.reg, Store: a.db, Logger: a.log, Clock: a.opts.Clock, GateEnv: a.gateEnv})
 	if err != nil {
 		return agent.CallOutcome{}, err
 	}
@@ -20,8 +20,12 @@ func (a *App) CallTool(ctx context.Context, tool string, args json.RawMessage, a
 
 // Check is the gate's verdict on a call, without running it.
 func (a *App) Check(tool string, args json.RawMessage) gate.Verdict {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	ag, err := agent.New(agent.Options{Registry: a.reg, Store: a.db, Logger: a.log, GateEnv: a.gateEnv})
+	if err != nil {
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		return gate.CheckIn(a.reg.Snapshot(), a.gateEnv(), tool, args)
 	}
-	return gate.Check(a.reg.Snapshot(), tool, args)
+	return ag.Check(tool, args)
 }

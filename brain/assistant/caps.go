@@ -175,6 +175,9 @@ func (a *App) Settings(name string) ([]cerebellum.SettingValue, error) { return 
 // SetSetting validates and stores one setting of a capability; the
 // capability is reloaded so its next call sees it.
 func (a *App) SetSetting(name, key, value string) error {
+	if err := checkGateSetting(name, key, value); err != nil {
+		return err
+	}
 	a.mu.Lock()
 	err := a.reg.SetSetting(name, key, value)
 	a.mu.Unlock()

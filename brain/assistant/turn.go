@@ -120,7 +120,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 	facts := agent.HostFacts(a.opts.Getenv)
 	facts.Folders, facts.FoldersKnown = a.Folders(), true
 	ag, err := agent.New(agent.Options{
-		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver,
+		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver, GateEnv: a.gateEnv,
 		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: cfg.ContextWindow,
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
 		Identity:  a.identity,

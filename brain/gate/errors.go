@@ -12,4 +12,7 @@ var (
 	// ErrBadCommandRule means an allowed command pattern cannot be one
 	// (ParseCommandRule says why).
 	ErrBadCommandRule = errors.New("not an allowed command pattern")
+	// ErrBadHostPattern means an item of a trusted host list cannot be
+	// one (CheckHostPattern says why).
+	ErrBadHostPattern = errors.New("not a host pattern")
 )

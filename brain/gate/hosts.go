@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"net"
 	"net/url"
 	"sort"
@@ -258,4 +259,36 @@ func dedupeHosts(hs []Host) []Host {
 		}
 	}
 	return out
+}
+
+// CheckHostPattern says why s cannot be an item of a list of always
+// allowed hosts (see HostAllowed), or nil: "*", "*.example.com", a host
+// name or address, optionally with ":port".
+func CheckHostPattern(s string) error {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return fmt.Errorf("%w: it is empty", ErrBadHostPattern)
+	case s == "*":
+		return nil
+	case strings.Contains(s, "://"):
+		return fmt.Errorf("%w: %q: leave out the scheme (http://)", ErrBadHostPattern, s)
+	case strings.ContainsAny(s, "/?#"):
+		return fmt.Errorf("%w: %q: leave out the path: the host is the part before the first /", ErrBadHostPattern, s)
+	case strings.ContainsAny(s, " \t@,"):
+		return fmt.Errorf("%w: %q: a host has no spaces, @ or commas", ErrBadHostPattern, s)
+	}
+	name := strings.TrimPrefix(s, "*.")
+	if strings.Contains(name, "*") {
+		return fmt.Errorf("%w: %q: a * may only stand alone or start the name, as in *.example.com", ErrBadHostPattern, s)
+	}
+	if HostKey(name) == "" {
+		return fmt.Errorf("%w: %q is not a host name or address", ErrBadHostPattern, s)
+	}
+	if h, p, err := net.SplitHostPort(name); err == nil {
+		if h == "" || strings.Trim(p, "0123456789") != "" || p == "" {
+			return fmt.Errorf("%w: %q: the port must be a number", ErrBadHostPattern, s)
+		}
+	}
+	return nil
 }

@@ -291,3 +291,15 @@ func TestExpansions(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckHostPattern(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"*": true, "docs.python.org": true, "*.example.com": true, "localhost:8080": true, "127.0.0.1": true, "[::1]:8080": true,
+		"": false, "https://x.org": false, "x.org/path": false, "a b": false, "*.*.x": false, "x*.org": false, "host:port": false, "-x": false,
+	} {
+		err := gate.CheckHostPattern(s)
+		if (err == nil) != ok || err != nil && !errors.Is(err, gate.ErrBadHostPattern) {
+			t.Errorf("CheckHostPattern(%q) = %v, want ok %v", s, err, ok)
+		}
+	}
+}

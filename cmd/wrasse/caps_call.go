@@ -136,7 +136,14 @@ func toolNotOf(capability *cerebellum.Capability, tool string, tools []string) e
 func printVerdict(c *call, v gate.Verdict) error {
 	word := decisionWord(v)
 	if c.g.json {
-		return writeJSON(c.io.out, map[string]any{"decision": word, "reasons": orEmpty(v.Reasons), "line": v.Line})
+		out := map[string]any{"decision": word, "reasons": orEmpty(v.Reasons), "line": v.Line}
+		if len(v.Hosts) > 0 {
+			out["hosts"] = v.Hosts
+		}
+		if v.Scope != "" {
+			out["scope"] = v.Scope
+		}
+		return writeJSON(c.io.out, out)
 	}
 	fmt.Fprintln(c.io.out, word)
 	if len(v.Reasons) == 0 {
@@ -144,6 +151,14 @@ func printVerdict(c *call, v gate.Verdict) error {
 	}
 	for _, r := range v.Reasons {
 		fmt.Fprintf(c.io.out, "  %s\n", r)
+	}
+	if v.Decision == gate.Confirm && v.Scope != "" {
+		fmt.Fprintf(c.io.out, "  approving it for a chat covers %s\n", v.Scope)
+	}
+	for _, h := range v.Hosts {
+		// Whether a host asks depends on the chat: the first time it does,
+		// unless Settings → Web lists it as trusted.
+		fmt.Fprintf(c.io.out, "  reaches %s: %s (asks the first time in a chat unless trusted)\n", h.Name, h.URL)
 	}
 	return nil
 }

@@ -165,8 +165,11 @@ func (p *chatPrinter) OnEvent(e store.Event) {
 		}
 	case store.EventApproval:
 		if d := e.Decision; d != nil {
-			word := map[store.DecisionKind]string{store.ApprovedOnce: "approved once", store.ApprovedConversation: "approved for this conversation",
+			word := map[store.DecisionKind]string{store.ApprovedOnce: "approved once", store.ApprovedConversation: "approved for this chat",
 				store.Denied: "denied", store.Blocked: "blocked"}[d.Kind]
+			if len(d.Hosts) > 0 {
+				word += " (" + strings.Join(d.Hosts, ", ") + ")"
+			}
 			fmt.Fprintf(p.io.err, "  %s", word)
 			if d.Kind == store.Denied || d.Kind == store.Blocked {
 				fmt.Fprintf(p.io.err, ": %s", d.Reason)
@@ -268,18 +271,19 @@ type lineResult struct {
 func (p *promptApprover) Approve(ctx context.Context, req gate.Request) (gate.Approval, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.out, "\nWrasse wants to run: %s\n", req.Summary)
+	if req.HostsOnly {
+		fmt.Fprintf(p.out, "\nWrasse wants to reach a host this chat has not used: %s\n", req.Summary)
+	} else {
+		fmt.Fprintf(p.out, "\nWrasse wants to run: %s\n", req.Summary)
+	}
 	for _, r := range req.Reasons {
 		fmt.Fprintf(p.out, "  because it %s\n", strings.TrimPrefix(r, "it "))
 	}
-	switch {
-	case req.OnceOnly:
-		// What it runs is only known at run time: it asks every time.
-		fmt.Fprint(p.out, "Allow? [o]nce / [d]eny (this kind of call is asked about every time): ")
-	case req.Scope != "":
-		fmt.Fprintf(p.out, "Allow? [o]nce / [c]onversation (%s) / [d]eny: ", req.Scope)
-	default:
-		fmt.Fprint(p.out, "Allow? [o]nce / [c]onversation / [d]eny: ")
+	if covers := req.ChatCovers(); covers != "" {
+		// Say exactly what the longer answer covers.
+		fmt.Fprintf(p.out, "Allow? [o]nce / [c] for this chat, covering %s / [d]eny: ", covers)
+	} else {
+		fmt.Fprint(p.out, "Allow? [o]nce / [d]eny (this call asks every time: approving it for the chat would cover more than you see here): ")
 	}
 	ch := make(chan lineResult, 1)
 	go func() {
@@ -308,7 +312,7 @@ func parseApproval(s string) gate.Approval {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "o", "once", "y", "yes":
 		return gate.ApproveOnce
-	case "c", "conversation", "a", "always":
+	case "c", "chat", "conversation", "a", "always":
 		return gate.ApproveConversation
 	}
 	return gate.Deny

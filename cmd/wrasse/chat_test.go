@@ -297,7 +297,8 @@ func TestPromptApprover(t *testing.T) {
 			t.Errorf("answer %q: %q, %v", tt.in, got, err)
 		}
 		if !strings.Contains(out.String(), "Wrasse wants to run: shell_exec command=sudo ls") ||
-			!strings.Contains(out.String(), "because it runs a command with administrator rights") || !strings.Contains(out.String(), "[o]nce / [c]onversation / [d]eny") {
+			!strings.Contains(out.String(), "because it runs a command with administrator rights") ||
+			!strings.Contains(out.String(), "[o]nce / [c] for this chat, covering every call of shell_exec / [d]eny") {
 			t.Errorf("prompt %q", out.String())
 		}
 	}
@@ -307,8 +308,37 @@ func TestPromptApprover(t *testing.T) {
 	once := req
 	once.OnceOnly = true
 	p := &promptApprover{in: bufio.NewReader(strings.NewReader("c\n")), out: &out}
-	if got, err := p.Approve(t.Context(), once); got != gate.ApproveOnce || err != nil || strings.Contains(out.String(), "[c]onversation") {
+	if got, err := p.Approve(t.Context(), once); got != gate.ApproveOnce || err != nil || strings.Contains(out.String(), "for this chat,") ||
+		!strings.Contains(out.String(), "asks every time") {
 		t.Errorf("once-only: %q %v, prompt %q", got, err, out.String())
+	}
+	// The prompt names exactly what approving for the chat covers: the
+	// command, the host with its full URL.
+	for _, tc := range []struct {
+		req  gate.Request
+		want []string
+	}{
+		{gate.Request{Tool: "shell_exec", Summary: "shell_exec command=git status", Scope: "this exact command"},
+			[]string{"[c] for this chat, covering this exact command /"}},
+		{gate.Request{Tool: "web_fetch", Summary: "web_fetch url=https://a.example/x?d=1", HostsOnly: true,
+			Reasons: []string{"it reaches a.example, which this chat has not used: https://a.example/x?d=1"},
+			Hosts:   []gate.Host{{Name: "a.example", URL: "https://a.example/x?d=1"}}},
+			[]string{"wants to reach a host this chat has not used", "because it reaches a.example, which this chat has not used: https://a.example/x?d=1",
+				"[c] for this chat, covering the host a.example for the rest of this chat /"}},
+		{gate.Request{Tool: "shell_exec", Summary: "shell_exec command=curl https://b.example/", Scope: "this exact command",
+			Hosts: []gate.Host{{Name: "b.example", URL: "https://b.example/"}}},
+			[]string{"covering this exact command, and the host b.example for the rest of this chat"}},
+	} {
+		var out bytes.Buffer
+		p := &promptApprover{in: bufio.NewReader(strings.NewReader("d\n")), out: &out}
+		if _, err := p.Approve(t.Context(), tc.req); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("prompt %q lacks %q", out.String(), w)
+			}
+		}
 	}
 	// A cancelled turn does not wait for an answer.
 	pr, pw := io.Pipe()
