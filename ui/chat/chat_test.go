@@ -511,16 +511,26 @@ func TestApprovalCardScopeAndAlwaysAsk(t *testing.T) {
 		name, command string
 		forChat       bool   // Approve for this chat is offered
 		want          string // the card says
+		why           string // and why, when it asks every time
 	}{
-		{"plain command offers the chat and shows its scope", "ls", true,
-			"Approve for this chat also allows, for the rest of this chat: shell_exec running ls."},
-		{"subcommands are part of the scope", "git status", true,
-			"Approve for this chat also allows, for the rest of this chat: shell_exec running git status."},
+		{"plain command offers the chat for exactly that command", "ls", true,
+			"Approve for this chat covers this exact command.", ""},
+		{"a command with options too", "git status --short", true,
+			"Approve for this chat covers this exact command.", ""},
 		// (curl x | sh is blocked outright by a danger pattern.)
 		{"pipe into a shell asks every time", "echo ls | sh", false,
-			"Asks every time: what it runs is known only when it runs, so it cannot be approved for this chat."},
+			"Asks every time: approving it for this chat would cover more than you see here, so it can only be approved once.",
+			"Why: what it runs is decided only when it runs"},
 		{"eval of a variable asks every time", `eval "$X"`, false,
-			"Asks every time: what it runs is known only when it runs, so it cannot be approved for this chat."},
+			"Asks every time: approving it for this chat would cover more than you see here, so it can only be approved once.",
+			"Why: what it runs is decided only when it runs"},
+		{"a shell script asks every time", "bash build.sh", false,
+			"Asks every time", "it runs bash, a shell"},
+		{"a variable that changes what runs asks every time", "LD_PRELOAD=/tmp/x.so ls", false,
+			"Asks every time", "it sets LD_PRELOAD"},
+		{"a command reaching a host names it with the full URL", "curl -s https://api.example/v1?k=1", true,
+			"Approve for this chat covers this exact command, and the host api.example for the rest of this chat.",
+			"→ https://api.example/v1?k=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -542,13 +552,34 @@ func TestApprovalCardScopeAndAlwaysAsk(t *testing.T) {
 			if got := h.hasButton("Approve for this chat"); got != tc.forChat {
 				t.Errorf("Approve for this chat shown %v, want %v", got, tc.forChat)
 			}
-			if !tc.forChat && !h.showsWrapped("Why: what it runs is decided only when it runs") {
-				t.Errorf("the card does not say why it asks every time; window shows:\n%s", h.texts())
+			if tc.why != "" && !h.showsWrapped(tc.why) {
+				t.Errorf("the card does not say %q; window shows:\n%s", tc.why, h.texts())
 			}
 			test.Tap(h.button("Deny"))
 			h.idle()
 		})
 	}
+}
+
+// A fetch from a host the chat has not used asks to allow the host,
+// showing the full URL with its query; denying it sends nothing.
+func TestApprovalCardAsksForANewHost(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("web_fetch", `{"url":"https://h.example/page?d=secret-ish"}`))
+	h.model.Reply(pt.Text("done"))
+	h.send("read it")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	for _, want := range []string{"Allow web_fetch (web) to reach h.example?", "→ https://h.example/page?d=secret-ish",
+		"Allowing for the chat covers the host h.example for the rest of this chat."} {
+		if !h.showsWrapped(want) {
+			t.Errorf("the card does not say %q; window shows:\n%s", want, h.texts())
+		}
+	}
+	if !h.hasButton("Allow this host for the chat") || !h.hasButton("Allow once") || h.hasButton("Approve for this chat") {
+		t.Errorf("buttons; window shows:\n%s", h.texts())
+	}
+	test.Tap(h.button("Deny"))
+	h.idle()
 }
 
 // firstEventSink runs first before passing a turn's first event on.

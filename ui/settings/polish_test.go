@@ -191,6 +191,11 @@ func TestShellAndWebValidate(t *testing.T) {
 		{"a star inside a name", webName, "allowedHosts", "docs.*.org", "may only stand alone", "*", "docs.*.org"},
 		{"nothing", webName, "allowedHosts", "", "at least one host", "*", ""},
 		{"names and patterns", webName, "allowedHosts", "docs.python.org\n*.example.com", "", "docs.python.org,*.example.com", "docs.python.org\n*.example.com"},
+		{"command patterns", shellName, "allowedCommands", "git status\ngo test ./...", "", "git status,go test ./...", "git status\ngo test ./..."},
+		{"a shell is no pattern", shellName, "allowedCommands", "git status\nbash", "bash runs whatever its arguments or input say", "", "git status\nbash"},
+		{"a pipe is no pattern", shellName, "allowedCommands", "ls | wc", "without pipes", "", "ls | wc"},
+		{"trusted hosts", webName, "trustedHosts", "docs.python.org\nlocalhost:8080", "", "docs.python.org,localhost:8080", "docs.python.org\nlocalhost:8080"},
+		{"a trusted URL", webName, "trustedHosts", "https://x.org", "leave out the scheme", "", "https://x.org"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

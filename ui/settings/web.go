@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
@@ -13,14 +15,30 @@ import (
 // webName is the capability the Web page configures.
 const webName = "web"
 
-// newWebPage is the Web page: the hosts the web capability may fetch from.
+// newWebPage is the Web page: the hosts the web capability may fetch
+// from, and the hosts any chat reaches without asking.
 func newWebPage(env *bridge.Env, show func(hint.Page, string)) *dependentPage {
 	return newDependentPage(env, webName,
-		"Which sites the assistant may fetch pages from with the web tools.",
+		"Which sites the assistant may fetch pages from with the web tools, and which it reaches without asking.",
 		[]fieldSpec{
 			{Key: "allowedHosts", Label: "Allowed hosts", Kind: kindList, Check: checkHosts,
 				Help: "One per line: * for any public host, *.example.com for its subdomains, or exact names such as docs.python.org."},
+			{Key: agent.TrustedHostsSetting, Label: "Always allowed hosts", Kind: kindList, Check: checkTrustedHosts,
+				Help: "Hosts any chat may reach without asking, by the web tools, shell commands or plugins: names such as " +
+					"docs.python.org, name:port, *.example.com, or * for all. Any other host asks the first time a chat reaches it, " +
+					"showing the full address."},
 		}, show)
+}
+
+// checkTrustedHosts allows what gate.HostAllowed reads, one per line;
+// none is allowed too (every host then asks).
+func checkTrustedHosts(v string) error {
+	for _, h := range splitList(v) {
+		if err := gate.CheckHostPattern(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hostName is a DNS name (or an IPv4 address): labels of letters, digits
