@@ -68,8 +68,9 @@ func (a *approvalCard) bind(r *row) {
 	a.summary.setText(req.Summary, a.quiet)
 	args := compactJSON(req.Args)
 	a.args.setText(args, a.quiet)
-	// The summary already shows short arguments in full.
-	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args))
+	// The summary already shows short arguments in full, and a request
+	// about hosts alone shows the URLs below.
+	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args) && !req.HostsOnly)
 	a.hosts.setText(hostsText(req), a.quiet)
 	setVisible(a.hosts, len(req.Hosts) > 0)
 	a.reasons.setText(reasonText(req), a.quiet)
