@@ -84,6 +84,9 @@ func (a *Agent) gateEnv() gate.Env {
 		env = a.opts.GateEnv()
 	}
 	env.Commands = commalist.Split(a.setting(ShellCapability, AllowedCommandsSetting))
+	if env.Workdir == "" {
+		env.Workdir = a.setting(ShellCapability, "workdir")
+	}
 	env.Private = append(slices.Clone(env.Private), commalist.Split(a.setting(ShellCapability, PrivatePathsSetting))...)
 	return env
 }

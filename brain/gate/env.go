@@ -20,6 +20,10 @@ type Env struct {
 	// Workspace is the workspace root, whose database, config.json, logs
 	// and cache no call may touch ("" when not known).
 	Workspace string
+	// Workdir is where a shell command without a cwd starts (the shell's
+	// workdir setting); "" means the first granted folder, as the shell
+	// does.
+	Workdir string
 	// TempDirs are folders every command may use besides the granted ones
 	// (the shell's sandbox lets commands write there too). Empty means
 	// the system's temporary folder and /tmp.

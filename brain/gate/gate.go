@@ -209,10 +209,14 @@ func (r *Rules) Evaluate(call Call) Verdict {
 }
 
 // startFolder is the absolute folder a command starts in: its cwd when
-// absolute, else the first granted folder (the shell's default), else ""
-// (not known).
+// absolute (relative, from the first granted folder), else the shell's
+// workdir setting, else the first granted folder (the shell's default),
+// else "" (not known).
 func startFolder(cwd string, env Env) string {
 	cwd = strings.ReplaceAll(cwd, `\`, "/")
+	if cwd == "" && strings.HasPrefix(env.Workdir, "/") {
+		return path.Clean(env.Workdir)
+	}
 	switch {
 	case strings.HasPrefix(cwd, "/"):
 		return path.Clean(cwd)

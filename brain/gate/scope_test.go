@@ -303,3 +303,29 @@ func TestCheckHostPattern(t *testing.T) {
 		}
 	}
 }
+
+// A command without a cwd starts where the shell starts it: the workdir
+// setting, else the first granted folder; relative paths are read from
+// there, and a cd on the line is followed.
+func TestPathsFromTheStartFolder(t *testing.T) {
+	snap := builtinRegistry(t, nil, nil).Snapshot()
+	env := corpusEnv
+	env.Workdir = "/home/ann/Documents"
+	for cmd, outside := range map[string]bool{
+		"cat notes.txt":            false,
+		"cat ../project/notes.txt": false,
+		"cat ../notes.txt":         true, // /home/ann is not granted
+		"cd ../project && ls":      false,
+		"cd / && ls":               true,
+		"ls /tmp/x":                false,
+	} {
+		v := gate.CheckIn(snap, env, "shell_exec", shellArgs(cmd))
+		got := false
+		for _, r := range v.Reasons {
+			got = got || strings.Contains(r, "outside the folders you granted")
+		}
+		if got != outside {
+			t.Errorf("%q: outside = %v (%q), want %v", cmd, got, v.Reasons, outside)
+		}
+	}
+}

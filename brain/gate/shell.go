@@ -372,14 +372,14 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		return
 	}
 	args, exp := w.args, w.exp[1:]
-	if base == "cd" && a.via == "" && hops == 0 {
-		a.cd(exp)
-	}
 	a.hosts = append(a.hosts, networkHosts(base, exp)...)
 	if r := optionsRun(base, args); r != "" {
 		a.ask(r)
 	}
-	a.pathWords(base, args, exp, w.globs[1:])
+	a.pathWords(base, args, exp, w.globs[1:]) // cd's folder too, from where it starts
+	if base == "cd" && a.via == "" && hops == 0 {
+		a.cd(exp)
+	}
 	switch {
 	case base == "eval":
 		a.why("it runs text as code with eval")

@@ -807,7 +807,7 @@ func remoteSpec(x string) (Host, bool) {
 // and not the remote half of scp or rsync. Programs that only print
 // their arguments name nothing.
 func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
-	if textArgs[base] && base != "git" || base == "cd" {
+	if textArgs[base] && base != "git" {
 		return
 	}
 	recursive := readsRecursively(base, args)
