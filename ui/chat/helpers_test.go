@@ -54,6 +54,8 @@ func newHarness(t testing.TB) *harness {
 	h.core = core
 	if _, err := core.UpdateConfig(func(c *workspace.Config) error {
 		c.Provider, c.BaseURL, c.Model, c.ContextWindow = "openai", h.model.BaseURL(), "fake-model", 32000
+		// A new workspace grants no folder; commands need one to run in.
+		c.Folders = []string{t.TempDir()}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
