@@ -159,7 +159,7 @@ func (c *checker) sideDoors(f *ast.File) {
 			c.add(sel.Sel.Pos(), ErrPermission, ".%s needs the files permission: %s (a method of your own by that name needs another name); %s", name, why, hint)
 			return true
 		}
-		if !dialNames[name] || !pol.allows(skillmd.PermNetwork) || pkg == "net/smtp" || (pkg != "" && pkg != "net" && pkg != "crypto/tls") {
+		if !dialNames[name] || !pol.allows(skillmd.PermNetwork) || (pkg != "" && pkg != "net" && pkg != "crypto/tls" && pkg != "net/textproto") {
 			return true
 		}
 		call := called[sel]
@@ -167,12 +167,14 @@ func (c *checker) sideDoors(f *ast.File) {
 			c.add(sel.Sel.Pos(), ErrPermission, "%s used as a value: call it with the network as a string literal (\"tcp\", \"udp\"), so a unix socket, which is a file and needs the files permission, can be told apart; %s", selName(sel), hint)
 			return true
 		}
-		network, ok := networkArg(call)
+		network, ok := networkArg(pkg, name, call)
 		switch {
 		case !ok:
-			c.add(call.Pos(), ErrPermission, "%s: pass the network as a string literal (\"tcp\", \"tcp4\", \"udp\"...) so it can be checked: a unix socket is a file and needs the files permission; %s", selName(sel), hint)
+			c.add(call.Pos(), ErrPermission, "%s: pass the network as a string literal (\"tcp\", \"tcp4\", \"udp\"...)%s, so it can be checked: a unix socket is a file and needs the files permission; %s", selName(sel), networkPlace(pkg, name), hint)
 		case strings.HasPrefix(network, "unix"):
 			c.add(call.Pos(), ErrPermission, "%s(%q, ...): a unix socket is a file and needs the files permission; %s", selName(sel), network, hint)
+		case !ipNetwork(network):
+			c.add(call.Pos(), ErrPermission, "%s(%q, ...): %q is not a TCP, UDP or IP network; a unix socket is a file and needs the files permission; %s", selName(sel), network, network, hint)
 		}
 		return true
 	})
@@ -186,19 +188,85 @@ func selName(sel *ast.SelectorExpr) string {
 	return "." + sel.Sel.Name
 }
 
-// networkArg is the network of a dial or listen call: the first string
-// literal among its first two arguments (after a context or a dialer).
-func networkArg(call *ast.CallExpr) (string, bool) {
-	for i, a := range call.Args {
-		if i > 1 {
+// networkPositions is where each dial or listen function of the library
+// takes its network: net.Dial(network, address), tls.DialWithDialer(dialer,
+// network, address, config)...
+var networkPositions = map[string]int{
+	"net.Dial": 0, "net.DialTimeout": 0, "net.Listen": 0, "net.ListenPacket": 0,
+	"crypto/tls.Dial": 0, "crypto/tls.DialWithDialer": 1, "crypto/tls.Listen": 0,
+	"net/textproto.Dial": 0,
+}
+
+// methodNetworkPositions is the same for methods and function fields,
+// whose receiver the checker cannot see: net.Dialer's Dial(network,
+// address) and DialContext(ctx, network, address), tls.Dialer's,
+// net.ListenConfig's Listen(ctx, network, address), http.Transport's
+// DialContext and DialTLSContext fields.
+var methodNetworkPositions = map[string]int{
+	"Dial": 0, "DialTimeout": 0, "DialTLS": 0, "DialWithDialer": 1,
+	"DialContext": 1, "DialTLSContext": 1, "Listen": 1, "ListenPacket": 1,
+}
+
+// networkIndex is the position of the network argument of pkg.name (a
+// method when pkg is ""); -1 when it is not known.
+func networkIndex(pkg, name string) int {
+	if pkg == "" {
+		if i, ok := methodNetworkPositions[name]; ok {
+			return i
+		}
+		return -1
+	}
+	if i, ok := networkPositions[pkg+"."+name]; ok {
+		return i
+	}
+	return -1
+}
+
+// networkPlace says where the network goes, for a message.
+func networkPlace(pkg, name string) string {
+	switch networkIndex(pkg, name) {
+	case 0:
+		return " as its first argument"
+	case 1:
+		return " as its second argument"
+	}
+	return ""
+}
+
+// networkArg is the network of a dial or listen call: the string literal
+// in the network's position of that function, and nothing else. A constant,
+// a concatenation or a variable is not accepted: "un"+"ix" is a unix socket
+// however it is spelt, and the checker does not evaluate expressions.
+func networkArg(pkg, name string, call *ast.CallExpr) (string, bool) {
+	i := networkIndex(pkg, name)
+	if i < 0 || i >= len(call.Args) || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	a := call.Args[i]
+	for {
+		p, ok := a.(*ast.ParenExpr)
+		if !ok {
 			break
 		}
-		if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			s, err := strconv.Unquote(lit.Value)
-			return s, err == nil
-		}
+		a = p.X
 	}
-	return "", false
+	lit, ok := a.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(lit.Value)
+	return s, err == nil
+}
+
+// ipNetwork reports whether network names TCP, UDP or raw IP (not a unix
+// socket, not anything unknown).
+func ipNetwork(network string) bool {
+	switch network {
+	case "tcp", "tcp4", "tcp6", "udp", "udp4", "udp6", "ip", "ip4", "ip6":
+		return true
+	}
+	proto, rest, ok := strings.Cut(network, ":")
+	return ok && rest != "" && (proto == "ip" || proto == "ip4" || proto == "ip6")
 }
 
 // fileImports maps the names a file imports to their paths.
