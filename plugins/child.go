@@ -209,7 +209,7 @@ func (r *childRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 	if err != nil {
 		return cerebellum.Result{}, err
 	}
-	call := &wireMsg{Op: opCall, Tool: tool, Args: args}
+	call := &wireMsg{Op: opCall, Tool: tool, Args: args, ctx: ctx}
 	if err := p.begin(call); err != nil {
 		return cerebellum.Result{}, r.crashed(p, where(), err)
 	}
@@ -587,7 +587,7 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 			p.stop(fmt.Errorf("it sent a malformed message: %w", err))
 			return nil, waitGone
 		}
-		if r.ID == m.ID && r.Op != opSecret {
+		if r.ID == m.ID && r.Op != opSecret && r.Op != opHost {
 			p.logs.wait(r.Logs, p.errDone)
 			return r, waitReplied
 		}
@@ -599,23 +599,27 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 // stdout pipe.
 const drainWait = 50 * time.Millisecond
 
-// maxSecretRequests bounds the secret requests of a process being
-// answered at once.
+// maxSecretRequests bounds the secret and host requests of a process
+// being answered at once.
 const maxSecretRequests = 16
 
-// deliver passes on a message that is not the reader's reply: a secret
-// request is answered, a reply goes to its waiter.
+// deliver passes on a message that is not the reader's reply: a secret or
+// host request is answered, a reply goes to its waiter.
 func (p *childProc) deliver(m *wireMsg) {
-	if m.Op == opSecret {
-		// Each of the plugin's calls waits for its secret, so it has few
+	if m.Op == opSecret || m.Op == opHost {
+		// Each of the plugin's calls waits for its answer, so it has few
 		// requests open at once; more is a process flooding the host
 		// with goroutines (one per request, each answering).
 		if p.asking.Add(1) > maxSecretRequests {
-			p.stop(fmt.Errorf("it sent more than %d secret requests at once", maxSecretRequests))
+			p.stop(fmt.Errorf("it sent more than %d %s requests at once", maxSecretRequests, m.Op))
 			return
 		}
 		go func() {
 			defer p.asking.Add(-1)
+			if m.Op == opHost {
+				p.answerHost(m)
+				return
+			}
 			p.answerSecret(m)
 		}()
 		return
@@ -659,6 +663,7 @@ func (p *childProc) lateReply(m *wireMsg) *wireMsg {
 
 // roundTrip sends m and waits, at most bound, for its reply.
 func (p *childProc) roundTrip(ctx context.Context, m *wireMsg, bound time.Duration) (*wireMsg, error) {
+	m.ctx = ctx
 	if err := p.begin(m); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrPluginCrashed, p.crashReport(err))
 	}
@@ -682,6 +687,30 @@ func (p *childProc) answerSecret(m *wireMsg) {
 	v, err := p.secrets(m.Name)
 	if err := p.send(&wireMsg{Op: opSecret, ID: m.ID, Value: v, Err: toWireError(err)}); err != nil {
 		p.log.Warn("cannot answer a secret request of the plugin process", "err", err)
+	}
+}
+
+// answerHost answers whether the load or call m.Call may reach the host
+// of m.Name: the call's own check decides (sdk.CheckHost on its context,
+// which the agent gives the conversation's answer). A request for no
+// running call is refused.
+func (p *childProc) answerHost(m *wireMsg) {
+	p.mu.Lock()
+	w := p.waiting[m.Call]
+	p.mu.Unlock()
+	var err error
+	if w == nil || w.ctx == nil {
+		err = fmt.Errorf("%w: %s: no call of the plugin is running", sdk.ErrHostNotAllowed, m.Name)
+	} else {
+		err = sdk.CheckHost(w.ctx, m.Name)
+	}
+	if err != nil {
+		p.log.Info("plugin may not reach a host", "target", m.Name, "err", err)
+	} else {
+		p.log.Debug("plugin reaches a host", "target", m.Name)
+	}
+	if err := p.send(&wireMsg{Op: opHost, ID: m.ID, Err: toWireError(err)}); err != nil {
+		p.log.Warn("cannot answer a host request of the plugin process", "err", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -194,6 +195,9 @@ type blueprint struct {
 	// a plugin process needs them to check the source again.
 	perms   skillmd.Permissions
 	granted []string
+	// egress holds the connections of a plugin that does not ship with
+	// Wrasse and may use the network (nil otherwise).
+	egress *egress
 }
 
 // Load compiles and starts a plugin: read and check its source, build an
@@ -287,6 +291,8 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 	if err := checkEnvScope(pol, name, c.Manifest.Permissions[skillmd.PermEnv]); err != nil {
 		return nil, err
 	}
+	env := h.newEnvSpec(req, pol, log)
+	pol.limitHosts = !pol.trusted && pol.granted[skillmd.PermNetwork] && !slices.Contains(env.hosts, "*")
 	cat := h.catalog(pol)
 	if err := h.check(src, cat, name, c.Manifest.Permissions); err != nil {
 		return nil, fmt.Errorf("capability %s: %w", name, err)
@@ -295,7 +301,7 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		name:    name,
 		src:     src,
 		cat:     cat,
-		env:     h.newEnvSpec(req, pol, log),
+		env:     env,
 		scope:   c.Manifest.Permissions[skillmd.PermEnv],
 		withEnv: pol.allows(skillmd.PermEnv),
 		tools:   map[string]*toolSpec{},
@@ -326,6 +332,11 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		bp.declared = append(bp.declared, t.Name)
 	}
 	sort.Strings(bp.declared)
+	if !pol.trusted && pol.granted[skillmd.PermNetwork] {
+		// In process the running call's context is at hand; a plugin
+		// process replaces this with a question to the host (serve.go).
+		bp.egress = newEgress(name, env.hosts, pol.granted[skillmd.PermFiles], sdk.CheckHost)
+	}
 	return bp, nil
 }
 
@@ -418,7 +429,7 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 		Env:                  []string{}, // never the process environment
 	})
 	in := &instance{it: it, stderr: errw, grace: h.grace, log: bp.log}
-	shared, private := bp.cat.interpExports(venv)
+	shared, private := bp.cat.interpExports(venv, bp.egress)
 	if err := recovered(func() error { return it.Use(shared) }); err != nil {
 		return nil, fmt.Errorf("load the standard library into the interpreter: %w", err)
 	}
@@ -426,6 +437,10 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 		return nil, fmt.Errorf("load host symbols into the interpreter: %w", err)
 	}
 
+	if bp.egress != nil {
+		// Package initialisation and Init reach the network for the load.
+		defer bp.egress.enter(ctx)()
+	}
 	// Import compiles the package and runs its package initialisation.
 	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
 	mark := errw.mark()

@@ -157,6 +157,10 @@ type policy struct {
 	trusted bool
 	// granted are the known permissions the user granted (ignored when trusted).
 	granted map[string]bool
+	// limitHosts is set for a plugin that does not ship with the app, may
+	// use the network and declares which hosts (not "*"): what could
+	// connect past the host check (limitedNetSymbols) is not available.
+	limitHosts bool
 }
 
 func newPolicy(trusted bool, granted []string) policy {
@@ -185,7 +189,11 @@ func (p policy) key() string {
 			g = append(g, k)
 		}
 	}
-	return "granted:" + strings.Join(g, ",")
+	k := "granted:" + strings.Join(g, ",")
+	if p.limitHosts {
+		k += ";hosts"
+	}
+	return k
 }
 
 // pkgAllowed reports whether a plugin under this policy may import pkg.
@@ -224,6 +232,9 @@ func symbolPerm(pkg, sym string) string {
 
 func (p policy) symbolAllowed(pkg, sym string) bool {
 	if _, denied := deniedSymbols[pkg+"."+sym]; denied {
+		return false
+	}
+	if _, limited := limitedNetSymbols[pkg+"."+sym]; limited && p.limitHosts {
 		return false
 	}
 	perm := symbolPerm(pkg, sym)
@@ -364,8 +375,9 @@ func newCatalog(p policy, lib *library) *catalog {
 
 // interpExports is what one interpreter gets: the shared exports, private
 // copies of package variables, os over the virtual environment, os/exec
-// with commands that start in that environment, and the SDK.
-func (c *catalog) interpExports(venv *virtualEnv) (shared, private interp.Exports) {
+// with commands that start in that environment, the SDK, and with eg the
+// network functions that hold connections to the declared hosts.
+func (c *catalog) interpExports(venv *virtualEnv, eg *egress) (shared, private interp.Exports) {
 	private = interp.Exports{}
 	for _, kv := range c.vars {
 		v := c.exports[kv[0]][kv[1]]
@@ -413,6 +425,21 @@ func (c *catalog) interpExports(venv *virtualEnv) (shared, private interp.Export
 	}
 	for k, v := range hostsyms.Exports() {
 		private[k] = v
+	}
+	if eg != nil {
+		for key, syms := range eg.symbols() {
+			if _, ok := c.exports[key]; !ok {
+				continue // a package this plugin may not import
+			}
+			if private[key] == nil {
+				private[key] = map[string]reflect.Value{}
+			}
+			for name, v := range syms {
+				if c.names[path.Dir(key)][name] {
+					private[key][name] = v
+				}
+			}
+		}
 	}
 	return c.exports, private
 }

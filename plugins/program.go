@@ -129,7 +129,7 @@ func (h *Host) RunProgram(ctx context.Context, p Program) error {
 		Env:                  []string{},
 	})
 	venv, _ := newVirtualEnv(nil, false, func(string) (string, bool) { return "", false }, func() []string { return nil })
-	shared, private := h.catalog(newPolicy(false, nil)).interpExports(venv)
+	shared, private := h.catalog(newPolicy(false, nil)).interpExports(venv, nil)
 	for _, ex := range []interp.Exports{shared, private, p.Exports} {
 		if err := recovered(func() error { return it.Use(ex) }); err != nil {
 			return fmt.Errorf("load the library into the interpreter: %w", err)

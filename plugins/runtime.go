@@ -239,6 +239,9 @@ func (r *pluginRuntime) Call(ctx context.Context, tool string, args json.RawMess
 		return cerebellum.Result{Content: err.Error(), IsError: true}, nil
 	}
 	h := in.handlers[tool]
+	if eg := r.bp.egress; eg != nil {
+		defer eg.enter(ctx)()
+	}
 	var o outcome
 	st, p, killed := in.guard(ctx, t.timeout, func(ctx context.Context) {
 		o = toOutcome(h(ctx, req))

@@ -353,6 +353,10 @@ func (c *checker) symbolProblem(pkg string, u use) {
 		return
 	}
 	ref := defaultName(pkg) + "." + u.sym
+	if why, ok := limitedNetSymbols[pkg+"."+u.sym]; ok && c.cat.policy.limitHosts {
+		c.add(u.pos, ErrPermission, "%s %s. It cannot be held to the hosts %s declares under permissions: network; to use it, declare any host instead (network: [\"*\"])", ref, why, c.capName)
+		return
+	}
 	if d, ok := deniedSymbols[pkg+"."+u.sym]; ok {
 		c.add(u.pos, d.kind, "%s %s", ref, d.why)
 		return

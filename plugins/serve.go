@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // Limits of a plugin process: runaway recursion dies at a 64 MiB stack
@@ -104,10 +106,11 @@ type childServer struct {
 
 	closeOnce sync.Once
 
-	mu         sync.Mutex
-	rt         *pluginRuntime
-	loading    bool
-	calls      map[uint64]context.CancelFunc
+	mu      sync.Mutex
+	rt      *pluginRuntime
+	loading bool
+	calls   map[uint64]context.CancelFunc
+	// secrets are the secret and host requests waiting for the host.
 	secrets    map[uint64]chan *wireMsg
 	nextSecret uint64
 }
@@ -184,9 +187,13 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 	}
 }
 
+// callIDKey carries the id of the load or call a context belongs to, so
+// that a host request names it (askHost).
+type callIDKey struct{}
+
 // register makes the context of call m, which a cancel message ends.
 func (s *childServer) register(ctx context.Context, m *wireMsg) context.Context {
-	cctx, cancel := context.WithCancel(ctx)
+	cctx, cancel := context.WithCancel(context.WithValue(ctx, callIDKey{}, m.ID))
 	s.mu.Lock()
 	s.calls[m.ID] = cancel
 	s.mu.Unlock()
@@ -212,7 +219,7 @@ func (s *childServer) dispatch(ctx context.Context, m *wireMsg, closed chan stru
 		if cancel != nil {
 			cancel()
 		}
-	case opSecret:
+	case opSecret, opHost:
 		s.mu.Lock()
 		ch := s.secrets[m.ID]
 		delete(s.secrets, m.ID)
@@ -243,7 +250,7 @@ func (s *childServer) reply(m *wireMsg) {
 
 // load starts the plugin the host checked, with the authority it settled.
 func (s *childServer) load(ctx context.Context, m *wireMsg) {
-	rt, err := s.start(ctx, m.Load)
+	rt, err := s.start(context.WithValue(ctx, callIDKey{}, m.ID), m.Load)
 	s.mu.Lock()
 	s.rt = rt
 	s.loading = false
@@ -256,7 +263,10 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 		return nil, fmt.Errorf("%w: the plugin process speaks protocol version %d and Wrasse sent version %d: the wrasse executable on disk differs from the running app; restart Wrasse", ErrInit, protocolVersion, l.Version)
 	}
 	h := NewHost(Options{Logger: s.log, DefaultTimeout: l.DefaultTimeout, CloseTimeout: l.CloseTimeout,
-		MaxUntrustedTimeout: l.MaxUntrustedTimeout, MaxResultBytes: l.MaxResultBytes})
+		MaxUntrustedTimeout: l.MaxUntrustedTimeout, MaxResultBytes: l.MaxResultBytes,
+		// The hosts the host settled (narrowed by a setting, say), not the
+		// bare SKILL.md list: they decide what the checker refuses.
+		Hosts: func(string, []string) []string { return l.Hosts }})
 	env := l.Env
 	h.lookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	h.environ = func() []string {
@@ -289,6 +299,13 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	bp.env = &envSpec{name: l.Name, pluginDir: l.PluginDir, workspace: l.Workspace,
 		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log, settings: l.Settings}
 	bp.env.noAccess, bp.env.readOnly = protectedPaths(l.Workspace)
+	if bp.egress != nil {
+		bp.egress = newEgress(l.Name, l.Hosts, bp.cat.policy.granted[skillmd.PermFiles], s.askHost)
+		// This process is the plugin's alone: an http.Client it makes
+		// without a Transport (and the library code it calls) goes
+		// through the checks too.
+		http.DefaultTransport = bp.egress.client.Transport
+	}
 	// Programs a plugin starts inherit the cap, and some reserve far more
 	// address space than they use (a JVM, V8): a plugin with exec may run
 	// any program anyway, so it goes without.
@@ -362,6 +379,36 @@ func (s *childServer) secret(name string) (string, error) {
 		return m.Value, nil
 	case <-s.done:
 		return "", fmt.Errorf("secret %q: the host went away", name)
+	}
+}
+
+// askHost asks the host whether the load or call scope belongs to may
+// reach target; the host answers with that call's check.
+func (s *childServer) askHost(scope context.Context, target string) error {
+	call, _ := scope.Value(callIDKey{}).(uint64)
+	ch := make(chan *wireMsg, 1)
+	s.mu.Lock()
+	s.nextSecret++
+	id := s.nextSecret
+	s.secrets[id] = ch
+	s.mu.Unlock()
+	forget := func() {
+		s.mu.Lock()
+		delete(s.secrets, id)
+		s.mu.Unlock()
+	}
+	if err := s.w.send(&wireMsg{Op: opHost, ID: id, Call: call, Name: target}); err != nil {
+		forget()
+		return fmt.Errorf("%w: %s: cannot ask the host: %v", sdk.ErrHostNotAllowed, target, err)
+	}
+	select {
+	case m := <-ch:
+		return m.Err.err()
+	case <-scope.Done():
+		forget()
+		return fmt.Errorf("%w: %s: the call ended before the host answered: %w", sdk.ErrHostNotAllowed, target, context.Cause(scope))
+	case <-s.done:
+		return fmt.Errorf("%w: %s: the host went away", sdk.ErrHostNotAllowed, target)
 	}
 }
 

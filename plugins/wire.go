@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
 // The protocol between the host and a plugin process is JSON lines on the
@@ -20,11 +21,14 @@ import (
 // The child's stderr carries its log as slog JSON lines, and whatever the
 // Go runtime prints when it dies.
 //
-//	host → child: load, call, cancel, secret (reply), close
-//	child → host: loaded, result, secret (request), closed
+//	host → child: load, call, cancel, secret (reply), host (reply), close
+//	child → host: loaded, result, secret (request), host (request), closed
 //
 // A reply carries the id of its request. The host sends one call at a
-// time; a secret request from the child may come while a call runs.
+// time; a secret request from the child may come while a call runs, and
+// so may a host request: may the call (Call, the id of the load or call
+// it belongs to) reach the host of Name? The host answers with the call's
+// own check (sdk.CheckHost on the call's context).
 const (
 	opLoad   = "load"
 	opLoaded = "loaded"
@@ -32,13 +36,14 @@ const (
 	opResult = "result"
 	opCancel = "cancel"
 	opSecret = "secret"
+	opHost   = "host"
 	opClose  = "close"
 	opClosed = "closed"
 )
 
 // protocolVersion is the version of this protocol, sent in the first
 // message (load). Bump it with every incompatible change.
-const protocolVersion = 2
+const protocolVersion = 3
 
 // Line bounds. A load carries the plugin source (at most maxSourceBytes,
 // which JSON may escape up to six times); results are capped by
@@ -61,8 +66,11 @@ type wireMsg struct {
 	Load *wireLoad       `json:"load,omitempty"`
 	Tool string          `json:"tool,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
-	// Name is the secret asked for; Value the answer.
-	Name   string             `json:"name,omitempty"`
+	// Name is the secret asked for, or the URL or host:port a host
+	// request is about; Value the secret.
+	Name string `json:"name,omitempty"`
+	// Call is the load or call a host request belongs to.
+	Call   uint64             `json:"call,omitempty"`
 	Value  string             `json:"value,omitempty"`
 	Result *cerebellum.Result `json:"result,omitempty"`
 	Err    *wireError         `json:"error,omitempty"`
@@ -74,8 +82,11 @@ type wireMsg struct {
 	// host relays them before acting on it.
 	Logs uint64 `json:"logs,omitempty"`
 
-	// reply receives the reply to a request the host sent (host side only).
+	// reply receives the reply to a request the host sent, and ctx is
+	// the context of that load or call, whose check answers the process's
+	// host requests (host side only).
 	reply chan *wireMsg
+	ctx   context.Context
 }
 
 // wireLoad is everything a plugin process needs to start one plugin: the
@@ -130,6 +141,7 @@ var errorKinds = []struct {
 	{"panic", ErrPluginPanic}, {"timeout", ErrPluginTimeout}, {"interrupted", ErrInterrupted},
 	{"unknown-tool", ErrUnknownTool}, {"closed", ErrClosed}, {"crashed", ErrPluginCrashed},
 	{"canceled", context.Canceled}, {"deadline", context.DeadlineExceeded},
+	{"host-not-allowed", sdk.ErrHostNotAllowed},
 }
 
 func toWireError(err error) *wireError {

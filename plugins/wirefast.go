@@ -23,7 +23,7 @@ import (
 // encodeMsg appends m as one JSON line (without the newline) to dst.
 func encodeMsg(dst []byte, m *wireMsg) ([]byte, error) {
 	switch {
-	case m.Op == opCall && m.Load == nil && m.Name == "" && m.Value == "" && m.Result == nil && m.Err == nil &&
+	case m.Op == opCall && m.Load == nil && m.Name == "" && m.Value == "" && m.Call == 0 && m.Result == nil && m.Err == nil &&
 		!m.Restart && m.Logs == 0 && jsonline.PlainString(m.Tool):
 		dst = append(dst, `{"op":"call","id":`...)
 		dst = strconv.AppendUint(dst, m.ID, 10)
@@ -40,7 +40,7 @@ func encodeMsg(dst []byte, m *wireMsg) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case m.Op == opResult && m.Result != nil && len(m.Result.Images) == 0 && m.Load == nil && m.Tool == "" && len(m.Args) == 0 &&
-		m.Name == "" && m.Value == "" && m.Err == nil && !m.Restart:
+		m.Name == "" && m.Value == "" && m.Call == 0 && m.Err == nil && !m.Restart:
 		dst = append(dst, `{"op":"result","id":`...)
 		dst = strconv.AppendUint(dst, m.ID, 10)
 		dst = append(dst, `,"result":{"content":`...)
