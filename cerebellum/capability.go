@@ -78,6 +78,12 @@ type Capability struct {
 	Files []string `json:"files,omitempty"`
 	// Granted are the permissions the user granted (plugins from outside the app).
 	Granted []string `json:"granted,omitempty"`
+	// Unapproved says why an MCP capability is off although nobody
+	// switched it off: what its mcp: block runs is not what the person
+	// approved (see CapState.Launch). Enabling it approves it.
+	Unapproved string `json:"unapproved,omitempty"`
+	// NoNetwork is set when the person kept an MCP server off the network.
+	NoNetwork bool `json:"noNetwork,omitempty"`
 	// FS is the capability folder (embedded or on disk).
 	FS fs.FS `json:"-"`
 }

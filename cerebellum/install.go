@@ -103,9 +103,9 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	if err != nil {
 		return nil, fmt.Errorf("install %s: read staged SKILL.md: %w", label, err)
 	}
-	folder := ""
+	folder, launch := "", ""
 	if m, perr := skillmd.Parse(data, skillmd.Options{File: "SKILL.md"}); perr == nil {
-		folder = m.Name
+		folder, launch = m.Name, LaunchKey(m.MCP)
 	} else {
 		var pe *skillmd.Error
 		if errors.As(perr, &pe) {
@@ -179,7 +179,8 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	// A replacement keeps the stored state (grants lapse by code hash on
 	// their own); a new install starts clean, an authored one disabled.
 	waits := rep.Kind == KindMCP && !opt.Approved
-	if opt.Authored || !res.Replaced || waits {
+	approved := rep.Kind == KindMCP && opt.Approved && !opt.Authored
+	if opt.Authored || !res.Replaced || waits || approved {
 		state := CapState{}
 		if res.Replaced && !opt.Authored {
 			state, _ = r.State(rep.Name)
@@ -191,6 +192,10 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		if waits {
 			state.Disabled = true
 			res.Disabled = true
+		}
+		if approved {
+			// The person wrote or confirmed this block's command (mcp add).
+			state.Launch = launch
 		}
 		if err := r.storeState(rep.Name, state); err != nil {
 			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)

@@ -128,6 +128,50 @@ func ServerKey(s *skillmd.MCPServer) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// LaunchKey identifies what an mcp: block runs, for the person's approval
+// (CapState.Launch): its command, arguments, folder, every environment
+// variable with its value as written (NODE_OPTIONS changes what node runs;
+// secrets stay references), or its URL and headers. Any change to these
+// is a command the person has not approved.
+func LaunchKey(s *skillmd.MCPServer) string {
+	if s == nil {
+		return ""
+	}
+	h := sha256.New()
+	field := func(parts ...string) {
+		for _, p := range parts {
+			fmt.Fprintf(h, "%d:%s", len(p), p)
+		}
+		h.Write([]byte{0})
+	}
+	field(s.Command)
+	field(s.Args...)
+	field(s.Cwd)
+	field(s.URL)
+	for _, m := range []map[string]string{s.Env, s.Secrets, s.Headers} {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			field(k, m[k])
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// approvalNote says why an MCP capability is off until the person enables
+// it ("" when its block is the one approved): approved is CapState.Launch.
+func approvalNote(c *Capability, approved string) string {
+	if c.Kind != KindMCP || c.Source != SourceWorkspace || c.Manifest == nil || c.Manifest.MCP == nil {
+		return ""
+	}
+	if approved == LaunchKey(c.Manifest.MCP) {
+		return ""
+	}
+	if approved == "" {
+		return "what it runs was never approved: it was written into the capability folder by hand or by a program, not added in Wrasse; enabling it shows the command and approves it"
+	}
+	return "what it runs changed since it was approved (its mcp: block was edited); enabling it shows the new command and approves it"
+}
+
 // Launch says exactly what enabling an MCP capability runs, for the user
 // to approve: the command line with its environment and folder, or the
 // URL with the headers it sends. Secret references stay as written

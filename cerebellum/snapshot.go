@@ -404,6 +404,15 @@ func (a *assembler) finish(c *Capability) {
 			c.State = StateDisabled
 		}
 	}
+	if c.Kind == KindMCP {
+		c.NoNetwork = in.states[c.Name].NoNetwork
+	}
+	if c.State == StateOK {
+		// A command nobody approved in the window or the CLI does not run.
+		if note := approvalNote(c, in.states[c.Name].Launch); note != "" {
+			c.State, c.Unapproved = StateDisabled, note
+		}
+	}
 	if c.State == StateOK && a.pinned[c.Name] {
 		c.Pinned = true
 	}

@@ -12,6 +12,14 @@ type CapState struct {
 	GrantedFor string `json:"grantedFor,omitempty"`
 	// Authored marks a capability written by the assistant itself.
 	Authored bool `json:"authored,omitempty"`
+	// Launch is the LaunchKey of the mcp: block the person approved
+	// (adding the server in the window or the CLI, or enabling it there,
+	// which shows what it runs). An MCP capability whose block has
+	// another key (written or changed by hand, planted) stays off.
+	Launch string `json:"launch,omitempty"`
+	// NoNetwork keeps an MCP server's process off the network (TCP, where
+	// the kernel can refuse it); the default lets it reach its API.
+	NoNetwork bool `json:"noNetwork,omitempty"`
 }
 
 // StateStore persists CapState per capability name. The workspace database

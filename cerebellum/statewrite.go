@@ -120,6 +120,24 @@ func (r *Registry) Enable(name string, grant []string) error {
 			st.GrantedFor = c.CodeHash
 		}
 		st.Disabled = false
+		if c.Kind == KindMCP && c.Manifest != nil && c.Manifest.MCP != nil {
+			// The person enables what the window or the CLI showed them:
+			// this block's command, not one edited in later.
+			st.Launch = LaunchKey(c.Manifest.MCP)
+		}
+		return nil
+	})
+}
+
+// SetNetwork lets MCP capability name's server reach the network, or keeps
+// it off (the kernel refuses its TCP connections where it can). The server
+// starts again with the new setting on its next use.
+func (r *Registry) SetNetwork(name string, on bool) error {
+	return r.updateState(name, func(c *Capability, st *CapState) error {
+		if c.Kind != KindMCP || c.Manifest == nil || c.Manifest.MCP == nil {
+			return fmt.Errorf("%w: %s is not an MCP server; the network setting is for MCP servers (a plugin's network comes from its permissions)", ErrInvalidSetting, name)
+		}
+		st.NoNetwork = !on
 		return nil
 	})
 }

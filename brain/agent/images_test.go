@@ -71,6 +71,10 @@ func picsRegistry(t *testing.T, pic []byte) (*cerebellum.Registry, *store.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reg.Close() })
+	// Written by hand, the server is off until the person enables it.
+	if err := reg.Enable("pics", nil); err != nil {
+		t.Fatal(err)
+	}
 	// Connected once, as Test in Settings does, so its tools are known.
 	if err := reg.Start(t.Context(), "pics"); err != nil {
 		t.Fatal(err)

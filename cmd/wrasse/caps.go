@@ -53,6 +53,9 @@ func stateText(c *cerebellum.Capability) string {
 	if c.State == cerebellum.StateOK && len(c.MissingGrants()) > 0 {
 		return needsGrant
 	}
+	if c.Unapproved != "" {
+		return "needs enabling"
+	}
 	return string(c.State)
 }
 

@@ -105,7 +105,8 @@ func runsText(t assistant.MCPTool) string {
 	return "ask once per chat"
 }
 
-// approveLaunch is `caps enable` for an MCP server that is switched off:
+// approveLaunch is `caps enable` for an MCP server that is off (switched
+// off, or its command was never approved or changed since):
 // it shows exactly what enabling runs and goes on only when the user
 // approves, on the terminal or with --yes. Other capabilities, and one
 // already on, need no approval.
@@ -114,10 +115,13 @@ func approveLaunch(app *assistant.App, c *call, yes bool) error {
 	if err != nil || capability.Kind != cerebellum.KindMCP {
 		return nil // Enable reports a missing capability itself
 	}
-	if st, err := app.Registry().State(capability.Name); err != nil || !st.Disabled {
+	if capability.State != cerebellum.StateDisabled {
 		return nil
 	}
 	launch := capability.Launch()
+	if capability.Unapproved != "" && !c.g.json {
+		fmt.Fprintf(c.io.err, "%s is off: %s.\n", capability.Name, capability.Unapproved)
+	}
 	if yes {
 		if !c.g.json {
 			fmt.Fprintf(c.io.err, "Approved: %s runs %s\n", capability.Name, launch)

@@ -248,8 +248,23 @@ func openEnv(t testing.TB, ws string, build func(*sdk.Server), cats *cerebellum.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = reg.Close() })
+	approveAll(t, reg)
 	e.reg = reg
 	return e
+}
+
+// approveAll enables every MCP capability of reg, as the person does in
+// the window or the CLI after reading what it runs: a server written into
+// the workspace by hand, as the tests write theirs, is off until then.
+func approveAll(t testing.TB, reg *cerebellum.Registry) {
+	t.Helper()
+	for _, c := range reg.List() {
+		if c.Kind == cerebellum.KindMCP && c.State == cerebellum.StateDisabled {
+			if err := reg.Enable(c.Name, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // waitFor polls cond until it holds or the test's patience ends; it

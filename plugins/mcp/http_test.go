@@ -43,6 +43,7 @@ func TestStreamableHTTPWithSecretHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	approveAll(t, reg)
 	defer reg.Close()
 	if err := reg.Start(context.Background(), "remote"); err != nil {
 		t.Fatal(err)

@@ -122,6 +122,7 @@ func TestNPMServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	approveAll(t, reg)
 	closed := false
 	defer func() {
 		if !closed {
@@ -233,6 +234,7 @@ func TestNPMWrapperGroupEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	approveAll(t, reg)
 	if err := reg.Start(context.Background(), "wrapped"); err != nil {
 		_ = reg.Close()
 		t.Fatal(err)

@@ -264,6 +264,10 @@ func (p *capsPage) relayout() {
 
 // toggle switches a capability on or off.
 func (p *capsPage) toggle(name string, on bool) {
+	if c := p.find(name); on && c != nil && c.Kind == cerebellum.KindMCP {
+		p.approveLaunch(c) // it runs a command: the person reads it first
+		return
+	}
 	p.run(func() error {
 		if on {
 			return p.env.Core.Enable(name, nil)

@@ -269,6 +269,9 @@ func (p *mcpPage) showDetail() {
 	case cerebellum.StateDisabled:
 		p.status.Importance = widget.WarningImportance
 		p.status.SetText("Switched off. Read what it runs before enabling it: it runs on your computer with your permissions.")
+		if c.Unapproved != "" {
+			p.status.SetText("Off until you enable it: " + c.Unapproved + ". Read what it runs first.")
+		}
 	case cerebellum.StateFailed:
 		p.status.Importance = widget.DangerImportance
 		p.status.SetText("Failed: " + firstLine(c.Error))
