@@ -172,3 +172,15 @@ func (a *App) mcpReport(name, launch string, cat cerebellum.Catalog) MCPReport {
 	}
 	return out
 }
+
+// SetMCPNetwork lets MCP capability name's server reach the network (the
+// default) or keeps it off; a running server stops and starts again with
+// the new setting on its next use.
+func (a *App) SetMCPNetwork(name string, on bool) error {
+	if _, err := a.mcpCapability(name); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.SetNetwork(name, on)
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -43,7 +44,62 @@ func (a *App) Sandbox(name string) (SandboxInfo, error) {
 	if err != nil {
 		return SandboxInfo{}, err
 	}
+	if c.Kind == cerebellum.KindMCP {
+		l, _ := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader)
+		return mcpSandboxInfo(c, l != nil && l.Sandboxed(), sandbox.Expect, sandbox.UnixSocketsRefusable()), nil
+	}
 	return sandboxInfo(c, a.host), nil
+}
+
+// sandboxLauncher is the command line prefix that runs a program confined
+// (sandbox.Main): this executable with its hidden subcommand, when the app
+// has one (nil in a build without a plugin process, as in tests).
+func (a *App) sandboxLauncher() []string {
+	if len(a.opts.PluginChild) == 0 {
+		return nil
+	}
+	return []string{a.opts.PluginChild[0], plugins.SandboxCommand}
+}
+
+// mcpSandboxInfo says how an MCP capability's server runs: a remote one
+// runs nothing here; a stdio one runs in sandbox.ForMCP when the app has
+// the launcher, as far as the kernel goes (expect, unixRefusable).
+func mcpSandboxInfo(c *cerebellum.Capability, launcher bool, expect func(network bool) sandbox.Status, unixRefusable bool) SandboxInfo {
+	info := SandboxInfo{Capability: c.Name}
+	if c.Manifest != nil && c.Manifest.MCP != nil && c.Manifest.MCP.URL != "" {
+		info.Summary = "a remote server: nothing of it runs on this computer; Wrasse sends it requests at " + c.Manifest.MCP.URL
+		return info
+	}
+	info.Code = true
+	if !launcher {
+		info.Gaps = []string{"the server runs as a program of its own with your account's rights: this build has no sandbox launcher"}
+		info.Summary = "not sandboxed: " + info.Gaps[0]
+		return info
+	}
+	network := !c.NoNetwork
+	st := expect(network)
+	info.Sandboxed = st.Files
+	if st.Files {
+		info.Enforced = append(info.Enforced, "files: read and write only the folders granted to the assistant (its MCP roots), its own temporary folder and the MCP package cache; "+
+			"read its runtime, the runtimes and packages in your home folder, its capability folder and the paths its command names; never Wrasse's database, config.json, caches or logs; brain/cerebellum read-only")
+	}
+	info.Gaps = append(info.Gaps, st.Gaps()...)
+	if unixRefusable {
+		info.Enforced = append(info.Enforced, "no unix sockets: it cannot reach Wrasse's control socket or other local services through their socket files")
+	} else {
+		info.Gaps = append(info.Gaps, "unix sockets are not refused on this system: it can connect to local services (Wrasse's control socket among them) through their socket files")
+	}
+	parts := []string{"runs in a process of its own; " + st.String()}
+	switch {
+	case network:
+		parts = append(parts, "network on: it may reach any host (switch it off on its page if it needs none)")
+	case st.Network:
+		info.Enforced = append(info.Enforced, "network: no TCP connections (switched off on its page)")
+		info.Gaps = append(info.Gaps, "UDP is not blocked by the kernel (name lookups, and datagrams to any host)")
+		parts = append(parts, "network off")
+	}
+	info.Summary = strings.Join(parts, "; ")
+	return info
 }
 
 func sandboxInfo(c *cerebellum.Capability, host *plugins.Host) SandboxInfo {
@@ -51,11 +107,6 @@ func sandboxInfo(c *cerebellum.Capability, host *plugins.Host) SandboxInfo {
 	switch {
 	case c.Kind == cerebellum.KindGuide:
 		info.Summary = "no code: a guide runs nothing of its own"
-		return info
-	case c.Kind == cerebellum.KindMCP:
-		info.Code = true
-		info.Gaps = []string{"an MCP server is a program of its own; Wrasse does not sandbox it"}
-		info.Summary = "not sandboxed: " + info.Gaps[0]
 		return info
 	}
 	info.Code = true

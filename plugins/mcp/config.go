@@ -18,12 +18,16 @@ import (
 // config is a server's launch settings with defaults applied; secrets are
 // still references until resolve.
 type config struct {
-	name    string
-	block   skillmd.MCPServer
-	cwd     string
-	connect time.Duration
-	call    time.Duration
-	idle    time.Duration
+	name  string
+	block skillmd.MCPServer
+	// cwd is the working folder ("" for a fresh temporary one); dir the
+	// capability's folder; workspace the workspace, whose protected paths
+	// a sandboxed server never reaches; network is the server's setting.
+	cwd, dir, workspace string
+	network             bool
+	connect             time.Duration
+	call                time.Duration
+	idle                time.Duration
 }
 
 // configOf checks a load request and settles the server's settings.
@@ -36,7 +40,8 @@ func (l *Loader) configOf(req cerebellum.LoadRequest) (config, error) {
 		return config{}, fmt.Errorf("%w: %s has no mcp: block in SKILL.md", ErrBadRequest, c.Name)
 	}
 	b := *c.Manifest.MCP
-	cfg := config{name: c.Name, block: b, connect: l.opts.ConnectTimeout, call: l.opts.CallTimeout, idle: l.opts.Idle}
+	cfg := config{name: c.Name, block: b, connect: l.opts.ConnectTimeout, call: l.opts.CallTimeout, idle: l.opts.Idle,
+		dir: c.Dir, workspace: req.Workspace, network: !c.NoNetwork}
 	if b.ConnectTimeout > 0 {
 		cfg.connect = b.ConnectTimeout
 	}
@@ -53,10 +58,9 @@ func (l *Loader) configOf(req cerebellum.LoadRequest) (config, error) {
 		}
 		return cfg, nil
 	}
+	// The capability's folder, never the workspace itself; without one, a
+	// fresh temporary folder (confine) or the system's.
 	base := c.Dir
-	if base == "" {
-		base = req.Workspace
-	}
 	cfg.cwd = base
 	if b.Cwd != "" {
 		cwd := b.Cwd

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -46,6 +48,19 @@ type Options struct {
 	Terminate time.Duration
 	// Version is the client version told to servers.
 	Version string
+	// Sandbox is the command line prefix that runs a program confined by
+	// the operating system (the app's `wrasse __sandbox-exec`): stdio
+	// servers start through it, confined to sandbox.ForMCP. Nil runs them
+	// unconfined (App.Sandbox says so).
+	Sandbox []string
+	// Folders returns the folders granted to the assistant, read at each
+	// start: a sandboxed server may read and write them, and they are its
+	// MCP roots. Nil grants none and declares no roots.
+	Folders func() []string
+	// CacheDir is the package cache sandboxed servers share (npx's and
+	// uvx's downloads): the user's own caches are read-only to them.
+	// Default: wrasse-mcp in the user's cache folder.
+	CacheDir string
 	// Dial, when set, replaces starting the server: it returns the
 	// transport to one (tests connect in-process servers through
 	// sdk.NewInMemoryTransports).
@@ -94,6 +109,11 @@ func NewLoader(opts Options) *Loader {
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"
+	}
+	if opts.CacheDir == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			opts.CacheDir = filepath.Join(dir, "wrasse-mcp")
+		}
 	}
 	if opts.now == nil {
 		opts.now = time.Now
@@ -170,3 +190,7 @@ func (l *Loader) Probe(ctx context.Context, req cerebellum.LoadRequest) (Report,
 	}
 	return rep, nil
 }
+
+// Sandboxed reports whether stdio servers start confined (a sandbox
+// launcher is configured).
+func (l *Loader) Sandboxed() bool { return len(l.opts.Sandbox) > 0 }

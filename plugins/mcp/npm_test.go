@@ -115,7 +115,10 @@ func TestNPMServers(t *testing.T) {
 	files := t.TempDir()
 	writeCap(t, ws, "everything", "---\nname: everything\ndescription: The MCP reference server's test tools.\nmcp:\n  command: node\n  args: ["+serverPath(dir, "server-everything")+"]\n---\n")
 	writeCap(t, ws, "files", "---\nname: files\ndescription: Read and write files in one folder.\nmcp:\n  command: node\n  args: ["+serverPath(dir, "server-filesystem")+", "+files+"]\n---\n")
-	loader := NewLoader(Options{})
+	// Sandboxed as in the app: the folder it serves is the one granted to
+	// the assistant (its MCP root), and the installed packages are read
+	// from the npm cache folder.
+	loader := NewLoader(Options{Sandbox: testLauncher(t), Folders: func() []string { return []string{files, dir} }, CacheDir: t.TempDir()})
 	opts := cerebellum.Options{Workspace: ws, Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: loader}}
 	withBuiltins(t, "tool-discovery")(&opts)
 	reg, err := cerebellum.Open(opts)
@@ -170,6 +173,12 @@ func TestNPMServers(t *testing.T) {
 		if res.IsError != tc.isErr || !strings.Contains(res.Content, tc.contains) {
 			t.Errorf("%s %s = %+v; want isError %v containing %q", tc.tool, tc.args, res, tc.isErr, tc.contains)
 		}
+	}
+	// Its allowed folders are the roots Wrasse gave it (the folders
+	// granted to the assistant), not only the one its command names.
+	if res, err := reg.Call(ctx, nil, "files__list_allowed_directories", json.RawMessage(`{}`)); err != nil || res.IsError ||
+		!strings.Contains(res.Content, files) || !strings.Contains(res.Content, dir) {
+		t.Errorf("list_allowed_directories = %+v, %v; want the roots %s and %s", res, err, files, dir)
 	}
 	// The reference server's image tool: a PNG in Result.Images.
 	if res, err := reg.Call(ctx, nil, "everything__get-tiny-image", json.RawMessage(`{}`)); err != nil || res.IsError ||
@@ -229,7 +238,7 @@ func TestNPMWrapperGroupEnds(t *testing.T) {
 	// sh stays the leader and node its child: closing only the leader
 	// would orphan node.
 	writeCap(t, ws, "wrapped", "---\nname: wrapped\ndescription: Wrapped server.\nmcp:\n  command: sh\n  args: [-c, 'node "+serverPath(dir, "server-everything")+"; exit 0']\n---\n")
-	loader := NewLoader(Options{Terminate: 200 * time.Millisecond})
+	loader := NewLoader(Options{Terminate: 200 * time.Millisecond, Sandbox: testLauncher(t), Folders: func() []string { return []string{dir} }, CacheDir: t.TempDir()})
 	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: loader}})
 	if err != nil {
 		t.Fatal(err)

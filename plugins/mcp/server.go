@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -48,9 +49,11 @@ type server struct {
 
 // conn is one live session with a server.
 type conn struct {
-	cs     *sdk.ClientSession
-	cmd    *exec.Cmd // nil for HTTP and Dial
-	pid    int
+	cs  *sdk.ClientSession
+	cmd *exec.Cmd // nil for HTTP and Dial
+	pid int
+	// box is a sandboxed server's temporary folder, removed once it ended.
+	box    *box
 	stderr *tail
 	redact func(string) string
 
@@ -86,6 +89,7 @@ func (c *conn) close(grace time.Duration) {
 		}
 		// The leader is gone; a child it left (npx's server) goes with the group.
 		signalGroup(c.pid, sigKill)
+		c.box.cleanup()
 	})
 }
 
@@ -271,6 +275,15 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		cmd := exec.Command(res.command, res.args...)
 		cmd.Env = res.env
 		cmd.Dir = s.cfg.cwd
+		if s.l.Sandboxed() {
+			b, err := s.l.confine(s.cfg, cmd)
+			if err != nil {
+				return nil, err
+			}
+			c.box = b
+		} else if cmd.Dir == "" {
+			cmd.Dir = os.TempDir()
+		}
 		c.stderr = newTail(c.redact, s.log)
 		cmd.Stderr = c.stderr
 		ownGroup(cmd)
@@ -278,6 +291,15 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.l.opts.Terminate}
 	}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	roots := []*sdk.Root(nil)
+	if c.cmd != nil {
+		roots = s.l.mcpRoots()
+	}
+	if len(roots) > 0 {
+		// The folders granted to the assistant are the server's roots (a
+		// server that asks, like server-filesystem, works in them).
+		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{}
+	}
 	if !s.oneShot {
 		// A server that stays up tells us when its lists change. A one-shot
 		// connection (Test) lists once and closes: subscribing would cost a
@@ -287,6 +309,9 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		opts.ResourceListChangedHandler = func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) }
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "wrasse", Version: s.l.opts.Version}, opts)
+	// Roots are deprecated from protocol 2026-07-28 on, and still what
+	// servers of earlier versions (most) read.
+	client.AddRoots(roots...)
 	cs, err := client.Connect(ctx, t, nil)
 	if c.cmd != nil && c.cmd.Process != nil {
 		c.pid = c.cmd.Process.Pid
@@ -296,6 +321,7 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 			signalGroup(c.pid, sigKill)
 			_ = c.cmd.Wait()
 		}
+		c.box.cleanup()
 		msg := withTail(c.redact(s.describeConnectErr(ctx, err)), c.stderr)
 		if errors.Is(err, ErrCrossOriginRedirect) {
 			return nil, fmt.Errorf("%w: %w: %s", ErrConnect, ErrCrossOriginRedirect, msg)

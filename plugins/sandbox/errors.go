@@ -10,6 +10,9 @@ var (
 	ErrRestrict = errors.New("cannot set up the sandbox")
 	// ErrBadPolicy means a policy passed across a re-exec could not be read.
 	ErrBadPolicy = errors.New("invalid sandbox policy")
+	// ErrUnsupported means the system cannot enforce part of a policy (no
+	// way to refuse unix sockets here); the caller says so and goes on.
+	ErrUnsupported = errors.New("not supported on this system")
 	// ErrUsage means the sandbox re-exec was started with a wrong command line.
 	ErrUsage = errors.New("usage: wrasse __sandbox-exec POLICY-JSON -- PROGRAM [ARG...]")
 )

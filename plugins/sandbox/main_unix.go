@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,15 @@ func Main(args []string, stderr io.Writer) int {
 	}
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
+	}
+	if p.NoUnixSockets {
+		switch err := denyUnixSockets(); {
+		case errors.Is(err, ErrUnsupported):
+			fmt.Fprintln(stderr, "wrasse sandbox: warning: unix sockets are not refused:", err)
+		case err != nil:
+			fmt.Fprintln(stderr, "wrasse sandbox:", err)
+			return 126
+		}
 	}
 	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
 	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)

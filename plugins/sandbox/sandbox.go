@@ -26,6 +26,10 @@ type Policy struct {
 	// Network allows TCP connect and bind. Without it they are refused
 	// (Landlock ABI 4 and later).
 	Network bool `json:"network"`
+	// NoUnixSockets refuses creating unix sockets (a seccomp filter, where
+	// the system has one), which Landlock cannot: connecting to a socket
+	// file reaches the service behind it whatever the file rules say.
+	NoUnixSockets bool `json:"noUnixSockets,omitempty"`
 }
 
 // Status says what a Restrict call made the kernel enforce.

@@ -59,6 +59,10 @@ type mcpPage struct {
 	outcome *problemLine
 	failure *codeBlock
 	secrets *secretsBox // what it may use, with Assign and Withdraw
+	// network is the server's network switch; sandbox says what the
+	// kernel enforces on it.
+	network *widget.Check
+	sandbox *widget.Label
 	toolsHd *widget.Label
 	tools   *fyne.Container
 	rules   map[string]*widget.Select
@@ -122,7 +126,10 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.empty = widget.NewLabel("Select a server to see what it runs and its tools, or add one.")
 	p.empty.Wrapping = fyne.TextWrapWord
 	p.secrets = newSecretsBox(env, p.outcome)
-	p.detail = container.NewVBox(p.title, p.status, p.launch,
+	p.network = widget.NewCheck("Network: the server may reach the internet (most talk to an API)", nil)
+	p.sandbox = widget.NewLabel("")
+	p.sandbox.Wrapping = fyne.TextWrapWord
+	p.detail = container.NewVBox(p.title, p.status, p.launch, p.network, p.sandbox,
 		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.outcome.Object(), p.failure,
 		p.secrets.Object(), widget.NewSeparator(), p.toolsHd, p.tools)
 
@@ -284,6 +291,7 @@ func (p *mcpPage) showDetail() {
 		}
 	}
 	p.status.Refresh()
+	p.showSandbox(c)
 	p.enable.Hidden, p.disable.Hidden = !off, off
 	ok := p.state == depOK
 	for _, b := range []*widget.Button{p.test, p.enable, p.disable} {
@@ -297,6 +305,43 @@ func (p *mcpPage) showDetail() {
 	p.loadTools()
 	p.detail.Refresh()
 	p.right.Refresh()
+}
+
+// showSandbox shows the network switch of a server Wrasse runs and what
+// the kernel enforces on it, and what it does not.
+func (p *mcpPage) showSandbox(c *cerebellum.Capability) {
+	p.network.OnChanged = nil // setting the box is not the person's toggle
+	stdio := c.Manifest != nil && c.Manifest.MCP != nil && c.Manifest.MCP.URL == ""
+	p.network.Hidden = !stdio
+	p.network.SetChecked(!c.NoNetwork)
+	name := c.Name
+	p.network.OnChanged = func(on bool) {
+		done := "The network is on for " + name + "; it starts with it on its next use."
+		if !on {
+			done = "The network is off for " + name + "; it starts without it on its next use."
+		}
+		p.run(func(core *assistant.App) error { return core.SetMCPNetwork(name, on) }, done)
+	}
+	if p.state == depOK {
+		p.network.Enable()
+	} else {
+		p.network.Disable()
+	}
+	p.sandbox.Hide()
+	info, err := p.env.Core.Sandbox(name)
+	if err != nil {
+		return
+	}
+	text := "Sandbox: " + info.Summary
+	for _, g := range info.Gaps {
+		text += "\nNot enforced: " + g
+	}
+	p.sandbox.Importance = widget.MediumImportance
+	if len(info.Gaps) > 0 {
+		p.sandbox.Importance = widget.WarningImportance
+	}
+	p.sandbox.SetText(text)
+	p.sandbox.Show()
 }
 
 // loadTools shows the tools as last listed (no server started).

@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+// A stdio server runs in the sandbox family of plugins and commands
+// (plugins/sandbox): it starts through the sandbox launcher
+// (Options.Sandbox), which confines itself to sandbox.ForMCP and then
+// becomes the server's command. The folders granted to the assistant are
+// its to read and write (and are its MCP roots), its own temporary folder
+// and the package cache MCP servers share too; its runtime's installation,
+// the runtimes and packages kept in the home folder, its capability folder
+// and the paths its arguments name are readable; the workspace's database,
+// config.json, caches and logs never; unix sockets not at all; TCP unless
+// its page keeps it off the network.
+
+// box is one start's sandbox: what to undo once the server is gone.
+type box struct {
+	temp string
+}
+
+// cleanup removes the server's temporary folder.
+func (b *box) cleanup() {
+	if b != nil && b.temp != "" {
+		_ = os.RemoveAll(b.temp)
+	}
+}
+
+// confine rewrites cmd, not yet started, to run the server confined: its
+// own temporary folder (also its working folder when it has none), the
+// shared package cache, and the sandbox launcher in front.
+func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
+	temp, err := os.MkdirTemp("", "wrasse-mcp-"+cfg.name+"-")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: its temporary folder: %v", ErrConnect, cfg.name, err)
+	}
+	b := &box{temp: temp}
+	if cmd.Dir == "" {
+		cmd.Dir = temp
+	}
+	cache := l.opts.CacheDir
+	if cache != "" {
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			b.cleanup()
+			return nil, fmt.Errorf("%w: %s: the MCP package cache %s: %v", ErrConnect, cfg.name, cache, err)
+		}
+	}
+	// Its own temporary folder; npx and uvx cache what they download in
+	// the shared cache, since the user's own caches are read-only here.
+	cmd.Env = setDefault(cmd.Env, "TMPDIR", temp)
+	if cache != "" {
+		cmd.Env = setDefault(cmd.Env, "npm_config_cache", filepath.Join(cache, "npm"))
+		cmd.Env = setDefault(cmd.Env, "UV_CACHE_DIR", filepath.Join(cache, "uv"))
+	}
+	home, _ := os.UserHomeDir()
+	p := sandbox.ForMCP(sandbox.MCPOptions{
+		Roots:     l.roots(),
+		Workspace: cfg.workspace,
+		Home:      home,
+		Program:   lookPath(cfg.block.Command, envValue(cmd.Env, "PATH"), cmd.Dir),
+		Dir:       cfg.dir,
+		Paths:     argPaths(cmd.Args[1:], home),
+		Temp:      temp,
+		Cache:     cache,
+		Network:   cfg.network,
+	})
+	if err := sandbox.Command(cmd, l.opts.Sandbox, p); err != nil {
+		b.cleanup()
+		return nil, fmt.Errorf("%w: %s: %v", ErrConnect, cfg.name, err)
+	}
+	return b, nil
+}
+
+// roots are the folders granted to the assistant, absolute and clean.
+func (l *Loader) roots() []string {
+	if l.opts.Folders == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range l.opts.Folders() {
+		if abs, err := filepath.Abs(f); err == nil && strings.TrimSpace(f) != "" {
+			out = append(out, filepath.Clean(abs))
+		}
+	}
+	return out
+}
+
+// mcpRoots are the folders granted to the assistant as MCP roots.
+func (l *Loader) mcpRoots() []*sdk.Root {
+	var out []*sdk.Root
+	for _, r := range l.roots() {
+		out = append(out, &sdk.Root{Name: filepath.Base(r), URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String()})
+	}
+	return out
+}
+
+// lookPath finds command as the launcher will: a path with a separator
+// relative to dir, else the first executable file of that name on path.
+// "" when there is none (the launcher then says so).
+func lookPath(command, path, dir string) string {
+	if command == "" {
+		return ""
+	}
+	if strings.ContainsRune(command, filepath.Separator) {
+		if !filepath.IsAbs(command) {
+			command = filepath.Join(dir, command)
+		}
+		return command
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		p := filepath.Join(d, command)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// argPaths are the existing absolute paths an approved command line names
+// (as an argument, or after an '=' in one): a script and the folder it is
+// in, a project folder. The home folder and what holds it are left out:
+// naming a file there does not open the whole home.
+func argPaths(args []string, home string) []string {
+	var out []string
+	for _, a := range args {
+		for _, v := range []string{a, afterEquals(a)} {
+			if v == "" || !filepath.IsAbs(v) {
+				continue
+			}
+			fi, err := os.Stat(v)
+			if err != nil {
+				continue
+			}
+			v = filepath.Clean(v)
+			out = append(out, v)
+			if fi.Mode().IsRegular() {
+				if dir := filepath.Dir(v); !holdsHome(dir, home) {
+					out = append(out, dir)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func afterEquals(a string) string {
+	if _, v, ok := strings.Cut(a, "="); ok {
+		return v
+	}
+	return ""
+}
+
+// holdsHome reports whether dir is the home folder or one that holds it.
+func holdsHome(dir, home string) bool {
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	if home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, home)
+	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "..")
+}
+
+// setDefault sets key in env unless the server's block set it.
+func setDefault(env []string, key, value string) []string {
+	if envValue(env, key) != "" {
+		return env
+	}
+	return append(env, key+"="+value)
+}
+
+// envValue is key's value in env.
+func envValue(env []string, key string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}

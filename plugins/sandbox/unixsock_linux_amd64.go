@@ -1,0 +1,9 @@
+package sandbox
+
+import "golang.org/x/sys/unix"
+
+const (
+	auditArch = unix.AUDIT_ARCH_X86_64
+	// x32Bit marks the x32 system calls (__X32_SYSCALL_BIT).
+	x32Bit = 0x40000000
+)
