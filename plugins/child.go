@@ -702,7 +702,7 @@ func (p *childProc) answerHost(m *wireMsg) {
 	if w == nil || w.ctx == nil {
 		err = fmt.Errorf("%w: %s: no call of the plugin is running", sdk.ErrHostNotAllowed, m.Name)
 	} else {
-		err = sdk.CheckHost(w.ctx, m.Name)
+		err = callCheck(w.ctx, m.Name)
 	}
 	if err != nil {
 		p.log.Info("plugin may not reach a host", "target", m.Name, "err", err)

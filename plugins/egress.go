@@ -405,6 +405,17 @@ func closeBody(r *http.Request) {
 	}
 }
 
+// callCheck is the running call's check (sdk.CheckHost). Its bare
+// refusal, which is also what a call without a check gets, is said in
+// full.
+func callCheck(ctx context.Context, target string) error {
+	err := sdk.CheckHost(ctx, target)
+	if err == sdk.ErrHostNotAllowed {
+		return fmt.Errorf("%w: %s: the call's host check refused it (a call with no check installed is refused)", err, target)
+	}
+	return err
+}
+
 // tlsDial is tls.DialWithDialer over dial.
 func (e *egress) tlsDial(d *net.Dialer, network, addr string, cfg *tls.Config) (*tls.Conn, error) {
 	if d == nil {

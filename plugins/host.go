@@ -335,7 +335,7 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 	if !pol.trusted && pol.granted[skillmd.PermNetwork] {
 		// In process the running call's context is at hand; a plugin
 		// process replaces this with a question to the host (serve.go).
-		bp.egress = newEgress(name, env.hosts, pol.granted[skillmd.PermFiles], sdk.CheckHost)
+		bp.egress = newEgress(name, env.hosts, pol.granted[skillmd.PermFiles], callCheck)
 	}
 	return bp, nil
 }
