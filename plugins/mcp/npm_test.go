@@ -115,6 +115,8 @@ func TestNPMServers(t *testing.T) {
 	files := t.TempDir()
 	writeCap(t, ws, "everything", "---\nname: everything\ndescription: The MCP reference server's test tools.\nmcp:\n  command: node\n  args: ["+serverPath(dir, "server-everything")+"]\n---\n")
 	writeCap(t, ws, "files", "---\nname: files\ndescription: Read and write files in one folder.\nmcp:\n  command: node\n  args: ["+serverPath(dir, "server-filesystem")+", "+files+"]\n---\n")
+	// Named no folder, server-filesystem works in the roots Wrasse gives it.
+	writeCap(t, ws, "rooted", "---\nname: rooted\ndescription: Read and write files in the granted folders.\nmcp:\n  command: node\n  args: ["+serverPath(dir, "server-filesystem")+"]\n---\n")
 	// Sandboxed as in the app: the folder it serves is the one granted to
 	// the assistant (its MCP root), and the installed packages are read
 	// from the npm cache folder.
@@ -174,11 +176,26 @@ func TestNPMServers(t *testing.T) {
 			t.Errorf("%s %s = %+v; want isError %v containing %q", tc.tool, tc.args, res, tc.isErr, tc.contains)
 		}
 	}
-	// Its allowed folders are the roots Wrasse gave it (the folders
-	// granted to the assistant), not only the one its command names.
-	if res, err := reg.Call(ctx, nil, "files__list_allowed_directories", json.RawMessage(`{}`)); err != nil || res.IsError ||
-		!strings.Contains(res.Content, files) || !strings.Contains(res.Content, dir) {
-		t.Errorf("list_allowed_directories = %+v, %v; want the roots %s and %s", res, err, files, dir)
+	// Its allowed folders: the one its command names, or else the roots
+	// Wrasse gives it (the folders granted to the assistant).
+	if err := reg.Start(ctx, "rooted"); err != nil {
+		t.Fatalf("start rooted: %v", err)
+	}
+	// The server asks for the roots once it is initialised, on its own.
+	waitFor(t, "rooted to learn its roots", func() bool {
+		res, err := reg.Call(ctx, nil, "rooted__list_allowed_directories", json.RawMessage(`{}`))
+		return err == nil && strings.Contains(res.Content, files)
+	})
+	for tool, want := range map[string][]string{"files__list_allowed_directories": {files}, "rooted__list_allowed_directories": {files, dir}} {
+		res, err := reg.Call(ctx, nil, tool, json.RawMessage(`{}`))
+		for _, w := range want {
+			if err != nil || res.IsError || !strings.Contains(res.Content, w) {
+				t.Errorf("%s = %+v, %v; want %s among them", tool, res, err, w)
+			}
+		}
+		if tool == "files__list_allowed_directories" && strings.Contains(res.Content, dir) {
+			t.Errorf("%s = %q: the roots took the place of the folder its command names", tool, res.Content)
+		}
 	}
 	// The reference server's image tool: a PNG in Result.Images.
 	if res, err := reg.Call(ctx, nil, "everything__get-tiny-image", json.RawMessage(`{}`)); err != nil || res.IsError ||

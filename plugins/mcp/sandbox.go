@@ -17,7 +17,8 @@ import (
 // (plugins/sandbox): it starts through the sandbox launcher
 // (Options.Sandbox), which confines itself to sandbox.ForMCP and then
 // becomes the server's command. The folders granted to the assistant are
-// its to read and write (and are its MCP roots), its own temporary folder
+// its to read and write (and are its MCP roots when its command names no
+// folder of its own), its own temporary folder
 // and the package cache MCP servers share too; its runtime's installation,
 // the runtimes and packages kept in the home folder, its capability folder
 // and the paths its arguments name are readable; the workspace's database,
@@ -154,6 +155,19 @@ func argPaths(args []string, home string) []string {
 		}
 	}
 	return out
+}
+
+// namesFolder reports whether a command line names an existing folder
+// by its absolute path (the folder a server is configured to work in).
+func namesFolder(args []string) bool {
+	for _, a := range args {
+		for _, v := range []string{a, afterEquals(a)} {
+			if fi, err := os.Stat(v); err == nil && filepath.IsAbs(v) && fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func afterEquals(a string) string {

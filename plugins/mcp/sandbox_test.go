@@ -65,3 +65,25 @@ func TestLookPath(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "server.js")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{file, dir}, true},
+		{[]string{"--root=" + dir}, true},
+		{[]string{file}, false},
+		{[]string{"-y", "@modelcontextprotocol/server-filesystem"}, false},
+		{[]string{"relative/folder"}, false},
+	} {
+		if got := namesFolder(tc.args); got != tc.want {
+			t.Errorf("namesFolder(%q) = %v; want %v", tc.args, got, tc.want)
+		}
+	}
+}

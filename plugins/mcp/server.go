@@ -292,12 +292,14 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 	}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
 	roots := []*sdk.Root(nil)
-	if c.cmd != nil {
+	if c.cmd != nil && !namesFolder(res.args) {
+		// The folders granted to the assistant are the roots of a server
+		// whose command names no folder of its own: one that asks (like
+		// server-filesystem) works in them. A command that names folders
+		// keeps them: server-filesystem would put roots in their place.
 		roots = s.l.mcpRoots()
 	}
 	if len(roots) > 0 {
-		// The folders granted to the assistant are the server's roots (a
-		// server that asks, like server-filesystem, works in them).
 		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{}
 	}
 	if !s.oneShot {
