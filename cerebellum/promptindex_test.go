@@ -56,6 +56,10 @@ func TestMCPServerTextIsMarked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	// Written by hand, the server is off until the person enables it.
+	if err := r.Enable("notes", nil); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(r.StableIndex(), "- notes (MCP server) — Notes kept by a server.") {
 		t.Errorf("an MCP server never listed is not named one:\n%s", r.StableIndex())
 	}

@@ -25,6 +25,10 @@ func bigServer(t *testing.T, n, budget int) (*cerebellum.Registry, *env) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
+	// Written by hand, the server is off until the person enables it.
+	if err := r.Enable("big", nil); err != nil {
+		t.Fatal(err)
+	}
 	var tools []cerebellum.RemoteTool
 	for i := range n {
 		desc := fmt.Sprintf("Tool number %d of the big server. ", i) + strings.Repeat("Lorem ipsum dolor sit amet. ", 40)

@@ -75,6 +75,10 @@ func hugeRegistry(t *testing.T) (*cerebellum.Registry, *store.DB, int) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reg.Close() })
+	// Written by hand, the server is off until the person enables it.
+	if err := reg.Enable("huge", nil); err != nil {
+		t.Fatal(err)
+	}
 	return reg, db, budget
 }
 
