@@ -130,10 +130,17 @@ func lookPath(command, path, dir string) string {
 	return ""
 }
 
+// projectMarkers are files and folders that mark the root of a project a
+// script belongs to: its dependencies live there (node_modules, a virtual
+// environment), often above the script itself (dist/index.js).
+var projectMarkers = []string{"package.json", "node_modules", "pyproject.toml", "setup.py", "requirements.txt", ".venv",
+	"uv.lock", "go.mod", "Cargo.toml"}
+
 // argPaths are the existing absolute paths an approved command line names
-// (as an argument, or after an '=' in one): a script and the folder it is
-// in, a project folder. The home folder and what holds it are left out:
-// naming a file there does not open the whole home.
+// (as an argument, or after an '=' in one): a script with its project (the
+// outermost folder above it with a project marker) or else its folder,
+// and folders. The home folder and what holds it are left out: naming a
+// file there does not open the whole home.
 func argPaths(args []string, home string) []string {
 	var out []string
 	for _, a := range args {
@@ -148,13 +155,35 @@ func argPaths(args []string, home string) []string {
 			v = filepath.Clean(v)
 			out = append(out, v)
 			if fi.Mode().IsRegular() {
-				if dir := filepath.Dir(v); !holdsHome(dir, home) {
+				if dir := projectOf(filepath.Dir(v), home); dir != "" {
 					out = append(out, dir)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// projectOf is the outermost folder from dir up, below the home folder,
+// that holds a project marker; dir itself when none does; "" when dir is
+// the home folder or holds it.
+func projectOf(dir, home string) string {
+	if holdsHome(dir, home) {
+		return ""
+	}
+	found := dir
+	for d := dir; !holdsHome(d, home); d = filepath.Dir(d) {
+		for _, m := range projectMarkers {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				found = d
+				break
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return found
 }
 
 // namesFolder reports whether a command line names an existing folder

@@ -12,7 +12,9 @@ func TestArgPaths(t *testing.T) {
 	project := filepath.Join(home, "projects", "srv")
 	script := filepath.Join(project, "server.js")
 	loose := filepath.Join(home, "server.py")
-	for _, f := range []string{script, loose} {
+	built := filepath.Join(home, "projects", "app", "dist", "index.js")
+	manifest := filepath.Join(home, "projects", "app", "package.json")
+	for _, f := range []string{script, loose, built, manifest} {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -26,6 +28,7 @@ func TestArgPaths(t *testing.T) {
 		want []string
 	}{
 		{"a script and its folder", []string{script}, []string{script, project}},
+		{"a built script and its project", []string{built}, []string{built, filepath.Join(home, "projects", "app")}},
 		{"a folder", []string{"--directory", project}, []string{project}},
 		{"after an equals sign", []string{"--directory=" + project}, []string{project}},
 		{"a script in the home folder opens only itself", []string{loose}, []string{loose}},
