@@ -164,7 +164,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 			<-ctx.Done()
 			err = cls.Context(ctx, ctx.Err())
 		case partCut:
-			err = cls.BadStream("the stream ended before it finished", nil)
+			err = cls.BadStream("the stream ended before it finished", b.Shown(), nil)
 		case partStatus:
 			err = cls.Status(part.status, part.header, []byte(statusBody(part)), nil)
 		case partFail:

@@ -167,7 +167,7 @@ func TestStatusRedactsAndQuotes(t *testing.T) {
 	if strings.Contains(pe.Error(), "sk-secret") || strings.Contains(pe.Err.Error(), "sk-secret") {
 		t.Errorf("secret leaked: %v / %v", pe, pe.Err)
 	}
-	want := "openai (rate_limit, HTTP 429): openai is limiting how fast requests may be sent (server said: key [redacted] is throttled); try again in 2s"
+	want := "openai (rate_limit, HTTP 429): openai is limiting how fast requests may be sent (server said: key [redacted] is throttled); try again in 2s."
 	if pe.Error() != want || pe.RetryAfter != 2*time.Second {
 		t.Errorf("got  %q (%v)\nwant %q", pe.Error(), pe.RetryAfter, want)
 	}
