@@ -59,5 +59,15 @@ func (s Status) Elapsed(now time.Time) string {
 	return fmt.Sprintf("%d min %d s", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-// Seconds renders d for people: "0.4 s", "1.5 s", "12 s".
-func Seconds(d time.Duration) string { return seconds(d) }
+// Seconds renders d for people: "0.4 s", "12 s", "60 s", "5 min",
+// "2 min 30 s".
+func Seconds(d time.Duration) string {
+	if d <= 90*time.Second {
+		return seconds(d)
+	}
+	d = d.Round(time.Second)
+	if s := int(d.Seconds()) % 60; s != 0 {
+		return fmt.Sprintf("%d min %d s", int(d.Minutes()), s)
+	}
+	return fmt.Sprintf("%d min", int(d.Minutes()))
+}

@@ -38,7 +38,7 @@ type Watch struct {
 	b      *Builder
 	model  string
 	cancel context.CancelCauseFunc
-	onSlow func(context.Context)
+	onSlow func()
 	ctx    context.Context
 
 	wg sync.WaitGroup
@@ -74,10 +74,10 @@ type WatchConfig struct {
 	// wait is Timeouts.Load (it may be loading the model).
 	Local bool
 	// OnSlow, when set, runs once if no byte came within
-	// Timeouts.SlowStart, in a goroutine of its own, with the request's
-	// context: the provider finds out why (Ollama: loading the model?) and
-	// says so with Loading or Say.
-	OnSlow func(ctx context.Context)
+	// Timeouts.SlowStart, in a goroutine of its own: the provider finds
+	// out why (Ollama: loading the model?) and says so with Loading or Say.
+	// Any request it makes must not use the watched context.
+	OnSlow func()
 }
 
 // ExpiredKind says which limit a Watch enforced.
@@ -198,7 +198,7 @@ func (w *Watch) onSlowStart() {
 	w.wg.Add(1)
 	w.mu.Unlock()
 	defer w.wg.Done()
-	w.onSlow(w.ctx)
+	w.onSlow()
 }
 
 func (w *Watch) onStall() {
@@ -345,6 +345,10 @@ func (w *Watch) read(n int) {
 	if w.stopped {
 		return
 	}
+	if !w.first && !w.finished {
+		// The limit shrinks from the wait for a start to the idle one.
+		w.deadline.Reset(w.t.Idle)
+	}
 	w.first, w.last = true, w.clock.Now()
 	if !w.stallArmed && !w.finished {
 		w.stallArmed = true
@@ -362,7 +366,8 @@ func watchOf(ctx context.Context) *Watch {
 }
 
 // Transport wraps base (nil: http.DefaultTransport) so that the Watch of
-// a request's context sees its response and every byte of its body.
+// a request's context sees its response and every byte of its body, and
+// its Exchange (WithExchange) records the response.
 func Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
@@ -377,6 +382,9 @@ type watchTransport struct{ base http.RoundTripper }
 
 func (t watchTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	res, err := t.base.RoundTrip(r)
+	if x := exchangeOf(r.Context()); x != nil {
+		x.record(res)
+	}
 	w := watchOf(r.Context())
 	if w == nil || res == nil {
 		return res, err
