@@ -334,7 +334,7 @@ func (o *Ollama) serveTags(w http.ResponseWriter) {
 	list := []any{}
 	for _, m := range o.models {
 		list = append(list, map[string]any{"name": m.Name, "model": m.Name, "modified_at": "2025-03-10T12:00:00Z", "size": m.Size,
-			"digest": "sha256:" + strings.Repeat("a", 64),
+			"digest":  "sha256:" + strings.Repeat("a", 64),
 			"details": map[string]any{"format": "gguf", "family": m.Family, "families": []string{m.Family}, "parameter_size": "8.0B", "quantization_level": "Q4_K_M"}})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"models": list})

@@ -212,15 +212,15 @@ type anthropicBlock struct {
 }
 
 type anthropicRequest struct {
-	Model     string          `json:"model"`
-	MaxTokens int             `json:"max_tokens"`
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
 	Thinking  struct {
 		Type         string `json:"type"`
 		BudgetTokens int    `json:"budget_tokens"`
 	} `json:"thinking"`
-	Stream    bool            `json:"stream"`
-	System    json.RawMessage `json:"system"`
-	Messages  []struct {
+	Stream   bool            `json:"stream"`
+	System   json.RawMessage `json:"system"`
+	Messages []struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
