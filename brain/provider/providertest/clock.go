@@ -12,13 +12,34 @@ import (
 // a timeout steps time with Advance instead of waiting for it. It is safe
 // for concurrent use.
 type Clock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*clockTimer
+	mu      sync.Mutex
+	changed *sync.Cond
+	now     time.Time
+	timers  []*clockTimer
 }
 
 // NewClock returns a Clock reading start.
-func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+func NewClock(start time.Time) *Clock {
+	c := &Clock{now: start}
+	c.changed = sync.NewCond(&c.mu)
+	return c
+}
+
+// AwaitTimer blocks until a timer is set to fire d from now: a test
+// knows the code under test reached the point where it waits d (a stream
+// that gave its finish reason now waits AfterFinish) before it advances.
+func (c *Clock) AwaitTimer(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		for _, t := range c.timers {
+			if t.active && t.at.Equal(c.now.Add(d)) {
+				return
+			}
+		}
+		c.changed.Wait()
+	}
+}
 
 var _ provider.Clock = (*Clock)(nil)
 
@@ -37,6 +58,7 @@ func (c *Clock) AfterFunc(d time.Duration, f func()) provider.Timer {
 	defer c.mu.Unlock()
 	t := &clockTimer{c: c, f: f, at: c.now.Add(d), active: true}
 	c.timers = append(c.timers, t)
+	c.changed.Broadcast()
 	return t
 }
 
@@ -102,5 +124,6 @@ func (t *clockTimer) Reset(d time.Duration) bool {
 	defer t.c.mu.Unlock()
 	was := t.active
 	t.at, t.active = t.c.now.Add(d), true
+	t.c.changed.Broadcast()
 	return was
 }

@@ -196,7 +196,13 @@ func (c *Classifier) Transport(err error, responded bool) *provider.Error {
 	var dnsErr *net.DNSError
 	var netErr net.Error
 	var syntaxErr *json.SyntaxError
+	var addrErr *net.AddrError
 	switch {
+	case errors.As(err, &addrErr):
+		e := c.wrap(provider.ErrBadRequest, 0,
+			fmt.Sprintf("the base URL %s has no usable address (%s): correct it in the model settings", c.BaseURL, addrErr.Err), err)
+		e.Detail = provider.DetailBadURL
+		return e
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e := c.wrap(provider.ErrUnavailable, 0,
 			fmt.Sprintf("no model answered at %s (connection refused): %s", c.BaseURL, c.setupHint()), err)
@@ -226,13 +232,8 @@ func (c *Classifier) Transport(err error, responded bool) *provider.Error {
 	default:
 		// No response and no network fault: the SDK refused to build the
 		// request (bad base URL, unencodable parameters).
-		e := c.wrap(provider.ErrBadRequest, 0,
+		return c.wrap(provider.ErrBadRequest, 0,
 			fmt.Sprintf("could not send the request to %s: %s", c.BaseURL, c.redact(err.Error())), err)
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			e.Detail = provider.DetailBadURL
-		}
-		return e
 	}
 }
 
