@@ -145,7 +145,9 @@ func TestModelFailureHints(t *testing.T) {
 		{"ollama web page", "ollama", func() string { return ollamaModel(providertest.Status(404, page)) }, want{"points at a web page", "wrasse config set baseURL URL"}},
 		{"openai web page", "openai", func() string { return openaiModel(providertest.Status(404, page)) }, want{"points at a web page", "wrasse config set baseURL URL"}},
 		{"openai key", "openai", func() string { return openaiModel(providertest.Status(401, "")) }, want{"Save a valid API key", "wrasse secrets set openai_api_key"}},
-		{"ollama missing model", "ollama", func() string { return providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "qwen3:8b"})).URL() },
+		{"ollama missing model", "ollama", func() string {
+			return providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "qwen3:8b"})).URL()
+		},
 			want{"Download llama3.1", "wrasse models pull llama3.1"}},
 	}
 	for _, tt := range tests {
