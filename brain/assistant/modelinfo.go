@@ -171,6 +171,9 @@ func (a *App) PullModel(ctx context.Context, model string, progress func(ollama.
 		return err
 	}
 	if err := p.Pull(ctx, model, progress); err != nil {
+		if provider.KindOf(err) == provider.ErrNotFound {
+			return hint.With(err, hint.Hint{Action: "Check the model's name in Ollama's library (https://ollama.com/library)"})
+		}
 		return a.hintModelError(err, cfg)
 	}
 	return nil

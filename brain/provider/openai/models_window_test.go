@@ -280,3 +280,25 @@ func TestLengthStop(t *testing.T) {
 		t.Errorf("%+v %v", resp, err)
 	}
 }
+
+// The model list says what each model can do and its window where the
+// server says so.
+func TestListModelsAbilities(t *testing.T) {
+	tools := []provider.Ability{provider.AbilityTools, provider.AbilityVision, provider.AbilityThinking}
+	for _, kind := range []providertest.ServerKind{providertest.OpenRouter, providertest.LMStudio} {
+		m := providertest.NewModel(t, providertest.OpenAI, providertest.WithServer(kind),
+			providertest.WithModels(provider.ModelInfo{ID: "a", ContextWindow: 131072, Abilities: tools}, provider.ModelInfo{ID: "b", ContextWindow: 8192}))
+		got, err := onModel(t, m.BaseURL(), "a", nil).ListModels(t.Context())
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%s: %+v %v", kind, got, err)
+		}
+		if !got[0].Can(provider.AbilityTools) || !got[0].Can(provider.AbilityVision) || got[0].ContextWindow != 131072 || got[1].Abilities == nil || got[1].Can(provider.AbilityTools) {
+			t.Errorf("%s: %+v", kind, got)
+		}
+	}
+	m := providertest.NewModel(t, providertest.OpenAI)
+	got, err := onModel(t, m.BaseURL(), "a", nil).ListModels(t.Context())
+	if err != nil || got[0].Abilities != nil || got[0].ContextWindow != 0 {
+		t.Errorf("a plain server: %+v %v", got, err)
+	}
+}
