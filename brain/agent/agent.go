@@ -369,7 +369,8 @@ func (t *turn) request() provider.Request {
 		t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
 			"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
 	}
-	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens}
+	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens,
+		EstimatedTokens: rep.Tokens}
 }
 
 // reply tracks the streamed reply of one step.

@@ -79,6 +79,11 @@ type Request struct {
 	// Deferrable and send Tools.
 	Deferrable []Tool
 	MaxTokens  int
+	// EstimatedTokens is the request's size (system prompt, tools and
+	// messages) as the agent estimated it when fitting it, 0 when unknown:
+	// a provider that sizes its context to the request (Ollama's num_ctx)
+	// takes it instead of counting again.
+	EstimatedTokens int
 }
 
 // Usage is token accounting for one response.

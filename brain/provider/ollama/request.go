@@ -87,7 +87,15 @@ func (p *Provider) chatRequest(req provider.Request, name string, f *modelFacts)
 	if req.MaxTokens > 0 {
 		out.Options["num_predict"] = req.MaxTokens
 	}
-	out.Options["num_ctx"] = p.numCtx(name, f, p.estimate(out), req.MaxTokens)
+	tokens := req.EstimatedTokens
+	if tokens <= 0 || len(out.Tools) == 0 && len(req.Tools) > 0 {
+		tokens = p.estimate(out)
+	} else {
+		// The agent does not count reasoning sent back, nor images as
+		// Ollama does.
+		tokens += p.extra(out)
+	}
+	out.Options["num_ctx"] = p.numCtx(name, f, tokens, req.MaxTokens)
 	return out, dropped, nil
 }
 
@@ -127,6 +135,19 @@ func (p *Provider) estimate(r *api.ChatRequest) int {
 	if len(r.Tools) > 0 {
 		if b, err := json.Marshal(r.Tools); err == nil {
 			n += p.count(string(b))
+		}
+	}
+	return n
+}
+
+// extra counts what the agent's estimate leaves out: reasoning sent back
+// and images at Ollama's rate.
+func (p *Provider) extra(r *api.ChatRequest) int {
+	n := 0
+	for _, m := range r.Messages {
+		n += len(m.Images) * imageTokens
+		if m.Thinking != "" {
+			n += p.count(m.Thinking)
 		}
 	}
 	return n
@@ -210,12 +231,9 @@ func message(m provider.Message, current bool) (api.Message, bool, error) {
 // object. The model may have written invalid JSON (the tool result told
 // it so); that becomes {}.
 func arguments(raw json.RawMessage) api.ToolCallFunctionArguments {
-	args := api.NewToolCallFunctionArguments()
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(raw, &probe) != nil || probe == nil {
-		return args
-	}
-	if err := args.UnmarshalJSON(raw); err != nil {
+	raw = bytes.TrimSpace(raw)
+	var args api.ToolCallFunctionArguments
+	if len(raw) == 0 || raw[0] != '{' || args.UnmarshalJSON(raw) != nil {
 		return api.NewToolCallFunctionArguments()
 	}
 	return args

@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -113,7 +114,7 @@ type pullable struct {
 //
 // Replies are scripted with the same Parts as Model.
 type Ollama struct {
-	t       testing.TB
+	t       reporter
 	url     string
 	srv     *httptest.Server
 	waiting chan struct{}
@@ -132,7 +133,11 @@ type Ollama struct {
 	loaded map[string]*loadedModel
 	loads  int
 	shows  int
+	// others counts requests to any endpoint but the two chat ones.
+	others int
 	clock  provider.Clock
+	// standalone is set by StartOllama.
+	standalone *standalone
 }
 
 // loadedModel is a model in memory, as /api/ps shows it: Ollama lists a
@@ -163,6 +168,8 @@ type OllamaRequest struct {
 	Truncate *bool
 	// Seen is what the model saw once the prompt was fitted into NumCtx.
 	Seen Seen
+	// Received is when the whole request had arrived (the system clock).
+	Received time.Time
 }
 
 // Seen is the prompt a model saw after the server fitted it.
@@ -183,6 +190,28 @@ func (s Seen) Cut() bool { return s.DroppedMessages > 0 || s.CutTokens > 0 }
 // test ends.
 func NewOllama(t testing.TB, opts ...OllamaOption) *Ollama {
 	t.Helper()
+	return newOllama(t, opts...)
+}
+
+// StartOllama starts a fake Ollama outside a test, for a benchmark
+// program: what would fail a test is kept for Err. The caller must Close
+// it.
+func StartOllama(opts ...OllamaOption) *Ollama {
+	rep := &standalone{}
+	o := newOllama(rep, opts...)
+	o.standalone = rep
+	return o
+}
+
+// Err returns what went wrong in an Ollama from StartOllama.
+func (o *Ollama) Err() error {
+	if o.standalone == nil {
+		return nil
+	}
+	return o.standalone.err()
+}
+
+func newOllama(t reporter, opts ...OllamaOption) *Ollama {
 	o := &Ollama{t: t, waiting: make(chan struct{}, waitingBuffer), done: make(chan struct{}),
 		models: []OllamaModel{OllamaModel{Name: "llama3.1:8b"}.withDefaults()}, defaultCtx: OllamaDefaultContext,
 		pullable: map[string]pullable{}, loaded: map[string]*loadedModel{}}
@@ -255,6 +284,14 @@ func (o *Ollama) Loads() int {
 	return o.loads
 }
 
+// OtherRequests returns how many requests came to endpoints other than
+// the chat ones (/api/show, /api/ps, /api/tags, /api/version, /v1/models…).
+func (o *Ollama) OtherRequests() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.others
+}
+
 // ShowRequests returns how many /api/show requests came.
 func (o *Ollama) ShowRequests() int {
 	o.mu.Lock()
@@ -285,6 +322,13 @@ func (o *Ollama) model(name string) (OllamaModel, bool) {
 
 func (o *Ollama) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	received := time.Now()
+	if r.URL.Path != "/api/chat" && r.URL.Path != "/v1/chat/completions" {
+		o.mu.Lock()
+		o.others++
+		o.mu.Unlock()
+	}
+	r = r.WithContext(context.WithValue(r.Context(), receivedKey{}, received))
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -521,9 +565,17 @@ func decodeOllama(body []byte) (OllamaRequest, ollamaChat, error) {
 	return out, in, nil
 }
 
+type receivedKey struct{}
+
+func receivedAt(r *http.Request) time.Time {
+	t, _ := r.Context().Value(receivedKey{}).(time.Time)
+	return t
+}
+
 // serveChat answers /api/chat.
 func (o *Ollama) serveChat(w http.ResponseWriter, r *http.Request, body []byte) {
 	req, in, err := decodeOllama(body)
+	req.Received = receivedAt(r)
 	o.mu.Lock()
 	n := len(o.requests) + 1
 	m, known := o.model(req.Model)
@@ -625,7 +677,8 @@ func (o *Ollama) load(name string, n int, keep time.Duration) {
 // serveV1 answers the OpenAI-compatible endpoint: options are ignored and
 // the request runs in the server's default context.
 func (o *Ollama) serveV1(w http.ResponseWriter, r *http.Request, body []byte) {
-	req := OllamaRequest{Request: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}, Endpoint: "/v1/chat/completions"}
+	req := OllamaRequest{Request: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}, Endpoint: "/v1/chat/completions",
+		Received: receivedAt(r)}
 	includeUsage, err := decodeOpenAI(&req.Request)
 	o.mu.Lock()
 	n := len(o.requests) + 1
