@@ -72,6 +72,11 @@ func (o Override) empty() bool { return o == Override{} }
 // apply returns cfg with o applied; another provider starts from its own
 // defaults.
 func (o Override) apply(cfg workspace.Config) workspace.Config {
+	if o.Provider == "" && o.BaseURL != "" && cfg.Provider != "anthropic" {
+		// A base URL alone says which kind of server it is, as in a
+		// config.json without a provider.
+		o.Provider = workspace.ImpliedProvider(o.BaseURL)
+	}
 	if o.Provider != "" && o.Provider != cfg.Provider {
 		cfg = workspace.Config{Provider: o.Provider, ContextWindow: cfg.ContextWindow, MaxSteps: cfg.MaxSteps,
 			Folders: cfg.Folders, PinnedCapabilities: cfg.PinnedCapabilities, Thinking: cfg.Thinking,

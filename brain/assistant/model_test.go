@@ -37,10 +37,10 @@ func note(i int) string {
 func TestLongConversationThroughOllamaKeepsInstructionsAndTools(t *testing.T) {
 	o := providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "llama3.1:8b", ContextLength: 16384}))
 	a := openTest(t)
-	setConfig(t, a, func(c *workspace.Config) { c.BaseURL, c.Model = o.URL(), "llama3.1:8b" })
-	if got := a.Model().Provider; got != "ollama" {
-		t.Fatalf("default provider %q", got)
+	if got := a.Model(); got.Provider != "ollama" || got.BaseURL != "http://localhost:11434" {
+		t.Fatalf("default provider %q at %s", got.Provider, got.BaseURL)
 	}
+	setConfig(t, a, func(c *workspace.Config) { c.Provider, c.BaseURL, c.Model = "ollama", o.URL(), "llama3.1:8b" })
 	var id store.ID
 	for i := range 14 {
 		o.Reply(providertest.Text("Noted."))
@@ -220,7 +220,7 @@ func TestModelsAndPull(t *testing.T) {
 	o := providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "qwen3:8b", Capabilities: []string{"completion", "tools", "thinking"}, ContextLength: 40960}),
 		providertest.WithPullable(providertest.OllamaModel{Name: "llama3.1:8b"}, 4_900_000_000))
 	a := openTest(t)
-	setConfig(t, a, func(c *workspace.Config) { c.BaseURL = o.URL() })
+	setConfig(t, a, func(c *workspace.Config) { c.Provider, c.BaseURL = "ollama", o.URL() })
 	models, err := a.Models(t.Context(), workspace.Config{})
 	if err != nil || len(models) != 1 || !models[0].Can(provider.AbilityThinking) || models[0].ContextWindow != 40960 {
 		t.Fatalf("models %+v %v", models, err)

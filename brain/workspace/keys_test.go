@@ -175,4 +175,12 @@ func TestWithDefaultsProviders(t *testing.T) {
 			t.Errorf("%q: %+v", prov, d)
 		}
 	}
+	// A config.json from before names only the server: one on Ollama's
+	// port is Ollama, any other is OpenAI-compatible, as it always was.
+	for base, prov := range map[string]string{"http://localhost:11434/v1": "ollama", "http://gpu-box:11434": "ollama",
+		"http://localhost:1234/v1": "openai", "https://openrouter.ai/api/v1": "openai"} {
+		if got := (Config{BaseURL: base}).WithDefaults().Provider; got != prov {
+			t.Errorf("%s: provider %q, want %q", base, got, prov)
+		}
+	}
 }

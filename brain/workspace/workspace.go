@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/adrg/xdg"
@@ -200,7 +202,7 @@ const (
 // learnt from the server (DefaultContextWindow when it does not say).
 func (c Config) WithDefaults() Config {
 	if c.Provider == "" {
-		c.Provider = DefaultProvider
+		c.Provider = ImpliedProvider(c.BaseURL)
 	}
 	if c.BaseURL == "" {
 		switch c.Provider {
@@ -221,6 +223,20 @@ func (c Config) WithDefaults() Config {
 		c.MaxSteps = DefaultMaxSteps
 	}
 	return c
+}
+
+// ImpliedProvider is the provider of a config that names none: ollama,
+// unless its base URL names a server on another port than Ollama's 11434,
+// which is then spoken to as OpenAI-compatible, as Wrasse did when openai
+// was the default (an LM Studio or vLLM base URL keeps working).
+func ImpliedProvider(baseURL string) string {
+	if strings.TrimSpace(baseURL) == "" {
+		return DefaultProvider
+	}
+	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.Port() == "11434" {
+		return "ollama"
+	}
+	return "openai"
 }
 
 // IdleTimeout is StreamIdleTimeout as a duration (the default when unset

@@ -106,7 +106,7 @@ func TestUsageErrorPointsToHelp(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "wrasse --help"},
 		{[]string{"caps", "list", "--bogus"}, "flag provided but not defined: -bogus", "wrasse caps list --help"},
 		{[]string{"caps", "call", "calc", "calc_eval", "not json"}, "must be a JSON object", "wrasse caps call --help"},
-		{[]string{"chat", "--provider", "gemini", "hi"}, "--provider must be openai or anthropic", "wrasse chat --help"},
+		{[]string{"chat", "--provider", "gemini", "hi"}, "--provider must be ollama, openai or anthropic", "wrasse chat --help"},
 		{[]string{"chat", "--base-url", "localhost:11434", "hi"}, "baseURL must be an http or https URL", "wrasse chat --help"},
 		{[]string{"conversations", "show", "yesterday"}, "invalid conversation id", "wrasse conversations show --help"},
 		{[]string{"secrets", "set", "NAME", "value-on-the-command-line"}, "one too many", "wrasse secrets set --help"},

@@ -13,7 +13,7 @@ import (
 func ollamaWorkspace(t *testing.T, o *providertest.Ollama, model string) string {
 	t.Helper()
 	ws := t.TempDir()
-	for _, kv := range [][2]string{{"baseURL", o.URL()}, {"model", model}} {
+	for _, kv := range [][2]string{{"provider", "ollama"}, {"baseURL", o.URL()}, {"model", model}} {
 		if code, _, errOut := cli(t, ws, "config", "set", kv[0], kv[1]); code != 0 {
 			t.Fatalf("config set %s: %s", kv[0], errOut)
 		}
@@ -90,8 +90,10 @@ func TestModelsPull(t *testing.T) {
 // With no server, the failure says to start it, not to set a key.
 func TestModelsNoServer(t *testing.T) {
 	ws := t.TempDir()
-	if code, _, errOut := cli(t, ws, "config", "set", "baseURL", providertest.ClosedURL(t)); code != 0 {
-		t.Fatal(errOut)
+	for _, kv := range [][2]string{{"provider", "ollama"}, {"baseURL", providertest.ClosedURL(t)}} {
+		if code, _, errOut := cli(t, ws, "config", "set", kv[0], kv[1]); code != 0 {
+			t.Fatal(errOut)
+		}
 	}
 	code, _, errOut := cli(t, ws, "models")
 	if code != exitFail || !strings.Contains(errOut, "connection refused") || !strings.Contains(errOut, "→ wrasse config set baseURL URL") || strings.Contains(errOut, "secrets") {
