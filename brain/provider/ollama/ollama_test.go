@@ -565,3 +565,39 @@ func TestRootDropsV1(t *testing.T) {
 		t.Error("Detect found a server where none runs")
 	}
 }
+
+// Images a tool returned go to a model that sees, with the result they
+// belong to; a model that does not see reads a description instead.
+func TestImages(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\nfake")
+	history := []provider.Message{{Role: provider.RoleUser, Content: "look"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "screenshot", Arguments: json.RawMessage(`{}`)}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", ToolName: "screenshot", Content: "taken", Images: []provider.Image{{MIMEType: "image/png", Data: png}}}}
+	for _, tt := range []struct {
+		caps   []string
+		images int
+	}{{[]string{"completion", "vision"}, 1}, {[]string{"completion"}, 0}} {
+		o := providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "m", Capabilities: tt.caps}))
+		o.Reply(providertest.Text("a cat"))
+		if _, err := newProvider(t, o.URL(), func(c *ollama.Config) { c.Model = "m" }).Stream(t.Context(), provider.Request{Messages: history}, nil); err != nil {
+			t.Fatal(err)
+		}
+		var sent struct {
+			Messages []struct {
+				Role    string   `json:"role"`
+				Content string   `json:"content"`
+				Images  []string `json:"images"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(o.Requests()[0].Body, &sent); err != nil {
+			t.Fatal(err)
+		}
+		tool := sent.Messages[2]
+		if tool.Role != "tool" || len(tool.Images) != tt.images {
+			t.Errorf("%v: tool message %+v", tt.caps, tool)
+		}
+		if tt.images == 0 && !strings.Contains(tool.Content, "image") {
+			t.Errorf("%v: no description of the image: %q", tt.caps, tool.Content)
+		}
+	}
+}
