@@ -184,3 +184,29 @@ func TestWithDefaultsProviders(t *testing.T) {
 		}
 	}
 }
+
+// FuzzThinking: whatever is typed or written, the setting parses or is
+// refused with ErrBadValue, and what parses reads back the same.
+func FuzzThinking(f *testing.F) {
+	for _, s := range []string{"off", "qwen3:8b=off, *=high", "=on", "a=b=c", ",,", "*=auto"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		th, err := ParseThinking(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadValue) {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		back, err := ParseThinking(th.String())
+		if err != nil || back.String() != th.String() {
+			t.Errorf("%q → %q → %q, %v", s, th.String(), back.String(), err)
+		}
+		b, _ := json.Marshal(th)
+		var j Thinking
+		if err := json.Unmarshal(b, &j); err != nil || j.String() != th.String() {
+			t.Errorf("%q: JSON %s → %q, %v", s, b, j.String(), err)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 )
@@ -120,6 +121,9 @@ func ParseThinking(s string) (Thinking, error) {
 			model, mode = AllModels, item
 		}
 		model, mode = strings.TrimSpace(model), strings.ToLower(strings.TrimSpace(mode))
+		if !utf8.ValidString(model) {
+			return nil, fmt.Errorf("%w: thinking names a model that is not valid text: %q", ErrBadValue, model)
+		}
 		if !slices.Contains(thinkingModes, mode) {
 			return nil, fmt.Errorf("%w: thinking for %s must be one of %s, not %q", ErrBadValue, nameOf(model), strings.Join(thinkingModes, ", "), mode)
 		}
