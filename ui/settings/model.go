@@ -109,7 +109,7 @@ func (p *modelPage) load() {
 	raw := p.env.Core.Config()
 	prov := raw.Provider
 	if prov == "" {
-		prov = workspace.DefaultProvider
+		prov = workspace.ImpliedProvider(raw.BaseURL)
 	}
 	p.provider.OnChanged = nil
 	p.provider.SetSelected(prov)
@@ -235,7 +235,7 @@ func (p *modelPage) saved() modelForm {
 	raw := p.env.Core.Config()
 	prov := raw.Provider
 	if prov == "" {
-		prov = workspace.DefaultProvider
+		prov = workspace.ImpliedProvider(raw.BaseURL)
 	}
 	return modelForm{Provider: prov, BaseURL: raw.BaseURL, Model: raw.Model, ContextWindow: itoa(raw.ContextWindow)}
 }
