@@ -244,6 +244,8 @@ type turn struct {
 	fixed       int
 	// hist keeps the history converted and counted for the next request.
 	hist *requestHistory
+	// noticed are the notices recorded this turn (stream.go).
+	noticed map[string]bool
 }
 
 // record stores e, keeps it for the next request, and tells the sink.
@@ -367,7 +369,8 @@ func (t *turn) request() provider.Request {
 		t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
 			"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
 	}
-	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens}
+	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens,
+		EstimatedTokens: rep.Tokens}
 }
 
 // reply tracks the streamed reply of one step.
@@ -383,6 +386,8 @@ type reply struct {
 	calls   []provider.ToolCall
 	ids     map[string]bool
 	step    int
+	// th is the reasoning being streamed (stream.go).
+	th thoughts
 	// fatal is a store failure while streaming.
 	fatal error
 }
@@ -391,11 +396,17 @@ func (r *reply) onEvent(ev provider.Event) error {
 	var err error
 	switch ev.Type {
 	case provider.EventText:
-		err = r.text(ev.Text)
+		if err = r.endThinking(store.StatusComplete, nil); err == nil {
+			err = r.text(ev.Text)
+		}
 	case provider.EventToolCall:
 		if ev.ToolCall != nil {
-			err = r.call(*ev.ToolCall)
+			if err = r.endThinking(store.StatusComplete, nil); err == nil {
+				err = r.call(*ev.ToolCall)
+			}
 		}
+	default:
+		err = r.other(ev)
 	}
 	if err != nil {
 		r.fatal = err
@@ -454,6 +465,13 @@ func (r *reply) call(c provider.ToolCall) error {
 
 // finish commits the reply text with its final status.
 func (r *reply) finish(status store.Status) error {
+	thought := status
+	if thought == store.StatusLength {
+		thought = store.StatusComplete
+	}
+	if err := r.endThinking(thought, nil); err != nil {
+		return err
+	}
 	if r.seq == 0 {
 		return nil
 	}
@@ -489,6 +507,8 @@ func (t *turn) step(n int) (bool, error) {
 	status := store.StatusComplete
 	if err != nil {
 		status = store.StatusInterrupted
+	} else if resp != nil && resp.StopReason == provider.StopMaxTokens {
+		status = store.StatusLength
 	}
 	if ferr := r.finish(status); ferr != nil {
 		return false, errors.Join(err, ferr)
@@ -496,7 +516,7 @@ func (t *turn) step(n int) (bool, error) {
 	if err == nil && resp != nil && r.seq == 0 && len(r.calls) == 0 {
 		// A provider that only returned the whole response.
 		if resp.Text != "" {
-			if _, rerr := t.record(store.Event{Type: store.EventAssistantText, Model: opts.Model, Text: resp.Text}); rerr != nil {
+			if _, rerr := t.record(store.Event{Type: store.EventAssistantText, Model: opts.Model, Text: resp.Text, Status: lengthOnly(status)}); rerr != nil {
 				return false, rerr
 			}
 		}
@@ -504,6 +524,11 @@ func (t *turn) step(n int) (bool, error) {
 			if cerr := r.call(c); cerr != nil {
 				return false, cerr
 			}
+		}
+	}
+	if status == store.StatusLength && r.seq == 0 && resp.Text == "" {
+		if lerr := r.lengthStop(); lerr != nil {
+			return false, lerr
 		}
 	}
 	if resp != nil && (resp.Usage.InputTokens > 0 || resp.Usage.OutputTokens > 0) {

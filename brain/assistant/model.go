@@ -8,8 +8,10 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
+	"github.com/wrasse-app/wrasse/brain/provider/ollama"
 	"github.com/wrasse-app/wrasse/brain/provider/openai"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -44,6 +46,9 @@ type modelState struct {
 	provider provider.Provider
 	// setupErr says why provider is nil (no key, unknown provider).
 	setupErr error
+	// windows are the context windows learnt from provider, by model
+	// (window.go).
+	windows sync.Map
 
 	// turns counts the turns using this state, so the old one is closed
 	// only after they end.
@@ -67,9 +72,15 @@ func (o Override) empty() bool { return o == Override{} }
 // apply returns cfg with o applied; another provider starts from its own
 // defaults.
 func (o Override) apply(cfg workspace.Config) workspace.Config {
+	if o.Provider == "" && o.BaseURL != "" && cfg.Provider != "anthropic" {
+		// A base URL alone says which kind of server it is, as in a
+		// config.json without a provider.
+		o.Provider = workspace.ImpliedProvider(o.BaseURL)
+	}
 	if o.Provider != "" && o.Provider != cfg.Provider {
 		cfg = workspace.Config{Provider: o.Provider, ContextWindow: cfg.ContextWindow, MaxSteps: cfg.MaxSteps,
-			Folders: cfg.Folders, PinnedCapabilities: cfg.PinnedCapabilities}
+			Folders: cfg.Folders, PinnedCapabilities: cfg.PinnedCapabilities, Thinking: cfg.Thinking,
+			ThinkingBudget: cfg.ThinkingBudget, StreamIdleTimeout: cfg.StreamIdleTimeout, ImageInput: cfg.ImageInput}
 	}
 	if o.BaseURL != "" {
 		cfg.BaseURL = o.BaseURL
@@ -105,6 +116,10 @@ func (a *App) buildProvider(cfg workspace.Config) (provider.Provider, error) {
 // buildProviderSending is buildProvider; sendKey skips the key's host
 // check for one turn the person asked for explicitly (Override.SendKey).
 func (a *App) buildProviderSending(cfg workspace.Config, sendKey bool) (provider.Provider, error) {
+	if cfg.Provider == "ollama" {
+		// Ollama takes no key: none is read, so none can reach it.
+		return ollama.New(ollamaConfig(cfg, a))
+	}
 	key, _ := a.apiKey(cfg.Provider)
 	if key != "" && !sendKey && (cfg.Provider == "openai" || cfg.Provider == "anthropic") {
 		// The key goes only to the host it is bound to (keyhost.go).
@@ -119,10 +134,10 @@ func (a *App) buildProviderSending(cfg workspace.Config, sendKey bool) (provider
 			name = "ollama"
 		}
 		return openai.New(openai.Config{Name: name, BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log,
-			ImageInput: imageInput(cfg)})
+			ImageInput: imageInput(cfg), Timeouts: timeouts(cfg), Thinking: thinking(cfg)})
 	case "anthropic":
 		p, err := anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log,
-			ImageInput: imageInput(cfg)})
+			ImageInput: imageInput(cfg), Timeouts: timeouts(cfg), Thinking: thinking(cfg), ThinkingBudget: cfg.ThinkingBudget})
 		if errors.Is(err, anthropic.ErrNoAPIKey) {
 			return nil, hint.With(fmt.Errorf("there is no Anthropic API key: %w", err), hint.Hint{
 				Action:  "Save an Anthropic API key (or set " + EnvAnthropic + ")",
@@ -130,9 +145,34 @@ func (a *App) buildProviderSending(cfg workspace.Config, sendKey bool) (provider
 		}
 		return p, err
 	}
-	return nil, hint.With(fmt.Errorf("%w: provider %q is not openai or anthropic", ErrConfig, cfg.Provider), hint.Hint{
-		Action:  "Choose the provider openai (any OpenAI-compatible server) or anthropic",
-		Command: []string{"config", "set", "provider", "openai"}, Page: hint.PageModel, Target: "provider"})
+	return nil, hint.With(fmt.Errorf("%w: provider %q is not ollama, openai or anthropic", ErrConfig, cfg.Provider), hint.Hint{
+		Action:  "Choose the provider ollama, openai (any OpenAI-compatible server) or anthropic",
+		Command: []string{"config", "set", "provider", "ollama"}, Page: hint.PageModel, Target: "provider"})
+}
+
+// ollamaConfig is the ollama provider's configuration for cfg.
+func ollamaConfig(cfg workspace.Config, a *App) ollama.Config {
+	return ollama.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, Logger: a.log, ImageInput: imageInput(cfg),
+		Timeouts: timeouts(cfg), Thinking: thinking(cfg), ContextWindow: cfg.ContextWindow,
+		// The estimate the agent fits requests with, so num_ctx covers
+		// what it fitted.
+		CountTokens: cerebellum.EstimateTokens}
+}
+
+// timeouts are the providers' limits for cfg: streamIdleTimeout between
+// pieces of an answer (and before the first from a server elsewhere).
+func timeouts(cfg workspace.Config) provider.Timeouts {
+	return provider.Timeouts{Idle: cfg.IdleTimeout()}
+}
+
+// thinking resolves config key thinking per model; a value the config
+// check already reported counts as auto.
+func thinking(cfg workspace.Config) func(string) provider.ThinkingMode {
+	t := cfg.Thinking
+	return func(model string) provider.ThinkingMode {
+		m, _ := provider.ParseThinking(t.For(model))
+		return m
+	}
 }
 
 // imageInput is the config's imageInput for the providers; a value the
@@ -158,21 +198,27 @@ func (a *App) apiKey(providerName string) (key, name string) {
 	return v, env
 }
 
-// usesLocalOllama reports whether cfg talks to the default local Ollama.
+// usesLocalOllama reports whether cfg talks to the default local Ollama,
+// over its own API or its OpenAI-compatible endpoint.
 func usesLocalOllama(cfg workspace.Config) bool {
 	base := strings.TrimRight(cfg.BaseURL, "/")
-	return cfg.Provider == "openai" && (base == "" || base == openai.OllamaBaseURL)
+	switch cfg.Provider {
+	case "ollama":
+		return base == "" || base == ollama.DefaultBaseURL
+	case "openai":
+		return base == "" || base == openai.OllamaBaseURL
+	}
+	return false
 }
 
-// setupHint is the hint attached to a turn that no model answered.
+// setupHint is the hint attached to a turn that no model answered when
+// nothing says more about why (a failure's own kind does: modelHint).
 func setupHint(cfg workspace.Config) hint.Hint {
 	if usesLocalOllama(cfg) {
 		return hint.Hint{Action: "Start Ollama (ollama serve, then ollama pull " + cfg.Model + ") or choose another model",
 			Command: []string{"config", "set", "baseURL", "URL"}, Page: hint.PageModel, Target: "baseURL"}
 	}
-	secret, _ := KeyNames(cfg.Provider)
-	return hint.Hint{Action: "Check the provider, base URL, model and API key",
-		Command: []string{"secrets", "set", secret}, Page: hint.PageModel}
+	return hint.Hint{Action: "Check the provider, base URL and model", Command: []string{"config"}, Page: hint.PageModel}
 }
 
 // setupText ends the error shown in a conversation when no model answers.
@@ -186,7 +232,18 @@ func setupText(cfg workspace.Config) string {
 }
 
 // Model returns the configuration the next turn uses (defaults filled in).
-func (a *App) Model() workspace.Config { return a.model.Load().cfg }
+// Its ContextWindow is the configured one, else the window learnt from
+// the server for its model once known (0 before: see ContextWindow).
+func (a *App) Model() workspace.Config {
+	st := a.model.Load()
+	cfg := st.cfg
+	if cfg.ContextWindow == 0 {
+		if w, ok := st.learnt(cfg.Model); ok {
+			cfg.ContextWindow = w.Tokens
+		}
+	}
+	return cfg
+}
 
 // ModelProblem says why no model can be asked right now (no key, an
 // unknown provider), or nil when a provider is set up. Whether the server
@@ -219,14 +276,14 @@ func (a *App) ProviderFor(cfg workspace.Config, key string) (provider.Provider, 
 	if err := workspace.CheckBaseURL(cfg.BaseURL); err != nil {
 		return nil, hint.With(err, hint.Hint{Action: "Correct the base URL", Page: hint.PageModel, Target: "baseURL"})
 	}
-	if key == "" {
+	if key == "" || cfg.Provider == "ollama" {
 		return a.buildProvider(cfg)
 	}
 	switch cfg.Provider {
 	case "openai":
-		return openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+		return openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log, Timeouts: timeouts(cfg)})
 	case "anthropic":
-		return anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log})
+		return anthropic.New(anthropic.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model, Logger: a.log, Timeouts: timeouts(cfg)})
 	}
 	return a.buildProvider(cfg) // says the provider is unknown, with its hint
 }

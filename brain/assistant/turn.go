@@ -121,7 +121,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 	facts.Folders, facts.FoldersKnown = a.Folders(), true
 	ag, err := agent.New(agent.Options{
 		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver, GateEnv: a.gateEnv,
-		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: cfg.ContextWindow,
+		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: a.windowOf(ctx, st, cfg, p, cfg.Model).Tokens,
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
 		Identity:  a.identity,
 		SetupHint: a.setupTextFor(cfg, setupErr),
@@ -195,20 +195,8 @@ func (a *App) hintTurnError(err error, cfg workspace.Config, setupErr error) err
 		}
 		return hint.With(err, setupHint(cfg))
 	case errors.Is(err, agent.ErrModel):
-		switch provider.KindOf(err) {
-		case provider.ErrAuth:
-			secret, env := KeyNames(cfg.Provider)
-			return hint.With(err, hint.Hint{Action: "Save a valid API key (or set " + env + ")",
-				Command: []string{"secrets", "set", secret}, Page: hint.PageModel, Target: "apiKey"})
-		case provider.ErrNotFound:
-			return hint.With(err, hint.Hint{Action: "Choose a model the server has",
-				Command: []string{"config", "set", "model", "NAME"}, Page: hint.PageModel, Target: "model"})
-		case provider.ErrNetwork, provider.ErrUnavailable, provider.ErrTimeout:
-			return hint.With(err, setupHint(cfg))
-		case provider.ErrContextLength:
-			return hint.With(err, hint.Hint{Action: "Start a new conversation or raise the context window",
-				Command: []string{"config", "set", "contextWindow", "TOKENS"}, Page: hint.PageModel, Target: "contextWindow"})
-		}
+		// One hint per kind of failure (modelhint.go).
+		return a.hintModelError(err, cfg)
 	}
 	return err
 }

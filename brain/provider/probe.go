@@ -117,6 +117,20 @@ func Probe(ctx context.Context, p Provider, model string) (ProbeResult, error) {
 
 // explain says what a failed probe means and what to do.
 func explain(pe *Error, model string) (string, hint.Hint) {
+	switch pe.Detail {
+	case DetailHostNotFound:
+		return "The base URL's host name is not known.", hint.Hint{Action: "Check the base URL", Target: FieldBaseURL}
+	case DetailNotAPI:
+		return "A web page answered at the base URL, not a model API.",
+			hint.Hint{Action: "Correct the base URL (an OpenAI-compatible server's usually ends in /v1; Ollama's is http://localhost:11434)", Target: FieldBaseURL}
+	case DetailBadURL:
+		return "The base URL cannot be used.", hint.Hint{Action: "Correct the base URL", Target: FieldBaseURL}
+	case DetailStalled, DetailNoStart:
+		return "The server stopped answering in time.",
+			hint.Hint{Action: "Test again; a local server loading a large model can take a minute the first time"}
+	case DetailServer:
+		return "The server had an error of its own.", hint.Hint{Action: "Test again in a moment"}
+	}
 	switch pe.Kind {
 	case ErrAuth:
 		return "The server refused the API key.",

@@ -116,6 +116,11 @@ func TestProbeFailures(t *testing.T) {
 			m.Reply(providertest.Status(500, ""))
 			return m.BaseURL()
 		}, provider.ErrUnavailable, "", "had an error", "again"},
+		{"a web page", func(t *testing.T, f providertest.Format) string {
+			m := providertest.NewModel(t, f)
+			m.Reply(providertest.Status(404, "<!DOCTYPE html><html><title>Home</title></html>"))
+			return m.BaseURL()
+		}, provider.ErrBadStream, provider.FieldBaseURL, "A web page answered", "Correct the base URL"},
 		{"not a model server", func(t *testing.T, f providertest.Format) string {
 			m := providertest.NewModel(t, f)
 			m.Reply(providertest.Cut())

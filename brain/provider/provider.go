@@ -37,6 +37,11 @@ type Message struct {
 	// Images are pictures a tool result carries (RoleTool only); see
 	// images.go for how a provider sends or describes them.
 	Images []Image `json:"images,omitempty"`
+	// Thinking is the reasoning an assistant message began with. It is
+	// never answer text: a provider whose API wants it back (Anthropic's
+	// signed blocks within a tool-use turn) sends it in its own form, the
+	// others leave it out.
+	Thinking []ThinkingBlock `json:"thinking,omitempty"`
 }
 
 // ToolCall is one call the model asked for.
@@ -74,6 +79,11 @@ type Request struct {
 	// Deferrable and send Tools.
 	Deferrable []Tool
 	MaxTokens  int
+	// EstimatedTokens is the request's size (system prompt, tools and
+	// messages) as the agent estimated it when fitting it, 0 when unknown:
+	// a provider that sizes its context to the request (Ollama's num_ctx)
+	// takes it instead of counting again.
+	EstimatedTokens int
 }
 
 // Usage is token accounting for one response.
@@ -98,6 +108,21 @@ const (
 	EventToolCall EventType = "tool_call"
 	// EventUsage carries token usage (Usage).
 	EventUsage EventType = "usage"
+	// EventThinking carries a piece of the model's reasoning (Text): shown
+	// apart from the answer, kept, never sent back as answer text.
+	EventThinking EventType = "thinking"
+	// EventThinkingBlock ends a block of reasoning that must travel back
+	// unchanged (Block: Anthropic's signature, or a redacted block's
+	// data), after the EventThinking pieces of its text.
+	EventThinkingBlock EventType = "thinking_block"
+	// EventStatus says what the request is doing while no answer arrives
+	// (Status): connecting, loading the model, retrying, thinking. It is
+	// for people only and may come from another goroutine (see Provider).
+	EventStatus EventType = "status"
+	// EventNotice carries a sentence for the person about this request
+	// (Text), not part of the answer: "llama2 cannot use tools, so it
+	// answers without them".
+	EventNotice EventType = "notice"
 )
 
 // Event is one streamed piece of a response.
@@ -106,21 +131,43 @@ type Event struct {
 	Text     string
 	ToolCall *ToolCall
 	Usage    *Usage
+	Block    *ThinkingBlock
+	Status   *Status
 }
+
+// Stop reasons of a Response, normalised across providers.
+const (
+	// StopEnd: the model finished its answer.
+	StopEnd = "end"
+	// StopToolUse: the model asked for tool calls.
+	StopToolUse = "tool_use"
+	// StopMaxTokens: the answer was cut at a length limit (OpenAI's
+	// finish_reason "length", Ollama's done_reason "length", Anthropic's
+	// stop_reason "max_tokens"): it is incomplete, and a front end offers
+	// to continue it.
+	StopMaxTokens = "max_tokens"
+)
 
 // Response is a whole assistant response, assembled from the stream.
 type Response struct {
 	Text      string
 	ToolCalls []ToolCall
 	Usage     Usage
-	// StopReason is the provider's reason, normalised: "end", "tool_use", "max_tokens".
+	// Thinking is the reasoning that came with the answer, one block per
+	// block the server sent (or one for servers without blocks).
+	Thinking []ThinkingBlock
+	// StopReason is the provider's reason, normalised: StopEnd,
+	// StopToolUse or StopMaxTokens (or the server's own word).
 	StopReason string
 }
 
-// Provider streams one model response. Implementations call onEvent in order
-// on the calling goroutine; an error from onEvent aborts the stream and is
-// returned. On failure the returned error is an *Error, and the partial
-// Response (text so far) is returned alongside it so nothing said is lost.
+// Provider streams one model response. Implementations call onEvent in
+// order and never concurrently; every event but EventStatus comes on the
+// calling goroutine (a status may come from a timer's, while the request
+// waits), and none comes after Stream returned. An error from onEvent
+// aborts the stream and is returned. On failure the returned error is an
+// *Error, and the partial Response (text so far) is returned alongside it
+// so nothing said is lost.
 type Provider interface {
 	Name() string
 	Stream(ctx context.Context, req Request, onEvent func(Event) error) (*Response, error)
@@ -154,8 +201,37 @@ type Error struct {
 	Message string
 	// RetryAfter is the server's requested wait, when it sent one.
 	RetryAfter time.Duration
-	Err        error
+	// Detail narrows Kind where the fix differs (a refused connection and
+	// a server error are both ErrUnavailable); "" when nothing more is known.
+	Detail ErrorDetail
+	// Local reports that the server is on this computer (a loopback
+	// address): nothing there to wait for when it refuses.
+	Local bool
+	Err   error
 }
+
+// ErrorDetail says more about a failure than its kind, for the hint that
+// goes with it.
+type ErrorDetail string
+
+const (
+	// DetailRefused: nothing listens at the base URL's address.
+	DetailRefused ErrorDetail = "refused"
+	// DetailHostNotFound: the base URL's host name does not resolve.
+	DetailHostNotFound ErrorDetail = "host_not_found"
+	// DetailNotAPI: a web page (HTML) answered instead of a model API, so
+	// the base URL points at the wrong place.
+	DetailNotAPI ErrorDetail = "not_api"
+	// DetailStalled: the answer stopped arriving for the idle timeout.
+	DetailStalled ErrorDetail = "stalled"
+	// DetailNoStart: the server did not start answering in the time
+	// allowed.
+	DetailNoStart ErrorDetail = "no_start"
+	// DetailServer: the server answered with a 5xx error of its own.
+	DetailServer ErrorDetail = "server"
+	// DetailBadURL: the base URL cannot be used for a request.
+	DetailBadURL ErrorDetail = "bad_url"
+)
 
 func (e *Error) Error() string {
 	if e.Status != 0 {
@@ -166,8 +242,14 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Retryable reports whether trying again later may succeed.
+// Retryable reports whether trying again later may succeed. A server on
+// this computer that refused the connection is not running: waiting will
+// not start it. A stream that stalled is not retried either: the person
+// decides, with the note saying how long it waited.
 func (e *Error) Retryable() bool {
+	if e.Detail == DetailRefused && e.Local || e.Detail == DetailStalled || e.Detail == DetailNoStart || e.Detail == DetailNotAPI {
+		return false
+	}
 	switch e.Kind {
 	case ErrRateLimit, ErrOverloaded, ErrNetwork, ErrTimeout, ErrUnavailable:
 		return true

@@ -41,14 +41,18 @@ type RetryPolicy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Logger receives one Info record per retry. Default discards.
 	Logger *slog.Logger
+	// Now stamps the PhaseRetrying statuses. Default time.Now.
+	Now func() time.Time
 }
 
 // WithRetry returns p wrapped so that a failure classed as retryable
 // (Error.Retryable: rate limit, overload, network, timeout, unavailable) is
 // retried with exponential backoff and jitter, waiting exactly the server's
 // Retry-After when it sent one. An attempt is retried only if it reported
-// nothing to onEvent: text already shown is never shown twice. Cancelling
-// ctx ends a wait at once with an ErrCanceled error.
+// nothing to onEvent but statuses: text already shown is never shown
+// twice. Before each wait it reports a PhaseRetrying status saying which
+// retry, how long and why. Cancelling ctx ends a wait at once with an
+// ErrCanceled error.
 func WithRetry(p Provider, policy RetryPolicy) Provider {
 	if policy.MaxRetries == 0 {
 		policy.MaxRetries = DefaultMaxRetries
@@ -71,6 +75,9 @@ func WithRetry(p Provider, policy RetryPolicy) Provider {
 	if policy.Logger == nil {
 		policy.Logger = slog.New(slog.DiscardHandler)
 	}
+	if policy.Now == nil {
+		policy.Now = time.Now
+	}
 	return &retrying{p: p, policy: policy}
 }
 
@@ -90,7 +97,9 @@ func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) 
 	for attempt := 0; ; attempt++ {
 		reported := false
 		resp, err := r.p.Stream(ctx, req, func(ev Event) error {
-			reported = true
+			if ev.Type != EventStatus && ev.Type != EventUsage && ev.Type != EventNotice {
+				reported = true
+			}
 			if onEvent == nil {
 				return nil
 			}
@@ -109,6 +118,14 @@ func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) 
 		}
 		r.policy.Logger.InfoContext(ctx, "retrying model request", "provider", pe.Provider,
 			"kind", pe.Kind, "status", pe.Status, "attempt", attempt+1, "wait", wait)
+		if onEvent != nil {
+			st := &Status{Phase: PhaseRetrying, Since: r.policy.Now(), Model: req.Model,
+				Attempt: attempt + 1, Attempts: r.policy.MaxRetries, Delay: wait}
+			st.Message = fmt.Sprintf("retrying (%d of %d) in %s: %s", st.Attempt, st.Attempts, seconds(wait), Reason(pe))
+			if cerr := onEvent(Event{Type: EventStatus, Status: st}); cerr != nil {
+				return resp, cerr
+			}
+		}
 		if serr := r.policy.Sleep(ctx, wait); serr != nil {
 			kind := ErrCanceled
 			if errors.Is(serr, context.DeadlineExceeded) {
@@ -141,6 +158,42 @@ func (r *retrying) delay(attempt int, retryAfter time.Duration) (time.Duration, 
 	f := min(max(r.policy.Rand.Float64(), 0), 1)
 	r.randMu.Unlock()
 	return d/2 + time.Duration(f*float64(d/2)), true
+}
+
+// Reason names a failure in a few words, for a status line: "connection
+// refused", "server error (HTTP 502)", "rate limited".
+func Reason(pe *Error) string {
+	switch pe.Detail {
+	case DetailRefused:
+		return "connection refused"
+	case DetailHostNotFound:
+		return "host not found"
+	case DetailNotAPI:
+		return "a web page answered, not a model API"
+	case DetailStalled:
+		return "the answer stopped arriving"
+	case DetailNoStart:
+		return "no answer began"
+	}
+	withStatus := func(s string) string {
+		if pe.Status != 0 {
+			return fmt.Sprintf("%s (HTTP %d)", s, pe.Status)
+		}
+		return s
+	}
+	switch pe.Kind {
+	case ErrRateLimit:
+		return withStatus("rate limited")
+	case ErrOverloaded:
+		return withStatus("overloaded")
+	case ErrTimeout:
+		return withStatus("timed out")
+	case ErrNetwork:
+		return "connection failed"
+	case ErrUnavailable:
+		return withStatus("server error")
+	}
+	return withStatus(string(pe.Kind))
 }
 
 type globalRand struct{}

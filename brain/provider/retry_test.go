@@ -92,7 +92,9 @@ func TestWithRetry(t *testing.T) {
 			}
 			var shown []string
 			resp, err := p.Stream(t.Context(), provider.Request{}, func(ev provider.Event) error {
-				shown = append(shown, ev.Text)
+				if ev.Type == provider.EventText {
+					shown = append(shown, ev.Text)
+				}
 				return nil
 			})
 			if fake.calls != tt.calls || !reflect.DeepEqual(slept, tt.slept) {
@@ -179,3 +181,68 @@ func (h cancelHandler) Handle(context.Context, slog.Record) error {
 }
 func (h cancelHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h cancelHandler) WithGroup(string) slog.Handler      { return h }
+
+// Each wait before a retry is announced as a status, which does not count
+// as something shown: the request is still retried.
+func TestWithRetryReportsStatus(t *testing.T) {
+	refused := &provider.Error{Kind: provider.ErrUnavailable, Provider: "fake", Message: "no", Detail: provider.DetailRefused}
+	fake := &statusFirst{scripted: scripted{outcomes: []outcome{{err: refused}, {err: perr(provider.ErrUnavailable, 0)}, {}}}}
+	now := time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC)
+	p := provider.WithRetry(fake, provider.RetryPolicy{Rand: fixedRand(0.5), Now: func() time.Time { return now },
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	var got []string
+	if _, err := p.Stream(t.Context(), provider.Request{Model: "m"}, func(ev provider.Event) error {
+		if ev.Type == provider.EventStatus && ev.Status.Phase == provider.PhaseRetrying {
+			if !ev.Status.Since.Equal(now) || ev.Status.Model != "m" {
+				t.Errorf("status %+v", ev.Status)
+			}
+			got = append(got, ev.Status.Message)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"retrying (1 of 3) in 0.8 s: connection refused", "retrying (2 of 3) in 1.5 s: server error"}
+	if !reflect.DeepEqual(got, want) || fake.calls != 3 {
+		t.Errorf("statuses %q after %d calls, want %q after 3", got, fake.calls, want)
+	}
+}
+
+// statusFirst reports a connecting status before each outcome, as the
+// real providers do.
+type statusFirst struct{ scripted }
+
+func (s *statusFirst) Stream(ctx context.Context, req provider.Request, onEvent func(provider.Event) error) (*provider.Response, error) {
+	if err := onEvent(provider.Event{Type: provider.EventStatus, Status: &provider.Status{Phase: provider.PhaseConnecting}}); err != nil {
+		return &provider.Response{}, err
+	}
+	return s.scripted.Stream(ctx, req, onEvent)
+}
+
+// A server on this computer that refuses the connection is not running:
+// the failure comes at once, not after seconds of retries. A stall or a
+// web page answering is not retried either.
+func TestWithRetryGivesUpAtOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		err   *provider.Error
+		calls int
+	}{
+		{"local refused", &provider.Error{Kind: provider.ErrUnavailable, Detail: provider.DetailRefused, Local: true}, 1},
+		{"remote refused", &provider.Error{Kind: provider.ErrUnavailable, Detail: provider.DetailRefused}, 4},
+		{"stalled", &provider.Error{Kind: provider.ErrTimeout, Detail: provider.DetailStalled}, 1},
+		{"no start", &provider.Error{Kind: provider.ErrTimeout, Detail: provider.DetailNoStart}, 1},
+		{"web page", &provider.Error{Kind: provider.ErrBadStream, Detail: provider.DetailNotAPI}, 1},
+		{"server error", &provider.Error{Kind: provider.ErrUnavailable, Status: 502, Detail: provider.DetailServer}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &scripted{outcomes: []outcome{{err: tt.err}}}
+			p := provider.WithRetry(fake, provider.RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }})
+			_, _ = p.Stream(t.Context(), provider.Request{}, nil)
+			if fake.calls != tt.calls {
+				t.Errorf("calls %d, want %d", fake.calls, tt.calls)
+			}
+		})
+	}
+}

@@ -76,6 +76,8 @@ type eventRecord struct {
 	ToolRefs     []string    `json:"toolRefs,omitempty"`
 	ParentCallID string      `json:"parentCallId,omitempty"`
 	Fix          *hint.Hint  `json:"fix,omitempty"`
+	Signature    string      `json:"signature,omitempty"`
+	Redacted     string      `json:"redacted,omitempty"`
 }
 
 func encodeEvent(e Event) ([]byte, error) {
@@ -83,7 +85,7 @@ func encodeEvent(e Event) ([]byte, error) {
 		Seq: e.Seq, Type: e.Type, Time: e.Time, Text: e.Text,
 		ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
 		Decision: e.Decision, Usage: e.Usage, Model: e.Model, Status: e.Status,
-		ToolRefs: e.ToolRefs, ParentCallID: e.ParentCallID, Fix: e.Fix,
+		ToolRefs: e.ToolRefs, ParentCallID: e.ParentCallID, Fix: e.Fix, Signature: e.Signature, Redacted: e.Redacted,
 	}
 	r.Images = imageMetas(e.Images)
 	if len(e.Arguments) > 0 {
@@ -115,7 +117,7 @@ func decodeEvent(b []byte) (Event, error) {
 		Seq: r.Seq, Type: r.Type, Time: r.Time, Text: r.Text,
 		ToolCallID: r.ToolCallID, ToolName: r.ToolName, Arguments: r.Arguments,
 		IsError: r.IsError, Decision: r.Decision, Usage: r.Usage, Model: r.Model,
-		Status: r.Status, ToolRefs: r.ToolRefs, ParentCallID: r.ParentCallID, Fix: r.Fix,
+		Status: r.Status, ToolRefs: r.ToolRefs, ParentCallID: r.ParentCallID, Fix: r.Fix, Signature: r.Signature, Redacted: r.Redacted,
 	}
 	e.Images = imagesOf(r.Images)
 	if len(e.Arguments) == 0 && r.RawArguments != "" {

@@ -37,6 +37,17 @@ const (
 	EventApproval EventType = "approval"
 	// EventUsage is token accounting for one response (Usage, Model).
 	EventUsage EventType = "usage"
+	// EventThinking is the model's reasoning before or between its answer
+	// and calls (Text, Model), possibly streamed, with the Signature or
+	// Redacted data its provider must get back with it (Anthropic). Shown
+	// apart from the answer, kept and exported; never sent to the model as
+	// answer text (ToMessages gives it to the assistant message it
+	// belongs to, as Thinking).
+	EventThinking EventType = "thinking"
+	// EventNotice is a sentence for the person about the model's answer
+	// (Text): "llama2 cannot call tools, so it answers without them". Not
+	// sent to the model.
+	EventNotice EventType = "notice"
 )
 
 // Status is an event's completion state.
@@ -50,6 +61,11 @@ const (
 	// StatusInterrupted marks a reply cut off (crash, cancel, provider
 	// failure); Text holds what was written before.
 	StatusInterrupted Status = "interrupted"
+	// StatusLength marks a reply the model stopped at its length limit
+	// (finish_reason length, done_reason length, stop_reason max_tokens):
+	// complete as far as it goes, but not finished. A front end shows
+	// "stopped: length" with Continue.
+	StatusLength Status = "length"
 )
 
 // DecisionKind is the safety gate's verdict on one tool call.
@@ -107,13 +123,18 @@ type Event struct {
 	// (the hint of the registry's error, such as granting a plugin its
 	// permissions): the window offers it as a button on the call's card.
 	Fix *hint.Hint `json:"fix,omitempty"`
+	// Signature, on a thinking event, is its provider's signature of the
+	// text, sent back unchanged with it; Redacted is the encrypted data of
+	// a block the provider withheld (Text then empty).
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
 }
 
 // validate checks what the loop can get wrong; stored events are not
 // re-validated on read (a newer Wrasse may write more).
 func (e Event) validate() error {
 	switch e.Type {
-	case EventUserMessage, EventAssistantText, EventToolCall, EventToolResult, EventError, EventUsage:
+	case EventUserMessage, EventAssistantText, EventToolCall, EventToolResult, EventError, EventUsage, EventThinking, EventNotice:
 	case EventApproval:
 		if e.Decision == nil {
 			return fmt.Errorf("%w: an approval needs a Decision", ErrInvalidEvent)
@@ -124,15 +145,15 @@ func (e Event) validate() error {
 			return fmt.Errorf("%w: decision %q is not one of approved_once, approved_conversation, denied, blocked", ErrInvalidEvent, e.Decision.Kind)
 		}
 	default:
-		return fmt.Errorf("%w: type %q is not one of user_message, assistant_text, tool_call, tool_result, error, approval, usage", ErrInvalidEvent, e.Type)
+		return fmt.Errorf("%w: type %q is not one of user_message, assistant_text, tool_call, tool_result, error, approval, usage, thinking, notice", ErrInvalidEvent, e.Type)
 	}
 	if e.Type == EventUsage && e.Usage == nil {
 		return fmt.Errorf("%w: a usage event needs Usage", ErrInvalidEvent)
 	}
 	switch e.Status {
-	case StatusComplete, StatusStreaming, StatusInterrupted:
+	case StatusComplete, StatusStreaming, StatusInterrupted, StatusLength:
 	default:
-		return fmt.Errorf("%w: status %q is not one of \"\", streaming, interrupted", ErrInvalidEvent, e.Status)
+		return fmt.Errorf("%w: status %q is not one of \"\", streaming, interrupted, length", ErrInvalidEvent, e.Status)
 	}
 	return nil
 }
@@ -343,11 +364,12 @@ func (d *DB) setTail(key [16]byte, tail string) {
 	}
 }
 
-// FinishEvent ends a streaming reply with StatusComplete, or with
-// StatusInterrupted when it was cancelled or the provider failed.
+// FinishEvent ends a streaming reply with StatusComplete, with
+// StatusInterrupted when it was cancelled or the provider failed, or with
+// StatusLength when the model stopped at its length limit.
 func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
-	if status != StatusComplete && status != StatusInterrupted {
-		return fmt.Errorf("finish %s event %d: %w: status must be complete or interrupted, not %q", id, seq, ErrInvalidEvent, status)
+	if status != StatusComplete && status != StatusInterrupted && status != StatusLength {
+		return fmt.Errorf("finish %s event %d: %w: status must be complete, interrupted or length, not %q", id, seq, ErrInvalidEvent, status)
 	}
 	red := d.Redactor()
 	d.streamMu.Lock()

@@ -403,3 +403,43 @@ func TestStreamingHoldsBackSecretPrefix(t *testing.T) {
 		t.Errorf("after crash: %q %q", e.Status, e.Text)
 	}
 }
+
+// Reasoning streams into a thinking event like a reply, keeps its
+// signature, and a reply stopped at the length limit says so.
+func TestThinkingAndLengthEvents(t *testing.T) {
+	db, _, _ := openTest(t)
+	c := mustConv(t, db, "")
+	mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "6*7?"})
+	th := mustAppend(t, db, c.ID, Event{Type: EventThinking, Status: StatusStreaming})
+	for _, p := range []string{"Six ", "sevens."} {
+		if err := db.AppendText(c.ID, th.Seq, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.FinishEvent(c.ID, th.Seq, StatusComplete); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := db.Event(c.ID, th.Seq)
+	got.Signature = "sig-abc"
+	if err := db.UpdateEvent(c.ID, got); err != nil {
+		t.Fatal(err)
+	}
+	r := mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Status: StatusStreaming, Text: "The first"})
+	if err := db.FinishEvent(c.ID, r.Seq, StatusLength); err != nil {
+		t.Fatal(err)
+	}
+	mustAppend(t, db, c.ID, Event{Type: EventNotice, Text: "llama2 cannot call tools"})
+	events, err := db.Events(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := events[1]; e.Type != EventThinking || e.Text != "Six sevens." || e.Signature != "sig-abc" || e.Status != StatusComplete {
+		t.Errorf("thinking event %+v", e)
+	}
+	if e := events[2]; e.Status != StatusLength || e.Text != "The first" {
+		t.Errorf("length-stopped reply %+v", e)
+	}
+	if events[3].Type != EventNotice {
+		t.Errorf("notice %+v", events[3])
+	}
+}

@@ -17,8 +17,12 @@ const InterruptedToolResult = "interrupted: Wrasse stopped before this tool call
 //     assistant message just before (orphans would be rejected);
 //   - calls left unanswered get an InterruptedToolResult error result before
 //     the next message (or at the end);
-//   - error, approval and usage events are for people, not the model, and
-//     are skipped, as are unknown types.
+//   - thinking events go to the assistant message they begin (or the one
+//     being built) as Thinking, never as its text: a provider that must
+//     get signed blocks back sends them its own way, the others leave
+//     them out;
+//   - error, notice, approval and usage events are for people, not the
+//     model, and are skipped, as are unknown types.
 func ToMessages(events []Event) []provider.Message {
 	var (
 		out     []provider.Message
@@ -63,6 +67,11 @@ func ToMessages(events []Event) []provider.Message {
 			if e.Text != "" {
 				m := assistant()
 				m.Content += e.Text
+			}
+		case EventThinking:
+			if e.Text != "" || e.Redacted != "" {
+				m := assistant()
+				m.Thinking = append(m.Thinking, provider.ThinkingBlock{Text: e.Text, Signature: e.Signature, Redacted: e.Redacted})
 			}
 		case EventToolCall:
 			m := assistant()

@@ -76,3 +76,29 @@ func TestToMessages(t *testing.T) {
 		})
 	}
 }
+
+// Reasoning belongs to the assistant message it begins, never to its
+// text; notices are for people only.
+func TestToMessagesThinking(t *testing.T) {
+	args := json.RawMessage(`{}`)
+	events := []Event{
+		{Type: EventUserMessage, Text: "6*7?"},
+		{Type: EventNotice, Text: "llama2 cannot call tools"},
+		{Type: EventThinking, Text: "Use the calculator.", Signature: "sig-1"},
+		{Type: EventThinking, Redacted: "opaque"},
+		{Type: EventToolCall, ToolCallID: "c1", ToolName: "calc", Arguments: args},
+		{Type: EventToolResult, ToolCallID: "c1", ToolName: "calc", Text: "42"},
+		{Type: EventThinking, Text: "Now answer."},
+		{Type: EventAssistantText, Text: "42", Status: StatusLength},
+	}
+	want := []provider.Message{
+		{Role: provider.RoleUser, Content: "6*7?"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "calc", Arguments: args}},
+			Thinking: []provider.ThinkingBlock{{Text: "Use the calculator.", Signature: "sig-1"}, {Redacted: "opaque"}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", ToolName: "calc", Content: "42"},
+		{Role: provider.RoleAssistant, Content: "42", Thinking: []provider.ThinkingBlock{{Text: "Now answer."}}},
+	}
+	if got := ToMessages(events); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,13 +16,14 @@ import (
 
 // Keys are config.json's keys, in the order they are documented.
 var keys = []string{"provider", "model", "baseURL", "contextWindow", "maxSteps", "pinnedCapabilities",
-	"autoResync", "folders", "indexBudget", "toolBudget", "imageInput"}
+	"autoResync", "folders", "indexBudget", "toolBudget", "imageInput", "thinking", "thinkingBudget", "streamIdleTimeout"}
 
 // Keys returns config.json's keys in documentation order.
 func Keys() []string { return append([]string(nil), keys...) }
 
-// Providers are the known model providers.
-var providers = []string{"openai", "anthropic"}
+// Providers returns the known model providers: ollama (Ollama's own
+// API), openai (any OpenAI-compatible server) and anthropic.
+func Providers() []string { return []string{"ollama", "openai", "anthropic"} }
 
 // Set sets one key from its text form; an empty value resets it to its
 // default. Lists are comma-separated. It validates the value: a provider
@@ -42,8 +44,8 @@ func (c *Config) Set(key, value string) error {
 	var err error
 	switch key {
 	case "provider":
-		if value != "" && value != "openai" && value != "anthropic" {
-			return fmt.Errorf("%w: provider must be openai (any OpenAI-compatible server) or anthropic, not %q", ErrBadValue, value)
+		if value != "" && !slices.Contains(Providers(), value) {
+			return fmt.Errorf("%w: provider must be ollama (Ollama's own API), openai (any OpenAI-compatible server) or anthropic, not %q", ErrBadValue, value)
 		}
 		c.Provider = value
 	case "model":
@@ -65,6 +67,23 @@ func (c *Config) Set(key, value string) error {
 		c.PinnedCapabilities = commalist.Split(value)
 	case "folders":
 		c.Folders = commalist.Split(value)
+	case "thinking":
+		t, perr := ParseThinking(value)
+		if perr != nil {
+			return perr
+		}
+		c.Thinking = t
+	case "thinkingBudget":
+		c.ThinkingBudget, err = num()
+		if err == nil && c.ThinkingBudget != 0 && c.ThinkingBudget < 1024 {
+			return fmt.Errorf("%w: thinkingBudget must be at least 1024 tokens (Anthropic's least), not %d", ErrBadValue, c.ThinkingBudget)
+		}
+	case "streamIdleTimeout":
+		d, perr := parseTimeout(value)
+		if perr != nil || (d != 0 && d < minStreamIdleTimeout) {
+			return fmt.Errorf("%w: streamIdleTimeout must be a duration of 5s or more, such as 90s or 2m, not %q", ErrBadValue, value)
+		}
+		c.StreamIdleTimeout = value
 	case "imageInput":
 		switch strings.ToLower(value) {
 		case "", "auto":
@@ -128,8 +147,32 @@ func (c Config) Get(key string) (string, error) {
 		return strconv.FormatBool(c.AutoResync), nil
 	case "imageInput":
 		return c.ImageInput, nil
+	case "thinking":
+		return c.Thinking.String(), nil
+	case "thinkingBudget":
+		return itoa(c.ThinkingBudget), nil
+	case "streamIdleTimeout":
+		return c.StreamIdleTimeout, nil
 	}
 	return "", fmt.Errorf("%w: %q", ErrUnknownKey, key)
+}
+
+// OllamaThroughOpenAI says why provider openai is the wrong way to reach
+// the Ollama server c points at (port 11434, the default URL included),
+// or "" when it is not one: Ollama's OpenAI-compatible endpoint ignores
+// num_ctx and cuts longer prompts to its default context from the start.
+func (c Config) OllamaThroughOpenAI() string {
+	eff := c.WithDefaults()
+	if eff.Provider != "openai" {
+		return ""
+	}
+	u, err := url.Parse(eff.BaseURL)
+	if err != nil || u.Port() != "11434" {
+		return ""
+	}
+	return `provider "openai" reaches Ollama through its OpenAI-compatible endpoint, which ignores num_ctx and cuts every ` +
+		`prompt longer than Ollama's default context (4,096 tokens) from the start, instructions and tools first; ` +
+		`provider "ollama" uses Ollama's own API, with the whole context of the model`
 }
 
 // CheckBaseURL accepts "" (the provider's default) or an absolute http or
@@ -207,6 +250,10 @@ func CheckConfig(data []byte, name string) []Problem {
 				line, col := position(data, int64(keyOffset(data, k)))
 				out = append(out, Problem{name, line, col, strings.TrimPrefix(err.Error(), ErrBadValue.Error()+": ")})
 			}
+		}
+		if msg := c.OllamaThroughOpenAI(); msg != "" {
+			line, col := position(data, int64(keyOffset(data, "provider")))
+			out = append(out, Problem{name, line, col, msg})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

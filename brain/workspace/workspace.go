@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/adrg/xdg"
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
@@ -120,11 +123,13 @@ func (w Workspace) OpenLog(level slog.Level) (*slog.Logger, io.Closer, error) {
 
 // Config is config.json: non-secret settings. API keys never live here.
 type Config struct {
-	// Provider is "openai" (any OpenAI-compatible server) or "anthropic".
+	// Provider is "ollama" (Ollama's own API), "openai" (any
+	// OpenAI-compatible server) or "anthropic".
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	BaseURL  string `json:"baseURL,omitempty"`
-	// ContextWindow is the model's context size in tokens.
+	// ContextWindow is the model's context size in tokens; 0 learns it
+	// from the server.
 	ContextWindow int `json:"contextWindow,omitempty"`
 	// MaxSteps bounds model requests per turn.
 	MaxSteps int `json:"maxSteps,omitempty"`
@@ -147,6 +152,14 @@ type Config struct {
 	// named as vision models such as gpt-4o, llava or qwen2.5vl), "on" or
 	// "off" (the model reads a description instead).
 	ImageInput string `json:"imageInput,omitempty"`
+	// Thinking turns each model's reasoning on or off (thinking.go).
+	Thinking Thinking `json:"thinking,omitempty"`
+	// ThinkingBudget is the tokens Anthropic's extended thinking may use
+	// (budget_tokens); 0 is the provider's default.
+	ThinkingBudget int `json:"thinkingBudget,omitempty"`
+	// StreamIdleTimeout is how long an answer may stop arriving before
+	// the turn ends ("60s", "2m"; "" is DefaultStreamIdleTimeout).
+	StreamIdleTimeout string `json:"streamIdleTimeout,omitempty"`
 }
 
 // ToolBudgetShare is the default share of the context window (in percent)
@@ -169,21 +182,35 @@ func (c Config) EffectiveToolBudget() int {
 
 // Defaults used when config.json leaves a setting out.
 const (
-	DefaultProvider      = "openai"
-	DefaultBaseURL       = "http://localhost:11434/v1"
+	DefaultProvider = "ollama"
+	// DefaultBaseURL is the default provider's: a local Ollama's root.
+	DefaultBaseURL = "http://localhost:11434"
+	// OpenAIDefaultBaseURL is provider openai's default, Ollama's
+	// OpenAI-compatible endpoint, as Wrasse used before it spoke Ollama's
+	// own API: a config.json naming openai alone keeps working.
+	OpenAIDefaultBaseURL = "http://localhost:11434/v1"
 	DefaultModel         = "llama3.1"
-	DefaultContextWindow = 32768
-	DefaultMaxSteps      = 25
+	// DefaultContextWindow is the window assumed when neither the config
+	// nor the server says (WithDefaults leaves ContextWindow 0: learn it).
+	DefaultContextWindow     = 32768
+	DefaultMaxSteps          = 25
+	DefaultStreamIdleTimeout = 60 * time.Second
 )
 
 // WithDefaults fills unset settings: with no configuration Wrasse talks to
-// a local Ollama server.
+// a local Ollama server. ContextWindow stays 0 when unset: the window is
+// learnt from the server (DefaultContextWindow when it does not say).
 func (c Config) WithDefaults() Config {
 	if c.Provider == "" {
-		c.Provider = DefaultProvider
+		c.Provider = ImpliedProvider(c.BaseURL)
 	}
-	if c.BaseURL == "" && c.Provider == DefaultProvider {
-		c.BaseURL = DefaultBaseURL
+	if c.BaseURL == "" {
+		switch c.Provider {
+		case "ollama":
+			c.BaseURL = DefaultBaseURL
+		case "openai":
+			c.BaseURL = OpenAIDefaultBaseURL
+		}
 	}
 	if c.Model == "" {
 		if c.Provider == "anthropic" {
@@ -192,13 +219,33 @@ func (c Config) WithDefaults() Config {
 			c.Model = DefaultModel
 		}
 	}
-	if c.ContextWindow <= 0 {
-		c.ContextWindow = DefaultContextWindow
-	}
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = DefaultMaxSteps
 	}
 	return c
+}
+
+// ImpliedProvider is the provider of a config that names none: ollama,
+// unless its base URL names a server on another port than Ollama's 11434,
+// which is then spoken to as OpenAI-compatible, as Wrasse did when openai
+// was the default (an LM Studio or vLLM base URL keeps working).
+func ImpliedProvider(baseURL string) string {
+	if strings.TrimSpace(baseURL) == "" {
+		return DefaultProvider
+	}
+	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.Port() == "11434" {
+		return "ollama"
+	}
+	return "openai"
+}
+
+// IdleTimeout is StreamIdleTimeout as a duration (the default when unset
+// or unreadable; Set refuses those).
+func (c Config) IdleTimeout() time.Duration {
+	if d, err := parseTimeout(c.StreamIdleTimeout); err == nil && d > 0 {
+		return d
+	}
+	return DefaultStreamIdleTimeout
 }
 
 // LoadConfig reads config.json; a missing file is an empty config.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -38,8 +39,8 @@ func setupChat(fs *flag.FlagSet, c *call) runFunc {
 	f := &chatFlags{}
 	c.opts = f
 	fs.StringVar(&f.conv, "c", "", "continue conversation `ID` (e.g. c12)")
-	fs.StringVar(&f.over.Provider, "provider", "", "model provider for this turn: openai (any OpenAI-compatible server) or anthropic")
-	fs.StringVar(&f.over.BaseURL, "base-url", "", "API root for this turn, e.g. http://localhost:11434/v1")
+	fs.StringVar(&f.over.Provider, "provider", "", "model provider for this turn: ollama, openai (any OpenAI-compatible server) or anthropic")
+	fs.StringVar(&f.over.BaseURL, "base-url", "", "API root for this turn, e.g. http://localhost:11434")
 	fs.BoolVar(&f.over.SendKey, "send-key", false, "send the provider's API key to --base-url's host for this turn, though it is kept for another")
 	fs.StringVar(&f.over.Model, "model", "", "model name for this turn")
 	fs.IntVar(&f.retries, "retries", provider.DefaultMaxRetries, "how many times to retry a request that failed for a passing reason (when no window holds the workspace)")
@@ -55,8 +56,8 @@ func setupChat(fs *flag.FlagSet, c *call) runFunc {
 // checkChat finds chat's usage errors before anything is opened.
 func checkChat(c *call) error {
 	f := chatFlagsOf(c)
-	if p := f.over.Provider; p != "" && p != "openai" && p != "anthropic" {
-		return usagef(c.cmd.path, "--provider must be openai or anthropic, not %q", p)
+	if p := f.over.Provider; p != "" && !slices.Contains(workspace.Providers(), p) {
+		return usagef(c.cmd.path, "--provider must be ollama, openai or anthropic, not %q", p)
 	}
 	if err := workspace.CheckBaseURL(f.over.BaseURL); err != nil {
 		return usagef(c.cmd.path, "--base-url: %v", err)
@@ -118,6 +119,9 @@ type chatPrinter struct {
 	events    []store.Event
 	index     map[uint64]int
 	shown     bool // an error event was printed
+	// status: a status line is on a terminal's stderr (chatstatus.go).
+	statusMu sync.Mutex
+	status   bool
 }
 
 func newChatPrinter(io stdio, asJSON bool) *chatPrinter {
@@ -130,6 +134,7 @@ func (p *chatPrinter) OnText(_ uint64, delta string) {
 	if p.json || delta == "" {
 		return
 	}
+	p.clearStatus()
 	fmt.Fprint(p.io.out, delta)
 	p.lineStart = strings.HasSuffix(delta, "\n")
 }
@@ -144,6 +149,7 @@ func (p *chatPrinter) OnEvent(e store.Event) {
 	if p.json {
 		return
 	}
+	p.clearStatus()
 	// A code-mode program's calls are indented under its run_go.
 	ind := ""
 	if e.ParentCallID != "" {

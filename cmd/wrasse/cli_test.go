@@ -106,7 +106,7 @@ func TestUsageErrorPointsToHelp(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "wrasse --help"},
 		{[]string{"caps", "list", "--bogus"}, "flag provided but not defined: -bogus", "wrasse caps list --help"},
 		{[]string{"caps", "call", "calc", "calc_eval", "not json"}, "must be a JSON object", "wrasse caps call --help"},
-		{[]string{"chat", "--provider", "gemini", "hi"}, "--provider must be openai or anthropic", "wrasse chat --help"},
+		{[]string{"chat", "--provider", "gemini", "hi"}, "--provider must be ollama, openai or anthropic", "wrasse chat --help"},
 		{[]string{"chat", "--base-url", "localhost:11434", "hi"}, "baseURL must be an http or https URL", "wrasse chat --help"},
 		{[]string{"conversations", "show", "yesterday"}, "invalid conversation id", "wrasse conversations show --help"},
 		{[]string{"secrets", "set", "NAME", "value-on-the-command-line"}, "one too many", "wrasse secrets set --help"},
@@ -278,7 +278,7 @@ func TestConfigSetValidatesAndShowReportsProblems(t *testing.T) {
 		{[]string{"config", "set", "provider", "anthropic"}, 0, "Saved provider = anthropic"},
 		{[]string{"config", "set", "pinnedCapabilities", "web, calc"}, 0, "Saved pinnedCapabilities = web,calc"},
 		{[]string{"config", "set", "baseURL", "localhost:11434"}, 1, "baseURL must be an http or https URL"},
-		{[]string{"config", "set", "provider", "skynet"}, 1, "provider must be openai"},
+		{[]string{"config", "set", "provider", "skynet"}, 1, "provider must be ollama"},
 		{[]string{"config", "set", "contextWindow", "-5"}, 1, "whole number"},
 		{[]string{"config", "set", "modle", "x"}, 1, "did you mean model?"},
 		{[]string{"config", "unset", "provider"}, 0, "Reset provider to its default"},
@@ -290,7 +290,7 @@ func TestConfigSetValidatesAndShowReportsProblems(t *testing.T) {
 		}
 	}
 	code, out, _ := cli(t, ws, "config", "show", "--json")
-	if code != 0 || !strings.Contains(out, `"provider": "openai"`) || !strings.Contains(out, `"calc"`) {
+	if code != 0 || !strings.Contains(out, `"provider": "ollama"`) || !strings.Contains(out, `"calc"`) {
 		t.Fatalf("show: %d %s", code, out)
 	}
 	data, _ := os.ReadFile(filepath.Join(ws, "config.json"))

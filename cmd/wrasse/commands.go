@@ -62,6 +62,7 @@ var groups = []group{
 	{name: "secrets", summary: "API keys and other secrets, stored in the workspace and redacted everywhere", def: "list"},
 	{name: "config", summary: "settings in config.json (provider, model, baseURL, ...)", def: "show"},
 	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, remove, import", def: "list"},
+	{name: "models", summary: "the model server's models: what each can do, its window; download one into Ollama", def: "list"},
 }
 
 // commands returns every command, in the order help lists them. It is a
@@ -225,7 +226,7 @@ func commands() []*command {
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
 			setup: plain(configUnset)},
 	}
-	return append(cmds, mcpCommands()...)
+	return append(append(cmds, mcpCommands()...), modelsCommands()...)
 }
 
 // plain is the setup of a command with no flags of its own.

@@ -51,7 +51,7 @@ type modelPage struct {
 
 func newModelPage(env *bridge.Env) *modelPage {
 	p := &modelPage{env: env, errs: map[string]*widget.Label{}}
-	p.provider = widget.NewSelect([]string{"openai", "anthropic"}, func(string) { p.providerChanged() })
+	p.provider = widget.NewSelect(workspace.Providers(), func(string) { p.providerChanged() })
 	p.baseURL = widget.NewEntry()
 	// A list or its failure was for the URL as it was.
 	p.baseURL.OnChanged = func(string) { p.forgetStaleList() }
@@ -85,7 +85,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 	}
 	form := widget.NewForm(
 		widget.NewFormItem("Provider", field("provider", p.provider,
-			"openai: any OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, OpenAI). anthropic: Anthropic's Messages API.")),
+			"ollama: Ollama's own API. openai: any OpenAI-compatible server (LM Studio, vLLM, OpenRouter, OpenAI). anthropic: Anthropic's Messages API.")),
 		widget.NewFormItem("Base URL", field("baseURL", p.baseURL, "Leave empty for the provider's default.")),
 		widget.NewFormItem("Model", field("model", container.NewBorder(nil, nil, nil, p.listBtn, p.model), "")),
 		widget.NewFormItem("", p.listNote),
@@ -109,7 +109,7 @@ func (p *modelPage) load() {
 	raw := p.env.Core.Config()
 	prov := raw.Provider
 	if prov == "" {
-		prov = workspace.DefaultProvider
+		prov = workspace.ImpliedProvider(raw.BaseURL)
 	}
 	p.provider.OnChanged = nil
 	p.provider.SetSelected(prov)
@@ -156,7 +156,7 @@ func (p *modelPage) placeholders() {
 		p.baseURL.SetPlaceHolder("the provider's own API (https://api.anthropic.com)")
 	}
 	p.model.SetPlaceHolder(def.Model)
-	p.window.SetPlaceHolder(strconv.Itoa(def.ContextWindow))
+	p.window.SetPlaceHolder("learnt from the server (" + strconv.Itoa(workspace.DefaultContextWindow) + " if it does not say)")
 }
 
 // providerChanged keeps a base URL that was only the other provider's
@@ -235,7 +235,7 @@ func (p *modelPage) saved() modelForm {
 	raw := p.env.Core.Config()
 	prov := raw.Provider
 	if prov == "" {
-		prov = workspace.DefaultProvider
+		prov = workspace.ImpliedProvider(raw.BaseURL)
 	}
 	return modelForm{Provider: prov, BaseURL: raw.BaseURL, Model: raw.Model, ContextWindow: itoa(raw.ContextWindow)}
 }

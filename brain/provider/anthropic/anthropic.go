@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/internal/wire"
 )
 
 const (
@@ -25,9 +25,11 @@ const (
 	// DefaultMaxTokens caps an answer when neither the request nor the
 	// config says otherwise; the API requires a cap.
 	DefaultMaxTokens = 8192
-	// DefaultResponseHeaderTimeout bounds the wait for a response to start
-	// with the default HTTP client.
-	DefaultResponseHeaderTimeout = 5 * time.Minute
+	// DefaultThinkingBudget is the budget_tokens of extended thinking
+	// when thinking is on and the config sets none.
+	DefaultThinkingBudget = 4096
+	// MinThinkingBudget is the least budget the API takes.
+	MinThinkingBudget = 1024
 )
 
 // Config configures a Provider.
@@ -44,9 +46,22 @@ type Config struct {
 	// MaxTokens is used when a Request sets none; default DefaultMaxTokens.
 	MaxTokens int
 	// HTTPClient sends the requests; default: a client on a clone of
-	// http.DefaultTransport with DefaultResponseHeaderTimeout and no overall
+	// http.DefaultTransport that connects within Timeouts.Connect. Either
+	// way each streamed answer is watched (Timeouts); there is no overall
 	// limit (cancel the context to stop).
 	HTTPClient *http.Client
+	// Timeouts bound the waits for the server (zero fields: defaults).
+	Timeouts provider.Timeouts
+	// Clock runs the timeouts; default provider.SystemClock.
+	Clock provider.Clock
+	// Thinking returns the thinking setting for a model: on (or high)
+	// turns extended thinking on with ThinkingBudget, medium and low with
+	// a half and a quarter of it (never under MinThinkingBudget); nil or
+	// auto leaves it off.
+	Thinking func(model string) provider.ThinkingMode
+	// ThinkingBudget is budget_tokens for extended thinking; default
+	// DefaultThinkingBudget. The answer's max_tokens is raised by it.
+	ThinkingBudget int
 	// Headers are added to every request (anthropic-beta, a proxy's header).
 	// Their values are never logged.
 	Headers map[string]string
@@ -86,6 +101,14 @@ type Provider struct {
 	systemOnly    bool
 	noDefer       bool
 	noDeferModels sync.Map
+
+	clock    provider.Clock
+	timeouts provider.Timeouts
+	thinking func(string) provider.ThinkingMode
+	budget   int
+	server   string
+	local    bool
+	windows  *wire.WindowCache
 }
 
 var (
@@ -120,11 +143,17 @@ func New(cfg Config) (*Provider, error) {
 	if maxTokens == 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
-		client = &http.Client{Transport: t}
+	if cfg.ThinkingBudget < 0 {
+		return nil, fmt.Errorf("%w: ThinkingBudget %d is negative", ErrConfig, cfg.ThinkingBudget)
+	}
+	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
+	clock := cfg.Clock
+	if clock == nil {
+		clock = provider.SystemClock()
+	}
+	budget := cfg.ThinkingBudget
+	if budget == 0 {
+		budget = DefaultThinkingBudget
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -158,8 +187,33 @@ func New(cfg Config) (*Provider, error) {
 
 		systemOnly: cfg.SystemBreakpointOnly,
 		noDefer:    cfg.DisableDeferredTools,
+
+		clock:    clock,
+		timeouts: cfg.Timeouts.WithDefaults(),
+		thinking: cfg.Thinking,
+		budget:   max(budget, MinThinkingBudget),
+		server:   wire.ServerName(base),
+		local:    wire.IsLocal(base),
+		windows:  wire.NewWindowCache(clock),
 	}, nil
 }
 
 // Name returns the configured provider name.
 func (p *Provider) Name() string { return p.name }
+
+// thinkingBudget is the budget_tokens of a request for model, 0 when
+// thinking stays off.
+func (p *Provider) thinkingBudget(model string) int {
+	if p.thinking == nil {
+		return 0
+	}
+	switch p.thinking(model) {
+	case provider.ThinkOn, provider.ThinkHigh:
+		return p.budget
+	case provider.ThinkMedium:
+		return max(p.budget/2, MinThinkingBudget)
+	case provider.ThinkLow:
+		return max(p.budget/4, MinThinkingBudget)
+	}
+	return 0
+}

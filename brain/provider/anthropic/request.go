@@ -23,6 +23,12 @@ func (p *Provider) params(req provider.Request, model string, deferred bool) (sd
 		Model:     sdk.Model(model),
 		MaxTokens: int64(maxTokens),
 	}
+	budget := p.thinkingBudget(model)
+	if budget > 0 {
+		// Thinking counts toward max_tokens: the answer keeps its own.
+		out.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
+		out.MaxTokens += int64(budget)
+	}
 	if req.System != "" {
 		block := sdk.TextBlockParam{Text: req.System}
 		if !p.noCache {
@@ -30,7 +36,7 @@ func (p *Provider) params(req provider.Request, model string, deferred bool) (sd
 		}
 		out.System = []sdk.TextBlockParam{block}
 	}
-	msgs, err := messages(p.withImages(req.Messages, model))
+	msgs, err := messages(p.withImages(req.Messages, model), budget > 0)
 	if err != nil {
 		return out, err
 	}
@@ -48,8 +54,19 @@ func (p *Provider) params(req provider.Request, model string, deferred bool) (sd
 // messages maps the history. Consecutive entries with the same API role are
 // merged into one message: the API wants all results of one assistant turn's
 // tool calls in a single user message, and merging also keeps roles
-// alternating when an empty turn was dropped.
-func messages(in []provider.Message) ([]sdk.MessageParam, error) {
+// alternating when an empty turn was dropped. With thinking on, the
+// assistant messages of the current turn (after the last user message)
+// begin with their thinking blocks, signatures unchanged, as the API
+// requires within a tool-use turn; earlier ones it ignores, so they are
+// not sent.
+func messages(in []provider.Message, thinking bool) ([]sdk.MessageParam, error) {
+	turn := 0
+	for i := len(in) - 1; i >= 0; i-- {
+		if in[i].Role == provider.RoleUser {
+			turn = i
+			break
+		}
+	}
 	var out []sdk.MessageParam
 	add := func(role sdk.MessageParamRole, blocks ...sdk.ContentBlockParamUnion) {
 		if len(blocks) == 0 {
@@ -72,6 +89,9 @@ func messages(in []provider.Message) ([]sdk.MessageParam, error) {
 			}
 		case provider.RoleAssistant:
 			var blocks []sdk.ContentBlockParamUnion
+			if thinking && i > turn {
+				blocks = thinkingBlocks(m.Thinking)
+			}
 			if m.Content != "" {
 				blocks = append(blocks, sdk.NewTextBlock(m.Content))
 			}
@@ -129,4 +149,19 @@ func schemaOf(t provider.Tool) (sdk.ToolInputSchemaParam, error) {
 		return sdk.ToolInputSchemaParam{}, fmt.Errorf("tool %q: parameters are not a JSON Schema object", t.Name)
 	}
 	return param.Override[sdk.ToolInputSchemaParam](json.RawMessage(raw)), nil
+}
+
+// thinkingBlocks are the signed and redacted blocks of th as the API
+// takes them back; unsigned reasoning (from another provider) cannot go.
+func thinkingBlocks(th []provider.ThinkingBlock) []sdk.ContentBlockParamUnion {
+	var out []sdk.ContentBlockParamUnion
+	for _, t := range th {
+		switch {
+		case t.Redacted != "":
+			out = append(out, sdk.NewRedactedThinkingBlock(t.Redacted))
+		case t.Signature != "":
+			out = append(out, sdk.NewThinkingBlock(t.Signature, t.Text))
+		}
+	}
+	return out
 }

@@ -28,17 +28,30 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens, "deferred_tools", deferred)
 
 	var x wire.Exchange
-	stream := p.messages.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
+	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
+	defer call.W.Stop()
+	stream := p.messages.NewStreaming(wctx, params, option.WithMiddleware(x.Middleware))
 	defer func() { stream.Close() }()
 
-	st := &state{blocks: map[int64]*toolAcc{}}
-	for stream.Next() {
-		if err := st.event(stream.Current(), b); err != nil {
-			return wire.Fail(ctx, p.log, b, cls, err)
+	st := &state{blocks: map[int64]*toolAcc{}, thinking: map[int64]*thinkAcc{}}
+	read := func() error {
+		for stream.Next() {
+			if err := st.event(stream.Current(), b); err != nil {
+				return err
+			}
+			if st.stopped {
+				break
+			}
+			if st.stop != "" {
+				// Only message_stop may follow; a server that neither
+				// sends it nor closes the connection does not hold the turn.
+				call.W.Finished()
+			}
 		}
-		if st.stopped {
-			break
-		}
+		return nil
+	}
+	if err := read(); err != nil {
+		return wire.Fail(ctx, p.log, b, cls, err)
 	}
 	if err := stream.Err(); err != nil && deferred && !st.started && refusesDeferred(x.Status, x.Body) {
 		// The model (or a gateway in front of it) does not take deferred
@@ -50,28 +63,32 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		}
 		stream.Close()
 		x = wire.Exchange{}
-		stream = p.messages.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
-		for stream.Next() {
-			if err := st.event(stream.Current(), b); err != nil {
-				return wire.Fail(ctx, p.log, b, cls, err)
-			}
-			if st.stopped {
-				break
-			}
+		stream = p.messages.NewStreaming(wctx, params, option.WithMiddleware(x.Middleware))
+		if err := read(); err != nil {
+			return wire.Fail(ctx, p.log, b, cls, err)
 		}
 	}
-	if err := stream.Err(); err != nil {
+	if err := stream.Err(); err != nil && !(st.stop != "" && call.Complete()) {
+		if ferr := call.Fired(); ferr != nil {
+			return wire.Fail(ctx, p.log, b, cls, ferr)
+		}
 		return wire.Fail(ctx, p.log, b, cls, p.classify(ctx, cls, &x, err))
+	}
+	if st.stop != "" && call.Complete() {
+		st.stopped = true
 	}
 	if !st.stopped || !st.started {
 		if perr := cls.Context(ctx, nil); perr != nil {
 			return wire.Fail(ctx, p.log, b, cls, perr)
 		}
+		if wire.IsHTML(x.Header.Get("Content-Type"), nil) {
+			return wire.Fail(ctx, p.log, b, cls, cls.NotAPI(x.Status, nil))
+		}
 		detail := "the stream ended before message_stop"
 		if !st.started {
 			detail = "the stream had no message_start"
 		}
-		return wire.Fail(ctx, p.log, b, cls, cls.BadStream(detail, nil))
+		return wire.Fail(ctx, p.log, b, cls, cls.BadStream(detail, b.Shown(), nil))
 	}
 	return call.Done(ctx, p.log, stopReason(st.stop))
 }
@@ -95,8 +112,10 @@ func (p *Provider) classify(ctx context.Context, cls *wire.Classifier, x *wire.E
 
 // state follows one message's content blocks.
 type state struct {
-	// blocks holds the tool_use blocks still open, by content index.
-	blocks map[int64]*toolAcc
+	// blocks holds the tool_use blocks still open, by content index;
+	// thinking the thinking blocks.
+	blocks   map[int64]*toolAcc
+	thinking map[int64]*thinkAcc
 	// Raw token counts as the API reports them.
 	in, cacheRead, cacheWrite, out int64
 	stop                           string
@@ -119,6 +138,12 @@ type toolAcc struct {
 	args     []byte
 }
 
+// thinkAcc is an open thinking or redacted_thinking block.
+type thinkAcc struct {
+	signature string
+	redacted  string
+}
+
 func (s *state) event(ev sdk.MessageStreamEventUnion, b *wire.Builder) error {
 	switch ev.Type {
 	case "message_start":
@@ -138,6 +163,11 @@ func (s *state) event(ev sdk.MessageStreamEventUnion, b *wire.Builder) error {
 			s.blocks[ev.Index] = &toolAcc{id: id, name: ev.ContentBlock.Name}
 		case "text":
 			return b.Text(ev.ContentBlock.Text)
+		case "thinking":
+			s.thinking[ev.Index] = &thinkAcc{signature: ev.ContentBlock.Signature}
+			return b.Thinking(ev.ContentBlock.Thinking)
+		case "redacted_thinking":
+			s.thinking[ev.Index] = &thinkAcc{redacted: ev.ContentBlock.Data}
 		}
 	case "content_block_delta":
 		switch ev.Delta.Type {
@@ -147,8 +177,18 @@ func (s *state) event(ev sdk.MessageStreamEventUnion, b *wire.Builder) error {
 			if acc := s.blocks[ev.Index]; acc != nil {
 				acc.args = append(acc.args, ev.Delta.PartialJSON...)
 			}
+		case "thinking_delta":
+			return b.Thinking(ev.Delta.Thinking)
+		case "signature_delta":
+			if acc := s.thinking[ev.Index]; acc != nil {
+				acc.signature += ev.Delta.Signature
+			}
 		}
 	case "content_block_stop":
+		if th := s.thinking[ev.Index]; th != nil {
+			delete(s.thinking, ev.Index)
+			return b.ThinkingBlock(provider.ThinkingBlock{Signature: th.signature, Redacted: th.redacted})
+		}
 		acc := s.blocks[ev.Index]
 		if acc == nil {
 			return nil
@@ -185,11 +225,11 @@ func stopReason(r string) string {
 	switch r {
 	case "end_turn", "stop_sequence", "":
 		// No message_delta at all: the message simply ended.
-		return "end"
+		return provider.StopEnd
 	case "tool_use":
-		return "tool_use"
+		return provider.StopToolUse
 	case "max_tokens", "model_context_window_exceeded":
-		return "max_tokens"
+		return provider.StopMaxTokens
 	default:
 		return r
 	}

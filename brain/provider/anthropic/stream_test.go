@@ -41,9 +41,18 @@ func newProvider(t *testing.T, url string, mod func(*anthropic.Config)) *anthrop
 	return p
 }
 
-type recorder struct{ events []provider.Event }
+// recorder collects events; statuses apart, since they say how the
+// request waited, not what it answered.
+type recorder struct {
+	events   []provider.Event
+	statuses []provider.Status
+}
 
 func (r *recorder) on(ev provider.Event) error {
+	if ev.Type == provider.EventStatus {
+		r.statuses = append(r.statuses, *ev.Status)
+		return nil
+	}
 	r.events = append(r.events, ev)
 	return nil
 }

@@ -8,12 +8,12 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/internal/wire"
 )
 
 // Base URLs of the common OpenAI-compatible servers.
@@ -43,10 +43,18 @@ type Config struct {
 	// Model is used when a Request names none.
 	Model string
 	// HTTPClient sends the requests; default: a client on a clone of
-	// http.DefaultTransport that waits at most DefaultResponseHeaderTimeout
-	// for the response to start, and no overall limit (answers stream for as
-	// long as they take; cancel the context to stop).
+	// http.DefaultTransport that connects within Timeouts.Connect. Either
+	// way each streamed answer is watched (Timeouts): it must start, and
+	// keep arriving, within its limits; there is no overall limit (answers
+	// stream for as long as they take; cancel the context to stop).
 	HTTPClient *http.Client
+	// Timeouts bound the waits for the server (zero fields: defaults).
+	Timeouts provider.Timeouts
+	// Clock runs the timeouts; default provider.SystemClock.
+	Clock provider.Clock
+	// Thinking returns the thinking setting for a model: low, medium and
+	// high are sent as reasoning_effort; nil is auto for every model.
+	Thinking func(model string) provider.ThinkingMode
 	// Headers are added to every request (OpenRouter's HTTP-Referer and
 	// X-Title, a proxy's own header). Their values are never logged.
 	Headers map[string]string
@@ -61,14 +69,10 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// DefaultResponseHeaderTimeout bounds the wait for a response to start with
-// the default HTTP client. It is long because a local server may first load
-// a large model from disk.
-const DefaultResponseHeaderTimeout = 5 * time.Minute
-
 // Provider streams Chat Completions. It is safe for concurrent use.
 type Provider struct {
 	name    string
+	base    string // for requests
 	baseURL string // for messages: any password masked
 	apiKey  string
 	model   string
@@ -77,6 +81,16 @@ type Provider struct {
 	log     *slog.Logger
 	chat    sdk.ChatCompletionService
 	models  sdk.ModelService
+
+	// http sends the requests the SDK does not (window discovery).
+	http     *http.Client
+	clock    provider.Clock
+	timeouts provider.Timeouts
+	thinking func(string) provider.ThinkingMode
+	server   string
+	local    bool
+	// windows caches discovered context windows (window.go).
+	windows windowCache
 }
 
 var (
@@ -101,9 +115,10 @@ func New(cfg Config) (*Provider, error) {
 	if name == "" {
 		name = DefaultName
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = defaultHTTPClient()
+	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
+	clock := cfg.Clock
+	if clock == nil {
+		clock = provider.SystemClock()
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -125,6 +140,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	return &Provider{
 		name:    name,
+		base:    base,
 		baseURL: shown,
 		apiKey:  cfg.APIKey,
 		model:   cfg.Model,
@@ -133,14 +149,24 @@ func New(cfg Config) (*Provider, error) {
 		log:     log.With("provider", name),
 		chat:    sdk.NewChatCompletionService(opts...),
 		models:  sdk.NewModelService(opts...),
+
+		http:     client,
+		clock:    clock,
+		timeouts: cfg.Timeouts.WithDefaults(),
+		thinking: cfg.Thinking,
+		server:   wire.ServerName(base),
+		local:    wire.IsLocal(base),
+		windows:  newWindowCache(clock),
 	}, nil
 }
 
 // Name returns the configured provider name.
 func (p *Provider) Name() string { return p.name }
 
-func defaultHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
-	return &http.Client{Transport: t}
+// thinkingFor is the thinking setting for model.
+func (p *Provider) thinkingFor(model string) provider.ThinkingMode {
+	if p.thinking == nil {
+		return provider.ThinkAuto
+	}
+	return p.thinking(model)
 }

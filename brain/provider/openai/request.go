@@ -20,6 +20,9 @@ func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletio
 		// Without this the usage chunk never comes.
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)},
 	}
+	if effort := p.thinkingFor(model).Effort(); effort != "" {
+		out.ReasoningEffort = shared.ReasoningEffort(effort)
+	}
 	if req.MaxTokens > 0 {
 		if p.legacy {
 			out.MaxTokens = param.NewOpt(int64(req.MaxTokens))

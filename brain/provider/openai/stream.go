@@ -31,7 +31,9 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		"messages", len(params.Messages), "tools", len(params.Tools))
 
 	var x wire.Exchange
-	stream := p.chat.NewStreaming(ctx, params, option.WithMiddleware(x.Middleware))
+	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
+	defer call.W.Stop()
+	stream := p.chat.NewStreaming(wctx, params, option.WithMiddleware(x.Middleware))
 	defer stream.Close()
 
 	st := &state{calls: map[int64]*callAcc{}}
@@ -39,15 +41,26 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		if err := st.chunk(stream.Current(), b); err != nil {
 			return wire.Fail(ctx, p.log, b, cls, err)
 		}
+		if st.finished {
+			// Only the usage and [DONE] may follow; a server that sends
+			// neither nor closes the connection does not hold the turn.
+			call.W.Finished()
+		}
 	}
-	if err := stream.Err(); err != nil {
+	if err := stream.Err(); err != nil && !(st.finished && call.Complete()) {
+		if ferr := call.Fired(); ferr != nil {
+			return wire.Fail(ctx, p.log, b, cls, ferr)
+		}
 		return wire.Fail(ctx, p.log, b, cls, p.classify(ctx, cls, &x, err))
 	}
 	if !st.finished {
 		if perr := cls.Context(ctx, nil); perr != nil {
 			return wire.Fail(ctx, p.log, b, cls, perr)
 		}
-		return wire.Fail(ctx, p.log, b, cls, cls.BadStream("the stream ended before a finish_reason", nil))
+		if wire.IsHTML(x.Header.Get("Content-Type"), nil) {
+			return wire.Fail(ctx, p.log, b, cls, cls.NotAPI(x.Status, nil))
+		}
+		return wire.Fail(ctx, p.log, b, cls, cls.BadStream("the stream ended before a finish_reason", b.Shown(), nil))
 	}
 	// Tool-call deltas a server sent after its finish_reason chunk are
 	// complete now that the stream is over.
@@ -105,6 +118,9 @@ func (s *state) chunk(c sdk.ChatCompletionChunk, b *wire.Builder) error {
 		if ch.Index != 0 {
 			continue // n is always 1; ignore anything else a server invents
 		}
+		if err := b.Thinking(reasoning(ch.Delta)); err != nil {
+			return err
+		}
 		if err := b.Text(ch.Delta.Content); err != nil {
 			return err
 		}
@@ -123,6 +139,26 @@ func (s *state) chunk(c sdk.ChatCompletionChunk, b *wire.Builder) error {
 		}
 	}
 	return nil
+}
+
+// reasoningFields are the delta fields OpenAI-compatible servers put
+// reasoning in: reasoning_content (DeepSeek, vLLM, llama.cpp, LM Studio)
+// and reasoning (OpenRouter, Ollama's /v1).
+var reasoningFields = []string{"reasoning_content", "reasoning"}
+
+// reasoning is the piece of reasoning a delta carries, "" for none.
+func reasoning(d sdk.ChatCompletionChunkChoiceDelta) string {
+	for _, name := range reasoningFields {
+		f, ok := d.JSON.ExtraFields[name]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func (s *state) toolDelta(d sdk.ChatCompletionChunkChoiceDeltaToolCall) {
@@ -175,15 +211,15 @@ func (s *state) flush(b *wire.Builder) error {
 func (s *state) stopReason() string {
 	switch s.finish {
 	case "tool_calls", "function_call":
-		return "tool_use"
+		return provider.StopToolUse
 	case "length":
-		return "max_tokens"
+		return provider.StopMaxTokens
 	case "stop":
 		// Older Ollama and llama.cpp say "stop" even when they called tools.
 		if len(s.order) > 0 {
-			return "tool_use"
+			return provider.StopToolUse
 		}
-		return "end"
+		return provider.StopEnd
 	default:
 		return s.finish
 	}

@@ -41,10 +41,18 @@ func newProvider(t *testing.T, url string, mod func(*openai.Config)) *openai.Pro
 	return p
 }
 
-// recorder collects events.
-type recorder struct{ events []provider.Event }
+// recorder collects events; statuses apart, since they say how the
+// request waited, not what it answered.
+type recorder struct {
+	events   []provider.Event
+	statuses []provider.Status
+}
 
 func (r *recorder) on(ev provider.Event) error {
+	if ev.Type == provider.EventStatus {
+		r.statuses = append(r.statuses, *ev.Status)
+		return nil
+	}
 	r.events = append(r.events, ev)
 	return nil
 }
@@ -358,8 +366,9 @@ func TestConnectionRefused(t *testing.T) {
 	p := newProvider(t, "", func(c *openai.Config) { c.BaseURL = base })
 	resp, err := p.Stream(t.Context(), userRequest(), nil)
 	pe := asError(t, err)
-	if pe.Kind != provider.ErrUnavailable || !pe.Retryable() {
-		t.Fatalf("kind = %q, want unavailable (%v)", pe.Kind, err)
+	// Nothing runs on this computer's port: waiting will not start it.
+	if pe.Kind != provider.ErrUnavailable || pe.Detail != provider.DetailRefused || !pe.Local || pe.Retryable() {
+		t.Fatalf("kind = %q detail %q local %v retryable %v, want unavailable, refused, local, not retried (%v)", pe.Kind, pe.Detail, pe.Local, pe.Retryable(), err)
 	}
 	// Not the default local Ollama: the advice is about the configured server.
 	for _, s := range []string{"no model answered at " + base, "connection refused", "check that the server there is running", "model settings"} {

@@ -1,9 +1,12 @@
 package providertest
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -19,6 +22,14 @@ const (
 	// Anthropic is Messages: POST /v1/messages streaming named events from
 	// message_start to message_stop.
 	Anthropic Format = "anthropic"
+)
+
+// The delta fields OpenAI-compatible servers stream reasoning in.
+const (
+	// ReasoningContent is DeepSeek's, vLLM's, llama.cpp's and LM Studio's.
+	ReasoningContent = "reasoning_content"
+	// Reasoning is OpenRouter's and Ollama's /v1.
+	Reasoning = "reasoning"
 )
 
 // stop reasons, before the format names them.
@@ -37,8 +48,15 @@ const created = 1741569952
 type encoder interface {
 	start() []string
 	text(pieces []string) []string
+	// thinking and redacted are reasoning; nil when the format has no
+	// place for it.
+	thinking(pieces []string) []string
+	redacted(data string) []string
 	call(id, name, args string) []string
-	end(stop string, u provider.Usage) []string
+	// finish ends the answer (its stop reason and usage); close ends the
+	// stream itself ([DONE], message_stop), nil when nothing does.
+	finish(stop string, u provider.Usage) []string
+	close() []string
 }
 
 func js(v any) string {
@@ -69,6 +87,9 @@ type openAIEncoder struct {
 	id, model    string
 	includeUsage bool
 	calls        int
+	// reasoning is the delta field reasoning goes in (default
+	// reasoning_content).
+	reasoning string
 }
 
 func (e *openAIEncoder) chunk(delta any, finish string) string {
@@ -94,6 +115,20 @@ func (e *openAIEncoder) text(pieces []string) []string {
 	return out
 }
 
+func (e *openAIEncoder) thinking(pieces []string) []string {
+	field := e.reasoning
+	if field == "" {
+		field = ReasoningContent
+	}
+	var out []string
+	for _, p := range pieces {
+		out = append(out, e.chunk(map[string]any{field: p}, ""))
+	}
+	return out
+}
+
+func (e *openAIEncoder) redacted(string) []string { return nil }
+
 func (e *openAIEncoder) call(id, name, args string) []string {
 	i := e.calls
 	e.calls++
@@ -108,7 +143,9 @@ func (e *openAIEncoder) call(id, name, args string) []string {
 	return out
 }
 
-func (e *openAIEncoder) end(stop string, u provider.Usage) []string {
+func (e *openAIEncoder) close() []string { return []string{"data: [DONE]\n\n"} }
+
+func (e *openAIEncoder) finish(stop string, u provider.Usage) []string {
 	finish := map[string]string{stopEnd: "stop", stopTools: "tool_calls", stopMax: "length"}[stop]
 	out := []string{e.chunk(map[string]any{}, finish)}
 	if e.includeUsage {
@@ -120,13 +157,21 @@ func (e *openAIEncoder) end(stop string, u provider.Usage) []string {
 			},
 		})+"\n\n")
 	}
-	return append(out, "data: [DONE]\n\n")
+	return out
 }
 
 type anthropicEncoder struct {
 	id, model string
 	usage     provider.Usage
 	index     int
+}
+
+// Signature is the signature the Anthropic fake gives a thinking block
+// with text: a request that sends the block back must carry it, as the
+// real API checks its own.
+func Signature(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "sig-" + base64.StdEncoding.EncodeToString(sum[:18])
 }
 
 func event(name string, data any) string {
@@ -164,6 +209,19 @@ func (e *anthropicEncoder) text(pieces []string) []string {
 	return e.block(map[string]any{"type": "text", "text": ""}, deltas)
 }
 
+func (e *anthropicEncoder) thinking(pieces []string) []string {
+	var deltas []map[string]any
+	for _, p := range pieces {
+		deltas = append(deltas, map[string]any{"type": "thinking_delta", "thinking": p})
+	}
+	deltas = append(deltas, map[string]any{"type": "signature_delta", "signature": Signature(strings.Join(pieces, ""))})
+	return e.block(map[string]any{"type": "thinking", "thinking": "", "signature": ""}, deltas)
+}
+
+func (e *anthropicEncoder) redacted(data string) []string {
+	return e.block(map[string]any{"type": "redacted_thinking", "data": data}, nil)
+}
+
 func (e *anthropicEncoder) call(id, name, args string) []string {
 	var deltas []map[string]any
 	for _, h := range halves(args) {
@@ -172,14 +230,17 @@ func (e *anthropicEncoder) call(id, name, args string) []string {
 	return e.block(map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}}, deltas)
 }
 
-func (e *anthropicEncoder) end(stop string, u provider.Usage) []string {
+func (e *anthropicEncoder) finish(stop string, u provider.Usage) []string {
 	reason := map[string]string{stopEnd: "end_turn", stopTools: "tool_use", stopMax: "max_tokens"}[stop]
 	return []string{
 		event("message_delta", map[string]any{"type": "message_delta",
 			"delta": map[string]any{"stop_reason": reason, "stop_sequence": nil},
 			"usage": map[string]any{"output_tokens": u.OutputTokens}}),
-		event("message_stop", map[string]any{"type": "message_stop"}),
 	}
+}
+
+func (e *anthropicEncoder) close() []string {
+	return []string{event("message_stop", map[string]any{"type": "message_stop"})}
 }
 
 // errorType is the error type (and OpenAI code) a real server sends with

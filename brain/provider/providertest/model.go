@@ -41,7 +41,38 @@ type modelConfig struct {
 	// promptCache makes usage come from a simulated prompt cache (see
 	// WithPromptCache).
 	promptCache bool
+	// reasoning is the delta field of OpenAI-format reasoning.
+	reasoning string
+	// kind is the server the OpenAI format imitates.
+	kind ServerKind
 }
+
+// ServerKind is an OpenAI-compatible server whose own endpoints a Model
+// serves besides the common ones (WithServer).
+type ServerKind string
+
+const (
+	// VLLM lists each model's max_model_len in /v1/models.
+	VLLM ServerKind = "vllm"
+	// OpenRouter lists context_length, supported_parameters ("tools",
+	// "reasoning") and architecture.input_modalities in /v1/models.
+	OpenRouter ServerKind = "openrouter"
+	// LMStudio serves /api/v0/models and /api/v0/models/{id} with type
+	// (llm, vlm, embeddings), capabilities (tool_use), state,
+	// max_context_length and, for a loaded model, loaded_context_length.
+	LMStudio ServerKind = "lmstudio"
+	// LlamaCpp serves /props with default_generation_settings.n_ctx (the
+	// first model's ContextWindow).
+	LlamaCpp ServerKind = "llamacpp"
+)
+
+// WithServer makes an OpenAI-format Model also speak kind's endpoints,
+// from each model's ContextWindow and Abilities.
+func WithServer(kind ServerKind) Option { return func(c *modelConfig) { c.kind = kind } }
+
+// WithReasoningField sets the delta field an OpenAI-format Model streams
+// Thinking in: ReasoningContent (the default) or Reasoning.
+func WithReasoningField(field string) Option { return func(c *modelConfig) { c.reasoning = field } }
 
 // WithListener serves on l instead of a fresh loopback port; the Model
 // closes it when the test ends.
@@ -243,6 +274,9 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 		m.serveChat(w, r, req)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		m.serveList(w, r, req)
+	case r.Method == http.MethodGet && m.format == OpenAI && m.serveServer(w, r):
+	case r.Method == http.MethodGet && m.format == Anthropic && strings.HasPrefix(r.URL.Path, "/v1/models/"):
+		m.serveAnthropicModel(w, r, strings.TrimPrefix(r.URL.Path, "/v1/models/"))
 	default:
 		m.writeError(w, http.StatusNotFound, "", nil,
 			fmt.Sprintf("providertest: no endpoint %s %s: this fake speaks %s (%s and GET /v1/models)", r.Method, r.URL.Path, m.format, m.chatPath()))
@@ -289,6 +323,10 @@ func (m *Model) serveChat(w http.ResponseWriter, r *http.Request, req Request) {
 	case !req.Stream:
 		refusal = fmt.Sprintf("providertest: request %d did not ask for a stream; this fake answers streamed requests only", n)
 		m.t.Errorf("%s", refusal)
+	case m.format == Anthropic && checkThinking(req) != "":
+		// What the real API says; a test of passing blocks back expects
+		// no such refusal.
+		refusal = checkThinking(req)
 	case cfg.knownOnly && !slices.ContainsFunc(cfg.models, func(mi provider.ModelInfo) bool { return mi.ID == req.Model }):
 		status, refusal = http.StatusNotFound, fmt.Sprintf("model %q not found", req.Model)
 		if m.format == OpenAI {
@@ -317,16 +355,19 @@ func (m *Model) serveChat(w http.ResponseWriter, r *http.Request, req Request) {
 	}
 
 	var enc encoder
+	thinks := true
 	if m.format == OpenAI {
-		enc = &openAIEncoder{id: fmt.Sprintf("chatcmpl-%d", n), model: req.Model, includeUsage: includeUsage}
+		enc = &openAIEncoder{id: fmt.Sprintf("chatcmpl-%d", n), model: req.Model, includeUsage: includeUsage, reasoning: cfg.reasoning}
 	} else {
 		enc = &anthropicEncoder{id: fmt.Sprintf("msg_%d", n), model: req.Model, usage: rep.usage}
+		// Claude thinks only when asked to.
+		thinks = req.ThinkingBudget > 0
 	}
-	m.play(w, r, rep, enc, cfg.chunkDelay)
+	m.play(w, r, rep, enc, cfg.chunkDelay, thinks)
 }
 
-// play streams one reply.
-func (m *Model) play(w http.ResponseWriter, r *http.Request, rep reply, enc encoder, delay time.Duration) {
+// play streams one reply; thinks says whether Thinking parts are sent.
+func (m *Model) play(w http.ResponseWriter, r *http.Request, rep reply, enc encoder, delay time.Duration, thinks bool) {
 	flusher, _ := w.(http.Flusher)
 	ctx := r.Context()
 	started, sent := false, 0
@@ -369,6 +410,14 @@ func (m *Model) play(w http.ResponseWriter, r *http.Request, rep reply, enc enco
 		switch p.kind {
 		case partText:
 			ok = send(enc.text(p.pieces))
+		case partThinking:
+			if thinks {
+				ok = send(enc.thinking(p.pieces))
+			}
+		case partRedacted:
+			if thinks {
+				ok = send(enc.redacted(p.body))
+			}
 		case partCall:
 			ok = send(enc.call(p.id, p.name, p.args))
 			stop = stopTools
@@ -402,7 +451,18 @@ func (m *Model) play(w http.ResponseWriter, r *http.Request, rep reply, enc enco
 	if rep.max {
 		stop = stopMax
 	}
-	send(enc.end(stop, rep.usage))
+	if !send(enc.finish(stop, rep.usage)) {
+		return
+	}
+	if rep.linger {
+		signal(m.waiting)
+		select {
+		case <-ctx.Done():
+		case <-m.done:
+		}
+		return
+	}
+	send(enc.close())
 }
 
 // writeError sends an error response: body as given, or the format's error
@@ -430,7 +490,7 @@ func (m *Model) serveList(w http.ResponseWriter, r *http.Request, req Request) {
 	m.mu.Lock()
 	m.listRequests = append(m.listRequests, req)
 	models := slices.Clone(m.cfg.models)
-	key, status, body := m.cfg.apiKey, m.listStatus, m.listBody
+	key, status, body, kind := m.cfg.apiKey, m.listStatus, m.listBody, m.cfg.kind
 	m.mu.Unlock()
 	if !m.authorised(r, key) {
 		m.writeError(w, http.StatusUnauthorized, "", nil, "")
@@ -444,7 +504,11 @@ func (m *Model) serveList(w http.ResponseWriter, r *http.Request, req Request) {
 	if m.format == OpenAI {
 		data := make([]any, 0, len(models))
 		for _, mi := range models {
-			data = append(data, map[string]any{"id": mi.ID, "object": "model", "created": created, "owned_by": "providertest"})
+			entry := map[string]any{"id": mi.ID, "object": "model", "created": created, "owned_by": "providertest"}
+			for k, v := range listExtras(kind, mi) {
+				entry[k] = v
+			}
+			data = append(data, entry)
 		}
 		_, _ = io.WriteString(w, js(map[string]any{"object": "list", "data": data}))
 		return

@@ -82,7 +82,12 @@ func TestModelTurns(t *testing.T) {
 			p := client(t, m, "k")
 
 			var events []provider.EventType
-			resp, err := p.Stream(t.Context(), request(), func(ev provider.Event) error { events = append(events, ev.Type); return nil })
+			resp, err := p.Stream(t.Context(), request(), func(ev provider.Event) error {
+				if ev.Type != provider.EventStatus {
+					events = append(events, ev.Type)
+				}
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -149,6 +149,12 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 					break
 				}
 			}
+		case partThinking:
+			for _, s := range part.pieces {
+				if err = b.Thinking(s); err != nil {
+					break
+				}
+			}
 		case partCall:
 			err = b.ToolCall(provider.ToolCall{ID: part.id, Name: part.name, Arguments: json.RawMessage(wire.Arguments(part.args))})
 			stop = stopTools
@@ -164,7 +170,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 			<-ctx.Done()
 			err = cls.Context(ctx, ctx.Err())
 		case partCut:
-			err = cls.BadStream("the stream ended before it finished", nil)
+			err = cls.BadStream("the stream ended before it finished", b.Shown(), nil)
 		case partStatus:
 			err = cls.Status(part.status, part.header, []byte(statusBody(part)), nil)
 		case partFail:

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
 // Request is one request a fake received. Server fills Method, Path, Header
@@ -41,6 +43,11 @@ type Request struct {
 	// order: "tool:NAME", "system", "message:N" (N counts the API's
 	// messages from 0).
 	Breakpoints []string
+	// ThinkingBudget is an Anthropic request's thinking.budget_tokens (0:
+	// thinking not enabled).
+	ThinkingBudget int
+	// ReasoningEffort is an OpenAI request's reasoning_effort.
+	ReasoningEffort string
 }
 
 // Message is one message of a recorded request.
@@ -56,6 +63,10 @@ type Message struct {
 	// IsError is Anthropic's is_error flag on a tool result (OpenAI's wire
 	// has none).
 	IsError bool
+	// Thinking are the thinking and redacted_thinking blocks an Anthropic
+	// assistant message carried back, in order (Ollama's thinking field
+	// as one block).
+	Thinking []provider.ThinkingBlock
 	// ToolRefs are the tool_reference blocks of an Anthropic tool result.
 	ToolRefs []string
 }
@@ -125,6 +136,7 @@ func textOf(raw json.RawMessage) string {
 
 type openAIRequest struct {
 	Model               string `json:"model"`
+	ReasoningEffort     string `json:"reasoning_effort"`
 	MaxTokens           int    `json:"max_tokens"`
 	MaxCompletionTokens int    `json:"max_completion_tokens"`
 	Stream              bool   `json:"stream"`
@@ -159,7 +171,7 @@ func decodeOpenAI(r *Request) (includeUsage bool, err error) {
 	if err := json.Unmarshal(r.Body, &in); err != nil {
 		return false, err
 	}
-	r.Model, r.Stream = in.Model, in.Stream
+	r.Model, r.Stream, r.ReasoningEffort = in.Model, in.Stream, in.ReasoningEffort
 	r.MaxTokens = max(in.MaxTokens, in.MaxCompletionTokens)
 	var system []string
 	for _, m := range in.Messages {
@@ -186,6 +198,9 @@ func decodeOpenAI(r *Request) (includeUsage bool, err error) {
 type anthropicBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
@@ -197,11 +212,15 @@ type anthropicBlock struct {
 }
 
 type anthropicRequest struct {
-	Model     string          `json:"model"`
-	MaxTokens int             `json:"max_tokens"`
-	Stream    bool            `json:"stream"`
-	System    json.RawMessage `json:"system"`
-	Messages  []struct {
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	Thinking  struct {
+		Type         string `json:"type"`
+		BudgetTokens int    `json:"budget_tokens"`
+	} `json:"thinking"`
+	Stream   bool            `json:"stream"`
+	System   json.RawMessage `json:"system"`
+	Messages []struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
@@ -221,6 +240,9 @@ func decodeAnthropic(r *Request) error {
 		return err
 	}
 	r.Model, r.Stream, r.MaxTokens = in.Model, in.Stream, in.MaxTokens
+	if in.Thinking.Type == "enabled" {
+		r.ThinkingBudget = in.Thinking.BudgetTokens
+	}
 	r.System = textOf(in.System)
 	for _, t := range in.Tools {
 		if len(t.CacheControl) > 0 && string(t.CacheControl) != "null" {
@@ -259,12 +281,20 @@ func decodeAnthropic(r *Request) error {
 				r.Messages = append(r.Messages, Message{Role: "tool", Content: textOf(b.Content), ToolCallID: b.ToolUseID, IsError: b.IsError,
 					ToolRefs: toolRefsOf(b.Content)})
 				continue
-			case "text", "tool_use":
+			case "text", "tool_use", "thinking", "redacted_thinking":
 			default:
 				continue
 			}
 			if cur == nil {
 				cur = &Message{Role: m.Role}
+			}
+			switch b.Type {
+			case "thinking":
+				cur.Thinking = append(cur.Thinking, provider.ThinkingBlock{Text: b.Thinking, Signature: b.Signature})
+				continue
+			case "redacted_thinking":
+				cur.Thinking = append(cur.Thinking, provider.ThinkingBlock{Redacted: b.Data})
+				continue
 			}
 			if b.Type == "text" {
 				cur.Content += b.Text

@@ -30,11 +30,14 @@ const (
 	partUsage
 	partFail
 	partMaxTokens
+	partThinking
+	partRedacted
+	partLinger
 )
 
 // Part is one piece of a scripted model response. Build Parts with Text,
-// ToolCall, Status, Usage, MaxTokens, Hold, Wait, Cut and Fail; a Reply
-// plays them in order.
+// Thinking, RedactedThinking, ToolCall, Status, Usage, MaxTokens, Hold,
+// Wait, Cut, Linger and Fail; a Reply plays them in order.
 type Part struct {
 	kind   partKind
 	pieces []string
@@ -54,6 +57,24 @@ type Part struct {
 // "lo") arrives as two pieces. Over the Anthropic format each Text part is
 // one text content block.
 func Text(pieces ...string) Part { return Part{kind: partText, pieces: pieces} }
+
+// Thinking is reasoning, streamed one delta per piece in the format's own
+// way: Ollama's message.thinking, an OpenAI-compatible server's
+// reasoning_content (or reasoning, see WithReasoningField), Anthropic's
+// thinking block with its signature. A server asked not to think (Ollama
+// think:false, Anthropic without thinking) leaves it out, as the real
+// ones do.
+func Thinking(pieces ...string) Part { return Part{kind: partThinking, pieces: pieces} }
+
+// RedactedThinking is an Anthropic redacted_thinking block with data; the
+// other formats leave it out.
+func RedactedThinking(data string) Part { return Part{kind: partRedacted, body: data} }
+
+// Linger sends the end of the answer (finish_reason, message_delta with
+// stop_reason, Ollama's done line) and then holds the connection open
+// without the stream's end ([DONE], message_stop, closing): a server that
+// never lets go. Waiting() receives when it starts. Nothing may follow it.
+func Linger() Part { return Part{kind: partLinger} }
 
 // ToolCall is one call of tool name with args (the JSON the model writes,
 // kept as is even when it is not valid JSON; "" means no arguments). Over
@@ -127,6 +148,7 @@ type reply struct {
 	usage  provider.Usage
 	status *Part
 	max    bool
+	linger bool
 }
 
 // newReply checks parts and numbers the calls that have no ID; next
@@ -139,7 +161,7 @@ func newReply(parts []Part, overHTTP bool, next func() string) (reply, error) {
 			return r, fmt.Errorf("%w: part %d comes after %s, which ends the response", errScript, i+1, ended)
 		}
 		switch p.kind {
-		case partText, partCall:
+		case partText, partCall, partThinking, partRedacted:
 			if r.status != nil {
 				return r, fmt.Errorf("%w: a Status reply carries no text or calls", errScript)
 			}
@@ -175,6 +197,12 @@ func newReply(parts []Part, overHTTP bool, next func() string) (reply, error) {
 			r.usage = p.usage
 		case partMaxTokens:
 			r.max = true
+		case partLinger:
+			if !overHTTP {
+				return r, fmt.Errorf("%w: Linger is for the fakes over HTTP", errScript)
+			}
+			r.linger = true
+			ended = "Linger"
 		default:
 			return r, fmt.Errorf("%w: part %d is a zero Part; build parts with Text, ToolCall, …", errScript, i+1)
 		}

@@ -30,7 +30,8 @@ const SetupHint = "start Ollama (ollama serve, then pull a model with ollama pul
 const ServerHint = "check that the server there is running and that the base URL is right, or " + chooseModel
 
 // IsLocalOllama reports whether base is the default local Ollama endpoint
-// (localhost, 127.0.0.1 or ::1 on port 11434, path /v1 or none).
+// (localhost, 127.0.0.1 or ::1 on port 11434, path /v1 or none), where
+// advice to start Ollama is right.
 func IsLocalOllama(base string) bool {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil || u.Scheme != "http" || u.Port() != "11434" {
@@ -82,14 +83,80 @@ func (c *Classifier) Context(ctx context.Context, cause error) *provider.Error {
 
 // Status classifies an HTTP error response.
 func (c *Classifier) Status(status int, header http.Header, body []byte, cause error) *provider.Error {
+	if IsHTML(header.Get("Content-Type"), body) && status != 429 && status != 401 && status != 403 {
+		// A web server's page (a proxy's 502 page aside, which says the
+		// server behind it failed): the base URL is not the API.
+		if status < 500 {
+			return c.NotAPI(status, cause)
+		}
+		msg := fmt.Sprintf("the server at %s had an error (HTTP %d); try again in a moment", c.BaseURL, status)
+		if title := htmlTitle(body); title != "" {
+			msg = fmt.Sprintf("the server at %s had an error (HTTP %d, its page says %q); try again in a moment", c.BaseURL, status, c.redact(title))
+		}
+		e := c.wrap(provider.ErrUnavailable, status, msg, cause)
+		e.Detail = provider.DetailServer
+		return e
+	}
 	api := ParseErrorBody(body)
 	kind := c.kindOf(status, api)
 	e := c.wrap(kind, status, c.message(kind, api), cause)
 	e.RetryAfter = ParseRetryAfter(header, c.now())
 	if kind == provider.ErrRateLimit && e.RetryAfter > 0 {
-		e.Message = fmt.Sprintf("%s; try again in %s", e.Message, roundUp(e.RetryAfter))
+		e.Message = sentence(fmt.Sprintf("%s; try again in %s", strings.TrimSuffix(e.Message, "."), roundUp(e.RetryAfter)))
+	}
+	if status >= 500 && kind != provider.ErrOverloaded {
+		e.Detail = provider.DetailServer
 	}
 	return e
+}
+
+// htmlTitle is the text of a page's <title>, cut short; "" for none.
+func htmlTitle(body []byte) string {
+	s := string(body[:min(len(body), 4096)])
+	low := strings.ToLower(s)
+	i := strings.Index(low, "<title>")
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len("<title>"):]
+	j := strings.Index(strings.ToLower(rest), "</title>")
+	if j < 0 {
+		return ""
+	}
+	return clip(rest[:j])
+}
+
+// NotAPI reports a web page (HTML) where a model API should answer:
+// status is its HTTP status.
+func (c *Classifier) NotAPI(status int, cause error) *provider.Error {
+	e := c.wrap(provider.ErrBadStream, status, fmt.Sprintf("%s answered with a web page (HTML), not a model API: the base URL points at the wrong place; check it (an OpenAI-compatible server's usually ends in /v1)", c.BaseURL), cause)
+	e.Detail = provider.DetailNotAPI
+	return e
+}
+
+// Expired reports a request a Watch ended: the server did not start, or
+// stopped sending. shown says whether part of the answer arrived.
+func (c *Classifier) Expired(e *Expired, shown bool) *provider.Error {
+	model := c.Model
+	if model == "" {
+		model = "the model"
+	}
+	var pe *provider.Error
+	switch e.Kind {
+	case ExpiredNoStart:
+		pe = c.wrap(provider.ErrTimeout, 0, fmt.Sprintf("%s did not start answering within %s; try again (a slow server may need a longer streamIdleTimeout)", model, provider.Seconds(e.After)), e)
+		pe.Detail = provider.DetailNoStart
+	default:
+		msg := fmt.Sprintf("the model stopped sending for %s", provider.Seconds(e.After))
+		if shown {
+			msg += "; what it wrote so far is kept, try again"
+		} else {
+			msg += "; try again"
+		}
+		pe = c.wrap(provider.ErrTimeout, 0, msg, e)
+		pe.Detail = provider.DetailStalled
+	}
+	return pe
 }
 
 // Event classifies an error event sent inside a stream that began with
@@ -111,8 +178,13 @@ func (c *Classifier) Event(body []byte, cause error) *provider.Error {
 }
 
 // BadStream reports a stream that broke the protocol: invalid JSON, or an
-// end before the model said it had finished.
-func (c *Classifier) BadStream(detail string, cause error) *provider.Error {
+// end before the model said it had finished. shown says whether part of
+// the answer arrived (and is kept).
+func (c *Classifier) BadStream(detail string, shown bool, cause error) *provider.Error {
+	if !shown {
+		return c.wrap(provider.ErrBadStream, 0,
+			fmt.Sprintf("the answer from %s broke off before anything arrived (%s); try again", c.Provider, detail), cause)
+	}
 	return c.wrap(provider.ErrBadStream, 0,
 		fmt.Sprintf("the answer from %s broke off (%s); what arrived is kept, try again", c.Provider, detail), cause)
 }
@@ -124,29 +196,39 @@ func (c *Classifier) Transport(err error, responded bool) *provider.Error {
 	var dnsErr *net.DNSError
 	var netErr net.Error
 	var syntaxErr *json.SyntaxError
+	var addrErr *net.AddrError
 	switch {
+	case errors.As(err, &addrErr):
+		e := c.wrap(provider.ErrBadRequest, 0,
+			fmt.Sprintf("the base URL %s has no usable address (%s): correct it in the model settings", c.BaseURL, addrErr.Err), err)
+		e.Detail = provider.DetailBadURL
+		return e
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return c.wrap(provider.ErrUnavailable, 0,
+		e := c.wrap(provider.ErrUnavailable, 0,
 			fmt.Sprintf("no model answered at %s (connection refused): %s", c.BaseURL, c.setupHint()), err)
+		e.Detail, e.Local = provider.DetailRefused, IsLocal(c.BaseURL)
+		return e
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
 		hint := chooseModel
 		if IsLocalOllama(c.BaseURL) {
 			hint = SetupHint
 		}
-		return c.wrap(provider.ErrUnavailable, 0,
+		e := c.wrap(provider.ErrUnavailable, 0,
 			fmt.Sprintf("no model answered at %s (host %q not found): check the base URL, or %s", c.BaseURL, dnsErr.Name, hint), err)
+		e.Detail = provider.DetailHostNotFound
+		return e
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return c.wrap(provider.ErrTimeout, 0,
 			fmt.Sprintf("%s at %s took too long to answer; try again", c.Provider, c.BaseURL), err)
 	case responded && errors.As(err, &syntaxErr):
-		return c.BadStream("an event was not valid JSON", err)
+		return c.BadStream("an event was not valid JSON", true, err)
 	case responded && errors.Is(err, io.ErrUnexpectedEOF):
-		return c.BadStream("the connection closed mid-event", err)
+		return c.BadStream("the connection closed mid-event", true, err)
 	case isConnectionError(err):
 		return c.wrap(provider.ErrNetwork, 0,
 			fmt.Sprintf("the connection to %s failed; check the network and try again", c.BaseURL), err)
 	case responded:
-		return c.BadStream("the stream could not be read", err)
+		return c.BadStream("the stream could not be read", true, err)
 	default:
 		// No response and no network fault: the SDK refused to build the
 		// request (bad base URL, unencodable parameters).
@@ -265,7 +347,7 @@ func (c *Classifier) message(kind provider.ErrorKind, api APIError) string {
 }
 
 func (c *Classifier) wrap(kind provider.ErrorKind, status int, msg string, cause error) *provider.Error {
-	e := &provider.Error{Kind: kind, Provider: c.Provider, Status: status, Message: msg}
+	e := &provider.Error{Kind: kind, Provider: c.Provider, Status: status, Message: sentence(msg)}
 	if cause != nil {
 		e.Err = &redactedError{msg: c.redact(cause.Error()), err: cause}
 	}
@@ -279,6 +361,24 @@ func (c *Classifier) now() time.Time {
 		return c.Now()
 	}
 	return time.Now()
+}
+
+// sentence ends msg with a full stop unless it ends with other
+// punctuation, so a message followed by another sentence reads as two
+// ("try again. What it had written so far is kept.").
+func sentence(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return msg
+	}
+	switch msg[len(msg)-1] {
+	case '.', '!', '?':
+		return msg
+	}
+	if strings.HasSuffix(msg, "…") {
+		return msg
+	}
+	return msg + "."
 }
 
 // roundUp renders d in whole seconds, at least one.

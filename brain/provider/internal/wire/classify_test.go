@@ -167,7 +167,7 @@ func TestStatusRedactsAndQuotes(t *testing.T) {
 	if strings.Contains(pe.Error(), "sk-secret") || strings.Contains(pe.Err.Error(), "sk-secret") {
 		t.Errorf("secret leaked: %v / %v", pe, pe.Err)
 	}
-	want := "openai (rate_limit, HTTP 429): openai is limiting how fast requests may be sent (server said: key [redacted] is throttled); try again in 2s"
+	want := "openai (rate_limit, HTTP 429): openai is limiting how fast requests may be sent (server said: key [redacted] is throttled); try again in 2s."
 	if pe.Error() != want || pe.RetryAfter != 2*time.Second {
 		t.Errorf("got  %q (%v)\nwant %q", pe.Error(), pe.RetryAfter, want)
 	}
@@ -189,6 +189,60 @@ func TestEvent(t *testing.T) {
 	for _, tt := range tests {
 		if pe := testClassifier().Event([]byte(tt.body), nil); pe.Kind != tt.kind || pe.Status != 0 {
 			t.Errorf("Event(%s) = %q status %d, want %q", tt.body, pe.Kind, pe.Status, tt.kind)
+		}
+	}
+}
+
+// Each failure says what happened in its own words, as a sentence, with
+// the detail its hint depends on.
+func TestFailureDetails(t *testing.T) {
+	refused := postErr(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	c := testClassifier()
+	html := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	tests := []struct {
+		name   string
+		pe     *provider.Error
+		kind   provider.ErrorKind
+		detail provider.ErrorDetail
+		local  bool
+		msg    string
+	}{
+		{"refused", c.Transport(refused, false), provider.ErrUnavailable, provider.DetailRefused, true, "(connection refused)"},
+		{"dns", c.Transport(postErr(&net.OpError{Op: "dial", Err: &net.DNSError{Name: "x.invalid", IsNotFound: true}}), false),
+			provider.ErrUnavailable, provider.DetailHostNotFound, false, `host "x.invalid" not found`},
+		{"500", c.Status(500, nil, []byte(`{"error":"boom"}`), nil), provider.ErrUnavailable, provider.DetailServer, false, "server error; try again in a moment (server said: boom)."},
+		{"page 404", c.Status(404, html, []byte("<html><title>404</title></html>"), nil), provider.ErrBadStream, provider.DetailNotAPI, false, "answered with a web page (HTML), not a model API"},
+		{"proxy 502 page", c.Status(502, html, []byte("<html><head><title>502 Bad Gateway</title></head></html>"), nil), provider.ErrUnavailable, provider.DetailServer, false, `its page says "502 Bad Gateway"`},
+		{"stalled", c.Expired(&Expired{Kind: ExpiredStalled, After: time.Minute}, true), provider.ErrTimeout, provider.DetailStalled, false, "the model stopped sending for 60 s; what it wrote so far is kept, try again."},
+		{"stalled before text", c.Expired(&Expired{Kind: ExpiredStalled, After: time.Minute}, false), provider.ErrTimeout, provider.DetailStalled, false, "the model stopped sending for 60 s; try again."},
+		{"no start", c.Expired(&Expired{Kind: ExpiredNoStart, After: 5 * time.Minute}, false), provider.ErrTimeout, provider.DetailNoStart, false, "did not start answering within 5 min"},
+		{"nothing arrived", c.BadStream("the stream ended before a finish_reason", false, nil), provider.ErrBadStream, "", false, "broke off before anything arrived (the stream ended before a finish_reason); try again."},
+		{"bad port", c.Transport(postErr(&net.OpError{Op: "dial", Net: "tcp", Err: &net.AddrError{Err: "invalid port", Addr: "99999"}}), false),
+			provider.ErrBadRequest, provider.DetailBadURL, false, "has no usable address (invalid port)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.pe.Kind != tt.kind || tt.pe.Detail != tt.detail || tt.pe.Local != tt.local || !strings.Contains(tt.pe.Message, tt.msg) {
+				t.Errorf("got %q %q local=%v %q", tt.pe.Kind, tt.pe.Detail, tt.pe.Local, tt.pe.Message)
+			}
+			if !strings.HasSuffix(tt.pe.Message, ".") {
+				t.Errorf("not a sentence: %q", tt.pe.Message)
+			}
+		})
+	}
+}
+
+func TestIsLocalAndServerName(t *testing.T) {
+	for base, want := range map[string]bool{"http://localhost:11434": true, "http://127.0.0.1:1234/v1": true, "http://[::1]:8080": true,
+		"http://box.localhost:8000": true, "https://api.openai.com/v1": false, "http://192.168.1.5:11434": false, "::bad": false} {
+		if IsLocal(base) != want {
+			t.Errorf("IsLocal(%q) = %v", base, !want)
+		}
+	}
+	for base, want := range map[string]string{"http://localhost:11434": "Ollama", "https://api.openai.com/v1": "OpenAI", "http://127.0.0.1:1234/v1": "LM Studio",
+		"https://openrouter.ai/api/v1": "OpenRouter", "http://gpu-box:8000/v1": "gpu-box:8000", "https://api.anthropic.com": "Anthropic"} {
+		if got := ServerName(base); got != want {
+			t.Errorf("ServerName(%q) = %q, want %q", base, got, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 )
@@ -30,8 +31,35 @@ func (x *Exchange) Responded() bool { return x.Status != 0 }
 // Middleware has the signature of both SDKs' option.Middleware.
 func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	res, err := next(req)
+	x.record(res)
+	return res, err
+}
+
+// ContentType is the response's Content-Type, "" before one came.
+func (x *Exchange) ContentType() string {
+	if x.Header == nil {
+		return ""
+	}
+	return x.Header.Get("Content-Type")
+}
+
+type exchangeKey struct{}
+
+// WithExchange returns ctx carrying x: a request sent with it through
+// Transport is recorded in x, for clients that take no middleware (the
+// Ollama client). One request per Exchange.
+func WithExchange(ctx context.Context, x *Exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, x)
+}
+
+func exchangeOf(ctx context.Context) *Exchange {
+	x, _ := ctx.Value(exchangeKey{}).(*Exchange)
+	return x
+}
+
+func (x *Exchange) record(res *http.Response) {
 	if res == nil {
-		return res, err
+		return
 	}
 	x.Status = res.StatusCode
 	x.Header = res.Header.Clone()
@@ -42,5 +70,4 @@ func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http
 		x.Body = body
 		res.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	return res, err
 }

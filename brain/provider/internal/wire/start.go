@@ -3,6 +3,8 @@ package wire
 import (
 	"context"
 	"log/slog"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -14,6 +16,8 @@ type Call struct {
 	Model string
 	Cls   *Classifier
 	B     *Builder
+	// W watches the request once Watch started it.
+	W *Watch
 }
 
 // Start resolves the model (the request's, else the provider's default)
@@ -55,8 +59,75 @@ func (c *Call) Done(ctx context.Context, log *slog.Logger, stop string) (*provid
 	return resp, nil
 }
 
+// ServerName names the server at base for statuses: "Ollama",
+// "OpenAI", "LM Studio", else its host ("gpu-box:8000").
+func ServerName(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || u.Host == "" {
+		return "the server"
+	}
+	host := strings.ToLower(u.Hostname())
+	switch {
+	case host == "api.openai.com":
+		return "OpenAI"
+	case host == "api.anthropic.com":
+		return "Anthropic"
+	case host == "openrouter.ai":
+		return "OpenRouter"
+	case host == "api.groq.com":
+		return "Groq"
+	case host == "api.deepseek.com":
+		return "DeepSeek"
+	case host == "api.mistral.ai":
+		return "Mistral"
+	case strings.HasSuffix(host, "generativelanguage.googleapis.com"):
+		return "Gemini"
+	case u.Port() == "11434":
+		return "Ollama"
+	case IsLocal(base) && u.Port() == "1234":
+		return "LM Studio"
+	}
+	return u.Host
+}
+
 // NewClassifier returns the classifier for a request that is not a Stream
 // (a model listing): model is "" when the request names none.
 func NewClassifier(name, baseURL, apiKey, model string) *Classifier {
 	return &Classifier{Provider: name, BaseURL: baseURL, Model: model, Secrets: []string{apiKey}, Now: time.Now}
 }
+
+// Watch starts watching the call's request (see NewWatch) and returns the
+// context to send it with. Stop the Watch (c.W.Stop) when the call ends.
+func (c *Call) Watch(ctx context.Context, cfg WatchConfig) context.Context {
+	cfg.Builder = c.B
+	if cfg.Model == "" {
+		cfg.Model = c.Model
+	}
+	wctx, w := NewWatch(ctx, cfg)
+	c.W = w
+	return wctx
+}
+
+// Fired returns the error to end the call with when its Watch ended the
+// request (a stall, no start, a status the caller refused), or nil, also
+// when the Watch found the stream complete (see Complete).
+func (c *Call) Fired() error {
+	if c.W == nil {
+		return nil
+	}
+	switch e := c.W.Fired().(type) {
+	case nil:
+		return nil
+	case *Expired:
+		if e.Kind == ExpiredAfterFinish {
+			return nil
+		}
+		return c.Cls.Expired(e, c.B.Shown())
+	default:
+		return e
+	}
+}
+
+// Complete reports whether the Watch ended a stream that had given its
+// finish reason, which makes it whole.
+func (c *Call) Complete() bool { return c.W != nil && c.W.Complete() }

@@ -27,15 +27,17 @@ const (
 	SecCache = "cache"
 	// SecCodeMode measures code mode against one call per step.
 	SecCodeMode = "codemode"
+	// SecModels measures what real model servers cost a turn (models.go).
+	SecModels = "models"
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecMemory, SecWindow}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecModels, SecMemory, SecWindow}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecScale, SecWindow}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecModels, SecScale, SecWindow}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -191,6 +193,8 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 		return r.cacheSection(ctx)
 	case SecCodeMode:
 		return r.codeModeSection(ctx)
+	case SecModels:
+		return r.modelsSection(ctx)
 	case SecPlugins:
 		rows := firstInterpretation(ctx, r.tmp, p.loadRuns, r.cfg.Seed)
 		return append(rows, callCost(ctx, r.tmp, p.callIters, p.callReps, r.cfg.Seed)...)
