@@ -62,7 +62,7 @@ func TestSandboxGapsLoggedOnce(t *testing.T) {
 	log = &recorder{}
 	h = childTestHost(log, childArg)
 	h.expect = func(network bool) sandbox.Status {
-		return sandbox.Status{ABI: 6, Files: true, Network: !network, NetworkAsked: !network}
+		return sandbox.Status{ABI: 6, Files: true, Network: !network, NetworkAsked: !network, Scoped: true}
 	}
 	rt, err := h.Load(t.Context(), request(fixture(t, "good"), false))
 	if err != nil {

@@ -37,24 +37,32 @@ func ABI() int {
 // Landlock it returns a Status with Files false and no error: the caller
 // decides whether to go on and says so. An error means Landlock is there
 // and the rules could not be applied; the process is then unchanged.
+//
+// It asks for Landlock ABI 8, downgraded to what the kernel offers: files
+// (ABI 1-5), TCP unless p.Network (ABI 4), and the IPC scopes of ABI 6,
+// whatever p says: a confined process can neither signal nor reach over
+// an abstract Unix socket any process outside its sandbox (Wrasse itself,
+// the user's other programs). ABI 9 and 10 add restrictions on pathname
+// Unix sockets and UDP that the policies do not grant rules for yet, so
+// asking for them would cut commands off the desktop bus, the X server and
+// name resolution; they are left to a policy that names those sockets.
 func Restrict(p Policy) (Status, error) {
 	st := Status{ABI: ABI(), NetworkAsked: !p.Network}
 	if st.ABI == 0 {
 		return st, nil
 	}
 	rules := landlockRules(Rules(p))
-	cfg := landlock.V5.BestEffort()
-	var err error
+	cfg := landlock.V8
 	if p.Network {
-		err = cfg.RestrictPaths(rules...)
-	} else {
-		err = cfg.Restrict(rules...)
+		// Files and scopes; TCP stays open.
+		cfg = landlock.Config{HandledAccessFS: cfg.HandledAccessFS, Scoped: cfg.Scoped}
 	}
-	if err != nil {
+	if err := cfg.BestEffort().Restrict(rules...); err != nil {
 		return st, fmt.Errorf("%w: %v", ErrRestrict, err)
 	}
 	st.Files = true
 	st.Network = !p.Network && st.ABI >= 4
+	st.Scoped = st.ABI >= scopedABI
 	return st, nil
 }
 

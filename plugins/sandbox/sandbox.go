@@ -44,7 +44,15 @@ type Status struct {
 	Network bool `json:"network"`
 	// NetworkAsked is true when the policy refused the network.
 	NetworkAsked bool `json:"networkAsked"`
+	// Scoped is true when the kernel keeps the process from signalling,
+	// and from connecting over abstract Unix sockets to, any process
+	// outside its sandbox (Landlock ABI 6 scopes; every policy asks for
+	// them).
+	Scoped bool `json:"scoped"`
 }
+
+// scopedABI is the first Landlock ABI with IPC scopes (Linux 6.12).
+const scopedABI = 6
 
 // Gaps lists, for a person, what the policy asked and the kernel does not
 // enforce; empty when everything holds.
@@ -56,6 +64,9 @@ func (s Status) Gaps() []string {
 	if s.NetworkAsked && !s.Network {
 		gaps = append(gaps, fmt.Sprintf("network access is not blocked (needs Landlock ABI 4, Linux 6.7 or later; this kernel has ABI %d)", s.ABI))
 	}
+	if s.Files && !s.Scoped {
+		gaps = append(gaps, fmt.Sprintf("signals and abstract Unix sockets to processes outside the sandbox are not blocked (needs Landlock ABI 6, Linux 6.12 or later; this kernel has ABI %d)", s.ABI))
+	}
 	return gaps
 }
 
@@ -64,10 +75,14 @@ func (s Status) String() string {
 	if g := s.Gaps(); len(g) > 0 {
 		return "sandbox incomplete: " + strings.Join(g, "; ")
 	}
+	what := "files"
 	if s.NetworkAsked {
-		return fmt.Sprintf("sandboxed by Landlock ABI %d: files and TCP network", s.ABI)
+		what += " and TCP network"
 	}
-	return fmt.Sprintf("sandboxed by Landlock ABI %d: files", s.ABI)
+	if s.Scoped {
+		what += "; no signals or abstract sockets beyond the sandbox"
+	}
+	return fmt.Sprintf("sandboxed by Landlock ABI %d: %s", s.ABI, what)
 }
 
 func noLandlock(abi int) string {
@@ -225,5 +240,5 @@ func Clean(p string) string {
 // plugin process starts.
 func Expect(network bool) Status {
 	abi := ABI()
-	return Status{ABI: abi, Files: abi > 0, Network: !network && abi >= 4, NetworkAsked: !network}
+	return Status{ABI: abi, Files: abi > 0, Network: !network && abi >= 4, NetworkAsked: !network, Scoped: abi >= scopedABI}
 }

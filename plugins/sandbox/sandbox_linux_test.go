@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -17,7 +18,21 @@ import (
 // itself and executes the command it was given.
 const launcherEnv = "WRASSE_SANDBOX_TEST_LAUNCHER"
 
+// probeEnv makes the test binary a probe run inside the sandbox: it
+// connects to the abstract Unix socket the variable names and exits 0 when
+// it could.
+const probeEnv = "WRASSE_SANDBOX_TEST_PROBE"
+
 func TestMain(m *testing.M) {
+	if addr := os.Getenv(probeEnv); addr != "" && (len(os.Args) < 3 || os.Args[2] != "--") {
+		c, err := net.Dial("unix", addr)
+		if err != nil {
+			fmt.Println("probe:", err)
+			os.Exit(1)
+		}
+		c.Close()
+		os.Exit(0)
+	}
 	if os.Getenv(launcherEnv) == "1" {
 		os.Exit(sandbox.Main(os.Args[1:], os.Stderr))
 	}
@@ -150,6 +165,58 @@ func TestCommandSandbox(t *testing.T) {
 				t.Errorf("%s: the database was read: %s", tt.name, out)
 			}
 		}
+	}
+}
+
+// Every sandbox asks for Landlock's IPC scopes: a confined command can
+// signal no process outside its sandbox (Wrasse itself here: the test
+// process is its parent) and reach no abstract Unix socket bound outside
+// it, with or without the network. The kernel here offers ABI 6 or later
+// (CI's does); on an older one the Status says so instead.
+func TestCommandSandboxScopesIPC(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("@wrasse-scope-test-%d", os.Getpid())
+	ln, err := net.Listen("unix", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	scoped := sandbox.ABI() >= 6
+	for _, network := range []bool{false, true} {
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: network})
+		p.Exec = append(p.Exec, filepath.Dir(exe))
+		if st := sandbox.Expect(network); st.Scoped != scoped || (len(st.Gaps()) > 0) == scoped {
+			t.Errorf("network=%v: Expect = %+v, gaps %q", network, st, st.Gaps())
+		}
+		if out, ok := run(t, p, "kill -0 $PPID"); ok == scoped {
+			t.Errorf("network=%v: signalling the unconfined parent succeeded=%v with ABI %d: %s", network, ok, sandbox.ABI(), out)
+		}
+		if out, ok := run(t, p, "kill -0 $$ && sleep 0 & kill -0 $!"); !ok {
+			t.Errorf("network=%v: signalling its own processes failed: %s", network, out)
+		}
+		if out, ok := run(t, p, probeEnv+"="+name+" "+exe); ok == scoped {
+			t.Errorf("network=%v: connecting to an abstract socket outside succeeded=%v: %s", network, ok, out)
+		}
+	}
+	// The probe works at all: unconfined, it connects.
+	probe := exec.Command(exe)
+	probe.Env = append(os.Environ(), probeEnv+"="+name)
+	if out, err := probe.CombinedOutput(); err != nil {
+		t.Fatalf("the unconfined probe failed: %v %s", err, out)
 	}
 }
 
