@@ -77,6 +77,10 @@ type Options struct {
 	// (default LayoutStable; see layout.go).
 	Layout Layout
 	Logger *slog.Logger
+	// AfterCall, when set, runs after each tool call that ran; what it
+	// returns is appended to the call's result (the app's note that it
+	// put back the modes of its files, say).
+	AfterCall func(tool string) string
 }
 
 // Agent runs conversation turns. It is safe for concurrent use; turns of
@@ -761,6 +765,9 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	images = resultImages(res.Images)
 	if err == nil && !res.IsError {
 		res.Content += t.codeModeLoadNote(c.Name, refs)
+	}
+	if opts.AfterCall != nil {
+		res.Content += opts.AfterCall(c.Name)
 	}
 	return result(res.Content, res.IsError)
 }

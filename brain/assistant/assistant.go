@@ -112,6 +112,7 @@ func Open(opts Options) (*App, error) {
 	}))
 	a.log = logger
 	a.closers = append(a.closers, closer)
+	a.KeepModes()
 	raw, err := ws.LoadConfig()
 	if err != nil {
 		a.Close()

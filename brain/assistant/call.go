@@ -3,6 +3,7 @@ package assistant
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/gate"
@@ -15,7 +16,14 @@ func (a *App) CallTool(ctx context.Context, tool string, args json.RawMessage, a
 	if err != nil {
 		return agent.CallOutcome{}, err
 	}
-	return ag.CallTool(ctx, tool, args, approver)
+	out, err := ag.CallTool(ctx, tool, args, approver)
+	if note := modesNote(a.KeepModes()); note != "" {
+		if err != nil {
+			err = fmt.Errorf("%w%s", err, note)
+		}
+		out.Result.Content += note
+	}
+	return out, err
 }
 
 // Check is the gate's verdict on a call, without running it.

@@ -21,6 +21,10 @@ var (
 	// ErrNotRunning means no process serves the workspace's instance
 	// socket.
 	ErrNotRunning = errors.New("no running Wrasse serves this workspace")
+	// ErrUntrustedInstance means the instance socket, its folder or its
+	// launch token is not this user's alone (a link, another owner, a
+	// wider mode) or is answered by another user: nothing was sent to it.
+	ErrUntrustedInstance = errors.New("refusing to talk to the socket of this workspace")
 	// ErrInvalidMCP means an MCP server to add cannot be one (no command
 	// or URL, a bad name or header); nothing was written.
 	ErrInvalidMCP = errors.New("invalid MCP server")

@@ -3,15 +3,19 @@ package assistant
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,22 +25,50 @@ import (
 // The instance socket lets a second `wrasse` hand its work to the process
 // that holds the workspace (the window, usually) instead of failing on the
 // database lock: `wrasse` alone brings the window forward, and CLI commands
-// run inside the running app and stream their output back. The socket is
-// a Unix domain socket only the user can open (mode 0600 in the
-// workspace's 0700 folder).
+// run inside the running app and stream their output back.
+//
+// Whoever can drive the running app can change what the assistant may do
+// (its model host, MCP servers, grants, secrets), so only the user's own
+// programs that Wrasse did not start may. Every connection is checked:
+//
+//   - the socket lives in the user's private runtime folder
+//     (workspace.RuntimeDir, mode 0700), which no sandbox may read or write;
+//   - the kernel names the peer (SO_PEERCRED on Linux): it must be this
+//     user, and no process Wrasse started, or one they started in turn;
+//   - the request carries the launch token, a random value written at each
+//     Serve to a file (0600) beside the socket, which a program in Wrasse's
+//     sandbox cannot read; it is compared in constant time.
+//
+// The client checks the other way before it sends anything, standard
+// input above all: the folder, the socket and the token file are this
+// user's alone (no links, no other owner, no other mode) and the process
+// that answers runs as this user.
 //
 // The protocol is JSON lines. The client sends one Request; the server
 // answers with Frames: output on "out" and "err", and last "exit".
 
 // protocolVersion changes when Request or Frame change incompatibly.
-const protocolVersion = 1
+const protocolVersion = 2
 
 // maxForwardedStdin bounds the standard input a client forwards.
 const maxForwardedStdin = 1 << 20
 
+// maxSocketPath is the longest socket name every system takes (macOS's
+// sun_path holds 104 bytes with the terminating zero, Linux's 108).
+const maxSocketPath = 103
+
+// tokenBytes is the size of a launch token (hex-encoded in its file).
+const tokenBytes = 32
+
+// requestWait bounds the wait for a client's request once it connected.
+const requestWait = 5 * time.Second
+
 // Request is what a second process asks of the running one.
 type Request struct {
 	Version int `json:"version"`
+	// Token is the running Wrasse's launch token, read by the client from
+	// the runtime folder.
+	Token string `json:"token"`
 	// Args are the command-line arguments after the program name; empty
 	// means "show yourself" (bring the window forward).
 	Args []string `json:"args"`
@@ -45,6 +77,9 @@ type Request struct {
 	Stdin []byte `json:"stdin,omitempty"`
 	// Dir is the client's working folder, for relative paths in Args.
 	Dir string `json:"dir,omitempty"`
+	// Peer is the process that sent the request, as the kernel named it
+	// (set by the server, never sent).
+	Peer *Peer `json:"-"`
 }
 
 // Frame is one piece of the answer.
@@ -58,49 +93,75 @@ type Frame struct {
 // the command prints to stdout and stderr, and returns its exit code.
 type Handler func(ctx context.Context, req Request, stdout, stderr io.Writer) int
 
-// SocketPath is the instance socket of workspace ws. Socket paths are
-// limited to about 100 bytes, so a deep workspace gets one in the temp
-// folder named by a hash of its root.
+// SocketPath is the instance socket of workspace ws: in the user's runtime
+// folder, named by a hash of the workspace's root, so that it is short
+// enough for a socket name however deep the workspace is.
 func SocketPath(ws workspace.Workspace) string {
-	p := filepath.Join(ws.Root, ".wrasse.sock")
-	if len(p) < 100 {
-		return p
-	}
+	return filepath.Join(workspace.RuntimeDir(), instanceName(ws)+".sock")
+}
+
+// TokenPath is the file holding the launch token of ws's running Wrasse.
+func TokenPath(ws workspace.Workspace) string {
+	return filepath.Join(workspace.RuntimeDir(), instanceName(ws)+".token")
+}
+
+func instanceName(ws workspace.Workspace) string {
 	sum := sha256.Sum256([]byte(ws.Root))
-	return filepath.Join(os.TempDir(), fmt.Sprintf("wrasse-%d-%s.sock", os.Getuid(), hex.EncodeToString(sum[:8])))
+	return hex.EncodeToString(sum[:8])
 }
 
 // Serve listens on the workspace's instance socket and runs each request
 // with h until ctx ends. Only the process holding the workspace (an open
-// App) may serve, so a socket file left by a crash is replaced. It returns
-// once listening; serving goes on in the background.
+// App) may serve, so a socket and token left by a crash are replaced. It
+// returns once listening; serving goes on in the background.
 //
-// Cancelling ctx stops it in the background; Close stops it and waits until
-// the socket is gone and every forwarded command has returned.
+// ctx ends the listening only: a command already running goes on until it
+// returns or its client goes away (which cancels the ctx it was given), so
+// that one command ending never cancels another; a caller that wants them
+// stopped cancels them itself. Close stops listening and waits until the
+// socket is gone and every forwarded command has returned.
 func (a *App) Serve(ctx context.Context, h Handler) error {
-	ctx, cancel := context.WithCancel(ctx)
-	path := SocketPath(a.ws)
+	if _, err := workspace.EnsureRuntimeDir(); err != nil {
+		return err
+	}
+	path, tokenPath := SocketPath(a.ws), TokenPath(a.ws)
+	if len(path) > maxSocketPath {
+		return fmt.Errorf("the instance socket %s is %d bytes long, and socket names may have at most %d: set %s (or TMPDIR) to a shorter folder",
+			path, len(path), maxSocketPath, workspace.EnvRuntimeDir)
+	}
+	token, err := newToken()
+	if err != nil {
+		return err
+	}
+	// The token first: a client that finds the socket finds its token.
+	if err := writeToken(tokenPath, token); err != nil {
+		return err
+	}
 	_ = os.Remove(path) // a stale socket of a crashed process
 	ln, err := net.Listen("unix", path)
 	if err != nil {
-		cancel()
+		_ = os.Remove(tokenPath)
 		return fmt.Errorf("listen on %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
-		cancel()
+		_ = os.Remove(tokenPath)
 		return fmt.Errorf("restrict %s to its owner: %w", path, err)
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	a.serveMu.Lock()
-	a.servers = append(a.servers, server{stop: cancel, done: done})
+	a.servers = append(a.servers, server{stop: cancel, done: done, kept: []workspace.KeptMode{
+		{Path: filepath.Dir(path), Mode: 0o700, Dir: true}, {Path: path, Mode: 0o600}, {Path: tokenPath, Mode: 0o600}}})
 	a.serveMu.Unlock()
+	s := &instanceServer{app: a, token: token, handler: h}
 	var wg sync.WaitGroup
 	go func() {
 		<-ctx.Done()
 		ln.Close()
 		wg.Wait()
 		_ = os.Remove(path)
+		_ = os.Remove(tokenPath)
 		close(done)
 	}()
 	go func() {
@@ -112,44 +173,121 @@ func (a *App) Serve(ctx context.Context, h Handler) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				a.serveConn(ctx, conn, h)
+				s.serveConn(conn)
 			}()
 		}
 	}()
 	return nil
 }
 
-func (a *App) serveConn(ctx context.Context, conn net.Conn, h Handler) {
+// newToken is a fresh launch token.
+func newToken() (string, error) {
+	b := make([]byte, tokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("make a launch token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// writeToken writes the token to a new file only the user can read.
+func writeToken(path, token string) error {
+	_ = os.Remove(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("write the launch token %s: %w", path, err)
+	}
+	_, werr := f.WriteString(token)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = os.Remove(path)
+		return fmt.Errorf("write the launch token %s: %w", path, err)
+	}
+	return nil
+}
+
+// instanceServer answers the connections of one Serve.
+type instanceServer struct {
+	app     *App
+	token   string
+	handler Handler
+}
+
+// serveConn checks who connected and what they sent, then runs it.
+func (s *instanceServer) serveConn(conn net.Conn) {
 	defer conn.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	fw := &frameWriter{enc: json.NewEncoder(conn)}
+	// The request is read before anything is decided, so that a refused
+	// client reads why instead of a broken pipe.
 	r := bufio.NewReaderSize(conn, 64<<10)
-	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(requestWait))
 	line, err := readLine(r, maxForwardedStdin*2)
 	if err != nil {
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
+	peer, err := peerOf(conn)
+	if err != nil {
+		s.refuse(fw, peer, "the kernel did not say which program connected: "+err.Error())
+		return
+	}
+	if why := s.check(peer); why != "" {
+		s.refuse(fw, peer, why)
+		return
+	}
 	var req Request
-	fw := &frameWriter{enc: json.NewEncoder(conn)}
 	if err := json.Unmarshal(line, &req); err != nil || req.Version != protocolVersion {
 		fw.exit(2, fmt.Sprintf("wrasse: the running Wrasse speaks protocol %d; this one sent something else: close the window and try again\n", protocolVersion))
 		return
 	}
+	if subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1 {
+		s.refuse(fw, peer, "it did not carry this Wrasse's launch token, which only your own programs can read (not "+
+			"the ones Wrasse runs in its sandbox)")
+		return
+	}
+	req.Token, req.Peer = "", &peer
 	// A client that goes away (Ctrl+C) cancels its command.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
 		_, _ = io.Copy(io.Discard, r)
 		cancel()
 	}()
-	a.log.Info("running a forwarded command", "args", len(req.Args))
-	code := h(ctx, req, fw.stream(false), fw.stream(true))
+	s.app.log.Info("running a forwarded command", "args", len(req.Args), "pid", peer.PID)
+	code := s.handler(ctx, req, fw.stream(false), fw.stream(true))
 	fw.exit(code, "")
 }
+
+// check says why peer may not drive this Wrasse ("" when it may): it must
+// be this user, and no program this process started, directly or not.
+func (s *instanceServer) check(peer Peer) string {
+	if !peer.Known {
+		return ""
+	}
+	if peer.UID != os.Getuid() {
+		return fmt.Sprintf("it came from another user (uid %d)", peer.UID)
+	}
+	if chain, ok := startedBy(os.Getpid(), peer.PID); ok {
+		return "it came from a program Wrasse started (" + strings.Join(chain, ", started by ") +
+			"), and commands from programs Wrasse started are refused, so that nothing the assistant runs can change what it may do: " +
+			"run the command in your own terminal"
+	}
+	return ""
+}
+
+// refuse tells the client why and logs it.
+func (s *instanceServer) refuse(fw *frameWriter, peer Peer, why string) {
+	s.app.log.Warn("refused a command on the instance socket", "pid", peer.PID, "uid", peer.UID, "exe", peer.Exe, "why", why)
+	fw.exit(exitRefused, "wrasse: the running Wrasse refused this command: "+why+"\n")
+}
+
+// exitRefused is the exit code of a refused request.
+const exitRefused = 1
 
 // server is one running Serve, for Close to stop and wait for.
 type server struct {
 	stop func()
 	done chan struct{}
+	// kept are its folder, socket and token, whose modes are kept.
+	kept []workspace.KeptMode
 }
 
 // stopServing ends every Serve and waits for each to finish.
@@ -217,17 +355,84 @@ func (fw *frameWriter) exit(code int, msg string) {
 	_ = fw.enc.Encode(Frame{Exit: &code})
 }
 
+// CheckInstance checks, before anything is sent, that the process serving
+// ws would be this user's own Wrasse: the runtime folder and the socket in
+// it are this user's alone (no symbolic links, no other owner, no other
+// mode). It fails with ErrNotRunning when there is no socket, and with
+// ErrUntrustedInstance when there is one that must not be trusted.
+func CheckInstance(ws workspace.Workspace) error {
+	dir, err := workspace.CheckRuntimeDir()
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %w", ErrNotRunning, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUntrustedInstance, err)
+	}
+	path := SocketPath(ws)
+	if filepath.Dir(path) != dir {
+		return fmt.Errorf("%w: the socket %s is outside the runtime folder %s", ErrUntrustedInstance, path, dir)
+	}
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %w", ErrNotRunning, err)
+	}
+	if err := checkSocket(path); err != nil {
+		return fmt.Errorf("%w: %w; remove it and start Wrasse again", ErrUntrustedInstance, err)
+	}
+	return nil
+}
+
+// readToken reads the launch token of ws's running Wrasse, once its file
+// proved to be this user's alone.
+func readToken(ws workspace.Workspace) (string, error) {
+	path := TokenPath(ws)
+	if err := workspace.CheckPrivate(path, false, 0o600); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%w: the running Wrasse left no launch token at %s (it is an older version, or the file "+
+				"was removed): close it and start it again", ErrUntrustedInstance, path)
+		}
+		return "", fmt.Errorf("%w: %w", ErrUntrustedInstance, err)
+	}
+	f, err := openNoFollow(path)
+	if errors.Is(err, fs.ErrPermission) {
+		return "", fmt.Errorf("%w: cannot read the running Wrasse's launch token %s (%w). Programs Wrasse runs in its sandbox "+
+			"cannot drive it: run the command in your own terminal", ErrUntrustedInstance, path, err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the launch token: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4*tokenBytes))
+	if err != nil {
+		return "", fmt.Errorf("read the launch token %s: %w", path, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
 // Forward sends req to the process serving workspace ws and copies its
-// answer to stdout and stderr, returning the command's exit code. It
+// answer to stdout and stderr, returning the command's exit code. Nothing
+// is sent unless the socket proves to be this user's own Wrasse
+// (CheckInstance, the token file, the answering process's user). It
 // returns ErrNotRunning quickly when no process serves the workspace.
 func Forward(ctx context.Context, ws workspace.Workspace, req Request, stdout, stderr io.Writer) (int, error) {
+	if err := CheckInstance(ws); err != nil {
+		return 0, err
+	}
 	d := net.Dialer{Timeout: time.Second}
 	conn, err := d.DialContext(ctx, "unix", SocketPath(ws))
 	if err != nil {
 		return 0, fmt.Errorf("%w: %w", ErrNotRunning, err)
 	}
 	defer conn.Close()
-	req.Version = protocolVersion
+	if peer, err := peerOf(conn); err != nil {
+		return 0, fmt.Errorf("%w: the kernel did not say which program answers on %s: %w", ErrUntrustedInstance, SocketPath(ws), err)
+	} else if peer.Known && peer.UID != os.Getuid() {
+		return 0, fmt.Errorf("%w: the program answering on %s runs as user %d, not as you", ErrUntrustedInstance, SocketPath(ws), peer.UID)
+	}
+	token, err := readToken(ws)
+	if err != nil {
+		return 0, err
+	}
+	req.Version, req.Token = protocolVersion, token
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
 		return 0, fmt.Errorf("send the command to the running Wrasse: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -84,14 +85,19 @@ func TestSecondOpenFailsFastWithLocked(t *testing.T) {
 	}
 }
 
-func TestSocketPathFitsTheLimit(t *testing.T) {
-	short := SocketPath(workspace.Workspace{Root: "/tmp/ws"})
-	if short != "/tmp/ws/.wrasse.sock" {
-		t.Fatalf("short path %q", short)
+// The socket and its token live in the user's private runtime folder,
+// named by a hash of the workspace, however deep the workspace is.
+func TestSocketPathInTheRuntimeFolder(t *testing.T) {
+	dir := workspace.RuntimeDir()
+	for _, root := range []string{"/tmp/ws", "/" + strings.Repeat("deep/", 40)} {
+		ws := workspace.Workspace{Root: root}
+		sock, tok := SocketPath(ws), TokenPath(ws)
+		if filepath.Dir(sock) != dir || filepath.Dir(tok) != dir || len(sock) >= 100 {
+			t.Errorf("%s: socket %s, token %s; runtime folder %s", root, sock, tok, dir)
+		}
 	}
-	long := SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("deep/", 40)})
-	if len(long) >= 100 || long == SocketPath(workspace.Workspace{Root: "/" + strings.Repeat("other/", 40)}) {
-		t.Fatalf("long workspace socket %q", long)
+	if SocketPath(workspace.Workspace{Root: "/a"}) == SocketPath(workspace.Workspace{Root: "/b"}) {
+		t.Error("two workspaces share a socket")
 	}
 }
 

@@ -125,6 +125,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
 		Identity:  a.identity,
 		SetupHint: a.setupTextFor(cfg, setupErr),
+		AfterCall: a.afterToolCall,
 	})
 	if err != nil {
 		return id, err
