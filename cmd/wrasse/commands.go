@@ -45,6 +45,34 @@ type command struct {
 	// serve: the command runs long, so other wrasse commands run through it
 	// meanwhile.
 	serve bool
+	// widens reports whether the command, as given, widens what the
+	// assistant may do: adds, enables or runs a capability or MCP server,
+	// grants permissions or folders, changes the provider or the host the
+	// model (and its key) is reached at, stores a secret, approves a call.
+	// Sent to the window from outside it, such a command runs only once
+	// the person in the window confirms it (remoteconfirm). nil: never.
+	widens func(c *call) bool
+}
+
+// always marks a command that widens what the assistant may do however it
+// is given.
+func always(*call) bool { return true }
+
+// withFlag marks a command that widens what the assistant may do when one
+// of the flags is given.
+func withFlag(names ...string) func(*call) bool {
+	return func(c *call) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return c.flags[n] })
+	}
+}
+
+// widensConfig marks a config set or unset of a key that widens what the
+// assistant may do: the provider and base URL (where the model, and the
+// API key with it, go; --send-key too), the folders its tools reach, and
+// autoResync (capability folders edited on disk apply without the
+// person).
+func widensConfig(c *call) bool {
+	return len(c.args) > 0 && slices.Contains([]string{"provider", "baseURL", "folders", "autoResync"}, c.args[0])
 }
 
 // group is a command word with subcommands.
@@ -98,7 +126,7 @@ func commands() []*command {
 		{path: "caps validate", args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive"}},
 			summary: "Check a capability without installing it, exactly as an install would.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsValidate)},
-		{path: "caps install", args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive; or a collection of skills (an archive or folder with several skill folders) with --all or --only"}},
+		{path: "caps install", widens: always, args: "PATH", argHelp: [][2]string{{"PATH", "a capability folder, a SKILL.md, or a .zip/.skill archive; or a collection of skills (an archive or folder with several skill folders) with --all or --only"}},
 			summary: "Install a capability, validated completely before anything is written.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				replace := fs.Bool("replace", false, "replace an installed capability of the same name")
@@ -113,9 +141,9 @@ func commands() []*command {
 			}},
 		{path: "caps remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move a capability to the trash (restorable for 7 days).", minArgs: 1, maxArgs: 1,
 			setup: plain(capsRemove)},
-		{path: "caps restore", args: "NAME", argHelp: name, summary: "Bring back a removed capability.", minArgs: 1, maxArgs: 1,
+		{path: "caps restore", widens: always, args: "NAME", argHelp: name, summary: "Bring back a removed capability.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsRestore)},
-		{path: "caps enable", args: "NAME", argHelp: name, summary: "Switch a capability on, optionally granting its plugin permissions. An MCP server shows the command line or URL it runs and asks first.", minArgs: 1, maxArgs: 1,
+		{path: "caps enable", widens: always, args: "NAME", argHelp: name, summary: "Switch a capability on, optionally granting its plugin permissions. An MCP server shows the command line or URL it runs and asks first.", minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				grant := fs.String("grant", "", "permissions to grant, comma-separated (`PERMS`, e.g. exec,network)")
 				yes := fs.Bool("yes", false, "approve what an MCP server runs without asking (for scripts)")
@@ -135,14 +163,14 @@ func commands() []*command {
 			}},
 		{path: "caps settings", args: "NAME", argHelp: name, summary: "The settings a capability declares, with their values.", minArgs: 1, maxArgs: 1,
 			setup: plain(capsSettings)},
-		{path: "caps set", args: "NAME KEY VALUE", argHelp: [][2]string{name[0], {"KEY", "one of its settings (see wrasse caps settings NAME)"},
+		{path: "caps set", widens: always, args: "NAME KEY VALUE", argHelp: [][2]string{name[0], {"KEY", "one of its settings (see wrasse caps settings NAME)"},
 			{"VALUE", "the value, checked against the setting's type (wrasse caps unset NAME KEY restores the default)"}},
 			summary: "Set one setting of a capability; it reloads, so its next call sees it.", minArgs: 3, maxArgs: 3, emptyLast: true,
 			setup: plain(capsSet)},
-		{path: "caps unset", args: "NAME KEY", argHelp: [][2]string{name[0], {"KEY", "one of its settings"}},
+		{path: "caps unset", widens: always, args: "NAME KEY", argHelp: [][2]string{name[0], {"KEY", "one of its settings"}},
 			summary: "Put one setting of a capability back to its default.", minArgs: 2, maxArgs: 2,
 			setup: plain(capsUnset)},
-		{path: "caps resync", summary: "Apply what changed in the capability folders on disk.", maxArgs: 0,
+		{path: "caps resync", widens: always, summary: "Apply what changed in the capability folders on disk.", maxArgs: 0,
 			setup: plain(capsResync)},
 		{path: "caps watch", summary: "Report hand edits of the capability folders as they happen, until Ctrl+C.", maxArgs: 0, serve: true,
 			local: func(*call) string {
@@ -152,7 +180,7 @@ func commands() []*command {
 				apply := fs.Bool("apply", false, "apply changes at once (as autoResync does)")
 				return func(ctx context.Context, app *assistant.App, c *call) error { return capsWatch(ctx, app, c, *apply) }
 			}},
-		{path: "caps call", args: "NAME TOOL [JSON]", argHelp: [][2]string{{"NAME", "the capability"}, {"TOOL", "one of its tools (see wrasse caps show NAME)"},
+		{path: "caps call", widens: withFlag("yes"), args: "NAME TOOL [JSON]", argHelp: [][2]string{{"NAME", "the capability"}, {"TOOL", "one of its tools (see wrasse caps show NAME)"},
 			{"JSON", "the tool's arguments as a JSON object (default {})"}},
 			summary: "Run one tool through the registry and the safety gate, without a model. A call that needs confirmation is denied unless --yes is given; a blocked call never runs. Exits 1 when the call fails or is refused.",
 			minArgs: 2, maxArgs: 3, check: checkCallArgs,
@@ -162,7 +190,7 @@ func commands() []*command {
 				return func(ctx context.Context, app *assistant.App, c *call) error { return capsCall(ctx, app, c, *yes, *dry) }
 			}},
 
-		{path: "chat", args: "[MESSAGE...]", argHelp: [][2]string{{"MESSAGE", "what to say; read from standard input when piped and not given"}},
+		{path: "chat", widens: withFlag("provider", "base-url", "send-key"), args: "[MESSAGE...]", argHelp: [][2]string{{"MESSAGE", "what to say; read from standard input when piped and not given"}},
 			summary: "One turn of a conversation, streamed. On a terminal, calls that need approval are asked about; otherwise they are denied.",
 			maxArgs: -1, serve: true,
 			local: func(c *call) string {
@@ -181,7 +209,7 @@ func commands() []*command {
 		{path: "conversations delete", aliases: []string{"rm"}, args: "ID", argHelp: conv, summary: "Delete a conversation and its events.", minArgs: 1, maxArgs: 1,
 			check: checkConversationID, setup: plain(conversationsDelete)},
 
-		{path: "secrets set", args: "NAME", argHelp: [][2]string{{"NAME", "the secret's name, e.g. openai_api_key or anthropic_api_key"}},
+		{path: "secrets set", widens: always, args: "NAME", argHelp: [][2]string{{"NAME", "the secret's name, e.g. openai_api_key or anthropic_api_key"}},
 			summary: "Store a secret. The value is typed without echo or piped in, never given on the command line.", minArgs: 1, maxArgs: 1,
 			local: func(c *call) string {
 				if interactive(c.io.in) {
@@ -199,7 +227,7 @@ func commands() []*command {
 			setup: plain(secretsList)},
 		{path: "secrets delete", aliases: []string{"rm"}, args: "NAME", argHelp: [][2]string{{"NAME", "the secret's name"}}, summary: "Delete a stored secret.", minArgs: 1, maxArgs: 1,
 			setup: plain(secretsDelete)},
-		{path: "secrets assign", args: "NAME CAPABILITY", argHelp: [][2]string{{"NAME", "the secret's name"}, {"CAPABILITY", "the MCP server or plugin that may use it"}},
+		{path: "secrets assign", widens: always, args: "NAME CAPABILITY", argHelp: [][2]string{{"NAME", "the secret's name"}, {"CAPABILITY", "the MCP server or plugin that may use it"}},
 			summary: "Let a capability use a secret (${secret:NAME} in an MCP server's env or headers, env.Secret in a plugin). A capability gets only the secrets assigned to it.",
 			minArgs: 2, maxArgs: 2,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
@@ -212,7 +240,7 @@ func commands() []*command {
 
 		{path: "config show", summary: "config.json with defaults filled in, and any problems in it.", maxArgs: 0,
 			setup: plain(configShow)},
-		{path: "config set", args: "KEY VALUE", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")},
+		{path: "config set", widens: widensConfig, args: "KEY VALUE", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")},
 			{"VALUE", "its value; lists are comma-separated"}},
 			summary: "Set one key of config.json (validated; the next turn uses it). When the change would send the provider's API key to another host, it is asked on a terminal; elsewhere the key stays with its host unless --send-key is given.",
 			minArgs: 2, maxArgs: 2, emptyLast: true,
@@ -222,7 +250,7 @@ func commands() []*command {
 					return saveConfig(app, c, c.args[0], c.args[1], *send)
 				}
 			}},
-		{path: "config unset", args: "KEY", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")}},
+		{path: "config unset", widens: widensConfig, args: "KEY", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")}},
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
 			setup: plain(configUnset)},
 	}
@@ -253,6 +281,8 @@ type call struct {
 	// retries is chat's --retries (assistant.Options.Retries), used when
 	// this process opens the workspace itself; nil keeps the default.
 	retries func() int
+	// flags are the command's own flags that were given.
+	flags map[string]bool
 }
 
 // path makes p absolute against the folder the command was typed in.
@@ -404,6 +434,8 @@ func (p *parsed) call(io stdio) (*call, error) {
 		return nil, usagef(cmd.path, "%v", err)
 	}
 	c.run, c.args = runner, pos
+	c.flags = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.flags[f.Name] = true })
 	for i, a := range pos {
 		if cmd.emptyLast && i == len(pos)-1 && i == cmd.maxArgs-1 {
 			continue

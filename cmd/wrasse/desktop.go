@@ -129,7 +129,16 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 	}
 	defer shell.Close()
 
-	srv := &windowServer{raise: func() { env.Do(func() { w.Show(); w.RequestFocus() }) }, cli: serveHandler(core)}
+	srv := &windowServer{
+		raise: func() { env.Do(func() { w.Show(); w.RequestFocus() }) },
+		done:  runCtx,
+	}
+	// A command that would widen what the assistant may do, sent from
+	// outside the window, runs only once the person here says so.
+	srv.cli = confirmingHandler(core, func(ctx context.Context, line string, from *assistant.Peer) bool {
+		srv.raise()
+		return ui.ConfirmRemote(ctx, env, remoteCommand(line, from))
+	})
 	if err := core.Serve(runCtx, srv.handle); err != nil {
 		core.Logger().Warn("other wrasse commands cannot run through the window", "error", err)
 	}
@@ -142,12 +151,27 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 	return nil
 }
 
+// remoteCommand is what the window's dialog shows of a command sent to it.
+func remoteCommand(line string, from *assistant.Peer) ui.RemoteCommand {
+	rc := ui.RemoteCommand{Line: line, Sender: "an unknown program (this system does not say which)"}
+	if from != nil {
+		rc.Sender = from.String()
+		if from.Parent != nil {
+			rc.Parent = from.Parent.String()
+		}
+	}
+	return rc
+}
+
 // windowServer answers other wrasse processes while the window is open:
 // an empty request brings the window forward, anything else is a CLI
 // command run inside this process.
 type windowServer struct {
 	raise func()
 	cli   assistant.Handler
+	// done ends when the window closes; the commands still running are
+	// cancelled then.
+	done context.Context
 
 	mu      sync.Mutex
 	closing bool
@@ -168,11 +192,16 @@ func (s *windowServer) handle(ctx context.Context, req assistant.Request, stdout
 	s.running.Add(1)
 	s.mu.Unlock()
 	defer s.running.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if s.done != nil {
+		defer context.AfterFunc(s.done, cancel)()
+	}
 	return s.cli(ctx, req, stdout, stderr)
 }
 
-// finish refuses new commands, cancels the running ones and waits for
-// them, so the core they use outlives them.
+// finish refuses new commands, cancels the running ones (cancel ends
+// s.done) and waits for them, so the core they use outlives them.
 func (s *windowServer) finish(cancel context.CancelFunc) {
 	s.mu.Lock()
 	s.closing = true

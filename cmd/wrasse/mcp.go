@@ -18,7 +18,7 @@ import (
 func mcpCommands() []*command {
 	name := [][2]string{{"NAME", "the MCP server's capability name (see wrasse mcp list)"}}
 	return []*command{
-		{path: "mcp add", args: "NAME [-- COMMAND [ARGS...]]",
+		{path: "mcp add", widens: always, args: "NAME [-- COMMAND [ARGS...]]",
 			argHelp: [][2]string{{"NAME", "the capability's name: lowercase letters, digits and single hyphens"},
 				{"COMMAND", "what starts the server (stdio), after --, e.g. -- npx -y @modelcontextprotocol/server-everything"},
 				{"ARGS", "its arguments, passed exactly as given"}},
@@ -35,13 +35,13 @@ func mcpCommands() []*command {
 			}},
 		{path: "mcp list", aliases: []string{"ls"}, summary: "The MCP servers: state, tools known (from the last connection, no server started) and what each runs.", maxArgs: 0,
 			setup: plain(mcpList)},
-		{path: "mcp test", args: "NAME", argHelp: name, summary: "Connect to the server now and list its tools with their annotations; on failure, the server's last lines of output. Exits 1 when it cannot connect.",
+		{path: "mcp test", widens: always, args: "NAME", argHelp: name, summary: "Connect to the server now and list its tools with their annotations; on failure, the server's last lines of output. Exits 1 when it cannot connect.",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpTest)},
 		{path: "mcp tools", args: "NAME", argHelp: name, summary: "The server's tools as last listed (no server started), with the names the model sees and the user's rule for each.",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpTools)},
 		{path: "mcp remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move an MCP server's capability to the trash (restorable for 7 days with wrasse caps restore).",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpRemove)},
-		{path: "mcp import", args: "FILE", argHelp: [][2]string{{"FILE", "claude_desktop_config.json (Claude Desktop), mcp.json (Cursor) or .vscode/mcp.json (VS Code)"}},
+		{path: "mcp import", widens: always, args: "FILE", argHelp: [][2]string{{"FILE", "claude_desktop_config.json (Claude Desktop), mcp.json (Cursor) or .vscode/mcp.json (VS Code)"}},
 			summary: "Bring in the MCP servers another app is configured with. Each is installed switched off: enable it with wrasse caps enable NAME after reading what it runs. Reports every server taken or skipped and why, and the secrets to set.",
 			minArgs: 1, maxArgs: 1,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {

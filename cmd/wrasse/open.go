@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -43,7 +45,7 @@ func execute(ctx context.Context, c *call, getenv func(string) string) error {
 			return err
 		}
 	}
-	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local}, func(app *assistant.App) error {
+	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local, stderr: c.io.err}, func(app *assistant.App) error {
 		return c.run(ctx, app, c)
 	})
 }
@@ -55,10 +57,11 @@ func forward(ctx context.Context, ws workspace.Workspace, c *call) (int, error) 
 		req.Dir = dir
 	}
 	if c.cmd.stdin != nil && c.cmd.stdin(c) && c.io.in != nil && !interactive(c.io.in) {
-		// Only when the socket answers: reading stdin first would wait
+		// Only when the socket is this user's own Wrasse's: standard
+		// input may be a secret, and reading it first would also wait
 		// for a pipe that may never close, even with no Wrasse running.
-		if _, err := os.Stat(assistant.SocketPath(ws)); err != nil {
-			return 0, fmt.Errorf("%w: %w", assistant.ErrNotRunning, err)
+		if err := assistant.CheckInstance(ws); err != nil {
+			return 0, err
 		}
 		data, err := assistant.ReadForwardedStdin(c.io.in)
 		if err != nil {
@@ -80,6 +83,9 @@ type appOptions struct {
 	// local says what to do instead when the command cannot run through
 	// the Wrasse that holds the workspace ("" when it could have).
 	local string
+	// stderr is where a serving command says it is finishing the
+	// commands forwarded to it.
+	stderr io.Writer
 }
 
 // withApp opens the workspace, runs fn and closes it. A workspace another
@@ -110,7 +116,7 @@ func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o a
 		app.Logger().Warn("plugins will run in this process", "error", childErr)
 	}
 	if o.serve {
-		stop, err := serveWhile(ctx, app)
+		stop, err := serveWhile(app, o.stderr)
 		if err != nil {
 			app.Logger().Warn("other wrasse commands cannot run through this one", "error", err)
 		} else {
@@ -122,17 +128,21 @@ func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o a
 
 // serveWhile lets other wrasse commands run through app while a long
 // command (chat, caps watch) holds the workspace. stop ends serving and
-// waits for the forwarded commands still running, so the app outlives
-// them.
-func serveWhile(ctx context.Context, app *assistant.App) (stop func(), err error) {
-	sctx, cancel := context.WithCancel(ctx)
+// lets the forwarded commands still running finish, so that one command
+// ending never cancels another: the app outlives them. Meanwhile it says
+// so on stderr, and an interrupt (Ctrl+C, again if that is what ended the
+// command) stops them.
+func serveWhile(app *assistant.App, stderr io.Writer) (stop func(), err error) {
+	listening, stopListening := context.WithCancel(context.Background())
+	abortCtx, abort := context.WithCancel(context.Background())
 	var (
 		mu      sync.Mutex
 		stopped bool
+		busy    int // commands running
 		running sync.WaitGroup
 	)
 	h := serveHandler(app)
-	err = app.Serve(sctx, func(ctx context.Context, req assistant.Request, stdout, stderr io.Writer) int {
+	err = app.Serve(listening, func(ctx context.Context, req assistant.Request, stdout, stderr io.Writer) int {
 		mu.Lock()
 		if stopped {
 			mu.Unlock()
@@ -140,21 +150,52 @@ func serveWhile(ctx context.Context, app *assistant.App) (stop func(), err error
 			return exitFail
 		}
 		running.Add(1)
+		busy++
 		mu.Unlock()
-		defer running.Done()
+		defer func() {
+			mu.Lock()
+			busy--
+			mu.Unlock()
+			running.Done()
+		}()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(abortCtx, cancel)()
 		return h(ctx, req, stdout, stderr)
 	})
 	if err != nil {
-		cancel()
+		stopListening()
+		abort()
 		return nil, err
 	}
 	sock := assistant.SocketPath(app.Workspace())
 	return func() {
+		defer abort()
 		mu.Lock()
 		stopped = true
+		waiting := busy > 0
 		mu.Unlock()
-		cancel()
-		running.Wait()
+		stopListening()
+		finished := make(chan struct{})
+		go func() {
+			running.Wait()
+			close(finished)
+		}()
+		if waiting {
+			if stderr != nil {
+				fmt.Fprintln(stderr, "wrasse: finishing the commands other wrasse processes sent to this one (Ctrl+C stops them)")
+			}
+			interrupt := make(chan os.Signal, 1)
+			signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
+			select {
+			case <-finished:
+			case <-interrupt:
+				abort()
+				<-finished
+			}
+			signal.Stop(interrupt)
+		}
+		<-finished
 		// Serve stops listening in the background and removes the socket
 		// last. Wait for that, so a wrasse command started after this one
 		// ends finds no half-closed server to forward to.
