@@ -11,8 +11,10 @@ import (
 )
 
 func main() {
+	// First of all: API keys leave the environment (envkeys.go).
+	getenv := takeEnvKeys(os.Args, os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Getenv)
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, getenv)
 	stop()
 	os.Exit(code)
 }
