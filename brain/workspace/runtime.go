@@ -15,18 +15,23 @@ const EnvRuntimeDir = "XDG_RUNTIME_DIR"
 // RuntimeDir is the private folder in which a running Wrasse keeps the
 // instance socket of each workspace it holds and that socket's launch
 // token. On Linux it is $XDG_RUNTIME_DIR/wrasse when XDG_RUNTIME_DIR names
-// a folder that only this user can use, else wrasse-UID in the temporary
-// folder; on macOS the temporary folder is the user's own
-// (/var/folders/…) and holds wrasse-UID. It is never the shared temporary
+// a folder that only this user can use (or, when the variable was lost,
+// as under sudo, /run/user/UID, the folder it names in a login session),
+// else wrasse-UID in the temporary folder; on macOS the temporary folder
+// is the user's own (/var/folders/…) and holds wrasse-UID. It is never the shared temporary
 // folder itself, and it is one of the paths no sandbox and no tool may
 // touch (Protected). RuntimeDir only names it; EnsureRuntimeDir creates
 // and checks it.
-func RuntimeDir() string { return runtimeDir(os.Getenv, os.TempDir()) }
+func RuntimeDir() string { return runtimeDir(os.Getenv, loginSessionDir(), os.TempDir()) }
 
-// runtimeDir is RuntimeDir with the environment and temporary folder given.
-func runtimeDir(getenv func(string) string, temp string) string {
+// runtimeDir is RuntimeDir with the environment, the login session's
+// folder and the temporary folder given.
+func runtimeDir(getenv func(string) string, session, temp string) string {
 	if xdg := getenv(EnvRuntimeDir); usableSessionDir(xdg) {
 		return filepath.Join(xdg, "wrasse")
+	}
+	if session != "" && getenv(EnvRuntimeDir) == "" && usableSessionDir(session) {
+		return filepath.Join(session, "wrasse")
 	}
 	return fallbackRuntimeDir(temp)
 }
@@ -38,8 +43,9 @@ func runtimeDir(getenv func(string) string, temp string) string {
 // others (chmod is not governed by the sandbox) is closed again; one that
 // someone else owns, or a link, is refused, since whoever controls it could
 // answer in Wrasse's place.
-func EnsureRuntimeDir() (string, error) {
-	dir := RuntimeDir()
+func EnsureRuntimeDir() (string, error) { return ensureRuntimeDir(RuntimeDir()) }
+
+func ensureRuntimeDir(dir string) (string, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("create Wrasse's runtime folder %s: %w", dir, err)
 	}
@@ -55,8 +61,9 @@ func EnsureRuntimeDir() (string, error) {
 // CheckRuntimeDir checks, without changing anything, that the runtime
 // folder exists and belongs to this user alone (see EnsureRuntimeDir).
 // A folder that does not exist yields an error matching fs.ErrNotExist.
-func CheckRuntimeDir() (string, error) {
-	dir := RuntimeDir()
+func CheckRuntimeDir() (string, error) { return checkRuntimeDir(RuntimeDir()) }
+
+func checkRuntimeDir(dir string) (string, error) {
 	if _, err := os.Lstat(dir); err != nil {
 		return dir, err
 	}

@@ -22,6 +22,9 @@ func usableSessionDir(dir string) bool {
 	return CheckPrivate(dir, true, 0o700) == nil
 }
 
+// loginSessionDir is where systemd-logind keeps the user's session folder.
+func loginSessionDir() string { return fmt.Sprintf("/run/user/%d", os.Getuid()) }
+
 // fallbackRuntimeDir is wrasse-UID in the temporary folder.
 func fallbackRuntimeDir(temp string) string {
 	return filepath.Join(temp, fmt.Sprintf("wrasse-%d", os.Getuid()))

@@ -58,6 +58,13 @@ func TestRuntimeDirChoice(t *testing.T) {
 		{"open to others", open, fallback},
 		{"a symbolic link", link, fallback},
 	}
+	// The login session's folder stands in for an unset variable only.
+	if got := runtimeDir(func(string) string { return "" }, good, temp); got != filepath.Join(good, "wrasse") {
+		t.Errorf("unset with a session folder: %s", got)
+	}
+	if got := runtimeDir(func(string) string { return open }, good, temp); got != fallback {
+		t.Errorf("an unusable variable with a session folder: %s", got)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := runtimeDir(func(k string) string {
@@ -65,7 +72,7 @@ func TestRuntimeDirChoice(t *testing.T) {
 					return c.xdg
 				}
 				return ""
-			}, temp)
+			}, "", temp)
 			if got != c.want {
 				t.Errorf("runtimeDir = %s, want %s", got, c.want)
 			}
@@ -76,24 +83,24 @@ func TestRuntimeDirChoice(t *testing.T) {
 		if err := os.Chown(theirs, otherUID, otherUID); err != nil {
 			t.Fatal(err)
 		}
-		if got := runtimeDir(func(string) string { return theirs }, temp); got != fallback {
+		if got := runtimeDir(func(string) string { return theirs }, "", temp); got != fallback {
 			t.Errorf("another user's session folder: %s", got)
 		}
 	}
 }
 
-// useFallback points RuntimeDir at a fresh temporary folder of its own.
+// useFallback gives the test a runtime folder of its own, the fallback
+// one (wrasse-UID in a fresh temporary folder), never the user's real one.
 func useFallback(t *testing.T) (temp, dir string) {
 	t.Helper()
 	temp = t.TempDir()
-	t.Setenv(EnvRuntimeDir, "")
 	t.Setenv("TMPDIR", temp)
-	return temp, RuntimeDir()
+	return temp, fallbackRuntimeDir(temp)
 }
 
 func TestEnsureRuntimeDirCreatesAndRepairs(t *testing.T) {
 	_, want := useFallback(t)
-	dir, err := EnsureRuntimeDir()
+	dir, err := ensureRuntimeDir(want)
 	if err != nil || dir != want {
 		t.Fatalf("EnsureRuntimeDir = %s, %v; want %s", dir, err, want)
 	}
@@ -104,10 +111,10 @@ func TestEnsureRuntimeDirCreatesAndRepairs(t *testing.T) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := CheckRuntimeDir(); !errors.Is(err, ErrNotPrivate) {
+	if _, err := checkRuntimeDir(dir); !errors.Is(err, ErrNotPrivate) {
 		t.Fatalf("CheckRuntimeDir of an opened folder: %v", err)
 	}
-	if _, err := EnsureRuntimeDir(); err != nil {
+	if _, err := ensureRuntimeDir(dir); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
@@ -147,11 +154,11 @@ func TestEnsureRuntimeDirRefusesImpostors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, dir := useFallback(t)
 			c.plant(t, dir)
-			_, err := EnsureRuntimeDir()
+			_, err := ensureRuntimeDir(dir)
 			if !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "remove "+dir) {
 				t.Fatalf("EnsureRuntimeDir: %v", err)
 			}
-			if _, err := CheckRuntimeDir(); !errors.Is(err, ErrNotPrivate) {
+			if _, err := checkRuntimeDir(dir); !errors.Is(err, ErrNotPrivate) {
 				t.Fatalf("CheckRuntimeDir: %v", err)
 			}
 		})
@@ -215,7 +222,7 @@ func TestRestoreModes(t *testing.T) {
 }
 
 func TestProtectedHoldsTheRuntimeDir(t *testing.T) {
-	_, dir := useFallback(t)
+	dir := RuntimeDir()
 	noAccess, _ := Workspace{Root: "/w"}.Protected()
 	if !slices.Contains(noAccess, dir) {
 		t.Errorf("noAccess %v lacks the runtime folder %s", noAccess, dir)

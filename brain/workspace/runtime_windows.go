@@ -10,6 +10,9 @@ import (
 // usableSessionDir is false: Windows has no XDG runtime folder.
 func usableSessionDir(string) bool { return false }
 
+// loginSessionDir is "": Windows has no such folder.
+func loginSessionDir() string { return "" }
+
 // fallbackRuntimeDir is wrasse in the temporary folder, which Windows
 // keeps per user (%LOCALAPPDATA%\Temp, readable by its owner only).
 func fallbackRuntimeDir(temp string) string { return filepath.Join(temp, "wrasse") }

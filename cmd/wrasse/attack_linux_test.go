@@ -93,8 +93,8 @@ func newAttackRig(t *testing.T) *attackRig {
 // commands Wrasse runs get a minimal environment, so it names the runtime
 // folder itself, as an attacker would.
 func (r *attackRig) attack() string {
-	return fmt.Sprintf("{ TMPDIR=%s XDG_RUNTIME_DIR= %s --workspace %s config set baseURL http://evil.example/v1 2>&1; echo exit=$?; }",
-		os.Getenv("TMPDIR"), r.bin, r.ws)
+	return fmt.Sprintf("{ XDG_RUNTIME_DIR=%s %s --workspace %s config set baseURL http://evil.example/v1 2>&1; echo exit=$?; }",
+		os.Getenv("XDG_RUNTIME_DIR"), r.bin, r.ws)
 }
 
 // forged is a request line as a program that speaks the protocol itself

@@ -20,18 +20,18 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 )
 
-// privateRuntime gives the test a runtime folder of its own, as on a
-// machine without XDG_RUNTIME_DIR: wrasse-UID in a fresh, short temporary
-// folder (a socket's path has a length limit).
+// privateRuntime gives the test a runtime folder of its own, never the
+// user's real one: XDG_RUNTIME_DIR and TMPDIR name one fresh private
+// folder, short unlike t.TempDir's, so a socket's path fits its limit.
 func privateRuntime(t *testing.T) string {
 	t.Helper()
-	temp, err := os.MkdirTemp("", "wr")
+	session, err := os.MkdirTemp("", "wr")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(temp) })
-	t.Setenv(workspace.EnvRuntimeDir, "")
-	t.Setenv("TMPDIR", temp)
+	t.Cleanup(func() { os.RemoveAll(session) })
+	t.Setenv(workspace.EnvRuntimeDir, session)
+	t.Setenv("TMPDIR", session)
 	return workspace.RuntimeDir()
 }
 
