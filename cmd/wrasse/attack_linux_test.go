@@ -326,8 +326,8 @@ func TestKeyLeavesTheProcessEnvironment(t *testing.T) {
 	const key = "sk-test-environment-key-0123456789"
 	m := providertest.NewModel(t, providertest.OpenAI, providertest.WithAPIKey(key))
 	m.Reply(providertest.Text("hello back"))
-	ws := t.TempDir()
-	write(t, filepath.Join(ws, "config.json"), `{"baseURL": "`+m.BaseURL()+`"}`)
+	ws, granted := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(ws, "config.json"), `{"baseURL": "`+m.BaseURL()+`", "folders": ["`+granted+`"]}`)
 	env := append(os.Environ(), "OPENAI_API_KEY="+key, "LANG=en_US.UTF-8")
 	owner := exec.Command(bin, "--workspace", ws, "caps", "watch")
 	owner.Env = env
