@@ -43,6 +43,8 @@ const (
 // UI's.
 func ConfirmRemote(ctx context.Context, env *bridge.Env, cmd RemoteCommand) bool {
 	answer := make(chan bool, 1)
+	// d is touched on the UI goroutine only: env.Do runs its functions
+	// there in order (fyne.Do queues them), so the Hide below finds it set.
 	var d dialog.Dialog
 	env.Do(func() {
 		d = showRemoteConfirm(env.Window, cmd, func(ok bool) {
@@ -56,7 +58,7 @@ func ConfirmRemote(ctx context.Context, env *bridge.Env, cmd RemoteCommand) bool
 	case ok := <-answer:
 		return ok
 	case <-ctx.Done():
-		env.Do(d.Hide)
+		env.Do(func() { d.Hide() })
 		return false
 	}
 }
