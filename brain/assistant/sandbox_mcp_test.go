@@ -14,7 +14,7 @@ import (
 func TestMCPSandboxInfo(t *testing.T) {
 	kernel := func(abi int) func(bool) sandbox.Status {
 		return func(network bool) sandbox.Status {
-			return sandbox.Status{ABI: abi, Files: abi > 0, Network: !network && abi >= 4, NetworkAsked: !network}
+			return sandbox.Status{ABI: abi, Files: abi > 0, Network: !network && abi >= 4, NetworkAsked: !network, Scoped: abi >= 6}
 		}
 	}
 	stdio := &skillmd.MCPServer{Command: "node", Args: []string{"server.js"}}
