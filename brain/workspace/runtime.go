@@ -17,8 +17,15 @@ const EnvRuntimeDir = "XDG_RUNTIME_DIR"
 // token. On Linux it is $XDG_RUNTIME_DIR/wrasse when XDG_RUNTIME_DIR names
 // a folder that only this user can use (or, when the variable was lost,
 // as under sudo, /run/user/UID, the folder it names in a login session),
-// else wrasse-UID in the temporary folder; on macOS the temporary folder
-// is the user's own (/var/folders/…) and holds wrasse-UID. It is never the shared temporary
+// else wrasse/run in the user's state folder ($XDG_STATE_HOME, default
+// ~/.local/state) and only when that is missing or too deep for a socket
+// name, wrasse-UID in the temporary folder; on macOS the temporary folder
+// is the user's own (/var/folders/…) and holds wrasse-UID. The state
+// folder comes before the temporary one because the runtime folder is
+// carved out of every sandbox: carved out of the temporary folder, it
+// would keep sandboxed commands from creating files directly in /tmp
+// (mktemp), which is where servers and containers without a login
+// session would otherwise put it. It is never the shared temporary
 // folder itself, and it is one of the paths no sandbox and no tool may
 // touch (Protected). RuntimeDir only names it; EnsureRuntimeDir creates
 // and checks it.
@@ -33,7 +40,34 @@ func runtimeDir(getenv func(string) string, session, temp string) string {
 	if session != "" && getenv(EnvRuntimeDir) == "" && usableSessionDir(session) {
 		return filepath.Join(session, "wrasse")
 	}
+	if dir := stateRuntimeDir(getenv); dir != "" {
+		return dir
+	}
 	return fallbackRuntimeDir(temp)
+}
+
+// maxRuntimeDirLen keeps a socket's path (the folder, a slash, 16 hex
+// digits and ".sock") within the roughly 104 bytes a Unix socket's name
+// may have on every system.
+const maxRuntimeDirLen = 80
+
+// stateRuntimeDir is wrasse/run in the user's state folder
+// ($XDG_STATE_HOME, else ~/.local/state), "" when there is no usable home
+// or the path is too long for a socket name.
+func stateRuntimeDir(getenv func(string) string) string {
+	base := getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) {
+		home := getenv("HOME")
+		if !filepath.IsAbs(home) || !stateDirUsable() {
+			return ""
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	dir := filepath.Join(base, "wrasse", "run")
+	if len(dir) > maxRuntimeDirLen {
+		return ""
+	}
+	return dir
 }
 
 // EnsureRuntimeDir creates the runtime folder (mode 0700) when missing
@@ -46,6 +80,11 @@ func runtimeDir(getenv func(string) string, session, temp string) string {
 func EnsureRuntimeDir() (string, error) { return ensureRuntimeDir(RuntimeDir()) }
 
 func ensureRuntimeDir(dir string) (string, error) {
+	// The state folder's wrasse/ may not exist yet; session and temporary
+	// folders always do.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", fmt.Errorf("create Wrasse's runtime folder %s: %w", dir, err)
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("create Wrasse's runtime folder %s: %w", dir, err)
 	}

@@ -22,6 +22,10 @@ func usableSessionDir(dir string) bool {
 	return CheckPrivate(dir, true, 0o700) == nil
 }
 
+// stateDirUsable is false on macOS, whose temporary folder is already the
+// user's own.
+func stateDirUsable() bool { return runtime.GOOS != "darwin" }
+
 // loginSessionDir is where systemd-logind keeps the user's session folder.
 func loginSessionDir() string { return fmt.Sprintf("/run/user/%d", os.Getuid()) }
 

@@ -48,6 +48,10 @@ func TestRuntimeDirChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	fallback := filepath.Join(temp, "wrasse-"+strconv.Itoa(os.Getuid()))
+	// env answers key with the value vars gives it, "" for any other.
+	env := func(vars map[string]string) func(string) string {
+		return func(k string) string { return vars[k] }
+	}
 	cases := []struct {
 		name, xdg, want string
 	}{
@@ -59,21 +63,37 @@ func TestRuntimeDirChoice(t *testing.T) {
 		{"a symbolic link", link, fallback},
 	}
 	// The login session's folder stands in for an unset variable only.
-	if got := runtimeDir(func(string) string { return "" }, good, temp); got != filepath.Join(good, "wrasse") {
+	if got := runtimeDir(env(nil), good, temp); got != filepath.Join(good, "wrasse") {
 		t.Errorf("unset with a session folder: %s", got)
 	}
-	if got := runtimeDir(func(string) string { return open }, good, temp); got != fallback {
+	if got := runtimeDir(env(map[string]string{EnvRuntimeDir: open}), good, temp); got != fallback {
 		t.Errorf("an unusable variable with a session folder: %s", got)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := runtimeDir(func(k string) string {
-				if k == EnvRuntimeDir {
-					return c.xdg
-				}
-				return ""
-			}, "", temp)
-			if got != c.want {
+			if got := runtimeDir(env(map[string]string{EnvRuntimeDir: c.xdg}), "", temp); got != c.want {
+				t.Errorf("runtimeDir = %s, want %s", got, c.want)
+			}
+		})
+	}
+	// Without a session folder the user's state folder comes before the
+	// temporary one, so that no sandbox has its runtime folder carved out
+	// of /tmp; a state folder too deep for a socket name falls back.
+	home := filepath.Join(base, "home")
+	deep := filepath.Join(base, strings.Repeat("d", maxRuntimeDirLen))
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		want string
+	}{
+		{"home's state folder", map[string]string{"HOME": home}, filepath.Join(home, ".local", "state", "wrasse", "run")},
+		{"XDG_STATE_HOME", map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(base, "st")}, filepath.Join(base, "st", "wrasse", "run")},
+		{"relative XDG_STATE_HOME", map[string]string{"HOME": home, "XDG_STATE_HOME": "st"}, filepath.Join(home, ".local", "state", "wrasse", "run")},
+		{"too deep", map[string]string{"XDG_STATE_HOME": deep}, fallback},
+		{"a session folder wins", map[string]string{"HOME": home, EnvRuntimeDir: good}, filepath.Join(good, "wrasse")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := runtimeDir(env(c.vars), "", temp); got != c.want {
 				t.Errorf("runtimeDir = %s, want %s", got, c.want)
 			}
 		})
@@ -83,9 +103,22 @@ func TestRuntimeDirChoice(t *testing.T) {
 		if err := os.Chown(theirs, otherUID, otherUID); err != nil {
 			t.Fatal(err)
 		}
-		if got := runtimeDir(func(string) string { return theirs }, "", temp); got != fallback {
+		if got := runtimeDir(env(map[string]string{EnvRuntimeDir: theirs}), "", temp); got != fallback {
 			t.Errorf("another user's session folder: %s", got)
 		}
+	}
+}
+
+// A runtime folder in a state folder that does not exist yet is created
+// with its parents.
+func TestEnsureRuntimeDirMakesStateParents(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "wrasse", "run")
+	got, err := ensureRuntimeDir(dir)
+	if err != nil || got != dir {
+		t.Fatalf("ensureRuntimeDir = %s, %v", got, err)
+	}
+	if err := CheckPrivate(dir, true, 0o700); err != nil {
+		t.Fatal(err)
 	}
 }
 

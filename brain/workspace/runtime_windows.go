@@ -10,6 +10,9 @@ import (
 // usableSessionDir is false: Windows has no XDG runtime folder.
 func usableSessionDir(string) bool { return false }
 
+// stateDirUsable is false: the per-user temporary folder serves.
+func stateDirUsable() bool { return false }
+
 // loginSessionDir is "": Windows has no such folder.
 func loginSessionDir() string { return "" }
 
