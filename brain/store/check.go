@@ -83,9 +83,13 @@ func Diagnose(path string) (Diagnosis, error) {
 	rf, err := openRaw(f, d.Size)
 	if err != nil {
 		d.Problems = append(d.Problems, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
-		return d, nil
 	}
-	diagnose(rf, &d, true)
+	if rf != nil {
+		// What is left of a file cut short can still be counted.
+		problems := d.Problems
+		diagnose(rf, &d, true)
+		d.Problems = append(problems, d.Problems...)
+	}
 	return d, nil
 }
 

@@ -67,6 +67,9 @@ type rawFile struct {
 	// note says what was wrong with the meta pages when one was damaged
 	// and the other used (bbolt does the same); "" when both were fine.
 	note string
+	// older is the other valid meta page (the transaction before), when
+	// there is one: salvage tries its root when the newer one's is lost.
+	older *rawMeta
 }
 
 // readMeta decodes and validates the meta page in buf (a whole page).
@@ -110,8 +113,9 @@ func readMeta(buf []byte) (rawMeta, error) {
 // openRaw reads a file's meta pages as bbolt does: the valid one with the
 // higher transaction id wins, the page size is the first meta page's or
 // found by trying each possible size for the second. An error (wrapping
-// ErrCorrupt) means neither meta page is usable or the file is shorter
-// than its meta page says it is.
+// ErrCorrupt) means neither meta page is usable, or the file is shorter
+// than its meta page says it is: then the file is returned too, for
+// reading what is left.
 func openRaw(r io.ReaderAt, size int64) (*rawFile, error) {
 	if size == 0 {
 		return nil, fmt.Errorf("%w: the file is empty (0 bytes)", ErrCorrupt)
@@ -136,9 +140,9 @@ func openRaw(r io.ReaderAt, size int64) (*rawFile, error) {
 	f := &rawFile{r: r, size: size}
 	switch {
 	case err0 == nil && err1 == nil:
-		f.meta = m0
+		f.meta, f.older = m0, &m1
 		if m1.txid > m0.txid {
-			f.meta = m1
+			f.meta, f.older = m1, &m0
 		}
 		if m0.pageSize != m1.pageSize {
 			return nil, fmt.Errorf("%w: the two meta pages disagree on the page size (%d and %d)", ErrCorrupt, m0.pageSize, m1.pageSize)
@@ -155,7 +159,7 @@ func openRaw(r io.ReaderAt, size int64) (*rawFile, error) {
 	}
 	f.pageSize = int(f.meta.pageSize)
 	if need := int64(f.meta.pgid) * int64(f.pageSize); need > size {
-		return nil, fmt.Errorf("%w: the file is %d bytes but its pages reach %d bytes (it was cut short)", ErrCorrupt, size, need)
+		return f, fmt.Errorf("%w: the file is %d bytes but its pages reach %d bytes (it was cut short)", ErrCorrupt, size, need)
 	}
 	return f, nil
 }
@@ -178,6 +182,9 @@ func (f *rawFile) page(id uint64) ([]byte, error) {
 		return nil, fmt.Errorf("page %d is out of range (2 to %d)", id, f.meta.pgid-1)
 	}
 	off := int64(id) * int64(f.pageSize)
+	if off+int64(f.pageSize) > f.size {
+		return nil, fmt.Errorf("page %d lies past the end of the file (it was cut short)", id)
+	}
 	var head []byte
 	if f.data != nil {
 		head = f.data[off : off+pageHeaderSize] // openRaw checked the size
@@ -195,6 +202,9 @@ func (f *rawFile) page(id uint64) ([]byte, error) {
 		return nil, fmt.Errorf("page %d runs %d pages past the high water mark", id, id+overflow-f.meta.pgid+1)
 	}
 	n := int64(overflow+1) * int64(f.pageSize)
+	if off+n > f.size {
+		return nil, fmt.Errorf("page %d runs past the end of the file (it was cut short)", id)
+	}
 	if f.data != nil {
 		return f.data[off : off+n : off+n], nil
 	}
@@ -247,6 +257,14 @@ type rawBucket struct {
 
 func (f *rawFile) rootBucket() rawBucket {
 	return rawBucket{root: f.meta.root, seq: f.meta.rootSeq}
+}
+
+// olderRoot is the root bucket as of the transaction before, if known.
+func (f *rawFile) olderRoot() (rawBucket, bool) {
+	if f.older == nil || f.older.root == f.meta.root {
+		return rawBucket{}, false
+	}
+	return rawBucket{root: f.older.root, seq: f.older.rootSeq}, true
 }
 
 // bucketOf decodes a bucket's value (its header and any inline page).

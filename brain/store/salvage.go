@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -57,8 +58,12 @@ func Salvage(path, dir string, opts Options) (SalvageReport, error) {
 		return rep, fmt.Errorf("salvage %s: %w", path, err)
 	}
 	rf, err := openRaw(src, fi.Size())
-	if err != nil {
+	if rf == nil {
 		return rep, fmt.Errorf("salvage %s: nothing can be read: %w", path, err)
+	}
+	if err != nil {
+		// Cut short: what is left is read.
+		rep.Lost = append(rep.Lost, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return rep, fmt.Errorf("salvage %s: %w", path, err)
@@ -124,6 +129,15 @@ func (s *salvager) lost(format string, a ...any) {
 
 func (s *salvager) run() error {
 	top := s.w.buckets(s.w.f.rootBucket(), "root")
+	if len(top) == 0 {
+		// The root page is lost: the transaction before kept its own.
+		if older, ok := s.w.f.olderRoot(); ok {
+			top = s.w.buckets(older, "root (the previous transaction's)")
+		}
+	}
+	if len(top) == 0 {
+		return fmt.Errorf("%w: nothing can be read: %s", ErrCorrupt, strings.Join(s.w.report(), "; "))
+	}
 	if m, ok := top[bucketMeta]; ok {
 		var found uint64
 		_ = s.w.each(m, bucketMeta, func(e entry) error {
