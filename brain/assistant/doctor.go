@@ -13,20 +13,13 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
-// doctorHint is what a person can do about a database that cannot be
-// used: wrasse doctor, or the window's database page.
-func doctorHint(action string) hint.Hint {
-	return hint.Hint{Action: action, Command: []string{"doctor"}}
-}
-
 // databaseError gives a database Open refused the way out.
 func databaseError(err error) error {
 	switch {
 	case errors.Is(err, store.ErrNewerSchema):
-		return hint.With(err, doctorHint("Update Wrasse, or restore a backup this version reads"))
+		return hint.With(err, hint.Hint{Action: "Update Wrasse, or restore a backup this version reads", Command: []string{"doctor"}})
 	case errors.Is(err, store.ErrCorrupt):
-		return hint.With(fmt.Errorf("%w; nothing was changed in it", err),
-			doctorHint("See what can be read, then salvage it into a new database, start afresh or restore a backup"))
+		return hint.With(fmt.Errorf("%w; nothing was changed in it", err), store.DamageHint())
 	}
 	return err
 }
@@ -55,9 +48,11 @@ func (a *App) CheckDatabase() (store.Diagnosis, error) {
 }
 
 // sweepTemporary removes the temporary files of atomic writes a kill cut
-// short (config.json, the caches, the trash's records, backups).
+// short (config.json, the caches, the trash's records; the store sweeps
+// its backups folder itself, before its daily backup starts writing
+// there).
 func (a *App) sweepTemporary() {
-	removed, err := atomicfile.Sweep(a.ws.Root, filepath.Dir(a.ws.ManifestCache()), a.ws.Trash(), a.ws.Backups())
+	removed, err := atomicfile.Sweep(a.ws.Root, filepath.Dir(a.ws.ManifestCache()), a.ws.Trash())
 	if err != nil {
 		a.log.Warn("removing temporary files of interrupted writes", "error", err)
 	}

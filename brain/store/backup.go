@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
 
 // BackupKind says how a file came to be in the backups folder.
@@ -144,11 +146,14 @@ func (d *DB) Backup(dir string, kind BackupKind) (Backup, error) {
 		return Backup{}, fmt.Errorf("back up the database to %s: %w", dir, err)
 	}
 	diag, err := Diagnose(tmp)
-	if err != nil {
+	switch {
+	case err != nil:
 		return Backup{}, fmt.Errorf("check the backup: %w", err)
+	case diag.Missing:
+		return Backup{}, fmt.Errorf("check the backup: %s is gone", tmp)
 	}
-	if !diag.Healthy() {
-		err := fmt.Errorf("%w: a copy of %s made for a backup is damaged: %s", ErrCorrupt, d.path, strings.Join(diag.Problems, "; "))
+	if len(diag.Problems) > 0 {
+		err := fmt.Errorf("%w: %s (found in the copy made for a backup): %s", ErrCorrupt, d.path, strings.Join(diag.Problems, "; "))
 		d.bolt.damaged(err)
 		return Backup{}, err
 	}
@@ -166,7 +171,14 @@ func (d *DB) Backup(dir string, kind BackupKind) (Backup, error) {
 
 // backupIfDue starts the daily backup in the background when the newest
 // automatic backup is older than BackupInterval (Close waits for it).
+// First it removes the temporary files of backups a kill cut short: this
+// process holds the database, so no backup of another is under way.
 func (d *DB) backupIfDue() {
+	if removed, err := atomicfile.Sweep(d.backups); err != nil {
+		d.log.Warn("removing temporary files of interrupted backups", "error", err)
+	} else if len(removed) > 0 {
+		d.log.Info("removed temporary files of interrupted backups", "files", removed)
+	}
 	list, err := ListBackups(d.backups)
 	if err != nil {
 		d.log.Warn("daily backup", "error", err)

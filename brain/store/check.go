@@ -54,7 +54,7 @@ func (d Diagnosis) Err() error {
 	case d.Newer():
 		return &SchemaError{Path: d.Path, Found: d.Schema, Supported: d.Supported}
 	case len(d.Problems) > 0:
-		return fmt.Errorf("%w: %s is damaged: %s", ErrCorrupt, d.Path, strings.Join(d.Problems, "; "))
+		return fmt.Errorf("%w: %s: %s", ErrCorrupt, d.Path, strings.Join(d.Problems, "; "))
 	}
 	return nil
 }
@@ -104,6 +104,12 @@ func diagnose(rf *rawFile, d *Diagnosis, records bool) {
 		w.problem("%v", err)
 	}
 	top := w.buckets(rf.rootBucket(), "root")
+	if len(top) == 0 {
+		// As Salvage does: the transaction before kept its own root.
+		if older, ok := rf.olderRoot(); ok {
+			top = w.buckets(older, "root (the previous transaction's)")
+		}
+	}
 	if m, ok := top[bucketMeta]; ok {
 		_ = w.each(m, bucketMeta, func(e entry) error {
 			if string(e.key) == keySchemaVersion && !e.bucket {

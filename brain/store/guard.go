@@ -10,7 +10,16 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
+
+// DamageHint is the way out of a damaged database: wrasse doctor, or the
+// window's database page.
+func DamageHint() hint.Hint {
+	return hint.Hint{Action: "See what can be read, then salvage it into a new database, start afresh or restore a backup",
+		Command: []string{"doctor"}}
+}
 
 // guard is the one way the store reaches bbolt. bbolt trusts its file: a
 // damaged page panics inside it (an assertion, an index out of range) or
@@ -94,7 +103,7 @@ func (g *guard) run(write bool, fn func(*bolt.Tx) error) (err error) {
 // the file, which may be what is damaged; Rollback only forgets the
 // transaction's pages and releases its locks.
 func (g *guard) recovered(tx *bolt.Tx, r any) error {
-	err := fmt.Errorf("%w: the workspace database file is damaged (%v)", ErrCorrupt, r)
+	err := hint.With(fmt.Errorf("%w (%v)", ErrCorrupt, r), DamageHint())
 	if tx != nil && !g.endAfterPanic(tx) {
 		g.mu.Lock()
 		if !g.stuck {
@@ -151,7 +160,8 @@ func (g *guard) writeFailed(err error) error {
 	if !diskFull(err) {
 		return err
 	}
-	err = fmt.Errorf("%w: no space is left on the disk of %s; this change was not saved, everything saved before it is kept: %w", ErrDiskFull, g.dir, err)
+	err = hint.With(fmt.Errorf("%w: no space is left on the disk of %s; this change was not saved, everything saved before it is kept: %w", ErrDiskFull, g.dir, err),
+		hint.Hint{Action: "Free some space on that disk; Wrasse saves again as soon as there is room"})
 	g.mu.Lock()
 	first := !g.full
 	g.full = true

@@ -164,7 +164,7 @@ func openBolt(path string, timeout time.Duration) (b *bolt.DB, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			b, err = nil, fmt.Errorf("%w: %s is damaged (%v)", ErrCorrupt, path, r)
+			b, err = nil, fmt.Errorf("%w: %s (%v)", ErrCorrupt, path, r)
 		}
 	}()
 	return bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
