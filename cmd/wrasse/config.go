@@ -35,6 +35,10 @@ func configShow(_ context.Context, app *assistant.App, c *call) error {
 	for _, p := range problems {
 		fmt.Fprintf(c.io.err, "warning: %s\n", p)
 	}
+	if len(app.ConfigErrors()) > 0 {
+		fmt.Fprintln(c.io.err, "note: fix config.json by hand, or rewrite it with the settings that could be read (the file is kept as config.json"+assistant.BrokenConfigSuffix+"):")
+		fmt.Fprintln(c.io.err, "  → wrasse config set KEY VALUE --replace")
+	}
 	folderNote(app, c.io.err)
 	if err := app.ModelProblem(); err != nil {
 		fmt.Fprintf(c.io.err, "note: no model can be asked yet: %v\n", err)
