@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -111,6 +112,11 @@ func diagnose(rf *rawFile, d *Diagnosis, records bool) {
 			top = w.buckets(older, "root (the previous transaction's)")
 		}
 	}
+	if why := foreign(top); why != "" {
+		w.problem("%s", why)
+		d.Pages, d.Problems = w.pages, w.report()
+		return
+	}
 	if m, ok := top[bucketMeta]; ok {
 		_ = w.each(m, bucketMeta, func(e entry) error {
 			if string(e.key) == keySchemaVersion && !e.bucket {
@@ -187,6 +193,27 @@ func (d *Diagnosis) unreadable(format string, a ...any) {
 	if len(d.Unreadable) < maxProblems {
 		d.Unreadable = append(d.Unreadable, fmt.Sprintf(format, a...))
 	}
+}
+
+// foreign says why a sound bbolt file with buckets but none of Wrasse's
+// is not a Wrasse database ("" when it may be one): opening it would add
+// Wrasse's buckets to another program's file.
+func foreign(top map[string]rawBucket) string {
+	if len(top) == 0 {
+		return "" // a new file, before its first transaction
+	}
+	if _, ok := top[bucketMeta]; ok {
+		return ""
+	}
+	names := make([]string, 0, len(top))
+	for n := range top {
+		names = append(names, fmt.Sprintf("%q", n))
+	}
+	slices.Sort(names)
+	if len(names) > 5 {
+		names = append(names[:5], "…")
+	}
+	return "not a Wrasse database: it holds the buckets " + strings.Join(names, ", ")
 }
 
 // eachDeep reads every page of b and of the buckets nested in it.
@@ -267,7 +294,11 @@ func quickCheck(rf *rawFile, d *Diagnosis) {
 	if err := rf.checkFreelist(); err != nil {
 		w.problem("%v", err)
 	}
-	for name, b := range w.buckets(rf.rootBucket(), "root") {
+	top := w.buckets(rf.rootBucket(), "root")
+	if why := foreign(top); why != "" {
+		w.problem("%s", why)
+	}
+	for name, b := range top {
 		if b.inline != nil {
 			continue
 		}

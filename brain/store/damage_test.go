@@ -210,6 +210,13 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 		{"both meta pages", garbage(sound, l.pageSize, 0, 1), false, ErrCorrupt, "meta"},
 		{"not a database", bytes.Repeat([]byte("not a database\n"), 1000), false, ErrCorrupt, "meta"},
 		{"a newer schema", newer, false, ErrNewerSchema, fmt.Sprintf("database version %d; this Wrasse reads up to %d", schemaVersion+1, schemaVersion)},
+		{"a schema version that is not one", rewritten(t, sound, func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchemaVersion), []byte("three"))
+		}), false, ErrCorrupt, "not a version number"},
+		{"another program's bbolt file", rewritten(t, nil, func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucket([]byte("orders"))
+			return err
+		}), true, ErrCorrupt, `not a Wrasse database: it holds the buckets "orders"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,22 +250,34 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 // newerSchema is sound with its schema version raised past this Wrasse's.
 func newerSchema(t *testing.T, sound []byte) []byte {
 	t.Helper()
-	path := writeFile(t, sound)
+	return rewritten(t, sound, func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchemaVersion), encodeU64(schemaVersion+1))
+	})
+}
+
+// rewritten is data (nil: a new bbolt file) after fn's transaction,
+// made by bbolt itself.
+func rewritten(t *testing.T, data []byte, fn func(*bolt.Tx) error) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rewritten.db")
+	if data != nil {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchemaVersion), encodeU64(schemaVersion+1))
-	}); err != nil {
+	if err := b.Update(fn); err != nil {
 		t.Fatal(err)
 	}
 	b.Close()
-	data, err := os.ReadFile(path)
+	out, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	return out
 }
 
 // TestDamageFoundInUse: damage the quick check cannot see (a large file

@@ -282,7 +282,7 @@ func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 	m.Reply(providertest.Text("thinking"), providertest.Hold())
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--model", "m", "--retries", "0", "hello")
+	cmd := exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--send-key", "--model", "m", "--retries", "0", "hello")
 	cmd.Env = append(os.Environ(), asWrasseEnv+"=1", "OPENAI_API_KEY=sk-test-key-0123456789")
 	cmd.Stdin = strings.NewReader("")
 	var out, errb bytes.Buffer
@@ -290,9 +290,15 @@ func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// The buffers are read only once Wait has returned.
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	select {
 	case <-m.Waiting():
+	case err := <-exited:
+		t.Fatalf("the chat ended before it reached the model: %v\n%s%s", err, out.String(), errb.String())
 	case <-ctx.Done():
+		<-exited // CommandContext killed it
 		t.Fatalf("the chat never reached the model\n%s%s", out.String(), errb.String())
 	}
 	db := filepath.Join(ws, "wrasse.db")
@@ -303,8 +309,11 @@ func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
-	if ctx.Err() != nil {
+	var err error
+	select {
+	case err = <-exited:
+	case <-ctx.Done():
+		<-exited
 		t.Fatalf("the chat did not end after SIGTERM\n%s%s", out.String(), errb.String())
 	}
 	var ee *exec.ExitError
