@@ -585,25 +585,12 @@ func (t *turn) modelMessage(err error) string {
 		// The provider's message already says what to do; the front end
 		// adds the fix as a button or a command from the error's hint.
 		msg := fmt.Sprintf("The model could not answer (%s): %s", pe.Provider, pe.Message)
-		if t.hasText() {
-			msg += " What it had written so far is kept."
+		if k := t.kept(); k != "" {
+			msg += " " + k
 		}
 		return msg
 	}
 	return "The model could not answer: " + err.Error()
-}
-
-func (t *turn) hasText() bool {
-	for i := len(t.events) - 1; i >= 0; i-- {
-		e := t.events[i]
-		if e.Type == store.EventUserMessage {
-			return false
-		}
-		if e.Type == store.EventAssistantText && e.Status == store.StatusInterrupted && e.Text != "" {
-			return true
-		}
-	}
-	return false
 }
 
 const (

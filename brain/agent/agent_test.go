@@ -213,7 +213,7 @@ func TestProviderErrorKeepsPartialText(t *testing.T) {
 		t.Errorf("result %q", ev[3].Text)
 	}
 	msg := ev[4].Text
-	if !strings.Contains(msg, "The model could not answer (openai): no model answered") || !strings.Contains(msg, "What it had written so far is kept.") {
+	if !strings.Contains(msg, "The model could not answer (openai): no model answered") || !strings.Contains(msg, "What it had written so far (12 characters) is kept.") {
 		t.Errorf("error event %q", msg)
 	}
 	if len(e.rt.called()) != 0 {

@@ -113,21 +113,26 @@ func Open(opts Options) (*App, error) {
 	a.log = logger
 	a.closers = append(a.closers, closer)
 	a.KeepModes()
-	raw, err := ws.LoadConfig()
+	// A config.json that cannot be read in full never stops Wrasse: what
+	// could be read applies, defaults the rest (ConfigErrors says what).
+	raw, _, err := ws.ReadConfig()
 	if err != nil {
-		a.Close()
-		return nil, err
+		logger.Warn("config.json cannot be read; defaults apply", "error", err)
 	}
 	a.warnConfig()
 	cfg := raw.WithDefaults()
-	db, err := store.Open(ws.Database(), store.Options{Logger: logger, Clock: opts.Clock, Timeout: opts.LockTimeout})
+	db, err := store.Open(ws.Database(), store.Options{Logger: logger, Clock: opts.Clock, Timeout: opts.LockTimeout,
+		Backups: ws.Backups(), OnStorage: a.onStorage})
 	if err != nil {
 		a.Close()
-		return nil, err
+		return nil, databaseError(err)
 	}
 	a.db = db
 	dbp.Store(db)
 	a.bindKeys(raw)
+	// The database lock makes this process the workspace's only writer:
+	// temporary files of writes a kill cut short can go.
+	a.sweepTemporary()
 	a.model.Store(a.buildModel(cfg, raw))
 	a.host = plugins.NewHost(plugins.Options{
 		Child:         opts.PluginChild,

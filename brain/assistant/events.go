@@ -24,6 +24,11 @@ const (
 	EventConversations EventKind = "conversations"
 	// EventSettings: a capability's settings changed (Names holds it).
 	EventSettings EventKind = "settings"
+	// EventStorage: writes to the workspace database stopped or work
+	// again. Err wraps store.ErrDiskFull (no space: once, until a write
+	// works), is nil (writes work again), or wraps store.ErrCorrupt
+	// (damage found: writes stop for good; see Doctor).
+	EventStorage EventKind = "storage"
 )
 
 // Event tells subscribers what changed. Handlers run on the goroutine that

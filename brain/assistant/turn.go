@@ -31,10 +31,11 @@ type TurnOptions struct {
 
 // Turn adds text as the user's message to conversation id (0 starts a new
 // one) and runs the turn to its end: see agent.Agent.Turn. It returns the
-// conversation's id. A first turn that no model answered leaves no empty
-// conversation behind: it is deleted and the id returned is 0. Errors
-// carry a hint (hint.Of) when the fix is known, such as the Model page
-// for a refused key.
+// conversation's id. A first turn that no model answered and that stored
+// nothing but the message (no text, no tool call) leaves no empty
+// conversation behind: it is deleted and the id returned is 0. One that
+// stored any work keeps it, with its error. Errors carry a hint (hint.Of)
+// when the fix is known, such as the Model page for a refused key.
 func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOptions) (store.ID, error) {
 	if strings.TrimSpace(text) == "" {
 		return id, agent.ErrEmptyMessage
@@ -151,7 +152,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		return newID, nil
 	}
 	err = a.hintTurnError(err, cfg, setupErr)
-	if first && newID != 0 && unanswered(err) {
+	if first && newID != 0 && unanswered(err) && !a.storedWork(newID) {
 		if derr := a.db.DeleteConversation(newID); derr != nil {
 			a.log.Warn("removing a conversation no model answered", "conversation", newID.String(), "error", derr)
 			return newID, err
@@ -160,6 +161,29 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		return 0, err
 	}
 	return newID, err
+}
+
+// storedWork reports whether conversation id holds anything besides the
+// person's messages and the failure notes (a reply, a tool call, an
+// approval, a tool's result); when it cannot be read, it is assumed to,
+// so nothing is deleted on a guess.
+func (a *App) storedWork(id store.ID) bool {
+	events, err := a.db.Events(id)
+	if err != nil {
+		return true
+	}
+	for _, e := range events {
+		switch e.Type {
+		case store.EventUserMessage, store.EventError, store.EventUsage:
+		case store.EventAssistantText:
+			if e.Text != "" {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // unanswered reports whether err means no model answered at all.

@@ -12,7 +12,7 @@ var (
 	// ErrNewerSchema means the file was written by a newer Wrasse.
 	ErrNewerSchema = errors.New("the workspace database was written by a newer version of Wrasse; update Wrasse to open it")
 	// ErrCorrupt means stored bytes could not be decoded.
-	ErrCorrupt = errors.New("damaged record in the workspace database")
+	ErrCorrupt = errors.New("the workspace database is damaged")
 	// ErrInvalidEvent means an event was rejected before it was written.
 	ErrInvalidEvent = errors.New("invalid event")
 	// ErrNotStreaming means AppendText or FinishEvent targeted an event that
@@ -27,3 +27,7 @@ var (
 	// ErrEmptyQuery means a search query contained no words.
 	ErrEmptyQuery = errors.New("search query has no words to look for")
 )
+
+// ErrDiskFull means a write failed because the disk holding the workspace
+// has no space left; nothing of that write was stored.
+var ErrDiskFull = errors.New("disk full")

@@ -33,6 +33,24 @@ const (
 	schemaVersion uint64 = 3
 )
 
+// SchemaVersion is the newest database layout this Wrasse reads and writes.
+const SchemaVersion = schemaVersion
+
+// SchemaError is a database written by a newer Wrasse, with a layout this
+// one does not know. It matches ErrNewerSchema.
+type SchemaError struct {
+	Path             string
+	Found, Supported uint64
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("%s was written by a newer Wrasse (database version %d; this Wrasse reads up to %d): update Wrasse to open it",
+		e.Path, e.Found, e.Supported)
+}
+
+// Is makes errors.Is(err, ErrNewerSchema) hold.
+func (e *SchemaError) Is(target error) bool { return target == ErrNewerSchema }
+
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
 		bucketCapabilities, bucketSecrets, bucketSecretPlaces, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords}
@@ -62,7 +80,7 @@ func migrate(tx *bolt.Tx) (from uint64, err error) {
 		from = v
 	}
 	if from > schemaVersion {
-		return from, fmt.Errorf("schema version %d, this Wrasse understands %d: %w", from, schemaVersion, ErrNewerSchema)
+		return from, &SchemaError{Found: from, Supported: schemaVersion}
 	}
 	steps := migrations()
 	for v := from; v < schemaVersion; v++ {

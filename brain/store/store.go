@@ -3,9 +3,11 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -34,15 +36,33 @@ type Options struct {
 	// NoSync skips the fsync of each commit, to generate benchmark
 	// workspaces quickly; a crash may then lose or damage the file.
 	NoSync bool
+	// Backups is the folder of automatic backups (backup.go): one a day
+	// and one before each schema upgrade, the last BackupsKept kept. ""
+	// makes none.
+	Backups string
+	// OnStorage, when set, learns when writes stop working or start
+	// again: err wraps ErrDiskFull when a write failed for lack of space
+	// (once, until one works again), is nil when one works again, and
+	// wraps ErrCorrupt when damage was found (then writes are refused for
+	// good). It runs on the goroutine that wrote and must return quickly.
+	OnStorage func(err error)
+
+	// fullCheck overrides FullCheckSize (tests: a negative value makes
+	// every file get the quick check).
+	fullCheck int64
 }
 
 // DB is an open workspace database. Its methods are safe for concurrent use;
 // each is one transaction.
 type DB struct {
-	bolt *bolt.DB
+	bolt *guard
 	path string
-	now  func() time.Time
-	log  *slog.Logger
+	// backups is the folder of automatic backups ("" for none).
+	backups  string
+	backupWG sync.WaitGroup // the daily backup in progress
+	created  bool           // Open made the file
+	now      func() time.Time
+	log      *slog.Logger
 
 	mu       sync.RWMutex
 	secrets  map[string]string // the stored secrets, as last read
@@ -57,9 +77,16 @@ type DB struct {
 }
 
 // Open opens (creating if needed) the database at path. The parent folder is
-// created with mode 0700 and the file with mode 0600. Open creates every
-// bucket, runs migrations and marks replies left streaming by a dead process
-// as interrupted, all in one write transaction.
+// created with mode 0700 and the file with mode 0600.
+//
+// An existing file is checked before bbolt maps it (precheck: in full up
+// to FullCheckSize, else quickly), so a damaged one fails with ErrCorrupt
+// and one a newer Wrasse wrote with a *SchemaError (ErrNewerSchema), both
+// without a byte of it changed. Open then creates missing buckets, runs
+// migrations (after a backup when Options.Backups is set) and marks
+// replies left streaming by a dead process as interrupted, in one write
+// transaction, only when there is something to do: an open that finds
+// nothing to change writes nothing (so a full disk still opens).
 func Open(path string, opts Options) (*DB, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
@@ -73,28 +100,74 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create workspace data folder: %w", err)
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout})
+	full := int64(FullCheckSize)
+	if opts.fullCheck != 0 {
+		full = opts.fullCheck
+	}
+	if err := checkFile(path, opts.Timeout, full); err != nil {
+		return nil, err
+	}
+	b, err := openBolt(path, opts.Timeout)
 	if err != nil {
 		switch {
 		case errors.Is(err, bolterrors.ErrTimeout):
 			return nil, fmt.Errorf("%w: %s is locked by another process; close the other Wrasse or choose another workspace: %w", ErrLocked, path, err)
+		case errors.Is(err, ErrCorrupt):
+			return nil, err
 		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum),
 			errors.Is(err, bolterrors.ErrVersionMismatch):
-			return nil, fmt.Errorf("open %s: %w (it is damaged or not a Wrasse database; move it aside to start afresh): %w", path, ErrCorrupt, err)
+			return nil, fmt.Errorf("open %s: %w (it is damaged or not a Wrasse database): %w", path, ErrCorrupt, err)
 		}
 		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
 	}
 	b.NoSync = opts.NoSync
-	d := &DB{bolt: b, path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}}
+	d := &DB{path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}, backups: opts.Backups}
+	d.bolt = newGuard(b, opts.Logger, filepath.Dir(path), opts.OnStorage)
 	if err := d.tightenMode(); err != nil {
-		_ = b.Close()
+		_ = d.bolt.Close()
 		return nil, err
 	}
 	if err := d.init(); err != nil {
-		_ = b.Close()
+		_ = d.bolt.Close()
+		var se *SchemaError
+		if errors.As(err, &se) {
+			se.Path = path
+			return nil, se
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	if d.backups != "" && !d.created {
+		// A new file has nothing to keep yet.
+		d.backupIfDue()
+	}
 	return d, nil
+}
+
+// checkFile runs precheck on an existing file under the file's lock, so
+// no other process writes it meanwhile; the lock is released for bbolt to
+// take its own.
+func checkFile(path string, timeout time.Duration, full int64) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	unlock, err := Lock(path, timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return precheck(path, full)
+}
+
+// openBolt opens the file with bbolt, turning a panic or a fault in it
+// into ErrCorrupt.
+func openBolt(path string, timeout time.Duration) (b *bolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("%w: %s (%v)", ErrCorrupt, path, r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
 }
 
 // tightenMode restores mode 0600 on a file that was created (or copied)
@@ -114,9 +187,63 @@ func (d *DB) tightenMode() error {
 	return nil
 }
 
+// openState is what init finds in the file before deciding to write.
+type openState struct {
+	missing   bool   // a bucket or a once-only start is missing (a new or older file)
+	from      uint64 // the stored schema version
+	streaming bool   // replies left streaming by a process that stopped
+	secrets   map[string]string
+}
+
 func (d *DB) init() error {
+	var st openState
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		for _, name := range allBuckets() {
+			if tx.Bucket([]byte(name)) == nil {
+				st.missing = true
+			}
+		}
+		if meta := tx.Bucket([]byte(bucketMeta)); meta != nil {
+			// The secret places are started once (assignMovedSecrets).
+			st.missing = st.missing || meta.Get([]byte(keyPlacesStarted)) == nil
+			if raw := meta.Get([]byte(keySchemaVersion)); raw != nil {
+				v, ok := decodeU64(raw)
+				if !ok {
+					return fmt.Errorf("read %s/%s: %w", bucketMeta, keySchemaVersion, ErrCorrupt)
+				}
+				st.from = v
+			}
+		}
+		if st.from > schemaVersion {
+			return &SchemaError{Found: st.from, Supported: schemaVersion}
+		}
+		if sb := tx.Bucket([]byte(bucketStreaming)); sb != nil {
+			k, _ := sb.Cursor().First()
+			st.streaming = k != nil
+		}
+		if tx.Bucket([]byte(bucketSecrets)) != nil {
+			var err error
+			st.secrets, err = loadSecrets(tx)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	upgrade := st.from != schemaVersion
+	d.created = st.missing && st.from == 0
+	if !st.missing && !upgrade && !st.streaming {
+		d.setSecrets(st.secrets)
+		return nil
+	}
+	if upgrade && st.from > 0 && d.backups != "" {
+		if _, err := d.Backup(d.backups, BackupBeforeUpgrade); err != nil {
+			return fmt.Errorf("back up the database before upgrading it from version %d to %d: %w", st.from, schemaVersion, err)
+		}
+	}
 	var secrets map[string]string
-	err := d.bolt.Update(func(tx *bolt.Tx) error {
+	err = d.bolt.Update(func(tx *bolt.Tx) error {
 		for _, name := range allBuckets() {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
@@ -138,6 +265,13 @@ func (d *DB) init() error {
 		// Built only when a reply is to be recovered: it is rarely needed.
 		return d.recoverStreams(tx, sync.OnceValue(func() *Redactor { return NewRedactor(secrets) }))
 	})
+	if err != nil && errors.Is(err, ErrDiskFull) && !st.missing && !upgrade {
+		// Only the replies cut off last time wanted marking: reading
+		// needs no space, so the file opens and the next open marks them.
+		d.log.Warn("replies cut off by a previous stop stay marked as streaming until there is space to mark them", "error", err)
+		d.setSecrets(st.secrets)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -216,8 +350,11 @@ func (d *DB) recoverStreams(tx *bolt.Tx, red func() *Redactor) error {
 	return nil
 }
 
-// Close releases the file. The DB must not be used afterwards.
+// Close releases the file, after a backup in progress. The DB must not be
+// used afterwards. It never blocks on a transaction that damage stopped
+// midway (see guard).
 func (d *DB) Close() error {
+	d.backupWG.Wait()
 	if err := d.bolt.Close(); err != nil {
 		return fmt.Errorf("close workspace database: %w", err)
 	}
@@ -226,6 +363,10 @@ func (d *DB) Close() error {
 
 // Path is the database file's path.
 func (d *DB) Path() string { return d.path }
+
+// Damage is the damage found in the file while it was in use (wrapping
+// ErrCorrupt), nil while none was. Once set, every write is refused.
+func (d *DB) Damage() error { return d.bolt.Damage() }
 
 // Redactor returns the redactor for the secrets stored now and the values
 // added with AddRedaction. It is immutable; call again after either

@@ -79,6 +79,11 @@ func (w Workspace) CheckCache() string { return filepath.Join(w.Root, ".cache", 
 // AppliedState remembers the capabilities as of the last Resync.
 func (w Workspace) AppliedState() string { return filepath.Join(w.Root, ".cache", "applied.json") }
 
+// Backups holds the database's automatic backups and the databases
+// wrasse doctor set aside; inside .cache, which tools may not touch (the
+// files hold secrets).
+func (w Workspace) Backups() string { return filepath.Join(w.Root, ".cache", "backups") }
+
 // Trash holds removed capabilities for a while.
 func (w Workspace) Trash() string { return filepath.Join(w.Root, ".trash") }
 
@@ -248,36 +253,139 @@ func (c Config) IdleTimeout() time.Duration {
 	return DefaultStreamIdleTimeout
 }
 
-// LoadConfig reads config.json; a missing file is an empty config.
+// LoadConfig reads config.json strictly: a missing or empty file is an
+// empty config; any problem ReadConfig reports fails with ErrBadConfig.
 func (w Workspace) LoadConfig() (Config, error) {
-	data, err := os.ReadFile(w.Config())
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{}, nil
-	}
+	c, problems, err := w.ReadConfig()
 	if err != nil {
-		return Config{}, fmt.Errorf("read %s: %w", w.Config(), err)
+		return Config{}, err
 	}
-	return ParseConfig(data, w.Config())
-}
-
-// ParseConfig decodes config.json, reporting a syntax error's line and column.
-func ParseConfig(data []byte, name string) (Config, error) {
-	var c Config
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&c); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			line, col := position(data, se.Offset-1)
-			return Config{}, fmt.Errorf("%w: %s:%d:%d: %v", ErrBadConfig, name, line, col, err)
-		case errors.As(err, &te):
-			line, col := position(data, te.Offset)
-			return Config{}, fmt.Errorf("%w: %s:%d:%d: %s must be %s", ErrBadConfig, name, line, col, te.Field, te.Type)
-		}
-		return Config{}, fmt.Errorf("%w: %s: %v", ErrBadConfig, name, err)
+	if len(problems) > 0 {
+		return Config{}, fmt.Errorf("%w: %s", ErrBadConfig, problems[0])
 	}
 	return c, nil
+}
+
+// ReadConfig reads config.json as far as it can be read, so a typo never
+// keeps Wrasse from starting: a missing or empty file is an empty config;
+// after a syntax error the keys before it are kept, and a value of the
+// wrong type is left out (its default applies). What was left out is
+// returned as problems, each with its line and column. The error is for a
+// file that cannot be read at all.
+func (w Workspace) ReadConfig() (Config, []Problem, error) {
+	data, err := os.ReadFile(w.Config())
+	if errors.Is(err, os.ErrNotExist) {
+		return Config{}, nil, nil
+	}
+	if err != nil {
+		return Config{}, nil, fmt.Errorf("read %s: %w", w.Config(), err)
+	}
+	c, problems := DecodeConfig(data, w.Config())
+	return c, problems, nil
+}
+
+// ParseConfig decodes config.json strictly, reporting the first problem
+// DecodeConfig finds (with its line and column) as ErrBadConfig.
+func ParseConfig(data []byte, name string) (Config, error) {
+	c, problems := DecodeConfig(data, name)
+	if len(problems) > 0 {
+		return Config{}, fmt.Errorf("%w: %s", ErrBadConfig, problems[0])
+	}
+	return c, nil
+}
+
+// DecodeConfig decodes config.json key by key (see ReadConfig): after a
+// syntax error nothing more is read; a value of the wrong type costs only
+// its key.
+func DecodeConfig(data []byte, name string) (Config, []Problem) {
+	var c Config
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))) == 0 {
+		return c, nil
+	}
+	syntax := func(off int64, format string, a ...any) []Problem {
+		line, col := position(data, off)
+		return []Problem{{File: name, Line: line, Column: col,
+			Message: fmt.Sprintf(format, a...) + "; what follows is not read (defaults apply)"}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\uFEFF"))))
+	bom := int64(len(data) - len(bytes.TrimPrefix(data, []byte("\uFEFF"))))
+	fail := func(err error) []Problem {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return syntax(bom+se.Offset, "%v", err)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return syntax(int64(len(data)), "the file ends before its closing }")
+		}
+		return syntax(bom+dec.InputOffset(), "%v", err)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return c, fail(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return c, syntax(bom, "config.json must be a JSON object ({ ... })")
+	}
+	var problems []Problem
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return c, append(problems, fail(err)...)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return c, append(problems, fail(err)...)
+		}
+		// One key at a time, so a value of the wrong type costs only itself.
+		one, _ := json.Marshal(map[string]json.RawMessage{key: raw})
+		var probe Config
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal(one, &probe); errors.As(err, &te) {
+			line, col := position(data, bom+dec.InputOffset()-int64(len(raw)))
+			problems = append(problems, Problem{File: name, Line: line, Column: col,
+				Message: fmt.Sprintf("%s must be %s, not %s; the default applies", key, jsonKind(te.Type.String()), jsonValue(te.Value))})
+			continue
+		}
+		_ = json.Unmarshal(one, &c)
+	}
+	if _, err := dec.Token(); err != nil {
+		return c, append(problems, fail(err)...)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		problems = append(problems, syntax(bom+dec.InputOffset(), "unexpected text after the closing }")...)
+	}
+	return c, problems
+}
+
+// jsonValue names the kind of a JSON value as UnmarshalTypeError gives it.
+func jsonValue(v string) string {
+	switch {
+	case v == "array":
+		return "a list"
+	case v == "object":
+		return "an object"
+	case v == "bool":
+		return "true or false"
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	}
+	return "a " + v
+}
+
+// jsonKind names a Go type of Config's fields as a person would.
+func jsonKind(goType string) string {
+	switch goType {
+	case "int":
+		return "a whole number"
+	case "bool":
+		return "true or false"
+	case "string":
+		return "text in quotes"
+	case "[]string":
+		return "a list of texts in quotes ([\"a\", \"b\"])"
+	}
+	return goType
 }
 
 func position(data []byte, off int64) (int, int) {

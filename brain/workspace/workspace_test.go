@@ -56,7 +56,7 @@ func TestConfigRoundTripAndErrors(t *testing.T) {
 	}
 	bad := []struct{ name, text, want string }{
 		{"syntax", "{\n  \"model\": \"x\",\n  oops\n}", "config.json:3:3"},
-		{"type", "{\"maxSteps\": \"ten\"}", "maxSteps must be int"},
+		{"type", "{\"maxSteps\": \"ten\"}", "maxSteps must be a whole number, not a string"},
 	}
 	for _, tt := range bad {
 		_, err := ParseConfig([]byte(tt.text), "config.json")

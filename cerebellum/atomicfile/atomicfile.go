@@ -2,10 +2,12 @@ package atomicfile
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write writes data to path atomically with permissions perm, creating the
@@ -17,7 +19,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -62,4 +64,59 @@ func WriteJSON(path string, v any, perm fs.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return Write(path, data, perm)
+}
+
+// tempInfix marks Write's temporary files: "." + base + tempInfix + digits.
+const tempInfix = ".tmp-"
+
+// IsTemp reports whether name (a file name, not a path) is a temporary
+// file Write makes: a dot, the target's name, ".tmp-" and the digits
+// os.CreateTemp puts in place of its "*".
+func IsTemp(name string) bool {
+	i := strings.LastIndex(name, tempInfix)
+	if len(name) < 2 || name[0] != '.' || i < 2 {
+		return false
+	}
+	digits := name[i+len(tempInfix):]
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Sweep removes the temporary files that writes interrupted by a crash or
+// a kill left in each of dirs (not in their subfolders), and returns the
+// paths it removed. Call it only while no write into those folders can be
+// under way, as at start-up with the workspace's lock held. A missing
+// folder has nothing to sweep.
+func Sweep(dirs ...string) ([]string, error) {
+	var removed []string
+	var errs []error
+	for _, dir := range dirs {
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sweep %s: %w", dir, err))
+			continue
+		}
+		for _, e := range ents {
+			if !e.Type().IsRegular() || !IsTemp(e.Name()) {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("sweep %s: %w", dir, err))
+				continue
+			}
+			removed = append(removed, p)
+		}
+	}
+	return removed, errors.Join(errs...)
 }

@@ -114,3 +114,56 @@ func TestWriteJSON(t *testing.T) {
 		t.Error("a value JSON cannot encode was written")
 	}
 }
+
+// TestSweepRemovesInterruptedWrites: the temporary file a write leaves
+// when it is killed before its rename goes at the next Sweep; nothing
+// else does.
+func TestSweepRemovesInterruptedWrites(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, ".cache")
+	keep := []string{"manifests.json", ".manifests.json", ".tmp-1", "notes.tmp-1", ".x.tmp-", ".x.tmp-12a", ".hidden"}
+	gone := []string{".manifests.json.tmp-123456", ".config.json.tmp-9", ".a.b.tmp-0.tmp-77"}
+	for _, name := range append(append([]string(nil), keep...), gone...) {
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cache, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A folder named like a temporary file is not one.
+	if err := os.Mkdir(filepath.Join(cache, ".d.tmp-5"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := atomicfile.Sweep(cache, filepath.Join(dir, "missing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != len(gone) {
+		t.Fatalf("removed %q, want the %d temporary files %q", removed, len(gone), gone)
+	}
+	for _, name := range gone {
+		if _, err := os.Stat(filepath.Join(cache, name)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", name, err)
+		}
+	}
+	for _, name := range append(keep, ".d.tmp-5") {
+		if _, err := os.Stat(filepath.Join(cache, name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
+	}
+}
+
+// TestSweepFindsWhatWriteLeaves: the name Write gives its temporary file
+// is one Sweep recognises (a kill between create and rename leaves it).
+func TestSweepFindsWhatWriteLeaves(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.CreateTemp(dir, ".manifests.json.tmp-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if !atomicfile.IsTemp(filepath.Base(f.Name())) {
+		t.Fatalf("%s is not recognised", f.Name())
+	}
+}

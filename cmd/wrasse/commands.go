@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
@@ -52,6 +53,9 @@ type command struct {
 	// Sent to the window from outside it, such a command runs only once
 	// the person in the window confirms it (remoteconfirm). nil: never.
 	widens func(c *call) bool
+	// closed, when set, runs the command when no Wrasse has the workspace
+	// open, without opening it (wrasse doctor: the database may not open).
+	closed func(ctx context.Context, ws workspace.Workspace, c *call) error
 }
 
 // always marks a command that widens what the assistant may do however it
@@ -242,19 +246,26 @@ func commands() []*command {
 			setup: plain(configShow)},
 		{path: "config set", widens: widensConfig, args: "KEY VALUE", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")},
 			{"VALUE", "its value; lists are comma-separated"}},
-			summary: "Set one key of config.json (validated; the next turn uses it). When the change would send the provider's API key to another host, it is asked on a terminal; elsewhere the key stays with its host unless --send-key is given.",
+			summary: "Set one key of config.json (validated; the next turn uses it). When the change would send the provider's API key to another host, it is asked on a terminal; elsewhere the key stays with its host unless --send-key is given. A config.json with parts that cannot be read is replaced only when you agree (on a terminal) or with --replace.",
 			minArgs: 2, maxArgs: 2, emptyLast: true,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				send := fs.Bool("send-key", false, "send the provider's API key to the new base URL's host (asked on a terminal otherwise)")
+				replace := fs.Bool("replace", false, replaceUsage)
 				return func(_ context.Context, app *assistant.App, c *call) error {
-					return saveConfig(app, c, c.args[0], c.args[1], *send)
+					return saveConfig(app, c, c.args[0], c.args[1], *send, *replace)
 				}
 			}},
 		{path: "config unset", widens: widensConfig, args: "KEY", argHelp: [][2]string{{"KEY", "one of " + strings.Join(configKeys(), ", ")}},
 			summary: "Reset one key of config.json to its default.", minArgs: 1, maxArgs: 1,
-			setup: plain(configUnset)},
+			setup: func(fs *flag.FlagSet, c *call) runFunc {
+				replace := fs.Bool("replace", false, replaceUsage)
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					return saveConfig(app, c, c.args[0], "", false, *replace)
+				}
+			}},
 	}
-	return append(append(cmds, mcpCommands()...), modelsCommands()...)
+	cmds = append(append(cmds, mcpCommands()...), modelsCommands()...)
+	return append(cmds, doctorCommand())
 }
 
 // plain is the setup of a command with no flags of its own.
@@ -379,8 +390,8 @@ func parseLine(args []string) (*parsed, error) {
 			}
 			p.cmd = c
 		default:
-			if a == "chat" {
-				p.cmd = findCommand("chat")
+			if a == "chat" || a == "doctor" {
+				p.cmd = findCommand(a)
 				continue
 			}
 			if g := findGroup(a); g != nil {
@@ -390,7 +401,7 @@ func parseLine(args []string) (*parsed, error) {
 			if p.help {
 				return p, nil // wrasse's own help
 			}
-			words := []string{"chat", "help"}
+			words := []string{"chat", "doctor", "help"}
 			for _, g := range groups {
 				words = append(words, g.name)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 func configKeys() []string { return workspace.Keys() }
@@ -33,6 +35,10 @@ func configShow(_ context.Context, app *assistant.App, c *call) error {
 	for _, p := range problems {
 		fmt.Fprintf(c.io.err, "warning: %s\n", p)
 	}
+	if len(app.ConfigErrors()) > 0 {
+		fmt.Fprintln(c.io.err, "note: fix config.json by hand, or rewrite it with the settings that could be read (the file is kept as config.json"+assistant.BrokenConfigSuffix+"):")
+		fmt.Fprintln(c.io.err, "  → wrasse config set KEY VALUE --replace")
+	}
 	folderNote(app, c.io.err)
 	if err := app.ModelProblem(); err != nil {
 		fmt.Fprintf(c.io.err, "note: no model can be asked yet: %v\n", err)
@@ -41,23 +47,45 @@ func configShow(_ context.Context, app *assistant.App, c *call) error {
 	return nil
 }
 
-func configUnset(_ context.Context, app *assistant.App, c *call) error {
-	return saveConfig(app, c, c.args[0], "", false)
-}
+// replaceUsage is the --replace flag of config set and unset.
+const replaceUsage = "when config.json has parts that cannot be read, replace it with the settings that could be and this change (the file is kept as config.json.broken)"
 
 // saveConfig sets one key (validated by workspace.Config.Set); the next
 // turn, here or in the window, uses it. A change that would send the
 // provider's API key to a host it is not bound to asks on the person's
 // terminal (or takes --send-key); otherwise the key stays with its host
-// and the next turn says how to confirm.
-func saveConfig(app *assistant.App, c *call, key, value string, sendKey bool) error {
+// and the next turn says how to confirm. A config.json with parts that
+// cannot be read is replaced, keeping a copy, only when the person agrees
+// on the terminal or passed --replace: rewriting it drops those parts.
+func saveConfig(app *assistant.App, c *call, key, value string, sendKey, replace bool) error {
 	next := app.Config()
 	if err := next.Set(key, value); err != nil {
 		return err
 	}
 	move, moved := app.KeyMoveFor(next)
 	send := moved && (sendKey || isTerminal(c) && askYes(c, move.Question()+" [y/N] "))
-	cfg, err := app.SetConfig(key, value)
+	set := func(cfg *workspace.Config) error { return cfg.Set(key, value) }
+	cfg, err := app.UpdateConfig(set)
+	if errors.Is(err, workspace.ErrBadConfig) {
+		if !replace && isTerminal(c) {
+			fmt.Fprintf(c.io.err, "wrasse: %v\n", err)
+			if !askYes(c, "Replace config.json with the settings that could be read and this change? The file as it is now is kept as config.json"+assistant.BrokenConfigSuffix+". [y/N] ") {
+				return &shownError{errors.New("config.json was left as it is")}
+			}
+			replace = true
+		}
+		if !replace {
+			cmd := []string{"config", "set", key, value, "--replace"}
+			if value == "" {
+				cmd = []string{"config", "unset", key, "--replace"}
+			}
+			return hint.With(err, hint.Hint{Action: "Replace config.json with the settings that could be read", Command: cmd})
+		}
+		cfg, err = app.ReplaceConfig(set)
+		if err == nil && !c.g.json {
+			fmt.Fprintf(c.io.out, "Replaced config.json; the file as it was is kept as %s.\n", app.Workspace().Config()+assistant.BrokenConfigSuffix)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sync"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/ui"
-	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
 // appID is the app's identity, the ID in FyneApp.toml (a test keeps the
@@ -80,69 +78,33 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 		runtime.MemProfileRate = 4096
 	}
 	child, childErr := pluginChild()
-	core, err := assistant.Open(assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout})
+	opts := assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout}
+	core, err := assistant.Open(opts)
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("a wrasse command is using this workspace and cannot show a window: try again when it has finished: %w", err)
 	}
-	if err != nil {
+	if err != nil && !databaseTrouble(err) {
 		return err
-	}
-	defer core.Close()
-	if childErr != nil {
-		core.Logger().Warn("plugins will run in this process", "error", childErr)
 	}
 
 	a := fyneapp.NewWithID(appID)
 	w := a.NewWindow(ui.Title)
 	w.SetMaster()
-	env := bridge.Production(a, w, core)
-	shell := ui.Build(env)
-	if path := getenv(frameLogEnv); path != "" {
-		// wrasse-bench measures the window's frames through this log.
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("open the frame log %s: %w", path, err)
+	sess := &windowSession{ctx: ctx, getenv: getenv, opts: opts, a: a, w: w}
+	defer sess.end()
+	if err != nil {
+		// The database cannot be used: a page saying why, with the ways
+		// out, opens instead of the chat; the chat once one worked.
+		sess.showDoctor(err).Refresh()
+	} else {
+		if childErr != nil {
+			core.Logger().Warn("plugins will run in this process", "error", childErr)
 		}
-		defer f.Close()
-		shell.ProbeFrames(f)
-	}
-	if path := getenv(heapProfileEnv); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("open the heap profile %s: %w", path, err)
+		if err := sess.start(core); err != nil {
+			core.Close()
+			return err
 		}
-		shell.ProfileHeap(f, func(err error) {
-			if err == nil {
-				err = f.Close()
-			}
-			if err != nil {
-				core.Logger().Warn("the heap profile was not written", "file", path, "error", err)
-			}
-		})
 	}
-
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if err := shell.Start(runCtx); err != nil {
-		// The window works without the watcher; Resync still applies hand edits.
-		core.Logger().Warn("hand edits will not be noticed", "error", err)
-	}
-	defer shell.Close()
-
-	srv := &windowServer{
-		raise: func() { env.Do(func() { w.Show(); w.RequestFocus() }) },
-		done:  runCtx,
-	}
-	// A command that would widen what the assistant may do, sent from
-	// outside the window, runs only once the person here says so.
-	srv.cli = confirmingHandler(core, func(ctx context.Context, line string, from *assistant.Peer) bool {
-		srv.raise()
-		return ui.ConfirmRemote(ctx, env, remoteCommand(line, from))
-	})
-	if err := core.Serve(runCtx, srv.handle); err != nil {
-		core.Logger().Warn("other wrasse commands cannot run through the window", "error", err)
-	}
-	defer srv.finish(cancel)
 
 	// A signal quits the app as closing the window does.
 	stop := context.AfterFunc(ctx, func() { fyne.Do(a.Quit) })

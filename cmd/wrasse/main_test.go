@@ -11,6 +11,9 @@ import (
 // launcher the shell tool runs commands through (os.Executable is the test
 // binary here).
 func TestMain(m *testing.M) {
+	if os.Getenv(asWrasseEnv) != "" {
+		main() // the binary under test, for tests that signal a process
+	}
 	if len(os.Args) > 1 && os.Args[1] == pluginHostCommand {
 		os.Exit(runPluginHost(context.Background(), stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 	}

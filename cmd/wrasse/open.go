@@ -45,6 +45,9 @@ func execute(ctx context.Context, c *call, getenv func(string) string) error {
 			return err
 		}
 	}
+	if c.cmd.closed != nil {
+		return c.cmd.closed(ctx, ws, c)
+	}
 	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local, stderr: c.io.err}, func(app *assistant.App) error {
 		return c.run(ctx, app, c)
 	})
