@@ -188,7 +188,7 @@ func TestBrokenReplyMessageReads(t *testing.T) {
 	}
 	evs, _ := a.Store().Events(id)
 	last := evs[len(evs)-1]
-	if last.Type != store.EventError || !strings.Contains(last.Text, "try again. What it had written so far is kept.") {
+	if last.Type != store.EventError || !strings.Contains(last.Text, "try again. What it had written so far") {
 		t.Errorf("error event %q", last.Text)
 	}
 }

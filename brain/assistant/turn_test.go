@@ -44,7 +44,8 @@ func TestFailedFirstTurnKeepsItsWork(t *testing.T) {
 			a := openTest(t)
 			srv := providertest.NewServer(t, first, tt.second)
 			if _, err := a.UpdateConfig(func(c *workspace.Config) error {
-				c.Provider, c.BaseURL, c.Model = "openai", srv.URL()+"/v1", "m"
+				// A window of its own: no discovery requests take the scripted replies.
+				c.Provider, c.BaseURL, c.Model, c.ContextWindow = "openai", srv.URL()+"/v1", "m", 32000
 				return nil
 			}); err != nil {
 				t.Fatal(err)
@@ -83,7 +84,8 @@ func TestFailedFirstTurnWithNothingStoredIsRemoved(t *testing.T) {
 	a := openTest(t)
 	srv := providertest.NewServer(t, providertest.Raw{Body: []byte(openAIChunk(`{"role":"assistant","content":""}`, ""))})
 	if _, err := a.UpdateConfig(func(c *workspace.Config) error {
-		c.Provider, c.BaseURL, c.Model = "openai", srv.URL()+"/v1", "m"
+		// A window of its own: no discovery requests take the scripted replies.
+		c.Provider, c.BaseURL, c.Model, c.ContextWindow = "openai", srv.URL()+"/v1", "m", 32000
 		return nil
 	}); err != nil {
 		t.Fatal(err)
