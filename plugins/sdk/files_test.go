@@ -22,7 +22,7 @@ type fixture struct {
 
 const secret = "sk-SECRET-KEY"
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	home := t.TempDir()
 	if r, err := filepath.EvalSymlinks(home); err == nil {

@@ -1,10 +1,12 @@
 package sdk
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // guard is an Env's protected paths taken once for one operation: each
@@ -13,6 +15,8 @@ import (
 // another name (a hard link, a bind mount, a link swapped in meanwhile).
 type guard struct {
 	noAccess, readOnly []protected
+	inner              innerFiles
+	maxInner           int // maxInnerFiles; smaller in tests
 }
 
 type protected struct {
@@ -22,7 +26,7 @@ type protected struct {
 }
 
 func (e *Env) newGuard() *guard {
-	g := &guard{}
+	g := &guard{maxInner: maxInnerFiles}
 	for _, p := range e.NoAccess {
 		if p != "" {
 			g.noAccess = append(g.noAccess, newProtected(p))
@@ -71,6 +75,11 @@ func (g *guard) checkInfo(info fs.FileInfo, shown string, write bool) error {
 			return fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, shown, n.path)
 		}
 	}
+	if info.Mode().IsRegular() {
+		if err := g.checkLinks(info, shown); err != nil {
+			return err
+		}
+	}
 	if write {
 		for _, ro := range g.readOnly {
 			if ro.info != nil && os.SameFile(ro.info, info) {
@@ -79,4 +88,106 @@ func (g *guard) checkInfo(info fs.FileInfo, shown string, write bool) error {
 		}
 	}
 	return nil
+}
+
+// maxInnerFiles bounds the entries read beneath the protected folders
+// (logs, caches and the runtime folder hold a few dozen). A folder holding
+// more cannot be checked whole, and a file with other names is then
+// refused rather than guessed about.
+const maxInnerFiles = 10000
+
+// fileID is a file's identity: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// innerFiles are the files beneath the NoAccess folders that a file
+// elsewhere could be another name of. A hard link in a granted folder (a
+// backup made with cp -al or rsync --link-dest) is the log or a cache file
+// under a name the path rules never see, and the protected folders
+// themselves are not it. They are read once per guard, that is per
+// operation (a whole walk reads them at most once), and only when a
+// regular file with more than one name is met: a file with one name is
+// no other file's name, so the usual file costs nothing.
+type innerFiles struct {
+	once sync.Once
+	// ids maps the identity of each file with other names to its path.
+	ids map[fileID]string
+	// unknown are the files whose identity the system does not report
+	// (Windows), compared one by one with os.SameFile.
+	unknown []protected
+	// err says why the folders could not be read whole.
+	err error
+}
+
+// checkLinks refuses a regular file that is another name of a file
+// inside a NoAccess folder.
+func (g *guard) checkLinks(info fs.FileInfo, shown string) error {
+	id, links, known := identity(info)
+	if known && links <= 1 {
+		return nil
+	}
+	g.inner.once.Do(g.readInner)
+	in := &g.inner
+	if in.err != nil {
+		return fmt.Errorf("%w: %s has other names (hard links), and whether one is Wrasse's own data cannot be told (%v)", ErrProtected, shown, in.err)
+	}
+	if known {
+		if p, hit := in.ids[id]; hit {
+			return fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, shown, p)
+		}
+		return nil
+	}
+	for _, f := range in.unknown {
+		if os.SameFile(f.info, info) {
+			return fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, shown, f.path)
+		}
+	}
+	return nil
+}
+
+// readInner reads what the NoAccess folders hold, without following links.
+// Entries that vanish meanwhile (a log rotated) are left out; a folder
+// that cannot be read, or holds too much, fails the whole set.
+func (g *guard) readInner() {
+	in := &g.inner
+	in.ids = map[fileID]string{}
+	n := 0
+	for _, p := range g.noAccess {
+		if p.info == nil || !p.info.IsDir() {
+			continue
+		}
+		err := filepath.WalkDir(p.real, func(path string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if n++; n > g.maxInner {
+				return fmt.Errorf("%s holds more than %d entries", p.path, g.maxInner)
+			}
+			if d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			shown := filepath.Join(p.path, path[len(p.real):])
+			id, links, known := identity(info)
+			switch {
+			case !known:
+				in.unknown = append(in.unknown, protected{path: shown, info: info})
+			case links > 1:
+				in.ids[id] = shown
+			}
+			return nil
+		})
+		if err != nil {
+			in.err = err
+			return
+		}
+	}
 }

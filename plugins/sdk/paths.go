@@ -18,7 +18,8 @@ var ErrProtected = errors.New("path is protected")
 // absolute and clean, resolves symbolic links in the part that exists,
 // folds case where the file system does (macOS, Windows), and checks it
 // against the protected paths and the roots. A file that is the same file
-// as a protected one (a hard link) counts as protected. write asks for
+// as a protected one or one inside a protected folder (a hard link)
+// counts as protected. write asks for
 // writing (creating, changing, removing); reading needs only the path
 // outside NoAccess. It returns the clean path as given (not the resolved
 // one), for messages. It opens nothing, and what the path names may
@@ -49,10 +50,8 @@ func (e *Env) Permit(path string, write bool) (string, error) {
 		}
 	}
 	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-		for _, n := range e.NoAccess {
-			if ni, err := os.Stat(n); err == nil && os.SameFile(info, ni) {
-				return "", fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, path, n)
-			}
+		if err := e.newGuard().checkInfo(info, path, false); err != nil {
+			return "", err
 		}
 	}
 	if len(e.Roots) == 0 {
