@@ -28,6 +28,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -330,7 +331,10 @@ func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite
 		return fmt.Errorf("it has more than %d entries", a.maxEntries)
 	}
 	var total, compressed int64
-	seen := map[string]bool{}
+	// Each name the archive makes, its folders on the way included, is a
+	// file or a folder, never both, and nothing lies inside a file: a clash
+	// between entries would otherwise pass here and fail half-way.
+	made := map[string]made{}
 	var conflicts []string
 	for _, e := range entries {
 		switch e.Kind {
@@ -373,11 +377,10 @@ func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite
 				conflicts = append(conflicts, e.Name)
 			}
 		}
+		if err := clash(made, e); err != nil {
+			return err
+		}
 		if e.Kind == "file" {
-			if seen[e.Name] {
-				return fmt.Errorf("entry %q appears twice", e.Raw)
-			}
-			seen[e.Name] = true
 			total += e.Size
 			compressed += e.Compressed
 			if e.Compressed > 0 && e.Size > ratioFloor && e.Size/e.Compressed > maxRatio {
@@ -397,6 +400,45 @@ func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite
 			shown = shown[:5]
 		}
 		return fmt.Errorf("%d files already exist (%s); pass overwrite: true to replace them or choose another dest", len(conflicts), strings.Join(shown, ", "))
+	}
+	return nil
+}
+
+// made is a name an archive makes: a file, or a folder (named by an entry
+// or on the way to one); raw is the entry that made it, for messages.
+type made struct {
+	dir bool
+	raw string
+}
+
+// clash records what entry e makes in m and refuses it when an earlier
+// entry made one of its names the other kind. Names are compared as the
+// file system will: ignoring case on macOS and Windows.
+func clash(m map[string]made, e entry) error {
+	key := e.Name
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		key = strings.ToLower(key)
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] != '/' {
+			continue
+		}
+		if prev, ok := m[key[:i]]; ok && !prev.dir {
+			return fmt.Errorf("entry %q lies inside %q, which the archive also holds as a file", e.Raw, prev.raw)
+		} else if !ok {
+			m[key[:i]] = made{dir: true, raw: e.Raw}
+		}
+	}
+	prev, ok := m[key]
+	switch {
+	case !ok:
+		m[key] = made{dir: e.Kind == "dir", raw: e.Raw}
+	case e.Kind == "dir" && !prev.dir:
+		return fmt.Errorf("entry %q is a folder, but the archive also holds %q, a file of that name", e.Raw, prev.raw)
+	case e.Kind == "file" && prev.dir:
+		return fmt.Errorf("entry %q is a file, but the archive also holds a folder of that name (%q)", e.Raw, prev.raw)
+	case e.Kind == "file":
+		return fmt.Errorf("entry %q appears twice", e.Raw)
 	}
 	return nil
 }
