@@ -9,8 +9,8 @@ func verified() map[string]string {
 		"archive":    "6bb8d19190778ff4",
 		"calc":       "77135dd7e74960be",
 		"data":       "8332739b27cb4210",
-		"filesystem": "5db776b7c5d5e34b",
-		"shell":      "c742913ed6af3be9",
+		"filesystem": "39647faf019ed782",
+		"shell":      "7bec013c03f8545a",
 		"system":     "cc1d0113f1b13d07",
 		"web":        "eb129a78aa32b27e",
 	}

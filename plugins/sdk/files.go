@@ -39,10 +39,20 @@ const maxLinks = 40
 // the workspace among their roots, so that absolute paths into it work
 // (a skill's folder, for one), but it is never where they start.
 func (e *Env) DefaultFolder() string {
+	if g := e.granted(); len(g) > 0 {
+		return g[0]
+	}
+	return ""
+}
+
+// granted are the roots other than the workspace: the folders the person
+// granted, clean.
+func (e *Env) granted() []string {
 	ws := ""
 	if e.Workspace != "" {
 		ws = fold(realPrefix(filepath.Clean(e.Workspace)))
 	}
+	var out []string
 	for _, r := range e.Roots {
 		if r == "" {
 			continue
@@ -51,9 +61,9 @@ func (e *Env) DefaultFolder() string {
 		if ws != "" && fold(realPrefix(c)) == ws {
 			continue
 		}
-		return c
+		out = append(out, c)
 	}
-	return ""
+	return out
 }
 
 // absArg makes a tool's path argument absolute and clean.
@@ -63,9 +73,6 @@ func (e *Env) absArg(arg string) (string, error) {
 	}
 	if filepath.IsAbs(arg) {
 		return filepath.Clean(arg), nil
-	}
-	if len(e.Roots) == 0 {
-		return "", fmt.Errorf("%w: no folders are allowed (%s)", ErrOutsideRoots, arg)
 	}
 	base := e.DefaultFolder()
 	if base == "" {

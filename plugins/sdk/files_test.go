@@ -169,10 +169,10 @@ func TestDefaultFolder(t *testing.T) {
 	for _, arg := range []string{"config.json", ".", ""} {
 		_, err := readArg(onlyWS, arg)
 		var te *ToolError
-		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no folders are granted") {
+		if !errors.As(err, &te) || !strings.Contains(err.Error(), "no folder is granted") {
 			t.Errorf("relative %q with no folder granted: %v", arg, err)
 		}
-		if _, err := onlyWS.ResolveArg(arg); err == nil || !strings.Contains(err.Error(), "no folders are granted") {
+		if _, err := onlyWS.ResolveArg(arg); err == nil || !strings.Contains(err.Error(), "no folder is granted") {
 			t.Errorf("ResolveArg(%q) with no folder granted: %v", arg, err)
 		}
 	}
@@ -435,5 +435,45 @@ func TestSplitName(t *testing.T) {
 		if err != nil || strings.Join(got, "|") != want {
 			t.Errorf("splitName(%q) = %v, %v; want %q", name, got, err, want)
 		}
+	}
+}
+
+// With no folder granted a refusal says so and what to do, whatever the
+// path, instead of naming the workspace (a built-in's only root then) as
+// the folder to use; with folders granted it names them, never the
+// workspace. On main fs_read /abs/path said "… is outside the folders
+// you may use (<workspace>)".
+func TestRefusalSaysNoFolderIsGranted(t *testing.T) {
+	fx := newFixture(t)
+	onlyWS := &Env{Roots: []string{fx.ws}, Workspace: fx.ws, NoAccess: fx.env.NoAccess, ReadOnly: fx.env.ReadOnly}
+	const none = "no folder is granted: ask the user to grant one in Settings → Folders"
+	outside := filepath.Join(fx.home, "notes", "todo.txt")
+	tests := []struct {
+		name string
+		env  *Env
+		op   func(*Env) error
+		want string
+	}{
+		{"read outside, workspace only", onlyWS, func(e *Env) error { _, err := readArg(e, outside); return err }, none},
+		{"read /etc, workspace only", onlyWS, func(e *Env) error { _, err := readArg(e, "/etc/passwd"); return err }, none},
+		{"write outside, workspace only", onlyWS, func(e *Env) error { _, _, err := e.ParentArg(outside, false); return err }, none},
+		{"list outside, workspace only", onlyWS, func(e *Env) error { _, err := e.OpenDirArg(fx.home, false); return err }, none},
+		{"resolve outside, workspace only", onlyWS, func(e *Env) error { _, err := e.ResolveArg(outside); return err }, none},
+		{"relative, workspace only", onlyWS, func(e *Env) error { _, err := readArg(e, "notes/todo.txt"); return err }, "no folder is granted, so notes/todo.txt has no folder to start from: ask the user to grant one in Settings → Folders"},
+		{"no roots at all", &Env{}, func(e *Env) error { _, err := readArg(e, outside); return err }, none},
+		{"no roots, relative", &Env{}, func(e *Env) error { _, err := readArg(e, ""); return err }, "no folder is granted, so . has no folder"},
+		{"a folder granted", fx.env, func(e *Env) error { _, err := readArg(e, "/etc/passwd"); return err }, "/etc/passwd is outside the folders you may use (" + fx.home + "); use a path inside them"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.op(tt.env)
+			var te *ToolError
+			if !errors.As(err, &te) || !errors.Is(err, ErrOutsideRoots) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("%v; want a ToolError matching ErrOutsideRoots with %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), fx.ws) {
+				t.Errorf("the refusal names the workspace as a folder to use: %v", err)
+			}
+		})
 	}
 }

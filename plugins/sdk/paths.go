@@ -98,17 +98,22 @@ func (e *Env) ResolveArgWrite(arg string) (string, error) {
 // toolError turns a refusal (ErrProtected, ErrOutsideRoots) into a
 // message for the model, which errors.Is still matches.
 func (e *Env) toolError(arg string, err error) error {
+	if strings.TrimSpace(arg) == "" {
+		arg = "."
+	}
 	var msg string
 	switch {
 	case errors.Is(err, ErrProtected):
 		msg = strings.TrimPrefix(err.Error(), ErrProtected.Error()+": ")
 		msg += "; do not try another way to reach it"
-	case len(e.Roots) == 0:
-		msg = "no folders are granted: ask the user to grant a folder in Settings"
 	case errors.Is(err, errNoFolder):
-		msg = fmt.Sprintf("no folders are granted, so %s has no folder to start from: ask the user to grant a folder in Settings", arg)
+		msg = fmt.Sprintf("no folder is granted, so %s has no folder to start from: ask the user to grant one in Settings → Folders", arg)
+	case len(e.granted()) == 0:
+		// The workspace alone (a built-in's roots when the person granted
+		// nothing) is no folder to point the model to: the fix is a grant.
+		msg = fmt.Sprintf("%s is outside the folders you may use, and no folder is granted: ask the user to grant one in Settings → Folders", arg)
 	default:
-		msg = fmt.Sprintf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.Roots, ", "))
+		msg = fmt.Sprintf("%s is outside the folders you may use (%s); use a path inside them", arg, strings.Join(e.granted(), ", "))
 	}
 	return &ToolError{Msg: msg, err: err}
 }

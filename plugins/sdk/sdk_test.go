@@ -45,7 +45,7 @@ func TestResolveStaysInsideRoots(t *testing.T) {
 		}
 	}
 	none := &Env{}
-	if _, err := none.ResolveArg("x"); err == nil || !strings.Contains(err.Error(), "no folders are granted") {
+	if _, err := none.ResolveArg("x"); err == nil || !strings.Contains(err.Error(), "no folder is granted") {
 		t.Errorf("no roots: %v", err)
 	}
 	if _, err := none.Resolve("", "x"); !errors.Is(err, ErrOutsideRoots) {

@@ -335,7 +335,7 @@ func TestNoRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := call(t, p, "fs_list", map[string]any{}); err == nil || !strings.Contains(err.Error(), "no folders are granted") {
+	if _, err := call(t, p, "fs_list", map[string]any{}); err == nil || !strings.Contains(err.Error(), "no folder is granted") {
 		t.Fatalf("error = %v", err)
 	}
 }

@@ -163,7 +163,7 @@ func TestDefaultWorkingFolder(t *testing.T) {
 		{name: "first granted folder", env: &sdk.Env{Roots: []string{granted, ws}, Workspace: ws}, want: granted},
 		{name: "workspace listed first", env: &sdk.Env{Roots: []string{ws, other}, Workspace: ws}, want: other},
 		{name: "none granted", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, errWant: "ask the user to grant a folder"},
-		{name: "none granted, relative cwd", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, cwd: "sub", errWant: "no folders are granted"},
+		{name: "none granted, relative cwd", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, cwd: "sub", errWant: "no folder is granted"},
 		{name: "none granted, the workspace named", env: &sdk.Env{Roots: []string{ws}, Workspace: ws}, cwd: ws, want: ws},
 		{name: "no roots", env: &sdk.Env{}, errWant: "no working folder"},
 		{name: "workdir setting", env: &sdk.Env{Roots: []string{granted, ws, other}, Workspace: ws, Settings: map[string]string{"workdir": other}}, want: other},
