@@ -25,8 +25,10 @@ type Policy struct {
 // Roots are the folders capability c's plugin may touch, given the
 // permissions the user granted it:
 //   - plugins that ship with Wrasse (trusted) get the configured folders
-//     and the workspace (their tools guard the workspace's protected
-//     paths themselves);
+//     and the workspace, so that absolute paths into it (a skill's folder)
+//     work; the workspace is read-only to them all the same (it is among
+//     workspace.Protected's read-only paths, which their tools and the
+//     command sandbox enforce), so no tool rewrites brain/identity.md;
 //   - others get nothing without the files permission; with it, the
 //     folders their SKILL.md names under permissions.files, each kept only
 //     if it lies inside a configured folder, or all configured folders

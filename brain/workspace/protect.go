@@ -14,7 +14,9 @@ import "path/filepath"
 //   - readOnly: readable but never written by a tool: the capability folder
 //     (skills ship scripts the model runs; new code arrives only through
 //     skill_create, which installs it disabled), and the staging and trash
-//     folders capabilities are installed and restored from.
+//     folders capabilities are installed and restored from; in fact the
+//     whole workspace (Root), so that no tool rewrites brain/identity.md,
+//     the prompt every turn starts with.
 //
 // Paths are absolute when Root is.
 func (w Workspace) Protected() (noAccess, readOnly []string) {
@@ -22,7 +24,7 @@ func (w Workspace) Protected() (noAccess, readOnly []string) {
 	noAccess = []string{db, db + "-wal", db + "-shm", db + "-journal", w.Config(),
 		filepath.Join(w.Root, ".cache"), filepath.Dir(w.Log()), RuntimeDir()}
 	readOnly = []string{w.Capabilities(), w.Staging(), w.Trash()}
-	return noAccess, readOnly
+	return noAccess, append(readOnly, w.Root)
 }
 
 // KeptModes are the workspace paths whose modes Wrasse keeps: the
