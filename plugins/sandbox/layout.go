@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
 )
@@ -118,14 +119,26 @@ func ForPlugin(o PluginOptions) Policy {
 	return p
 }
 
-// protect adds the workspace's protected paths.
+// protect adds the workspace's protected paths. A read-only one limits a
+// grant; it is no grant itself: it is added (and so made readable) only
+// where the policy reaches it already, or where a writable grant lies
+// inside it and must be carved around. Else the workspace, read-only for
+// every tool, would become readable to every plugin and server.
 func (p *Policy) protect(ws string) {
 	if ws == "" {
 		return
 	}
 	noAccess, readOnly := workspace.Workspace{Root: ws}.Protected()
 	p.NoAccess = append(p.NoAccess, noAccess...)
-	p.ReadOnly = append(p.ReadOnly, readOnly...)
+	granted := cleanAll(slices.Concat(p.ReadWrite, p.Exec, p.ReadOnly))
+	writable := cleanAll(p.ReadWrite)
+	for _, r := range readOnly {
+		c := Clean(r)
+		if slices.ContainsFunc(granted, func(g string) bool { return g == c || within(g, c) }) ||
+			slices.ContainsFunc(writable, func(g string) bool { return within(c, g) }) {
+			p.ReadOnly = append(p.ReadOnly, r)
+		}
+	}
 }
 
 // runtimeHome are folders under the home folder where language runtimes

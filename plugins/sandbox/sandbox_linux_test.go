@@ -148,7 +148,7 @@ func TestCommandSandbox(t *testing.T) {
 			{"run a skill's script in its folder", p, "cd " + f.ws + "/brain/cerebellum/x && ./run.sh", true},
 			{"write beside a skill's script", p, "cd " + f.ws + "/brain/cerebellum/x && ./run.sh > out.txt", false},
 			{"read beside the protected paths", p, "cat " + f.ws + "/notes.txt", true},
-			{"write beside the protected paths", p, "echo x > " + f.ws + "/notes.txt", true},
+			{"write beside the protected paths", p, "echo x > " + f.ws + "/notes.txt", false},
 			{"write inside the granted folder", narrow, "echo x > " + f.granted + "/new.txt && cat " + f.granted + "/new.txt", true},
 			{"write in the temp folder", narrow, "echo x > " + f.temp + "/t && rm " + f.temp + "/t", true},
 			{"write outside the granted folder", narrow, "echo x > " + f.outside + "/new.txt", false},
