@@ -86,7 +86,9 @@ func inline(t testing.TB, skill string, files map[string]string) *cerebellum.Cap
 }
 
 func request(c *cerebellum.Capability, trusted bool, granted ...string) cerebellum.LoadRequest {
-	return cerebellum.LoadRequest{Capability: c, Workspace: os.TempDir(), Trusted: trusted, Granted: granted}
+	// A workspace that holds no test's folders: the whole workspace is
+	// read-only to plugins, and t.TempDir() lies in os.TempDir().
+	return cerebellum.LoadRequest{Capability: c, Workspace: filepath.Join(os.TempDir(), "wrasse-plugins-test-workspace"), Trusted: trusted, Granted: granted}
 }
 
 func containsAll(t *testing.T, what, got string, want []string) {
