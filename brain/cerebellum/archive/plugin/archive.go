@@ -2,9 +2,10 @@
 // extract and create zip and tar(.gz) archives inside the granted folders.
 //
 // Extraction is defensive: every entry is checked before anything is
-// written (paths escaping the destination, links, devices, counts, sizes
-// and compression ratios), and existing files are kept unless overwrite is
-// set. Every file is opened through the SDK's file API, which checks what
+// written (paths escaping the destination, links, devices, counts, sizes,
+// compression ratios, and entries that clash with each other: a file and
+// a folder of one name, a file with entries inside it), and existing
+// files are kept unless overwrite is set. Every file is opened through the SDK's file API, which checks what
 // it actually opens: each entry is created beneath the destination's
 // folder handle, never through a symbolic link (one in its way refuses the
 // archive), as a temporary file renamed into place, so a link planted or
