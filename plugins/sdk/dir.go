@@ -272,6 +272,26 @@ func (d *Dir) MkdirAll(name string) error {
 	return sub.Close()
 }
 
+// Remove removes the file or empty folder name beneath d under the rules
+// for writing, through the handle of the folder that holds it: a link at
+// name is removed itself, one on the way refuses (ErrLink). For undoing
+// what a tool made a moment before (an extraction that failed half-way).
+func (d *Dir) Remove(name string) error {
+	parent, last, info, err := d.leaf(name, true, false)
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	shown, _ := parent.child(last)
+	if info == nil {
+		return pathErr("remove", shown, fs.ErrNotExist)
+	}
+	if err := parent.root.Remove(last); err != nil {
+		return pathErr("remove", shown, err)
+	}
+	return nil
+}
+
 // Create starts a new version of the file name beneath d (its folder must
 // exist): the data goes to a temporary file in the same folder, and
 // Commit renames it over name through that folder's handle, so nothing is

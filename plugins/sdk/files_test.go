@@ -477,3 +477,58 @@ func TestRefusalSaysNoFolderIsGranted(t *testing.T) {
 		})
 	}
 }
+
+// Dir.Remove takes away a file or an empty folder through the handle of
+// the folder holding it, under the rules for writing: a link at the name
+// goes itself (its target stays), one on the way refuses, and protected
+// paths are refused.
+func TestDirRemove(t *testing.T) {
+	fx := newFixture(t)
+	for _, p := range []string{"d/empty", "d/full"} {
+		os.MkdirAll(filepath.Join(fx.home, filepath.FromSlash(p)), 0o755)
+	}
+	os.WriteFile(filepath.Join(fx.home, "d", "f.txt"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(fx.home, "d", "full", "g.txt"), []byte("x"), 0o644)
+	fx.link(t, filepath.Join(fx.home, "notes", "todo.txt"), "d/link")
+	fx.link(t, filepath.Join(fx.home, "notes"), "d/dirlink")
+	d, err := fx.env.OpenDirArg(".", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tests := []struct {
+		name string
+		want error // nil: removed
+		gone string
+	}{
+		{"d/f.txt", nil, "d/f.txt"},
+		{"d/empty", nil, "d/empty"},
+		{"d/link", nil, "d/link"},
+		{"d/full", fs.ErrExist, ""},
+		{"d/dirlink/todo.txt", ErrLink, ""},
+		{"d/missing", fs.ErrNotExist, ""},
+		{"ws/brain/cerebellum/notes/SKILL.md", ErrProtected, ""},
+		{"ws/config.json", ErrProtected, ""},
+	}
+	for _, tt := range tests {
+		err := d.Remove(tt.name)
+		switch {
+		case tt.want == nil && err != nil:
+			t.Errorf("Remove(%s): %v", tt.name, err)
+		case tt.want == fs.ErrExist && err == nil:
+			t.Errorf("Remove(%s) removed a folder that holds something", tt.name)
+		case tt.want != nil && tt.want != fs.ErrExist && !errors.Is(err, tt.want):
+			t.Errorf("Remove(%s) = %v; want %v", tt.name, err, tt.want)
+		}
+		if tt.gone != "" {
+			if _, err := os.Lstat(filepath.Join(fx.home, filepath.FromSlash(tt.gone))); err == nil {
+				t.Errorf("%s is still there", tt.gone)
+			}
+		}
+	}
+	for _, p := range []string{"notes/todo.txt", "d/full/g.txt", "ws/config.json", "ws/brain/cerebellum/notes/SKILL.md"} {
+		if _, err := os.Stat(filepath.Join(fx.home, filepath.FromSlash(p))); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
