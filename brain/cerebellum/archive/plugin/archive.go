@@ -30,6 +30,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -504,11 +505,47 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 	if err := a.plan(entries, destDir, info.Size(), overwrite); err != nil {
 		return nil, sdk.Errorf("refused to extract %s: %v. Nothing was written.", arg, err)
 	}
+	// What this call makes, so that a failure half-way (an entry larger
+	// than it declares, corrupt data, a full disk, cancellation) can take
+	// it away again: the destination and the folders made on the way to
+	// it (deepest first), folders and files made beneath it, and files it
+	// replaced (overwrite), which cannot be given back and are named.
+	var madeAbove, madeDirs, madeFiles, replaced []string
 	if destDir == nil {
+		for q := dest; ; q = filepath.Dir(q) {
+			if _, _, err := a.env.CheckArg(q, true); !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			madeAbove = append(madeAbove, q)
+			if filepath.Dir(q) == q {
+				break
+			}
+		}
 		if destDir, err = a.env.MkdirAllArg(destArg); err != nil {
 			return nil, archiveErr(destArg, err)
 		}
 		defer destDir.Close()
+	}
+	failed := func(format string, args ...any) error {
+		msg := fmt.Sprintf(format, args...)
+		return sdk.Errorf("%s. %s", msg, a.undo(destDir, madeAbove, madeDirs, madeFiles, replaced))
+	}
+	// mkdirs makes the folder name and those on the way, noting which
+	// were not there (each looked at once).
+	known := map[string]bool{}
+	mkdirs := func(name string) error {
+		for i := 1; i <= len(name); i++ {
+			if i < len(name) && name[i] != '/' {
+				continue
+			}
+			if pre := name[:i]; !known[pre] {
+				known[pre] = true
+				if _, err := destDir.Check(pre, true); errors.Is(err, fs.ErrNotExist) {
+					madeDirs = append(madeDirs, pre)
+				}
+			}
+		}
+		return destDir.MkdirAll(name)
 	}
 	budget := a.maxTotal
 	files, dirs := 0, 0
@@ -520,13 +557,13 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 		e := entries[i]
 		if e.Kind == "dir" {
 			dirs++
-			return destDir.MkdirAll(e.Name)
+			return mkdirs(e.Name)
 		}
 		if e.Kind != "file" {
 			return nil
 		}
 		if d := path.Dir(e.Name); d != "." {
-			if err := destDir.MkdirAll(d); err != nil {
+			if err := mkdirs(d); err != nil {
 				return err
 			}
 		}
@@ -534,6 +571,8 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 		if e.Mode&0o111 != 0 {
 			mode = 0o755
 		}
+		_, err := destDir.Check(e.Name, true)
+		isNew := errors.Is(err, fs.ErrNotExist)
 		w, err := destDir.Create(e.Name, mode)
 		if err != nil {
 			return err
@@ -553,6 +592,11 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 		if err := w.Commit(); err != nil {
 			return err
 		}
+		if isNew {
+			madeFiles = append(madeFiles, e.Name)
+		} else {
+			replaced = append(replaced, e.Name)
+		}
 		budget -= n
 		written += n
 		files++
@@ -561,26 +605,26 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 	if format == fmtZip {
 		r, err := zip.NewReader(src, info.Size())
 		if err != nil {
-			return nil, sdk.Errorf("cannot open %s: %v", arg, err)
+			return nil, failed("cannot open %s: %v", arg, err)
 		}
 		for i, f := range r.File {
 			if err := ctx.Err(); err != nil {
-				return nil, sdk.Errorf("extraction of %s was cancelled after %d files", arg, files)
+				return nil, failed("extraction of %s was cancelled after %d files", arg, files)
 			}
 			if entries[i].Kind != "file" {
 				if err := write(i, nil); err != nil {
-					return nil, sdk.Errorf("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
+					return nil, failed("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
 				}
 				continue
 			}
 			rc, err := f.Open()
 			if err != nil {
-				return nil, sdk.Errorf("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
+				return nil, failed("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
 			}
 			err = write(i, rc)
 			rc.Close()
 			if err != nil {
-				return nil, sdk.Errorf("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
+				return nil, failed("extracting %s failed at %q after %d files: %v", arg, f.Name, files, err)
 			}
 		}
 	} else {
@@ -594,10 +638,60 @@ func (a *arch) extract(ctx context.Context, req *sdk.Request) (*sdk.Result, erro
 			return werr
 		})
 		if err != nil {
-			return nil, sdk.Errorf("extracting %s failed after %d files: %v", arg, files, err)
+			return nil, failed("extracting %s failed after %d files: %v", arg, files, err)
 		}
 	}
 	return sdk.Textf("extracted %d files and %d folders (%s) from %s into %s", files, dirs, humanSize(written), p, dest), nil
+}
+
+// undo removes what a failed extraction made beneath dest (files, then
+// folders deepest first, never one that holds something else by now),
+// then dest and the folders made on the way to it, and says what became
+// of the destination for the model.
+func (a *arch) undo(dest *sdk.Dir, above, dirs, files, replaced []string) string {
+	var kept []string
+	remove := func(d *sdk.Dir, name string) {
+		if err := d.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			kept = append(kept, name)
+		}
+	}
+	for _, f := range files {
+		remove(dest, f)
+	}
+	dirs = append([]string(nil), dirs...)
+	sort.SliceStable(dirs, func(i, j int) bool { return strings.Count(dirs[i], "/") > strings.Count(dirs[j], "/") })
+	for _, d := range dirs {
+		remove(dest, d)
+	}
+	dest.Close()
+	for _, q := range above {
+		parent, name, err := a.env.ParentArg(q, false)
+		if err != nil {
+			kept = append(kept, q)
+			continue
+		}
+		remove(parent, name)
+		parent.Close()
+	}
+	if len(kept) == 0 && len(replaced) == 0 {
+		return "Nothing was written: what it had extracted was removed again."
+	}
+	msg := "What it had added was removed again"
+	if len(kept) > 0 {
+		msg += fmt.Sprintf(", except %d files or folders it could not remove: %s", len(kept), listSome(kept))
+	}
+	if len(replaced) > 0 {
+		msg += fmt.Sprintf("; %d existing files it had already replaced keep the archive's version: %s", len(replaced), listSome(replaced))
+	}
+	return msg + "."
+}
+
+// listSome joins the first five names, saying how many more there are.
+func listSome(names []string) string {
+	if len(names) <= 5 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:5], ", "), len(names)-5)
 }
 
 // --- archive_create ---

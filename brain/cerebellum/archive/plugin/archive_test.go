@@ -4,12 +4,15 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -565,5 +568,107 @@ func TestExtractNeverWritesThroughHardLinks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "config.json")); string(b) != "{}" {
 		t.Errorf("config.json = %q", b)
+	}
+}
+
+// lyingEntry is a stored zip entry whose data does not match its header:
+// with lie "size" it holds 1000 bytes but declares 5, with "crc" its
+// checksum is wrong. Only extraction finds either, half-way.
+func lyingEntry(t *testing.T, zw *zip.Writer, name, lie string) {
+	t.Helper()
+	body := []byte(strings.Repeat("A", 1000))
+	h := &zip.FileHeader{Name: name, Method: zip.Store, CompressedSize64: uint64(len(body)),
+		UncompressedSize64: uint64(len(body)), CRC32: crc32.ChecksumIEEE(body) + 1}
+	if lie == "size" {
+		var deflated bytes.Buffer
+		fw, _ := flate.NewWriter(&deflated, flate.BestSpeed)
+		fw.Write(body)
+		fw.Close()
+		h = &zip.FileHeader{Name: name, Method: zip.Deflate, CompressedSize64: uint64(deflated.Len()),
+			UncompressedSize64: 5, CRC32: crc32.ChecksumIEEE(body)}
+		body = deflated.Bytes()
+	}
+	w, err := zw.CreateRaw(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(body)
+}
+
+// An extraction that fails half-way for what only writing finds (an
+// entry larger than it declares, a wrong checksum) takes away what it
+// had made, the destination and the folders on the way to it included,
+// and keeps what was there; files it replaced with overwrite are named.
+// On main the entries before the failure stayed.
+func TestExtractFailingHalfWayLeavesNothing(t *testing.T) {
+	tests := []struct {
+		name      string
+		dest      string            // relative to the test folder
+		before    map[string]string // the destination's files before ("dir/" a folder)
+		ents      []zent
+		lie       string
+		overwrite bool
+		errWant   string
+		after     map[string]string // nil: the destination's first folder is gone
+	}{
+		{name: "new nested destination", dest: "new/deeper", lie: "size",
+			ents:    []zent{{name: "ok.txt", body: "1"}, {name: "sub/"}, {name: "sub/deep/ok2.txt", body: "2"}},
+			errWant: "Nothing was written"},
+		{name: "existing destination", dest: "out", lie: "crc",
+			before:  map[string]string{"keep.txt": "mine", "sub/": ""},
+			ents:    []zent{{name: "sub/a.txt", body: "a"}, {name: "d/e/f.txt", body: "f"}},
+			errWant: "Nothing was written",
+			after:   map[string]string{"keep.txt": "mine", "sub/": ""}},
+		{name: "overwrite names what it replaced", dest: "out", lie: "size", overwrite: true,
+			before:  map[string]string{"a.txt": "old"},
+			ents:    []zent{{name: "a.txt", body: "new"}, {name: "b.txt", body: "b"}},
+			errWant: "1 existing files it had already replaced keep the archive's version: a.txt",
+			after:   map[string]string{"a.txt": "new"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, dir := newArch(t)
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			for _, e := range tc.ents {
+				w, err := zw.Create(e.name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Write([]byte(e.body))
+			}
+			lyingEntry(t, zw, "liar.txt", tc.lie)
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "a.zip"), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dest := filepath.Join(dir, filepath.FromSlash(tc.dest))
+			if tc.before != nil {
+				os.MkdirAll(dest, 0o755)
+			}
+			for name, body := range tc.before {
+				if strings.HasSuffix(name, "/") {
+					os.MkdirAll(filepath.Join(dest, name), 0o755)
+					continue
+				}
+				os.WriteFile(filepath.Join(dest, name), []byte(body), 0o644)
+			}
+			_, err := call(t, p, "archive_extract", map[string]any{"path": "a.zip", "dest": tc.dest, "overwrite": tc.overwrite})
+			if err == nil || !strings.Contains(err.Error(), tc.errWant) {
+				t.Fatalf("error = %v; want %q", err, tc.errWant)
+			}
+			if tc.after == nil {
+				first := filepath.Join(dir, strings.SplitN(tc.dest, "/", 2)[0])
+				if _, err := os.Lstat(first); err == nil {
+					t.Errorf("%s was left: %v", first, readTree(t, first))
+				}
+				return
+			}
+			if got := readTree(t, dest); !maps.Equal(got, tc.after) {
+				t.Errorf("the destination holds %v; want %v", got, tc.after)
+			}
+		})
 	}
 }
