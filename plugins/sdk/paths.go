@@ -11,21 +11,20 @@ import (
 
 // ErrProtected is returned for a path no tool may read (Env.NoAccess: the
 // workspace's database, config.json, caches and logs) or write
-// (Env.ReadOnly: the capability folder).
+// (Env.ReadOnly: the workspace, the capability folder among it).
 var ErrProtected = errors.New("path is protected")
 
 // Permit decides whether a plugin may touch path now: it makes the path
 // absolute and clean, resolves symbolic links in the part that exists,
 // folds case where the file system does (macOS, Windows), and checks it
 // against the protected paths and the roots. A file that is the same file
-// as a protected one or one inside a protected folder (a hard link)
-// counts as protected. write asks for
-// writing (creating, changing, removing); reading needs only the path
-// outside NoAccess. It returns the clean path as given (not the resolved
-// one), for messages. It opens nothing, and what the path names may
-// change before anything opens it: read and write with the file API
-// (OpenArg, ParentArg, Dir …), which applies the same rules to what it
-// actually opens.
+// as a protected one or as one inside a protected folder (a hard link)
+// counts as protected. write asks for writing (creating, changing,
+// removing); reading needs only the path outside NoAccess. It returns the
+// clean path as given (not the resolved one), for messages. It opens
+// nothing, and what the path names may change before anything opens it:
+// read and write with the file API (OpenArg, ParentArg, Dir …), which
+// applies the same rules to what it actually opens.
 func (e *Env) Permit(path string, write bool) (string, error) {
 	p := path
 	if !filepath.IsAbs(p) {

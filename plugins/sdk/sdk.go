@@ -220,8 +220,9 @@ type Env struct {
 	Settings map[string]string
 	// NoAccess are paths no tool may read or write, with everything
 	// beneath them (the workspace's database, config.json, caches, logs);
-	// ReadOnly are paths tools may read but not write (the capability
-	// folder). Set by the host; Permit enforces them.
+	// ReadOnly are paths tools may read but not write (the whole
+	// workspace, the capability folder among it). Set by the host; Permit
+	// and the file API enforce them.
 	NoAccess []string
 	ReadOnly []string
 	// SandboxFn confines a command to the plugin's sandbox (see Sandbox);
