@@ -96,7 +96,9 @@ func reading(cr *childRuntime) bool {
 // A plugin process that dies while a program it started (in a session of
 // its own, out of reach of the kill of its group) holds its stdout open
 // is reported as crashed at once: the host does not wait for an end of
-// the pipe that does not come.
+// the pipe that does not come. The test kills the process once the
+// program holds the pipe: the plugin's own programs may not signal it
+// (Landlock's signal scope).
 func TestChildDiesWhileProgramHoldsStdout(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil || runtime.GOOS == "windows" {
 		t.Skip("needs the setsid program")
@@ -113,7 +115,7 @@ func TestChildDiesWhileProgramHoldsStdout(t *testing.T) {
 	// /proc files of a thread in its own domain: the one that started it.
 	// So the program tries each thread's fd/1 (/proc/PID/fd is the main
 	// thread's, which the plugin's goroutines never run on in wrasse).
-	src := wrap(`"io"; "os"; "os/exec"; "strconv"`, `cmd := exec.Command("setsid", "sh", "-c", "exec 2>&1; for t in /proc/"+strconv.Itoa(os.Getpid())+"/task/*; do if (: >$t/fd/1) 2>/dev/null; then exec 3>$t/fd/1; echo held; exec sleep `+hold+`; fi; done; echo no thread")
+	src := wrap(`"fmt"; "io"; "os"; "os/exec"; "strconv"`, `cmd := exec.Command("setsid", "sh", "-c", "exec 2>&1; for t in /proc/"+strconv.Itoa(os.Getpid())+"/task/*; do if (: >$t/fd/1) 2>/dev/null; then exec 3>$t/fd/1; echo held; exec sleep `+hold+`; fi; done; echo no thread")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func TestChildDiesWhileProgramHoldsStdout(t *testing.T) {
 	if string(said[:n]) != "held\n" {
 		return sdk.Text("setup: " + string(said[:n])), nil
 	}
-	exec.Command("kill", "-9", strconv.Itoa(os.Getpid())).Run()
+	fmt.Println("`+readyMark+`")
 	<-ctx.Done()
 	return sdk.Text("still alive"), nil`)
 	c := inline(t, oneTool, map[string]string{"main.go": src})
@@ -134,10 +136,12 @@ func TestChildDiesWhileProgramHoldsStdout(t *testing.T) {
 	// Should the program find no thread to hold, the plugin answers
 	// "setup: ..." without dying, and the scenario is tried again.
 	for attempt := 1; ; attempt++ {
-		rt, err := childTestHost(&recorder{}, childArg).Load(t.Context(), request(c, false, "exec", "files"))
+		log := &recorder{}
+		rt, err := childTestHost(log, childArg).Load(t.Context(), request(c, false, "exec", "files"))
 		if err != nil {
 			t.Fatal(err)
 		}
+		killWhenReady(t, rt, log)
 		// At the deadline the call would fail as a timeout instead (the
 		// program holds the pipe for longer).
 		res, err := rt.Call(t.Context(), "run", nil)
