@@ -197,3 +197,26 @@ func TestSecretAssignmentDoesNotOutliveItsCapability(t *testing.T) {
 		t.Errorf("TestMCP = %v, want ErrSecretNotAssigned", err)
 	}
 }
+
+// The person decides from the question alone whether the key may go to a
+// new host, so the host must read as what it is: an internationalised
+// name that looks like the bound one (Cyrillic а in аpi.openai.com) is
+// shown in its ASCII form (xn--…), as browsers do for mixed scripts.
+func TestKeyMoveQuestionShowsPunycode(t *testing.T) {
+	a := openTest(t)
+	if _, err := a.SetConfig("baseURL", "https://api.openai.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetAPIKey("openai", testKey); err != nil {
+		t.Fatal(err)
+	}
+	cfg := a.Config()
+	cfg.BaseURL = "https://\u0430pi.openai.com/v1"
+	m, moved := a.KeyMoveFor(cfg)
+	if !moved {
+		t.Fatal("a homograph host is no key move")
+	}
+	if !strings.Contains(m.Question(), "xn--") || strings.Contains(m.Question(), "\u0430") {
+		t.Errorf("the question shows the look-alike host as it looks: %s", m.Question())
+	}
+}
