@@ -70,8 +70,9 @@
 // from the stored secrets, and from values added with AddRedaction (a key
 // taken from the environment), before it is written, replacing each value
 // with "[redacted:NAME]", and so are the simple encodings of each value
-// (reversed, hex, URL-encoded, base64: see encodedForms), found with the
-// exact forms in one pass. Redactor is exported so the streamed display
+// (reversed, hex, URL-encoded, base64, base32: see encodedForms), in any
+// case and as dump tools lay them out, found with the exact forms in one
+// pass. Redactor is exported so the streamed display
 // can use it too; RedactingHandler applies it to a log.
 //
 // Each secret also has its places (SecretPlaces, in secret_places): the

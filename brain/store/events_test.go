@@ -370,8 +370,8 @@ func TestStreamingHoldsBackSecretPrefix(t *testing.T) {
 		{"Your key is sk-l", "Your key is "},
 		{"ive-ABCDEF12", "Your key is "},
 		{"3456, keep it safe", "Your key is [redacted:KEY], keep it safe"},
-		{" sk-live-XYZ", "Your key is [redacted:KEY], keep it safe sk-live-XYZ"}, // not the key after all
-		{" and sk-live-AB", "Your key is [redacted:KEY], keep it safe sk-live-XYZ and "},
+		{" sk-live-XYZ 9", "Your key is [redacted:KEY], keep it safe sk-live-XYZ 9"}, // not the key after all (9 begins none of its forms)
+		{" and sk-live-AB", "Your key is [redacted:KEY], keep it safe sk-live-XYZ 9 and "},
 	}
 	r := mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Status: StatusStreaming})
 	for i, s := range steps {

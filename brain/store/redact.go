@@ -18,10 +18,19 @@ const MinRedactLen = 4
 //
 // Besides each value as written (and JSON-escaped, for a secret inside
 // JSON text), it finds the simple encodings a command would print to get
-// a value past exact matching: reversed, hex, URL-encoded and base64
-// (encodedForms), also broken by line breaks or spaces. All forms of all
-// secrets are found in one pass (matcher), so the cost per byte stays
-// flat as secrets are added.
+// a value past exact matching: reversed, hex (also with byte pairs
+// swapped, as od -x prints it), URL-encoded, base64 and base32
+// (encodedForms), in any case, broken by white space or by one separator
+// between bytes (a comma, a colon), and laid out as od, xxd and hexdump
+// print them, offset and text columns included (matcher). A value shorter
+// than minEncodedLen is found only as written, spaces and line breaks
+// aside. All forms of all secrets are found in one pass, so the cost per
+// byte stays flat as secrets are added.
+//
+// It does not undo compression (gzip | base64), nor join a value split
+// across two tool results or two commands' output: redaction is the
+// last line of defence, and secrets are kept out of sandboxes in the
+// first place.
 type Redactor struct {
 	m     *matcher
 	names []string // sorted, unique
@@ -66,9 +75,10 @@ func newRedactor(entries []redaction) *Redactor {
 			r.placeholders = append(r.placeholders, "[redacted:"+e.name+"]")
 		}
 		tag := int32(len(r.names) - 1)
-		pats = append(pats, pattern{e.value, tag}, pattern{jsonEscape(e.value), tag})
+		exact := len(e.value) < minEncodedLen
+		pats = append(pats, pattern{e.value, tag, exact}, pattern{jsonEscape(e.value), tag, exact})
 		for _, f := range encodedForms(e.value) {
-			pats = append(pats, pattern{f, tag})
+			pats = append(pats, pattern{f, tag, false})
 		}
 	}
 	r.m = newMatcher(pats)
@@ -88,7 +98,7 @@ func (r *Redactor) String(s string) string {
 	if r == nil || s == "" {
 		return s
 	}
-	spans, _ := r.m.find(s)
+	spans, _ := r.m.find(s, true)
 	return r.replace(s, spans)
 }
 
@@ -121,7 +131,7 @@ func (r *Redactor) Hold(s string) (show, held string) {
 	if r == nil || s == "" {
 		return s, ""
 	}
-	spans, partial := r.m.find(s)
+	spans, partial := r.m.find(s, false)
 	if n := len(spans); n > 0 && partial < spans[n-1].end {
 		partial = spans[n-1].end
 	}

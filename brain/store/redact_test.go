@@ -27,7 +27,11 @@ func TestRedactString(t *testing.T) {
 		{"pa/ss<w>", "[redacted:SLASH]"},
 		{`raw q"uote\x and escaped "q\"uote\\x"`, `raw [redacted:QUOTE] and escaped "[redacted:QUOTE]"`},
 		{"samevalue", "[redacted:TWIN_A]"},
-		{"ABCDEF123456", "ABCDEF123456"}, // case-sensitive: keys are
+		// A value of minEncodedLen or more is found in any case (tr a-z
+		// A-Z prints it so); a shorter one only as written.
+		{"ABCDEF123456", "[redacted:LONG]"},
+		{"ABCDEF is short", "ABCDEF is short"},
+		{"a,b,c,d,e,f", "a,b,c,d,e,f"},
 	}
 	for _, tt := range tests {
 		if got := r.String(tt.in); got != tt.want {
@@ -158,9 +162,10 @@ func TestHoldKeepsPartialStart(t *testing.T) {
 		want int
 	}{
 		{"", 0},
-		{"hello", 0},
-		{"key: sk-", 3}, // any start is held: stored pieces are never rewritten
-		{"key: s", 1},
+		{"hello 9", 0},
+		{"hello", 1},                    // o: the secret's base32 begins ONVS
+		{"key: sk-", 3},                 // any start is held: stored pieces are never rewritten
+		{"key: s", 4},                   // y: s: Q's base64 begins YS, and a separator and a gap may stand inside
 		{"key: a", 1},                   // the start of Q
 		{"key: sk-l", 4},                // could be the key starting
 		{"key: sk-live-ABCDE", 13},      // all but the last byte
@@ -184,7 +189,9 @@ func TestHold(t *testing.T) {
 	r := NewRedactor(map[string]string{"K": "sk-live-ABCDEF"})
 	tests := []struct{ in, show, held string }{
 		{"", "", ""},
-		{"plain text", "plain text", ""},
+		// Ends in a byte that begins no form ("text" would hold its t: a
+		// stretch of the secret's base32 begins with T).
+		{"plain text 9", "plain text 9", ""},
 		{"key sk-live-ABCDEF done", "key [redacted:K] done", ""},
 		{"key s", "key ", "s"},
 		{"key sk-live-ABC", "key ", "sk-live-ABC"},
