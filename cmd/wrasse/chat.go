@@ -19,6 +19,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // maxPipedInput bounds a message or secret read from piped stdin.
@@ -41,7 +42,7 @@ func setupChat(fs *flag.FlagSet, c *call) runFunc {
 	fs.StringVar(&f.conv, "c", "", "continue conversation `ID` (e.g. c12)")
 	fs.StringVar(&f.over.Provider, "provider", "", "model provider for this turn: ollama, openai (any OpenAI-compatible server) or anthropic")
 	fs.StringVar(&f.over.BaseURL, "base-url", "", "API root for this turn, e.g. http://localhost:11434")
-	fs.BoolVar(&f.over.SendKey, "send-key", false, "send the provider's API key to --base-url's host for this turn, though it is kept for another")
+	fs.BoolVar(&f.over.SendKey, "send-key", false, "send the provider's API key to --base-url's host for this turn, though it is kept for another (in your own terminal while no window is open)")
 	fs.StringVar(&f.over.Model, "model", "", "model name for this turn")
 	fs.IntVar(&f.retries, "retries", provider.DefaultMaxRetries, "how many times to retry a request that failed for a passing reason (when no window holds the workspace)")
 	c.retries = func() int {
@@ -81,6 +82,11 @@ func errNoMessage(c *call) error {
 
 func runChat(ctx context.Context, app *assistant.App, c *call) error {
 	f := chatFlagsOf(c)
+	if f.over.SendKey && c.forwarded {
+		return keyNotForwarded("--send-key", "send your API key to a host of its choosing",
+			hint.Hint{Action: "Confirm sending your key to the new host on the window's Model page, or run this chat in your own terminal while no Wrasse window is open",
+				Page: hint.PageModel, Target: "baseURL"})
+	}
 	message := strings.Join(c.args, " ")
 	if strings.TrimSpace(message) == "" && c.io.in != nil && !interactive(c.io.in) {
 		data, err := readLimited(c.io.in, maxPipedInput)

@@ -54,15 +54,22 @@ const replaceUsage = "when config.json has parts that cannot be read, replace it
 // turn, here or in the window, uses it. A change that would send the
 // provider's API key to a host it is not bound to asks on the person's
 // terminal (or takes --send-key); otherwise the key stays with its host
-// and the next turn says how to confirm. A config.json with parts that
-// cannot be read is replaced, keeping a copy, only when the person agrees
-// on the terminal or passed --replace: rewriting it drops those parts.
+// and the next turn says how to confirm; --send-key on a command
+// forwarded to the running Wrasse is refused, nothing saved. A
+// config.json with parts that cannot be read is replaced, keeping a copy,
+// only when the person agrees on the terminal or passed --replace:
+// rewriting it drops those parts.
 func saveConfig(app *assistant.App, c *call, key, value string, sendKey, replace bool) error {
 	next := app.Config()
 	if err := next.Set(key, value); err != nil {
 		return err
 	}
 	move, moved := app.KeyMoveFor(next)
+	if moved && sendKey && c.forwarded {
+		return keyNotForwarded("--send-key", "send your "+providerName(move.Provider)+" key to "+move.To,
+			hint.Hint{Action: "Confirm sending your " + providerName(move.Provider) + " key to " + move.To + " on the window's Model page, or run this in your own terminal while no Wrasse window is open",
+				Page: hint.PageModel, Target: "baseURL"})
+	}
 	send := moved && (sendKey || isTerminal(c) && askYes(c, move.Question()+" [y/N] "))
 	set := func(cfg *workspace.Config) error { return cfg.Set(key, value) }
 	cfg, err := app.UpdateConfig(set)
@@ -122,6 +129,28 @@ func saveConfig(app *assistant.App, c *call, key, value string, sendKey, replace
 		folderNote(app, c.io.err)
 	}
 	return nil
+}
+
+// errKeyNotForwarded refuses, on a command forwarded to the running
+// Wrasse, what would let a provider's API key leave the host it is kept
+// for (--send-key, secrets assign --provider-key). Such a command comes
+// through the workspace's socket, and anything on this computer that
+// reaches it (a command the assistant runs, a plugin, an MCP server) can
+// send one: only the person's window or their own terminal decides where
+// the key goes.
+var errKeyNotForwarded = errors.New("not taken from a command forwarded to the running Wrasse")
+
+func keyNotForwarded(flag, what string, h hint.Hint) error {
+	return hint.With(fmt.Errorf("%s is %w: anything on this computer that can reach it (a command the assistant runs, say) could %s that way. Nothing was changed",
+		flag, errKeyNotForwarded, what), h)
+}
+
+// providerName is how messages name a provider's key.
+func providerName(p string) string {
+	if p == "anthropic" {
+		return "Anthropic"
+	}
+	return "OpenAI"
 }
 
 // askYes asks question on the person's terminal; true on y or yes.

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 func secretsSet(_ context.Context, app *assistant.App, c *call) error {
@@ -66,6 +67,11 @@ func placesText(app *assistant.App, name string) string {
 
 func secretsAssign(_ context.Context, app *assistant.App, c *call, providerKey bool) error {
 	name, capName := c.args[0], c.args[1]
+	if providerKey && c.forwarded && (name == assistant.SecretOpenAI || name == assistant.SecretAnthropic) {
+		return keyNotForwarded("--provider-key", "give your provider's API key to "+capName,
+			hint.Hint{Action: "Assign " + name + " on " + capName + "'s page in the window, or run this in your own terminal while no Wrasse window is open",
+				Page: hint.PageCapability, Target: capName})
+	}
 	if err := app.AssignSecret(name, capName, providerKey); err != nil {
 		return err
 	}
