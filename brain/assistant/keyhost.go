@@ -2,37 +2,55 @@ package assistant
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/idna"
 
 	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
-// A provider's API key is sent only to the host it is bound to: the host
-// of the base URL configured when the key was set (or, for the provider
-// not configured then, its default). Moving baseURL elsewhere does not
-// carry the key along: the next turn fails before sending anything, until
-// the person confirms, in the window or on their terminal, that the key
-// may go to the new host (SendKeyTo).
+// A provider's API key is sent only to the origin it is bound to: the
+// scheme, host and port of the base URL configured when the key was set
+// (or, for the provider not configured then, its default). Moving baseURL
+// elsewhere does not carry the key along, nor does going from https to
+// http on the same host (the key would cross the network readable): the
+// next turn fails before sending anything, until the person confirms, in
+// the window or on their terminal, that the key may go to the new origin
+// (SendKeyTo).
 
-// KeyMove is a provider key that a configuration would send to a host it
-// is not bound to.
+// KeyMove is a provider key that a configuration would send to an origin
+// it is not bound to.
 type KeyMove struct {
 	// Provider is "openai" or "anthropic"; Secret the stored secret or
 	// environment variable holding the key.
 	Provider string `json:"provider"`
 	Secret   string `json:"secret"`
-	// From is the host the key is bound to; To the host cfg sends it to.
+	// From is the origin the key is bound to; To the origin cfg sends it
+	// to (KeyHost's form).
 	From string `json:"from"`
 	To   string `json:"to"`
 }
 
-// Question is how the window and the terminal ask about m.
+// Question is how the window and the terminal ask about m. The person
+// decides from it alone, so it says when the key would travel unencrypted
+// and when the host is an internationalised name, which KeyHost shows as
+// DNS sees it (xn--…), never as a look-alike of another.
 func (m KeyMove) Question() string {
-	return fmt.Sprintf("Send your %s key to %s? It is kept for %s; a server at %s would receive it with every request.",
+	q := fmt.Sprintf("Send your %s key to %s? It is kept for %s; a server at %s would receive it with every request.",
 		providerTitle(m.Provider), m.To, m.From, m.To)
+	if to, err := url.Parse(m.To); err == nil {
+		if to.Scheme == "http" && !isLoopback(to.Hostname()) {
+			q += " Over http the key crosses the network unencrypted: anyone on the way can read it."
+		}
+		if strings.Contains(to.Hostname(), "xn--") {
+			q += " The host's name is internationalised, written as DNS sees it: make sure it is the one you mean."
+		}
+	}
+	return q
 }
 
 func providerTitle(p string) string {
@@ -42,22 +60,76 @@ func providerTitle(p string) string {
 	return "OpenAI"
 }
 
-// KeyHost is the host[:port] of a base URL that a key is bound to: the
-// host lower-cased, the scheme's default port left out. "" when u is no
-// http(s) URL.
+// KeyHost is the origin of a base URL that a key is bound to:
+// scheme://host[:port], the host lower-cased and in the ASCII form DNS
+// looks up (an internationalised name as xn--…, as the HTTP client sends
+// it), the scheme's default port left out. "" when u is no http(s) URL.
 func KeyHost(u string) string {
 	pu, err := url.Parse(strings.TrimSpace(u))
 	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Hostname() == "" {
 		return ""
 	}
-	host, port := strings.ToLower(pu.Hostname()), pu.Port()
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]" // an IPv6 literal
-	}
+	host, port := asciiHost(pu.Hostname()), pu.Port()
 	if port == "" || port == "443" && pu.Scheme == "https" || port == "80" && pu.Scheme == "http" {
-		return host
+		return pu.Scheme + "://" + host
 	}
-	return host + ":" + port
+	return pu.Scheme + "://" + host + ":" + port
+}
+
+// asciiHost is h as a request names it: an IPv6 literal in brackets, a
+// name in its ASCII (punycode) form. A name that is no valid
+// internationalised name is escaped, so it is shown in ASCII too and
+// matches no real host.
+func asciiHost(h string) string {
+	if strings.Contains(h, ":") {
+		return "[" + strings.ToLower(h) + "]" // an IPv6 literal
+	}
+	a, err := idna.Lookup.ToASCII(h)
+	if err != nil {
+		return url.PathEscape(strings.ToLower(h))
+	}
+	return a
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// legacyOrigin is the origin of a key bound to hostPort before keys were
+// bound to origins: configured when that has the same host and port (the
+// key has been going there), else https, or http for this computer's own
+// servers.
+func legacyOrigin(hostPort, configured string) string {
+	switch {
+	case hostOf(configured) == hostPort:
+		return configured
+	case isLoopback(hostName(hostPort)):
+		return "http://" + hostPort
+	}
+	return "https://" + hostPort
+}
+
+// hostName is the host of host[:port], an IPv6 literal's brackets taken
+// off.
+func hostName(hostPort string) string {
+	u, err := url.Parse("//" + hostPort)
+	if err != nil {
+		return hostPort
+	}
+	return u.Hostname()
+}
+
+// hostOf is the host[:port] of origin, scheme left out.
+func hostOf(origin string) string {
+	_, h, ok := strings.Cut(origin, "://")
+	if !ok {
+		return origin
+	}
+	return h
 }
 
 // baseURLOf is the base URL cfg's provider talks to, defaults filled.
@@ -160,10 +232,11 @@ func keyMoveError(m KeyMove, cfg workspace.Config) error {
 		Command: []string{"config", "set", "baseURL", base, "--send-key"}, Page: hint.PageModel, Target: "baseURL"})
 }
 
-// bindKeys binds each provider key that has no host yet (one stored
+// bindKeys binds each provider key that has no origin yet (one stored
 // before keys were bound, or one first seen in the environment) to the
-// host it has been going to: the configured one for the configured
-// provider, the default for the other. Call at Open.
+// origin it has been going to: the configured one for the configured
+// provider, the default for the other; and gives a key bound to a host
+// alone, before origins were, its origin (legacyOrigin). Call at Open.
 func (a *App) bindKeys(raw workspace.Config) {
 	for _, p := range []string{"openai", "anthropic"} {
 		key, name := a.apiKey(p)
@@ -171,10 +244,17 @@ func (a *App) bindKeys(raw workspace.Config) {
 			continue
 		}
 		places, err := a.db.SecretPlaces(name)
-		if err != nil || places.Host != "" {
+		if err != nil {
 			continue
 		}
 		host := homeHost(p, raw)
+		switch {
+		case places.Host == "":
+		case !strings.Contains(places.Host, "://"):
+			host = legacyOrigin(places.Host, host)
+		default:
+			continue
+		}
 		if err := a.db.BindSecretHost(name, host); err != nil {
 			a.log.Warn("binding the API key to its host", "secret", name, "error", err)
 			continue

@@ -112,7 +112,7 @@ func TestKeyBoundWhenSet(t *testing.T) {
 	if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{SecretOpenAI: "api.openai.com", SecretAnthropic: "api.anthropic.com"} {
+	for name, want := range map[string]string{SecretOpenAI: "https://api.openai.com", SecretAnthropic: "https://api.anthropic.com"} {
 		if p, err := a.SecretPlaces(name); err != nil || p.Host != want {
 			t.Errorf("%s bound to %q (%v), want %s", name, p.Host, err, want)
 		}
@@ -167,7 +167,7 @@ func TestEnvKeyBoundAtOpen(t *testing.T) {
 	// default host. Set it as the person would on their terminal.
 	a = open()
 	defer a.Close()
-	if p, _ := a.SecretPlaces(EnvOpenAI); p.Host != "localhost:11434" {
+	if p, _ := a.SecretPlaces(EnvOpenAI); p.Host != "http://localhost:11434" {
 		t.Fatalf("the environment's key bound to %q", p.Host)
 	}
 	if !errors.Is(a.ModelProblem(), ErrKeyHost) {
@@ -187,17 +187,101 @@ func TestEnvKeyBoundAtOpen(t *testing.T) {
 
 func TestKeyHost(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://API.OpenAI.com/v1":   "api.openai.com",
-		"https://api.openai.com:443/": "api.openai.com",
-		"http://localhost:11434/v1":   "localhost:11434",
-		"http://127.0.0.1:80":         "127.0.0.1",
-		"https://[::1]:8443/v1":       "[::1]:8443",
-		"http://[::1]/v1":             "[::1]",
-		"ftp://h.example":             "",
-		"not a url":                   "",
+		"https://API.OpenAI.com/v1":      "https://api.openai.com",
+		"https://api.openai.com:443/":    "https://api.openai.com",
+		"http://api.openai.com/v1":       "http://api.openai.com",
+		"http://api.openai.com:443/v1":   "http://api.openai.com:443",
+		"http://localhost:11434/v1":      "http://localhost:11434",
+		"http://127.0.0.1:80":            "http://127.0.0.1",
+		"https://[::1]:8443/v1":          "https://[::1]:8443",
+		"http://[::1]/v1":                "http://[::1]",
+		"HTTPS://api.openai.com":         "https://api.openai.com",
+		"https://\u0430pi.openai.com/v1": "https://xn--pi-6kc.openai.com",
+		"https://xn--pi-6kc.openai.com":  "https://xn--pi-6kc.openai.com",
+		"https://b\u00fccher.example":    "https://xn--bcher-kva.example",
+		"ftp://h.example":                "",
+		"not a url":                      "",
 	} {
 		if got := KeyHost(in); got != want {
 			t.Errorf("KeyHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The question says what the person needs to decide from it alone: that
+// the key would cross the network unencrypted (not to this computer's own
+// server), and that an internationalised name is shown as DNS sees it.
+func TestKeyMoveQuestion(t *testing.T) {
+	for _, tc := range []struct {
+		to   string
+		want []string
+		not  []string
+	}{
+		{"http://api.openai.com", []string{"Send your OpenAI key to http://api.openai.com?", "unencrypted"}, []string{"internationalised"}},
+		{"http://localhost:11434", nil, []string{"unencrypted"}},
+		{"http://127.0.0.1:8080", nil, []string{"unencrypted"}},
+		{"http://[::1]:8080", nil, []string{"unencrypted"}},
+		{"https://xn--pi-6kc.openai.com", []string{"https://xn--pi-6kc.openai.com", "internationalised"}, []string{"unencrypted"}},
+		{"https://proxy.example", nil, []string{"unencrypted", "internationalised"}},
+	} {
+		q := KeyMove{Provider: "openai", Secret: SecretOpenAI, From: "https://api.openai.com", To: tc.to}.Question()
+		for _, w := range tc.want {
+			if !strings.Contains(q, w) {
+				t.Errorf("%s: the question does not say %q: %s", tc.to, w, q)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(q, w) {
+				t.Errorf("%s: the question says %q: %s", tc.to, w, q)
+			}
+		}
+	}
+}
+
+// A key bound before keys were bound to origins (host[:port] alone) gets
+// the origin it has been going to at the next Open: the configured one
+// when it has that host, else https, or http for this computer's own
+// servers; the turn still goes out without a question.
+func TestLegacyKeyHostGetsItsOrigin(t *testing.T) {
+	ws := t.TempDir()
+	home := providertest.NewModel(t, providertest.OpenAI)
+	open := func() *App {
+		a, err := Open(Options{Workspace: ws, Retries: -1, Clock: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := open()
+	useModel(t, a, home, "m")
+	if err := a.SetAPIKey("openai", testKey); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	// As an older Wrasse wrote them.
+	hostPort := hostOf(KeyHost(home.BaseURL()))
+	if err := a.Store().BindSecretHost(SecretOpenAI, hostPort); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Store().BindSecretHost(SecretAnthropic, "api.anthropic.com"); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	a = open()
+	defer a.Close()
+	for name, want := range map[string]string{SecretOpenAI: "http://" + hostPort, SecretAnthropic: "https://api.anthropic.com"} {
+		if p, _ := a.SecretPlaces(name); p.Host != want {
+			t.Errorf("%s bound to %q, want %s", name, p.Host, want)
+		}
+	}
+	if err := a.ModelProblem(); err != nil {
+		t.Errorf("after the upgrade: %v", err)
+	}
+	for hp, want := range map[string]string{"localhost:11434": "http://localhost:11434", "[::1]:8080": "http://[::1]:8080", "proxy.example:8443": "https://proxy.example:8443"} {
+		if got := legacyOrigin(hp, "https://api.openai.com"); got != want {
+			t.Errorf("legacyOrigin(%q) = %q, want %q", hp, got, want)
 		}
 	}
 }

@@ -10,13 +10,15 @@ import (
 )
 
 // SecretPlaces is where a secret may go, besides the model's redaction.
-// A provider's API key is bound to one host; other secrets to the
+// A provider's API key is bound to one origin; other secrets to the
 // capabilities the person assigned them to. The record is kept apart from
 // the value: a name may be assigned before its value is stored, and a
-// key set again keeps its assignments (the caller binds its host anew).
+// key set again keeps its assignments (the caller binds its origin anew).
 type SecretPlaces struct {
-	// Host is the host (and port, when not the scheme's default) that a
-	// provider key may be sent to; "" when not bound.
+	// Host is the origin (scheme://host, and :port when not the scheme's
+	// default) that a provider key may be sent to; "" when not bound. A
+	// file written before origins were holds host[:port] alone, which the
+	// application core upgrades at start.
 	Host string `json:"host,omitempty"`
 	// Capabilities are the capabilities that may reference the secret,
 	// sorted.

@@ -17,7 +17,7 @@ func TestSecretPlaces(t *testing.T) {
 		wantErr(t, db.AssignSecret("gh_token", c), nil)
 	}
 	wantErr(t, db.AssignSecret("other", "github"), nil)
-	wantErr(t, db.BindSecretHost("openai_api_key", "api.openai.com"), nil)
+	wantErr(t, db.BindSecretHost("openai_api_key", "https://api.openai.com"), nil)
 	wantErr(t, db.AssignSecret("bad name", "github"), ErrInvalidName)
 	wantErr(t, db.AssignSecret("gh_token", ""), ErrInvalidName)
 
@@ -26,7 +26,7 @@ func TestSecretPlaces(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(p.Capabilities, []string{"alpha", "github"}) || !p.Allows("github") || p.Allows("git") {
 		t.Errorf("places = %+v, %v", p, err)
 	}
-	if p, _ := db.SecretPlaces("openai_api_key"); p.Host != "api.openai.com" || len(p.Capabilities) != 0 {
+	if p, _ := db.SecretPlaces("openai_api_key"); p.Host != "https://api.openai.com" || len(p.Capabilities) != 0 {
 		t.Errorf("key places = %+v", p)
 	}
 	if got, err := db.SecretsAssignedTo("github"); err != nil || !reflect.DeepEqual(got, []string{"gh_token", "other"}) {

@@ -29,7 +29,7 @@ func TestConfigSetBaseURLKeepsTheKey(t *testing.T) {
 		t.Fatalf("chat after the move: %d, %d requests\n%s", code, len(other.Requests()), errOut)
 	}
 	code, out, errOut = chatCLI(t, ws, "", nil, "config", "set", "baseURL", other.BaseURL(), "--send-key")
-	if code != 0 || !strings.Contains(out, "is now sent to 127.0.0.1:") {
+	if code != 0 || !strings.Contains(out, "is now sent to http://127.0.0.1:") {
 		t.Fatalf("--send-key: %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := chatCLI(t, ws, "", nil, "chat", "hi"); code != 0 || out != "other answered.\n" {
@@ -38,7 +38,7 @@ func TestConfigSetBaseURLKeepsTheKey(t *testing.T) {
 	if got := auth(other.Requests()[0]); got != "Bearer "+key {
 		t.Errorf("Authorization %q", got)
 	}
-	if _, out, _ := chatCLI(t, ws, "", nil, "secrets", "list"); !strings.Contains(out, "openai_api_key  (sent only to 127.0.0.1:") {
+	if _, out, _ := chatCLI(t, ws, "", nil, "secrets", "list"); !strings.Contains(out, "openai_api_key  (sent only to http://127.0.0.1:") {
 		t.Errorf("list: %s", out)
 	}
 }
