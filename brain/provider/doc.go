@@ -4,7 +4,10 @@
 // conversation can say plainly what went wrong.
 //
 // Implementations live in subpackages (openai, anthropic) and use the
-// providers' official SDKs with the SDKs' own retries turned off. Retrying
+// providers' official SDKs with the SDKs' own retries turned off. Their
+// HTTP clients follow no redirect to another origin
+// (SameOriginRedirects), so a key never leaves its base URL's; a new
+// provider (Ollama's own API, say) does the same. Retrying
 // is done once, here, by WithRetry: it knows what was already shown to the
 // user, so a retry never repeats text.
 //

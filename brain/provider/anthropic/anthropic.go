@@ -147,6 +147,8 @@ func New(cfg Config) (*Provider, error) {
 		return nil, fmt.Errorf("%w: ThinkingBudget %d is negative", ErrConfig, cfg.ThinkingBudget)
 	}
 	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
+	// x-api-key is no header net/http drops on a redirect to another host.
+	client = provider.SameOriginRedirects(client, u)
 	clock := cfg.Clock
 	if clock == nil {
 		clock = provider.SystemClock()

@@ -120,6 +120,9 @@ func New(cfg Config) (*Provider, error) {
 	if clock == nil {
 		clock = provider.SystemClock()
 	}
+	// openai-go refuses other origins too, as an error that reads like a
+	// network fault; this one says what happened.
+	client = provider.SameOriginRedirects(client, u)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

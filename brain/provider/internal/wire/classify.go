@@ -198,6 +198,13 @@ func (c *Classifier) Transport(err error, responded bool) *provider.Error {
 	var syntaxErr *json.SyntaxError
 	var addrErr *net.AddrError
 	switch {
+	case errors.Is(err, provider.ErrCrossOriginRedirect):
+		// Not a fault to retry: the server sends every request elsewhere.
+		msg, ue := err.Error(), (*url.Error)(nil)
+		if errors.As(err, &ue) {
+			msg = ue.Err.Error()
+		}
+		return c.wrap(provider.ErrBadRequest, 0, c.redact(msg), err)
 	case errors.As(err, &addrErr):
 		e := c.wrap(provider.ErrBadRequest, 0,
 			fmt.Sprintf("the base URL %s has no usable address (%s): correct it in the model settings", c.BaseURL, addrErr.Err), err)

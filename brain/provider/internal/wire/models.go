@@ -3,6 +3,7 @@ package wire
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -60,7 +61,7 @@ func (c *Classifier) list(ctx context.Context, x *Exchange, err error) *provider
 		}
 		return e
 	}
-	if !x.Responded() {
+	if !x.Responded() || errors.Is(err, provider.ErrCrossOriginRedirect) {
 		return c.Transport(err, false)
 	}
 	return c.wrap(provider.ErrBadStream, 0,
