@@ -164,6 +164,7 @@ func Open(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.reg = reg
+	a.recordDestinations()
 	reg.Subscribe(func(c cerebellum.Change) {
 		a.subs.publish(Event{Kind: EventCapabilities, Generation: c.Generation, Reason: c.Reason, Names: c.Names})
 	})

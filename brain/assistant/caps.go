@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 	"github.com/wrasse-app/wrasse/cerebellum/watch"
 )
@@ -21,7 +22,9 @@ import (
 func (a *App) Install(ctx context.Context, path string, replace bool) (*cerebellum.InstallResult, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
+	res, err := a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
+	a.afterInstall(res)
+	return res, err
 }
 
 // Survey lists the skills an input holds (a collection: one archive or
@@ -36,7 +39,11 @@ func (a *App) Survey(path string) (*stage.Collection, error) {
 func (a *App) InstallCollection(ctx context.Context, path string, only []string, replace bool) ([]cerebellum.CollectionItem, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.InstallCollection(ctx, path, only, cerebellum.InstallOptions{Replace: replace})
+	items, err := a.reg.InstallCollection(ctx, path, only, cerebellum.InstallOptions{Replace: replace})
+	for _, it := range items {
+		a.afterInstall(it.Result)
+	}
+	return items, err
 }
 
 // Validate checks a folder, a SKILL.md or an archive without installing
@@ -83,11 +90,54 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 	return a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
 }
 
-// Remove moves a capability to the trash (restorable for 7 days).
+// Remove moves a capability to the trash (restorable for 7 days) and
+// withdraws the secrets assigned to it: restored, it is assigned them
+// again by the person.
 func (a *App) Remove(ctx context.Context, name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Remove(ctx, name)
+	c, err := a.reg.Get(name)
+	if err != nil {
+		return err
+	}
+	if err := a.reg.Remove(ctx, name); err != nil {
+		return err
+	}
+	withdrawn, err := a.db.UnassignAll(c.Name)
+	if err != nil {
+		return fmt.Errorf("removed %s, but %w", c.Name, err)
+	}
+	if len(withdrawn) > 0 {
+		a.log.Info("secrets withdrawn from a removed capability", "capability", c.Name, "secrets", withdrawn)
+	}
+	return nil
+}
+
+// afterInstall withdraws the secrets assigned to an installed capability
+// (a replacement, or a new one under a name used before) that it would
+// send elsewhere than when they were assigned, and says so in its report.
+// Call with a.mu held.
+func (a *App) afterInstall(res *cerebellum.InstallResult) {
+	if res == nil || res.Name == "" {
+		return
+	}
+	lapsed, err := a.withdrawLapsed(res.Name)
+	if err != nil {
+		a.log.Warn("withdrawing the secrets of a replaced capability", "capability", res.Name, "error", err)
+	}
+	if len(lapsed) == 0 {
+		return
+	}
+	a.log.Info("secrets withdrawn from a capability that now sends elsewhere", "capability", res.Name, "secrets", lapsed)
+	if res.Report != nil {
+		c, _ := a.reg.Get(res.Name)
+		where := "sends elsewhere"
+		if c != nil {
+			where = destinationText(c)
+		}
+		res.Report.Warnings = append(res.Report.Warnings, fmt.Sprintf("%s is no longer assigned %s: they were assigned where it sent before, and it now %s; assign them again if it should have them there (wrasse secrets assign NAME %s)",
+			res.Name, commalist.Prose(lapsed), where, res.Name))
+	}
 }
 
 // Restore brings a removed capability back, validated first.

@@ -106,7 +106,7 @@ func (a *App) assignAdded(s MCPServer, moved map[string]string, imported bool) e
 		}
 	}
 	for _, n := range names {
-		if err := a.db.AssignSecret(n, s.Name); err != nil {
+		if err := a.assignTo(n, s.Name); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,9 @@
 package assistant
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -116,7 +119,7 @@ func (a *App) AssignSecret(name, capability string, providerKey bool) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err := a.db.AssignSecret(name, c.Name); err != nil {
+	if err := a.db.AssignSecret(name, c.Name, destinationOf(c)); err != nil {
 		return err
 	}
 	if _, ok := providerOfKey(name); ok {
@@ -126,6 +129,120 @@ func (a *App) AssignSecret(name, capability string, providerKey bool) error {
 	}
 	a.subs.publish(Event{Kind: EventCapabilities, Names: []string{c.Name}})
 	return nil
+}
+
+// assignTo assigns secret name to capability where it sends now. Call
+// with a.mu held.
+func (a *App) assignTo(name, capability string) error {
+	c, err := a.reg.Get(capability)
+	if err != nil {
+		return err
+	}
+	return a.db.AssignSecret(name, c.Name, destinationOf(c))
+}
+
+// An assignment is to a capability as it was when assigned: where it
+// sends what it is given (destinationOf) is recorded with it, and it
+// holds only while the capability still sends there. Another capability
+// installed under the same name, or the same one pointed elsewhere,
+// does not inherit the secret: removing a capability withdraws its
+// secrets (Remove), installing one withdraws those it would now send
+// elsewhere (Install, with a warning in the report), and any other change
+// (a SKILL.md edited by hand) is refused when the secret is used, with
+// how to assign it again.
+
+// destinationOf fingerprints where capability c sends the secrets it is
+// given: an MCP server's URL as written, or the command it runs with its
+// arguments, environment and folder; a plugin's declared network hosts
+// (its code is covered by its grants, which lapse when it changes).
+func destinationOf(c *cerebellum.Capability) string {
+	var where any
+	switch m := c.Manifest; {
+	case m == nil:
+		where = map[string]any{"failed": c.Kind}
+	case m.MCP != nil && m.MCP.URL != "":
+		where = map[string]any{"mcp": "url", "url": m.MCP.URL}
+	case m.MCP != nil:
+		where = map[string]any{"mcp": "command", "command": m.MCP.Command, "args": m.MCP.Args, "env": m.MCP.Env, "cwd": m.MCP.Cwd}
+	case c.Kind == cerebellum.KindPlugin:
+		where = map[string]any{"plugin": "network", "hosts": pluginHostsOf(m)}
+	default:
+		where = map[string]any{"kind": c.Kind}
+	}
+	b, _ := json.Marshal(where) // maps and strings: always encodes, keys sorted
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:16])
+}
+
+// destinationText says where c sends what it is given, for messages.
+func destinationText(c *cerebellum.Capability) string {
+	switch m := c.Manifest; {
+	case m == nil:
+		return "failed to load"
+	case m.MCP != nil && m.MCP.URL != "":
+		return "connects to " + m.MCP.URL
+	case m.MCP != nil:
+		return "runs " + strings.Join(append([]string{m.MCP.Command}, m.MCP.Args...), " ")
+	case c.Kind == cerebellum.KindPlugin:
+		if hosts := pluginHostsOf(m); len(hosts) > 0 {
+			return "may reach " + strings.Join(hosts, ", ")
+		}
+		return "may reach no host"
+	}
+	return "is a " + string(c.Kind)
+}
+
+func pluginHostsOf(m *skillmd.Manifest) []string {
+	return slices.Sorted(slices.Values(m.Permissions[skillmd.PermNetwork]))
+}
+
+// withdrawLapsed withdraws the secrets assigned to capability name that
+// it would now send elsewhere than when they were assigned (all of them
+// when it is gone), and returns their names. Call with a.mu held.
+func (a *App) withdrawLapsed(name string) ([]string, error) {
+	c, err := a.reg.Get(name)
+	if err != nil {
+		return a.db.UnassignAll(name)
+	}
+	assigned, err := a.db.SecretsAssignedTo(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	dest := destinationOf(c)
+	var lapsed []string
+	for _, n := range assigned {
+		p, err := a.db.SecretPlaces(n)
+		if err != nil {
+			return lapsed, err
+		}
+		if p.AllowsAt(c.Name, dest) {
+			continue
+		}
+		if err := a.db.UnassignSecret(n, c.Name); err != nil {
+			return lapsed, err
+		}
+		lapsed = append(lapsed, n)
+	}
+	return lapsed, nil
+}
+
+// recordDestinations gives the assignments made before destinations were
+// recorded their capability's destination, once (store.RecordDestinations).
+func (a *App) recordDestinations() {
+	dropped, err := a.db.RecordDestinations(func(name string) (string, bool) {
+		c, err := a.reg.Get(name)
+		if err != nil || c.Manifest == nil {
+			return "", false
+		}
+		return destinationOf(c), true
+	})
+	if err != nil {
+		a.log.Warn("recording where assigned secrets go", "error", err)
+		return
+	}
+	for _, d := range dropped {
+		a.log.Info("secret assignment withdrawn: its capability is gone or does not load", "assignment", d)
+	}
 }
 
 // UnassignSecret withdraws capability's use of secret name. A running MCP
@@ -146,8 +263,12 @@ type SecretUse struct {
 	// Referenced: the capability's SKILL.md names it (${secret:NAME} in an
 	// MCP block, permissions.env of a plugin).
 	Referenced bool `json:"referenced,omitempty"`
-	// Assigned: the person let the capability have it.
+	// Assigned: the person let the capability have it, where it sends
+	// now.
 	Assigned bool `json:"assigned,omitempty"`
+	// Lapsed: it was assigned while the capability sent elsewhere (its
+	// address or command has changed since); assigning again renews it.
+	Lapsed bool `json:"lapsed,omitempty"`
 	// Stored: a value is stored under the name.
 	Stored bool `json:"stored,omitempty"`
 	// ProviderKey: it is a provider's API key.
@@ -186,8 +307,15 @@ func (a *App) SecretsOf(capability string) ([]SecretUse, error) {
 	if err != nil {
 		return nil, err
 	}
+	dest := destinationOf(c)
 	for _, n := range assigned {
-		use(n).Assigned = true
+		p, err := a.db.SecretPlaces(n)
+		if err != nil {
+			return nil, err
+		}
+		u := use(n)
+		u.Assigned = p.AllowsAt(c.Name, dest)
+		u.Lapsed = !u.Assigned
 	}
 	out := make([]SecretUse, 0, len(uses))
 	for _, n := range slices.Sorted(maps.Keys(uses)) {
@@ -204,7 +332,21 @@ func (a *App) secretAllowed(capability, secret string) error {
 		return err
 	}
 	if p.Allows(capability) {
-		return nil
+		c, err := a.reg.Get(capability)
+		if err != nil {
+			return err
+		}
+		if p.AllowsAt(capability, destinationOf(c)) {
+			return nil
+		}
+		assign := []string{"secrets", "assign", secret, capability}
+		if _, pk := providerOfKey(secret); pk {
+			assign = append(assign, "--provider-key")
+		}
+		return hint.With(fmt.Errorf("%w: %s may not use the secret %s: you assigned it to %s when it sent elsewhere, and it now %s",
+			ErrSecretNotAssigned, capability, secret, capability, destinationText(c)), hint.Hint{
+			Action:  "Assign " + secret + " to " + capability + " again if it should have it there",
+			Command: assign, Page: hint.PageCapability, Target: capability})
 	}
 	if pk, ok := providerOfKey(secret); ok {
 		return hint.With(fmt.Errorf("%w: %s may not use %s, your %s API key: it is kept for %s and you did not assign it to %s",

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -23,12 +24,27 @@ type SecretPlaces struct {
 	// Capabilities are the capabilities that may reference the secret,
 	// sorted.
 	Capabilities []string `json:"capabilities,omitempty"`
+	// Destinations holds, for each of Capabilities, where that capability
+	// sent what it was given when the secret was assigned (a fingerprint
+	// the application core makes of an MCP server's address or command,
+	// a plugin's hosts): the assignment holds only while the capability
+	// still sends there, not for another one installed under its name.
+	// Missing for an assignment made before destinations were recorded.
+	Destinations map[string]string `json:"destinations,omitempty"`
 }
 
-// Allows reports whether capability may use the secret.
+// Allows reports whether capability may use the secret, wherever it
+// sends it (AllowsAt says whether for destination).
 func (p SecretPlaces) Allows(capability string) bool {
 	_, ok := slices.BinarySearch(p.Capabilities, capability)
 	return ok
+}
+
+// AllowsAt reports whether capability may use the secret while it sends
+// it to destination, as when it was assigned.
+func (p SecretPlaces) AllowsAt(capability, destination string) bool {
+	d, ok := p.Destinations[capability]
+	return ok && d == destination && p.Allows(capability)
 }
 
 // SecretPlaces returns where secret name may go: the zero SecretPlaces
@@ -49,27 +65,128 @@ func (d *DB) BindSecretHost(name, host string) error {
 	return d.changePlaces("bind secret "+name, name, func(p *SecretPlaces) { p.Host = host })
 }
 
-// AssignSecret lets capability reference secret name. The secret need
-// not be stored yet.
-func (d *DB) AssignSecret(name, capability string) error {
+// AssignSecret lets capability reference secret name while it sends
+// what it is given to destination (assigning again records the new one).
+// The secret need not be stored yet.
+func (d *DB) AssignSecret(name, capability, destination string) error {
 	if capability == "" {
 		return fmt.Errorf("assign secret %s: %w: no capability named", name, ErrInvalidName)
 	}
-	return d.changePlaces("assign secret "+name, name, func(p *SecretPlaces) {
-		if i, ok := slices.BinarySearch(p.Capabilities, capability); !ok {
-			p.Capabilities = slices.Insert(p.Capabilities, i, capability)
-		}
-	})
+	return d.changePlaces("assign secret "+name, name, func(p *SecretPlaces) { assign(p, capability, destination) })
+}
+
+func assign(p *SecretPlaces, capability, destination string) {
+	if i, ok := slices.BinarySearch(p.Capabilities, capability); !ok {
+		p.Capabilities = slices.Insert(p.Capabilities, i, capability)
+	}
+	if p.Destinations == nil {
+		p.Destinations = map[string]string{}
+	}
+	p.Destinations[capability] = destination
 }
 
 // UnassignSecret withdraws capability's use of secret name; withdrawing
 // what was not assigned is not an error.
 func (d *DB) UnassignSecret(name, capability string) error {
-	return d.changePlaces("unassign secret "+name, name, func(p *SecretPlaces) {
-		if i, ok := slices.BinarySearch(p.Capabilities, capability); ok {
-			p.Capabilities = slices.Delete(p.Capabilities, i, i+1)
+	return d.changePlaces("unassign secret "+name, name, func(p *SecretPlaces) { unassign(p, capability) })
+}
+
+// unassign takes capability out of p, saying whether it was in.
+func unassign(p *SecretPlaces, capability string) bool {
+	delete(p.Destinations, capability)
+	if len(p.Destinations) == 0 {
+		p.Destinations = nil
+	}
+	i, ok := slices.BinarySearch(p.Capabilities, capability)
+	if ok {
+		p.Capabilities = slices.Delete(p.Capabilities, i, i+1)
+	}
+	return ok
+}
+
+// UnassignAll withdraws every secret assigned to capability (it was
+// removed, or now sends elsewhere) in one transaction, and returns their
+// names, sorted.
+func (d *DB) UnassignAll(capability string) ([]string, error) {
+	var names []string
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		all, err := allPlaces(tx)
+		if err != nil {
+			return err
 		}
+		for _, name := range slices.Sorted(maps.Keys(all)) {
+			p := all[name]
+			if unassign(&p, capability) {
+				names = append(names, name)
+				if err := writePlaces(tx, name, p); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
+	if err != nil {
+		return nil, fmt.Errorf("withdraw the secrets of %s: %w", capability, err)
+	}
+	return names, nil
+}
+
+// RecordDestinations gives each assignment made before destinations were
+// recorded the one destinationOf says its capability has now, once per
+// file: an assignment whose capability is gone (ok false) is withdrawn,
+// so a capability installed later under its name does not inherit it.
+// It returns the assignments withdrawn, as "secret → capability".
+func (d *DB) RecordDestinations(destinationOf func(capability string) (destination string, ok bool)) ([]string, error) {
+	var dropped []string
+	err := d.bolt.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket([]byte(bucketMeta))
+		if meta.Get([]byte(keyDestinationsRecorded)) != nil {
+			return nil
+		}
+		all, err := allPlaces(tx)
+		if err != nil {
+			return err
+		}
+		for _, name := range slices.Sorted(maps.Keys(all)) {
+			p := all[name]
+			changed := false
+			for _, capName := range slices.Clone(p.Capabilities) {
+				if _, ok := p.Destinations[capName]; ok {
+					continue
+				}
+				changed = true
+				if dest, ok := destinationOf(capName); ok {
+					assign(&p, capName, dest)
+				} else {
+					unassign(&p, capName)
+					dropped = append(dropped, name+" → "+capName)
+				}
+			}
+			if changed {
+				if err := writePlaces(tx, name, p); err != nil {
+					return err
+				}
+			}
+		}
+		return meta.Put([]byte(keyDestinationsRecorded), []byte{1})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record where assigned secrets go: %w", err)
+	}
+	return dropped, nil
+}
+
+func allPlaces(tx *bolt.Tx) (map[string]SecretPlaces, error) {
+	all := map[string]SecretPlaces{}
+	err := tx.Bucket([]byte(bucketSecretPlaces)).ForEach(func(k, v []byte) error {
+		var p SecretPlaces
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("read places of secret %s: %w: %w", k, ErrCorrupt, err)
+		}
+		all[string(k)] = p
+		return nil
+	})
+	return all, err
 }
 
 // SecretsAssignedTo lists the secrets capability may reference, sorted.
@@ -163,6 +280,8 @@ func assignMovedSecrets(tx *bolt.Tx) error {
 			return err
 		}
 		if !p.Allows(capName) {
+			// Its destination is recorded when the application opens
+			// the file (RecordDestinations).
 			i, _ := slices.BinarySearch(p.Capabilities, capName)
 			p.Capabilities = slices.Insert(p.Capabilities, i, capName)
 		}

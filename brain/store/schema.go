@@ -28,6 +28,9 @@ const (
 	// (assignMovedSecrets): a bucket added without a schema change, which
 	// an older Wrasse ignores.
 	keyPlacesStarted = "secret_places_started"
+	// keyDestinationsRecorded marks a file whose assignments made before
+	// destinations were recorded have theirs (RecordDestinations).
+	keyDestinationsRecorded = "secret_destinations_recorded"
 
 	// schemaVersion is the layout this code reads and writes.
 	schemaVersion uint64 = 3
