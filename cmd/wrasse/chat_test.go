@@ -234,7 +234,7 @@ func TestSecretsCommands(t *testing.T) {
 		t.Errorf("empty value: %d %s", code, errOut)
 	}
 	code, out, _ = chatCLI(t, ws, "", nil, "secrets", "list")
-	if code != 0 || out != "openai_api_key  (sent only to localhost:11434)\n" {
+	if code != 0 || out != "openai_api_key  (sent only to http://localhost:11434)\n" {
 		t.Errorf("list %q", out)
 	}
 	code, out, _ = chatCLI(t, ws, "", nil, "secrets", "list", "--json")
