@@ -42,17 +42,49 @@ func benchText() string {
 	return b.String()
 }
 
+// benchDump is 64 KiB of xxd's output for random bytes: hex and text
+// columns, where a secret's hex forms start at every other byte.
+func benchDump() string {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b strings.Builder
+	line := make([]byte, 16)
+	for off := 0; b.Len() < 64<<10; off += 16 {
+		for i := range line {
+			line[i] = byte(rng.IntN(256))
+		}
+		fmt.Fprintf(&b, "%08x: ", off)
+		for i := 0; i < 16; i += 2 {
+			fmt.Fprintf(&b, "%02x%02x ", line[i], line[i+1])
+		}
+		b.WriteByte(' ')
+		for _, c := range line {
+			if c < ' ' || c > '~' {
+				c = '.'
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // BenchmarkRedact is the redactor on 64 KiB of tool output without a
 // secret in it (String), and streamed in 512-byte pieces (Hold), for 1, 3
-// and 30 stored secrets.
+// and 30 stored secrets; and on 64 KiB of a hex dump (Dump).
 func BenchmarkRedact(b *testing.B) {
-	text := benchText()
+	text, dump := benchText(), benchDump()
 	for _, n := range []int{1, 3, 30} {
 		r := NewRedactor(benchSecrets(n))
 		b.Run(fmt.Sprintf("String/secrets=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
 				_ = r.String(text)
+			}
+		})
+		b.Run(fmt.Sprintf("Dump/secrets=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(dump)))
+			for b.Loop() {
+				_ = r.String(dump)
 			}
 		})
 		b.Run(fmt.Sprintf("Hold512/secrets=%d", n), func(b *testing.B) {

@@ -551,14 +551,14 @@ func (m *matcher) isStart(b0, b1 byte) bool {
 // none can. Most bytes of ordinary text cost one look at the table of
 // starts, in a loop of their own.
 func (m *matcher) skip(s string, i int) int {
-	starts, class := &m.starts, &m.class
+	starts, class, root := &m.starts, &m.class, &m.dense[0]
 	for ; i+1 < len(s); i++ {
 		n := s[i+1]
 		if class[n] != classUnit {
 			// A word's end: one space before the next word is the
 			// common case.
 			if n != ' ' || i+2 == len(s) || class[s[i+2]] != classUnit {
-				if m.mayStart(s, i) {
+				if root[s[i]] != 0 && m.mayStart(s, i) {
 					return i
 				}
 				continue
