@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/provider/ollama"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
@@ -21,11 +22,11 @@ import (
 // other server receives nothing (with a 307 it would get the key and the
 // conversation); the failure says so and is not retried (realProvider
 // fails the test on a retry). openai-go refuses other origins itself, as
-// what reads like a network fault; both providers' clients refuse them
+// what reads like a network fault; every provider's client refuses them
 // first (SameOriginRedirects). On main the Anthropic provider sent the key
-// to the other server.
+// to the other server, and Ollama's the conversation.
 func TestProviderRefusesRedirectToAnotherOrigin(t *testing.T) {
-	for _, f := range []providertest.Format{providertest.OpenAI, providertest.Anthropic} {
+	for _, f := range []providertest.Format{providertest.OpenAI, providertest.Anthropic, "ollama"} {
 		for _, other := range []string{"localhost", "127.0.0.1"} {
 			t.Run(string(f)+" to "+other, func(t *testing.T) {
 				var got atomic.Int32
@@ -44,7 +45,18 @@ func TestProviderRefusesRedirectToAnotherOrigin(t *testing.T) {
 				if f == providertest.OpenAI {
 					base += "/v1"
 				}
-				p := realProvider(t, f, base)
+				var p provider.Provider
+				if f == "ollama" {
+					// Ollama's own API sends no key, but a 307 would carry
+					// the conversation (ollama.com's signed requests too).
+					o, err := ollama.New(ollama.Config{BaseURL: base, Model: "m"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					p = o
+				} else {
+					p = realProvider(t, f, base)
+				}
 				_, err := p.Stream(context.Background(), provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}}},
 					func(provider.Event) error { return nil })
 				var pe *provider.Error

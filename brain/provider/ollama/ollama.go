@@ -124,7 +124,9 @@ func New(cfg Config) (*Provider, error) {
 	if count == nil {
 		count = func(s string) int { return (len(s) + 2) / 3 }
 	}
-	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
+	// A redirect elsewhere would carry the conversation (and, for
+	// ollama.com, the signed Authorization) there.
+	client := provider.SameOriginRedirects(wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts), u)
 	return &Provider{
 		name:      name,
 		base:      base,
