@@ -153,9 +153,12 @@ func homeHost(providerName string, raw workspace.Config) string {
 
 // keyMove says whether cfg would send its provider's key somewhere it is
 // not bound to. A key not bound at all (never the case after Open) counts
-// as bound nowhere.
+// as bound nowhere; a provider that sends none (ollama) moves none.
 func (a *App) keyMove(cfg workspace.Config) (KeyMove, bool, error) {
 	cfg = cfg.WithDefaults()
+	if cfg.Provider != "openai" && cfg.Provider != "anthropic" {
+		return KeyMove{}, false, nil // sends no key (Ollama's own API)
+	}
 	key, name := a.apiKey(cfg.Provider)
 	if key == "" {
 		return KeyMove{}, false, nil

@@ -285,3 +285,27 @@ func TestLegacyKeyHostGetsItsOrigin(t *testing.T) {
 		}
 	}
 }
+
+// Ollama's own API sends no key, so pointing it at another host moves
+// none: no question about the OpenAI key (which main asked, though
+// nothing would be sent), and the turn is not held back.
+func TestOllamaMovesNoKey(t *testing.T) {
+	a := openTest(t)
+	if err := a.SetAPIKey("openai", testKey); err != nil {
+		t.Fatal(err)
+	}
+	cfg := a.Config()
+	cfg.Provider, cfg.BaseURL = "ollama", "http://gpu-box.example:11434"
+	if m, moved := a.KeyMoveFor(cfg); moved {
+		t.Fatalf("a key move for Ollama: %s", m.Question())
+	}
+	if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL = cfg.Provider, cfg.BaseURL
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ModelProblem(); errors.Is(err, ErrKeyHost) {
+		t.Errorf("Ollama held back for a key it does not send: %v", err)
+	}
+}
