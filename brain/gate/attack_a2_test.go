@@ -107,3 +107,22 @@ func TestA2CredentialStoresReadThroughAPattern(t *testing.T) {
 		}
 	}
 }
+
+// Danger rules "see what the shell will see where it is knowable", yet
+// these spellings only ask (once-only cards a tired person may approve):
+// ~user is the user's home as surely as /home/user (rm -rf /root and
+// /home/NAME block), ${HOME%/} is $HOME, and /proc/self/root and
+// /proc/self/cwd are the root folder and the working folder.
+func TestA2DangerSpellingsOnlyAsk(t *testing.T) {
+	for _, cmd := range []string{
+		"rm -rf ~ann",
+		"rm -rf ~root",
+		"rm -rf ${HOME%/}",
+		"cat /proc/self/root/home/ann/.local/share/wrasse/config.json",
+		"cat /proc/self/cwd/../.local/share/wrasse/wrasse.db",
+	} {
+		if v := a2Check(t, corpusEnv, cmd); v.Decision != gate.Block {
+			t.Errorf("%q: %s (%q), want block", cmd, v.Decision, v.Reasons)
+		}
+	}
+}
