@@ -11,7 +11,7 @@ func verified() map[string]string {
 		"data":       "8332739b27cb4210",
 		"filesystem": "39647faf019ed782",
 		"shell":      "7bec013c03f8545a",
-		"system":     "cc1d0113f1b13d07",
+		"system":     "c6936abed1e40976",
 		"web":        "eb129a78aa32b27e",
 	}
 }
