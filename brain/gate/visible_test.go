@@ -1,7 +1,10 @@
 package gate_test
 
 import (
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 )
@@ -24,4 +27,32 @@ func TestVisible(t *testing.T) {
 			t.Errorf("VisibleLine(%q) = %q, want %q", tt.in, got, tt.line)
 		}
 	}
+}
+
+// FuzzVisible: whatever the text, what Visible shows is valid UTF-8 with
+// no control or format character but tab and line break, and VisibleLine
+// is one line.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"ls\r# ; rm x", "a\x00\x1b[2K\x7f", "x\u202ey\u200b", "caf\xe9", "\xc2\x85", "a\tb\nc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := gate.Visible(s)
+		if !utf8.ValidString(v) {
+			t.Fatalf("Visible(%q) = %q is not UTF-8", s, v)
+		}
+		for _, r := range v {
+			if r != '\t' && r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
+				t.Fatalf("Visible(%q) = %q keeps %U", s, v, r)
+			}
+		}
+		if l := gate.VisibleLine(s); strings.ContainsAny(l, "\t\n") {
+			t.Fatalf("VisibleLine(%q) = %q", s, l)
+		}
+		if !strings.ContainsFunc(s, func(r rune) bool {
+			return r != '\t' && r != '\n' && (r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029')
+		}) && v != s {
+			t.Fatalf("Visible(%q) = %q changed text that shows as itself", s, v)
+		}
+	})
 }
