@@ -10,8 +10,8 @@ func verified() map[string]string {
 		"calc":       "77135dd7e74960be",
 		"data":       "8332739b27cb4210",
 		"filesystem": "39647faf019ed782",
-		"shell":      "7bec013c03f8545a",
-		"system":     "cc1d0113f1b13d07",
+		"shell":      "e6f62baa12fc9a6b",
+		"system":     "c6936abed1e40976",
 		"web":        "eb129a78aa32b27e",
 	}
 }

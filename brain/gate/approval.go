@@ -119,9 +119,12 @@ func (DenyAll) Approve(context.Context, Request) (Approval, error) { return Deny
 const SummaryLimit = 200
 
 // Summarize describes a call on one line: the tool and its arguments as
-// `key=value`, string values unquoted, whitespace collapsed, cut to
-// SummaryLimit characters. A "command" argument comes first, since it is
-// what a user most needs to see.
+// `key=value`, string values unquoted, a line break shown as ⏎, other
+// control characters and invisible format characters as escapes (see
+// Visible: a \r does not hide what comes before it), whitespace
+// collapsed, cut to SummaryLimit characters. A "command" argument comes
+// first, since it is what a user most needs to see. It is a summary: a
+// person approving a call sees the call in full too.
 func Summarize(tool string, args json.RawMessage) string {
 	var obj map[string]json.RawMessage
 	var body string
@@ -152,7 +155,8 @@ func Summarize(tool string, args json.RawMessage) string {
 		}
 		body = strings.Join(parts, " ")
 	}
-	out := strings.Join(strings.Fields(tool+" "+body), " ")
+	body = strings.ReplaceAll(Visible(body), "\n", " ⏎ ")
+	out := strings.Join(strings.Fields(VisibleLine(tool)+" "+body), " ")
 	if utf8.RuneCountInString(out) > SummaryLimit {
 		out = string([]rune(out)[:SummaryLimit-1]) + "…"
 	}

@@ -27,7 +27,8 @@ import (
 // given code, programs that run what their options say (env, xargs,
 // find -exec, git -c …), assignments that change what runs, recursive
 // deletes, credential stores, paths outside the granted folders, a line
-// decided only at run time. Nor does it silence a confirm pattern (sudo,
+// decided only at run time, a command with a word known only when it
+// runs (a variable the line does not set, a for loop's variable). Nor does it silence a confirm pattern (sudo,
 // git push): those still ask. And a command that reaches a network host
 // the conversation has not used still asks about the host.
 
@@ -116,7 +117,7 @@ func MatchCommandRules(patterns []string, info ShellInfo) (string, bool) {
 	}
 	var used []string
 	for _, c := range info.Commands {
-		if c.Via != "" {
+		if c.Via != "" || c.Computed {
 			return "", false
 		}
 		hit := ""

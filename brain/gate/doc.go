@@ -47,19 +47,25 @@
 // the person's allowed commands and private paths; Check uses
 // DefaultEnv, the real home folder of the process):
 //
-//   - A command line is parsed (AnalyzeShellIn) and each simple command
-//     is matched again as the shell will see it: ~, $HOME, ${HOME:?} and
-//     the line's own variables expanded (ownrules.go, shell.go).
+//   - A command line is parsed (AnalyzeShellIn) with the grammars of both
+//     shells /bin/sh may be, dash and bash, and each simple command is
+//     matched again as the shell will see it: ~, ~name, $HOME, ${HOME%/},
+//     $PWD, the line's own variables and a for loop's values expanded,
+//     following what subshells and branches set (shell.go,
+//     shellexpand.go). Where the two grammars differ, or the line holds a
+//     control character the parser reads otherwise than the shell, it
+//     asks every time.
 //   - Blocks patterns cannot see: a recursive delete of the home folder or
 //     a folder holding it (rm -rf /root, rm -rf ${HOME:?}), Wrasse's
 //     database and settings also through a glob (wrasse.d?, config.js*),
 //     another process's folder under /proc.
 //   - Calls that ask every time (Verdict.AlwaysAsk): what runs is decided
-//     at run time (ShellInfo.Dynamic); shells, interpreters given code,
-//     programs that run what their options say, assignments that change
-//     what runs, recursive deletes (ShellInfo.Always); a credential store
-//     named by any tool (CredentialStores); a path outside the granted
-//     folders.
+//     at run time (ShellInfo.Dynamic); shells, interpreters given code or
+//     a script, programs that run what their options say, assignments
+//     that change what runs, recursive deletes (ShellInfo.Always); a
+//     credential store named by any tool (CredentialStores); a path
+//     outside the granted folders, or one known only when the command
+//     runs.
 //   - The hosts a call reaches (Verdict.Hosts): URL arguments and the
 //     network programs of a command line. The gate only reports them;
 //     whether this conversation may reach a host is the agent's to decide.

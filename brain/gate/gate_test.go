@@ -505,7 +505,8 @@ func TestApprovals(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	tests := []struct{ tool, args, want string }{
-		{"shell_exec", `{"timeout_seconds":5,"cwd":"/r","command":"sudo  apt\ninstall jq"}`, "shell_exec command=sudo apt install jq cwd=/r timeout_seconds=5"},
+		{"shell_exec", `{"timeout_seconds":5,"cwd":"/r","command":"sudo  apt\ninstall jq"}`, "shell_exec command=sudo apt ⏎ install jq cwd=/r timeout_seconds=5"},
+		{"shell_exec", `{"command":"ls\r# ; rm x\u202e"}`, `shell_exec command=ls\r# ; rm x\u202e`},
 		{"fs_write", `{"path":"/etc/x","content":{"b":1,"a":[1,2]}}`, `fs_write content={"a":[1,2],"b":1} path=/etc/x`},
 		{"x", `not json`, "x not json"},
 		{"x", ``, "x"},

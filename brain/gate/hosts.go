@@ -49,6 +49,9 @@ func HostKey(raw string) string {
 
 func joinKey(host, port, def string) string {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if ip, ok := numericIPv4(host); ok {
+		host = ip
+	}
 	if host == "" || strings.HasPrefix(host, ".") || strings.HasPrefix(host, "-") || !strings.ContainsAny(host, "abcdefghijklmnopqrstuvwxyz0123456789:") ||
 		strings.ContainsAny(host, "/\\ @?#") {
 		return ""
@@ -60,6 +63,63 @@ func joinKey(host, port, def string) string {
 		return "[" + host + "]:" + port
 	}
 	return host + ":" + port
+}
+
+// numericIPv4 reads the other spellings of an IPv4 address that curl,
+// browsers and inet_aton accept as the dotted one: a single number
+// (2130706433), hexadecimal and octal parts (0x7f.0.0.01), fewer than
+// four parts (127.1). ok is false for anything else, a dotted address
+// included.
+func numericIPv4(host string) (string, bool) {
+	if host == "" || strings.Trim(host, "0123456789abcdefx.") != "" || !(host[0] >= '0' && host[0] <= '9') {
+		return "", false
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return "", false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		base, digits := 10, p
+		switch {
+		case strings.HasPrefix(p, "0x"):
+			base, digits = 16, p[2:]
+		case len(p) > 1 && p[0] == '0':
+			base, digits = 8, p[1:]
+		}
+		if digits == "" && base != 8 {
+			return "", false
+		}
+		n := uint64(0)
+		for _, c := range digits {
+			d := strings.IndexRune("0123456789abcdef", c)
+			if d < 0 || d >= base {
+				return "", false
+			}
+			n = n*uint64(base) + uint64(d)
+			if n > 0xffffffff {
+				return "", false
+			}
+		}
+		nums[i] = n
+	}
+	last := nums[len(nums)-1]
+	if last >= 1<<(8*(5-len(nums))) && len(nums) > 1 {
+		return "", false
+	}
+	var ip uint64
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return "", false
+		}
+		ip = ip<<8 | n
+	}
+	ip = ip<<(8*(5-len(nums))) | last
+	out := fmt.Sprintf("%d.%d.%d.%d", ip>>24&255, ip>>16&255, ip>>8&255, ip&255)
+	if out == host {
+		return "", false
+	}
+	return out, true
 }
 
 func defaultPort(scheme string) string {
@@ -119,8 +179,14 @@ func splitKey(key string) (host, port string) {
 
 // urlKeys are argument names whose string values are addresses a tool
 // fetches: web_fetch's url, and the like in other tools (an MCP fetch
-// server's url, a list of urls).
-var urlKeys = setOf("url", "urls", "uri", "uris", "href", "link", "links", "endpoint", "website")
+// server's url, a list of urls, a host to connect to).
+var urlKeys = setOf("url", "urls", "uri", "uris", "href", "link", "links", "endpoint", "endpoints", "website", "address",
+	"addresses", "host", "hosts", "hostname", "domain", "site", "webhook", "callback", "server_url", "proxy")
+
+// schemeKeys are argument names whose values are a file or an address,
+// as system_open's target: only a value with a network scheme (https://)
+// is an address.
+var schemeKeys = setOf("target", "targets", "location", "open")
 
 // argHosts are the hosts of the URL arguments of a call: every string
 // (or list of strings) under a key such as url, uri or href (also
@@ -140,7 +206,11 @@ func argHosts(decoded any) []Host {
 	sort.Strings(keys)
 	for _, k := range keys {
 		lk := strings.ToLower(k)
-		if !urlKeys[lk] && !strings.HasSuffix(lk, "_url") && !strings.HasSuffix(lk, "url") && !strings.HasSuffix(lk, "_uri") {
+		assume := true
+		switch {
+		case schemeKeys[lk]:
+			assume = false
+		case !urlKeys[lk] && !strings.HasSuffix(lk, "_url") && !strings.HasSuffix(lk, "url") && !strings.HasSuffix(lk, "_uri"):
 			continue
 		}
 		var vals []string
@@ -155,7 +225,7 @@ func argHosts(decoded any) []Host {
 			}
 		}
 		for _, s := range vals {
-			if h, ok := urlHost(s, true); ok {
+			if h, ok := urlHost(s, assume); ok {
 				out = append(out, h)
 			}
 		}

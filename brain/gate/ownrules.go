@@ -49,16 +49,22 @@ func shellDanger(env Env, info ShellInfo) []Match {
 // paths it names: a credential store, or a path outside the granted
 // folders.
 func shellPaths(env Env, info ShellInfo) []string {
-	var out, private, outside []string
+	var out, private, outside, unknown []string
 	seen := map[string]bool{}
 	for _, u := range append(append([]PathUse(nil), info.Paths...), info.Deletes...) {
 		if hit := env.privateHit(u); hit != "" && !seen["p"+hit] {
 			seen["p"+hit] = true
 			private = append(private, tidy(env, hit))
 		}
-		if env.outside(u) && !seen["o"+u.Path] {
+		switch {
+		case u.Unknown:
+			if !seen["u"+u.Word] {
+				seen["u"+u.Word] = true
+				unknown = append(unknown, OneLineVisible(u.Word, 80))
+			}
+		case env.outside(u) && !seen["o"+u.Path]:
 			seen["o"+u.Path] = true
-			outside = append(outside, u.Word)
+			outside = append(outside, OneLineVisible(u.Word, 80))
 		}
 	}
 	if len(private) > 0 {
@@ -66,6 +72,9 @@ func shellPaths(env Env, info ShellInfo) []string {
 	}
 	if len(outside) > 0 {
 		out = append(out, "it uses "+list(outside)+", outside the folders you granted")
+	}
+	if len(unknown) > 0 {
+		out = append(out, "it uses "+list(unknown)+", which is known only when it runs, so it may be outside the folders you granted or where keys are kept")
 	}
 	return out
 }
@@ -129,6 +138,11 @@ func argAbs(env Env, p string) string {
 		return path.Join(env.Home, strings.TrimPrefix(p, "~"))
 	}
 	if strings.HasPrefix(p, "/") {
+		// /proc/self/root/… is /…; /proc/self/cwd/… is where Wrasse
+		// runs, which the tools do not use as a base: left as written.
+		if rs, unknown := resolveProc(p, nil, true, 0); !unknown && len(rs) == 1 {
+			return rs[0]
+		}
 		return path.Clean(p)
 	}
 	return p

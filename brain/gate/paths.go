@@ -228,11 +228,19 @@ func procHit(u PathUse) bool {
 // /Users/NAME), also through a glob (~/*, /home/*).
 func (e Env) homeDeleteHit(u PathUse) bool {
 	p := u.Path
+	if homeParam(p) {
+		return true
+	}
 	if p == "" || strings.HasPrefix(p, "$") {
 		return false
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") && strings.Trim(strings.TrimPrefix(p, "~/"), "/*.") == "" {
 		return true
+	}
+	if name, rest, _ := strings.Cut(strings.TrimPrefix(p, "~"), "/"); strings.HasPrefix(p, "~") && validUserName(name) {
+		// ~name of a user the checker could not look up: that user's
+		// home, wherever it is, as surely as /home/name.
+		p = path.Join("/home", name, rest)
 	}
 	if !strings.HasPrefix(p, "/") {
 		return false
@@ -268,6 +276,24 @@ func (e Env) homeDeleteHit(u PathUse) bool {
 		}
 	}
 	return false
+}
+
+// homeParam reports a word that is $HOME or ${HOME…} with an operation
+// the checker does not follow (${HOME:0}, ${HOME/x/x}), and nothing
+// after it but a slash or a glob of everything: the home folder.
+func homeParam(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "${HOME") && len(p) > 6 && !isNameByte(p[6]):
+		end := strings.IndexByte(p, '}')
+		return end > 0 && strings.Trim(p[end+1:], "/*.") == ""
+	case strings.HasPrefix(p, "$HOME") && (len(p) == 5 || !isNameByte(p[5])):
+		return strings.Trim(p[5:], "/*.") == ""
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // outside reports a path outside the granted folders and the temporary

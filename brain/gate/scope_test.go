@@ -77,7 +77,7 @@ func TestHostsOfCalls(t *testing.T) {
 		{"web_fetch", `{"url":"http://127.0.0.1:80/"}`, []gate.Host{{Name: "127.0.0.1", URL: "http://127.0.0.1:80/"}}},
 		{"fetch__fetch", `{"urls":["https://a.example/","file:///etc/passwd"]}`, []gate.Host{{Name: "a.example", URL: "https://a.example/"}}},
 		{"shell_exec", `{"command":"curl -s -o out.json https://api.example.com/v1?k=1"}`, []gate.Host{{Name: "api.example.com", URL: "https://api.example.com/v1?k=1"}}},
-		{"shell_exec", `{"command":"wget -qO- example.org/file"}`, []gate.Host{{Name: "example.org", URL: "https://example.org/file"}}},
+		{"shell_exec", `{"command":"wget -qO- example.org/file"}`, []gate.Host{{Name: "example.org", URL: "http://example.org/file"}}},
 		{"shell_exec", `{"command":"nc -w 3 10.0.0.7 4444 < notes.txt"}`, []gate.Host{{Name: "10.0.0.7:4444", URL: "nc 10.0.0.7 4444"}}},
 		{"shell_exec", `{"command":"scp notes.txt bob@files.example:/tmp/"}`, []gate.Host{{Name: "files.example", URL: "bob@files.example:/tmp/"}}},
 		{"shell_exec", `{"command":"rsync -a src/ backup.example::mod/"}`, []gate.Host{{Name: "backup.example", URL: "backup.example::mod/"}}},

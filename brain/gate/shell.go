@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -32,6 +33,10 @@ type SimpleCommand struct {
 	// Via is the wrapper or shell the command was found behind (xargs,
 	// sh -c …); "" when the line runs it itself.
 	Via string
+	// Computed is true when a word of it is known only when it runs (a
+	// variable the line does not set, a for loop's variable): no allowed
+	// command pattern matches it.
+	Computed bool
 }
 
 // Line is the command as one line of text, for the danger patterns.
@@ -58,6 +63,11 @@ type PathUse struct {
 	Recursive bool
 	// Program is the program it is given to ("" for a redirection).
 	Program string
+	// Unknown is true when part of it is known only when the command
+	// runs ($x the line does not set, $(…), ~name of a user the checker
+	// cannot look up, a relative path after cd to such a place): it may
+	// name any file, so it asks every time.
+	Unknown bool
 }
 
 // ShellInfo is what a command line would run.
@@ -118,7 +128,9 @@ var (
 		"--max-args", "--max-procs", "--max-lines", "-l", "--replace")
 	// textArgs take text, not file names: their arguments name nothing.
 	textArgs = setOf("echo", "printf", "true", "false", ":", "printenv", "basename", "dirname", "seq", "expr", "yes", "sleep",
-		"date", "cal", "whoami", "id", "uname", "hostname", "which", "type", "hash", "test", "[", "[[", "git", "jj", "hg", "svn")
+		"date", "cal", "whoami", "id", "uname", "hostname", "which", "type", "hash", "test", "[", "[[", "git", "jj", "hg", "svn",
+		"read", "getopts", "unset", "export", "readonly", "local", "declare", "typeset", "set", "shift", "exit", "return",
+		"wait", "mapfile", "readarray")
 	// patternFirst take a pattern or a program text first, then files.
 	patternFirst = setOf("grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "jq", "yq",
 		"gojq", "perl", "zgrep", "xzgrep", "bzgrep", "zstdgrep", "pcregrep", "sd", "tr")
@@ -132,9 +144,9 @@ func setOf(xs ...string) map[string]bool {
 	return m
 }
 
-// AnalyzeShell parses a POSIX/bash command line with a real shell parser
-// and lists what it would run, with nothing known about the computer:
-// ~ and $HOME stay as written and relative paths stay relative.
+// AnalyzeShell parses a command line as /bin/sh and bash read it and
+// lists what it would run, with nothing known about the computer: ~ and
+// $HOME stay as written and relative paths stay relative.
 func AnalyzeShell(command string) ShellInfo {
 	return AnalyzeShellIn(command, Env{}, "")
 }
@@ -143,9 +155,16 @@ func AnalyzeShell(command string) ShellInfo {
 // the folder the command starts in (cwd, absolute; "" when unknown), so
 // that paths read as the shell will read them.
 func AnalyzeShellIn(command string, env Env, cwd string) ShellInfo {
-	a := &analyzer{home: strings.TrimSuffix(env.Home, "/"), cwd: cleanAbs(cwd), vars: map[string]string{}, plain: true}
+	a := &analyzer{home: strings.TrimSuffix(env.Home, "/"), vars: map[string]expansion{}, plain: true}
 	if env.Home == "/" {
 		a.home = "/"
+	}
+	if c := cleanAbs(cwd); c != "" {
+		a.cwds = []string{c}
+	}
+	if c, ok := controlChar(command); ok {
+		a.ask("the checker cannot read it: it holds the control character " + c +
+			", which the shell reads differently from the checker, so no one can tell from the line what it runs")
 	}
 	a.script(command, 0)
 	if a.key == "" && len(a.cmds) > 0 {
@@ -165,10 +184,19 @@ func cleanAbs(p string) string {
 }
 
 type analyzer struct {
-	home    string
-	cwd     string
-	vars    map[string]string
+	home string
+	// cwds are the folders the command may be in at this point of the
+	// line: the one it starts in, then where cd takes it (several after
+	// a cd the line may or may not run). Empty when it started somewhere
+	// unknown; cwdLost is true when the line itself went somewhere the
+	// checker cannot know (cd -, cd "$x").
+	cwds    []string
+	cwdLost bool
+	// vars are the variables the line set so far, as the shell will see
+	// them.
+	vars    map[string]expansion
 	via     string
+	scopes  []scope
 	cmds    []SimpleCommand
 	dynamic []string
 	always  []string
@@ -188,47 +216,324 @@ func addReason(list []string, reason string) []string {
 	return append(list, reason)
 }
 
-func (a *analyzer) why(reason string)      { a.dynamic = addReason(a.dynamic, reason) }
-func (a *analyzer) ask(reason string)      { a.always = addReason(a.always, reason) }
-func (a *analyzer) addHosts(hs ...Host)    { a.hosts = append(a.hosts, hs...) }
-func (a *analyzer) parser() *syntax.Parser { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
+func (a *analyzer) why(reason string) { a.dynamic = addReason(a.dynamic, reason) }
+func (a *analyzer) ask(reason string) { a.always = addReason(a.always, reason) }
 
+// state is what the line has set so far: variables and working folders.
+type state struct {
+	vars map[string]expansion
+	cwds []string
+	lost bool
+}
+
+func (a *analyzer) save() state {
+	vars := make(map[string]expansion, len(a.vars))
+	for k, v := range a.vars {
+		vars[k] = v
+	}
+	return state{vars: vars, cwds: append([]string(nil), a.cwds...), lost: a.cwdLost}
+}
+
+func (a *analyzer) restore(s state) {
+	a.vars, a.cwds, a.cwdLost = s.vars, s.cwds, s.lost
+}
+
+// merge leaves each variable and the working folder either as they were
+// before (s) or as they are now: after a part of the line that may or
+// may not run (a branch, a loop, a function).
+func (a *analyzer) merge(s state) {
+	for k, v := range a.vars {
+		old, ok := s.vars[k]
+		switch {
+		case !ok:
+			a.vars[k] = union(v, expansion{vals: []string{"$" + k}, unknown: true})
+		case !old.equal(v):
+			a.vars[k] = union(old, v)
+		}
+	}
+	for k, old := range s.vars {
+		if _, ok := a.vars[k]; !ok {
+			a.vars[k] = union(old, expansion{vals: []string{"$" + k}, unknown: true})
+		}
+	}
+	a.cwdLost = a.cwdLost || s.lost
+	for _, c := range s.cwds {
+		if !slices.Contains(a.cwds, c) {
+			a.cwds = append(a.cwds, c)
+		}
+	}
+	if len(s.cwds) == 0 && len(a.cwds) > 0 && !s.lost {
+		a.cwdLost = true // either where it started (unknown) or here
+	}
+	if len(a.cwds) > maxAlts {
+		a.cwdLost = true
+	}
+}
+
+// scope is a node of the line being walked; at its end the variables and
+// working folder it set are undone (a subshell, a pipeline's part, $(…))
+// or kept only as one possibility (a branch, a loop, a function).
+type scope struct {
+	kind  scopeKind
+	saved state
+}
+
+type scopeKind int
+
+const (
+	scopeNone scopeKind = iota
+	scopeIsolated
+	scopeMaybe
+)
+
+// script reads src as both shells that may run it read it: /bin/sh,
+// which is dash on Debian and Ubuntu and bash elsewhere. Where they read
+// it differently, or the line uses what only one of them has, the line
+// asks every time, and what either reading runs is checked.
 func (a *analyzer) script(src string, depth int) {
 	if depth > maxShellDepth {
 		a.why("it nests shells too deeply to check")
 		return
 	}
-	f, err := a.parser().Parse(strings.NewReader(src), "")
-	if err != nil {
+	posix, perr := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(src), "")
+	bash, berr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	var files []*syntax.File
+	switch {
+	case perr != nil && berr != nil:
 		a.why("it is not a command line the checker can parse")
 		return
+	case perr != nil:
+		a.ask("it uses what only bash reads (" + grammarDetail(perr) + "), while commands run with /bin/sh, which is dash on many systems")
+		for _, r := range bashOnly(bash) {
+			a.ask(r)
+		}
+		files = []*syntax.File{bash}
+	case berr != nil:
+		a.ask(differently)
+		files = []*syntax.File{posix}
+	default:
+		files = []*syntax.File{posix}
+		only := bashOnly(bash)
+		for _, r := range only {
+			a.ask(r)
+		}
+		if p, b := printed(posix), printed(bash); p != b || len(only) > 0 {
+			if p != b {
+				a.ask(differently)
+			}
+			files = append(files, bash)
+		}
 	}
 	if depth == 0 {
 		var b strings.Builder
-		if syntax.NewPrinter().Print(&b, f) != nil {
+		if syntax.NewPrinter().Print(&b, files[0]) != nil {
 			a.why("it is not a command line the checker can read back")
 		} else {
 			a.key = strings.TrimSpace(b.String())
 		}
 	}
+	start := a.save()
+	for i, f := range files {
+		if i > 0 {
+			a.restore(start) // the other reading starts afresh
+		}
+		a.walk(f, depth)
+	}
+}
+
+// differently is why a line sh and bash parse differently asks.
+const differently = "sh (dash) and bash read it differently, so the checker cannot tell what it runs"
+
+// bashOnly says why each thing of f that bash reads and sh (dash) reads
+// otherwise makes the line ask: the POSIX parser reads these words the
+// same, as plain words and commands, but the shell running the line may
+// be either.
+func bashOnly(f *syntax.File) []string {
+	var out []string
+	add := func(r string) { out = addReason(out, r) }
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			a.why("it runs a command substitution $(…) whose output becomes part of the command")
-		case *syntax.ProcSubst:
-			a.why("it runs a process substitution <(…)")
-		case *syntax.CallExpr:
-			a.call(n, depth)
+		case *syntax.ArithmCmd, *syntax.LetClause:
+			add(arithmeticReason)
+		case *syntax.ForClause:
+			if _, ok := n.Loop.(*syntax.CStyleLoop); ok {
+				add(arithmeticReason)
+			}
+		case *syntax.TestClause:
+			add("[[ … ]] is bash's test, which sh (dash) reads as a command named [[ and runs what follows && or || in it")
+		case *syntax.SglQuoted:
+			if n.Dollar {
+				add("$'…' is text with escapes to bash and a $ followed by quoted text to sh (dash)")
+			}
+		case *syntax.DblQuoted:
+			if n.Dollar {
+				add("$\"…\" is translated text to bash and a $ followed by quoted text to sh (dash)")
+			}
+		case *syntax.CoprocClause:
+			add("coproc runs a command in the background in bash and is a command named coproc to sh (dash)")
 		case *syntax.DeclClause:
-			a.decl(n)
-		case *syntax.Stmt:
-			a.redirects(n)
-			if n.Cmd != nil {
-				a.stdinOf(n)
+			if v := n.Variant.Value; v != "export" && v != "local" && v != "readonly" {
+				add(v + " is bash's, where its options change how a variable's value is read; sh (dash) runs a command named " + v)
+			}
+		case *syntax.Word:
+			w := *n
+			if syntax.SplitBraces(&w) && slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.BraceExp); return ok }) {
+				add("bash expands {a,b} and {1..3} into several words, sh (dash) does not")
+			}
+		case *syntax.Assign:
+			if n.Append {
+				add("x+=… adds to a variable in bash and is a command named x+=… to sh (dash)")
 			}
 		}
 		return true
 	})
+	return out
+}
+
+// grammarDetail is the parser's word for what bash alone reads.
+func grammarDetail(err error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, ": "); ok {
+		msg = rest
+	}
+	msg = strings.TrimSuffix(msg, "; tried parsing as posix")
+	return OneLineVisible(msg, 80)
+}
+
+// walk reads every command of f, following the variables and working
+// folder the line sets through its subshells, branches and loops.
+func (a *analyzer) walk(f *syntax.File, depth int) {
+	var stack []syntax.Node
+	base := len(a.scopes)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			top := a.scopes[len(a.scopes)-1]
+			a.scopes = a.scopes[:len(a.scopes)-1]
+			stack = stack[:len(stack)-1]
+			switch top.kind {
+			case scopeIsolated:
+				a.restore(top.saved)
+			case scopeMaybe:
+				a.merge(top.saved)
+			}
+			return true
+		}
+		var parent syntax.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		kind := scopeKindOf(n, parent)
+		sc := scope{kind: kind}
+		if kind != scopeNone {
+			sc.saved = a.save()
+		}
+		a.scopes = append(a.scopes, sc)
+		stack = append(stack, n)
+		a.node(n, depth)
+		return true
+	})
+	a.scopes = a.scopes[:base]
+}
+
+// scopeKindOf says how what n sets reaches the rest of the line: not at all
+// (a subshell, a part of a pipeline, a command substitution, a
+// background job) or maybe (a branch, a loop, a function, the right of
+// && and ||).
+func scopeKindOf(n, parent syntax.Node) scopeKind {
+	switch n := n.(type) {
+	case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.CoprocClause:
+		return scopeIsolated
+	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.FuncDecl:
+		return scopeMaybe
+	case *syntax.Stmt:
+		if n.Background || n.Coprocess {
+			return scopeIsolated
+		}
+		if b, ok := parent.(*syntax.BinaryCmd); ok {
+			switch {
+			case b.Op == syntax.Pipe || b.Op == syntax.PipeAll:
+				return scopeIsolated
+			case b.Y == n:
+				return scopeMaybe
+			}
+		}
+	}
+	return scopeNone
+}
+
+// node reads one node of the line.
+func (a *analyzer) node(n syntax.Node, depth int) {
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		a.why("it runs a command substitution $(…) whose output becomes part of the command")
+	case *syntax.ProcSubst:
+		a.why("it runs a process substitution <(…)")
+	case *syntax.CallExpr:
+		a.call(n, depth)
+	case *syntax.DeclClause:
+		a.decl(n)
+	case *syntax.Stmt:
+		a.redirects(n)
+		if n.Cmd != nil {
+			a.stdinOf(n)
+		}
+	case *syntax.ForClause:
+		a.forLoop(n)
+	case *syntax.ArithmExp:
+		if arithmVars(n.X) {
+			a.ask("it evaluates $((…)) with a variable, whose value bash evaluates as arithmetic again, where an array index can run a command")
+		}
+	}
+}
+
+// arithmeticReason is why ((…)) and let ask every time.
+const arithmeticReason = "((…)) and let are arithmetic to bash, where an array index can run a command, and ((…)) is two nested subshells to sh (dash), which runs what is inside"
+
+// arithmVars reports an arithmetic expression that reads a variable.
+func arithmVars(x syntax.ArithmExpr) bool {
+	found := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			found = true
+		case *syntax.Lit:
+			if n.Value != "" && !(n.Value[0] >= '0' && n.Value[0] <= '9') {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// forLoop binds a for loop's variable to every value it takes; a loop
+// assigns a variable, so the line is not plain.
+func (a *analyzer) forLoop(f *syntax.ForClause) {
+	a.plain = false
+	switch l := f.Loop.(type) {
+	case *syntax.WordIter:
+		if l.Name == nil {
+			return
+		}
+		if !l.InPos.IsValid() {
+			// for x; do …: the script's arguments.
+			a.vars[l.Name.Value] = expansion{vals: []string{"$" + l.Name.Value}, unknown: true}
+			return
+		}
+		var e expansion
+		for _, w := range l.Items {
+			x := a.expand(w)
+			if len(e.vals) == 0 {
+				e = x
+				continue
+			}
+			e = union(e, x)
+		}
+		if len(e.vals) == 0 {
+			e = known("")
+		}
+		a.vars[l.Name.Value] = e
+	}
 }
 
 // redirects records the files a statement's redirections name; any
@@ -248,12 +553,12 @@ func (a *analyzer) redirects(s *syntax.Stmt) {
 			continue
 		}
 		raw, _ := word(r.Word)
-		exp, glob := a.expand(r.Word)
-		if exp == "/dev/null" {
+		e := a.expand(r.Word)
+		if e.text() == "/dev/null" && len(e.vals) == 1 && !e.unknown {
 			continue
 		}
 		a.plain = false
-		a.paths = append(a.paths, a.pathUse(raw, exp, glob, false, ""))
+		a.paths = append(a.paths, a.pathUses(raw, e, false, "")...)
 	}
 }
 
@@ -277,6 +582,7 @@ func (a *analyzer) stdinOf(s *syntax.Stmt) {
 
 // decl handles export, declare, local, readonly and typeset: their
 // assignments are tracked like plain ones, and make the line not plain.
+// declare, typeset and nameref are bash's alone.
 func (a *analyzer) decl(d *syntax.DeclClause) {
 	a.plain = false
 	for _, as := range d.Args {
@@ -293,23 +599,33 @@ func (a *analyzer) assign(as *syntax.Assign, standalone bool) string {
 		return ""
 	}
 	name := as.Name.Value
-	val := ""
+	val := known("")
 	if as.Value != nil {
-		val, _ = a.expand(as.Value)
+		val = a.expand(as.Value)
 	}
-	if r := dangerousAssign(name, val); r != "" {
-		a.ask(r)
+	for _, v := range val.vals {
+		if r := dangerousAssign(name, v); r != "" {
+			a.ask(r)
+		}
 	}
 	if standalone {
-		if as.Naked || as.Array != nil || as.Index != nil {
-			delete(a.vars, name)
-		} else if as.Append {
-			a.vars[name] += val
-		} else {
+		switch {
+		case as.Naked || as.Array != nil || as.Index != nil:
+			a.vars[name] = expansion{vals: []string{"$" + name}, unknown: true}
+		case as.Append:
+			old, ok := a.vars[name]
+			if !ok {
+				old = expansion{vals: []string{"$" + name}, unknown: true}
+			}
+			old.vals = append([]string(nil), old.vals...)
+			old.add(val.vals...)
+			old.glob, old.unknown = old.glob || val.glob, old.unknown || val.unknown
+			a.vars[name] = old
+		default:
 			a.vars[name] = val
 		}
 	}
-	return name + "=" + val
+	return name + "=" + val.text()
 }
 
 // call records one simple command (and what a wrapper around it runs).
@@ -335,21 +651,19 @@ func (a *analyzer) call(c *syntax.CallExpr, depth int) {
 	if !lit {
 		a.why("the program it runs (" + prog + ") is computed at run time")
 	}
-	exp := make([]string, len(c.Args))
-	globs := make([]bool, len(c.Args))
+	exp := make([]expansion, len(c.Args))
 	for i, w := range c.Args {
-		exp[i], globs[i] = a.expand(w)
+		exp[i] = a.expand(w)
 	}
-	a.run(cmdWords{prog: prog, args: words(c.Args[1:]), exp: exp, globs: globs, env: env}, depth, 0)
+	a.run(cmdWords{prog: prog, args: words(c.Args[1:]), exp: exp, env: env}, depth, 0)
 }
 
 // cmdWords is one command's words as written and expanded.
 type cmdWords struct {
-	prog  string
-	args  []string
-	exp   []string // program and args expanded
-	globs []bool   // per word of exp
-	env   []string
+	prog string
+	args []string
+	exp  []expansion // program and args expanded
+	env  []string
 }
 
 // sub is the command a wrapper runs: words from index i of the args on.
@@ -357,7 +671,35 @@ func (w cmdWords) sub(i int) cmdWords {
 	if i < 0 || i >= len(w.args) {
 		return cmdWords{}
 	}
-	return cmdWords{prog: w.args[i], args: w.args[i+1:], exp: w.exp[i+1:], globs: w.globs[i+1:]}
+	return cmdWords{prog: w.args[i], args: w.args[i+1:], exp: w.exp[i+1:]}
+}
+
+// texts are the first value of each word.
+func texts(es []expansion) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.text()
+	}
+	return out
+}
+
+// variants are the words with each value they take at least once: the
+// first of every word, then the second of those with several, and so on.
+func variants(es []expansion) [][]string {
+	n := 1
+	for _, e := range es {
+		n = max(n, len(e.vals))
+	}
+	out := make([][]string, n)
+	for i := range out {
+		out[i] = make([]string, len(es))
+		for j, e := range es {
+			if len(e.vals) > 0 {
+				out[i][j] = e.vals[i%len(e.vals)]
+			}
+		}
+	}
+	return out
 }
 
 // run records a command and looks through wrappers and shells.
@@ -365,20 +707,42 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 	if len(w.exp) == 0 {
 		return
 	}
-	a.cmds = append(a.cmds, SimpleCommand{Program: w.prog, Args: w.args, Expanded: w.exp, Assigns: w.env, Via: a.via})
+	computed := false
+	for _, e := range w.exp {
+		computed = computed || e.unknown || len(e.vals) > 1
+	}
+	a.cmds = append(a.cmds, SimpleCommand{Program: w.prog, Args: w.args, Expanded: texts(w.exp), Assigns: w.env, Via: a.via, Computed: computed})
 	base := path.Base(w.prog)
 	if hops > 8 {
 		a.why("it nests wrappers too deeply to check")
 		return
 	}
 	args, exp := w.args, w.exp[1:]
-	a.hosts = append(a.hosts, networkHosts(base, exp)...)
-	if r := optionsRun(base, args); r != "" {
+	for _, v := range variants(exp) {
+		hs, unreadable := networkHosts(base, v)
+		a.hosts = append(a.hosts, hs...)
+		if unreadable != "" {
+			a.ask(unreadable)
+		}
+		if r := optionsRun(base, v); r != "" {
+			a.ask(r)
+		}
+	}
+	if r := optionsRun(base, args); r != "" { // as written, too
 		a.ask(r)
 	}
-	a.pathWords(base, args, exp, w.globs[1:]) // cd's folder too, from where it starts
-	if base == "cd" && a.via == "" && hops == 0 {
-		a.cd(exp)
+	a.pathWords(base, args, exp) // cd's folder too, from where it starts
+	a.setsVars(base, args)
+	if declaring[base] && a.via == "" {
+		a.declares(base, exp)
+	}
+	if a.via == "" && hops == 0 {
+		switch base {
+		case "cd", "pushd":
+			a.cd(exp)
+		case "popd":
+			a.cwdLost = true
+		}
 	}
 	switch {
 	case base == "eval":
@@ -417,19 +781,76 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		return
 	case shells[base]:
 		a.ask("it runs " + base + ", a shell, which runs whatever its script, its -c text or its input says")
-		a.nested(base, func() { a.shell(base, args, depth) })
+		a.nested(base, func() {
+			saved := a.save() // a new shell: what it sets stays there
+			a.shell(base, args, depth)
+			a.restore(saved)
+		})
 		return
 	case base == "rm" && recursiveFlag(args):
 		a.ask("recursive delete") // the words of the shell's confirm pattern
 		for i, x := range exp {
 			if !strings.HasPrefix(args[i], "-") {
-				a.deletes = append(a.deletes, a.pathUse(args[i], x, w.globs[i+1], true, "rm"))
+				a.deletes = append(a.deletes, a.pathUses(args[i], x, true, "rm")...)
 			}
 		}
 	}
 	if runsStdin(base, args) || interpreterCode(base, args) {
 		a.why(base + " runs code given on its command line or piped into it")
+	} else if script := interpreterScript(base, args); script != "" {
+		a.ask("it runs " + base + " with the script " + script + ", so what it does is whatever that file says, as with a shell")
 	}
+}
+
+// setsVars notes the variables a builtin sets from what only the run
+// knows (read x, getopts o x, printf -v x, mapfile x) or unsets.
+func (a *analyzer) setsVars(base string, args []string) {
+	switch base {
+	case "read", "getopts", "mapfile", "readarray", "unset", "printf", "wait":
+	default:
+		return
+	}
+	for _, x := range args {
+		if isName(x) {
+			a.vars[x] = expansion{vals: []string{"$" + x}, unknown: true}
+		}
+	}
+}
+
+// declaring are the builtins whose NAME=value arguments are assignments
+// (read so by sh, where the parser sees a command, as by bash, where it
+// sees a declaration).
+var declaring = setOf("export", "readonly", "local", "declare", "typeset")
+
+// declares tracks the assignments among a declaring builtin's arguments
+// (export PATH=/tmp/evil), which make the line not plain.
+func (a *analyzer) declares(base string, exp []expansion) {
+	a.plain = false
+	for _, e := range exp {
+		name, _, ok := strings.Cut(e.text(), "=")
+		if !ok || !isName(name) {
+			continue
+		}
+		val := expansion{glob: e.glob, unknown: e.unknown}
+		for _, v := range e.vals {
+			_, x, _ := strings.Cut(v, "=")
+			val.vals = append(val.vals, x)
+			if r := dangerousAssign(name, x); r != "" {
+				a.ask(r)
+			}
+		}
+		a.vars[name] = val
+	}
+}
+
+// isName reports a shell variable name.
+func isName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // nested runs f with the analyzer noting that commands found meanwhile
@@ -462,7 +883,7 @@ func (a *analyzer) find(w cmdWords, depth, hops int) {
 				j++
 			}
 			if j > i+1 {
-				sub := cmdWords{prog: args[i+1], args: args[i+2 : j], exp: w.exp[i+2 : j+1], globs: w.globs[i+2 : j+1]}
+				sub := cmdWords{prog: args[i+1], args: args[i+2 : j], exp: w.exp[i+2 : j+1]}
 				a.nested("find", func() { a.run(sub, depth, hops+1) })
 			}
 			i = j
@@ -470,25 +891,70 @@ func (a *analyzer) find(w cmdWords, depth, hops int) {
 	}
 }
 
-// cd follows the working folder for the words after it.
-func (a *analyzer) cd(exp []string) {
-	var dir string
-	for _, x := range exp {
-		if !strings.HasPrefix(x, "-") || x == "-" {
-			dir = x
+// cd follows the working folder for the words after it: to each folder
+// its word may be, or somewhere unknown.
+func (a *analyzer) cd(exp []expansion) {
+	var dir *expansion
+	for i, x := range exp {
+		if t := x.text(); !strings.HasPrefix(t, "-") || t == "-" || len(x.vals) > 1 {
+			dir = &exp[i]
 			break
 		}
 	}
 	switch {
-	case dir == "":
-		a.cwd = a.home
-	case dir == "-" || strings.Contains(dir, "$"):
-		a.cwd = ""
-	case strings.HasPrefix(dir, "/"):
-		a.cwd = path.Clean(dir)
-	case a.cwd != "":
-		a.cwd = path.Join(a.cwd, dir)
+	case dir == nil:
+		if a.home == "" {
+			a.cwds, a.cwdLost = nil, true
+		} else {
+			a.cwds = []string{a.home}
+		}
+		return
+	case dir.unknown || dir.glob || dir.text() == "-":
+		a.cwds, a.cwdLost = nil, true
+		return
 	}
+	var next []string
+	for _, d := range dir.vals {
+		if strings.HasPrefix(d, "~") {
+			t, ok := a.tilde(d)
+			if !ok {
+				a.cwds, a.cwdLost = nil, true
+				return
+			}
+			d = t
+		}
+		var ps []string
+		switch {
+		case strings.HasPrefix(d, "/"):
+			ps = []string{d}
+		case len(a.cwds) == 0:
+			continue // relative to a start that is not known: still not known
+		default:
+			for _, c := range a.cwds {
+				ps = append(ps, path.Join(c, d))
+			}
+		}
+		for _, p := range ps {
+			rs, unknown := a.resolve(p)
+			if unknown {
+				a.cwds, a.cwdLost = nil, true
+				return
+			}
+			for _, r := range rs {
+				if !slices.Contains(next, r) {
+					next = append(next, r)
+				}
+			}
+		}
+	}
+	if len(next) == 0 {
+		return
+	}
+	if len(next) > maxAlts {
+		a.cwds, a.cwdLost = nil, true
+		return
+	}
+	a.cwds, a.cwdLost = next, false
 }
 
 // shell handles sh/bash…: a literal -c string is parsed in turn; no script
@@ -689,166 +1155,180 @@ func recursiveFlag(args []string) bool {
 	return false
 }
 
-// words renders each word as the program receives it.
-func words(ws []*syntax.Word) []string {
-	out := make([]string, 0, len(ws))
-	for _, w := range ws {
-		s, _ := word(w)
-		out = append(out, s)
+// interpreterValue are interpreters' options that take the next word as
+// their value, by family.
+var interpreterValue = map[string]map[string]bool{
+	"python": setOf("-X", "-W", "--check-hash-based-pycs"),
+	"node": setOf("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--input-type",
+		"--env-file", "--title"),
+	"ruby": setOf("-I", "-r", "-C", "-E", "-F"),
+	"perl": setOf("-I"),
+}
+
+// interpreterFamily is the family of an interpreter's options.
+func interpreterFamily(base string) string {
+	for _, f := range []string{"python", "pypy", "node", "ruby", "perl"} {
+		if strings.HasPrefix(base, f) {
+			if f == "pypy" {
+				return "python"
+			}
+			return f
+		}
+	}
+	return ""
+}
+
+// interpreterScript is the script file an interpreter runs (python3
+// build.py, node x.js, deno run x.ts, perl -I lib x.pl), or "": code
+// from a module (python -m pytest), from its command line or its input
+// (see interpreterCode and runsStdin), or none at all (node --version).
+// Like a shell given a script, it runs whatever that file says, which
+// the line does not show: it asks every time.
+func interpreterScript(base string, args []string) string {
+	if !isInterpreter(base) {
+		return ""
+	}
+	family := interpreterFamily(base)
+	toolchain := base == "deno" || base == "bun"
+	afterRun := false
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		case family == "python" && (x == "-m" || strings.HasPrefix(x, "-m") && !strings.HasPrefix(x, "--")):
+			return "" // a module, found like a program
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			if interpreterValue[family][x] {
+				i++
+			}
+		case toolchain && !afterRun && (x == "run" || x == "x"):
+			afterRun = true
+		case toolchain && !strings.Contains(x, "/") && path.Ext(x) == "":
+			return "" // deno test, bun install, bun run build: a subcommand or a package script
+		default:
+			return x
+		}
+	}
+	return ""
+}
+
+// resolve is an absolute path as the kernel reads it where the gate can:
+// /proc/self/root (and thread-self's, and a task's) is the root folder
+// and /proc/self/cwd the working folder, whatever .. follows them; then
+// cleaned. unknown is true when it goes through the working folder and
+// that is not known.
+func (a *analyzer) resolve(p string) (paths []string, unknown bool) {
+	return resolveProc(p, a.cwds, a.cwdLost || len(a.cwds) == 0, 0)
+}
+
+func resolveProc(p string, cwds []string, cwdUnknown bool, depth int) ([]string, bool) {
+	comps := strings.Split(p, "/")
+	var stack []string
+	for i, c := range comps {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		stack = append(stack, c)
+		link := procLink(stack)
+		if link == "" || depth > 4 {
+			continue
+		}
+		rest := strings.Join(comps[i+1:], "/")
+		if link == "root" {
+			return resolveProc("/"+rest, cwds, cwdUnknown, depth+1)
+		}
+		if cwdUnknown {
+			return []string{path.Clean(p)}, true
+		}
+		var out []string
+		for _, cwd := range cwds {
+			rs, unknown := resolveProc(cwd+"/"+rest, cwds, cwdUnknown, depth+1)
+			if unknown {
+				return []string{path.Clean(p)}, true
+			}
+			out = append(out, rs...)
+		}
+		return out, false
+	}
+	return []string{"/" + strings.Join(stack, "/")}, false
+}
+
+// procLink is "root" or "cwd" when the components name the root or
+// working folder link of this process or thread under /proc.
+func procLink(c []string) string {
+	if len(c) < 3 || c[0] != "proc" || c[1] != "self" && c[1] != "thread-self" {
+		return ""
+	}
+	last := c[len(c)-1]
+	if last != "root" && last != "cwd" {
+		return ""
+	}
+	switch {
+	case len(c) == 3:
+		return last
+	case len(c) == 5 && c[2] == "task" && c[3] != "" && strings.Trim(c[3], "0123456789") == "":
+		return last
+	}
+	return ""
+}
+
+// pathUses are a word's PathUses, one for each value it takes and each
+// folder the command may be in.
+func (a *analyzer) pathUses(raw string, e expansion, recursive bool, prog string) []PathUse {
+	var out []PathUse
+	for _, v := range e.vals {
+		out = append(out, a.pathUse(raw, v, e.glob, e.unknown, recursive, prog)...)
 	}
 	return out
 }
 
-// word returns w with quotes and escapes removed, and whether it is fully
-// literal. Expansions keep their shell spelling ($HOME, ${IFS}, $(…)).
-func word(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	lit := true
-	for _, p := range w.Parts {
-		if !part(&b, p, false) {
-			lit = false
+// pathUse is the PathUses of one value of a word as written (raw): made
+// absolute against each folder the command may be in when they are
+// known.
+func (a *analyzer) pathUse(raw, p string, glob, unknown, recursive bool, prog string) []PathUse {
+	if strings.HasPrefix(p, "~") {
+		// Also inside a word (f=@~/x), where the shell leaves it to the
+		// program.
+		if t, ok := a.tilde(p); ok {
+			p = t
+		} else {
+			unknown = true
 		}
 	}
-	return b.String(), lit
-}
-
-func part(b *strings.Builder, p syntax.WordPart, quoted bool) bool {
-	switch p := p.(type) {
-	case *syntax.Lit:
-		b.WriteString(unescape(p.Value, quoted))
-		return true
-	case *syntax.SglQuoted:
-		b.WriteString(p.Value)
-		return !p.Dollar || !strings.Contains(p.Value, `\`)
-	case *syntax.DblQuoted:
-		lit := true
-		for _, q := range p.Parts {
-			if !part(b, q, true) {
-				lit = false
-			}
-		}
-		return lit
+	mk := func(p string, unknown bool) PathUse {
+		return PathUse{Word: raw, Path: p, Glob: glob, Recursive: recursive, Program: prog, Unknown: unknown}
+	}
+	var abs []string
+	switch {
+	case strings.HasPrefix(p, "/"):
+		abs = []string{p}
+	case unknown:
+		return []PathUse{mk(p, true)}
+	case a.cwdLost:
+		return []PathUse{mk(p, true)}
+	case len(a.cwds) == 0:
+		return []PathUse{mk(p, false)}
 	default:
-		b.WriteString(printed(p.(syntax.Node)))
-		return false
-	}
-}
-
-// printed is a node as the shell spells it.
-func printed(n syntax.Node) string {
-	var sb strings.Builder
-	if err := syntax.NewPrinter().Print(&sb, n); err != nil {
-		return "$?"
-	}
-	return sb.String()
-}
-
-// expand is w as the shell will see it where that is knowable (see
-// SimpleCommand.Expanded), and whether it holds an unquoted glob
-// character.
-func (a *analyzer) expand(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	glob := false
-	for i, p := range w.Parts {
-		a.expandPart(&b, p, false, i == 0, &glob)
-	}
-	return b.String(), glob
-}
-
-func (a *analyzer) expandPart(b *strings.Builder, p syntax.WordPart, quoted, first bool, glob *bool) {
-	switch p := p.(type) {
-	case *syntax.Lit:
-		v := p.Value
-		if !quoted && first && a.home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
-			v = a.home + strings.TrimPrefix(v, "~")
-			if a.home == "/" {
-				v = "/" + strings.TrimPrefix(strings.TrimPrefix(p.Value, "~"), "/")
-			}
-		}
-		if !quoted && hasGlob(v) {
-			*glob = true
-		}
-		b.WriteString(unescape(v, quoted))
-	case *syntax.SglQuoted:
-		b.WriteString(p.Value)
-	case *syntax.DblQuoted:
-		for _, q := range p.Parts {
-			a.expandPart(b, q, true, false, glob)
-		}
-	case *syntax.ParamExp:
-		if v, ok := a.param(p); ok {
-			b.WriteString(v)
-			return
-		}
-		b.WriteString(printed(p))
-	default:
-		b.WriteString(printed(p.(syntax.Node)))
-	}
-}
-
-// param is the value of $NAME, ${NAME}, ${NAME:?…}, ${NAME:-default} and
-// the like when the gate can know it: HOME, or a variable set earlier on
-// the line; an unknown one with a default gives the default.
-func (a *analyzer) param(p *syntax.ParamExp) (string, bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 ||
-		p.NestedParam != nil || len(p.Modifiers) > 0 {
-		return "", false
-	}
-	name := p.Param.Value
-	val, known := a.vars[name]
-	if !known && name == "HOME" && a.home != "" {
-		val, known = a.home, true
-	}
-	if p.Exp == nil {
-		return val, known
-	}
-	switch p.Exp.Op {
-	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return val, known
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		if known && (val != "" || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.AssignUnset) {
-			return val, true
-		}
-		if p.Exp.Word == nil {
-			return "", true
-		}
-		d, _ := a.expand(p.Exp.Word)
-		return d, true
-	}
-	return "", false
-}
-
-func hasGlob(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '*', '?', '[':
-			return true
+		for _, c := range a.cwds {
+			abs = append(abs, path.Join(c, p))
 		}
 	}
-	return false
-}
-
-// unescape removes the backslashes the shell removes: before any character
-// outside quotes, before $ ` " \ and newline inside double quotes.
-func unescape(s string, quoted bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			n := s[i+1]
-			if !quoted || strings.IndexByte("$`\"\\\n", n) >= 0 {
-				if n != '\n' {
-					b.WriteByte(n)
-				}
-				i++
-				continue
-			}
+	var out []PathUse
+	for _, x := range abs {
+		rs, u := a.resolve(x)
+		for _, r := range rs {
+			out = append(out, mk(r, unknown || u))
 		}
-		b.WriteByte(s[i])
 	}
-	return b.String()
+	return out
 }

@@ -1,7 +1,7 @@
 package gate
 
 import (
-	"path"
+	"net"
 	"strings"
 )
 
@@ -61,19 +61,7 @@ func dangerousAssign(name, value string) string {
 // optionsRun says why a program runs another program, code or file that
 // its options, arguments or script name, or "" when it does not.
 func optionsRun(base string, args []string) string {
-	has := func(names ...string) bool {
-		for _, x := range args {
-			if x == "--" {
-				return false
-			}
-			for _, n := range names {
-				if x == n || strings.HasPrefix(n, "--") && strings.HasPrefix(x, n+"=") {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(names ...string) bool { return hasOption(args, names...) }
 	switch base {
 	case "git":
 		return gitRisk(args)
@@ -105,8 +93,12 @@ func optionsRun(base string, args []string) string {
 			}
 		}
 	case "go":
-		if has("-exec", "-toolexec", "--exec", "--toolexec", "-overlay") {
-			return "go -exec/-toolexec runs the program its option names"
+		// Go's flags take one dash or two, and their value after = too.
+		if has("-exec", "-toolexec", "-overlay", "-vettool", "-modfile") {
+			return "go -exec, -toolexec, -vettool, -overlay or -modfile runs the program or builds the code its option names"
+		}
+		if cmd, at := firstWord(args); cmd == "env" && hasOption(args[at+1:], "-w", "-u") {
+			return "go env -w sets Go's settings (GOFLAGS=-toolexec=…) for every later go command"
 		}
 	case "cargo":
 		if has("--config") {
@@ -116,9 +108,15 @@ func optionsRun(base string, args []string) string {
 		if has("--eval", "-E") {
 			return "make --eval runs the make code its option gives"
 		}
+		if has("-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir") {
+			return "make -f, -C or -I reads another makefile than the folder's own, which says what runs"
+		}
 		for _, x := range args {
-			if strings.HasPrefix(x, "SHELL=") || strings.HasPrefix(x, ".SHELLFLAGS=") || strings.HasPrefix(x, "MAKESHELL=") {
-				return "it sets make's SHELL, which runs every recipe"
+			if x == "--" {
+				break
+			}
+			if name, _, ok := strings.Cut(x, "="); ok && !strings.HasPrefix(x, "-") && name != "" {
+				return "make " + name + "=… overrides a variable of the makefile, such as the programs its recipes run (SHELL, CC, GO)"
 			}
 		}
 	case "vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim":
@@ -152,8 +150,8 @@ func optionsRun(base string, args []string) string {
 			return "sort --compress-program runs the program its option names"
 		}
 	case "wget":
-		if has("-e", "--execute", "--use-askpass", "-i", "--input-file") {
-			return "wget -e/-i/--use-askpass runs commands or reaches addresses its option names"
+		if has("-e", "--execute", "--use-askpass", "-i", "--input-file", "--config") {
+			return "wget -e/-i/--config/--use-askpass runs commands or reaches addresses its option names"
 		}
 	case "curl":
 		if has("-K", "--config") {
@@ -164,8 +162,8 @@ func optionsRun(base string, args []string) string {
 			return base + " -o sets a hook that runs a program"
 		}
 	case "npm", "pnpm", "yarn":
-		if has("--script-shell") {
-			return base + " --script-shell names the shell that runs scripts"
+		if has("--script-shell", "--node-options", "--prefix", "-C", "--userconfig", "--globalconfig") {
+			return base + " --script-shell, --node-options, --prefix or --userconfig chooses the shell, the code or the package whose scripts run"
 		}
 	case "node", "nodejs", "deno", "bun":
 		if has("-r", "--require", "--import", "--loader", "--experimental-loader") {
@@ -185,6 +183,72 @@ func optionsRun(base string, args []string) string {
 		return base + " opens a file or address with whatever program is set for it"
 	}
 	return ""
+}
+
+// firstWord is the first argument that is not an option, and its index.
+func firstWord(args []string) (string, int) {
+	for i, x := range args {
+		if !strings.HasPrefix(x, "-") {
+			return x, i
+		}
+	}
+	return "", len(args)
+}
+
+// hasOption reports whether args (up to a --) give one of the options
+// names, as the programs read them (see optionNamed).
+func hasOption(args []string, names ...string) bool {
+	for _, x := range args {
+		if x == "--" {
+			return false
+		}
+		for _, n := range names {
+			if optionNamed(x, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// optionNamed reports whether the word x gives the option name: exactly,
+// with its value after = (--file=x, Go's -exec=x), a long option
+// abbreviated (GNU getopt and git take any unambiguous start of its
+// name: --to-com for --to-command), a one-dash name with two dashes too
+// (Go's --toolexec), a one-letter option with its value attached (-Xval)
+// or run together with others (-vX). A name that is not an option (set,
+// foreach) matches only itself.
+func optionNamed(x, name string) bool {
+	if x == name {
+		return true
+	}
+	if !strings.HasPrefix(name, "-") || !strings.HasPrefix(x, "-") {
+		return false
+	}
+	if strings.HasPrefix(x, name+"=") {
+		return true
+	}
+	n, _, _ := strings.Cut(x, "=")
+	switch {
+	case strings.HasPrefix(name, "--"):
+		return len(n) >= 3 && strings.HasPrefix(n, "--") && strings.HasPrefix(name, n)
+	case len(name) == 2:
+		if len(x) < 3 || x[1] == '-' {
+			return false
+		}
+		for i := 1; i < len(x); i++ {
+			c := x[i]
+			if c == name[1] {
+				return true
+			}
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return false
+			}
+		}
+		return false
+	default:
+		return n == "-"+name
+	}
 }
 
 // clusterHas reports short options run together (-avze) that hold c.
@@ -270,19 +334,7 @@ func gitRisk(args []string) string {
 		return "git " + cmd + " is not one of git's commands, so it may be an alias, which can run anything"
 	}
 	rest := args[at+1:]
-	has := func(names ...string) bool {
-		for _, x := range rest {
-			if x == "--" {
-				return false
-			}
-			for _, n := range names {
-				if x == n || strings.HasPrefix(n, "--") && strings.HasPrefix(x, n+"=") {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(names ...string) bool { return hasOption(rest, names...) }
 	switch cmd {
 	case "config":
 		if !has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--show-origin", "--show-scope") || has("--add", "--replace-all", "set", "--edit", "-e", "edit", "--unset", "--unset-all") {
@@ -333,7 +385,7 @@ func tarRisk(args []string) string {
 		}
 		for _, p := range []string{"--to-command", "--checkpoint-action", "--use-compress-program", "--compress-program",
 			"--rsh-command", "--info-script", "--new-volume-script", "--rmt-command", "--index-file"} {
-			if strings.HasPrefix(x, p) {
+			if optionNamed(x, p) || strings.HasPrefix(x, p) {
 				return why
 			}
 		}
@@ -575,34 +627,33 @@ func sedScriptRuns(s string) bool {
 // Options of network programs that take a separate value, which is not
 // an address.
 var (
-	curlValue = setOf("-o", "--output", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
-		"--data-ascii", "--json", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
-		"-c", "--cookie-jar", "-T", "--upload-file", "-F", "--form", "--form-string", "-w", "--write-out", "-m", "--max-time",
-		"--connect-timeout", "-r", "--range", "-C", "--continue-at", "-E", "--cert", "--cert-type", "--key", "--key-type",
-		"--cacert", "--capath", "--ciphers", "-U", "--proxy-user", "--resolve", "--connect-to", "--retry", "--retry-delay",
-		"--retry-max-time", "-y", "--speed-time", "-Y", "--speed-limit", "-z", "--time-cond", "--max-filesize", "--limit-rate",
-		"--interface", "--local-port", "-Q", "--quote", "--url-query", "--aws-sigv4", "--oauth2-bearer", "-D", "--dump-header",
-		"--trace", "--trace-ascii", "--stderr", "--max-redirs", "--dns-servers", "--output-dir", "--variable", "--netrc-file",
-		"--pubkey", "--hostpubmd5", "--hostpubsha256", "--proto", "--proto-redir", "--mail-from", "--mail-rcpt", "-t", "--telnet-option")
 	wgetValue = setOf("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix",
 		"-U", "--user-agent", "--header", "-t", "--tries", "-T", "--timeout", "-w", "--wait", "-Q", "--quota", "-l", "--level",
 		"-A", "--accept", "-R", "--reject", "-D", "--domains", "--post-data", "--post-file", "--body-data", "--body-file",
 		"--method", "--user", "--password", "--http-user", "--http-password", "--referer", "--load-cookies", "--save-cookies",
-		"-B", "--base", "--bind-address", "--limit-rate", "--ca-certificate", "--certificate", "--private-key")
+		"-B", "--base", "--bind-address", "--limit-rate", "--ca-certificate", "--certificate", "--private-key", "-e", "--execute",
+		"-i", "--input-file", "-I", "--include-directories", "-X", "--exclude-directories", "--config", "--bind-dns-address",
+		"--dns-servers", "--use-askpass", "--proxy-user", "--proxy-password", "--ftp-user", "--ftp-password", "--warc-file",
+		"--restrict-file-names", "--progress", "--local-encoding", "--remote-encoding", "--default-page", "--secure-protocol",
+		"--ca-directory", "--crl-file", "--pinnedpubkey", "--random-file", "--egd-file", "--hsts-file", "--rejected-log",
+		"--exclude-domains", "--follow-tags", "--ignore-tags", "--accept-regex", "--reject-regex", "--regex-type",
+		"--max-redirect", "--read-timeout", "--dns-timeout", "--connect-timeout", "--waitretry", "--retry-on-http-error",
+		"--prefer-family", "--cut-dirs", "--certificate-type", "--private-key-type", "--ciphers", "--report-speed")
 	sshValue = setOf("-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S",
 		"-W", "-w", "-B", "-P")
 	ncValue = setOf("-p", "-s", "-w", "-i", "-x", "-X", "-q", "-T", "-O", "-I", "-V", "-M", "-m", "-g", "-G", "-e", "-c",
 		"--source", "--source-port", "--proxy", "--proxy-type", "--wait", "--idle-timeout", "--exec", "--sh-exec")
-	curlLike = setOf("curl", "wget", "http", "https", "xh", "xhs", "aria2c", "lynx", "w3m", "links", "elinks", "httpie", "curlie")
+	curlLike = setOf("http", "https", "xh", "xhs", "aria2c", "lynx", "w3m", "links", "elinks", "httpie", "curlie")
 	ncLike   = setOf("nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "telnet", "ftp", "lftp", "tftp")
 )
 
 // networkHosts are the hosts a command would connect to, read from its
 // words as the program reads them; args are expanded. Any other program
 // given a URL with a network scheme (a script, a downloader) counts as
-// reaching it too.
-func networkHosts(base string, args []string) []Host {
-	var out []Host
+// reaching it too. unreadable says why a word that names where the
+// program connects cannot be read as a host (then it asks every time),
+// or is "".
+func networkHosts(base string, args []string) (out []Host, unreadable string) {
 	positional := func(value map[string]bool, f func(i int, x string)) {
 		for i := 0; i < len(args); i++ {
 			x := args[i]
@@ -622,6 +673,10 @@ func networkHosts(base string, args []string) []Host {
 		}
 	}
 	switch {
+	case base == "curl" || base == "curlie":
+		return curlHosts(args)
+	case base == "wget" || base == "wget2":
+		return wgetHosts(args)
 	case curlLike[base]:
 		for i, x := range args {
 			if (x == "--url" || x == "-x" || x == "--proxy" || x == "--preproxy") && i+1 < len(args) {
@@ -637,22 +692,18 @@ func networkHosts(base string, args []string) []Host {
 				}
 			}
 		}
-		value := curlValue
-		if base == "wget" {
-			value = wgetValue
-		}
-		positional(value, func(_ int, x string) {
+		positional(nil, func(_ int, x string) {
 			if h, ok := urlHost(x, true); ok {
 				out = append(out, h)
 			}
 		})
-		return out
+		return out, ""
 	case ncLike[base]:
 		var pos []string
 		positional(ncValue, func(_ int, x string) { pos = append(pos, x) })
 		if len(pos) > 0 {
 			if h, ok := urlHost(pos[0], false); ok {
-				return []Host{h}
+				return []Host{h}, ""
 			}
 			host := pos[0]
 			if at := strings.LastIndexByte(host, '@'); at >= 0 {
@@ -663,10 +714,11 @@ func networkHosts(base string, args []string) []Host {
 				key = HostKey(host + ":" + pos[1])
 			}
 			if key != "" {
-				return []Host{{Name: key, URL: strings.Join(append([]string{base}, pos...), " ")}}
+				return []Host{{Name: key, URL: strings.Join(append([]string{base}, pos...), " ")}}, ""
 			}
+			return nil, base + "'s address " + quoteWord(pos[0]) + " names no host the checker can read, so no one can tell where it connects"
 		}
-		return nil
+		return nil, ""
 	case base == "ssh" || base == "mosh" || base == "autossh":
 		var host string
 		positional(sshValue, func(_ int, x string) {
@@ -681,7 +733,7 @@ func networkHosts(base string, args []string) []Host {
 				}
 			}
 		}
-		return append(out, sshHost(host)...)
+		return append(out, sshHost(host)...), ""
 	case base == "scp" || base == "sftp" || base == "rsync":
 		first := true
 		positional(sshValue, func(_ int, x string) {
@@ -694,25 +746,9 @@ func networkHosts(base string, args []string) []Host {
 			}
 			first = false
 		})
-		return out
+		return out, ""
 	case base == "git":
-		cmd, at := gitCommand(args)
-		switch cmd {
-		case "push", "fetch", "pull", "clone", "ls-remote", "remote", "submodule", "archive":
-		default:
-			return nil
-		}
-		for _, x := range args[at+1:] {
-			if v, ok := strings.CutPrefix(x, "--remote="); ok {
-				x = v
-			}
-			if h, ok := urlHost(x, false); ok {
-				out = append(out, h)
-			} else if h, ok := remoteSpec(x); ok {
-				out = append(out, h)
-			}
-		}
-		return out
+		return gitHosts(args)
 	case base == "socat":
 		for _, x := range args {
 			l := strings.ToLower(x)
@@ -725,7 +761,7 @@ func networkHosts(base string, args []string) []Host {
 				}
 			}
 		}
-		return out
+		return out, ""
 	case base == "openssl":
 		for i, x := range args {
 			if x == "-connect" && i+1 < len(args) {
@@ -734,9 +770,9 @@ func networkHosts(base string, args []string) []Host {
 				}
 			}
 		}
-		return out
+		return out, ""
 	case textArgs[base]:
-		return nil
+		return nil, ""
 	}
 	for _, x := range args {
 		if v, ok := cutOption(x); ok {
@@ -746,7 +782,323 @@ func networkHosts(base string, args []string) []Host {
 			out = append(out, h)
 		}
 	}
-	return out
+	return out, ""
+}
+
+// quoteWord shows a word of a command line in a reason.
+func quoteWord(s string) string { return "\"" + OneLineVisible(s, 120) + "\"" }
+
+// Options of curl (7.88) that take a value: one-letter ones, which may
+// run together (-fsSLo file), and long ones.
+var (
+	curlShortValue = "EKCbcdDFPHhmoUQreXYytzTuAwx"
+	curlLongValue  = setOf("--abstract-unix-socket", "--alt-svc", "--aws-sigv4", "--cacert", "--capath", "--cert", "--cert-type",
+		"--ciphers", "--config", "--connect-timeout", "--connect-to", "--continue-at", "--cookie", "--cookie-jar",
+		"--create-file-mode", "--crlfile", "--curves", "--data", "--data-ascii", "--data-binary", "--data-raw",
+		"--data-urlencode", "--delegation", "--dns-interface", "--dns-ipv4-addr", "--dns-ipv6-addr", "--dns-servers",
+		"--doh-url", "--dump-header", "--egd-file", "--engine", "--etag-compare", "--etag-save", "--expect100-timeout",
+		"--form", "--form-string", "--ftp-account", "--ftp-alternative-to-user", "--ftp-method", "--ftp-port",
+		"--ftp-ssl-ccc-mode", "--happy-eyeballs-timeout-ms", "--header", "--help", "--hostpubmd5", "--hostpubsha256",
+		"--hsts", "--interface", "--json", "--keepalive-time", "--key", "--key-type", "--krb", "--libcurl", "--limit-rate",
+		"--local-port", "--login-options", "--mail-auth", "--mail-from", "--mail-rcpt", "--max-filesize", "--max-redirs",
+		"--max-time", "--netrc-file", "--noproxy", "--oauth2-bearer", "--output", "--output-dir", "--parallel-max",
+		"--pass", "--pinnedpubkey", "--preproxy", "--proto", "--proto-default", "--proto-redir", "--proxy",
+		"--proxy-cacert", "--proxy-capath", "--proxy-cert", "--proxy-cert-type", "--proxy-ciphers", "--proxy-crlfile",
+		"--proxy-header", "--proxy-key", "--proxy-key-type", "--proxy-pass", "--proxy-pinnedpubkey",
+		"--proxy-service-name", "--proxy-tls13-ciphers", "--proxy-tlsauthtype", "--proxy-tlspassword", "--proxy-tlsuser",
+		"--proxy-user", "--proxy1.0", "--pubkey", "--quote", "--random-file", "--range", "--rate", "--referer",
+		"--request", "--request-target", "--resolve", "--retry", "--retry-delay", "--retry-max-time", "--sasl-authzid",
+		"--service-name", "--socks4", "--socks4a", "--socks5", "--socks5-gssapi-service", "--socks5-hostname",
+		"--speed-limit", "--speed-time", "--stderr", "--telnet-option", "--tftp-blksize", "--time-cond", "--tls-max",
+		"--tls13-ciphers", "--tlsauthtype", "--tlspassword", "--tlsuser", "--trace", "--trace-ascii", "--unix-socket",
+		"--upload-file", "--url", "--url-query", "--user", "--user-agent", "--write-out", "--variable", "--expand-url",
+		"--ech", "--ip-tos", "--vlan-priority", "--trace-config", "--output-dir", "--etag-save", "--knownhosts")
+	// curlProxy are the options whose value is a proxy curl connects to.
+	curlProxy = setOf("-x", "--proxy", "--preproxy", "--socks4", "--socks4a", "--socks5", "--socks5-hostname", "--proxy1.0")
+	// curlElsewhere are options whose value chooses where or how curl
+	// connects in a way no host names.
+	curlElsewhere = setOf("--interface", "--dns-interface", "--dns-ipv4-addr", "--dns-ipv6-addr", "--unix-socket",
+		"--abstract-unix-socket", "-P", "--ftp-port", "--local-port", "--expand-url")
+)
+
+// curlHosts reads curl's words as curl does: every word that is not an
+// option or an option's value is a URL; --url, the proxies, --connect-to,
+// --resolve, --dns-servers and --doh-url name hosts too. A URL whose host
+// curl reads differently from the checker (a glob such as [1-3] or {a,b}
+// in the host or port, an escape) and options that send it somewhere no
+// host names (--interface, --unix-socket) make it ask every time.
+func curlHosts(args []string) (out []Host, unreadable string) {
+	url := func(x string) bool {
+		h, ok := curlURL(x)
+		if ok {
+			out = append(out, h)
+		} else if unreadable == "" {
+			unreadable = "curl's address " + quoteWord(x) + " names no host the checker can read as curl does (a URL glob such as [1-3] or {a,b}, an escape), so no one can tell where it connects"
+		}
+		return ok
+	}
+	option := func(opt, val string) {
+		switch {
+		case opt == "--url":
+			url(val)
+		case curlProxy[opt]:
+			if h, ok := curlURL(val); ok {
+				out = append(out, h)
+			} else if unreadable == "" {
+				unreadable = "curl " + opt + " names a proxy " + quoteWord(val) + " the checker cannot read as a host"
+			}
+		case opt == "--doh-url":
+			url(val)
+		case opt == "--connect-to":
+			if h, ok := connectTo(val); ok {
+				out = append(out, h)
+			} else if unreadable == "" {
+				unreadable = "curl --connect-to " + quoteWord(val) + " sends the request to an address the checker cannot read as a host"
+			}
+		case opt == "--resolve":
+			hs, ok := resolveTo(val)
+			out = append(out, hs...)
+			if !ok && unreadable == "" {
+				unreadable = "curl --resolve " + quoteWord(val) + " sends the request to an address the checker cannot read as a host"
+			}
+		case opt == "--dns-servers":
+			for _, s := range strings.Split(val, ",") {
+				if k := HostKey(strings.TrimSpace(s)); k != "" {
+					out = append(out, Host{Name: k, URL: "dns://" + s})
+				} else if unreadable == "" {
+					unreadable = "curl --dns-servers " + quoteWord(val) + " asks a name server the checker cannot read as a host"
+				}
+			}
+		case curlElsewhere[opt]:
+			if unreadable == "" {
+				unreadable = "curl " + opt + " chooses where or how it connects in a way no host name shows"
+			}
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			for _, y := range args[i+1:] {
+				url(y)
+			}
+			return out, unreadable
+		case strings.HasPrefix(x, "--"):
+			if curlLongValue[x] && i+1 < len(args) {
+				option(x, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			for j := 1; j < len(x); j++ {
+				if strings.IndexByte(curlShortValue, x[j]) < 0 {
+					continue
+				}
+				opt := "-" + x[j:j+1]
+				switch {
+				case j+1 < len(x):
+					option(opt, x[j+1:])
+				case i+1 < len(args):
+					option(opt, args[i+1])
+					i++
+				}
+				break
+			}
+		default:
+			url(x)
+		}
+	}
+	return out, unreadable
+}
+
+// curlURL reads a URL as curl does: http:// when it has no scheme, and
+// only when its host and port are plain (a name, an address, [an IPv6
+// address], a number for the port): curl expands globs there ([1-3],
+// {a,b}) and reads escapes the checker would not.
+func curlURL(x string) (Host, bool) {
+	x = strings.TrimSpace(x)
+	rest := x
+	if i := strings.Index(x, "://"); i > 0 {
+		rest = x[i+3:]
+	} else {
+		x = "http://" + x
+	}
+	auth := rest
+	if i := strings.IndexAny(auth, "/?#"); i >= 0 {
+		auth = auth[:i]
+	}
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		auth = auth[at+1:]
+	}
+	if !plainAuthority(auth) {
+		return Host{}, false
+	}
+	return urlHost(x, false)
+}
+
+// plainAuthority reports a host[:port] made of a name or an address and
+// a number: nothing curl or wget would expand or unescape.
+func plainAuthority(s string) bool {
+	if strings.HasPrefix(s, "[") {
+		end := strings.IndexByte(s, ']')
+		if end < 0 || net.ParseIP(s[1:end]) == nil {
+			return false
+		}
+		s = "h" + s[end+1:]
+	}
+	host, port, hasPort := strings.Cut(s, ":")
+	if host == "" || hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
+		return false
+	}
+	for _, r := range host {
+		if !(r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 && r != 0xfffd) {
+			return false
+		}
+	}
+	return true
+}
+
+// connectTo reads --connect-to HOST1:PORT1:HOST2:PORT2: the request for
+// the first goes to the second, which must name a host.
+func connectTo(v string) (Host, bool) {
+	parts := splitColons(v)
+	if len(parts) != 4 || parts[2] == "" {
+		return Host{}, false
+	}
+	addr := parts[2]
+	if parts[3] != "" {
+		addr = joinHostPort(parts[2], parts[3])
+	}
+	if !plainAuthority(addr) {
+		return Host{}, false
+	}
+	k := HostKey(addr)
+	return Host{Name: k, URL: "--connect-to " + v}, k != ""
+}
+
+// resolveTo reads --resolve [+]HOST:PORT:ADDR[,ADDR]…: requests for the
+// host go to each address.
+func resolveTo(v string) ([]Host, bool) {
+	if strings.HasPrefix(v, "-") {
+		return nil, true // removes an entry
+	}
+	parts := splitColons(strings.TrimPrefix(v, "+"))
+	if len(parts) < 3 {
+		return nil, false
+	}
+	var out []Host
+	for _, a := range strings.Split(strings.Join(parts[2:], ":"), ",") {
+		addr := joinHostPort(strings.Trim(a, "[]"), parts[1])
+		k := HostKey(addr)
+		if k == "" || !plainAuthority(addr) {
+			return out, false
+		}
+		out = append(out, Host{Name: k, URL: "--resolve " + v})
+	}
+	return out, true
+}
+
+// splitColons splits at colons outside [brackets].
+func splitColons(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ':':
+			if depth == 0 {
+				out = append(out, strings.Trim(v[start:i], "[]"))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.Trim(v[start:], "[]"))
+}
+
+func joinHostPort(host, port string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]:" + port
+	}
+	return host + ":" + port
+}
+
+// wgetShortValue are wget's one-letter options that take a value.
+const wgetShortValue = "eoaiBtOTwQPUlARDIX"
+
+// wgetHosts reads wget's words as wget does: every word that is not an
+// option or an option's value is a URL (http:// assumed), which must
+// name a host the checker can read; --bind-address and the like ask.
+func wgetHosts(args []string) (out []Host, unreadable string) {
+	url := func(x string) {
+		if h, ok := curlURL(x); ok {
+			out = append(out, h)
+		} else if unreadable == "" {
+			unreadable = "wget's address " + quoteWord(x) + " names no host the checker can read, so no one can tell where it connects"
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			for _, y := range args[i+1:] {
+				url(y)
+			}
+			return out, unreadable
+		case strings.HasPrefix(x, "--"):
+			name, _, hasVal := strings.Cut(x, "=")
+			if hasOption([]string{name}, "--bind-address", "--bind-dns-address", "--dns-servers") && unreadable == "" {
+				unreadable = "wget " + name + " chooses where or how it connects in a way no host name shows"
+			}
+			if !hasVal && wgetValue[name] {
+				i++
+			}
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			for j := 1; j < len(x); j++ {
+				if strings.IndexByte(wgetShortValue, x[j]) >= 0 {
+					if j+1 == len(x) {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			url(x)
+		}
+	}
+	return out, unreadable
+}
+
+// gitHosts are the hosts of git's network commands: URLs and
+// [user@]host:path; a remote helper (ext::, fd::, any x::…) runs a
+// program or reaches what the checker cannot read, so it asks.
+func gitHosts(args []string) (out []Host, unreadable string) {
+	cmd, at := gitCommand(args)
+	switch cmd {
+	case "push", "fetch", "pull", "clone", "ls-remote", "remote", "submodule", "archive":
+	default:
+		return nil, ""
+	}
+	for _, x := range args[at+1:] {
+		if v, ok := strings.CutPrefix(x, "--remote="); ok {
+			x = v
+		}
+		if i := strings.Index(x, "::"); i > 0 && !strings.ContainsAny(x[:i], "/:@") {
+			if unreadable == "" {
+				unreadable = "git's address " + quoteWord(x) + " uses the remote helper git-remote-" + x[:i] + ", which runs a program or connects where no host name shows"
+			}
+			continue
+		}
+		if h, ok := urlHost(x, false); ok {
+			out = append(out, h)
+		} else if h, ok := remoteSpec(x); ok {
+			out = append(out, h)
+		} else if strings.Contains(x, "://") && unreadable == "" {
+			unreadable = "git's address " + quoteWord(x) + " names no host the checker can read, so no one can tell where it connects"
+		}
+	}
+	return out, unreadable
 }
 
 // cutOption is the value of --name=value.
@@ -805,8 +1157,10 @@ func remoteSpec(x string) (Host, bool) {
 // arguments (not options; for grep, sed, awk, jq and the like not the
 // pattern or program that comes first), the values of --option=value,
 // and not the remote half of scp or rsync. Programs that only print
-// their arguments name nothing.
-func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
+// their arguments name nothing; git's words are refs, paths in the
+// repository and messages, except where git reads a file (see
+// gitPathWord).
+func (a *analyzer) pathWords(base string, args []string, exp []expansion) {
 	if textArgs[base] && base != "git" {
 		return
 	}
@@ -817,11 +1171,20 @@ func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
 			skipFirst = false
 		}
 	}
+	var git gitFiles
+	if base == "git" {
+		git = gitFileArgs(args)
+	}
 	skipNext := false
 	inFindExpr := false
 	for i, x := range args {
 		e := exp[i]
 		switch {
+		case base == "git":
+			if git.path(i) || gitPathLike(e) {
+				a.paths = append(a.paths, a.pathUses(x, gitValue(x, e), false, base)...)
+			}
+			continue
 		case skipNext:
 			skipNext = false
 			if patternFirst[base] {
@@ -836,11 +1199,13 @@ func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
 			if x == "-e" || x == "--regexp" || x == "--expression" {
 				skipNext = true
 			}
-			if v, ok := cutOption(e); ok && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".")) {
-				a.paths = append(a.paths, a.pathUse(v, v, globs[i], recursive, base))
-			}
-			if p, ok := atPath(e); ok {
-				a.paths = append(a.paths, a.pathUse(p, p, globs[i], false, base))
+			for _, v := range e.vals {
+				if o, ok := cutOption(v); ok && (strings.HasPrefix(o, "/") || strings.HasPrefix(o, "~") || strings.HasPrefix(o, ".") || e.unknown) {
+					a.paths = append(a.paths, a.pathUse(x, o, e.glob, e.unknown, recursive, base)...)
+				}
+				if p, ok := atPath(v); ok {
+					a.paths = append(a.paths, a.pathUse(p, p, e.glob, e.unknown, false, base)...)
+				}
 			}
 			continue
 		case skipFirst:
@@ -848,19 +1213,100 @@ func (a *analyzer) pathWords(base string, args, exp []string, globs []bool) {
 			continue
 		case strings.Contains(x, "://"):
 			continue
-		case (base == "scp" || base == "rsync" || base == "sftp" || base == "git") && !strings.HasPrefix(x, "/"):
+		case (base == "scp" || base == "rsync" || base == "sftp") && !strings.HasPrefix(x, "/"):
 			if _, remote := remoteSpec(x); remote {
 				continue
 			}
 		}
-		if base == "git" {
-			continue // git's words are refs, paths in the repository and messages
-		}
-		a.paths = append(a.paths, a.pathUse(x, e, globs[i], recursive, base))
-		if p, ok := atPath(e); ok {
-			a.paths = append(a.paths, a.pathUse(p, p, globs[i], false, base))
+		a.paths = append(a.paths, a.pathUses(x, e, recursive, base)...)
+		for _, v := range e.vals {
+			if p, ok := atPath(v); ok {
+				a.paths = append(a.paths, a.pathUse(p, p, e.glob, e.unknown, false, base)...)
+			}
 		}
 	}
+}
+
+// gitFiles are the indexes of git's arguments that name files outside
+// the repository's own paths.
+type gitFiles map[int]bool
+
+func (g gitFiles) path(i int) bool { return g[i] }
+
+// gitFileOptions are git's options whose value is a file or folder it
+// reads or writes: -C and --git-dir/--work-tree before the command,
+// blame --contents and --ignore-revs-file, commit/tag/notes -F, commit
+// -t, config -f/--file, format-patch/archive -o, diff --output.
+var gitFileOptions = setOf("-C", "--git-dir", "--work-tree", "--contents", "--ignore-revs-file", "-F", "--file", "-t",
+	"--template", "-f", "-o", "--output", "--output-directory", "--blob", "--exec-path", "--reference", "--separate-git-dir")
+
+// gitFileArgs finds git's words that name files: the values of
+// gitFileOptions, and every argument of git diff/grep --no-index (which
+// read any two files), apply, am, hash-object (which read the files they
+// are given), merge-file and check-ignore --no-index.
+func gitFileArgs(args []string) gitFiles {
+	out := gitFiles{}
+	cmd, at := gitCommand(args)
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		if x == "--" {
+			break
+		}
+		if gitFileOptions[x] && i+1 < len(args) {
+			out[i+1] = true
+			i++
+			continue
+		}
+		if name, _, ok := strings.Cut(x, "="); ok && strings.HasPrefix(x, "--") && hasOption([]string{name}, "--contents",
+			"--ignore-revs-file", "--file", "--template", "--output", "--output-directory", "--git-dir", "--work-tree",
+			"--exec-path", "--reference", "--separate-git-dir") {
+			out[i] = true
+		}
+	}
+	every := false
+	switch cmd {
+	case "apply", "am", "hash-object", "merge-file":
+		every = true
+	case "diff", "grep", "check-ignore":
+		every = hasOption(args[at+1:], "--no-index")
+	}
+	if every {
+		for i := at + 1; i < len(args); i++ {
+			if args[i] != "--" && !strings.HasPrefix(args[i], "-") {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// gitPathLike reports a git word that can only be a path outside the
+// repository: absolute, in a home folder (~), or climbing out with ..
+func gitPathLike(e expansion) bool {
+	for _, v := range e.vals {
+		if _, o, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+			v = o
+		}
+		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") {
+			return true
+		}
+	}
+	return e.unknown
+}
+
+// gitValue is the file part of a git word: the value of --opt=file.
+func gitValue(x string, e expansion) expansion {
+	if !strings.HasPrefix(x, "-") {
+		return e
+	}
+	out := expansion{glob: e.glob, unknown: e.unknown}
+	for _, v := range e.vals {
+		if _, o, ok := strings.Cut(v, "="); ok {
+			v = o
+		}
+		out.vals = append(out.vals, v)
+	}
+	return out
 }
 
 // atPath is the file of curl's and httpie's @file forms: -d @notes.txt,
@@ -894,21 +1340,4 @@ func readsRecursively(base string, args []string) bool {
 		}
 	}
 	return false
-}
-
-// pathUse is a PathUse for a word as written (raw) and expanded (exp):
-// made absolute against the working folder when that is known.
-func (a *analyzer) pathUse(raw, exp string, glob, recursive bool, prog string) PathUse {
-	p := exp
-	if a.home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = a.home + strings.TrimPrefix(p, "~") // inside a word (f=@~/x), where the shell leaves it to the program
-	}
-	switch {
-	case strings.HasPrefix(p, "/"):
-		p = path.Clean(p)
-	case strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$"):
-	case a.cwd != "":
-		p = path.Join(a.cwd, p)
-	}
-	return PathUse{Word: raw, Path: p, Glob: glob, Recursive: recursive, Program: prog}
 }

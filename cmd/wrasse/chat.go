@@ -284,16 +284,16 @@ func (p *promptApprover) Approve(ctx context.Context, req gate.Request) (gate.Ap
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if req.HostsOnly {
-		fmt.Fprintf(p.out, "\nWrasse wants to reach a host this chat has not used: %s\n", req.Summary)
+		fmt.Fprintf(p.out, "\nWrasse wants to reach a host this chat has not used: %s\n", gate.VisibleLine(req.Summary))
 	} else {
-		fmt.Fprintf(p.out, "\nWrasse wants to run: %s\n", req.Summary)
+		fmt.Fprintf(p.out, "\nWrasse wants to run: %s\n", callText(req))
 	}
 	for _, r := range req.Reasons {
-		fmt.Fprintf(p.out, "  because it %s\n", strings.TrimPrefix(r, "it "))
+		fmt.Fprintf(p.out, "  because it %s\n", gate.VisibleLine(strings.TrimPrefix(r, "it ")))
 	}
 	if covers := req.ChatCovers(); covers != "" {
 		// Say exactly what the longer answer covers.
-		fmt.Fprintf(p.out, "Allow? [o]nce / [c] for this chat, covering %s / [d]eny: ", covers)
+		fmt.Fprintf(p.out, "Allow? [o]nce / [c] for this chat, covering %s / [d]eny: ", gate.VisibleLine(covers))
 	} else {
 		fmt.Fprint(p.out, "Allow? [o]nce / [d]eny (this call asks every time: approving it for the chat would cover more than you see here): ")
 	}

@@ -23,6 +23,12 @@ const ResourcesTool = "mcp_resources"
 // maxListed bounds the resources one answer lists.
 const maxListed = 100
 
+// Lengths a resource's URI and description are cut to in a listing.
+const (
+	uriLimit         = 300
+	descriptionLimit = 120
+)
+
 // Natives serves the built-in mcp capability.
 func (l *Loader) Natives() map[string]cerebellum.Runtime {
 	return map[string]cerebellum.Runtime{CoreName: cerebellum.RuntimeFunc(l.resources)}
@@ -114,7 +120,7 @@ func listKnown(reg *cerebellum.Registry) string {
 			fmt.Fprintf(&b, "- %s: no resources\n", c.Name)
 		default:
 			fmt.Fprintf(&b, "- %s:\n", c.Name)
-			writeItems(&b, cat.Resources)
+			writeItems(&b, c.Name, cat.Resources)
 		}
 	}
 	if n == 0 {
@@ -140,25 +146,30 @@ func listLive(ctx context.Context, name string, cs *sdk.ClientSession) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Resources of %s (read one with mcp_resources(server=%q, uri=...)):\n", name, name)
-	writeItems(&b, items)
+	writeItems(&b, name, items)
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func writeItems(b *strings.Builder, items []cerebellum.RemoteItem) {
+// writeItems lists a server's resources. Every field is the server's
+// text, not Wrasse's: each is one line through cerebellum.PromptLine, so
+// it cannot start a line of its own, open or close the prompt's sections
+// or forge markers such as [loaded]; the description is marked as the
+// server's (cerebellum.FromServer), as its tool descriptions are.
+func writeItems(b *strings.Builder, server string, items []cerebellum.RemoteItem) {
 	for i, r := range items {
 		if i == maxListed {
 			fmt.Fprintf(b, "  …and %d more\n", len(items)-maxListed)
 			return
 		}
-		line := "  - " + r.URI
+		line := "  - " + cerebellum.PromptLine(r.URI, uriLimit)
 		if r.Name != "" && r.Name != r.URI {
-			line += " (" + r.Name + ")"
+			line += " (" + cerebellum.PromptLine(r.Name, cerebellum.NameLimit) + ")"
 		}
 		if r.MIMEType != "" {
-			line += " [" + r.MIMEType + "]"
+			line += " [" + cerebellum.PromptLine(r.MIMEType, cerebellum.NameLimit) + "]"
 		}
 		if r.Description != "" {
-			line += ": " + cerebellum.OneLine(r.Description, 120)
+			line += ": " + cerebellum.FromServer(server, r.Description, descriptionLimit+len("From MCP server : ")+len(server))
 		}
 		b.WriteString(line + "\n")
 	}

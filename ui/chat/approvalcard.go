@@ -64,17 +64,21 @@ func newApprovalCard(c *Chat) *approvalCard {
 func (a *approvalCard) bind(r *row) {
 	a.r = r
 	req := r.pending.req
-	setLabel(a.title, titleText(req), a.quiet)
-	a.summary.setText(req.Summary, a.quiet)
-	args := compactJSON(req.Args)
+	// Everything the card shows is the call's own text, which may hold
+	// what a label hides or reorders (a \r, an escape sequence, a bidi
+	// override): gate.Visible shows it as escapes.
+	setLabel(a.title, gate.VisibleLine(titleText(req)), a.quiet)
+	summary := gate.VisibleLine(req.Summary)
+	a.summary.setText(summary, a.quiet)
+	args := gate.VisibleLine(compactJSON(req.Args))
 	a.args.setText(args, a.quiet)
 	// The summary already shows short arguments in full, and a request
 	// about hosts alone shows the URLs below.
-	setVisible(a.args, args != "{}" && !strings.Contains(req.Summary, args) && !req.HostsOnly)
+	setVisible(a.args, args != "{}" && !strings.Contains(summary, args) && !req.HostsOnly)
 	a.hosts.setText(hostsText(req), a.quiet)
 	setVisible(a.hosts, len(req.Hosts) > 0)
-	a.reasons.setText(reasonText(req), a.quiet)
-	a.scope.setText(scopeText(req), a.quiet)
+	a.reasons.setText(gate.VisibleLine(reasonText(req)), a.quiet)
+	a.scope.setText(gate.VisibleLine(scopeText(req)), a.quiet)
 	once, chat := buttonTexts(req)
 	if !a.quiet {
 		a.once.SetText(once)
@@ -110,7 +114,7 @@ func titleText(req gate.Request) string {
 func hostsText(req gate.Request) string {
 	lines := make([]string, 0, len(req.Hosts))
 	for _, h := range req.Hosts {
-		lines = append(lines, "→ "+h.URL)
+		lines = append(lines, "→ "+gate.VisibleLine(h.URL))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -218,10 +218,10 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 }
 
 // shellPath is the command interpreter: /bin/sh, or cmd.exe on Windows.
+// Never another: the safety gate reads each command line as sh (dash)
+// and bash read it, and asks where they differ; a shell of another
+// grammar (zsh, fish) would run what the gate never read.
 func shellPath(env *sdk.Env) string {
-	if s := strings.TrimSpace(env.Settings["shell"]); s != "" {
-		return s
-	}
 	if runtime.GOOS == "windows" {
 		root := env.Settings["systemroot"]
 		if root == "" {

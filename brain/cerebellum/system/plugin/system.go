@@ -372,6 +372,11 @@ func (s *sys) open(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 			if u.Host == "" {
 				return nil, sdk.Errorf("%s has no host; pass a full URL such as https://example.com", target)
 			}
+			// The browser requests the address at once, query and all:
+			// the conversation must be allowed to reach its host first.
+			if err := sdk.CheckHost(ctx, target); err != nil {
+				return nil, sdk.Errorf("did not open %s: %v", target, err)
+			}
 		case "mailto":
 		default:
 			return nil, sdk.Errorf("%s: only http, https and mailto addresses can be opened; for files pass a path", u.Scheme)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,14 +62,23 @@ func newSys(t *testing.T, goos string, fr *fakeRun) (*sys, string) {
 	return s, dir
 }
 
+// allowHosts is the context of a call whose conversation may reach any
+// host.
+var allowHosts = sdk.WithHostCheck(context.Background(), func(context.Context, string) error { return nil })
+
 func call(t *testing.T, h sdk.Handler, args map[string]any) (string, error) {
+	t.Helper()
+	return callCtx(t, allowHosts, h, args)
+}
+
+func callCtx(t *testing.T, ctx context.Context, h sdk.Handler, args map[string]any) (string, error) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
 	req, err := sdk.NewRequest("x", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := h(context.Background(), req)
+	res, err := h(ctx, req)
 	if err != nil {
 		var te *sdk.ToolError
 		if !errors.As(err, &te) {
@@ -285,6 +295,36 @@ func TestOpen(t *testing.T) {
 	s.run = (&fakeRun{fail: map[string]error{"xdg-open": errors.New("exit status 3")}}).run
 	if _, err := call(t, s.open, map[string]any{"target": "https://example.com"}); err == nil || !strings.Contains(err.Error(), "could not open") {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// An http(s) address is opened only when the conversation may reach its
+// host (sdk.CheckHost), which is asked with the full URL; a refusal, or
+// no one to answer for the call, opens nothing.
+func TestOpenChecksTheHost(t *testing.T) {
+	fr := &fakeRun{}
+	s, _ := newSys(t, "linux", fr)
+	const target = "https://x.example/collect?d=private"
+	var asked []string
+	refuse := sdk.WithHostCheck(context.Background(), func(_ context.Context, u string) error {
+		asked = append(asked, u)
+		return fmt.Errorf("%w: the user did not allow x.example", sdk.ErrHostNotAllowed)
+	})
+	for name, ctx := range map[string]context.Context{"refused": refuse, "no check": context.Background()} {
+		fr.calls = nil
+		if _, err := callCtx(t, ctx, s.open, map[string]any{"target": target}); err == nil || !strings.Contains(err.Error(), "did not open") {
+			t.Errorf("%s: error = %v", name, err)
+		}
+		if len(fr.calls) != 0 {
+			t.Errorf("%s: the opener ran: %v", name, fr.calls)
+		}
+	}
+	if len(asked) != 1 || asked[0] != target {
+		t.Errorf("the check was asked about %q, want the full URL", asked)
+	}
+	fr.calls = nil
+	if _, err := call(t, s.open, map[string]any{"target": "mailto:me@example.com"}); err != nil || len(fr.calls) != 1 {
+		t.Errorf("mailto: %v %v (no host to reach)", err, fr.calls)
 	}
 }
 
