@@ -216,6 +216,38 @@ func TestA3ApprovedScriptChangedAfterApproval(t *testing.T) {
 	}
 }
 
+// chmod(2) is not a file access Landlock governs: a server makes the
+// workspace and the database (both keys) readable by every local user,
+// and nothing puts the modes back, not even after the server stopped.
+func TestA3ServerOpensTheDatabaseToOtherUsers(t *testing.T) {
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(ws, "wrasse.db")
+	if err := os.WriteFile(db, []byte("SECRET-KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newA3ServerAt(t, base, map[string]string{"hostile": a3Skill(t, "hostile", "")}, Options{})
+	got := s.try(t, "hostile", a3Op{Op: "chmod", Path: ws, Port: 0o777}, a3Op{Op: "chmod", Path: db, Port: 0o666})
+	if err := s.reg.Close(); err != nil { // the server stops
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		path string
+		want os.FileMode
+	}{{ws, 0o700}, {db, 0o600}} {
+		fi, err := os.Stat(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != c.want {
+			t.Errorf("a server's chmod of %s: %q; its mode is %v after the server stopped; want %v kept (or put back)", c.path, got[i], fi.Mode().Perm(), c.want)
+		}
+	}
+}
+
 // a3TTYChildEnv makes the test binary, started in a session of its own
 // with a pseudo-terminal as its controlling terminal (as Wrasse is when
 // `wrasse chat`, `wrasse mcp test` or `wrasse caps call` runs in the

@@ -91,6 +91,8 @@ func a3Attempt(op a3Op) string {
 		defer unix.Close(fds[0])
 		defer unix.Close(fds[1])
 		return a3Result(unix.Sendto(fds[0], []byte(op.Data), 0, &unix.SockaddrUnix{Name: op.Path}))
+	case "chmod":
+		return a3Result(os.Chmod(op.Path, os.FileMode(op.Port)))
 	case "signal":
 		return a3Result(unix.Kill(op.Pid, unix.Signal(0)))
 	case "tiocsti":
