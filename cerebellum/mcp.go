@@ -165,7 +165,7 @@ func approvalNote(c *Capability, approved string) string {
 	if c.Kind != KindMCP || c.Source != SourceWorkspace || c.Manifest == nil || c.Manifest.MCP == nil {
 		return ""
 	}
-	if approved == LaunchKey(c.Manifest.MCP) {
+	if launch, _, _ := SplitApproval(approved); launch == LaunchKey(c.Manifest.MCP) {
 		return ""
 	}
 	if approved == "" {

@@ -82,6 +82,8 @@ type stopper interface{ Stop() bool }
 type Loader struct {
 	opts Options
 	log  *slog.Logger
+	// sums remembers the hashes of the files servers run (checkApproved).
+	sums fileSums
 
 	mu      sync.Mutex
 	servers map[*server]bool

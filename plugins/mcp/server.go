@@ -200,7 +200,8 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 			err = fmt.Errorf("%w: %s", ErrClosed, s.cfg.name)
 		}
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) {
+			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) &&
+				!errors.Is(err, ErrNotApproved) {
 				s.crashes++
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
@@ -271,6 +272,9 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		}
 		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: -1, HTTPClient: hc}
 	default:
+		if err := s.l.checkApproved(s.cfg, s.oneShot); err != nil {
+			return nil, err
+		}
 		// Not exec.CommandContext: the server outlives the connect call.
 		cmd := exec.Command(res.command, res.args...)
 		cmd.Env = res.env
