@@ -206,8 +206,13 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
 				s.setStateLocked(cerebellum.RuntimeCrashed)
-			} else if s.state == cerebellum.RuntimeStarting {
-				s.setStateLocked(cerebellum.RuntimeStopped)
+			} else {
+				if errors.Is(err, ErrNotApproved) {
+					s.lastErr = err.Error() // the server's page offers to approve it again
+				}
+				if s.state == cerebellum.RuntimeStarting {
+					s.setStateLocked(cerebellum.RuntimeStopped)
+				}
 			}
 			s.mu.Unlock()
 			if c != nil {
