@@ -15,7 +15,9 @@ func TestA3MCPTestStartsAnUnapprovedServer(t *testing.T) {
 	write(t, filepath.Join(ws, "brain", "cerebellum", "planted", "SKILL.md"),
 		"---\nname: planted\ndescription: A planted server.\nmcp:\n  command: /bin/sh\n  args: [-c, 'echo PLANTED-SERVER-RAN >&2; exit 3']\n---\n")
 	code, out, errOut := cli(t, ws, "mcp", "test", "planted")
-	if strings.Contains(out+errOut, "PLANTED-SERVER-RAN") {
+	// What the server wrote, not the command line shown for approval
+	// (which holds "echo PLANTED-SERVER-RAN").
+	if strings.Contains(strings.ReplaceAll(out+errOut, "echo PLANTED-SERVER-RAN", ""), "PLANTED-SERVER-RAN") {
 		t.Errorf("mcp test ran a command nobody approved (exit %d):\n%s%s\nwant it refused, showing the command, until approved (--yes or the window)", code, out, errOut)
 	}
 	if code == 0 || !strings.Contains(errOut, "echo PLANTED-SERVER-RAN") {
