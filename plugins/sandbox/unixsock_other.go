@@ -14,3 +14,7 @@ func UnixSocketsRefusable() bool { return false }
 func Filter(Policy) error {
 	return fmt.Errorf("%w: this system cannot filter a process's system calls (unix sockets, TCP fast open, terminal input)", ErrUnsupported)
 }
+
+// Confine is Restrict: this system has no system call filter, and what
+// Filter would refuse is not refused.
+func Confine(p Policy) (Status, error) { return Restrict(p) }
