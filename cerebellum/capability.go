@@ -84,6 +84,10 @@ type Capability struct {
 	Unapproved string `json:"unapproved,omitempty"`
 	// NoNetwork is set when the person kept an MCP server off the network.
 	NoNetwork bool `json:"noNetwork,omitempty"`
+	// Approved is the ApprovalKey the person approved for an MCP
+	// capability (CapState.Launch): the MCP client checks, at each start,
+	// that the files it covers are still the ones approved.
+	Approved string `json:"-"`
 	// FS is the capability folder (embedded or on disk).
 	FS fs.FS `json:"-"`
 }

@@ -43,6 +43,10 @@ var (
 	ErrUnknownSetting = errors.New("unknown capability setting")
 	// ErrInvalidSetting: a value does not fit the setting's type or choices.
 	ErrInvalidSetting = errors.New("invalid capability setting")
+	// ErrLaunchChanged: what an MCP capability runs (its mcp: block, or a
+	// file its command runs) is not what the person was shown when they
+	// approved it; nothing was enabled.
+	ErrLaunchChanged = errors.New("what the MCP server runs changed since it was shown")
 	// ErrOverBudget: none of a capability's tools fits the tool budget on
 	// its own, so no request can carry one.
 	ErrOverBudget = errors.New("capability's tools do not fit the tool budget")

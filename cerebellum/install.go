@@ -103,9 +103,9 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	if err != nil {
 		return nil, fmt.Errorf("install %s: read staged SKILL.md: %w", label, err)
 	}
-	folder, launch := "", ""
+	folder, block := "", (*skillmd.MCPServer)(nil)
 	if m, perr := skillmd.Parse(data, skillmd.Options{File: "SKILL.md"}); perr == nil {
-		folder, launch = m.Name, LaunchKey(m.MCP)
+		folder, block = m.Name, m.MCP
 	} else {
 		var pe *skillmd.Error
 		if errors.As(perr, &pe) {
@@ -194,8 +194,9 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 			res.Disabled = true
 		}
 		if approved {
-			// The person wrote or confirmed this block's command (mcp add).
-			state.Launch = launch
+			// The person wrote or confirmed this block's command (mcp add),
+			// as installed: with the files it runs from its folder.
+			state.Launch = ApprovalKey(block, target)
 		}
 		if err := r.storeState(rep.Name, state); err != nil {
 			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)

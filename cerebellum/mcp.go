@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
@@ -163,7 +165,7 @@ func approvalNote(c *Capability, approved string) string {
 	if c.Kind != KindMCP || c.Source != SourceWorkspace || c.Manifest == nil || c.Manifest.MCP == nil {
 		return ""
 	}
-	if approved == LaunchKey(c.Manifest.MCP) {
+	if launch, _, _ := SplitApproval(approved); launch == LaunchKey(c.Manifest.MCP) {
 		return ""
 	}
 	if approved == "" {
@@ -183,12 +185,17 @@ func (c *Capability) Launch() string {
 	return LaunchLine(c.Manifest.MCP)
 }
 
-// LaunchLine renders an mcp: block as Capability.Launch does.
+// LaunchLine renders an mcp: block as Capability.Launch does. What a
+// terminal or a text view would not show as written (control characters
+// such as ESC and CR, which rewrite the line shown; bidirectional and
+// other invisible formatting characters, which reorder or hide text;
+// invalid UTF-8) is escaped, in the shell's $'…' quoting for a command
+// line, so the person approves exactly what runs.
 func LaunchLine(s *skillmd.MCPServer) string {
 	if s.URL != "" {
-		line := s.URL
+		line := escapeShown(s.URL)
 		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
-			line += fmt.Sprintf(" (header %s: %s)", k, s.Headers[k])
+			line += fmt.Sprintf(" (header %s: %s)", escapeShown(k), escapeShown(s.Headers[k]))
 		}
 		return line
 	}
@@ -204,7 +211,7 @@ func LaunchLine(s *skillmd.MCPServer) string {
 		env[k] = "${secret:" + v + "}"
 	}
 	for _, k := range slices.Sorted(maps.Keys(env)) {
-		parts = append(parts, k+"="+shellQuote(env[k]))
+		parts = append(parts, shellQuote(k)+"="+shellQuote(env[k]))
 	}
 	parts = append(parts, shellQuote(s.Command))
 	for _, a := range s.Args {
@@ -213,14 +220,78 @@ func LaunchLine(s *skillmd.MCPServer) string {
 	return strings.Join(parts, " ")
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
+// shellQuote quotes s for a POSIX shell when it needs it; a string with
+// characters that would not show as written gets the $'…' quoting of
+// bash and zsh, with those characters escaped.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
 	}) < 0 {
 		return s
 	}
+	if hidden(s) {
+		return "$'" + escapeRunes(s, `\'`) + "'"
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hidden reports whether s holds something escapeShown escapes.
+func hidden(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	return strings.IndexFunc(s, unshown) >= 0
+}
+
+// unshown reports whether r would not show as itself: a control
+// character, a bidirectional or other formatting character (unicode.Cf:
+// U+202E, U+2066…, zero-width ones), a separator other than the space.
+func unshown(r rune) bool {
+	return r != ' ' && !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r)
+}
+
+// escapeShown escapes what would not show as itself in s (text that is
+// not a command line: a URL, a header), as \xHH, \uHHHH or \UHHHHHHHH;
+// a backslash becomes \\ only when s needs escaping at all.
+func escapeShown(s string) string {
+	if !hidden(s) {
+		return s
+	}
+	return escapeRunes(s, `\`)
+}
+
+// escapeRunes writes s with the characters of special (and what would
+// not show) escaped with a backslash, as $'…' reads them.
+func escapeRunes(s, special string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case strings.ContainsRune(special, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == 0x1b:
+			b.WriteString(`\e`)
+		case r < 0x80 && unshown(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff && unshown(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case unshown(r):
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // Names maps a server's tool names to the names the model sees:

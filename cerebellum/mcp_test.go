@@ -1,10 +1,12 @@
 package cerebellum
 
 import (
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
@@ -65,6 +67,16 @@ func TestLaunchLine(t *testing.T) {
 			"cd /srv && TOKEN='${secret:tok}' node 'my server.js'"},
 		{skillmd.MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${secret:gh}"}},
 			"https://h.example/mcp (header Authorization: Bearer ${secret:gh})"},
+		// What a terminal would act on instead of showing is escaped.
+		{skillmd.MCPServer{Command: "node", Args: []string{"-e", "x()", "\x1b[2K\x1b[1A\r  npx -y server-filesystem \x1b[8m"}},
+			`node -e 'x()' $'\e[2K\e[1A\r  npx -y server-filesystem \e[8m'`},
+		{skillmd.MCPServer{Command: "sh", Args: []string{"-c", "echo 'a'\n", "gnp.\u202ejs"}},
+			`sh -c $'echo \'a\'\n' $'gnp.\u202ejs'`},
+		{skillmd.MCPServer{Command: "x", Env: map[string]string{"A\u200bB": "\xff\t", "OK": "a b"}},
+			`$'A\u200bB'=$'\xff\t' OK='a b' x`},
+		{skillmd.MCPServer{URL: "https://h.example/\u2066mcp", Headers: map[string]string{"X\r": "v\x1b"}},
+			`https://h.example/\u2066mcp (header X\r: v\e)`},
+		{skillmd.MCPServer{Command: "node", Args: []string{"café.js", "日本"}}, "node 'café.js' '日本'"},
 	} {
 		if got := LaunchLine(&tc.s); got != tc.want {
 			t.Errorf("LaunchLine = %q; want %q", got, tc.want)
@@ -87,4 +99,50 @@ func TestParseToolPolicy(t *testing.T) {
 	if k := PolicyKey("weird/name"); !strings.HasPrefix(k, "tool.") || strings.Contains(k, "/") {
 		t.Errorf("PolicyKey of an unusual name = %q", k)
 	}
+}
+
+// launchSamples are arguments a model could write to disguise a command.
+var launchSamples = []string{"plain", "a b", "it's", "\x1b[2K\x1b[1A\r  npx -y server", "x\u202egnp.js", "tab\there",
+	"nl\nnext", "bad\xffbyte", "back\\slash\x07", "zw\u200bj\u200d", "nbsp\u00a0", "\U000e0041tag", "café 日本"}
+
+// What LaunchLine shows is what runs: bash reads each quoted argument
+// back as the very bytes the server gets.
+func TestLaunchLineRoundTrip(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash here")
+	}
+	line := LaunchLine(&skillmd.MCPServer{Command: "printf", Args: append([]string{`%s\0`}, launchSamples...)})
+	out, err := exec.Command(bash, "-c", line).Output()
+	if err != nil {
+		t.Fatalf("bash -c %q: %v", line, err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if !slices.Equal(got, launchSamples) {
+		t.Errorf("bash read %q back as %q; want %q", line, got, launchSamples)
+	}
+}
+
+// Whatever an mcp: block holds, its launch line holds nothing a terminal
+// or a text view would not show as written.
+func FuzzLaunchLine(f *testing.F) {
+	for _, s := range launchSamples {
+		f.Add("node", s, "https://h.example/"+s)
+	}
+	f.Fuzz(func(t *testing.T, command, arg, url string) {
+		for _, s := range []*skillmd.MCPServer{
+			{Command: command, Args: []string{arg}, Env: map[string]string{arg: arg}, Cwd: arg},
+			{URL: url, Headers: map[string]string{arg: arg}},
+		} {
+			line := LaunchLine(s)
+			if !utf8.ValidString(line) {
+				t.Fatalf("LaunchLine(%+v) = %q: not valid UTF-8", s, line)
+			}
+			for _, r := range line {
+				if unshown(r) {
+					t.Fatalf("LaunchLine(%+v) = %q holds %U", s, line, r)
+				}
+			}
+		}
+	})
 }

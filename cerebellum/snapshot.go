@@ -406,6 +406,7 @@ func (a *assembler) finish(c *Capability) {
 	}
 	if c.Kind == KindMCP {
 		c.NoNetwork = in.states[c.Name].NoNetwork
+		c.Approved = in.states[c.Name].Launch
 	}
 	if c.State == StateOK {
 		// A command nobody approved in the window or the CLI does not run.

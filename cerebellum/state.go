@@ -12,10 +12,12 @@ type CapState struct {
 	GrantedFor string `json:"grantedFor,omitempty"`
 	// Authored marks a capability written by the assistant itself.
 	Authored bool `json:"authored,omitempty"`
-	// Launch is the LaunchKey of the mcp: block the person approved
+	// Launch is the ApprovalKey of the mcp: block the person approved
 	// (adding the server in the window or the CLI, or enabling it there,
-	// which shows what it runs). An MCP capability whose block has
-	// another key (written or changed by hand, planted) stays off.
+	// which shows what it runs): its LaunchKey and a hash of the files its
+	// command runs. An MCP capability whose block has another LaunchKey
+	// (written or changed by hand, planted) stays off; one whose files
+	// changed does not start.
 	Launch string `json:"launch,omitempty"`
 	// NoNetwork keeps an MCP server's process off the network (TCP, where
 	// the kernel can refuse it); the default lets it reach its API.

@@ -97,8 +97,37 @@ func (r *Registry) forgetState(name string) error {
 }
 
 // Enable switches a capability on and records the permissions the user
-// grants its plugin (only those it declares).
+// grants its plugin (only those it declares). An MCP capability's block
+// and the files its command runs, as they are now, become the approved
+// ones: a caller that showed them to the person uses EnableShown.
 func (r *Registry) Enable(name string, grant []string) error {
+	return r.enable(name, grant, "")
+}
+
+// EnableShown is Enable for an MCP capability whose command the person
+// read before approving it: shown is its ApprovalKey when it was shown
+// (Capability.ApprovalKey). When the block or a file its command runs
+// changed since (the model replaced it while the person read), nothing
+// changes and the error wraps ErrLaunchChanged: show it again.
+func (r *Registry) EnableShown(name string, grant []string, shown string) error {
+	if shown == "" {
+		return fmt.Errorf("%w: %s: no command was shown", ErrLaunchChanged, name)
+	}
+	return r.enable(name, grant, shown)
+}
+
+func (r *Registry) enable(name string, grant []string, shown string) error {
+	changed := func() error {
+		return fmt.Errorf("%w: %s: its mcp: block or a file its command runs is not what you were shown; look at what it runs now before enabling it", ErrLaunchChanged, name)
+	}
+	// Hashed before the lock is taken: the program may be large.
+	approval := ""
+	if c, err := r.Get(name); err == nil {
+		approval = c.ApprovalKey()
+		if shown != "" && approval != shown {
+			return changed()
+		}
+	}
 	return r.updateState(name, func(c *Capability, st *CapState) error {
 		if len(grant) > 0 {
 			if c.Manifest == nil {
@@ -122,8 +151,14 @@ func (r *Registry) Enable(name string, grant []string) error {
 		st.Disabled = false
 		if c.Kind == KindMCP && c.Manifest != nil && c.Manifest.MCP != nil {
 			// The person enables what the window or the CLI showed them:
-			// this block's command, not one edited in later.
-			st.Launch = LaunchKey(c.Manifest.MCP)
+			// this block's command and files, not ones edited in later.
+			if launch, _, _ := SplitApproval(approval); launch != LaunchKey(c.Manifest.MCP) {
+				if shown != "" {
+					return changed()
+				}
+				approval = c.ApprovalKey() // edited in between: what is there now
+			}
+			st.Launch = approval
 		}
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 	"net/smtp"
 	"net/textproto"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -101,8 +102,10 @@ type egress struct {
 	// declared is the list as written, for messages.
 	declared string
 	// files allows unix sockets: they are files, which the files
-	// permission and the OS sandbox govern, not the host list.
-	files bool
+	// permission governs, not the host list; each must lie in the
+	// plugin's folders (files.Roots) and not be protected (nil without
+	// the files permission).
+	files *sdk.Env
 	// ask is the running call's check: sdk.CheckHost in process, a
 	// question to the host process in a plugin process.
 	ask func(scope context.Context, target string) error
@@ -118,8 +121,10 @@ type egress struct {
 	admitted map[string]bool
 }
 
-// newEgress makes the network of a plugin declaring hosts ("*" = any).
-func newEgress(capability string, hosts []string, files bool, ask func(context.Context, string) error) *egress {
+// newEgress makes the network of a plugin declaring hosts ("*" = any);
+// files holds its folders and the protected paths when it has the files
+// permission (nil without).
+func newEgress(capability string, hosts []string, files *sdk.Env, ask func(context.Context, string) error) *egress {
 	e := &egress{capability: capability, files: files, ask: ask, declared: strings.Join(hosts, ", ")}
 	for _, h := range hosts {
 		if strings.TrimSpace(h) == "*" {
@@ -312,10 +317,18 @@ func (e *egress) dial(ctx context.Context, base *net.Dialer, network, addr strin
 	}
 	switch network {
 	case "unix", "unixgram", "unixpacket":
-		if !e.files {
-			return nil, e.refusal("may not connect to the unix socket %s: a socket is a file and needs the files permission", addr)
+		if err := e.socketAllowed(addr); err != nil {
+			return nil, err
 		}
-		return d.DialContext(ctx, network, addr)
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.peerAllowed(conn, addr); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return conn, nil
 	case "tcp", "tcp4", "tcp6", "udp", "udp4", "udp6":
 	default:
 		return nil, e.refusal("may not open a %q connection: plugins connect over TCP or UDP", network)
@@ -351,6 +364,64 @@ func (e *egress) dial(ctx context.Context, base *net.Dialer, network, addr strin
 		return nil, err
 	}
 	return &egressConn{Conn: conn, e: e, host: key, target: net.JoinHostPort(key, port)}, nil
+}
+
+// socketAllowed decides a unix socket a plugin would connect to or
+// listen on: it is a file, so it must lie in the plugin's folders and not
+// be protected, links resolved, as for any file it touches (sdk.Permit).
+// Landlock does not govern connect(2) to a socket file, so without this
+// a plugin granted one folder reaches every local service by its socket
+// (a Docker daemon, an SSH agent, Wrasse's own control socket). An
+// abstract socket has no file: none is allowed.
+func (e *egress) socketAllowed(addr string) error {
+	if e.files == nil {
+		return e.refusal("may not use the unix socket %s: a socket is a file and needs the files permission", addr)
+	}
+	if addr == "" || addr[0] == '@' || addr[0] == 0 || !filepath.IsAbs(addr) {
+		return e.refusal("may not use the unix socket %q: only a socket file in its folders, named by its absolute path", addr)
+	}
+	if _, err := e.files.Permit(addr, true); err != nil {
+		return fmt.Errorf("%w: capability %s may not use the unix socket %s: %w", sdk.ErrHostNotAllowed, e.capability, addr, err)
+	}
+	return nil
+}
+
+// peerAllowed decides, once connected and before anything is sent, the
+// socket actually reached: the address the peer bound (getpeername), which
+// a symbolic link swapped in after socketAllowed cannot change.
+func (e *egress) peerAllowed(conn net.Conn, addr string) error {
+	peer := ""
+	if a := conn.RemoteAddr(); a != nil {
+		peer = a.String()
+	}
+	if peer == "" || !filepath.IsAbs(peer) {
+		return e.refusal("may not use the unix socket %s: the socket reached has no file name (%q)", addr, peer)
+	}
+	if peer != addr {
+		if err := e.socketAllowed(peer); err != nil {
+			return fmt.Errorf("%s reaches %s: %w", addr, peer, err)
+		}
+	}
+	return nil
+}
+
+// listen is net.Listen for a plugin: a TCP listener serves any host of
+// the network, so only a plugin declaring any host (network: ["*"]) may
+// open one; a unix socket must lie in its folders.
+func (e *egress) listen(network, address string) (net.Listener, error) {
+	switch network {
+	case "unix", "unixpacket":
+		if err := e.socketAllowed(address); err != nil {
+			return nil, err
+		}
+	case "tcp", "tcp4", "tcp6":
+		if !e.anyHost {
+			return nil, e.refusal("may not listen on %s: a listener serves any host that connects, and its SKILL.md declares only the hosts it connects to (permissions: network: [%s]); to serve, declare any host (network: [\"*\"])", address, e.declared)
+		}
+	default:
+		return nil, e.refusal("may not listen on a %q socket: plugins listen on TCP (with any host declared) or a unix socket in their folders", network)
+	}
+	return net.Listen(network, address)
 }
 
 // egressConn is a connection made by dial: every write asks the running
@@ -468,6 +539,24 @@ func (e *egress) symbols() map[string]map[string]reflect.Value {
 			"DialTimeout": reflect.ValueOf(func(network, address string, timeout time.Duration) (net.Conn, error) {
 				return e.dial(context.Background(), &net.Dialer{Timeout: timeout}, network, address)
 			}),
+			"DialUnix": reflect.ValueOf(func(network string, laddr, raddr *net.UnixAddr) (*net.UnixConn, error) {
+				if raddr == nil {
+					return nil, e.refusal("may not use a unix socket without an address")
+				}
+				if err := e.socketAllowed(raddr.Name); err != nil {
+					return nil, err
+				}
+				conn, err := net.DialUnix(network, laddr, raddr)
+				if err != nil {
+					return nil, err
+				}
+				if err := e.peerAllowed(conn, raddr.Name); err != nil {
+					conn.Close()
+					return nil, err
+				}
+				return conn, nil
+			}),
+			"Listen": reflect.ValueOf(e.listen),
 		},
 		"net/http/http": {
 			"DefaultTransport": transport,
@@ -511,34 +600,42 @@ func (e *egress) symbols() map[string]map[string]reflect.Value {
 // may not use, since a connection through them would not be held to the
 // list: why, said after the symbol's name, and what to use instead.
 var limitedNetSymbols = map[string]string{
-	"net.Dialer":             "dials without Wrasse's host check; use net.Dial or net.DialTimeout",
-	"net.ListenConfig":       "opens packet sockets that send to any address; use net.Dial",
-	"net.Resolver":           lookupWhy,
-	"net.DefaultResolver":    lookupWhy,
-	"net.LookupAddr":         lookupWhy,
-	"net.LookupCNAME":        lookupWhy,
-	"net.LookupHost":         lookupWhy,
-	"net.LookupIP":           lookupWhy,
-	"net.LookupMX":           lookupWhy,
-	"net.LookupNS":           lookupWhy,
-	"net.LookupSRV":          lookupWhy,
-	"net.LookupTXT":          lookupWhy,
-	"net.ResolveIPAddr":      lookupWhy,
-	"net.ResolveTCPAddr":     lookupWhy,
-	"net.ResolveUDPAddr":     lookupWhy,
-	"net.DialIP":             "dials an address without Wrasse's host check; use net.Dial with the host's name",
-	"net.DialTCP":            "dials an address without Wrasse's host check; use net.Dial with the host's name",
-	"net.DialUDP":            "dials an address without Wrasse's host check; use net.Dial(\"udp\", …) with the host's name",
-	"net.ListenPacket":       packetWhy,
-	"net.ListenUDP":          packetWhy,
-	"net.ListenIP":           packetWhy,
-	"net.ListenMulticastUDP": packetWhy,
-	"crypto/tls.Dialer":      "dials without Wrasse's host check; use tls.Dial or tls.DialWithDialer",
-	"net/http.Transport":     "dials without Wrasse's host check when a plugin builds its own; use http.DefaultClient, http.Get or an &http.Client{} without a Transport",
-	"net/smtp.SendMail":      "dials without Wrasse's host check; use smtp.Dial and the client's methods",
+	"net.Dialer":                 "dials without Wrasse's host check; use net.Dial or net.DialTimeout",
+	"net.ListenConfig":           "opens packet sockets that send to any address; use net.Dial",
+	"net.Resolver":               lookupWhy,
+	"net.DefaultResolver":        lookupWhy,
+	"net.LookupAddr":             lookupWhy,
+	"net.LookupCNAME":            lookupWhy,
+	"net.LookupHost":             lookupWhy,
+	"net.LookupIP":               lookupWhy,
+	"net.LookupMX":               lookupWhy,
+	"net.LookupNS":               lookupWhy,
+	"net.LookupSRV":              lookupWhy,
+	"net.LookupTXT":              lookupWhy,
+	"net.ResolveIPAddr":          lookupWhy,
+	"net.ResolveTCPAddr":         lookupWhy,
+	"net.ResolveUDPAddr":         lookupWhy,
+	"net.DialIP":                 "dials an address without Wrasse's host check; use net.Dial with the host's name",
+	"net.DialTCP":                "dials an address without Wrasse's host check; use net.Dial with the host's name",
+	"net.DialUDP":                "dials an address without Wrasse's host check; use net.Dial(\"udp\", …) with the host's name",
+	"net.ListenPacket":           packetWhy,
+	"net.ListenUDP":              packetWhy,
+	"net.ListenIP":               packetWhy,
+	"net.ListenMulticastUDP":     packetWhy,
+	"net.ListenUnixgram":         "opens a datagram socket that sends to any unix socket of the machine (WriteToUnix); use net.Dial(\"unixgram\", …) with a socket in its folders",
+	"net.ListenTCP":              listenWhy,
+	"net.ListenUnix":             "listens without Wrasse's check of the socket's folder; use net.Listen(\"unix\", …)",
+	"net.FileListener":           listenWhy,
+	"net/http.ListenAndServe":    listenWhy,
+	"net/http.ListenAndServeTLS": listenWhy,
+	"net/http.Server":            "listens (ListenAndServe) and serves any host that connects; a plugin that declares its hosts connects to them, it does not serve",
+	"crypto/tls.Dialer":          "dials without Wrasse's host check; use tls.Dial or tls.DialWithDialer",
+	"net/http.Transport":         "dials without Wrasse's host check when a plugin builds its own; use http.DefaultClient, http.Get or an &http.Client{} without a Transport",
+	"net/smtp.SendMail":          "dials without Wrasse's host check; use smtp.Dial and the client's methods",
 }
 
 const (
 	lookupWhy = "looks names up itself, sending any name to the name servers; dial the host by its name instead"
 	packetWhy = "opens a packet socket that sends to any address (WriteTo); use net.Dial(\"udp\", …)"
+	listenWhy = "listens for connections from any host, which a list of hosts to connect to does not cover"
 )

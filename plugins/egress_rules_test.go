@@ -49,7 +49,7 @@ func TestEgressRules(t *testing.T) {
 		{nil, "api.example.com", "443", "", false, false},
 	}
 	for _, tc := range cases {
-		e := newEgress("probe", tc.hosts, false, nil)
+		e := newEgress("probe", tc.hosts, nil, nil)
 		byName, err := e.allowName(tc.host, tc.port)
 		if (err == nil) != tc.wantName {
 			t.Errorf("%v: %s:%s by name: %v; want allowed %v", tc.hosts, tc.host, tc.port, err, tc.wantName)
@@ -85,7 +85,7 @@ func FuzzParseHostRule(f *testing.F) {
 		if (r.name == "") == !r.prefix.IsValid() {
 			t.Fatalf("%q: rule %+v is neither a name nor an address", s, r)
 		}
-		e := newEgress("probe", []string{s}, false, nil)
+		e := newEgress("probe", []string{s}, nil, nil)
 		_, _ = e.allowName("api.example.com", "443")
 		_, _ = e.allowName("127.0.0.1", "80")
 	})

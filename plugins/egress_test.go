@@ -330,6 +330,9 @@ func TestEgressLimitedLibrary(t *testing.T) {
 		{"an address it resolved", `"net"`, "c, err := net.DialTCP(\"tcp\", nil, &net.TCPAddr{Port: 1})\n\t_ = c", "net.DialTCP dials an address"},
 		{"a TLS dialer", `"crypto/tls"`, "d := &tls.Dialer{}\n\tc, err := d.DialContext(ctx, \"tcp\", \"x:1\")\n\t_ = c", "tls.Dialer dials without"},
 		{"SendMail", `"net/smtp"`, "err := smtp.SendMail(\"x:25\", nil, \"a@b\", nil, nil)", "smtp.SendMail dials without"},
+		{"a TCP listener", `"net"`, "l, err := net.ListenTCP(\"tcp\", nil)\n\t_ = l", "net.ListenTCP listens for connections from any host"},
+		{"an HTTP server", `"net/http"`, "err := http.ListenAndServe(\":8080\", nil)", "http.ListenAndServe listens"},
+		{"an HTTP server of its own", `"net/http"`, "srv := &http.Server{Addr: \":8080\"}\n\terr := srv.ListenAndServe()", "http.Server listens"},
 	}
 	h := NewHost(Options{Logger: discard()})
 	for _, tc := range cases {

@@ -182,6 +182,17 @@ type envSpec struct {
 	settings map[string]string
 }
 
+// fileScope is what the egress checks a unix socket against: the
+// plugin's folders and the protected paths, with the files permission
+// (nil without).
+func (s *envSpec) fileScope(pol policy) *sdk.Env {
+	if !pol.allows(skillmd.PermFiles) {
+		return nil
+	}
+	return &sdk.Env{Roots: append([]string(nil), s.roots...), NoAccess: append([]string(nil), s.noAccess...),
+		ReadOnly: append([]string(nil), s.readOnly...)}
+}
+
 // sdkEnv makes the Env handed to Init. Slices are copied so the plugin
 // cannot change the host's view.
 func (s *envSpec) sdkEnv() *sdk.Env {

@@ -335,7 +335,7 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 	if !pol.trusted && pol.granted[skillmd.PermNetwork] {
 		// In process the running call's context is at hand; a plugin
 		// process replaces this with a question to the host (serve.go).
-		bp.egress = newEgress(name, env.hosts, pol.granted[skillmd.PermFiles], callCheck)
+		bp.egress = newEgress(name, env.hosts, env.fileScope(pol), callCheck)
 	}
 	return bp, nil
 }

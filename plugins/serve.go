@@ -53,7 +53,7 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	in, out = pollableStdio(in).(io.Reader), pollableStdio(out).(io.Writer)
-	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Restrict)
+	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Confine)
 }
 
 // restoreEnv gives this process back the environment the host meant for
@@ -300,7 +300,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log, settings: l.Settings}
 	bp.env.noAccess, bp.env.readOnly = protectedPaths(l.Workspace)
 	if bp.egress != nil {
-		bp.egress = newEgress(l.Name, l.Hosts, bp.cat.policy.granted[skillmd.PermFiles], s.askHost)
+		bp.egress = newEgress(l.Name, l.Hosts, bp.env.fileScope(bp.cat.policy), s.askHost)
 		// This process is the plugin's alone: an http.Client it makes
 		// without a Transport (and the library code it calls) goes
 		// through the checks too.
@@ -417,7 +417,8 @@ func (s *childServer) askHost(scope context.Context, target string) error {
 // own folder and what the runtime reads, TCP only with network.
 func (s *childServer) confine(l *wireLoad, pol policy) error {
 	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Workspace: l.Workspace, PluginDir: l.PluginDir,
-		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork]})
+		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork],
+		NoListen: pol.limitHosts})
 	st, err := s.restrict(p)
 	if err != nil {
 		return fmt.Errorf("%w: capability %s: %v", ErrInit, l.Name, err)

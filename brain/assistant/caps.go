@@ -158,6 +158,16 @@ func (a *App) Enable(name string, grant []string) error {
 	return a.reg.Enable(name, grant)
 }
 
+// EnableShown enables an MCP capability whose command the person read
+// before approving it: shown is its ApprovalKey as it was shown. When the
+// block or a file its command runs changed since, nothing changes
+// (cerebellum.ErrLaunchChanged).
+func (a *App) EnableShown(name string, grant []string, shown string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reg.EnableShown(name, grant, shown)
+}
+
 // Disable switches a capability off.
 func (a *App) Disable(name string) error {
 	a.mu.Lock()

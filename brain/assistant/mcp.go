@@ -72,9 +72,31 @@ func (a *App) mcpCapability(name string) (*cerebellum.Capability, error) {
 // the server wrote. It runs the capability's command: for one installed
 // disabled, show Launch and let the user approve first.
 func (a *App) TestMCP(ctx context.Context, name string) (MCPReport, error) {
+	return a.testMCP(ctx, name, "")
+}
+
+// TestMCPShown is TestMCP for a server whose command the person was just
+// shown and agreed to run once: shown is its ApprovalKey as shown. When
+// its block is not the one shown, nothing runs (cerebellum.ErrLaunchChanged);
+// when a file its command runs changed, the MCP client refuses to start it.
+func (a *App) TestMCPShown(ctx context.Context, name, shown string) (MCPReport, error) {
+	return a.testMCP(ctx, name, shown)
+}
+
+func (a *App) testMCP(ctx context.Context, name, shown string) (MCPReport, error) {
 	c, err := a.mcpCapability(name)
 	if err != nil {
 		return MCPReport{}, err
+	}
+	if shown != "" {
+		if launch, _, _ := cerebellum.SplitApproval(shown); launch != cerebellum.LaunchKey(c.Manifest.MCP) {
+			return MCPReport{Name: c.Name, Launch: c.Launch()}, fmt.Errorf("%w: %s: its mcp: block is not what you were shown; look at what it runs now", cerebellum.ErrLaunchChanged, c.Name)
+		}
+		// The probe holds to what was shown: its files are checked
+		// against it when the server starts.
+		shownCap := *c
+		shownCap.Approved = shown
+		c = &shownCap
 	}
 	l, ok := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader)
 	if !ok {

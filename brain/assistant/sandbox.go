@@ -85,7 +85,8 @@ func mcpSandboxInfo(c *cerebellum.Capability, launcher bool, expect func(network
 	}
 	info.Gaps = append(info.Gaps, st.Gaps()...)
 	if unixRefusable {
-		info.Enforced = append(info.Enforced, "no unix sockets: it cannot reach Wrasse's control socket or other local services through their socket files")
+		info.Enforced = append(info.Enforced, "no unix sockets but a connected pair between its own processes: it cannot reach Wrasse's control socket or other local services through their socket files, nor send datagrams to them",
+			"no typing into your terminal: it has none (a session of its own) and TIOCSTI is refused")
 	} else {
 		info.Gaps = append(info.Gaps, "unix sockets are not refused on this system: it can connect to local services (Wrasse's control socket among them) through their socket files")
 	}
@@ -94,7 +95,11 @@ func mcpSandboxInfo(c *cerebellum.Capability, launcher bool, expect func(network
 	case network:
 		parts = append(parts, "network on: it may reach any host (switch it off on its page if it needs none)")
 	case st.Network:
-		info.Enforced = append(info.Enforced, "network: no TCP connections (switched off on its page)")
+		tcp := "network: no TCP connections (switched off on its page)"
+		if unixRefusable {
+			tcp += ", TCP fast open included" // the same seccomp filter refuses it
+		}
+		info.Enforced = append(info.Enforced, tcp)
 		info.Gaps = append(info.Gaps, "UDP is not blocked by the kernel (name lookups, and datagrams to any host)")
 		parts = append(parts, "network off")
 	}

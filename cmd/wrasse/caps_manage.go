@@ -263,8 +263,14 @@ func capsRestore(ctx context.Context, app *assistant.App, c *call) error {
 	return nil
 }
 
-func capsEnable(app *assistant.App, c *call, grant string) error {
-	if err := app.Enable(c.args[0], commalist.Split(grant)); err != nil {
+// capsEnable enables c.args[0]; an MCP server, only with the command
+// the person approved (shown: its ApprovalKey as approveLaunch showed it).
+func capsEnable(app *assistant.App, c *call, grant, shown string) error {
+	enable := app.Enable
+	if shown != "" {
+		enable = func(name string, grant []string) error { return app.EnableShown(name, grant, shown) }
+	}
+	if err := enable(c.args[0], commalist.Split(grant)); err != nil {
 		return err
 	}
 	return printState(app, c)

@@ -152,10 +152,11 @@ func commands() []*command {
 				grant := fs.String("grant", "", "permissions to grant, comma-separated (`PERMS`, e.g. exec,network)")
 				yes := fs.Bool("yes", false, "approve what an MCP server runs without asking (for scripts)")
 				return func(ctx context.Context, app *assistant.App, c *call) error {
-					if err := approveLaunch(app, c, *yes); err != nil {
+					shown, err := approveLaunch(app, c, *yes)
+					if err != nil {
 						return err
 					}
-					return capsEnable(app, c, *grant)
+					return capsEnable(app, c, *grant, shown)
 				}
 			}},
 		{path: "caps disable", args: "NAME", argHelp: name, summary: "Switch a capability off.", minArgs: 1, maxArgs: 1,

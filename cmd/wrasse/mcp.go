@@ -35,8 +35,11 @@ func mcpCommands() []*command {
 			}},
 		{path: "mcp list", aliases: []string{"ls"}, summary: "The MCP servers: state, tools known (from the last connection, no server started) and what each runs.", maxArgs: 0,
 			setup: plain(mcpList)},
-		{path: "mcp test", widens: always, args: "NAME", argHelp: name, summary: "Connect to the server now and list its tools with their annotations; on failure, the server's last lines of output. Exits 1 when it cannot connect.",
-			minArgs: 1, maxArgs: 1, setup: plain(mcpTest)},
+		{path: "mcp test", widens: always, args: "NAME", argHelp: name, summary: "Connect to the server now and list its tools with their annotations; on failure, the server's last lines of output. Exits 1 when it cannot connect. A server that is off shows the command line or URL it runs and asks first.",
+			minArgs: 1, maxArgs: 1, setup: func(fs *flag.FlagSet, c *call) runFunc {
+				yes := fs.Bool("yes", false, "approve running what a server that is off runs, without asking (for scripts)")
+				return func(ctx context.Context, app *assistant.App, c *call) error { return mcpTest(ctx, app, c, *yes) }
+			}},
 		{path: "mcp tools", args: "NAME", argHelp: name, summary: "The server's tools as last listed (no server started), with the names the model sees and the user's rule for each.",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpTools)},
 		{path: "mcp remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move an MCP server's capability to the trash (restorable for 7 days with wrasse caps restore).",

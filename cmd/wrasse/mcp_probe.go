@@ -14,9 +14,21 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
-// mcpTest connects to the server now and lists what it offers.
-func mcpTest(ctx context.Context, app *assistant.App, c *call) error {
-	rep, err := app.TestMCP(ctx, c.args[0])
+// mcpTest connects to the server now and lists what it offers. A server
+// that is off (never approved, changed since, or switched off) runs only
+// once the person approved what it runs, as caps enable asks: shown on a
+// terminal and asked, else --yes; and then only that.
+func mcpTest(ctx context.Context, app *assistant.App, c *call, yes bool) error {
+	shown, err := approveRun(app, c, yes, "Testing", "test")
+	if err != nil {
+		return err
+	}
+	var rep assistant.MCPReport
+	if shown != "" {
+		rep, err = app.TestMCPShown(ctx, c.args[0], shown)
+	} else {
+		rep, err = app.TestMCP(ctx, c.args[0])
+	}
 	if err != nil {
 		return err
 	}
@@ -106,37 +118,60 @@ func runsText(t assistant.MCPTool) string {
 }
 
 // approveLaunch is `caps enable` for an MCP server that is off (switched
-// off, or its command was never approved or changed since):
-// it shows exactly what enabling runs and goes on only when the user
-// approves, on the terminal or with --yes. Other capabilities, and one
-// already on, need no approval.
-func approveLaunch(app *assistant.App, c *call, yes bool) error {
+// off, or its command was never approved or changed since) or whose files
+// changed since its approval: it shows exactly what enabling runs and
+// goes on only when the user approves, on the terminal or with --yes. It
+// returns the ApprovalKey of what it showed, for App.EnableShown ("" when
+// no approval was needed: other capabilities, a server on and approved).
+func approveLaunch(app *assistant.App, c *call, yes bool) (string, error) {
+	return approveRun(app, c, yes, "Enabling", "enable")
+}
+
+// approveRun shows what MCP capability c.args[0] runs and asks the person
+// to approve it (doing says what approving does, verb the flag's command),
+// when it is off or its files changed since it was approved.
+func approveRun(app *assistant.App, c *call, yes bool, doing, verb string) (string, error) {
 	capability, err := app.Registry().Get(c.args[0])
-	if err != nil || capability.Kind != cerebellum.KindMCP {
-		return nil // Enable reports a missing capability itself
+	if err != nil || capability.Kind != cerebellum.KindMCP || capability.Manifest == nil || capability.Manifest.MCP == nil ||
+		capability.Source != cerebellum.SourceWorkspace {
+		return "", nil // the command reports a missing capability itself; one that ships with Wrasse needs no approval
 	}
-	if capability.State != cerebellum.StateDisabled {
-		return nil
+	if capability.Manifest.MCP.URL != "" && capability.State != cerebellum.StateDisabled {
+		return "", nil
+	}
+	// What it shows is what is approved: the key is taken before the
+	// command line is printed, and EnableShown refuses another.
+	shown := capability.ApprovalKey()
+	if capability.State != cerebellum.StateDisabled && (verb == "test" || capability.Approved == shown) {
+		return "", nil // on and approved; a test of it holds to its approval
 	}
 	launch := capability.Launch()
-	if capability.Unapproved != "" && !c.g.json {
-		fmt.Fprintf(c.io.err, "%s is off: %s.\n", capability.Name, capability.Unapproved)
+	if !c.g.json {
+		switch {
+		case capability.Unapproved != "":
+			fmt.Fprintf(c.io.err, "%s is off: %s.\n", capability.Name, capability.Unapproved)
+		case capability.State != cerebellum.StateDisabled:
+			fmt.Fprintf(c.io.err, "%s does not start: the files its command runs changed since it was approved.\n", capability.Name)
+		}
 	}
 	if yes {
 		if !c.g.json {
 			fmt.Fprintf(c.io.err, "Approved: %s runs %s\n", capability.Name, launch)
 		}
-		return nil
+		return shown, nil
 	}
 	if isTerminal(c) {
-		fmt.Fprintf(c.io.err, "Enabling %s runs this on your computer:\n  %s\nApprove? [y/N] ", capability.Name, launch)
+		fmt.Fprintf(c.io.err, "%s %s runs this on your computer:\n  %s\nApprove? [y/N] ", doing, capability.Name, launch)
 		line, _ := bufio.NewReader(c.io.in).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
-			return nil
+			return shown, nil
 		}
-		return fmt.Errorf("%s stays off: %w", capability.Name, errNotApproved)
+		return "", fmt.Errorf("%s was not run: %w", capability.Name, errNotApproved)
 	}
-	return hint.With(fmt.Errorf("%w: enabling %s runs %s; read it, then approve with --yes (or in the window: Settings, MCP servers)",
-		errNotApproved, capability.Name, launch),
-		hint.Hint{Action: "Approve and enable", Command: []string{"caps", "enable", capability.Name, "--yes"}, Page: hint.PageCapability, Target: capability.Name})
+	page := hint.Hint{Action: "Approve and " + verb, Command: []string{"caps", "enable", capability.Name, "--yes"}, Page: hint.PageCapability, Target: capability.Name}
+	if verb == "test" {
+		page.Command = []string{"mcp", "test", capability.Name, "--yes"}
+	}
+	return "", hint.With(fmt.Errorf("%w: %s %s runs %s; read it, then approve with --yes (or in the window: Settings, MCP servers)",
+		errNotApproved, strings.ToLower(doing), capability.Name, launch), page)
 }

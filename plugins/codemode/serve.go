@@ -54,7 +54,7 @@ func ServeChild(ctx context.Context, cio ChildIO) error {
 	}
 	// Before any program text is read: nothing the program does can reach
 	// a file, the network or another program.
-	st, err := sandbox.Restrict(sandbox.ForPlugin(sandbox.PluginOptions{}))
+	st, err := sandbox.Confine(sandbox.ForPlugin(sandbox.PluginOptions{}))
 	if err != nil {
 		return fmt.Errorf("confine the program process: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,9 +24,14 @@ type config struct {
 	// a sandboxed server never reaches; network is the server's setting.
 	cwd, dir, workspace string
 	network             bool
-	connect             time.Duration
-	call                time.Duration
-	idle                time.Duration
+	// approved is the ApprovalKey the person approved, checked against the
+	// files the command runs at each start; check is false for a server
+	// that needs no approval (one that ships with the app).
+	approved string
+	check    bool
+	connect  time.Duration
+	call     time.Duration
+	idle     time.Duration
 }
 
 // configOf checks a load request and settles the server's settings.
@@ -41,7 +45,8 @@ func (l *Loader) configOf(req cerebellum.LoadRequest) (config, error) {
 	}
 	b := *c.Manifest.MCP
 	cfg := config{name: c.Name, block: b, connect: l.opts.ConnectTimeout, call: l.opts.CallTimeout, idle: l.opts.Idle,
-		dir: c.Dir, workspace: req.Workspace, network: !c.NoNetwork}
+		dir: c.Dir, workspace: req.Workspace, network: !c.NoNetwork,
+		approved: c.Approved, check: c.Source == cerebellum.SourceWorkspace}
 	if b.ConnectTimeout > 0 {
 		cfg.connect = b.ConnectTimeout
 	}
@@ -60,20 +65,7 @@ func (l *Loader) configOf(req cerebellum.LoadRequest) (config, error) {
 	}
 	// The capability's folder, never the workspace itself; without one, a
 	// fresh temporary folder (confine) or the system's.
-	base := c.Dir
-	cfg.cwd = base
-	if b.Cwd != "" {
-		cwd := b.Cwd
-		if strings.HasPrefix(cwd, "~/") {
-			if home, err := os.UserHomeDir(); err == nil {
-				cwd = filepath.Join(home, cwd[2:])
-			}
-		}
-		if !filepath.IsAbs(cwd) && base != "" {
-			cwd = filepath.Join(base, cwd)
-		}
-		cfg.cwd = cwd
-	}
+	cfg.cwd = cerebellum.MCPWorkDir(&b, c.Dir)
 	return cfg, nil
 }
 

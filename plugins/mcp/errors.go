@@ -21,6 +21,10 @@ var (
 	// ErrSecretRefused: the block references a secret the person did not
 	// assign to the capability.
 	ErrSecretRefused = errors.New("MCP server may not use the secret")
+	// ErrNotApproved: a file the server's command runs (its program, a
+	// script) is not what the person approved; it starts once they approve
+	// it again.
+	ErrNotApproved = errors.New("MCP server's files changed since it was approved")
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")

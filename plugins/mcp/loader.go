@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Defaults of Options.
@@ -57,9 +58,11 @@ type Options struct {
 	// start: a sandboxed server may read and write them, and they are its
 	// MCP roots. Nil grants none and declares no roots.
 	Folders func() []string
-	// CacheDir is the package cache sandboxed servers share (npx's and
-	// uvx's downloads): the user's own caches are read-only to them.
-	// Default: wrasse-mcp in the user's cache folder.
+	// CacheDir holds the package caches of sandboxed servers (npx's and
+	// uvx's downloads), one folder per server and command line: the
+	// user's own caches are read-only to them. Default: wrasse-mcp in the
+	// user's cache folder (sandbox.MCPCacheName), which commands and
+	// plugins never reach.
 	CacheDir string
 	// Dial, when set, replaces starting the server: it returns the
 	// transport to one (tests connect in-process servers through
@@ -79,6 +82,8 @@ type stopper interface{ Stop() bool }
 type Loader struct {
 	opts Options
 	log  *slog.Logger
+	// sums remembers the hashes of the files servers run (checkApproved).
+	sums fileSums
 
 	mu      sync.Mutex
 	servers map[*server]bool
@@ -112,7 +117,7 @@ func NewLoader(opts Options) *Loader {
 	}
 	if opts.CacheDir == "" {
 		if dir, err := os.UserCacheDir(); err == nil {
-			opts.CacheDir = filepath.Join(dir, "wrasse-mcp")
+			opts.CacheDir = filepath.Join(dir, sandbox.MCPCacheName)
 		}
 	}
 	if opts.now == nil {

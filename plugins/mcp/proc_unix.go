@@ -7,13 +7,18 @@ import (
 	"syscall"
 )
 
-// ownGroup starts cmd in a process group of its own, so the whole group
-// (an npx wrapper and the server it starts) can be ended together.
+// ownGroup starts cmd in a session of its own, which is also a process
+// group of its own, so the whole group (an npx wrapper and the server it
+// starts) can be ended together. A new session has no controlling
+// terminal: the server cannot open /dev/tty and push keystrokes into the
+// person's terminal (TIOCSTI) the way a process of Wrasse's session could.
 func ownGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.Setpgid = true
+	// setsid makes the group; setpgid on a session leader would fail.
+	cmd.SysProcAttr.Setsid = true
+	cmd.SysProcAttr.Setpgid = false
 	setDeathSignal(cmd.SysProcAttr)
 }
 

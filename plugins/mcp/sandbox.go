@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -18,8 +19,9 @@ import (
 // (Options.Sandbox), which confines itself to sandbox.ForMCP and then
 // becomes the server's command. The folders granted to the assistant are
 // its to read and write (and are its MCP roots when its command names no
-// folder of its own), its own temporary folder
-// and the package cache MCP servers share too; its runtime's installation,
+// folder of its own), its own temporary folder and its own package cache
+// too (another server's it may read, never write: code one server put
+// there would run in the other, with its secrets); its runtime's installation,
 // the runtimes and packages kept in the home folder, its capability folder
 // and the paths its arguments name are readable; the workspace's database,
 // config.json, caches and logs never; unix sockets not at all; TCP unless
@@ -38,8 +40,8 @@ func (b *box) cleanup() {
 }
 
 // confine rewrites cmd, not yet started, to run the server confined: its
-// own temporary folder (also its working folder when it has none), the
-// shared package cache, and the sandbox launcher in front.
+// own temporary folder (also its working folder when it has none), its own
+// package cache, and the sandbox launcher in front.
 func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 	temp, err := os.MkdirTemp("", "wrasse-mcp-"+cfg.name+"-")
 	if err != nil {
@@ -49,15 +51,13 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 	if cmd.Dir == "" {
 		cmd.Dir = temp
 	}
-	cache := l.opts.CacheDir
-	if cache != "" {
-		if err := os.MkdirAll(cache, 0o700); err != nil {
-			b.cleanup()
-			return nil, fmt.Errorf("%w: %s: the MCP package cache %s: %v", ErrConnect, cfg.name, cache, err)
-		}
+	cache, err := l.serverCache(cfg)
+	if err != nil {
+		b.cleanup()
+		return nil, err
 	}
 	// Its own temporary folder; npx and uvx cache what they download in
-	// the shared cache, since the user's own caches are read-only here.
+	// its own cache, since the user's own caches are read-only here.
 	cmd.Env = setDefault(cmd.Env, "TMPDIR", temp)
 	if cache != "" {
 		cmd.Env = setDefault(cmd.Env, "npm_config_cache", filepath.Join(cache, "npm"))
@@ -80,6 +80,38 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrConnect, cfg.name, err)
 	}
 	return b, nil
+}
+
+// serverCache is the package cache of cfg's server (npx's and uvx's
+// downloads, which its next start runs): a folder of its own in
+// Options.CacheDir, named after the capability and what its block runs,
+// so that no other server, and no other command line of this capability,
+// writes code this one runs. The caches of the capability's earlier
+// command lines, and the one cache servers shared before, are removed.
+// "" when there is no cache folder.
+func (l *Loader) serverCache(cfg config) (string, error) {
+	root := l.opts.CacheDir
+	if root == "" {
+		return "", nil
+	}
+	name := cfg.name + "." + cerebellum.LaunchKey(&cfg.block)[:16]
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("%w: %s: its package cache %s: %v", ErrConnect, cfg.name, dir, err)
+	}
+	// Capability names hold no dots: "npm" and "uv" in Wrasse's own cache
+	// folder are the shared cache of earlier versions.
+	legacy := filepath.Base(root) == sandbox.MCPCacheName
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		n := e.Name()
+		if n != name && (strings.HasPrefix(n, cfg.name+".") || legacy && (n == "npm" || n == "uv")) {
+			if err := os.RemoveAll(filepath.Join(root, n)); err != nil {
+				l.log.Warn("removing an MCP server's old package cache", "capability", cfg.name, "folder", n, "error", err)
+			}
+		}
+	}
+	return dir, nil
 }
 
 // roots are the folders granted to the assistant, absolute and clean.

@@ -134,8 +134,9 @@ func TestHostileServerRefusedByTheKernel(t *testing.T) {
 		{"read in the granted folder", op{Op: "read", Path: filepath.Join(granted, "note.txt")}, "ok"},
 		{"its working folder", op{Op: "cwd"}, filepath.Join(ws, "brain", "cerebellum", "hostile")},
 		{"its temporary folder", op{Op: "env", Name: "TMPDIR"}, "wrasse-mcp-hostile-"},
-		{"npx's cache", op{Op: "env", Name: "npm_config_cache"}, filepath.Join(base, "cache", "npm")},
-		{"write in the shared package cache", op{Op: "write", Path: filepath.Join(base, "cache", "npm", "x")}, "ok"},
+		{"npx's cache", op{Op: "env", Name: "npm_config_cache"}, filepath.Join(base, "cache", "hostile.")},
+		{"write in its own package cache", op{Op: "write", Path: filepath.Join(cacheOf(t, filepath.Join(base, "cache"), "hostile"), "npm", "x")}, "ok"},
+		{"write in the package caches' folder", op{Op: "write", Path: filepath.Join(base, "cache", "npm", "x")}, "EACCES"},
 		{"TCP with the network on", op{Op: "tcp", Port: port}, "ok"},
 	}
 	ops := make([]op, len(cases))
@@ -172,4 +173,15 @@ func TestHostileServerRefusedByTheKernel(t *testing.T) {
 	if tcpHits.Load() != before {
 		t.Error("the TCP listener accepted a connection with the network off")
 	}
+}
+
+// cacheOf is the package cache folder a server of capability name got in
+// the cache folder root.
+func cacheOf(t *testing.T, root, name string) string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(root, name+".*"))
+	if err != nil || len(m) != 1 {
+		t.Fatalf("the package cache of %s in %s: %v %v", name, root, m, err)
+	}
+	return m[0]
 }

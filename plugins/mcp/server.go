@@ -200,13 +200,19 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 			err = fmt.Errorf("%w: %s", ErrClosed, s.cfg.name)
 		}
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) {
+			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) &&
+				!errors.Is(err, ErrNotApproved) {
 				s.crashes++
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
 				s.setStateLocked(cerebellum.RuntimeCrashed)
-			} else if s.state == cerebellum.RuntimeStarting {
-				s.setStateLocked(cerebellum.RuntimeStopped)
+			} else {
+				if errors.Is(err, ErrNotApproved) {
+					s.lastErr = err.Error() // the server's page offers to approve it again
+				}
+				if s.state == cerebellum.RuntimeStarting {
+					s.setStateLocked(cerebellum.RuntimeStopped)
+				}
 			}
 			s.mu.Unlock()
 			if c != nil {
@@ -271,6 +277,9 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		}
 		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: -1, HTTPClient: hc}
 	default:
+		if err := s.l.checkApproved(s.cfg, s.oneShot); err != nil {
+			return nil, err
+		}
 		// Not exec.CommandContext: the server outlives the connect call.
 		cmd := exec.Command(res.command, res.args...)
 		cmd.Env = res.env

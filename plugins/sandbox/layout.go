@@ -20,13 +20,46 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 	"/etc/protocols", "/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates", "/etc/pki/tls/certs", "/etc/mime.types",
 	"/etc/locale.alias", "/etc/gitconfig", "/etc/inputrc", "/etc/magic", "/etc/papersize", "/usr/share/zoneinfo"}
 
-// devFiles are the device files ordinary programs use.
-var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+// devFiles are the device files ordinary programs use. /dev/tty is not
+// among them: a sandboxed process runs in a session of its own, without a
+// controlling terminal, and has no business with the person's.
+var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeTools are folders under the home folder that build tools read and
-// write (caches, installed toolchains), relative to it.
-var homeTools = []string{".cache", "go", ".cargo", ".rustup", ".npm", ".local/bin", ".local/lib", ".nvm", ".pyenv",
-	".gradle", ".m2"}
+// homeCaches are folders under the home folder that build tools write
+// (downloads, module and build caches), relative to it: a command may
+// write them. They hold code too (module sources, jars), which builds
+// check against their lock files; the programs beneath them are carved
+// out (homePrograms).
+var homeCaches = []string{".cache", "go", ".cargo", ".npm", ".gradle", ".m2"}
+
+// homePrograms are folders under the home folder holding programs, or
+// code every run of an interpreter loads, that the person's terminal and
+// MCP servers run (installed tools, toolchains, node and Python versions,
+// user site-packages, npx's installed packages), relative to it: a command
+// may read and run them, never change them, so it cannot put its code in
+// the place of a program run outside the sandbox.
+var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx"}
+
+// MCPCacheName is the folder, in the user's cache folder, of the package
+// caches of MCP servers (each server's npx and uvx downloads, which its
+// next start runs).
+const MCPCacheName = "wrasse-mcp"
+
+// mcpCaches are where the MCP package cache may be for home: in
+// ~/.cache, and in the user's cache folder as os.UserCacheDir says
+// ($XDG_CACHE_HOME). Commands and plugins never reach them.
+func mcpCaches(home string) []string {
+	var out []string
+	if home != "" {
+		out = append(out, filepath.Join(home, ".cache", MCPCacheName))
+	}
+	if dir, err := os.UserCacheDir(); err == nil && filepath.IsAbs(dir) {
+		if d := filepath.Join(dir, MCPCacheName); len(out) == 0 || d != out[0] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 // homeConfig are configuration files under the home folder that common
 // tools need to read to work at all (git refuses to run when it cannot
@@ -51,10 +84,12 @@ type CommandOptions struct {
 
 // ForCommand is the policy of a shell command: read and write the granted
 // folders, the temporary folder and build tools' caches; read and execute
-// the system's programs; read the configuration files libraries and git
+// the system's programs and the programs installed in the home folder
+// (never write them); read the configuration files libraries and git
 // need; never touch the workspace's database, config.json, caches and
-// logs; read and execute, never write, the capability folder (skills ship
-// scripts their instructions run from there).
+// logs, nor the MCP package cache; read and execute, never write, the
+// capability folder (skills ship scripts their instructions run from
+// there).
 func ForCommand(o CommandOptions) Policy {
 	temp := o.Temp
 	if temp == "" {
@@ -68,8 +103,14 @@ func ForCommand(o CommandOptions) Policy {
 	}
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
-		for _, t := range homeTools {
+		for _, t := range homeCaches {
 			p.ReadWrite = append(p.ReadWrite, filepath.Join(o.Home, t))
+		}
+		for _, t := range homePrograms {
+			// Exec, and ReadOnly so that a cache holding it is carved
+			// around it (Rules).
+			p.Exec = append(p.Exec, filepath.Join(o.Home, t))
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
 		}
 		for _, c := range homeConfig {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
@@ -79,6 +120,7 @@ func ForCommand(o CommandOptions) Policy {
 		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
 	}
 	p.protect(o.Workspace)
+	p.NoAccess = append(p.NoAccess, mcpCaches(o.Home)...)
 	return p
 }
 
@@ -91,6 +133,8 @@ type PluginOptions struct {
 	PluginDir string
 	// Files, Exec and Network are the granted permissions.
 	Files, Exec, Network bool
+	// NoListen refuses listening (a plugin held to a list of hosts).
+	NoListen bool
 }
 
 // ForPlugin is the policy of a plugin process: read and write beneath its
@@ -99,7 +143,7 @@ type PluginOptions struct {
 // certificates with network; system programs with exec), no TCP without
 // network, and the workspace's protected paths as for commands.
 func ForPlugin(o PluginOptions) Policy {
-	p := Policy{Network: o.Network, ReadWrite: []string{"/dev/null"}}
+	p := Policy{Network: o.Network, NoListen: o.NoListen, ReadWrite: []string{"/dev/null"}}
 	p.ReadOnly = append(p.ReadOnly, "/etc/localtime", "/usr/share/zoneinfo", "/dev/urandom")
 	if o.PluginDir != "" {
 		p.ReadOnly = append(p.ReadOnly, o.PluginDir)
@@ -116,6 +160,10 @@ func ForPlugin(o PluginOptions) Policy {
 		p.ReadWrite = append(p.ReadWrite, devFiles...)
 	}
 	p.protect(o.Workspace)
+	if o.Files {
+		home, _ := os.UserHomeDir()
+		p.NoAccess = append(p.NoAccess, mcpCaches(home)...)
+	}
 	return p
 }
 
@@ -175,17 +223,18 @@ type MCPOptions struct {
 	// Paths are the existing absolute paths its arguments name (a script,
 	// a project folder): read and execute, as the person approved them.
 	Paths []string
-	// Temp and Cache are the server's own temporary folder and the package
-	// cache MCP servers share (npx, uvx): read and write.
+	// Temp and Cache are the server's own temporary folder and package
+	// cache (npx's and uvx's downloads): read and write. Other servers'
+	// caches are not its to write.
 	Temp, Cache string
 	// Network allows TCP.
 	Network bool
 }
 
 // ForMCP is the policy of a stdio MCP server: read and write the folders
-// granted to the assistant, its own temporary folder and the MCP package
-// cache; read and execute the system's programs, its runtime's
-// installation, runtimes and packages kept in the home folder, its
+// granted to the assistant, its own temporary folder and package cache;
+// read and execute the system's programs, its runtime's installation
+// (runtimeGrant), runtimes and packages kept in the home folder, its
 // capability folder and the paths its arguments name; read the
 // configuration files libraries read; never the workspace's protected
 // paths; no unix sockets (the kernel cannot otherwise keep it from
@@ -203,8 +252,8 @@ func ForMCP(o MCPOptions) Policy {
 			p.ReadWrite = append(p.ReadWrite, d)
 		}
 	}
-	if prefix := RuntimePrefix(o.Program); prefix != "" {
-		p.Exec = append(p.Exec, prefix)
+	if r := runtimeGrant(o.Program, o.Home); r != "" {
+		p.Exec = append(p.Exec, r)
 	}
 	if o.Dir != "" {
 		p.Exec = append(p.Exec, o.Dir)
@@ -221,6 +270,40 @@ func ForMCP(o MCPOptions) Policy {
 	p.protect(o.Workspace)
 	return p
 }
+
+// personalPrefixes are folders under the home folder that RuntimePrefix
+// may name but that hold more than one runtime's installation: other
+// programs' data (~/.local/share: keyrings, browsers' profiles), or
+// credentials (~/.cargo/credentials.toml).
+var personalPrefixes = []string{".local", ".cargo"}
+
+// runtimeGrant is what an MCP server's program opens to it: its
+// RuntimePrefix, unless that is the home folder, a folder holding it or
+// one of personalPrefixes; then the program file alone.
+func runtimeGrant(program, home string) string {
+	prefix := RuntimePrefix(program)
+	if prefix == "" {
+		return ""
+	}
+	if home != "" {
+		home = Clean(home)
+		wide := holdsPath(prefix, home)
+		for _, d := range personalPrefixes {
+			wide = wide || prefix == filepath.Join(home, d)
+		}
+		if wide {
+			real, err := filepath.EvalSymlinks(program)
+			if err != nil {
+				return ""
+			}
+			return real
+		}
+	}
+	return prefix
+}
+
+// holdsPath reports whether dir is p or a folder above it.
+func holdsPath(dir, p string) bool { return dir == p || within(dir, p) }
 
 // RuntimePrefix is the installation a program belongs to, with symbolic
 // links resolved: the folder holding its bin/ (or a version manager's

@@ -12,11 +12,12 @@ import (
 )
 
 // Main is the sandbox re-exec: args are POLICY-JSON, "--", PROGRAM and its
-// arguments. It restricts this process to the policy and executes the
-// program in its place, with this process's environment. It returns only
-// on failure, with an exit status, after saying why on stderr. When the
-// kernel cannot enforce the policy the program still runs and the gaps are
-// written to stderr, so that the command's output shows them.
+// arguments. It restricts this process to the policy (Restrict, then the
+// system call Filter) and executes the program in its place, with this
+// process's environment. It returns only on failure, with an exit status,
+// after saying why on stderr. When the kernel cannot enforce the policy
+// the program still runs and the gaps are written to stderr, so that the
+// command's output shows them.
 func Main(args []string, stderr io.Writer) int {
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
@@ -41,14 +42,14 @@ func Main(args []string, stderr io.Writer) int {
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
 	}
-	if p.NoUnixSockets {
-		switch err := denyUnixSockets(); {
-		case errors.Is(err, ErrUnsupported):
-			fmt.Fprintln(stderr, "wrasse sandbox: warning: unix sockets are not refused:", err)
-		case err != nil:
-			fmt.Fprintln(stderr, "wrasse sandbox:", err)
-			return 126
+	switch err := Filter(p); {
+	case errors.Is(err, ErrUnsupported):
+		if p.NoUnixSockets || !p.Network || p.NoListen {
+			fmt.Fprintln(stderr, "wrasse sandbox: warning:", err)
 		}
+	case err != nil:
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
 	}
 	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
 	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)

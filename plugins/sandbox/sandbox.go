@@ -30,6 +30,9 @@ type Policy struct {
 	// the system has one), which Landlock cannot: connecting to a socket
 	// file reaches the service behind it whatever the file rules say.
 	NoUnixSockets bool `json:"noUnixSockets,omitempty"`
+	// NoListen refuses listen(2) (the seccomp filter): with Network, the
+	// process may connect but serves nobody.
+	NoListen bool `json:"noListen,omitempty"`
 }
 
 // Status says what a Restrict call made the kernel enforce.

@@ -9,24 +9,46 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Landlock does not govern connect(2) to a pathname Unix socket, so a
-// confined program could still reach any local service by its socket file:
-// Wrasse's own control socket, a Docker daemon, an SSH agent. A process
-// whose policy sets NoUnixSockets therefore also gets a seccomp filter that
-// refuses to create Unix sockets at all: socket(AF_UNIX, …) fails with
-// EACCES, and io_uring_setup with ENOSYS, since io_uring opens sockets
-// without the socket system call (libuv and others fall back to threads).
-// socketpair(2) stays allowed: a connected pair reaches no other process.
+// Landlock governs files and TCP connect and bind, not every system call
+// that reaches beyond the sandbox, so every confined process also gets a
+// seccomp filter (Filter) for what Landlock leaves open:
+//
+//   - always: ioctl TIOCSTI and TIOCLINUX fail with EPERM. TIOCSTI pushes
+//     bytes into a terminal's input, which the person's shell then runs
+//     outside any sandbox. Sandboxed processes start in a session of their
+//     own (no controlling terminal), and this holds even for a terminal
+//     they would get hold of otherwise (an inherited descriptor, root).
+//   - NoUnixSockets: socket(AF_UNIX, …) fails with EACCES, and so does a
+//     datagram socketpair(AF_UNIX, SOCK_DGRAM or SOCK_RAW), whose ends send
+//     to any socket address with sendto(2) or connect(2) elsewhere. Landlock
+//     does not govern connect(2) to a pathname Unix socket, so a confined
+//     program could otherwise reach any local service by its socket file:
+//     Wrasse's own control socket, a Docker daemon, an SSH agent, syslog.
+//     A stream or seqpacket pair stays allowed: connected to each other,
+//     its ends reach no other process.
+//   - no Network: TCP fast open fails with EACCES (sendto, sendmsg and
+//     sendmmsg with MSG_FASTOPEN, setsockopt TCP_FASTOPEN_CONNECT), since
+//     it opens a connection without connect(2), which is what Landlock
+//     checks; and so do SCTP and MPTCP sockets, which Landlock's TCP rules
+//     do not cover.
+//   - NoListen: listen(2) fails with EACCES: a plugin held to a list of
+//     hosts serves nobody.
+//   - NoUnixSockets or no Network: io_uring_setup fails with ENOSYS, since
+//     io_uring opens sockets and sends without the system calls checked
+//     here (libuv and others fall back to threads).
+//
 // A system call made for another architecture (32-bit calls on a 64-bit
-// kernel) ends the process, since its numbers are not the ones checked.
+// kernel) ends the process, since its numbers are not the ones checked:
+// 32-bit programs do not run in the sandbox.
 
 // Offsets in struct seccomp_data: the system call number, the audit
-// architecture, then the arguments (the low word of the first one on
-// these little-endian machines).
+// architecture, then the arguments, 8 bytes each (the low word first on
+// these little-endian machines; the calls checked take ints, so the
+// kernel reads only that word).
 const (
 	seccompNr   = 0
 	seccompArch = 4
-	seccompArg0 = 16
+	seccompArgs = 16
 )
 
 // UnixSocketsRefusable reports whether this system can refuse Unix
@@ -37,45 +59,135 @@ func UnixSocketsRefusable() bool {
 	return err == nil
 }
 
-// denyUnixSockets installs the filter on every thread of this process; it
-// holds for everything the process executes, for the rest of its life.
-func denyUnixSockets() error {
-	stmt := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
-	jump := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
-	}
-	const (
-		ld    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		ret   = unix.BPF_RET | unix.BPF_K
-		allow = unix.SECCOMP_RET_ALLOW
-		kill  = unix.SECCOMP_RET_KILL_PROCESS
-	)
-	errno := func(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+// BPF instructions of the filter.
+const (
+	bpfLd   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	bpfJeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	bpfJge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfJset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	bpfAnd  = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
+	bpfRet  = unix.BPF_RET | unix.BPF_K
+)
+
+func stmt(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+
+func jump(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+	return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
+}
+
+func loadArg(i int) unix.SockFilter { return stmt(bpfLd, uint32(seccompArgs+8*i)) }
+
+var (
+	retAllow = stmt(bpfRet, unix.SECCOMP_RET_ALLOW)
+	retKill  = stmt(bpfRet, unix.SECCOMP_RET_KILL_PROCESS)
+)
+
+func retErrno(e unix.Errno) unix.SockFilter {
+	return stmt(bpfRet, unix.SECCOMP_RET_ERRNO|uint32(e))
+}
+
+// refuseIf returns errno e when the accumulator is k, else goes on.
+func refuseIf(k uint32, e unix.Errno) []unix.SockFilter {
+	return []unix.SockFilter{jump(bpfJeq, k, 0, 1), retErrno(e)}
+}
+
+// onCall runs body (which ends in a return) for system call nr and skips
+// it for any other; the accumulator holds the call's number.
+func onCall(nr uint32, body ...unix.SockFilter) []unix.SockFilter {
+	return append([]unix.SockFilter{jump(bpfJeq, nr, 0, uint8(len(body)))}, body...)
+}
+
+// filterProgram is the seccomp filter p asks for (see above).
+func filterProgram(p Policy) []unix.SockFilter {
 	prog := []unix.SockFilter{
-		stmt(ld, seccompArch),
-		jump(jeq, auditArch, 1, 0),
-		stmt(ret, kill),
-		stmt(ld, seccompNr),
+		stmt(bpfLd, seccompArch),
+		jump(bpfJeq, auditArch, 1, 0),
+		retKill,
+		stmt(bpfLd, seccompNr),
 		// amd64's x32 calls carry this bit; arm64 has no such calls.
-		jump(jge, x32Bit, 0, 1),
-		stmt(ret, errno(unix.ENOSYS)),
-		jump(jeq, unix.SYS_IO_URING_SETUP, 0, 1),
-		stmt(ret, errno(unix.ENOSYS)),
-		jump(jeq, unix.SYS_SOCKET, 0, 3),
-		stmt(ld, seccompArg0),
-		jump(jeq, unix.AF_UNIX, 0, 1),
-		stmt(ret, errno(unix.EACCES)),
-		stmt(ret, allow),
+		jump(bpfJge, x32Bit, 0, 1),
+		retErrno(unix.ENOSYS),
 	}
+	ioctl := []unix.SockFilter{loadArg(1)}
+	ioctl = append(ioctl, refuseIf(unix.TIOCSTI, unix.EPERM)...)
+	ioctl = append(ioctl, refuseIf(unix.TIOCLINUX, unix.EPERM)...)
+	prog = append(prog, onCall(unix.SYS_IOCTL, append(ioctl, retAllow)...)...)
+
+	if p.NoUnixSockets || !p.Network {
+		prog = append(prog, onCall(unix.SYS_IO_URING_SETUP, retErrno(unix.ENOSYS))...)
+		var sock []unix.SockFilter
+		if p.NoUnixSockets {
+			sock = append(sock, loadArg(0))
+			sock = append(sock, refuseIf(unix.AF_UNIX, unix.EACCES)...)
+		}
+		if !p.Network {
+			sock = append(sock, loadArg(2))
+			sock = append(sock, refuseIf(unix.IPPROTO_SCTP, unix.EACCES)...)
+			sock = append(sock, refuseIf(unix.IPPROTO_MPTCP, unix.EACCES)...)
+		}
+		prog = append(prog, onCall(unix.SYS_SOCKET, append(sock, retAllow)...)...)
+	}
+	if p.NoUnixSockets {
+		prog = append(prog, onCall(unix.SYS_SOCKETPAIR,
+			loadArg(0),
+			jump(bpfJeq, unix.AF_UNIX, 0, 5),
+			loadArg(1),
+			stmt(bpfAnd, 0xf), // the type without SOCK_NONBLOCK and SOCK_CLOEXEC
+			jump(bpfJeq, unix.SOCK_STREAM, 2, 0),
+			jump(bpfJeq, unix.SOCK_SEQPACKET, 1, 0),
+			retErrno(unix.EACCES),
+			retAllow)...)
+	}
+	if !p.Network {
+		// The flags are sendto's and sendmmsg's fourth argument, sendmsg's third.
+		for _, c := range []struct {
+			nr  uint32
+			arg int
+		}{{unix.SYS_SENDTO, 3}, {unix.SYS_SENDMSG, 2}, {unix.SYS_SENDMMSG, 3}} {
+			prog = append(prog, onCall(c.nr,
+				loadArg(c.arg),
+				jump(bpfJset, unix.MSG_FASTOPEN, 0, 1),
+				retErrno(unix.EACCES),
+				retAllow)...)
+		}
+		prog = append(prog, onCall(unix.SYS_SETSOCKOPT,
+			loadArg(1),
+			jump(bpfJeq, unix.IPPROTO_TCP, 0, 3),
+			loadArg(2),
+			jump(bpfJeq, unix.TCP_FASTOPEN_CONNECT, 0, 1),
+			retErrno(unix.EACCES),
+			retAllow)...)
+	}
+	if p.NoListen {
+		prog = append(prog, onCall(unix.SYS_LISTEN, retErrno(unix.EACCES))...)
+	}
+	return append(prog, retAllow)
+}
+
+// Filter installs on every thread of this process the seccomp filter p
+// asks for; it holds for everything the process executes, for the rest of
+// its life. Call it after Restrict, before running what is confined.
+func Filter(p Policy) error {
+	prog := filterProgram(p)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("%w: no_new_privs: %v", ErrRestrict, err)
 	}
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
 		uintptr(unsafe.Pointer(&fprog))); errno != 0 {
-		return fmt.Errorf("%w: seccomp filter refusing unix sockets: %v", ErrRestrict, errno)
+		return fmt.Errorf("%w: seccomp filter: %v", ErrRestrict, errno)
 	}
 	return nil
+}
+
+// Confine restricts the calling process to p as far as the system can
+// (Restrict), then installs the system call filter p asks for (Filter):
+// what a process that confines itself (a plugin or run_go process) calls
+// instead of Restrict alone.
+func Confine(p Policy) (Status, error) {
+	st, err := Restrict(p)
+	if err != nil {
+		return st, err
+	}
+	return st, Filter(p)
 }

@@ -8,6 +8,13 @@ import "fmt"
 // sockets to a process.
 func UnixSocketsRefusable() bool { return false }
 
-func denyUnixSockets() error {
-	return fmt.Errorf("%w: this system cannot refuse unix sockets to a process", ErrUnsupported)
+// Filter cannot install a system call filter here: what Policy asks beyond
+// files and TCP (NoUnixSockets, NoListen, TCP fast open and terminal
+// injection refused) is not enforced, and the caller says so.
+func Filter(Policy) error {
+	return fmt.Errorf("%w: this system cannot filter a process's system calls (unix sockets, TCP fast open, terminal input)", ErrUnsupported)
 }
+
+// Confine is Restrict: this system has no system call filter, and what
+// Filter would refuse is not refused.
+func Confine(p Policy) (Status, error) { return Restrict(p) }

@@ -2,12 +2,13 @@ package sdk
 
 import "os/exec"
 
-// Group makes cmd start in a process group of its own and, when the
-// context given to exec.CommandContext ends, kills the whole group: the
-// command and every program it started, including background jobs of a
-// shell ("(sleep 60; echo) & wait"). On Windows the process tree is killed
+// Group makes cmd start in a session (and so a process group) of its own,
+// without a controlling terminal, and, when the context given to
+// exec.CommandContext ends, kills the whole group: the command and every
+// program it started, including background jobs of a shell
+// ("(sleep 60; echo) & wait"). On Windows the process tree is killed
 // with taskkill /T. Call it before Start; it sets cmd.Cancel (and on Unix
-// cmd.SysProcAttr.Setpgid). Plugins need it because they cannot use
+// cmd.SysProcAttr.Setsid). Plugins need it because they cannot use
 // syscall themselves.
 func Group(cmd *exec.Cmd) {
 	if cmd == nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
@@ -272,6 +273,9 @@ func (p *mcpPage) showDetail() {
 	p.title.SetText(c.Name)
 	p.launch.Set("It runs", c.Launch())
 	off := c.State == cerebellum.StateDisabled
+	// lapsed: on, but a file its command runs changed since it was
+	// approved, so it does not start until approved again.
+	lapsed := false
 	switch c.State {
 	case cerebellum.StateDisabled:
 		p.status.Importance = widget.WarningImportance
@@ -288,11 +292,14 @@ func (p *mcpPage) showDetail() {
 		if st, err := p.env.Core.MCPStatus(c.Name); err == nil && st.Error != "" {
 			p.status.Importance = widget.WarningImportance
 			p.status.SetText("Enabled; its last start failed: " + firstLine(st.Error))
+			if lapsed = strings.Contains(st.Error, mcp.ErrNotApproved.Error()); lapsed {
+				p.status.SetText("Enabled, but it does not start: " + firstLine(st.Error) + " (Enable…).")
+			}
 		}
 	}
 	p.status.Refresh()
 	p.showSandbox(c)
-	p.enable.Hidden, p.disable.Hidden = !off, off
+	p.enable.Hidden, p.disable.Hidden = !off && !lapsed, off
 	ok := p.state == depOK
 	for _, b := range []*widget.Button{p.test, p.enable, p.disable} {
 		if ok {
@@ -454,33 +461,42 @@ func (p *mcpPage) setRule(name, tool, rule string) {
 }
 
 // approve asks the user to approve what the selected server runs, then
-// calls then. verb is what approving does ("Enable", "Test").
-func (p *mcpPage) approve(verb, why string, then func()) {
+// calls then with the ApprovalKey of what was shown: what the approval
+// covers, refused where it is used when the server changed meanwhile.
+// verb is what approving does ("Enable", "Test").
+func (p *mcpPage) approve(verb, why string, then func(shown string)) {
 	c, err := p.env.Core.Registry().Get(p.selected)
 	if err != nil {
 		p.outcome.Error(err)
 		return
 	}
-	text := widget.NewLabel(why)
-	text.Wrapping = fyne.TextWrapWord
-	block := newCodeBlock(p.env.Copy, 200)
-	block.Set("It runs", c.Launch())
-	content := container.NewVBox(text, block)
-	d := dialog.NewCustomConfirm(verb+" "+c.Name+"?", "Approve and "+strings.ToLower(verb), "Cancel", content, func(ok bool) {
-		if ok {
-			then()
-		}
-	}, p.env.Window)
-	d.Resize(fyne.NewSize(640, 320))
-	d.Show()
+	// Hashing the files it runs reads them (a runtime may be large): not
+	// on the UI goroutine.
+	p.env.Go(func() {
+		shown := c.ApprovalKey()
+		p.env.Do(func() {
+			text := widget.NewLabel(why)
+			text.Wrapping = fyne.TextWrapWord
+			block := newCodeBlock(p.env.Copy, 200)
+			block.Set("It runs", c.Launch())
+			content := container.NewVBox(text, block)
+			d := dialog.NewCustomConfirm(verb+" "+c.Name+"?", "Approve and "+strings.ToLower(verb), "Cancel", content, func(ok bool) {
+				if ok {
+					then(shown)
+				}
+			}, p.env.Window)
+			d.Resize(fyne.NewSize(640, 320))
+			d.Show()
+		})
+	})
 }
 
 // Enable switches the selected server on after the user approved what it
 // runs.
 func (p *mcpPage) Enable() {
 	name := p.selected
-	p.approve("Enable", "Enabling "+name+" lets the assistant start this on your computer, with your permissions:", func() {
-		p.run(func(core *assistant.App) error { return core.Enable(name, nil) }, "Enabled "+name+".")
+	p.approve("Enable", "Enabling "+name+" lets the assistant start this on your computer, with your permissions:", func(shown string) {
+		p.run(func(core *assistant.App) error { return core.EnableShown(name, nil, shown) }, "Enabled "+name+".")
 	})
 }
 
@@ -545,10 +561,13 @@ func (p *mcpPage) Test() {
 		p.approve("Test", "Testing "+c.Name+" starts this on your computer once, with your permissions, and stops it:", p.runTest)
 		return
 	}
-	p.runTest()
+	p.runTest("")
 }
 
-func (p *mcpPage) runTest() {
+// runTest connects to the selected server and lists what it offers; shown
+// is the ApprovalKey of the command the person just approved running
+// once ("" for an enabled server, which holds to its approval).
+func (p *mcpPage) runTest(shown string) {
 	name := p.selected
 	core := p.env.Core
 	p.test.Disable()
@@ -557,7 +576,13 @@ func (p *mcpPage) runTest() {
 	p.env.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 		defer cancel()
-		rep, err := core.TestMCP(ctx, name)
+		test := core.TestMCP
+		if shown != "" {
+			test = func(ctx context.Context, name string) (assistant.MCPReport, error) {
+				return core.TestMCPShown(ctx, name, shown)
+			}
+		}
+		rep, err := test(ctx, name)
 		p.env.Do(func() {
 			p.test.Enable()
 			if p.selected != name {

@@ -1,0 +1,202 @@
+package cerebellum
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// The person approves what an mcp: block runs (CapState.Launch), and a
+// command line names files whose content is the code that runs: the
+// program, a script (server.sh, dist/index.js). A file changed after the
+// approval (the model rewrote a script in a granted folder) is not what
+// was approved, so the approval covers their content too: ApprovalKey is
+// the block's LaunchKey and a hash of those files, taken when the person
+// approves and compared by the MCP client at every start of the server
+// (never at each scan: the program may be a 100 MB binary).
+
+// approvalSep separates the two parts of an ApprovalKey.
+const approvalSep = "+"
+
+// scriptExts are the extensions of files an interpreter runs: an argument
+// naming one is part of what the server runs, while a database or a data
+// file it names (which the server itself changes) is not.
+var scriptExts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".py", ".pyc", ".pyz", ".pyw",
+	".sh", ".bash", ".zsh", ".fish", ".rb", ".pl", ".pm", ".php", ".lua", ".tcl", ".r", ".jl", ".jar", ".war", ".wasm",
+	".exe", ".dll", ".ps1", ".bat", ".cmd", ".go", ".swift", ".kts", ".groovy", ".scala", ".clj", ".ex", ".exs", ".dart"}
+
+// ApprovalKey identifies what enabling an mcp: block approves: its
+// LaunchKey and the content of the files its command line runs (LaunchFiles)
+// that the person's account can change. dir is the capability's folder.
+func ApprovalKey(s *skillmd.MCPServer, dir string) string {
+	if s == nil {
+		return ""
+	}
+	return LaunchKey(s) + approvalSep + FilesKey(LaunchFiles(s, dir), nil)
+}
+
+// ApprovalKey is the ApprovalKey of an MCP capability's block as it is
+// now on disk ("" for other kinds).
+func (c *Capability) ApprovalKey() string {
+	if c.Manifest == nil || c.Manifest.MCP == nil {
+		return ""
+	}
+	return ApprovalKey(c.Manifest.MCP, c.Dir)
+}
+
+// SplitApproval parses an ApprovalKey (or a CapState.Launch stored before
+// files were part of it: files is then "" and hashed false).
+func SplitApproval(key string) (launch, files string, hashed bool) {
+	launch, files, hashed = strings.Cut(key, approvalSep)
+	return launch, files, hashed
+}
+
+// MCPWorkDir is the working folder of an mcp: block's server: its cwd (with
+// ~/ for the home folder, relative to the capability's folder dir), else
+// dir itself.
+func MCPWorkDir(s *skillmd.MCPServer, dir string) string {
+	if s == nil || s.Cwd == "" {
+		return dir
+	}
+	cwd := s.Cwd
+	if strings.HasPrefix(cwd, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			cwd = filepath.Join(home, cwd[2:])
+		}
+	}
+	if !filepath.IsAbs(cwd) && dir != "" {
+		cwd = filepath.Join(dir, cwd)
+	}
+	return cwd
+}
+
+// LaunchFiles are the files an mcp: block's command line runs, with
+// symbolic links resolved, sorted: its program as found on PATH (the
+// block's own PATH, else Wrasse's) or relative to its working folder, and
+// each argument (or the value after '=' in one) naming an existing script
+// (executable, or with a script's extension), absolute or relative to the
+// working folder. dir is the capability's folder.
+func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
+	if s == nil || s.URL != "" || s.Command == "" {
+		return nil
+	}
+	cwd := MCPWorkDir(s, dir)
+	var out []string
+	add := func(p string) {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			out = append(out, real)
+		}
+	}
+	path := s.Env["PATH"]
+	if path == "" || strings.Contains(path, "${") {
+		path = os.Getenv("PATH")
+	}
+	if prog := findProgram(s.Command, path, cwd); prog != "" {
+		add(prog)
+	}
+	for _, a := range s.Args {
+		for _, v := range []string{a, valueAfterEquals(a)} {
+			if v == "" || strings.HasPrefix(v, "-") {
+				continue
+			}
+			if !filepath.IsAbs(v) {
+				if cwd == "" {
+					continue
+				}
+				v = filepath.Join(cwd, v)
+			}
+			if fi, err := os.Stat(v); err == nil && fi.Mode().IsRegular() && isScript(v, fi.Mode()) {
+				add(v)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// findProgram finds command as the server's start will: a path with a
+// separator relative to dir, else the first executable file of that name
+// in an absolute folder of path. "" when there is none.
+func findProgram(command, path, dir string) string {
+	if strings.ContainsRune(command, '/') || strings.ContainsRune(command, filepath.Separator) {
+		if !filepath.IsAbs(command) {
+			if dir == "" {
+				return ""
+			}
+			command = filepath.Join(dir, command)
+		}
+		return command
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		p := filepath.Join(d, command)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+func isScript(p string, mode os.FileMode) bool {
+	return mode&0o111 != 0 || slices.Contains(scriptExts, strings.ToLower(filepath.Ext(p)))
+}
+
+func valueAfterEquals(a string) string {
+	if _, v, ok := strings.Cut(a, "="); ok {
+		return v
+	}
+	return ""
+}
+
+// FilesKey hashes files (absolute, links resolved) for an ApprovalKey:
+// each path, and the content of those the person's account can change
+// (the file or its folder is writable). A system program (root's
+// /usr/bin/node) counts by its path only, so a package upgrade does not
+// undo every approval, while a script in a granted folder or a tool in
+// ~/.local/bin counts by what it holds. sum hashes one file's content
+// (nil: read it whole); the MCP client passes one that remembers. ""
+// when files is empty.
+func FilesKey(files []string, sum func(path string) (string, error)) string {
+	if len(files) == 0 {
+		return ""
+	}
+	if sum == nil {
+		sum = SumFile
+	}
+	h := sha256.New()
+	for _, f := range files {
+		content := "-"
+		if changeable(f) {
+			var err error
+			if content, err = sum(f); err != nil {
+				// Unreadable now: that state is what is approved; a file
+				// that becomes readable (and runs) is another.
+				content = "unreadable"
+			}
+		}
+		h.Write([]byte(f + "\x00" + content + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// SumFile is the SHA-256 of a file's content, in hex.
+func SumFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
