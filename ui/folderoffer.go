@@ -38,7 +38,7 @@ func newFolderOffer(env *bridge.Env) *folderOffer {
 	o.buttons = container.NewHBox()
 	o.obj = container.NewVBox(container.NewPadded(container.NewVBox(o.text, o.buttons)), widget.NewSeparator())
 	if env.Core != nil {
-		if convs, err := env.Core.Store().ListConversations(); err == nil {
+		if convs, err := env.Core.History().ListConversations(); err == nil {
 			o.upgraded = len(convs) > 0
 		}
 	}

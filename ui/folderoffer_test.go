@@ -31,7 +31,7 @@ func offerCore(t *testing.T, conversations int) (*assistant.App, string) {
 	}
 	t.Cleanup(func() { core.Close() })
 	for range conversations {
-		if _, err := core.Store().CreateConversation("m"); err != nil {
+		if _, err := core.Engine().DB.CreateConversation("m"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -67,7 +67,7 @@ type App struct {
 	model atomic.Pointer[modelState]
 
 	busyMu sync.Mutex
-	busy   map[store.ID]bool
+	busy   map[store.ID]*running
 
 	subs subscribers
 
@@ -95,7 +95,7 @@ func Open(opts Options) (*App, error) {
 	if err := ws.Ensure(); err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, ws: ws, busy: map[store.ID]bool{}}
+	a := &App{opts: opts, ws: ws, busy: map[store.ID]*running{}}
 	logger, closer, err := ws.OpenLog(opts.LogLevel)
 	if err != nil {
 		return nil, err
@@ -187,13 +187,18 @@ func (a *App) warnConfig() {
 // Workspace is the opened workspace's layout.
 func (a *App) Workspace() workspace.Workspace { return a.ws }
 
-// Registry is the capability registry. Reads (List, Get, Index, Search)
-// are for everyone; changes go through App's methods so they are
-// serialised and announced.
-func (a *App) Registry() *cerebellum.Registry { return a.reg }
+// Engine hands tests the store and the registry behind the App, to seed
+// state no App method makes (events of a past turn, a damaged record).
+// Front ends never use it: every read they need is in History and
+// Capabilities, every change is an App method that claims, waits and
+// announces (TestFrontEndsGoThroughApp enforces it).
+func (a *App) Engine() Engine { return Engine{DB: a.db, Registry: a.reg} }
 
-// Store is the workspace database: conversations, events, secrets.
-func (a *App) Store() *store.DB { return a.db }
+// Engine is the store and the registry behind an App (App.Engine).
+type Engine struct {
+	DB       *store.DB
+	Registry *cerebellum.Registry
+}
 
 // Logger is the workspace log.
 func (a *App) Logger() *slog.Logger { return a.log }

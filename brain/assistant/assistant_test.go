@@ -43,7 +43,7 @@ func useModel(t *testing.T, a *App, m *providertest.Model, model string) {
 // texts returns the events' types and texts, for compact assertions.
 func texts(t *testing.T, a *App, id store.ID) []string {
 	t.Helper()
-	evs, err := a.Store().Events(id)
+	evs, err := a.db.Events(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestCoreTurnToggleAndSwitchModel(t *testing.T) {
 	if err := a.Disable("calc"); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := a.Registry().Get("calc"); c.State != "disabled" {
+	if c, _ := a.reg.Get("calc"); c.State != "disabled" {
 		t.Fatalf("calc state %s after Disable", c.State)
 	}
 
@@ -149,7 +149,7 @@ func TestFailedFirstTurnLeavesNoConversation(t *testing.T) {
 	if id != 0 {
 		t.Fatalf("a first turn no model answered returned conversation %s", id)
 	}
-	convs, _ := a.Store().ListConversations()
+	convs, _ := a.db.ListConversations()
 	if len(convs) != 0 {
 		t.Fatalf("conversations left behind: %+v", convs)
 	}
@@ -197,7 +197,7 @@ func TestResendAndRegenerate(t *testing.T) {
 	if _, err := a.Turn(context.Background(), id, "second question", TurnOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	evs, _ := a.Store().Events(id)
+	evs, _ := a.db.Events(id)
 	var firstSeq uint64
 	for _, e := range evs {
 		if e.Type == store.EventUserMessage {
@@ -227,7 +227,7 @@ func TestResendAndRegenerate(t *testing.T) {
 		}
 	}
 	// An assistant reply cannot be "resent".
-	evs, _ = a.Store().Events(id)
+	evs, _ = a.db.Events(id)
 	if _, err := a.Resend(context.Background(), id, evs[len(evs)-1].Seq, "x", TurnOptions{}); !errors.Is(err, ErrNotUserMessage) {
 		t.Fatalf("resend of a reply: %v", err)
 	}
@@ -288,7 +288,7 @@ func TestConcurrentTogglesLoseNothing(t *testing.T) {
 	}
 	wg.Wait()
 	for _, n := range names {
-		c, err := a.Registry().Get(n)
+		c, err := a.reg.Get(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,14 +336,14 @@ func TestStartedAndUnload(t *testing.T) {
 	if started == 0 || started != id {
 		t.Fatalf("Started got %s, the turn returned %s", started, id)
 	}
-	loaded, _ := a.Store().Loaded(id)
+	loaded, _ := a.db.Loaded(id)
 	if !slices.Contains(loaded, "calc") {
 		t.Fatalf("calc not loaded after its call: %q", loaded)
 	}
 	if err := a.Unload(id, "calc"); err != nil {
 		t.Fatal(err)
 	}
-	loaded, _ = a.Store().Loaded(id)
+	loaded, _ = a.db.Loaded(id)
 	if slices.Contains(loaded, "calc") {
 		t.Fatalf("calc still loaded: %q", loaded)
 	}

@@ -23,7 +23,7 @@ func damagedWorkspace(t *testing.T) (dir string, damaged []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := a.Store()
+	db := a.db
 	for i := range 2 {
 		c, err := db.CreateConversation("m")
 		if err != nil {
@@ -95,7 +95,7 @@ func TestDoctorWaysOut(t *testing.T) {
 			t.Fatalf("Open after salvage: %v", err)
 		}
 		defer a.Close()
-		convs, _ := a.Store().ListConversations()
+		convs, _ := a.db.ListConversations()
 		if len(convs) != rep.Conversations {
 			t.Fatalf("%d conversations, the report says %d", len(convs), rep.Conversations)
 		}
@@ -118,7 +118,7 @@ func TestDoctorWaysOut(t *testing.T) {
 			t.Fatalf("Open after starting afresh: %v", err)
 		}
 		defer a.Close()
-		if convs, _ := a.Store().ListConversations(); len(convs) != 0 {
+		if convs, _ := a.db.ListConversations(); len(convs) != 0 {
 			t.Fatalf("a fresh database has conversations: %v", convs)
 		}
 		list, _ := doc.Backups()
@@ -132,8 +132,8 @@ func TestDoctorWaysOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, _ := a.Store().CreateConversation("m")
-		if _, err := a.Store().Backup(a.Workspace().Backups(), store.BackupDaily); err != nil {
+		c, _ := a.db.CreateConversation("m")
+		if _, err := a.db.Backup(a.Workspace().Backups(), store.BackupDaily); err != nil {
 			t.Fatal(err)
 		}
 		a.Close()
@@ -153,7 +153,7 @@ func TestDoctorWaysOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer a.Close()
-		if convs, _ := a.Store().ListConversations(); len(convs) != 1 || convs[0].ID != c.ID {
+		if convs, _ := a.db.ListConversations(); len(convs) != 1 || convs[0].ID != c.ID {
 			t.Fatalf("restored conversations %+v", convs)
 		}
 	})

@@ -262,10 +262,10 @@ func TestLegacyKeyHostGetsItsOrigin(t *testing.T) {
 	}
 	// As an older Wrasse wrote them.
 	hostPort := hostOf(KeyHost(home.BaseURL()))
-	if err := a.Store().BindSecretHost(SecretOpenAI, hostPort); err != nil {
+	if err := a.db.BindSecretHost(SecretOpenAI, hostPort); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Store().BindSecretHost(SecretAnthropic, "api.anthropic.com"); err != nil {
+	if err := a.db.BindSecretHost(SecretAnthropic, "api.anthropic.com"); err != nil {
 		t.Fatal(err)
 	}
 	a.Close()

@@ -121,7 +121,7 @@ func TestMCPCore(t *testing.T) {
 func TestMCPImportedShowsLaunchAndStaysOff(t *testing.T) {
 	a := openTest(t)
 	addTestServer(t, a, true)
-	c, err := a.Registry().Get("gosrv")
+	c, err := a.reg.Get("gosrv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestUnloadStopsTheServerNoConversationNeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DeleteConversation(id2); err != nil {
+	if err := a.DeleteConversation(ctx, id2); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := a.MCPStatus("gosrv"); st.State != cerebellum.RuntimeStopped {

@@ -48,7 +48,7 @@ func TestAddMCPEnabledByHandDisabledByImport(t *testing.T) {
 			if res.Name != "everything" || res.Report.Kind != cerebellum.KindMCP || res.Disabled != tt.imported {
 				t.Fatalf("result %+v (kind %s), want everything, mcp, disabled=%v", res, res.Report.Kind, tt.imported)
 			}
-			st, err := a.Registry().State("everything")
+			st, err := a.reg.State("everything")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestAddMCPStoresSecretsNotValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := "mcp.github.GITHUB_PERSONAL_ACCESS_TOKEN"
-	if v, err := a.Store().Secret(name); err != nil || v != "ghp_verysecretvalue" {
+	if v, err := a.db.Secret(name); err != nil || v != "ghp_verysecretvalue" {
 		t.Fatalf("secret %s = %q, %v", name, v, err)
 	}
 	if a.HasSecret("already_there") {
@@ -174,7 +174,7 @@ func TestAddMCPExistingName(t *testing.T) {
 	if _, err := a.AddMCP(ctx, second, false); !errors.Is(err, cerebellum.ErrExists) {
 		t.Fatalf("got %v, want ErrExists", err)
 	}
-	if v, _ := a.Store().Secret("mcp.svc.API_KEY"); v != "first" {
+	if v, _ := a.db.Secret("mcp.svc.API_KEY"); v != "first" {
 		t.Fatalf("the installed server's secret is now %q", v)
 	}
 	if s, _ := a.MCPServerOf("svc"); s.Command != "one" {
@@ -200,7 +200,7 @@ func TestAddMCPRefusedInstallRestoresSecrets(t *testing.T) {
 	if _, err := a.AddMCP(context.Background(), s, false); err == nil {
 		t.Fatal("installed over a stray file")
 	}
-	if v, _ := a.Store().Secret("mcp.blocked.API_TOKEN"); v != "before" {
+	if v, _ := a.db.Secret("mcp.blocked.API_TOKEN"); v != "before" {
 		t.Errorf("API_TOKEN = %q, want the value from before", v)
 	}
 	if a.HasSecret("mcp.blocked.DB_PASSWORD") {

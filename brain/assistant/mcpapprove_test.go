@@ -50,7 +50,7 @@ func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 	// Every way the model or the engine has to start it.
 	tryStart := func(when string) {
 		t.Helper()
-		c, err := a.Registry().Get("planted")
+		c, err := a.reg.Get("planted")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 		if err == nil && !out.Result.IsError {
 			t.Errorf("%s: tool_activate = %+v; want it refused", when, out.Result)
 		}
-		if err := a.Registry().Start(ctx, "planted"); !errors.Is(err, cerebellum.ErrDisabled) {
+		if err := a.reg.Start(ctx, "planted"); !errors.Is(err, cerebellum.ErrDisabled) {
 			t.Errorf("%s: Start = %v; want ErrDisabled", when, err)
 		}
 		if _, err := a.CallTool(ctx, "planted__echo", json.RawMessage(`{"message":"hi"}`), nil); err == nil {
@@ -74,7 +74,7 @@ func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 
 	plant("")
 	tryStart("planted")
-	if c, _ := a.Registry().Get("planted"); !strings.Contains(c.Unapproved, "never approved") {
+	if c, _ := a.reg.Get("planted"); !strings.Contains(c.Unapproved, "never approved") {
 		t.Errorf("reason %q; want it to say the command was never approved", c.Unapproved)
 	}
 
@@ -83,7 +83,7 @@ func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 	if err := a.Enable("planted", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Registry().Start(ctx, "planted"); err != nil {
+	if err := a.reg.Start(ctx, "planted"); err != nil {
 		t.Fatal(err)
 	}
 	out, err := a.CallTool(ctx, "planted__echo", json.RawMessage(`{"message":"hi"}`), nil)
@@ -97,14 +97,14 @@ func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 	}
 	plant(`, NODE_OPTIONS: "--require /tmp/x.js"`)
 	tryStart("edited")
-	if c, _ := a.Registry().Get("planted"); !strings.Contains(c.Unapproved, "changed since it was approved") {
+	if c, _ := a.reg.Get("planted"); !strings.Contains(c.Unapproved, "changed since it was approved") {
 		t.Errorf("reason %q; want it to say the command changed", c.Unapproved)
 	}
 	// Switched off and on again by the person, the edited command runs.
 	if err := a.Enable("planted", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Registry().Start(ctx, "planted"); err != nil || !started() {
+	if err := a.reg.Start(ctx, "planted"); err != nil || !started() {
 		t.Fatalf("after enabling the edit: %v, started %v", err, started())
 	}
 }

@@ -186,7 +186,7 @@ func TestBrokenReplyMessageReads(t *testing.T) {
 	if _, err := a.Turn(t.Context(), id, "go on", TurnOptions{}); err == nil {
 		t.Fatal("the broken reply succeeded")
 	}
-	evs, _ := a.Store().Events(id)
+	evs, _ := a.db.Events(id)
 	last := evs[len(evs)-1]
 	if last.Type != store.EventError || !strings.Contains(last.Text, "try again. What it had written so far") {
 		t.Errorf("error event %q", last.Text)

@@ -56,7 +56,7 @@ func TestEncodedSecretsRedactedInHistoryAndLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := a.Store().Events(id)
+	evs, err := a.db.Events(id)
 	if err != nil {
 		t.Fatal(err)
 	}

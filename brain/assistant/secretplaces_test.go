@@ -56,7 +56,7 @@ func writeMCPFolder(t *testing.T, a *App, name, block string) {
 	if _, err := a.Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Registry().Get(name); err != nil {
+	if _, err := a.reg.Get(name); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,9 @@
 package assistant
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/store"
@@ -26,20 +28,32 @@ func (a *App) Session(id store.ID) (*cerebellum.Session, error) {
 }
 
 // DeleteConversation deletes conversation id and its events, and
-// announces it (EventConversations). A conversation whose turn is running
-// is refused with agent.ErrBusy: stop the turn first.
-func (a *App) DeleteConversation(id store.ID) error {
+// announces it (EventConversations). A turn running in it is stopped first
+// and waited for, so its last writes never land after the delete; ctx
+// bounds that wait.
+func (a *App) DeleteConversation(ctx context.Context, id store.ID) error {
 	if _, err := a.db.GetConversation(id); err != nil {
 		return a.noConversation(id, err)
 	}
-	if !a.claim(id) {
-		return fmt.Errorf("%s: %w", id, agent.ErrBusy)
+	if err := a.stopAndClaim(ctx, id); err != nil {
+		return fmt.Errorf("delete %s: waiting for its turn to stop: %w", id, err)
 	}
 	defer a.release(id)
 	if err := a.db.DeleteConversation(id); err != nil {
 		return a.noConversation(id, err)
 	}
 	a.reg.TrackLoaded(id.String(), nil)
+	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	return nil
+}
+
+// RenameConversation sets conversation id's title (blank clears it, so
+// the first message names it again) and announces it. A running turn may
+// go on: the title is not part of what it writes.
+func (a *App) RenameConversation(id store.ID, title string) error {
+	if err := a.db.SetTitle(id, strings.TrimSpace(title)); err != nil {
+		return a.noConversation(id, err)
+	}
 	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	return nil
 }

@@ -62,7 +62,7 @@ var approveAll = gate.ApproverFunc(func(context.Context, gate.Request) (gate.App
 // toolResults are the results of the conversation's calls, by tool.
 func toolResults(t *testing.T, a *App, id store.ID) map[string][]string {
 	t.Helper()
-	evs, err := a.Store().Events(id)
+	evs, err := a.db.Events(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestAgentSkillsEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			var listed []string
-			for _, c := range a.Registry().List() {
+			for _, c := range a.reg.List() {
 				listed = append(listed, c.Name)
 			}
 			for _, name := range []string{"pdf", "spec-full", "web-builder"} {
@@ -119,7 +119,7 @@ func TestAgentSkillsEndToEnd(t *testing.T) {
 			if slices.Contains(listed, "Broken_Skill") || slices.Contains(listed, "broken") {
 				t.Fatalf("the broken skill was installed: %q", listed)
 			}
-			pdf, _ := a.Registry().Get("pdf")
+			pdf, _ := a.reg.Get("pdf")
 
 			m := providertest.NewModel(t, providertest.OpenAI)
 			useModel(t, a, m, "fake")
@@ -127,7 +127,7 @@ func TestAgentSkillsEndToEnd(t *testing.T) {
 			m.Reply(providertest.ToolCall("skill_read_source", `{"capability":"pdf"}`))
 			m.Reply(providertest.ToolCall("skill_read_source", `{"capability":"pdf","path":"FORMS.md"}`))
 			m.Reply(providertest.ToolCall("shell_exec", `{"command":"./scripts/check_fields.sh","cwd":`+string(cwd)+`}`))
-			web, _ := a.Registry().Get("web-builder")
+			web, _ := a.reg.Get("web-builder")
 			webCwd, _ := json.Marshal(web.Dir)
 			m.Reply(providertest.ToolCall("shell_exec", `{"command":"./scripts/init.sh","cwd":`+string(webCwd)+`}`))
 			m.Reply(providertest.Text("The form has three fields."))

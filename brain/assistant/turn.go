@@ -44,7 +44,8 @@ func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOption
 		if _, err := a.db.GetConversation(id); err != nil {
 			return id, a.noConversation(id, err)
 		}
-		if !a.claim(id) {
+		ctx, ok := a.claimRun(ctx, id)
+		if !ok {
 			return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
 		}
 		defer a.release(id)
@@ -63,7 +64,8 @@ func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, 
 	if _, err := a.db.GetConversation(id); err != nil {
 		return id, a.noConversation(id, err)
 	}
-	if !a.claim(id) {
+	ctx, ok := a.claimRun(ctx, id)
+	if !ok {
 		return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
 	}
 	defer a.release(id)
@@ -139,7 +141,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 			return 0, err
 		}
 		id = c.ID
-		a.claim(id)
+		ctx, _ = a.claimRun(ctx, id)
 		defer a.release(id)
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	}
@@ -233,20 +235,4 @@ func (a *App) noConversation(id store.ID, err error) error {
 			hint.Hint{Action: "List the conversations", Command: []string{"conversations", "list"}})
 	}
 	return err
-}
-
-func (a *App) claim(id store.ID) bool {
-	a.busyMu.Lock()
-	defer a.busyMu.Unlock()
-	if a.busy[id] {
-		return false
-	}
-	a.busy[id] = true
-	return true
-}
-
-func (a *App) release(id store.ID) {
-	a.busyMu.Lock()
-	delete(a.busy, id)
-	a.busyMu.Unlock()
 }

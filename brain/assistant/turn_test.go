@@ -57,7 +57,7 @@ func TestFailedFirstTurnKeepsItsWork(t *testing.T) {
 			if id == 0 {
 				t.Fatal("the conversation was deleted with its work")
 			}
-			convs, _ := a.Store().ListConversations()
+			convs, _ := a.db.ListConversations()
 			if len(convs) != 1 || convs[0].ID != id {
 				t.Fatalf("conversations %+v, want %s", convs, id)
 			}
@@ -67,7 +67,7 @@ func TestFailedFirstTurnKeepsItsWork(t *testing.T) {
 					t.Fatalf("events:\n%s\nwant %q kept", got, want)
 				}
 			}
-			evs, _ := a.Store().Events(id)
+			evs, _ := a.db.Events(id)
 			last := evs[len(evs)-1]
 			if last.Type != "error" || !strings.Contains(last.Text, "the result of the tool call that ran (calc_eval)") {
 				t.Fatalf("the error does not say what was kept: %q", last.Text)
@@ -94,7 +94,7 @@ func TestFailedFirstTurnWithNothingStoredIsRemoved(t *testing.T) {
 	if !errors.Is(err, agent.ErrModel) || id != 0 {
 		t.Fatalf("Turn = %s, %v; want no conversation and ErrModel", id, err)
 	}
-	if convs, _ := a.Store().ListConversations(); len(convs) != 0 {
+	if convs, _ := a.db.ListConversations(); len(convs) != 0 {
 		t.Fatalf("conversations left behind: %+v", convs)
 	}
 }

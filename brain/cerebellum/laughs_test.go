@@ -41,7 +41,7 @@ func TestBillionLaughsThroughTheApp(t *testing.T) {
 	// caps list
 	var failed *cerebellum.Capability
 	ok := 0
-	for _, c := range app.Registry().List() {
+	for _, c := range app.Capabilities().List() {
 		switch {
 		case c.Name == "laughs":
 			failed = c

@@ -114,12 +114,12 @@ func (r *attackRig) unchanged(t *testing.T) {
 		t.Errorf("folders are %q", got)
 	}
 	for name, want := range map[string][]string{"probeexec": {"exec"}, "probenet": {"network"}} {
-		c, err := r.app.Registry().Get(name)
+		c, err := r.app.Capabilities().Get(name)
 		if err != nil || !slices.Equal(c.Granted, want) {
 			t.Errorf("%s: granted %v, %v", name, c.Granted, err)
 		}
 	}
-	if _, err := r.app.Registry().Get("helper"); err == nil {
+	if _, err := r.app.Capabilities().Get("helper"); err == nil {
 		t.Error("an MCP server named helper was added")
 	}
 	if r.app.HasSecret("planted") {

@@ -61,12 +61,20 @@ func stateText(c *cerebellum.Capability) string {
 
 func capsList(ctx context.Context, app *assistant.App, c *call, check bool) error {
 	if check {
-		app.Registry().CheckPlugins(ctx, 0)
+		app.CheckPlugins(ctx)
 	}
-	return printCapsList(app.Registry(), c.g.json, c.io.out)
+	return printCapsList(app.Capabilities(), c.g.json, c.io.out)
 }
 
-func printCapsList(reg *cerebellum.Registry, asJSON bool, w io.Writer) error {
+// capabilityLister is what the listing reads: App.Capabilities, or a bare
+// registry in the golden test.
+type capabilityLister interface {
+	List() []*cerebellum.Capability
+	Snapshot() *cerebellum.Snapshot
+	UnknownPinned() []string
+}
+
+func printCapsList(reg capabilityLister, asJSON bool, w io.Writer) error {
 	caps := reg.List()
 	if asJSON {
 		rows := make([]capRow, 0, len(caps))
@@ -267,9 +275,9 @@ func isSpace(r rune) bool { return unicode.IsSpace(r) }
 
 func capsShow(ctx context.Context, app *assistant.App, c *call, check bool) error {
 	if check {
-		app.Registry().CheckPlugins(ctx, 0)
+		app.CheckPlugins(ctx)
 	}
-	if err := printCapsShow(app.Registry(), c.args[0], c.g.json, c.io.out); err != nil {
+	if err := printCapsShow(app.Capabilities(), c.args[0], c.g.json, c.io.out); err != nil {
 		return err
 	}
 	// What the operating system enforces on the capability's code.
@@ -282,7 +290,7 @@ func capsShow(ctx context.Context, app *assistant.App, c *call, check bool) erro
 	return nil
 }
 
-func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writer) error {
+func printCapsShow(reg assistant.Capabilities, name string, asJSON bool, w io.Writer) error {
 	c, err := reg.Get(name)
 	if err != nil {
 		return err
@@ -409,7 +417,7 @@ func printCapsShow(reg *cerebellum.Registry, name string, asJSON bool, w io.Writ
 
 // capsShowBody prints a capability's SKILL.md body alone, as written.
 func capsShowBody(app *assistant.App, c *call) error {
-	capability, err := app.Registry().Get(c.args[0])
+	capability, err := app.Capabilities().Get(c.args[0])
 	if err != nil {
 		return err
 	}
@@ -456,7 +464,7 @@ func manifestJS(c *cerebellum.Capability) *cerebellumManifestJS {
 
 func capsSearch(_ context.Context, app *assistant.App, c *call) error {
 	query, w := strings.Join(c.args, " "), c.io.out
-	res, err := app.Registry().Search(nil, query, cerebellum.SearchLimit)
+	res, err := app.Capabilities().Search(nil, query, cerebellum.SearchLimit)
 	if err != nil {
 		return err
 	}
@@ -499,9 +507,9 @@ func capsIndex(app *assistant.App, c *call, id string) error {
 	if err != nil {
 		return err
 	}
-	idx := app.Registry().Index(sess)
+	idx := app.Capabilities().Index(sess)
 	if c.g.json {
-		return writeJSON(c.io.out, map[string]any{"index": idx, "loaded": app.Registry().LoadedNames(sess)})
+		return writeJSON(c.io.out, map[string]any{"index": idx, "loaded": app.Capabilities().LoadedNames(sess)})
 	}
 	fmt.Fprintln(c.io.out, idx)
 	return nil

@@ -44,7 +44,7 @@ func decisionWord(v gate.Verdict) string {
 // with --yes; a blocked one never does.
 func capsCall(ctx context.Context, app *assistant.App, c *call, yes, dryRun bool) error {
 	name, tool, args := c.args[0], c.args[1], callArgs(c)
-	capability, err := app.Registry().Get(name)
+	capability, err := app.Capabilities().Get(name)
 	if err != nil {
 		return err
 	}

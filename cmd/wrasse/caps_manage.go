@@ -90,7 +90,7 @@ func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool)
 	if res.Replaced {
 		verb = "Replaced"
 	}
-	capability, _ := app.Registry().Get(res.Name)
+	capability, _ := app.Capabilities().Get(res.Name)
 	fmt.Fprintf(c.io.out, "%s %s (%s) in %s.\n", verb, res.Name, res.Report.Kind, filepath.Join(app.Workspace().Capabilities(), res.Folder))
 	if capability != nil && capability.State == cerebellum.StateFailed {
 		fmt.Fprintf(c.io.out, "It is listed as failed: %s\n", capability.Error)
@@ -184,7 +184,7 @@ func explainInstall(ctx context.Context, app *assistant.App, typed, path string,
 	if verr != nil || rep.Name == "" {
 		return err
 	}
-	installed, gerr := app.Registry().Get(rep.Name)
+	installed, gerr := app.Capabilities().Get(rep.Name)
 	if gerr != nil || installed.Source != cerebellum.SourceWorkspace {
 		return err
 	}
@@ -221,7 +221,7 @@ func explainReadOnly(app *assistant.App, name string, err error) error {
 	if !errors.Is(err, cerebellum.ErrReadOnly) {
 		return err
 	}
-	c, gerr := app.Registry().Get(name)
+	c, gerr := app.Capabilities().Get(name)
 	if gerr != nil {
 		return err
 	}
@@ -285,7 +285,7 @@ func capsDisable(_ context.Context, app *assistant.App, c *call) error {
 
 // printState shows a capability's state after a change.
 func printState(app *assistant.App, c *call) error {
-	capability, err := app.Registry().Get(c.args[0])
+	capability, err := app.Capabilities().Get(c.args[0])
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func capsRevoke(app *assistant.App, c *call, grant string) error {
 	if err != nil {
 		return err
 	}
-	capability, err := app.Registry().Get(name)
+	capability, err := app.Capabilities().Get(name)
 	if err != nil {
 		return err
 	}

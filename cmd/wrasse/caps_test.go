@@ -220,7 +220,7 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	reg := a.Registry()
+	reg := a.Engine().Registry
 	sess := reg.NewSession("c", nil)
 	res, err := reg.Call(context.Background(), sess, "crashy_unlock", []byte(`{}`))
 	if err == nil || !res.IsError || !strings.Contains(res.Content, "unlock of unlocked mutex") {

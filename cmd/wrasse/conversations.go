@@ -28,7 +28,7 @@ func conversationID(c *call) (store.ID, error) {
 }
 
 func conversationsList(_ context.Context, app *assistant.App, c *call) error {
-	convs, err := app.Store().ListConversations()
+	convs, err := app.History().ListConversations()
 	if err != nil {
 		return err
 	}
@@ -66,11 +66,11 @@ func conversationsShow(_ context.Context, app *assistant.App, c *call) error {
 	if _, err := app.Session(id); err != nil { // says "no such conversation" with its hint
 		return err
 	}
-	conv, err := app.Store().GetConversation(id)
+	conv, err := app.History().GetConversation(id)
 	if err != nil {
 		return err
 	}
-	events, err := app.Store().Events(id)
+	events, err := app.History().Events(id)
 	if err != nil {
 		return err
 	}
@@ -93,12 +93,12 @@ func printConversation(w io.Writer, conv store.Conversation, events []store.Even
 	return err
 }
 
-func conversationsDelete(_ context.Context, app *assistant.App, c *call) error {
+func conversationsDelete(ctx context.Context, app *assistant.App, c *call) error {
 	id, err := conversationID(c)
 	if err != nil {
 		return err
 	}
-	if err := app.DeleteConversation(id); err != nil {
+	if err := app.DeleteConversation(ctx, id); err != nil {
 		return err
 	}
 	if c.g.json {

@@ -35,11 +35,11 @@ func TestFullDiskCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := app.Store().CreateConversation("m")
+	c, err := app.Engine().DB.CreateConversation("m")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.Store().AppendEvent(c.ID, store.Event{Type: store.EventUserMessage, Text: "what grows in the shade?"}); err != nil {
+	if _, err := app.Engine().DB.AppendEvent(c.ID, store.Event{Type: store.EventUserMessage, Text: "what grows in the shade?"}); err != nil {
 		t.Fatal(err)
 	}
 	app.Close()

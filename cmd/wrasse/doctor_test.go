@@ -38,7 +38,7 @@ func filledWorkspace(t *testing.T) string {
 	if err := app.SetSecret("openai_api_key", "sk-doctor-cli-0123456789"); err != nil {
 		t.Fatal(err)
 	}
-	db := app.Store()
+	db := app.Engine().DB
 	for i := range 8 {
 		c, err := db.CreateConversation("m")
 		if err != nil {

@@ -126,7 +126,7 @@ func TestForwardedCommandCancelledWhenClientLeaves(t *testing.T) {
 	if code := <-done; code == 0 {
 		t.Errorf("the cancelled command reported success")
 	}
-	events, err := app.Store().Events(store.ID(1))
+	events, err := app.History().Events(store.ID(1))
 	if err != nil || len(events) == 0 {
 		t.Fatalf("events: %v %v", events, err)
 	}

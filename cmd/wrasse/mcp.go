@@ -145,7 +145,7 @@ func printUnassigned(c *call, app *assistant.App, capName string) {
 // mcpServers lists the MCP capabilities, by name.
 func mcpServers(app *assistant.App) []*cerebellum.Capability {
 	var out []*cerebellum.Capability
-	for _, c := range app.Registry().List() {
+	for _, c := range app.Capabilities().List() {
 		if c.Kind == cerebellum.KindMCP {
 			out = append(out, c)
 		}
@@ -167,7 +167,7 @@ func mcpList(_ context.Context, app *assistant.App, c *call) error {
 	var rows []mcpRow
 	for _, capability := range mcpServers(app) {
 		r := mcpRow{Name: capability.Name, State: string(capability.State), Launch: capability.Launch(), Error: capability.Error}
-		if cat, ok, _ := app.Registry().Catalog(capability.Name); ok {
+		if cat, ok, _ := app.Capabilities().Catalog(capability.Name); ok {
 			r.Tools, r.Known = len(cat.Tools), true
 		}
 		rows = append(rows, r)
@@ -200,7 +200,7 @@ func mcpList(_ context.Context, app *assistant.App, c *call) error {
 // mcpCapability is the MCP capability name, or an error saying what it is
 // instead.
 func mcpCapability(app *assistant.App, name string) (*cerebellum.Capability, error) {
-	c, err := app.Registry().Get(name)
+	c, err := app.Capabilities().Get(name)
 	if err != nil {
 		return nil, err
 	}

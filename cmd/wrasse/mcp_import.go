@@ -45,7 +45,7 @@ func mcpImport(ctx context.Context, app *assistant.App, c *call, dry bool) error
 	res, err := mcpimport.Parse(data, mcpimport.Options{File: path, Home: home,
 		ReadFile: func(p string) ([]byte, error) { return readFileLimited(p, mcpimport.MaxEnvFileSize) },
 		Reserved: func(n string) bool {
-			c, err := app.Registry().Get(n)
+			c, err := app.Capabilities().Get(n)
 			return err == nil && c.Kind != cerebellum.KindMCP
 		}})
 	if err != nil {
@@ -56,7 +56,7 @@ func mcpImport(ctx context.Context, app *assistant.App, c *call, dry bool) error
 		out := importOutcome{Original: s.Original, Name: s.Name, Taken: true}
 		server := assistant.MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
 		out.Launch = server.Launch()
-		if _, err := app.Registry().Get(s.Name); err == nil {
+		if _, err := app.Capabilities().Get(s.Name); err == nil {
 			out.Taken, out.Reason = false, fmt.Sprintf("a capability named %s is installed already (wrasse mcp remove %s, then import again)", s.Name, s.Name)
 		} else if !dry {
 			if _, err := app.AddMCP(ctx, server, true); err != nil {

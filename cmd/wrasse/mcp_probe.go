@@ -131,7 +131,7 @@ func approveLaunch(app *assistant.App, c *call, yes bool) (string, error) {
 // to approve it (doing says what approving does, verb the flag's command),
 // when it is off or its files changed since it was approved.
 func approveRun(app *assistant.App, c *call, yes bool, doing, verb string) (string, error) {
-	capability, err := app.Registry().Get(c.args[0])
+	capability, err := app.Capabilities().Get(c.args[0])
 	if err != nil || capability.Kind != cerebellum.KindMCP || capability.Manifest == nil || capability.Manifest.MCP == nil ||
 		capability.Source != cerebellum.SourceWorkspace {
 		return "", nil // the command reports a missing capability itself; one that ships with Wrasse needs no approval

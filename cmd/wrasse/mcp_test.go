@@ -74,7 +74,7 @@ func disabledIn(t *testing.T, ws, name string) bool {
 		t.Fatal(err)
 	}
 	defer app.Close()
-	st, err := app.Registry().State(name)
+	st, err := app.Engine().Registry.State(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func fill(tb testing.TB, db *store.DB, n int) store.ID {
 // list (headless).
 func BenchmarkOpen5000(b *testing.B) {
 	h := newHarness(b)
-	id := fill(b, h.core.Store(), 5000)
+	id := fill(b, h.core.Engine().DB, 5000)
 	for b.Loop() {
 		h.chat.NewConversation()
 		h.chat.Open(id)
@@ -47,7 +47,7 @@ func BenchmarkOpen5000(b *testing.B) {
 
 func TestOpen5000ShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
 	h := newHarness(t)
-	id := fill(t, h.core.Store(), 450)
+	id := fill(t, h.core.Engine().DB, 450)
 	h.chat.Open(id)
 	tr := h.chat.cur
 	if len(tr.events) != pageSize || tr.complete {
@@ -89,9 +89,9 @@ func BenchmarkResize450(b *testing.B) {
 	h := newHarness(b)
 	timers := &manualTimers{}
 	h.chat.list.schedule = timers.schedule
-	id := fill(b, h.core.Store(), 450)
+	id := fill(b, h.core.Engine().DB, 450)
 	h.chat.Open(id)
-	all, err := h.core.Store().Events(id)
+	all, err := h.core.History().Events(id)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -212,11 +212,11 @@ func (c *Chat) Open(id store.ID) {
 	}
 	tr := newTranscript(id, c.owner)
 	a := c.anchorOf(id)
-	conv, err := c.core.Store().GetConversation(id)
+	conv, err := c.core.History().GetConversation(id)
 	var events []store.Event
 	if err == nil {
 		tr.stamp = stampOf(conv)
-		events, err = c.core.Store().LastEvents(id, pageSize)
+		events, err = c.core.History().LastEvents(id, pageSize)
 	}
 	if err != nil {
 		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
@@ -227,7 +227,7 @@ func (c *Chat) Open(id store.ID) {
 	complete := len(events) < pageSize
 	// Load back to where the view was left.
 	for !a.end && !complete && len(events) > 0 && events[0].Seq > a.seq {
-		older, err := c.core.Store().EventsBefore(id, events[0].Seq, pageSize)
+		older, err := c.core.History().EventsBefore(id, events[0].Seq, pageSize)
 		if err != nil {
 			break
 		}
@@ -402,7 +402,7 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 		var err error
 		for b := before; ; {
 			var page []store.Event
-			if page, err = c.core.Store().EventsBefore(id, b, pageSize); err != nil {
+			if page, err = c.core.History().EventsBefore(id, b, pageSize); err != nil {
 				break
 			}
 			older = append(page, older...)
@@ -455,7 +455,7 @@ func (c *Chat) conversationsChanged(names []string) {
 		if n != c.cur.id.String() {
 			continue
 		}
-		conv, err := c.core.Store().GetConversation(c.cur.id)
+		conv, err := c.core.History().GetConversation(c.cur.id)
 		if err != nil {
 			// Deleted: show a new conversation instead.
 			delete(c.anchors, c.cur.id)
@@ -479,7 +479,7 @@ func (c *Chat) conversationsChanged(names []string) {
 
 // owner names the capability a tool belongs to.
 func (c *Chat) owner(tool string) string {
-	if cp, ok := c.core.Registry().Snapshot().Owner(tool); ok {
+	if cp, ok := c.core.Capabilities().Snapshot().Owner(tool); ok {
 		return cp.Name
 	}
 	return ""

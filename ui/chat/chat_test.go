@@ -74,7 +74,7 @@ func TestSendShowsStreamedReplyAndToolCard(t *testing.T) {
 	if slices.Contains(h.chat.strip.loaded, "calc") {
 		t.Errorf("calc still loaded after its × was tapped: %v", h.chat.strip.loaded)
 	}
-	if saved, _ := h.core.Store().Loaded(h.chat.Current()); slices.Contains(saved, "calc") {
+	if saved, _ := h.core.History().Loaded(h.chat.Current()); slices.Contains(saved, "calc") {
 		t.Errorf("stored loaded set %v still has calc", saved)
 	}
 }
@@ -401,14 +401,15 @@ func TestDeleteIsConfirmed(t *testing.T) {
 		t.Fatalf("no confirmation; window shows:\n%s", h.texts())
 	}
 	test.Tap(h.button("No"))
-	if _, err := h.core.Store().GetConversation(id); err != nil {
+	if _, err := h.core.History().GetConversation(id); err != nil {
 		t.Fatalf("cancelled delete deleted: %v", err)
 	}
 	h.chat.sidebar.confirmDelete(id)
 	test.Tap(h.button("Delete"))
-	if _, err := h.core.Store().GetConversation(id); err == nil {
-		t.Fatal("confirmed delete kept the conversation")
-	}
+	h.until("the delete", func() bool {
+		_, err := h.core.History().GetConversation(id)
+		return err != nil && h.chat.Current() == 0
+	})
 	if h.chat.Current() != 0 || len(h.chat.sidebar.convs) != 0 {
 		t.Errorf("after delete: current %v, sidebar %v", h.chat.Current(), h.chat.sidebar.convs)
 	}
@@ -605,7 +606,7 @@ func TestFirstTurnKnowsItsConversation(t *testing.T) {
 	others := make(chan store.ID, 1)
 	h.chat.startTurn(h.chat.cur, "hello", func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
 		opt.Sink = &firstEventSink{Sink: opt.Sink, first: func() {
-			c, err := h.core.Store().CreateConversation("elsewhere")
+			c, err := h.core.Engine().DB.CreateConversation("elsewhere")
 			if err != nil {
 				t.Error(err)
 			}
@@ -708,7 +709,7 @@ func TestUnloadThroughTheCore(t *testing.T) {
 	if slices.Contains(h.chat.strip.loaded, "calc") {
 		t.Errorf("calc still in the strip after unloading: %v", h.chat.strip.loaded)
 	}
-	if saved, err := h.core.Store().Loaded(id); err != nil || slices.Contains(saved, "calc") {
+	if saved, err := h.core.History().Loaded(id); err != nil || slices.Contains(saved, "calc") {
 		t.Errorf("stored loaded set %v (%v) still has calc", saved, err)
 	}
 	if h.shows("stays loaded") {
@@ -749,7 +750,7 @@ func TestFindSearchesTheWholeConversation(t *testing.T) {
 		}
 		return fmt.Sprintf("message %d is hay", i)
 	}
-	id := fillWith(t, h.core.Store(), 450, text)
+	id := fillWith(t, h.core.Engine().DB, 450, text)
 	h.chat.Open(id)
 	tr := h.chat.cur
 	if len(tr.events) != pageSize || tr.complete {

@@ -16,7 +16,7 @@ func (c *Chat) exportDialog() {
 	if id == 0 || c.env.Window == nil {
 		return
 	}
-	conv, err := c.core.Store().GetConversation(id)
+	conv, err := c.core.History().GetConversation(id)
 	if err != nil {
 		dialog.ShowError(err, c.env.Window)
 		return
@@ -53,7 +53,7 @@ func (c *Chat) exportTo(id store.ID, title string, w fyne.URIWriteCloser) {
 func (c *Chat) export(id store.ID, title string, w io.WriteCloser, done func(error)) {
 	c.env.Go(func() {
 		err := func() error {
-			events, err := c.core.Store().Events(id)
+			events, err := c.core.History().Events(id)
 			if err != nil {
 				w.Close()
 				return err

@@ -208,7 +208,7 @@ func (h *harness) rowsOf(k rowKind) []*row {
 // storedTypes are the stored events' types of conversation id.
 func (h *harness) stored(id store.ID) []store.Event {
 	h.t.Helper()
-	ev, err := h.core.Store().Events(id)
+	ev, err := h.core.History().Events(id)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -40,11 +40,11 @@ func newLoadedStrip(c *Chat) *loadedStrip {
 }
 
 func (s *loadedStrip) refresh() {
-	reg := s.c.core.Registry()
+	reg := s.c.core.Capabilities()
 	id := s.c.cur.id
 	var saved []string
 	if id != 0 {
-		saved, _ = s.c.core.Store().Loaded(id)
+		saved, _ = s.c.core.History().Loaded(id)
 	}
 	names := reg.LoadedNames(reg.NewSession(id.String(), saved))
 	snap := reg.Snapshot()

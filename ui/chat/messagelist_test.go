@@ -66,7 +66,7 @@ func TestResizeRemeasuresOnceTheWidthSettlesRowsInViewFirst(t *testing.T) {
 			timers := &manualTimers{}
 			l := h.chat.list
 			l.schedule = timers.schedule
-			h.chat.Open(fillWith(t, h.core.Store(), 200, wrapped))
+			h.chat.Open(fillWith(t, h.core.Engine().DB, 200, wrapped))
 			tc.scroll(l)
 			before := l.anchor()
 			rows := h.chat.rowCount()
@@ -125,7 +125,7 @@ func TestResizeBackBeforeSettlingMeasuresNothing(t *testing.T) {
 	timers := &manualTimers{}
 	l := h.chat.list
 	l.schedule = timers.schedule
-	h.chat.Open(fillWith(t, h.core.Store(), 100, wrapped))
+	h.chat.Open(fillWith(t, h.core.Engine().DB, 100, wrapped))
 	width, measured := l.width, l.measured
 	size := h.win.Canvas().Size()
 	h.win.Resize(fyne.NewSize(700, 800))

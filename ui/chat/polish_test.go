@@ -159,7 +159,7 @@ func TestFindSpans(t *testing.T) {
 // Sending while scrolled up goes to the end and follows the reply.
 func TestSendScrollsToTheEnd(t *testing.T) {
 	h := newHarness(t)
-	h.chat.Open(fillWith(t, h.core.Store(), 40, wrapped))
+	h.chat.Open(fillWith(t, h.core.Engine().DB, 40, wrapped))
 	l := h.chat.list
 	l.list.ScrollToOffset(0)
 	if l.atEnd() {
@@ -187,7 +187,7 @@ func TestSendScrollsToTheEnd(t *testing.T) {
 // was left.
 func TestOpenShowsThePendingApproval(t *testing.T) {
 	h := newHarness(t)
-	id := fillWith(t, h.core.Store(), 40, wrapped)
+	id := fillWith(t, h.core.Engine().DB, 40, wrapped)
 	h.chat.Open(id)
 	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"echo hi"}`))
 	h.model.Reply(pt.Text("ok"))
@@ -328,7 +328,7 @@ func TestRenameDialogFocusedAndEnterSubmits(t *testing.T) {
 	e.SetText("")
 	test.Type(e, "A better title")
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if c, err := h.core.Store().GetConversation(id); err != nil || c.Title != "A better title" {
+	if c, err := h.core.History().GetConversation(id); err != nil || c.Title != "A better title" {
 		t.Errorf("title %q (%v) after Enter, want A better title", c.Title, err)
 	}
 	if h.shows("Rename conversation") {
@@ -536,7 +536,7 @@ func TestComposerGrows(t *testing.T) {
 // With no usage reported the gauge shows an estimate, marked ≈.
 func TestGaugeEstimatesWithoutUsage(t *testing.T) {
 	h := newHarness(t)
-	h.chat.Open(fillWith(t, h.core.Store(), 10, wrapped))
+	h.chat.Open(fillWith(t, h.core.Engine().DB, 10, wrapped))
 	if got := h.chat.status.window.Text; !strings.HasPrefix(got, "context ≈") || strings.HasPrefix(got, "context ≈0 ") {
 		t.Errorf("gauge %q, want an estimate marked ≈", got)
 	}

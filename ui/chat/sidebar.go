@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -159,7 +160,7 @@ func (s *sidebar) reload() {
 		s.runSearch()
 		return
 	}
-	convs, err := s.c.core.Store().ListConversations()
+	convs, err := s.c.core.History().ListConversations()
 	if err != nil {
 		s.c.core.Logger().Warn("listing conversations", "error", err)
 		return
@@ -196,7 +197,7 @@ func (s *sidebar) runSearch() {
 	s.gen++
 	gen, q := s.gen, s.query
 	s.c.env.Go(func() {
-		hits, err := s.c.core.Store().Search(q, searchLimit)
+		hits, err := s.c.core.History().Search(q, searchLimit)
 		s.c.env.Do(func() {
 			if gen != s.gen {
 				return
@@ -226,7 +227,7 @@ func (s *sidebar) selectID(id store.ID) {
 }
 
 func (s *sidebar) titleOfID(id store.ID) string {
-	cv, err := s.c.core.Store().GetConversation(id)
+	cv, err := s.c.core.History().GetConversation(id)
 	if err != nil {
 		return ""
 	}
@@ -256,7 +257,7 @@ func (s *sidebar) rename(id store.ID) {
 const renameWidth = 460
 
 func (s *sidebar) setTitle(id store.ID, title string) {
-	if err := s.c.core.Store().SetTitle(id, title); err != nil {
+	if err := s.c.core.RenameConversation(id, title); err != nil {
 		dialog.ShowError(err, s.c.env.Window)
 	}
 	s.reload()
@@ -279,22 +280,31 @@ func (s *sidebar) confirmDelete(id store.ID) {
 }
 
 func (s *sidebar) delete(id store.ID) {
-	if tr := s.c.live[id]; tr != nil {
-		if run := s.c.turns[tr]; run != nil {
-			run.cancel()
-		}
-	}
-	if err := s.c.core.Store().DeleteConversation(id); err != nil {
-		dialog.ShowError(err, s.c.env.Window)
-		return
-	}
-	delete(s.c.anchors, id)
-	if s.c.cur.id == id {
-		s.c.cur.id = 0
-		s.c.NewConversation()
-	}
-	s.reload()
+	// The core stops a turn running in the conversation and waits for it
+	// to end before deleting, off the UI thread: the turn's last updates
+	// need the UI thread to land.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deleteWait)
+		defer cancel()
+		err := s.c.core.DeleteConversation(ctx, id)
+		fyne.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, s.c.env.Window)
+				return
+			}
+			delete(s.c.anchors, id)
+			if s.c.cur.id == id {
+				s.c.cur.id = 0
+				s.c.NewConversation()
+			}
+			s.reload()
+		})
+	}()
 }
+
+// deleteWait bounds how long a delete waits for the conversation's turn to
+// stop (a tool that ignores cancellation, say) before saying so.
+const deleteWait = 30 * time.Second
 
 // ago says how long before now t was, briefly.
 func ago(now, t time.Time) string {

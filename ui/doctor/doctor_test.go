@@ -35,17 +35,17 @@ func workspaceWithBackup(t *testing.T) workspace.Workspace {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		c, err := a.Store().CreateConversation("m")
+		c, err := a.Engine().DB.CreateConversation("m")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 20 {
-			if _, err := a.Store().AppendEvent(c.ID, store.Event{Type: store.EventUserMessage, Text: strings.Repeat("ferns in the shade ", 20+i)}); err != nil {
+			if _, err := a.Engine().DB.AppendEvent(c.ID, store.Event{Type: store.EventUserMessage, Text: strings.Repeat("ferns in the shade ", 20+i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if _, err := a.Store().Backup(a.Workspace().Backups(), store.BackupDaily); err != nil {
+	if _, err := a.Engine().DB.Backup(a.Workspace().Backups(), store.BackupDaily); err != nil {
 		t.Fatal(err)
 	}
 	ws := a.Workspace()

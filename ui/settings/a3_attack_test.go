@@ -21,7 +21,7 @@ func TestA3EnableApprovesACommandTheDialogDidNotShow(t *testing.T) {
 	create := func(skill string, replace bool) {
 		t.Helper()
 		args, _ := json.Marshal(map[string]any{"skill_md": skill, "replace": replace})
-		res, err := h.core.Registry().Call(context.Background(), nil, "skill_create", args)
+		res, err := h.core.Engine().Registry.Call(context.Background(), nil, "skill_create", args)
 		if err != nil || res.IsError {
 			t.Fatalf("skill_create: %+v, %v", res, err)
 		}
@@ -42,7 +42,7 @@ func TestA3EnableApprovesACommandTheDialogDidNotShow(t *testing.T) {
 	}
 	create(swapped, true) // while the person reads
 	h.tap("Approve and enable")
-	c, err := h.core.Registry().Get("helper")
+	c, err := h.core.Capabilities().Get("helper")
 	if err != nil {
 		t.Fatal(err)
 	}

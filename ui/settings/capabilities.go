@@ -132,7 +132,7 @@ func (p *capsPage) Object() fyne.CanvasObject { return p.obj }
 // refresh re-reads the registry's current snapshot (an in-memory read)
 // and redraws what shows it.
 func (p *capsPage) refresh() {
-	snap := p.env.Core.Registry().Snapshot()
+	snap := p.env.Core.Capabilities().Snapshot()
 	if snap.Generation != p.outcomeGen && p.results.Visible() {
 		p.results.Hide()
 		p.relayout()
@@ -325,7 +325,7 @@ func (p *capsPage) restore(name string) {
 // resync applies what changed on disk and shows the diff.
 func (p *capsPage) resync() {
 	p.clearOutcome()
-	before := folders(p.env.Core.Registry().List())
+	before := folders(p.env.Core.Capabilities().List())
 	p.env.Go(func() {
 		diff, err := p.env.Core.Resync(context.Background())
 		p.env.Do(func() {
@@ -336,7 +336,7 @@ func (p *capsPage) resync() {
 			p.banner.Hide()
 			p.problem.Clear()
 			text := diffText(diff)
-			switch moved := movedText(before, folders(p.env.Core.Registry().List())); {
+			switch moved := movedText(before, folders(p.env.Core.Capabilities().List())); {
 			case moved != "" && diff.Empty():
 				text = moved
 			case moved != "":
@@ -367,7 +367,7 @@ func (p *capsPage) run(call func() error, ok func()) {
 
 // showOutcome puts an action's result in the code block under the header.
 func (p *capsPage) showOutcome(title, text string) {
-	p.outcomeGen = p.env.Core.Registry().Snapshot().Generation
+	p.outcomeGen = p.env.Core.Capabilities().Snapshot().Generation
 	p.result.Set(title, text)
 	p.results.Show()
 	p.relayout()

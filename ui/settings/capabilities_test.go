@@ -79,7 +79,7 @@ func TestPickerImport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, nil)
 			h.s.Show(hint.PageCapabilities, "")
-			before := len(h.core.Registry().List())
+			before := len(h.core.Capabilities().List())
 			r, err := storage.Reader(storage.NewFileURI(tt.path))
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +95,7 @@ func TestPickerImport(t *testing.T) {
 					t.Errorf("result lacks %q:\n%s", w, res.Text())
 				}
 			}
-			after := len(h.core.Registry().List())
+			after := len(h.core.Capabilities().List())
 			if tt.installed == "" {
 				if after != before {
 					t.Errorf("a rejected import changed the registry: %d -> %d capabilities", before, after)
@@ -280,7 +280,7 @@ func TestGrantAndRevoke(t *testing.T) {
 	}
 	waiting("imported", true)
 	granted := func() []string {
-		c, err := h.core.Registry().Get("greeter")
+		c, err := h.core.Capabilities().Get("greeter")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +313,7 @@ func TestFilterAndIndexPreview(t *testing.T) {
 	}
 
 	h.s.caps.views.SelectIndex(2)
-	reg := h.core.Registry()
+	reg := h.core.Engine().Registry
 	want := reg.Index(reg.NewSession("x", nil))
 	if got := h.s.caps.preview.Text(); got != want {
 		t.Errorf("preview differs from the index:\n%s\nwant:\n%s", got, want)
@@ -362,7 +362,7 @@ func TestShowRoutesPages(t *testing.T) {
 		t.Errorf("calc's sandbox line: %q", h.s.caps.detail.sandbox.Text)
 	}
 	h.s.Show(hint.PageCapabilities, "shell")
-	shell, err := h.core.Registry().Get("shell")
+	shell, err := h.core.Capabilities().Get("shell")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,13 +399,13 @@ func TestImportOffersReplaceOnAClash(t *testing.T) {
 		t.Fatalf("the clash is not reported:\n%s", h.s.caps.result.Text())
 	}
 	h.tap("No")
-	if c, _ := h.core.Registry().Get("zipped"); strings.Contains(c.Description(), "second version") {
+	if c, _ := h.core.Capabilities().Get("zipped"); strings.Contains(c.Description(), "second version") {
 		t.Fatal("replaced although the user said No")
 	}
 
 	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(v2)})
 	h.tap("Yes")
-	c, err := h.core.Registry().Get("zipped")
+	c, err := h.core.Capabilities().Get("zipped")
 	if err != nil || !strings.Contains(c.Description(), "second version") {
 		t.Fatalf("after Yes: %v, %q", err, c.Description())
 	}
@@ -488,7 +488,7 @@ func TestDropCollectionAgainOffersReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	desc := func() string {
-		c, err := h.core.Registry().Get("pdf")
+		c, err := h.core.Capabilities().Get("pdf")
 		if err != nil {
 			t.Fatal(err)
 		}

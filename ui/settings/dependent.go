@@ -175,7 +175,7 @@ func (p *dependentPage) Inert() bool { return p.save.Disabled() }
 
 // check says how the capability stands, from the registry's snapshot.
 func (p *dependentPage) check() (depState, *cerebellum.Capability) {
-	c, err := p.env.Core.Registry().Get(p.name)
+	c, err := p.env.Core.Capabilities().Get(p.name)
 	switch {
 	case err != nil:
 		return depMissing, nil

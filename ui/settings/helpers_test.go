@@ -198,7 +198,7 @@ func (h *harness) row(name string) *capRow {
 
 // state is a capability's state in the core.
 func (h *harness) state(name string) string {
-	c, err := h.core.Registry().Get(name)
+	c, err := h.core.Capabilities().Get(name)
 	if err != nil {
 		return "missing"
 	}

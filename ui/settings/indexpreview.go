@@ -35,7 +35,7 @@ func (v *indexPreview) Object() fyne.CanvasObject { return v.obj }
 
 // Load renders the index for a fresh session (in memory, no I/O).
 func (v *indexPreview) Load() {
-	reg := v.env.Core.Registry()
+	reg := v.env.Core.Capabilities()
 	idx := reg.Index(reg.NewSession("preview", nil))
 	n := cerebellum.EstimateTokens(idx)
 	v.about.SetText(fmt.Sprintf("The capability index at the start of a new conversation: about %d tokens (estimated, as the index budget counts them). Core and pinned capabilities are loaded; the model finds the others with tool_search.", n))

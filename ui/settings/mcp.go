@@ -167,14 +167,14 @@ func (p *mcpPage) Headline() string {
 
 // Has reports whether name is an MCP server's capability.
 func (p *mcpPage) Has(name string) bool {
-	c, err := p.env.Core.Registry().Get(name)
+	c, err := p.env.Core.Capabilities().Get(name)
 	return err == nil && c.Kind == cerebellum.KindMCP
 }
 
 // refresh reads the servers and the dependency again.
 func (p *mcpPage) refresh() {
 	p.state, p.names = p.checkDep(), nil
-	for _, c := range p.env.Core.Registry().List() {
+	for _, c := range p.env.Core.Capabilities().List() {
 		if c.Kind == cerebellum.KindMCP {
 			p.names = append(p.names, c.Name)
 		}
@@ -221,7 +221,7 @@ func (p *mcpPage) checkDep() depState {
 
 // stateWord is a server's state for its row.
 func (p *mcpPage) stateWord(name string) string {
-	c, err := p.env.Core.Registry().Get(name)
+	c, err := p.env.Core.Capabilities().Get(name)
 	if err != nil {
 		return ""
 	}
@@ -261,7 +261,7 @@ func (p *mcpPage) Selected() string { return p.selected }
 
 // showDetail fills the right side with the selected server.
 func (p *mcpPage) showDetail() {
-	c, err := p.env.Core.Registry().Get(p.selected)
+	c, err := p.env.Core.Capabilities().Get(p.selected)
 	if p.selected == "" || err != nil {
 		p.detail.Hide()
 		p.empty.Show()
@@ -465,7 +465,7 @@ func (p *mcpPage) setRule(name, tool, rule string) {
 // covers, refused where it is used when the server changed meanwhile.
 // verb is what approving does ("Enable", "Test").
 func (p *mcpPage) approve(verb, why string, then func(shown string)) {
-	c, err := p.env.Core.Registry().Get(p.selected)
+	c, err := p.env.Core.Capabilities().Get(p.selected)
 	if err != nil {
 		p.outcome.Error(err)
 		return
@@ -552,7 +552,7 @@ const testTimeout = 2 * time.Minute
 // shows the server's last lines. A server that is off runs only after
 // the user approved what it runs.
 func (p *mcpPage) Test() {
-	c, err := p.env.Core.Registry().Get(p.selected)
+	c, err := p.env.Core.Capabilities().Get(p.selected)
 	if err != nil {
 		p.outcome.Error(err)
 		return

@@ -35,7 +35,7 @@ func TestMCPPagePlantedSandboxAndNetwork(t *testing.T) {
 		t.Fatalf("sandbox line or network switch missing (network shown %v, on %v):\n%s", p.network.Visible(), p.network.Checked, h.screenText())
 	}
 	tapCheck(p.network)
-	if c, _ := h.core.Registry().Get("planted"); !c.NoNetwork {
+	if c, _ := h.core.Capabilities().Get("planted"); !c.NoNetwork {
 		t.Fatal("the network switch did not keep the server off the network")
 	}
 	if !strings.Contains(p.outcome.Text(), "network is off for planted") {

@@ -23,7 +23,7 @@ func TestMCPPageApprovesWhatItShowed(t *testing.T) {
 			create := func(skill string, replace bool) {
 				t.Helper()
 				args, _ := json.Marshal(map[string]any{"skill_md": skill, "replace": replace})
-				res, err := h.core.Registry().Call(context.Background(), nil, "skill_create", args)
+				res, err := h.core.Engine().Registry.Call(context.Background(), nil, "skill_create", args)
 				if err != nil || res.IsError {
 					t.Fatalf("skill_create: %+v, %v", res, err)
 				}
@@ -37,7 +37,7 @@ func TestMCPPageApprovesWhatItShowed(t *testing.T) {
 			if _, err := os.Stat(marker); err == nil {
 				t.Error("the command put in place of the one shown ran")
 			}
-			c, err := h.core.Registry().Get("helper")
+			c, err := h.core.Capabilities().Get("helper")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,20 +66,20 @@ func TestMCPPageApprovalLapsed(t *testing.T) {
 	if err := os.WriteFile(script, []byte("exec "+exe(t)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.core.Registry().Resync(context.Background()); err != nil {
+	if _, err := h.core.Engine().Registry.Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.core.Enable("scripted", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.core.Registry().Start(context.Background(), "scripted"); err != nil {
+	if err := h.core.Engine().Registry.Start(context.Background(), "scripted"); err != nil {
 		t.Fatalf("the approved server: %v", err)
 	}
 	if err := os.WriteFile(script, []byte("exec "+exe(t)+" # and something else\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h.core.Registry().ReloadRuntimes()
-	if err := h.core.Registry().Start(context.Background(), "scripted"); err == nil {
+	h.core.Engine().Registry.ReloadRuntimes()
+	if err := h.core.Engine().Registry.Start(context.Background(), "scripted"); err == nil {
 		t.Fatal("the server started with its script changed since it was approved")
 	}
 	h.s.Show(hint.PageCapability, "scripted")
@@ -89,7 +89,7 @@ func TestMCPPageApprovalLapsed(t *testing.T) {
 	}
 	h.tap("Enable…")
 	h.tap("Approve and enable")
-	if err := h.core.Registry().Start(context.Background(), "scripted"); err != nil {
+	if err := h.core.Engine().Registry.Start(context.Background(), "scripted"); err != nil {
 		t.Errorf("approved again, it does not start: %v (outcome %q)", err, p.outcome.Text())
 	}
 }

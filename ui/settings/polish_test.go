@@ -382,7 +382,7 @@ func TestCapsOutcomesStayPutAndClear(t *testing.T) {
 // A guide offers instructions, not tools, and the words say so.
 func TestGuideWording(t *testing.T) {
 	h := newHarness(t, func(ws string) { copyFixture(t, "styleguide", filepath.Join(ws, "brain", "cerebellum")) })
-	c, err := h.core.Registry().Get("styleguide")
+	c, err := h.core.Capabilities().Get("styleguide")
 	if err != nil || c.Kind != cerebellum.KindGuide {
 		t.Fatalf("styleguide: %v, kind %v", err, c)
 	}

@@ -138,11 +138,11 @@ func checkStored(t *testing.T, ws string) {
 		t.Fatalf("the app left the workspace locked or broken: %v", err)
 	}
 	defer core.Close()
-	convs, err := core.Store().ListConversations()
+	convs, err := core.History().ListConversations()
 	if err != nil || len(convs) != 1 {
 		t.Fatalf("conversations: %d, %v; want 1", len(convs), err)
 	}
-	events, err := core.Store().Events(convs[0].ID)
+	events, err := core.History().Events(convs[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
