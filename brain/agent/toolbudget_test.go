@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"testing/fstest"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,10 @@ const hugeTools, hugeDescription = 1400, 10000
 // hugeRegistry is a workspace with one MCP capability, huge, whose
 // in-process server lists hugeTools tools of hugeDescription characters,
 // under the tool budget a default config.json gives.
+// hugeConnectTimeout: listing 1,400 tools under -race on a loaded machine
+// took over the default 30 s; this test is about budgets, not timeouts.
+const hugeConnectTimeout = 10 * time.Minute
+
 func hugeRegistry(t *testing.T) (*cerebellum.Registry, *store.DB, int) {
 	t.Helper()
 	ws := t.TempDir()
@@ -70,7 +75,7 @@ func hugeRegistry(t *testing.T) (*cerebellum.Registry, *store.DB, int) {
 	budget := workspace.Config{}.WithDefaults().EffectiveToolBudget()
 	fsys := fstest.MapFS{"tool-discovery/SKILL.md": {Data: builtinFile(t, "tool-discovery/SKILL.md")}}
 	reg, err := cerebellum.Open(cerebellum.Options{Builtin: fsys, Workspace: ws, States: db, Catalogs: db, ToolBudget: budget,
-		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Dial: dial})}})
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Dial: dial, ConnectTimeout: hugeConnectTimeout})}})
 	if err != nil {
 		t.Fatal(err)
 	}
