@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
