@@ -283,11 +283,11 @@ func (s *sidebar) delete(id store.ID) {
 	// The core stops a turn running in the conversation and waits for it
 	// to end before deleting, off the UI thread: the turn's last updates
 	// need the UI thread to land.
-	go func() {
+	s.c.env.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), deleteWait)
 		defer cancel()
 		err := s.c.core.DeleteConversation(ctx, id)
-		fyne.Do(func() {
+		s.c.env.Do(func() {
 			if err != nil {
 				dialog.ShowError(err, s.c.env.Window)
 				return
@@ -299,7 +299,7 @@ func (s *sidebar) delete(id store.ID) {
 			}
 			s.reload()
 		})
-	}()
+	})
 }
 
 // deleteWait bounds how long a delete waits for the conversation's turn to
