@@ -22,8 +22,10 @@ vet:
 
 # Every test with the race detector, then the benchmarks once in short mode
 # so they keep working (benchmarks are measured, never asserted on time).
+# -timeout: the slowest packages (cmd/wrasse, ui/settings) take minutes
+# under -race on two cores; the default 10 minutes per package is too near.
 test: deps vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) run ./cmd/wrasse-bench --short --quiet
 
 # The real binary under Xvfb against a fake model server: xdotool types a
