@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 )
 
@@ -321,5 +322,48 @@ func TestA5SystemOpenMailtoUnasked(t *testing.T) {
 	v := a5Check(t, corpusEnv, "system_open", map[string]any{"target": target})
 	if v.Decision == gate.Allow && len(v.Hosts) == 0 {
 		t.Errorf("system_open %s: allowed with no prompt and no destination read", target)
+	}
+}
+
+// "Approve for this chat" covers, for tools with a path, "the same path";
+// but archive_extract's path is the archive, not where it writes. Approving
+// theme.zip extracted over Documents/theme (overwrite, "replaces existing
+// files") for the chat covers extracting it over the project with
+// overwrite: its Makefile, scripts and sources replaced, unasked, and
+// what an approved `make` or `./build.sh` runs with them. archive_create
+// with overwrite is covered as "every call", so approving one archive's
+// replacement covers replacing any other (Documents/taxes.zip).
+func TestA5ArchiveApprovalCoversOtherDestinations(t *testing.T) {
+	f, err := builtin.FS().Open("archive/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, st.Size())
+	if _, err := f.Read(data); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	snap := builtinRegistry(t, fstest.MapFS{"archive/SKILL.md": {Data: data}}, nil).Snapshot()
+	for _, c := range []struct{ tool, seen, then string }{
+		{"archive_extract",
+			`{"path":"/home/ann/Documents/theme.zip","dest":"/home/ann/Documents/theme","overwrite":true}`,
+			`{"path":"/home/ann/Documents/theme.zip","dest":"/home/ann/project","overwrite":true}`},
+		{"archive_create",
+			`{"dest":"/home/ann/project/out.zip","sources":["/home/ann/project/docs"],"overwrite":true}`,
+			`{"dest":"/home/ann/Documents/taxes.zip","sources":["/home/ann/project/docs"],"overwrite":true}`},
+	} {
+		first := gate.CheckIn(snap, corpusEnv, c.tool, json.RawMessage(c.seen))
+		if first.Decision != gate.Confirm {
+			t.Fatalf("setup: %s %s: %s, want it to ask", c.tool, c.seen, first.Decision)
+		}
+		var g gate.Grants
+		g.Add(first)
+		if v := gate.CheckIn(snap, corpusEnv, c.tool, json.RawMessage(c.then)); g.Covers(v) {
+			t.Errorf("approving %s %s for the chat (card: %q) covers %s, which replaces other files", c.tool, c.seen, first.Scope, c.then)
+		}
 	}
 }
