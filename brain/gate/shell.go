@@ -799,7 +799,92 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		a.why(base + " runs code given on its command line or piped into it")
 	} else if script := interpreterScript(base, args); script != "" {
 		a.ask("it runs " + base + " with the script " + script + ", so what it does is whatever that file says, as with a shell")
+	} else if r := codeRunner(base, args); r != "" {
+		a.ask(r)
 	}
+}
+
+// pythonRunners are Python modules that run a script, a module or their
+// argument as code (python -m pdb x.py, -m timeit 'code').
+var pythonRunners = setOf("runpy", "pdb", "trace", "cProfile", "profile", "timeit", "code", "doctest", "idlelib", "IPython",
+	"pyclbr", "unittest", "pytest_runner", "ensurepip", "pip", "venv", "http.server")
+
+// scriptRunners run the source file they are given (tsx x.ts).
+var scriptRunners = setOf("tsx", "ts-node", "ts-node-esm", "ts-node-script", "esno", "esrun", "swc-node", "vite-node",
+	"babel-node", "coffee", "runghc", "runhaskell", "kotlinc", "scala-cli", "dotnet-script", "gorun", "yaegi")
+
+// projectRunners run the command their arguments name inside a project's
+// environment (uv run python x.py), as a wrapper does.
+var projectRunners = setOf("uv", "poetry", "pdm", "hatch", "pipenv", "rye", "conda", "mamba", "micromamba", "pixi")
+
+// packageRunners download and run a package no one has seen.
+var packageRunners = setOf("bunx", "uvx", "pnpx")
+
+// codeRunner says why a command runs code or a script the line does not
+// show in a way interpreterCode and interpreterScript do not read: a
+// Python module that runs its argument, deno eval, go run, java of a
+// source file, TypeScript runners, project and package runners; "" when
+// it does not.
+func codeRunner(base string, args []string) string {
+	cmd, at := firstWord(args)
+	switch {
+	case interpreterFamily(base) == "python":
+		for i, x := range args {
+			mod := ""
+			switch {
+			case x == "-m" && i+1 < len(args):
+				mod = args[i+1]
+			case strings.HasPrefix(x, "-m") && len(x) > 2 && !strings.HasPrefix(x, "--"):
+				mod = x[2:]
+			}
+			if mod != "" {
+				if pythonRunners[mod] && mod != "pip" && mod != "venv" && mod != "ensurepip" && mod != "http.server" && mod != "unittest" {
+					return "python -m " + mod + " runs the script or code its arguments give, so what it does is whatever that says"
+				}
+				return ""
+			}
+		}
+	case base == "deno" && (cmd == "eval" || cmd == "repl"):
+		return "deno " + cmd + " runs the code its arguments give"
+	case base == "go" && cmd == "run":
+		// go run ./cmd/tool runs a program of the project, as ./build.sh
+		// does; a file (x.go) is a script, and pkg@version is downloaded.
+		for _, x := range args[at+1:] {
+			if x == "--" {
+				break
+			}
+			if strings.HasSuffix(x, ".go") || strings.Contains(x, "@") {
+				return "go run builds and runs the file or downloaded module it names, so what it does is whatever that code says"
+			}
+		}
+	case base == "java":
+		for _, x := range args[at:] {
+			if strings.HasSuffix(x, ".java") || x == "-jar" {
+				return "java runs the source file or archive it names, so what it does is whatever that file says"
+			}
+		}
+	case scriptRunners[base] && hasPositional(args):
+		return base + " runs the script it names, so what it does is whatever that file says"
+	case projectRunners[base] && (cmd == "run" || cmd == "exec"):
+		return base + " " + cmd + " runs the command its arguments name"
+	case base == "npx":
+		// npx tsc runs the project's own tsc; -y, --package or pkg@version
+		// fetch one no one has seen.
+		for _, x := range args {
+			if x == "-y" || x == "--yes" || x == "-p" || optionNamed(x, "--package") || !strings.HasPrefix(x, "-") && strings.LastIndexByte(x, '@') > 0 {
+				return "npx downloads and runs the package it names, whose code no one here has seen"
+			}
+		}
+	case packageRunners[base] && hasPositional(args):
+		return base + " downloads and runs the package it names, whose code no one here has seen"
+	case (base == "pnpm" || base == "yarn" || base == "bun") && (cmd == "dlx" || cmd == "x"):
+		return base + " " + cmd + " downloads and runs the package it names, whose code no one here has seen"
+	case (base == "npm" || base == "pnpm") && cmd == "exec":
+		return base + " exec runs the package command it names, downloading it when it is not installed"
+	case base == "pipx" && cmd == "run":
+		return "pipx run downloads and runs the package it names, whose code no one here has seen"
+	}
+	return ""
 }
 
 // setsVars notes the variables a builtin sets from what only the run

@@ -22,12 +22,20 @@ var dangerousNames = setOf("PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "
 	"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FTP_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
 	"REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "PERLLIB", "LUA_PATH", "LUA_CPATH", "LUA_INIT", "GEM_PATH", "GEM_HOME",
 	"BUNDLE_GEMFILE", "CARGO_HOME", "GOPATH", "GOROOT", "GOTOOLCHAIN", "GOPROXY", "GONOSUMDB", "GOFLAGS", "PIP_INDEX_URL",
-	"PIP_EXTRA_INDEX_URL", "DOCKER_HOST", "KUBECONFIG", "TERMINFO", "INPUTRC", "HISTFILE", "TMPDIR")
+	"PIP_EXTRA_INDEX_URL", "DOCKER_HOST", "KUBECONFIG", "TERMINFO", "INPUTRC", "HISTFILE", "TMPDIR",
+	// Loads code: an OpenSSL engine, an assembly, the linker's options,
+	// make's flags by another name.
+	"OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "GNUMAKEFLAGS", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH",
+	"DOTNET_ADDITIONAL_DEPS", "DOTNET_ROOT", "DOTNET_SHARED_STORE", "CGO_LDFLAGS", "CGO_CFLAGS", "CGO_CPPFLAGS",
+	"CGO_CXXFLAGS", "CGO_FFLAGS",
+	// Sends traffic elsewhere than the name the card shows.
+	"LOCALDOMAIN", "HOSTALIASES", "RES_OPTIONS", "RESOLV_HOST_CONF", "AWS_ENDPOINT_URL", "AWS_CA_BUNDLE", "AWS_CONFIG_FILE",
+	"AWS_SHARED_CREDENTIALS_FILE", "BOTO_CONFIG", "CLOUDSDK_CONFIG", "AZURE_CONFIG_DIR")
 
 // dangerousPrefixes are families of such variables.
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "PYTHON", "PERL5", "NODE_", "BASH_FUNC_", "NPM_CONFIG_", "YARN_",
 	"CARGO_", "RUST", "GO", "DOCKER_", "SSH_", "GNUPG", "GPG_", "MALLOC_", "GLIBC_", "JAVA_", "MAVEN_", "GRADLE_", "LUA_", "R_",
-	"RUBY", "BUNDLE_", "PIP_", "UV_", "POETRY_", "CONDA", "VIRTUAL_ENV"}
+	"RUBY", "BUNDLE_", "PIP_", "UV_", "POETRY_", "CONDA", "VIRTUAL_ENV", "AWS_ENDPOINT_URL", "COMPLUS_", "CORECLR_"}
 
 // harmlessGo are Go variables that only tune a build.
 var harmlessGo = setOf("GOOS", "GOARCH", "GOARM", "GOAMD64", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG", "GOCACHE", "GOTMPDIR",
@@ -121,7 +129,7 @@ func optionsRun(base string, args []string) string {
 		}
 	case "vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim":
 		for _, x := range args {
-			if x == "-c" || x == "--cmd" || x == "-S" || strings.HasPrefix(x, "+") {
+			if x == "-c" || x == "--cmd" || x == "-S" || x == "-u" || x == "-U" || strings.HasPrefix(x, "+") {
 				return base + " runs the editor commands its options give, which can run programs"
 			}
 		}
@@ -179,10 +187,76 @@ func optionsRun(base string, args []string) string {
 				return "perl -M loads the module its option names first"
 			}
 		}
+	case "sqlite3", "sqlite":
+		if has("-cmd", "-init") {
+			return base + " -cmd/-init runs the dot-commands its option gives, and .shell or .system runs programs"
+		}
+		for _, x := range args {
+			if sqliteRuns(x) {
+				return base + " runs programs its dot-commands name (.shell, .system, .load, .output |cmd)"
+			}
+		}
+	case "split", "gsplit":
+		if has("--filter") {
+			return "split --filter runs a shell command for every piece"
+		}
+	case "R":
+		if has("-e", "-f", "--file") || clusterHas(args, 'e') {
+			return "R -e/-f runs the R code its option gives, which can run programs (system())"
+		}
+	case "psql":
+		if has("-f", "--file") {
+			return "psql -f runs the commands of a file, where \\! runs programs"
+		}
+		for _, x := range args {
+			if l := strings.ToLower(x); strings.Contains(x, `\!`) || strings.Contains(x, `\o`) || strings.Contains(x, `\g`) ||
+				strings.Contains(l, "copy") && strings.Contains(l, "program") {
+				return "psql runs the program its \\!, \\o |, \\g | or COPY … PROGRAM names"
+			}
+		}
+	case "mysql", "mariadb":
+		for _, x := range args {
+			if strings.Contains(x, `\!`) || strings.Contains(strings.ToLower(x), "system ") {
+				return base + " runs the program its system or \\! command names"
+			}
+		}
+	case "crontab":
+		// crontab -l lists; anything else installs or edits the table.
+		for i := 0; i < len(args); i++ {
+			switch args[i] {
+			case "-l", "--list":
+			case "-u":
+				i++
+			default:
+				return "crontab installs commands that run on their own from then on, every time their schedule comes"
+			}
+		}
 	case "xdg-open", "open", "gio", "kde-open", "gnome-open", "start":
 		return base + " opens a file or address with whatever program is set for it"
 	}
 	return ""
+}
+
+// sqliteRuns reports an sqlite3 argument whose dot-commands run a
+// program or load code: .shell, .system, .load, or output piped to a
+// command (.output |cmd, .once |cmd, .import |cmd).
+func sqliteRuns(x string) bool {
+	for _, line := range strings.FieldsFunc(x, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		cmd, rest, _ := strings.Cut(line, " ")
+		switch cmd {
+		case ".shell", ".system", ".load":
+			return true
+		case ".output", ".once", ".import", ".read", ".excel":
+			if strings.Contains(rest, "|") || cmd == ".read" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstWord is the first argument that is not an option, and its index.
@@ -339,6 +413,10 @@ func gitRisk(args []string) string {
 	case "config":
 		if !has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--show-origin", "--show-scope") || has("--add", "--replace-all", "set", "--edit", "-e", "edit", "--unset", "--unset-all") {
 			return "git config can set options that run programs (core.fsmonitor, core.pager, core.sshCommand, aliases)"
+		}
+	case "init":
+		if has("--template", "--separate-git-dir") {
+			return "git init --template copies the hooks its option names into the repository, which later git commands run"
 		}
 	case "fetch", "pull", "clone", "ls-remote", "archive", "submodule", "push":
 		if has("--upload-pack", "--receive-pack", "--exec", "--template", "-u", "--config", "-c") && cmd != "push" ||
