@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // Host is one network host a call would reach, as the gate read it from
@@ -49,6 +51,11 @@ func HostKey(raw string) string {
 
 func joinKey(host, port, def string) string {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if ascii, ok := asciiHost(host); ok {
+		host = ascii
+	} else {
+		return ""
+	}
 	if ip, ok := numericIPv4(host); ok {
 		host = ip
 	}
@@ -63,6 +70,24 @@ func joinKey(host, port, def string) string {
 		return "[" + host + "]:" + port
 	}
 	return host + ":" + port
+}
+
+// asciiHost is an internationalised host name in its ASCII (xn--) form,
+// as DNS sees it, so that a look-alike (Cyrillic і in gіthub.com) does
+// not read as the host the person trusts on a card or in "allow this
+// host"; an ASCII name is returned as it is. ok is false when the name
+// cannot be converted.
+func asciiHost(host string) (string, bool) {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			a, err := idna.Punycode.ToASCII(host)
+			if err != nil || a == "" {
+				return "", false
+			}
+			return strings.ToLower(a), true
+		}
+	}
+	return host, true
 }
 
 // numericIPv4 reads the other spellings of an IPv4 address that curl,
@@ -156,11 +181,17 @@ func HostAllowed(key string, list []string) bool {
 		case item == "*":
 			return true
 		case strings.HasPrefix(item, "*."):
-			if strings.HasSuffix(host, item[1:]) {
+			// An internationalised name in the list counts in its xn-- form,
+			// as keys are.
+			suffix, _ := asciiHost(item[2:])
+			if strings.HasSuffix(host, "."+suffix) {
 				return true
 			}
 		default:
 			ih, ip := splitKey(item)
+			if a, ok := asciiHost(ih); ok {
+				ih = a
+			}
 			if ih == host && (ip == "" || ip == port) {
 				return true
 			}

@@ -849,6 +849,8 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 			}
 		}
 		return out, ""
+	case lookups[base] != nil:
+		return lookupHosts(base, args), ""
 	case textArgs[base]:
 		return nil, ""
 	}
@@ -861,6 +863,85 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 		}
 	}
 	return out, ""
+}
+
+// lookups are programs that resolve or reach the host names they are
+// given (the name's DNS server sees every query, so a name can carry
+// data out), with their options that take a value.
+var lookups = map[string]map[string]bool{
+	"ping":          setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
+	"ping6":         setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
+	"fping":         setOf("-c", "-C", "-i", "-p", "-t", "-r", "-b", "-B", "-f", "-I", "-S", "-O", "-H", "-Q"),
+	"arping":        setOf("-c", "-w", "-I", "-s", "-i"),
+	"dig":           setOf("-b", "-c", "-f", "-k", "-p", "-q", "-t", "-y"),
+	"kdig":          setOf("-b", "-c", "-k", "-p", "-q", "-t", "-y", "-E"),
+	"delv":          setOf("-a", "-b", "-c", "-p", "-q", "-t"),
+	"drill":         setOf("-c", "-k", "-p", "-s", "-y", "-b", "-a", "-r"),
+	"nslookup":      setOf(),
+	"host":          setOf("-c", "-t", "-W", "-N", "-R", "-m"),
+	"whois":         setOf("-p", "-s", "-T", "-i", "-g"),
+	"traceroute":    setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g", "-A", "-M", "-O", "-l"),
+	"traceroute6":   setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g"),
+	"tracepath":     setOf("-l", "-m", "-p"),
+	"mtr":           setOf("-c", "-i", "-s", "-a", "-f", "-m", "-B", "-G", "-Q", "-P", "-L", "-o", "-I", "-Z"),
+	"ssh-keyscan":   setOf("-f", "-p", "-t", "-T", "-O"),
+	"nmap":          setOf("-p", "-e", "-S", "-D", "-g", "-oN", "-oX", "-oG", "-oA", "-iL", "--script", "--script-args"),
+	"getent":        setOf(),
+	"resolvectl":    setOf("-i", "-t", "-c", "-p"),
+	"avahi-resolve": setOf("-n", "-a"),
+}
+
+// lookupHosts are the host names and addresses a lookup program's words
+// name: its positional words that read as a host, dig's @server, whois
+// -h's server; for getent, the names after a hosts database.
+func lookupHosts(base string, args []string) []Host {
+	value := lookups[base]
+	line := base + " " + strings.Join(args, " ")
+	var out []Host
+	add := func(x string) {
+		x = strings.TrimSuffix(strings.TrimPrefix(x, "@"), ".")
+		if h, ok := urlHost(x, false); ok {
+			out = append(out, Host{Name: h.Name, URL: line})
+			return
+		}
+		if k := HostKey(x); k != "" && (strings.Contains(k, ".") || strings.Contains(k, ":") || k == "localhost") {
+			out = append(out, Host{Name: k, URL: line})
+		}
+	}
+	pos := 0
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			for _, y := range args[i+1:] {
+				add(y)
+			}
+			return out
+		case (x == "-h" && base == "whois" || x == "-x" && base == "dig" || x == "-s" && base == "drill") && i+1 < len(args):
+			add(args[i+1])
+			i++
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			if value[x] {
+				i++
+			}
+		case strings.HasPrefix(x, "+"):
+			// dig's +short
+		case base == "getent":
+			if pos == 0 && !strings.Contains(x, "host") {
+				return nil // passwd, group…: no host
+			}
+			if pos > 0 {
+				add(x)
+			}
+			pos++
+		case base == "resolvectl" && pos == 0:
+			pos++ // query, status…
+		default:
+			add(x)
+			pos++
+		}
+	}
+	return out
 }
 
 // quoteWord shows a word of a command line in a reason.
