@@ -750,6 +750,8 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		return
 	case base == "source" || base == ".":
 		a.ask("it runs a script in the shell itself (" + base + "), so what it does is whatever that file says")
+	case base == "trap" || base == "alias":
+		a.bodies(base, args, depth)
 	case base == "busybox" && len(args) > 0:
 		a.ask("busybox runs the program its first argument names")
 		a.nested("busybox", func() { a.run(w.sub(0), depth, hops+1) })
@@ -885,6 +887,41 @@ func codeRunner(base string, args []string) string {
 		return "pipx run downloads and runs the package it names, whose code no one here has seen"
 	}
 	return ""
+}
+
+// bodies reads trap's action and alias's values as the command lines
+// the shell runs them as (on a signal or at exit; where the alias's name
+// is used later). An alias makes a later word run something other than
+// what it reads as, so it asks every time.
+func (a *analyzer) bodies(base string, args []string, depth int) {
+	var texts []string
+	switch base {
+	case "trap":
+		i := 0
+		if i < len(args) && args[i] == "--" {
+			i++
+		}
+		if i < len(args) && args[i] != "-" && !strings.HasPrefix(args[i], "-") {
+			texts = append(texts, args[i])
+		}
+	case "alias":
+		for _, x := range args {
+			if name, val, ok := strings.Cut(x, "="); ok && name != "" {
+				a.ask("alias makes " + name + " run another command than its name says on the lines after it")
+				texts = append(texts, val)
+			}
+		}
+	}
+	for _, t := range texts {
+		if strings.ContainsAny(t, "$`") {
+			a.why(base + " runs a command computed at run time")
+		}
+		a.nested(base, func() {
+			saved := a.save()
+			a.script(t, depth+1)
+			a.restore(saved)
+		})
+	}
 }
 
 // setsVars notes the variables a builtin sets from what only the run
