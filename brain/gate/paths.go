@@ -109,12 +109,45 @@ func (e Env) privateHit(u PathUse) string {
 // nameMatches reports whether a file name (a glob when glob is true)
 // can be name, itself a glob such as .env.* in the list. A glob counts
 // only when it spells some of the name (id_*, .env*), not * alone.
+//
+// A dot file's glob counts from two characters (.e* matches .env, and
+// little else in a project), and a glob is tried against the names such
+// a file commonly has (.env.production for .env.p*).
 func nameMatches(base, name string, glob bool) bool {
 	if !glob || !hasGlob(base) {
 		ok, _ := path.Match(name, base)
 		return ok
 	}
-	return literalLen(base) >= 3 && compMatch(base, strings.ReplaceAll(name, "*", "x"))
+	least := 3
+	if strings.HasPrefix(base, ".") {
+		least = 2
+	}
+	if literalLen(base) < least {
+		return false
+	}
+	for _, cand := range nameSamples(name) {
+		if compMatch(base, cand) {
+			return true
+		}
+	}
+	return false
+}
+
+// envSuffixes are the endings .env files commonly have.
+var envSuffixes = []string{"x", "local", "production", "prod", "development", "dev", "staging", "stage", "test", "live",
+	"secret", "secrets", "private", "backup", "bak", "old", "save"}
+
+// nameSamples are file names a credential name (a glob such as .env.*)
+// stands for.
+func nameSamples(name string) []string {
+	if !strings.Contains(name, "*") {
+		return []string{name}
+	}
+	out := make([]string, 0, len(envSuffixes))
+	for _, s := range envSuffixes {
+		out = append(out, strings.ReplaceAll(name, "*", s))
+	}
+	return out
 }
 
 // globCovers reports whether the path pattern p (a plain path when glob
