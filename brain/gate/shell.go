@@ -750,6 +750,8 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		return
 	case base == "source" || base == ".":
 		a.ask("it runs a script in the shell itself (" + base + "), so what it does is whatever that file says")
+	case base == "ln" || base == "gln":
+		a.linkTargets(args, exp)
 	case base == "trap" || base == "alias":
 		a.bodies(base, args, depth)
 	case base == "busybox" && len(args) > 0:
@@ -887,6 +889,57 @@ func codeRunner(base string, args []string) string {
 		return "pipx run downloads and runs the package it names, whose code no one here has seen"
 	}
 	return ""
+}
+
+// linkTargets adds the targets of ln -s as the link will read them: a
+// relative target from the link's folder, not the working folder
+// (from project/sub, ln -s ../.aws ../k makes project/k point to ~/.aws).
+// When the link word may be a folder the link is made in, the target is
+// read from there too.
+func (a *analyzer) linkTargets(args []string, exp []expansion) {
+	symbolic := false
+	var pos []int
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			for j := i + 1; j < len(args); j++ {
+				pos = append(pos, j)
+			}
+			i = len(args)
+		case x == "--symbolic" || x == "--relative" || strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.ContainsAny(x, "sr"):
+			symbolic = true
+		case x == "-t" || x == "-S" || x == "--suffix" || x == "--target-directory":
+			i++
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+		default:
+			pos = append(pos, i)
+		}
+	}
+	if !symbolic || len(pos) < 2 {
+		return
+	}
+	last := pos[len(pos)-1]
+	var dirs []string
+	for _, u := range a.pathUses(args[last], exp[last], false, "ln") {
+		if u.Unknown || !strings.HasPrefix(u.Path, "/") {
+			continue
+		}
+		if len(pos) == 2 {
+			dirs = append(dirs, path.Dir(u.Path))
+		}
+		dirs = append(dirs, u.Path)
+	}
+	for _, i := range pos[:len(pos)-1] {
+		for _, t := range exp[i].vals {
+			if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") {
+				continue // read as any path already
+			}
+			for _, d := range dirs {
+				a.paths = append(a.paths, PathUse{Word: args[i], Path: path.Join(d, t), Glob: exp[i].glob, Unknown: exp[i].unknown, Program: "ln"})
+			}
+		}
+	}
 }
 
 // bodies reads trap's action and alias's values as the command lines
