@@ -750,6 +750,12 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		return
 	case base == "source" || base == ".":
 		a.ask("it runs a script in the shell itself (" + base + "), so what it does is whatever that file says")
+	case base == "awk" || base == "gawk" || base == "mawk" || base == "nawk":
+		// print > "file" writes as a shell redirection does.
+		for _, f := range awkWrites(args) {
+			a.plain = false
+			a.paths = append(a.paths, a.pathUses(f, known(f), false, base)...)
+		}
 	case base == "ln" || base == "gln":
 		a.linkTargets(args, exp)
 	case base == "trap" || base == "alias":

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"net"
+	"regexp"
 	"strings"
 )
 
@@ -490,7 +491,39 @@ func tarRisk(args []string) string {
 // system(), pipes to or from a command (print | "cmd", "cmd" | getline),
 // or comes from a file or an extension the gate cannot read.
 func awkRisk(base string, args []string) string {
-	var programs []string
+	programs, fromFile := awkPrograms(args)
+	if fromFile {
+		return base + " runs an awk program from a file or an extension, which the checker cannot read"
+	}
+	for _, p := range programs {
+		code := awkCode(p)
+		if strings.Contains(code, "system") || strings.Contains(strings.ReplaceAll(code, "||", ""), "|") ||
+			strings.Contains(code, "@load") || strings.Contains(code, "@include") {
+			return base + " runs commands from its program (system(), a pipe to or from a command, or getline from one)"
+		}
+	}
+	return ""
+}
+
+// awkOutput finds the files an awk program writes with print or printf
+// > "file" or >> "file", as a redirection of the shell writes.
+var awkOutput = regexp.MustCompile(`\bprintf?\b[^;{}\n]*?>>?\s*"([^"]+)"`)
+
+// awkWrites are the files awk's programs write by name.
+func awkWrites(args []string) []string {
+	programs, _ := awkPrograms(args)
+	var out []string
+	for _, p := range programs {
+		for _, m := range awkOutput.FindAllStringSubmatch(p, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// awkPrograms are the program texts of an awk command line; fromFile is
+// true when it also runs one from a file or an extension.
+func awkPrograms(args []string) (programs []string, fromFile bool) {
 	fromText := false
 	for i := 0; i < len(args); i++ {
 		x := args[i]
@@ -502,7 +535,7 @@ func awkRisk(base string, args []string) string {
 			i = len(args)
 		case x == "-f" || x == "--file" || strings.HasPrefix(x, "--file=") || x == "-E" || x == "--exec" ||
 			x == "-l" || x == "--load" || x == "-i" || x == "--include" || strings.HasPrefix(x, "-f") && len(x) > 2:
-			return base + " runs an awk program from a file or an extension, which the checker cannot read"
+			fromFile = true
 		case x == "-e" || x == "--source":
 			if i+1 < len(args) {
 				programs = append(programs, args[i+1])
@@ -519,14 +552,7 @@ func awkRisk(base string, args []string) string {
 			i = len(args)
 		}
 	}
-	for _, p := range programs {
-		code := awkCode(p)
-		if strings.Contains(code, "system") || strings.Contains(strings.ReplaceAll(code, "||", ""), "|") ||
-			strings.Contains(code, "@load") || strings.Contains(code, "@include") {
-			return base + " runs commands from its program (system(), a pipe to or from a command, or getline from one)"
-		}
-	}
-	return ""
+	return programs, fromFile
 }
 
 // awkCode is an awk program without its string and regular-expression
