@@ -157,6 +157,10 @@ func (r *Rules) Evaluate(call Call) Verdict {
 		v.Hosts = shell.Hosts
 	} else {
 		always = append(always, argPrivate(env, call.Tool, decoded)...)
+		if !call.Annotations.ReadOnly {
+			always = append(always, argGitWrites(decoded)...)
+		}
+		always = append(always, argOpens(decoded)...)
 		v.Hosts = dedupeHosts(argHosts(decoded))
 	}
 	v.Matches = append(danger, confirm...)

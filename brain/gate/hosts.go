@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"sort"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -220,23 +219,16 @@ var urlKeys = setOf("url", "urls", "uri", "uris", "href", "link", "links", "endp
 var schemeKeys = setOf("target", "targets", "location", "open")
 
 // argHosts are the hosts of the URL arguments of a call: every string
-// (or list of strings) under a key such as url, uri or href (also
-// something_url), read as web_fetch reads it (https:// assumed when no
-// scheme is given). Only network schemes count: a file: or data: URI
-// reaches no host.
+// under a key such as url, uri or href (also something_url), at any depth
+// of the arguments ({"request":{"url":…}}, {"requests":[{"url":…}]}),
+// read as web_fetch reads it (https:// assumed when no scheme is given).
+// Only network schemes count: a file: or data: URI reaches no host (a
+// mailto: address asks every time instead, see argOpens).
 func argHosts(decoded any) []Host {
-	obj, ok := decoded.(map[string]any)
-	if !ok {
-		return nil
-	}
+	all, _ := argStrings(decoded)
 	var out []Host
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		lk := strings.ToLower(k)
+	for _, a := range all {
+		lk := strings.ToLower(a.key)
 		assume := true
 		switch {
 		case schemeKeys[lk]:
@@ -244,21 +236,8 @@ func argHosts(decoded any) []Host {
 		case !urlKeys[lk] && !strings.HasSuffix(lk, "_url") && !strings.HasSuffix(lk, "url") && !strings.HasSuffix(lk, "_uri"):
 			continue
 		}
-		var vals []string
-		switch v := obj[k].(type) {
-		case string:
-			vals = []string{v}
-		case []any:
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					vals = append(vals, s)
-				}
-			}
-		}
-		for _, s := range vals {
-			if h, ok := urlHost(s, assume); ok {
-				out = append(out, h)
-			}
+		if h, ok := urlHost(a.val, assume); ok {
+			out = append(out, h)
 		}
 	}
 	return out

@@ -2,7 +2,11 @@ package gate
 
 import (
 	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -82,52 +86,137 @@ func shellPaths(env Env, info ShellInfo) []string {
 // pathKeys are argument names whose values are paths a tool reads or
 // writes.
 var pathKeys = setOf("path", "paths", "dest", "destination", "src", "source", "sources", "target", "file", "files", "folder",
-	"dir", "directory", "cwd", "from", "to", "input", "output")
+	"dir", "directory", "cwd", "from", "to", "input", "output", "filename", "file_name", "filenames", "filepath",
+	"file_path", "filepaths", "file_paths", "dirname", "dir_name", "dirpath", "dir_path", "folder_path", "root")
+
+// isPathKey reports an argument name whose string values are paths:
+// one of pathKeys, or a name ending so (config_path, outputFile).
+func isPathKey(k string) bool {
+	k = strings.ToLower(k)
+	return pathKeys[k] || strings.HasSuffix(k, "_path") || strings.HasSuffix(k, "path") && len(k) > 4 && k != "xpath" && k != "jsonpath" ||
+		strings.HasSuffix(k, "_file") || strings.HasSuffix(k, "file") && len(k) > 4 && k != "profile"
+}
+
+// maxArgStrings bounds how many strings of a call's arguments the gate
+// reads; a call with more asks every time (see argWalk).
+const maxArgStrings = 10000
+
+// maxArgDepth bounds how deep the gate reads nested arguments.
+const maxArgDepth = 32
+
+// argString is one string in a call's arguments and the name of the
+// nearest key above it (a list's items take the list's name).
+type argString struct {
+	key string
+	val string
+}
+
+// argStrings are every string of the decoded arguments at any depth, as
+// MCP servers' schemas nest them ({"request":{"url":…}},
+// {"files":[{"path":…}]}), keys visited in sorted order. complete is
+// false when the arguments are deeper or larger than the gate reads.
+func argStrings(decoded any) (out []argString, complete bool) {
+	complete = true
+	var walk func(key string, v any, depth int)
+	walk = func(key string, v any, depth int) {
+		if depth > maxArgDepth || len(out) >= maxArgStrings {
+			complete = false
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			out = append(out, argString{key: key, val: x})
+		case []any:
+			for _, y := range x {
+				walk(key, y, depth+1)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(k, x[k], depth+1)
+			}
+		}
+	}
+	if _, ok := decoded.(map[string]any); ok {
+		walk("", decoded, 0)
+	}
+	return out, complete
+}
+
+// argPathValues are the strings of the arguments, at any depth, under a
+// key that names a path.
+func argPathValues(decoded any) []argString {
+	all, _ := argStrings(decoded)
+	var out []argString
+	for _, a := range all {
+		if isPathKey(a.key) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
 
 // argPrivate are the reasons a tool's call asks every time because a
 // path argument names a credential store (fs_read ~/.ssh/id_rsa,
-// archive_create of ~/.aws), or, for a search that reads file contents
-// beneath it (fs_grep, any *grep tool), a folder holding one.
+// archive_create of ~/.aws), at any depth of its arguments, also through
+// a symbolic link (see realPath), or, for a search that reads file
+// contents beneath it (fs_grep, any *grep tool), a folder holding one.
 func argPrivate(env Env, tool string, decoded any) []string {
 	obj, ok := decoded.(map[string]any)
 	if !ok {
 		return nil
 	}
 	grep := strings.Contains(strings.ToLower(tool), "grep")
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var hits []string
 	seen := map[string]bool{}
-	for _, k := range keys {
-		if !pathKeys[strings.ToLower(k)] {
-			continue
+	note := func(hit string) {
+		if hit != "" && !seen[hit] {
+			seen[hit] = true
+			hits = append(hits, tidy(env, hit))
 		}
-		var vals []string
-		switch v := obj[k].(type) {
-		case string:
-			vals = []string{v}
-		case []any:
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					vals = append(vals, s)
-				}
-			}
+	}
+	searched := false
+	for _, pv := range argPathValues(decoded) {
+		recursive := grep && strings.EqualFold(pv.key, "path")
+		u := PathUse{Word: pv.val, Path: argAbs(env, pv.val), Glob: hasGlob(pv.val), Recursive: recursive}
+		note(env.privateHit(u))
+		if real := realPath(u.Path); real != "" && real != u.Path {
+			u.Path = real
+			note(env.privateHit(u))
 		}
-		for _, s := range vals {
-			u := PathUse{Word: s, Path: argAbs(env, s), Glob: hasGlob(s), Recursive: grep && strings.EqualFold(k, "path")}
-			if hit := env.privateHit(u); hit != "" && !seen[hit] {
-				seen[hit] = true
-				hits = append(hits, tidy(env, hit))
-			}
+		if recursive {
+			searched = true
+			note(env.heldCredential(u.Path))
+		}
+	}
+	if grep && !searched {
+		// Without a path the search starts in the first granted folder.
+		if _, has := obj["path"]; !has && len(env.Folders) > 0 {
+			note(env.heldCredential(env.Folders[0]))
 		}
 	}
 	if len(hits) == 0 {
 		return nil
 	}
 	return []string{"it names " + list(hits) + ", where keys, tokens or passwords are kept"}
+}
+
+// argGitWrites are the reasons a tool that may write asks every time for
+// a path argument into a repository's configuration or hooks (fs_write
+// .git/config, .git/hooks/pre-commit): what it writes runs under later
+// git commands, as git config that sets does.
+func argGitWrites(decoded any) []string {
+	var out []string
+	for _, pv := range argPathValues(decoded) {
+		if gitInternal(strings.ReplaceAll(pv.val, `\`, "/")) {
+			out = addReason(out, "it writes "+OneLineVisible(pv.val, 80)+", a repository's configuration or hooks, which later git commands run")
+		}
+	}
+	return out
 }
 
 // argAbs is a tool's path argument as the file tools read it: ~ is the
@@ -163,4 +252,138 @@ func list(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:3], ", "), len(items)-3)
+}
+
+// realPath is an absolute path with the symbolic links in it resolved, as
+// the file tools open it (they follow links that stay in the granted
+// folders): a link in a granted folder to ~/.aws or a project's .env is
+// the credential store it points to. Of a path that does not exist yet,
+// the longest part that does is resolved. "" when p is not absolute or
+// nothing of it exists. This reads the file system: the one place the
+// gate does, since a link is known only there.
+func realPath(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	rest := ""
+	for cur := path.Clean(p); ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return path.Join(filepath.ToSlash(r), rest)
+		}
+		parent := path.Dir(cur)
+		if parent == cur {
+			return ""
+		}
+		rest = path.Join(path.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// maxHeldScan bounds the entries heldCredential reads beneath a folder.
+const maxHeldScan = 20000
+
+// heldCredential is a credential file (by name: .env, id_rsa…) beneath
+// dir that a search reading file contents would read, skipping what the
+// file tools skip (.git, node_modules); "" when there is none or dir is
+// not a folder on this computer. A folder holding more than the gate
+// reads is reported as dir itself: it may hold one.
+func (e Env) heldCredential(dir string) string {
+	real := realPath(dir)
+	if real == "" {
+		return ""
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return ""
+	}
+	_, names := e.privateStores()
+	hit, n := "", 0
+	_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable: the tools cannot read it either
+		}
+		if n++; n > maxHeldScan {
+			hit = real
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", ".hg", ".svn":
+				return fs.SkipDir
+			}
+			return nil
+		}
+		base := d.Name()
+		for _, name := range names {
+			if ok, _ := path.Match(name, base); ok && !envTemplates[base] {
+				hit = filepath.ToSlash(p)
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	return hit
+}
+
+// pageExtensions are files an app opens by fetching the addresses they
+// hold: web pages and SVG images (a browser loads their images, scripts
+// and styles from any host), internet shortcuts (the browser opens the
+// address inside) and playlists (the player fetches their entries).
+var pageExtensions = setOf(".html", ".htm", ".xhtml", ".xht", ".shtml", ".mht", ".mhtml", ".svg", ".svgz", ".url", ".webloc",
+	".website", ".m3u", ".m3u8", ".pls", ".xspf", ".asx", ".wpl", ".strm", ".pdf.url")
+
+// argOpens are the reasons a call that opens its target with the
+// person's apps (system_open's target, and the like in other tools) asks
+// every time: a local page, shortcut or playlist, whose app then reaches
+// any host with no host check; or a mailto: address, which readies a
+// message to its recipient with the subject and body it holds, one click
+// from sent.
+func argOpens(decoded any) []string {
+	all, _ := argStrings(decoded)
+	var out []string
+	for _, a := range all {
+		if !schemeKeys[strings.ToLower(a.key)] {
+			continue
+		}
+		v := strings.TrimSpace(a.val)
+		if len(v) >= 7 && strings.EqualFold(v[:7], "mailto:") {
+			out = addReason(out, "it opens a mail message to "+OneLineVisible(mailRecipients(v), 120)+
+				" with the subject and text the address holds, ready to send")
+			continue
+		}
+		if i := strings.Index(v, "://"); i > 0 && !strings.EqualFold(v[:i], "file") {
+			continue // a network address: the host gate reads it
+		}
+		name := strings.ToLower(v)
+		if i := strings.IndexAny(name, "?#"); i >= 0 && strings.HasPrefix(name, "file:") {
+			name = name[:i]
+		}
+		if pageExtensions[path.Ext(strings.TrimRight(name, "/"))] {
+			out = addReason(out, "it opens "+OneLineVisible(path.Base(v), 80)+
+				", whose app loads the addresses the file holds (its images, scripts, links or entries) from any host, with no host check")
+		}
+	}
+	return out
+}
+
+// mailRecipients are a mailto: address's recipients (to, cc and bcc), or
+// the address itself when none can be read.
+func mailRecipients(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	var rcpt []string
+	if to, err := url.PathUnescape(u.Opaque); err == nil && to != "" {
+		rcpt = append(rcpt, strings.Split(to, ",")...)
+	}
+	q := u.Query()
+	for _, k := range []string{"to", "cc", "bcc"} {
+		for _, v := range q[k] {
+			rcpt = append(rcpt, strings.Split(v, ",")...)
+		}
+	}
+	if len(rcpt) == 0 {
+		return s
+	}
+	return strings.Join(rcpt, ", ")
 }

@@ -558,8 +558,59 @@ func (a *analyzer) redirects(s *syntax.Stmt) {
 			continue
 		}
 		a.plain = false
-		a.paths = append(a.paths, a.pathUses(raw, e, false, "")...)
+		uses := a.pathUses(raw, e, false, "")
+		if r.Op != syntax.RdrIn {
+			a.gitWrites(uses)
+		}
+		a.paths = append(a.paths, uses...)
 	}
+}
+
+// writers are programs that write the files their arguments name (sed
+// and perl with -i).
+var writers = setOf("cp", "mv", "tee", "install", "ln", "dd", "rsync", "truncate", "touch", "patch", "gcp", "gmv", "ed", "ex")
+
+// gitWrites asks every time for a write into a repository's
+// configuration or hooks (.git/config, .git/hooks/*): what it writes
+// runs under later git commands (core.fsmonitor, core.pager, a hook) or
+// sends them elsewhere (url.<x>.insteadOf), as git config that sets
+// does, which always asks.
+func (a *analyzer) gitWrites(uses []PathUse) {
+	for _, u := range uses {
+		if gitInternal(u.Path) || gitInternal(u.Word) {
+			a.ask("it writes " + OneLineVisible(u.Word, 80) + ", a repository's configuration or hooks, which later git commands run")
+		}
+	}
+}
+
+// inPlace reports sed's or perl's -i (edit the files in place).
+func inPlace(args []string) bool {
+	for _, x := range args {
+		if x == "--" {
+			return false
+		}
+		if x == "--in-place" || strings.HasPrefix(x, "--in-place=") || strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "i") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitInternal reports a path into a repository's configuration or hooks:
+// .git/config, .git/hooks/…, also a submodule's under .git/modules.
+func gitInternal(p string) bool {
+	c := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
+	for i := 0; i+1 < len(c); i++ {
+		if c[i] != ".git" {
+			continue
+		}
+		for _, x := range c[i+1:] {
+			if x == "config" || x == "hooks" || strings.HasPrefix(x, "config.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stdinOf notes a shell or an interpreter whose input is redirected from
@@ -731,7 +782,11 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 	if r := optionsRun(base, args); r != "" { // as written, too
 		a.ask(r)
 	}
+	before := len(a.paths)
 	a.pathWords(base, args, exp) // cd's folder too, from where it starts
+	if writers[base] || (base == "sed" || base == "gsed" || base == "perl") && inPlace(args) {
+		a.gitWrites(a.paths[before:])
+	}
 	a.setsVars(base, args)
 	if declaring[base] && a.via == "" {
 		a.declares(base, exp)
@@ -754,7 +809,9 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		// print > "file" writes as a shell redirection does.
 		for _, f := range awkWrites(args) {
 			a.plain = false
-			a.paths = append(a.paths, a.pathUses(f, known(f), false, base)...)
+			uses := a.pathUses(f, known(f), false, base)
+			a.gitWrites(uses)
+			a.paths = append(a.paths, uses...)
 		}
 	case base == "ln" || base == "gln":
 		a.linkTargets(args, exp)
