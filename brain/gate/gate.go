@@ -303,11 +303,34 @@ func scopeOf(call Call, shell *ShellInfo, decoded any) (scope, key string) {
 		}
 		return scope, "cmd:" + shell.Key + "\x00" + cwd
 	}
+	var parts, keys []string
 	if p, ok := argPath(call.Args, decoded); ok {
 		p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
-		return "the same path: " + p, "path:" + p
+		parts, keys = append(parts, "path: "+p), append(keys, "path:"+p)
 	}
-	return "every call of " + call.Tool, ""
+	// Where a tool writes is part of what was approved: extracting the
+	// same archive over another folder, or replacing another archive, is
+	// not the call the person saw.
+	if obj, ok := decoded.(map[string]any); ok {
+		for _, k := range scopeKeys {
+			s, isString := obj[k.name].(string)
+			if !isString || s == "" || k.name == "target" && (strings.Contains(s, "://") || strings.Contains(s, ":") && !strings.HasPrefix(s, "/")) {
+				continue
+			}
+			s = path.Clean(strings.ReplaceAll(s, `\`, "/"))
+			parts, keys = append(parts, k.label+": "+s), append(keys, k.name+":"+s)
+		}
+	}
+	if len(parts) == 0 {
+		return "every call of " + call.Tool, ""
+	}
+	return "the same " + strings.Join(parts, " and "), strings.Join(keys, "\x00")
+}
+
+// scopeKeys are the arguments besides path that name where a tool
+// writes or what it opens, and how a card names them.
+var scopeKeys = []struct{ name, label string }{
+	{"dest", "destination"}, {"destination", "destination"}, {"output", "output"}, {"to", "destination"}, {"target", "target"},
 }
 
 // argPath is the "path" argument as encoding/json reads it into a field
