@@ -48,7 +48,7 @@ type builder struct {
 
 func (b *builder) flow(spans []span, sizeName fyne.ThemeSizeName, scale float32) *textFlow {
 	f := newTextFlow(spans, sizeName, scale)
-	f.onLink = b.opts.openURL
+	f.onLink = b.opts.openLink
 	return f
 }
 
@@ -272,6 +272,7 @@ func (b *builder) inlines(n ast.Node, st span, out []span) []span {
 		case *ast.Link:
 			s := st
 			s.link = safeURL(string(x.Destination))
+			s.shown = s.link != nil && showsAddress(flatText(x, b.src), s.link)
 			out = b.inlines(x, s, out)
 		case *ast.AutoLink:
 			s := st
@@ -280,10 +281,14 @@ func (b *builder) inlines(n ast.Node, st span, out []span) []span {
 				dest = "mailto:" + dest
 			}
 			s.link = safeURL(dest)
+			s.shown = true // its text is its address
 			out = appendText(out, s, cleanText(x.Label(b.src)))
 		case *ast.Image:
+			// Never fetched: drawn as a link with its alt text, whose
+			// address is shown before it opens.
 			s := st
 			s.link = safeURL(string(x.Destination))
+			s.shown = false
 			before := len(out)
 			out = b.inlines(x, s, out)
 			if len(out) == before {
@@ -333,6 +338,24 @@ func safeURL(dest string) *url.URL {
 		return u
 	}
 	return nil
+}
+
+// showsAddress reports whether a link's text is its address (the scheme
+// and a final slash aside), so that opening it goes where the person
+// read: "[https://docs.python.org/3/](https://attacker/?d=…)" does not.
+func showsAddress(text string, u *url.URL) bool {
+	norm := func(s string) string {
+		s = strings.TrimSpace(s)
+		for _, p := range []string{"https://", "http://", "mailto:"} {
+			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+				s = s[len(p):]
+				break
+			}
+		}
+		return strings.TrimSuffix(s, "/")
+	}
+	t := norm(text)
+	return t != "" && (t == norm(u.String()) || t == norm(string(u.Redacted())))
 }
 
 // flatText is all the text under n, for content nested too deep to draw.

@@ -21,12 +21,15 @@ type span struct {
 	strike bool
 	code   bool     // inline code: monospace on a tinted background
 	link   *url.URL // tappable when set
-	muted  bool     // secondary colour (H6, language captions, raw HTML)
+	// shown is true when the link's text is its address, so tapping it
+	// opens what the person read; otherwise the address is shown first.
+	shown bool
+	muted bool // secondary colour (H6, language captions, raw HTML)
 }
 
 func (s *span) sameStyle(o *span) bool {
 	return s.bold == o.bold && s.italic == o.italic && s.strike == o.strike &&
-		s.code == o.code && s.link == o.link && s.muted == o.muted
+		s.code == o.code && s.link == o.link && s.shown == o.shown && s.muted == o.muted
 }
 
 func (s *span) textStyle(pre bool) fyne.TextStyle {
@@ -66,7 +69,7 @@ type textFlow struct {
 	align    fyne.TextAlign
 	pre      bool    // preformatted: keep spaces, lines end only at \n or the edge
 	above    float32 // extra space above, in units of the text size (headings)
-	onLink   func(*url.URL)
+	onLink   func(from fyne.CanvasObject, u *url.URL, shown bool)
 
 	lay flowCache
 }
@@ -590,7 +593,7 @@ func (r *flowRenderer) rebuild(size fyne.Size) {
 			if s.link != nil && f.onLink != nil {
 				hit := r.hit(nh)
 				nh++
-				hit.url = s.link
+				hit.url, hit.shown = s.link, s.shown
 				hit.onTap = f.onLink
 				hit.Move(pos)
 				hit.Resize(fyne.NewSize(fr.w, h))
@@ -656,7 +659,8 @@ func (r *flowRenderer) hit(i int) *linkHit {
 type linkHit struct {
 	widget.BaseWidget
 	url   *url.URL
-	onTap func(*url.URL)
+	shown bool
+	onTap func(from fyne.CanvasObject, u *url.URL, shown bool)
 }
 
 var (
@@ -666,7 +670,7 @@ var (
 
 func (h *linkHit) Tapped(*fyne.PointEvent) {
 	if h.onTap != nil && h.url != nil {
-		h.onTap(h.url)
+		h.onTap(h, h.url, h.shown)
 	}
 }
 

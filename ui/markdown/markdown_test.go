@@ -235,15 +235,88 @@ func TestCopyButton(t *testing.T) {
 
 func TestLinkTap(t *testing.T) {
 	test.NewTempApp(t)
-	var opened []string
+	var opened, asked []string
 	v := laidOut(t, "see [the docs](https://example.com/docs) and [x](javascript:alert(1))", 400,
-		Options{OpenURL: func(u *url.URL) { opened = append(opened, u.String()) }})
+		Options{OpenURL: func(u *url.URL) { opened = append(opened, u.String()) },
+			ConfirmOpen: func(_ fyne.CanvasObject, u *url.URL, open func()) { asked = append(asked, u.String()); open() }})
 	hits := all[*linkHit](v)
 	if len(hits) != 1 {
 		t.Fatalf("%d tappable links, want 1 (javascript: is not)", len(hits))
 	}
 	test.Tap(hits[0])
+	// Its text is not its address: the address is shown first, and it
+	// opens once the person agrees.
+	if len(asked) != 1 || asked[0] != "https://example.com/docs" {
+		t.Errorf("asked about %q, want the full address", asked)
+	}
 	if len(opened) != 1 || opened[0] != "https://example.com/docs" {
+		t.Errorf("opened %q", opened)
+	}
+}
+
+// A link whose text is its address opens on one tap: the person read
+// where it goes.
+func TestLinkShowingItsAddressOpensAtOnce(t *testing.T) {
+	for _, src := range []string{
+		"see <https://example.com/docs?q=1>",
+		"see https://example.com/docs",
+		"see [https://example.com/docs](https://example.com/docs)",
+		"see [example.com/docs/](https://example.com/docs)",
+	} {
+		test.NewTempApp(t)
+		var opened []string
+		v := laidOut(t, src, 400, Options{OpenURL: func(u *url.URL) { opened = append(opened, u.String()) },
+			ConfirmOpen: func(fyne.CanvasObject, *url.URL, func()) { t.Errorf("%q: asked, want it opened at once", src) }})
+		hits := all[*linkHit](v)
+		if len(hits) == 0 {
+			t.Fatalf("%q: no tappable link", src)
+		}
+		test.Tap(hits[0])
+		if len(opened) != 1 {
+			t.Errorf("%q: opened %q, want one", src, opened)
+		}
+	}
+}
+
+// With no hook, a disguised link shows a dialog in its window with the
+// full address, and opens only when the person presses Open.
+func TestDisguisedLinkDialog(t *testing.T) {
+	a := test.NewTempApp(t)
+	var opened []string
+	v := NewView(Options{OpenURL: func(u *url.URL) { opened = append(opened, u.String()) }})
+	v.SetMarkdown("[the report](https://example.com/r?d=secret)")
+	w := a.NewWindow("chat")
+	w.SetContent(v)
+	w.Resize(fyne.NewSize(600, 400))
+	hits := all[*linkHit](v)
+	if len(hits) == 0 {
+		t.Fatal("no tappable link")
+	}
+	test.Tap(hits[0])
+	if len(opened) != 0 {
+		t.Fatalf("opened %q before any confirmation", opened)
+	}
+	overlay := w.Canvas().Overlays().Top()
+	if overlay == nil {
+		t.Fatal("no dialog shown")
+	}
+	var shown bool
+	var openBtn *widget.Button
+	for _, o := range test.LaidOutObjects(overlay) {
+		switch x := o.(type) {
+		case *widget.Label:
+			shown = shown || x.Text == "https://example.com/r?d=secret"
+		case *widget.Button:
+			if x.Text == "Open" {
+				openBtn = x
+			}
+		}
+	}
+	if !shown || openBtn == nil {
+		t.Fatalf("dialog shows the address %v, has Open %v", shown, openBtn != nil)
+	}
+	test.Tap(openBtn)
+	if len(opened) != 1 || opened[0] != "https://example.com/r?d=secret" {
 		t.Errorf("opened %q", opened)
 	}
 }
