@@ -171,6 +171,7 @@ func argPrivate(env Env, tool string, decoded any) []string {
 		return nil
 	}
 	grep := strings.Contains(strings.ToLower(tool), "grep")
+	glob, _ := obj["glob"].(string)
 	var hits []string
 	seen := map[string]bool{}
 	note := func(hit string) {
@@ -190,13 +191,13 @@ func argPrivate(env Env, tool string, decoded any) []string {
 		}
 		if recursive {
 			searched = true
-			note(env.heldCredential(u.Path))
+			note(env.heldCredential(u.Path, glob))
 		}
 	}
 	if grep && !searched {
 		// Without a path the search starts in the first granted folder.
 		if _, has := obj["path"]; !has && len(env.Folders) > 0 {
-			note(env.heldCredential(env.Folders[0]))
+			note(env.heldCredential(env.Folders[0], glob))
 		}
 	}
 	if len(hits) == 0 {
@@ -284,10 +285,19 @@ const maxHeldScan = 20000
 
 // heldCredential is a credential file (by name: .env, id_rsa…) beneath
 // dir that a search reading file contents would read, skipping what the
-// file tools skip (.git, node_modules); "" when there is none or dir is
-// not a folder on this computer. A folder holding more than the gate
-// reads is reported as dir itself: it may hold one.
-func (e Env) heldCredential(dir string) string {
+// file tools skip (.git, node_modules) and, with a glob (fs_grep's
+// "*.go", "src/**/*.ts"), files whose name its last part cannot match;
+// "" when there is none or dir is not a folder on this computer. A
+// folder holding more than the gate reads is reported as dir itself: it
+// may hold one.
+func (e Env) heldCredential(dir, glob string) string {
+	last := ""
+	if glob != "" {
+		last = glob[strings.LastIndexByte(glob, '/')+1:]
+		if _, err := path.Match(last, ""); err != nil || strings.Contains(last, "**") || strings.ContainsAny(last, "{}") {
+			last = "" // not read here: every file counts
+		}
+	}
 	real := realPath(dir)
 	if real == "" {
 		return ""
@@ -313,6 +323,11 @@ func (e Env) heldCredential(dir string) string {
 			return nil
 		}
 		base := d.Name()
+		if last != "" {
+			if ok, _ := path.Match(last, base); !ok {
+				return nil
+			}
+		}
 		for _, name := range names {
 			if ok, _ := path.Match(name, base); ok && !envTemplates[base] {
 				hit = filepath.ToSlash(p)

@@ -814,7 +814,7 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 			a.paths = append(a.paths, uses...)
 		}
 	case base == "ln" || base == "gln":
-		a.linkTargets(args, exp)
+		a.linkTargets(args, exp, before)
 	case base == "trap" || base == "alias":
 		a.bodies(base, args, depth)
 	case base == "busybox" && len(args) > 0:
@@ -959,7 +959,9 @@ func codeRunner(base string, args []string) string {
 // (from project/sub, ln -s ../.aws ../k makes project/k point to ~/.aws).
 // When the link word may be a folder the link is made in, the target is
 // read from there too.
-func (a *analyzer) linkTargets(args []string, exp []expansion) {
+// The target words pathWords read from the working folder (from index
+// before of a.paths on) are dropped: the link does not read them there.
+func (a *analyzer) linkTargets(args []string, exp []expansion, before int) {
 	symbolic := false
 	var pos []int
 	for i := 0; i < len(args); i++ {
@@ -993,6 +995,19 @@ func (a *analyzer) linkTargets(args []string, exp []expansion) {
 		}
 		dirs = append(dirs, u.Path)
 	}
+	relative := map[string]bool{}
+	for _, i := range pos[:len(pos)-1] {
+		if len(dirs) > 0 && !strings.HasPrefix(args[i], "/") && !strings.HasPrefix(args[i], "~") && !strings.HasPrefix(args[i], "$") {
+			relative[args[i]] = true
+		}
+	}
+	kept := a.paths[:before]
+	for _, u := range a.paths[before:] {
+		if !relative[u.Word] {
+			kept = append(kept, u)
+		}
+	}
+	a.paths = kept
 	for _, i := range pos[:len(pos)-1] {
 		for _, t := range exp[i].vals {
 			if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") {
