@@ -11,7 +11,7 @@ func verified() map[string]string {
 		"data":       "8332739b27cb4210",
 		"filesystem": "39647faf019ed782",
 		"shell":      "e6f62baa12fc9a6b",
-		"system":     "c6936abed1e40976",
+		"system":     "20b1daa5a8cf91f9",
 		"web":        "eb129a78aa32b27e",
 	}
 }
