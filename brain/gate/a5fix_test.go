@@ -72,3 +72,27 @@ func TestA5FixesSayWhy(t *testing.T) {
 		t.Error("an always-allowed host is matched in its xn-- form, and only by itself")
 	}
 }
+
+// A command reading a credential store through a link in a granted
+// folder asks every time, as fs_read does.
+func TestA5ShellReadsThroughALink(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	if err := os.MkdirAll(filepath.Join(home, ".aws"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.aws", filepath.Join(project, "k")); err != nil {
+		t.Fatal(err)
+	}
+	env := gate.Env{Home: home, Folders: []string{project}, Workspace: filepath.Join(home, ".local", "share", "wrasse")}
+	v := a5Check(t, env, "shell_exec", map[string]any{"command": "cat k/credentials", "cwd": project})
+	if !v.AlwaysAsk {
+		t.Errorf("cat k/credentials (k -> ~/.aws): %s (always ask %v, %q), want it to ask every time", v.Decision, v.AlwaysAsk, v.Reasons)
+	}
+}

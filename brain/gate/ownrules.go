@@ -56,7 +56,16 @@ func shellPaths(env Env, info ShellInfo) []string {
 	var out, private, outside, unknown []string
 	seen := map[string]bool{}
 	for _, u := range append(append([]PathUse(nil), info.Paths...), info.Deletes...) {
-		if hit := env.privateHit(u); hit != "" && !seen["p"+hit] {
+		hit := env.privateHit(u)
+		if hit == "" && !u.Glob && !u.Unknown {
+			// Through a link: cat project/k/credentials where k -> ~/.aws.
+			if real := realPath(u.Path); real != "" && real != u.Path {
+				r := u
+				r.Path = real
+				hit = env.privateHit(r)
+			}
+		}
+		if hit != "" && !seen["p"+hit] {
 			seen["p"+hit] = true
 			private = append(private, tidy(env, hit))
 		}
