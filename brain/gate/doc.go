@@ -63,11 +63,16 @@
 //     at run time (ShellInfo.Dynamic); shells, interpreters given code or
 //     a script, programs that run what their options say, assignments
 //     that change what runs, recursive deletes (ShellInfo.Always); a
-//     credential store named by any tool (CredentialStores); a path
-//     outside the granted folders, or one known only when the command
-//     runs.
-//   - The hosts a call reaches (Verdict.Hosts): URL arguments and the
-//     network programs of a command line. The gate only reports them;
+//     credential store named by any tool (CredentialStores), at any
+//     depth of its arguments and also through a symbolic link (the one
+//     place the gate reads the file system: a link is known only there),
+//     or held in a folder fs_grep searches; a write into .git/config or
+//     .git/hooks; system_open of a local page, shortcut or playlist, or of
+//     a mailto: address; a path outside the granted folders, or one known
+//     only when the command runs.
+//   - The hosts a call reaches (Verdict.Hosts): URL arguments at any
+//     depth and the network and lookup programs of a command line (curl,
+//     ssh, ping, dig…), internationalised names in their xn-- form. The gate only reports them;
 //     whether this conversation may reach a host is the agent's to decide.
 //   - The person's allowed command patterns (CommandRule) let a plain
 //     command line run without asking, never one that asks every time or
@@ -80,7 +85,8 @@
 // "destructive" for the annotation default, a key of its own, each within
 // the call's scope: for the shell the same parsed command line (programs,
 // arguments, variable assignments, redirections) in the same working
-// folder, for tools with a path the same path, for others the tool. A
+// folder, for tools with a path the same path (and the same destination
+// or local target when they name one), for others the tool. A
 // later call is approved without asking when every one of its keys was
 // granted: approving `ls -la` covers `ls -la` again, not `ls -l` nor `ls
 // -la; rm x`. The agent persists each answer as an approval event and

@@ -6,7 +6,9 @@ import (
 )
 
 // Env is what the gate knows about the computer and the person's standing
-// rules when it reads a call. The gate stays pure: whoever checks a call
+// rules when it reads a call. The gate stays pure but for resolving
+// links in the paths a call names and looking for credential files in a
+// folder a search reads (see realPath, heldCredential): whoever checks a call
 // (the agent, `wrasse caps call`) fills it in.
 type Env struct {
 	// Home is the home folder of the process: what ~, $HOME, ${HOME:?}

@@ -95,7 +95,9 @@ type Verdict struct {
 // Tool is the tool the verdict is about.
 func (v Verdict) Tool() string { return v.tool }
 
-// Evaluate matches call against patterns. It is pure and deterministic.
+// Evaluate matches call against patterns. It is deterministic; it reads
+// the file system only to resolve links in the paths a call names and to
+// look for credential files beneath a folder a search reads.
 // A pattern matches when it matches any of the call's Renderings; in a
 // rendering that holds real line breaks, `.` also matches a line break, as
 // it does for the escaped `\n` of the canonical line.
