@@ -1,0 +1,233 @@
+package store
+
+import (
+	"slices"
+	"sync"
+)
+
+// DefaultCachedConversations is how many conversations' decoded events
+// Events keeps in memory when Options.CachedConversations is 0.
+const DefaultCachedConversations = 8
+
+// eventCache keeps the decoded events of the conversations read lately, so
+// Events costs a copy of the slice instead of decoding the whole history
+// (a turn reads it every time: 5,000 events took ~40 ms to decode). The
+// file stays the truth: every write commits first and only then updates
+// the cache, or drops the conversation from it when it cannot vouch for
+// the result.
+//
+// Consistency without holding a lock across a commit: a write marks its
+// conversation busy for its whole span (begin/end). It applies its change
+// to the cached events only when it was the conversation's only write from
+// begin to end; otherwise the entry is dropped. A read that decoded the
+// file installs what it read only when no write of that conversation ran
+// at any moment between the read's start and its install, so it can never
+// install a snapshot older than a write that already finished.
+type eventCache struct {
+	mu     sync.Mutex
+	max    int
+	tick   uint64 // for least-recently-used eviction
+	closed bool
+	convs  map[ID]*convCache
+}
+
+// convCache is one conversation's entry.
+type convCache struct {
+	// events are as Events decoded them; nil with loaded false when not
+	// held. Never handed out: readers get a copy of the slice.
+	events []Event
+	loaded bool
+	used   uint64
+	// started counts the writes begun; inflight those not yet ended.
+	started  uint64
+	inflight int
+}
+
+// cacheWrite is one write's mark, from begin to end.
+type cacheWrite struct {
+	c     *convCache
+	id    ID
+	start uint64
+	solo  bool // no other write of the conversation was in flight at begin
+}
+
+// cacheRead is one read's mark, from the start of decoding to install.
+type cacheRead struct {
+	c       *convCache
+	started uint64
+	ok      bool // no write was in flight at the start
+}
+
+func newEventCache(n int) *eventCache {
+	if n == 0 {
+		n = DefaultCachedConversations
+	}
+	return &eventCache{max: n, convs: map[ID]*convCache{}}
+}
+
+// get returns a copy of the cached events of id. The events share their
+// byte slices and pointers with the cache: callers treat them as read-only,
+// as every caller of Events does.
+func (ec *eventCache) get(id ID) ([]Event, bool) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.convs[id]
+	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
+		return nil, false
+	}
+	ec.tick++
+	c.used = ec.tick
+	return slices.Clone(c.events), true
+}
+
+// reading marks the start of a read of id from the file.
+func (ec *eventCache) reading(id ID) cacheRead {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	if ec.closed || ec.max < 0 {
+		return cacheRead{}
+	}
+	c := ec.conv(id)
+	return cacheRead{c: c, started: c.started, ok: c.inflight == 0}
+}
+
+// install keeps events read under r, unless a write began since.
+func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.convs[id]
+	if !r.ok || ec.closed || c != r.c || c.started != r.started || c.inflight > 0 {
+		ec.forget(id, c)
+		return
+	}
+	ec.tick++
+	c.events, c.loaded, c.used = slices.Clone(events), true, ec.tick
+	ec.evict()
+}
+
+// begin marks the start of a write to id's events.
+func (ec *eventCache) begin(id ID) cacheWrite {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.conv(id)
+	c.started++
+	c.inflight++
+	return cacheWrite{c: c, id: id, start: c.started, solo: c.inflight == 1}
+}
+
+// end marks the end of write w: when it committed (ok) and was the
+// conversation's only write throughout, apply changes the cached events
+// (when held); otherwise they are dropped. apply may be nil when !ok.
+func (ec *eventCache) end(w cacheWrite, ok bool, apply func([]Event) []Event) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := w.c
+	c.inflight--
+	if ec.convs[w.id] != c {
+		return // the conversation was deleted meanwhile
+	}
+	switch {
+	case !c.loaded:
+	case ok && w.solo && c.started == w.start:
+		c.events = apply(c.events)
+	default:
+		c.events, c.loaded = nil, false
+	}
+	ec.forget(w.id, c)
+}
+
+// drop removes id altogether (the conversation is gone). A write still in
+// flight finds its entry gone and leaves it so.
+func (ec *eventCache) drop(id ID) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	delete(ec.convs, id)
+}
+
+// close empties the cache and keeps it empty: Events after Close reads the
+// file, which says the database is closed.
+func (ec *eventCache) close() {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	ec.closed = true
+	clear(ec.convs)
+}
+
+// conv returns id's entry, made when missing. ec.mu is held.
+func (ec *eventCache) conv(id ID) *convCache {
+	c := ec.convs[id]
+	if c == nil {
+		c = &convCache{}
+		ec.convs[id] = c
+	}
+	return c
+}
+
+// forget removes c when it holds nothing and nothing is in flight: a
+// conversation only written, never read, keeps no entry. ec.mu is held.
+func (ec *eventCache) forget(id ID, c *convCache) {
+	if c != nil && !c.loaded && c.inflight == 0 && ec.convs[id] == c {
+		delete(ec.convs, id)
+	}
+}
+
+// evict keeps at most max conversations loaded, dropping the least
+// recently used. ec.mu is held.
+func (ec *eventCache) evict() {
+	n := 0
+	for _, c := range ec.convs {
+		if c.loaded {
+			n++
+		}
+	}
+	for ; n > ec.max; n-- {
+		var oldID ID
+		var old *convCache
+		for id, c := range ec.convs {
+			if c.loaded && (old == nil || c.used < old.used) {
+				oldID, old = id, c
+			}
+		}
+		old.events, old.loaded = nil, false
+		ec.forget(oldID, old)
+	}
+}
+
+// setEvent replaces the cached event e.Seq (a finished or updated reply).
+func setEvent(e Event) func([]Event) []Event {
+	return func(evs []Event) []Event {
+		if i, ok := slices.BinarySearchFunc(evs, e.Seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) }); ok {
+			evs[i] = e
+		}
+		return evs
+	}
+}
+
+// appendText adds a streamed piece to the cached event seq.
+func appendText(seq uint64, piece string) func([]Event) []Event {
+	return func(evs []Event) []Event {
+		if i, ok := slices.BinarySearchFunc(evs, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) }); ok {
+			evs[i].Text += piece
+		}
+		return evs
+	}
+}
+
+// truncateAt drops the cached events from seq on.
+func truncateAt(seq uint64) func([]Event) []Event {
+	return func(evs []Event) []Event {
+		i, _ := slices.BinarySearchFunc(evs, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) })
+		clear(evs[i:])
+		return evs[:i]
+	}
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
