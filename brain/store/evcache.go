@@ -77,8 +77,15 @@ func (ec *eventCache) get(id ID) ([]Event, bool) {
 	}
 	ec.tick++
 	c.used = ec.tick
-	return slices.Clone(c.events), true
+	// Room for a turn's events: the agent appends to what it read, and
+	// growing a copy of a long history would copy it again.
+	out := make([]Event, len(c.events), len(c.events)+spareEvents)
+	copy(out, c.events)
+	return out, true
 }
+
+// spareEvents is the room get leaves after the events it hands out.
+const spareEvents = 32
 
 // reading marks the start of a read of id from the file.
 func (ec *eventCache) reading(id ID) cacheRead {
