@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -38,6 +39,10 @@ type convCache struct {
 	events []Event
 	loaded bool
 	used   uint64
+	// streams builds the text of each streaming reply in events, so a
+	// piece costs its own length, not the reply's so far (a string
+	// Builder's String shares its bytes and never changes them).
+	streams map[uint64]*strings.Builder
 	// started counts the writes begun; inflight those not yet ended.
 	started  uint64
 	inflight int
@@ -108,7 +113,7 @@ func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
 		return
 	}
 	ec.tick++
-	c.events, c.loaded, c.used = slices.Clone(events), true, ec.tick
+	c.events, c.loaded, c.used, c.streams = slices.Clone(events), true, ec.tick, nil
 	ec.evict()
 }
 
@@ -124,8 +129,8 @@ func (ec *eventCache) begin(id ID) cacheWrite {
 
 // end marks the end of write w: when it committed (ok) and was the
 // conversation's only write throughout, apply changes the cached events
-// (when held); otherwise they are dropped. apply may be nil when !ok.
-func (ec *eventCache) end(w cacheWrite, ok bool, apply func([]Event) []Event) {
+// (when held); otherwise they are dropped.
+func (ec *eventCache) end(w cacheWrite, ok bool, apply func(*convCache)) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	c := w.c
@@ -136,9 +141,9 @@ func (ec *eventCache) end(w cacheWrite, ok bool, apply func([]Event) []Event) {
 	switch {
 	case !c.loaded:
 	case ok && w.solo && c.started == w.start:
-		c.events = apply(c.events)
+		apply(c)
 	default:
-		c.events, c.loaded = nil, false
+		c.unload()
 	}
 	ec.forget(w.id, c)
 }
@@ -195,37 +200,68 @@ func (ec *eventCache) evict() {
 				oldID, old = id, c
 			}
 		}
-		old.events, old.loaded = nil, false
+		old.unload()
 		ec.forget(oldID, old)
 	}
 }
 
+// unload forgets the events.
+func (c *convCache) unload() {
+	c.events, c.loaded, c.streams = nil, false, nil
+}
+
+// find is the index of event seq in c.events.
+func (c *convCache) find(seq uint64) (int, bool) {
+	return slices.BinarySearchFunc(c.events, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) })
+}
+
+// appendEvent adds e, just stored, to the cached events.
+func appendEvent(e Event) func(*convCache) {
+	return func(c *convCache) { c.events = append(c.events, e) }
+}
+
 // setEvent replaces the cached event e.Seq (a finished or updated reply).
-func setEvent(e Event) func([]Event) []Event {
-	return func(evs []Event) []Event {
-		if i, ok := slices.BinarySearchFunc(evs, e.Seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) }); ok {
-			evs[i] = e
+func setEvent(e Event) func(*convCache) {
+	return func(c *convCache) {
+		if i, ok := c.find(e.Seq); ok {
+			c.events[i] = e
 		}
-		return evs
+		delete(c.streams, e.Seq)
 	}
 }
 
 // appendText adds a streamed piece to the cached event seq.
-func appendText(seq uint64, piece string) func([]Event) []Event {
-	return func(evs []Event) []Event {
-		if i, ok := slices.BinarySearchFunc(evs, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) }); ok {
-			evs[i].Text += piece
+func appendText(seq uint64, piece string) func(*convCache) {
+	return func(c *convCache) {
+		i, ok := c.find(seq)
+		if !ok || piece == "" {
+			return
 		}
-		return evs
+		b := c.streams[seq]
+		if b == nil || b.Len() != len(c.events[i].Text) {
+			b = &strings.Builder{}
+			b.WriteString(c.events[i].Text)
+			if c.streams == nil {
+				c.streams = map[uint64]*strings.Builder{}
+			}
+			c.streams[seq] = b
+		}
+		b.WriteString(piece)
+		c.events[i].Text = b.String()
 	}
 }
 
 // truncateAt drops the cached events from seq on.
-func truncateAt(seq uint64) func([]Event) []Event {
-	return func(evs []Event) []Event {
-		i, _ := slices.BinarySearchFunc(evs, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) })
-		clear(evs[i:])
-		return evs[:i]
+func truncateAt(seq uint64) func(*convCache) {
+	return func(c *convCache) {
+		i, _ := c.find(seq)
+		clear(c.events[i:])
+		c.events = c.events[:i]
+		for s := range c.streams {
+			if s >= seq {
+				delete(c.streams, s)
+			}
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -299,5 +301,52 @@ func TestEventsAgainDecodesNothing(t *testing.T) {
 	})
 	if allocs > 2 {
 		t.Errorf("Events of a conversation read before: %.0f allocations, want the copy alone", allocs)
+	}
+}
+
+// A piece streamed into a cached conversation costs its own length, not
+// the reply's so far: ten small pieces after 1 MB of reply allocate about
+// what they do with no cache (the file's own work), far less than a copy
+// of the reply each, and the reply reads as the file has it.
+func TestEventsCacheStreamingPieceCostsItsLength(t *testing.T) {
+	big := strings.Repeat("All work and no play makes Jack a dull boy. ", 1<<20/44)
+	stream := func(room int) (uint64, *DB, ID) {
+		clock := newClock()
+		opts := testOptions(clock)
+		opts.CachedConversations, opts.NoSync = room, true
+		db, err := Open(t.TempDir()+"/"+FileName, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		c := mustConv(t, db, "m")
+		mustEvents(t, db, c.ID)
+		e := mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Status: StatusStreaming})
+		for range 2 {
+			if err := db.AppendText(c.ID, e.Seq, big[:len(big)/2]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			if err := db.AppendText(c.ID, e.Seq, "a few more words. "); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, db, c.ID
+	}
+	without, _, _ := stream(-1)
+	with, db, id := stream(0)
+	if with > without+uint64(len(big))/2 {
+		t.Errorf("ten small pieces allocated %d bytes with the cache, %d without: the cache copies the %d-byte reply", with, without, len(big))
+	}
+	if !cached(db, id) {
+		t.Fatal("streaming dropped the conversation from the cache")
+	}
+	if got, want := mustEvents(t, db, id), fromFile(t, db, id); !reflect.DeepEqual(got, want) {
+		t.Error("the streamed reply differs from the file's")
 	}
 }

@@ -313,7 +313,7 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		stored = d.readEvent(tx, id, seq, eb.Get(encodeU64(seq)))
 		return d.touch(tx, id, &e, 1)
 	})
-	d.cache.end(w, err == nil, func(evs []Event) []Event { return append(evs, stored) })
+	d.cache.end(w, err == nil, appendEvent(stored))
 	if err != nil {
 		return Event{}, fmt.Errorf("append event to %s: %w", id, err)
 	}
