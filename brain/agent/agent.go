@@ -81,6 +81,10 @@ type Options struct {
 	// returns is appended to the call's result (the app's note that it
 	// put back the modes of its files, say).
 	AfterCall func(tool string) string
+	// Memory, when set, carries a conversation's prepared history from
+	// one turn to the next (memory.go); the agent is made for each turn,
+	// so the app keeps one for all of them.
+	Memory *Memory
 }
 
 // Agent runs conversation turns. It is safe for concurrent use; turns of
@@ -169,7 +173,9 @@ func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sin
 			a.log.Warn("saving the loaded capabilities", "conversation", id.String(), "error", err)
 		}
 	})
-	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow)}
+	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow),
+		hist: a.opts.Memory.take(id)}
+	defer func() { a.opts.Memory.keep(id, t.hist) }()
 	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
 	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText}); err != nil {
 		return id, err

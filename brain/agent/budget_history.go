@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -23,6 +24,10 @@ type requestHistory struct {
 	// base: ToMessages restarts at a user message, so converting the
 	// events before it and from it separately gives the same messages.
 	done int
+	// from are the events base was converted from (their first done+1
+	// are what counts): a later turn's events are checked against them
+	// before base is reused (Memory carries it from turn to turn).
+	from []store.Event
 	fit  fitter
 }
 
@@ -36,7 +41,7 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 			break
 		}
 	}
-	if u < h.done || (h.done > 0 && events[h.done].Type != store.EventUserMessage) {
+	if h.msgs != nil && (u < h.done || !sameEvents(events[:h.done+1], h.from[:h.done+1])) {
 		*h = requestHistory{fit: h.fit} // not the history it converted
 	}
 	switch {
@@ -44,7 +49,7 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 		// The first request: convert everything at once, sized once. The
 		// last user message is the one converted from events[u].
 		h.msgs = store.ToMessages(events)
-		h.done = u
+		h.done, h.from = u, events
 		for i := len(h.msgs) - 1; i >= 0; i-- {
 			if h.msgs[i].Role == provider.RoleUser {
 				h.base = i
@@ -53,7 +58,7 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 		}
 	case u > h.done:
 		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:u])...)
-		h.base, h.done = len(h.msgs), u
+		h.base, h.done, h.from = len(h.msgs), u, events
 		fallthrough
 	default:
 		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:])...)
@@ -62,6 +67,30 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 		return slices.Clone(h.msgs), FitReport{}
 	}
 	return h.fit.fit(h.msgs, limit, fixed, count)
+}
+
+// sameEvents reports whether a and b hold the same events as far as
+// store.ToMessages can tell. Events read from the store's cache share their
+// strings and slices with the ones read before, so for an unchanged history
+// each comparison is a pointer check and the walk costs little beside the
+// conversion it saves.
+func sameEvents(a, b []store.Event) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Seq != y.Seq || x.Type != y.Type || x.Status != y.Status || x.IsError != y.IsError ||
+			x.Text != y.Text || x.ToolCallID != y.ToolCallID || x.ToolName != y.ToolName ||
+			x.ParentCallID != y.ParentCallID || x.Signature != y.Signature || x.Redacted != y.Redacted ||
+			!bytes.Equal(x.Arguments, y.Arguments) || !slices.Equal(x.ToolRefs, y.ToolRefs) ||
+			!slices.EqualFunc(x.Images, y.Images, func(p, q provider.Image) bool {
+				return p.MIMEType == q.MIMEType && bytes.Equal(p.Data, q.Data)
+			}) {
+			return false
+		}
+	}
+	return true
 }
 
 // RequestHistory is what a turn keeps to prepare each of its requests from

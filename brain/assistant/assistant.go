@@ -68,6 +68,9 @@ type App struct {
 
 	busyMu sync.Mutex
 	busy   map[store.ID]*running
+	// memory carries each conversation's prepared history from
+	// one turn's agent to the next.
+	memory *agent.Memory
 
 	subs subscribers
 
@@ -95,7 +98,7 @@ func Open(opts Options) (*App, error) {
 	if err := ws.Ensure(); err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, ws: ws, busy: map[store.ID]*running{}}
+	a := &App{opts: opts, ws: ws, busy: map[store.ID]*running{}, memory: agent.NewMemory(0)}
 	logger, closer, err := ws.OpenLog(opts.LogLevel)
 	if err != nil {
 		return nil, err

@@ -129,6 +129,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		Identity:  a.identity,
 		SetupHint: a.setupTextFor(cfg, setupErr),
 		AfterCall: a.afterToolCall,
+		Memory:    a.memory,
 	})
 	if err != nil {
 		return id, err

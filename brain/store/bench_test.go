@@ -35,18 +35,33 @@ func fill(tb testing.TB, db *DB, id ID, n int) {
 	}
 }
 
-// BenchmarkLoad5000 loads a stored 5,000-event conversation whole, as the UI
-// does when a conversation is opened.
+// BenchmarkLoad5000 loads a stored 5,000-event conversation whole: decoded
+// from the file (the first read, as when a conversation is opened), and
+// again once it is cached (what each turn's read costs: a copy of the
+// slice).
 func BenchmarkLoad5000(b *testing.B) {
 	db, _, _ := openTest(b)
 	c := mustConv(b, db, "m")
 	fill(b, db, c.ID, 5000)
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, err := db.Events(c.ID)
-		if err != nil || len(evs) != 5000 {
-			b.Fatalf("%d events, %v", len(evs), err)
-		}
+	for _, r := range []struct {
+		name string
+		read func(ID) ([]Event, error)
+	}{
+		{"file", func(id ID) ([]Event, error) { return db.EventsBefore(id, 0, 0) }},
+		{"cached", db.Events},
+	} {
+		b.Run(r.name, func(b *testing.B) {
+			if _, err := r.read(c.ID); err != nil { // the first read caches
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				evs, err := r.read(c.ID)
+				if err != nil || len(evs) != 5000 {
+					b.Fatalf("%d events, %v", len(evs), err)
+				}
+			}
+		})
 	}
 }
 

@@ -189,6 +189,7 @@ func (d *DB) DeleteConversation(id ID) error {
 		}
 		return nil
 	})
+	d.cache.drop(id)
 	if err != nil {
 		return fmt.Errorf("delete conversation: %w", err)
 	}

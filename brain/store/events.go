@@ -288,6 +288,8 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		defer d.streamMu.Unlock()
 		e.Text, tail = d.Redactor().Hold(e.Text)
 	}
+	var stored Event
+	w := d.cache.begin(id)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -307,8 +309,11 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		if err := setStreaming(tx, id, e); err != nil {
 			return err
 		}
+		// What a read will give, for the cache.
+		stored = d.readEvent(tx, id, seq, eb.Get(encodeU64(seq)))
 		return d.touch(tx, id, &e, 1)
 	})
+	d.cache.end(w, err == nil, appendEvent(stored))
 	if err != nil {
 		return Event{}, fmt.Errorf("append event to %s: %w", id, err)
 	}
@@ -331,14 +336,14 @@ func (d *DB) AppendText(id ID, seq uint64, piece string) error {
 	d.streamMu.Lock()
 	defer d.streamMu.Unlock()
 	key := tailKey(id, seq)
-	var tail string
+	var tail, show string
+	w := d.cache.begin(id)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		if _, _, err := d.streamingEvent(tx, id, seq); err != nil {
 			return err
 		}
 		// Stored text never ends with the start of a secret, so no secret
 		// straddles the stored text and this piece.
-		var show string
 		show, tail = red.Hold(d.tails[key] + piece)
 		if show == "" {
 			return nil
@@ -349,6 +354,7 @@ func (d *DB) AppendText(id ID, seq uint64, piece string) error {
 		}
 		return nil
 	})
+	d.cache.end(w, err == nil, appendText(seq, show))
 	if err != nil {
 		return fmt.Errorf("append text to %s event %d: %w", id, seq, err)
 	}
@@ -375,6 +381,8 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 	d.streamMu.Lock()
 	defer d.streamMu.Unlock()
 	key := tailKey(id, seq)
+	var stored Event
+	w := d.cache.begin(id)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb, e, err := d.streamingEvent(tx, id, seq)
 		if err != nil {
@@ -390,8 +398,10 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 		if err := setStreaming(tx, id, e); err != nil {
 			return err
 		}
+		stored = d.readEvent(tx, id, seq, eb.Get(encodeU64(seq)))
 		return d.touch(tx, id, nil, 0)
 	})
+	d.cache.end(w, err == nil, setEvent(stored))
 	if err != nil {
 		return fmt.Errorf("finish %s event %d: %w", id, seq, err)
 	}
@@ -431,6 +441,8 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 	// The update carries the whole event: a held tail no longer applies.
 	d.streamMu.Lock()
 	defer d.streamMu.Unlock()
+	var stored Event
+	w := d.cache.begin(id)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -453,8 +465,10 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 		if err := setStreaming(tx, id, e); err != nil {
 			return err
 		}
+		stored = d.readEvent(tx, id, e.Seq, eb.Get(encodeU64(e.Seq)))
 		return d.touch(tx, id, nil, 0)
 	})
+	d.cache.end(w, err == nil, setEvent(stored))
 	if err != nil {
 		return fmt.Errorf("update %s event %d: %w", id, e.Seq, err)
 	}
@@ -483,9 +497,23 @@ func (d *DB) Event(id ID, seq uint64) (Event, error) {
 	return e, nil
 }
 
-// Events returns all of a conversation's events in order.
+// Events returns all of a conversation's events in order. The last few
+// conversations read are kept decoded in memory (evcache.go), so reading
+// one again costs a copy of the slice, not a decode of its history; the
+// events returned share their byte slices and pointers (Arguments, Images,
+// Decision…) with that copy and must not be changed in place.
 func (d *DB) Events(id ID) ([]Event, error) {
-	return d.EventsBefore(id, 0, 0)
+	if evs, ok := d.cache.get(id); ok {
+		return evs, nil
+	}
+	r := d.cache.reading(id)
+	evs, err := d.EventsBefore(id, 0, 0)
+	if err != nil {
+		d.cache.install(id, cacheRead{}, nil)
+		return nil, err
+	}
+	d.cache.install(id, r, evs)
+	return evs, nil
 }
 
 // LastEvents returns the last n events in order (all when n <= 0).

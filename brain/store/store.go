@@ -46,6 +46,10 @@ type Options struct {
 	// wraps ErrCorrupt when damage was found (then writes are refused for
 	// good). It runs on the goroutine that wrote and must return quickly.
 	OnStorage func(err error)
+	// CachedConversations is how many conversations' decoded events
+	// Events keeps in memory (evcache.go); 0 means
+	// DefaultCachedConversations, a negative number none.
+	CachedConversations int
 
 	// fullCheck overrides FullCheckSize (tests: a negative value makes
 	// every file get the quick check).
@@ -74,6 +78,9 @@ type DB struct {
 	// (never written) until the next piece shows whether it is one.
 	streamMu sync.Mutex
 	tails    map[[16]byte]string
+
+	// cache keeps recently read conversations' events decoded.
+	cache *eventCache
 }
 
 // Open opens (creating if needed) the database at path. The parent folder is
@@ -121,7 +128,8 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
 	}
 	b.NoSync = opts.NoSync
-	d := &DB{path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}, backups: opts.Backups}
+	d := &DB{path: path, now: opts.Clock, log: opts.Logger, tails: map[[16]byte]string{}, backups: opts.Backups,
+		cache: newEventCache(opts.CachedConversations)}
 	d.bolt = newGuard(b, opts.Logger, filepath.Dir(path), opts.OnStorage)
 	if err := d.tightenMode(); err != nil {
 		_ = d.bolt.Close()
@@ -355,6 +363,7 @@ func (d *DB) recoverStreams(tx *bolt.Tx, red func() *Redactor) error {
 // midway (see guard).
 func (d *DB) Close() error {
 	d.backupWG.Wait()
+	d.cache.close()
 	if err := d.bolt.Close(); err != nil {
 		return fmt.Errorf("close workspace database: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 	removed := 0
 	var gone []uint64
+	w := d.cache.begin(id)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -42,6 +43,7 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 		removed = len(gone)
 		return d.touch(tx, id, nil, -removed)
 	})
+	d.cache.end(w, err == nil, truncateAt(seq))
 	if err != nil {
 		return 0, fmt.Errorf("truncate conversation %s: %w", id, err)
 	}

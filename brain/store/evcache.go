@@ -1,0 +1,276 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DefaultCachedConversations is how many conversations' decoded events
+// Events keeps in memory when Options.CachedConversations is 0.
+const DefaultCachedConversations = 8
+
+// eventCache keeps the decoded events of the conversations read lately, so
+// Events costs a copy of the slice instead of decoding the whole history
+// (a turn reads it every time: 5,000 events took ~40 ms to decode). The
+// file stays the truth: every write commits first and only then updates
+// the cache, or drops the conversation from it when it cannot vouch for
+// the result.
+//
+// Consistency without holding a lock across a commit: a write marks its
+// conversation busy for its whole span (begin/end). It applies its change
+// to the cached events only when it was the conversation's only write from
+// begin to end; otherwise the entry is dropped. A read that decoded the
+// file installs what it read only when no write of that conversation ran
+// at any moment between the read's start and its install, so it can never
+// install a snapshot older than a write that already finished.
+type eventCache struct {
+	mu     sync.Mutex
+	max    int
+	tick   uint64 // for least-recently-used eviction
+	closed bool
+	convs  map[ID]*convCache
+}
+
+// convCache is one conversation's entry.
+type convCache struct {
+	// events are as Events decoded them; nil with loaded false when not
+	// held. Never handed out: readers get a copy of the slice.
+	events []Event
+	loaded bool
+	used   uint64
+	// streams builds the text of each streaming reply in events, so a
+	// piece costs its own length, not the reply's so far (a string
+	// Builder's String shares its bytes and never changes them).
+	streams map[uint64]*strings.Builder
+	// started counts the writes begun; inflight those not yet ended.
+	started  uint64
+	inflight int
+}
+
+// cacheWrite is one write's mark, from begin to end.
+type cacheWrite struct {
+	c     *convCache
+	id    ID
+	start uint64
+	solo  bool // no other write of the conversation was in flight at begin
+}
+
+// cacheRead is one read's mark, from the start of decoding to install.
+type cacheRead struct {
+	c       *convCache
+	started uint64
+	ok      bool // no write was in flight at the start
+}
+
+func newEventCache(n int) *eventCache {
+	if n == 0 {
+		n = DefaultCachedConversations
+	}
+	return &eventCache{max: n, convs: map[ID]*convCache{}}
+}
+
+// get returns a copy of the cached events of id. The events share their
+// byte slices and pointers with the cache: callers treat them as read-only,
+// as every caller of Events does.
+func (ec *eventCache) get(id ID) ([]Event, bool) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.convs[id]
+	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
+		return nil, false
+	}
+	ec.tick++
+	c.used = ec.tick
+	// Room for a turn's events: the agent appends to what it read, and
+	// growing a copy of a long history would copy it again.
+	out := make([]Event, len(c.events), len(c.events)+spareEvents)
+	copy(out, c.events)
+	return out, true
+}
+
+// spareEvents is the room get leaves after the events it hands out.
+const spareEvents = 32
+
+// reading marks the start of a read of id from the file.
+func (ec *eventCache) reading(id ID) cacheRead {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	if ec.closed || ec.max < 0 {
+		return cacheRead{}
+	}
+	c := ec.conv(id)
+	return cacheRead{c: c, started: c.started, ok: c.inflight == 0}
+}
+
+// install keeps events read under r, unless a write began since.
+func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.convs[id]
+	if !r.ok || ec.closed || c != r.c || c.started != r.started || c.inflight > 0 {
+		ec.forget(id, c)
+		return
+	}
+	ec.tick++
+	c.events, c.loaded, c.used, c.streams = slices.Clone(events), true, ec.tick, nil
+	ec.evict()
+}
+
+// begin marks the start of a write to id's events.
+func (ec *eventCache) begin(id ID) cacheWrite {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.conv(id)
+	c.started++
+	c.inflight++
+	return cacheWrite{c: c, id: id, start: c.started, solo: c.inflight == 1}
+}
+
+// end marks the end of write w: when it committed (ok) and was the
+// conversation's only write throughout, apply changes the cached events
+// (when held); otherwise they are dropped.
+func (ec *eventCache) end(w cacheWrite, ok bool, apply func(*convCache)) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := w.c
+	c.inflight--
+	if ec.convs[w.id] != c {
+		return // the conversation was deleted meanwhile
+	}
+	switch {
+	case !c.loaded:
+	case ok && w.solo && c.started == w.start:
+		apply(c)
+	default:
+		c.unload()
+	}
+	ec.forget(w.id, c)
+}
+
+// drop removes id altogether (the conversation is gone). A write still in
+// flight finds its entry gone and leaves it so.
+func (ec *eventCache) drop(id ID) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	delete(ec.convs, id)
+}
+
+// close empties the cache and keeps it empty: Events after Close reads the
+// file, which says the database is closed.
+func (ec *eventCache) close() {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	ec.closed = true
+	clear(ec.convs)
+}
+
+// conv returns id's entry, made when missing. ec.mu is held.
+func (ec *eventCache) conv(id ID) *convCache {
+	c := ec.convs[id]
+	if c == nil {
+		c = &convCache{}
+		ec.convs[id] = c
+	}
+	return c
+}
+
+// forget removes c when it holds nothing and nothing is in flight: a
+// conversation only written, never read, keeps no entry. ec.mu is held.
+func (ec *eventCache) forget(id ID, c *convCache) {
+	if c != nil && !c.loaded && c.inflight == 0 && ec.convs[id] == c {
+		delete(ec.convs, id)
+	}
+}
+
+// evict keeps at most max conversations loaded, dropping the least
+// recently used. ec.mu is held.
+func (ec *eventCache) evict() {
+	n := 0
+	for _, c := range ec.convs {
+		if c.loaded {
+			n++
+		}
+	}
+	for ; n > ec.max; n-- {
+		var oldID ID
+		var old *convCache
+		for id, c := range ec.convs {
+			if c.loaded && (old == nil || c.used < old.used) {
+				oldID, old = id, c
+			}
+		}
+		old.unload()
+		ec.forget(oldID, old)
+	}
+}
+
+// unload forgets the events.
+func (c *convCache) unload() {
+	c.events, c.loaded, c.streams = nil, false, nil
+}
+
+// find is the index of event seq in c.events.
+func (c *convCache) find(seq uint64) (int, bool) {
+	return slices.BinarySearchFunc(c.events, seq, func(x Event, seq uint64) int { return cmpU64(x.Seq, seq) })
+}
+
+// appendEvent adds e, just stored, to the cached events.
+func appendEvent(e Event) func(*convCache) {
+	return func(c *convCache) { c.events = append(c.events, e) }
+}
+
+// setEvent replaces the cached event e.Seq (a finished or updated reply).
+func setEvent(e Event) func(*convCache) {
+	return func(c *convCache) {
+		if i, ok := c.find(e.Seq); ok {
+			c.events[i] = e
+		}
+		delete(c.streams, e.Seq)
+	}
+}
+
+// appendText adds a streamed piece to the cached event seq.
+func appendText(seq uint64, piece string) func(*convCache) {
+	return func(c *convCache) {
+		i, ok := c.find(seq)
+		if !ok || piece == "" {
+			return
+		}
+		b := c.streams[seq]
+		if b == nil || b.Len() != len(c.events[i].Text) {
+			b = &strings.Builder{}
+			b.WriteString(c.events[i].Text)
+			if c.streams == nil {
+				c.streams = map[uint64]*strings.Builder{}
+			}
+			c.streams[seq] = b
+		}
+		b.WriteString(piece)
+		c.events[i].Text = b.String()
+	}
+}
+
+// truncateAt drops the cached events from seq on.
+func truncateAt(seq uint64) func(*convCache) {
+	return func(c *convCache) {
+		i, _ := c.find(seq)
+		clear(c.events[i:])
+		c.events = c.events[:i]
+		for s := range c.streams {
+			if s >= seq {
+				delete(c.streams, s)
+			}
+		}
+	}
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
