@@ -84,6 +84,12 @@ func WithPullable(m OllamaModel, total int64) OllamaOption {
 	return func(o *Ollama) { o.pullable[m.Name] = pullable{m.withDefaults(), total} }
 }
 
+// WithPullGate makes /api/pull wait on gate after its first progress line
+// with bytes, as a real download takes its time: until gate is closed
+// (then it runs on to the end) or the client goes away. A UI test cancels
+// a download there, and a screenshot catches its progress bar.
+func WithPullGate(gate <-chan struct{}) OllamaOption { return func(o *Ollama) { o.pullGate = gate } }
+
 type pullable struct {
 	m     OllamaModel
 	total int64
@@ -125,6 +131,7 @@ type Ollama struct {
 	models     []OllamaModel
 	defaultCtx int
 	pullable   map[string]pullable
+	pullGate   <-chan struct{}
 	script     []reply
 	next       int
 	calls      int
@@ -470,7 +477,16 @@ func (o *Ollama) servePull(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	digest := "sha256:" + strings.Repeat("b", 64)
-	for _, done := range []int64{0, pl.total / 2, pl.total} {
+	for i, done := range []int64{0, pl.total / 2, pl.total} {
+		if i == 1 && o.pullGate != nil {
+			select {
+			case <-o.pullGate:
+			case <-r.Context().Done():
+				return
+			case <-o.done:
+				return
+			}
+		}
 		if !line(map[string]any{"status": "pulling " + digest[7:19], "digest": digest, "total": pl.total, "completed": done}) {
 			return
 		}
