@@ -155,7 +155,10 @@ func (p *modelPicker) showMenu() {
 	}
 	cnv := p.c.env.Window.Canvas()
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.button)
-	widget.ShowPopUpMenuAtPosition(p.menu, cnv, pos.AddXY(0, p.button.Size().Height))
+	// Right-aligned under the button, which sits at the window's right.
+	pop := widget.NewPopUpMenu(p.menu, cnv)
+	x := max(pos.X+p.button.Size().Width-pop.MinSize().Width, 0)
+	pop.ShowAtPosition(fyne.NewPos(x, pos.Y+p.button.Size().Height))
 }
 
 // choose makes model the current conversation's ("" the default).

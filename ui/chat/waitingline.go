@@ -146,7 +146,6 @@ func newWaitingLine() *waitingLine {
 	l := &waitingLine{}
 	l.text = widget.NewLabel("")
 	l.text.Truncation = fyne.TextTruncateEllipsis
-	l.text.Importance = widget.LowImportance
 	icon := widget.NewIcon(theme.HistoryIcon())
 	l.col = newColumn("", container.NewBorder(nil, nil, icon, nil, l.text))
 	return l

@@ -300,3 +300,34 @@ func TestProgressText(t *testing.T) {
 		}
 	}
 }
+
+// The download's steps reach the screen at most every pullShowEvery, a
+// new step at once, and the latest held back once the interval is over,
+// so a download that pauses shows where it stopped.
+func TestPullThrottle(t *testing.T) {
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	var shown []int64
+	var held []func()
+	th := &pullThrottle{now: func() time.Time { return at }, after: func(_ time.Duration, fn func()) { held = append(held, fn) },
+		show: func(pr ollama.Progress, _ time.Time) { shown = append(shown, pr.Completed) }}
+	layer := func(done int64) ollama.Progress {
+		return ollama.Progress{Status: "pulling b", Digest: "sha256:b", Total: 100, Completed: done}
+	}
+	th.step(ollama.Progress{Status: "pulling manifest"})
+	th.step(layer(0)) // a new step: at once
+	at = at.Add(10 * time.Millisecond)
+	th.step(layer(10)) // too soon: held
+	th.step(layer(20)) // too soon: replaces it
+	if len(shown) != 2 || len(held) != 1 {
+		t.Fatalf("shown %v, %d timers", shown, len(held))
+	}
+	at = at.Add(pullShowEvery)
+	held[0]()
+	if shown[len(shown)-1] != 20 {
+		t.Errorf("the held step shown is %v, want 20", shown)
+	}
+	th.step(layer(100)) // the end: at once
+	if shown[len(shown)-1] != 100 || len(held) != 1 {
+		t.Errorf("shown %v, %d timers", shown, len(held))
+	}
+}

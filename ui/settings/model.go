@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -137,7 +138,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 			"ollama: Ollama's own API. openai: any OpenAI-compatible server (LM Studio, vLLM, OpenRouter, OpenAI). anthropic: Anthropic's Messages API.")),
 		widget.NewFormItem("Base URL", field("baseURL", p.baseURL, "Leave empty for the provider's default.")),
 		widget.NewFormItem("Model", field("model", container.NewBorder(nil, nil, nil, p.listBtn, p.model), "")),
-		widget.NewFormItem("", container.NewVBox(p.facts, p.listNote)),
+		widget.NewFormItem("", container.New(layout.NewCustomPaddedVBoxLayout(0), p.facts, p.listNote)),
 		widget.NewFormItem("Thinking", field("thinkingBudget", thinkingRow,
 			"Whether this model reasons before answering, where the server lets Wrasse choose: auto leaves it to the server; low, medium and high set the effort.")),
 		widget.NewFormItem("API key", field("apiKey", p.key, "")),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -27,6 +28,9 @@ const pullShowEvery = 100 * time.Millisecond
 type pullPanel struct {
 	env *bridge.Env
 	now func() time.Time
+	// after runs fn on a goroutine of its own after d (a redraw held back
+	// by pullShowEvery).
+	after func(d time.Duration, fn func())
 
 	title  *widget.Label
 	bar    *widget.ProgressBar
@@ -41,7 +45,7 @@ type pullPanel struct {
 }
 
 func newPullPanel(env *bridge.Env) *pullPanel {
-	p := &pullPanel{env: env, now: time.Now}
+	p := &pullPanel{env: env, now: time.Now, after: func(d time.Duration, fn func()) { time.AfterFunc(d, fn) }}
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.bar = widget.NewProgressBar()
 	p.detail = helpText("")
@@ -71,17 +75,15 @@ func (p *pullPanel) Start(model string, done func(error)) {
 	p.detail.SetText("Asking Ollama for " + model + "…")
 	p.cancel.Show()
 	p.obj.Show()
-	var last time.Time
-	p.env.Go(func() {
-		err := p.env.Core.PullModel(ctx, model, func(pr ollama.Progress) {
-			now := p.now()
-			// Redraw at most every pullShowEvery, and at each new step.
-			if pr.Total > 0 && pr.Completed < pr.Total && now.Sub(last) < pullShowEvery {
-				return
+	th := &pullThrottle{now: p.now, after: p.after, show: func(pr ollama.Progress, at time.Time) {
+		p.env.Do(func() {
+			if p.running {
+				p.show(pr, at)
 			}
-			last = now
-			p.env.Do(func() { p.show(pr, now) })
 		})
+	}}
+	p.env.Go(func() {
+		err := p.env.Core.PullModel(ctx, model, th.step)
 		cancel()
 		p.env.Do(func() {
 			p.running = false
@@ -181,4 +183,56 @@ func (r *rateMeter) speed() float64 {
 		return 0
 	}
 	return float64(b.done-a.done) / dt
+}
+
+// pullThrottle hands a download's steps to the screen at most every
+// pullShowEvery, a new step (status or layer) at once, and the latest one
+// held back after the interval, so a download that pauses still shows
+// where it is.
+type pullThrottle struct {
+	now   func() time.Time
+	after func(d time.Duration, fn func())
+	show  func(pr ollama.Progress, at time.Time)
+
+	mu      sync.Mutex
+	last    time.Time
+	shown   ollama.Progress
+	latest  ollama.Progress
+	pending bool
+	timer   bool
+}
+
+// step is called with each step, on the download's goroutine.
+func (t *pullThrottle) step(pr ollama.Progress) {
+	now := t.now()
+	t.mu.Lock()
+	soon := now.Sub(t.last) < pullShowEvery && pr.Status == t.shown.Status && pr.Digest == t.shown.Digest && pr.Completed < pr.Total
+	if soon {
+		t.latest, t.pending = pr, true
+		wait := pullShowEvery - now.Sub(t.last)
+		arm := !t.timer
+		t.timer = true
+		t.mu.Unlock()
+		if arm {
+			t.after(wait, t.flush)
+		}
+		return
+	}
+	t.last, t.shown, t.pending = now, pr, false
+	t.mu.Unlock()
+	t.show(pr, now)
+}
+
+// flush shows the step held back, if it is still the latest.
+func (t *pullThrottle) flush() {
+	t.mu.Lock()
+	t.timer = false
+	if !t.pending {
+		t.mu.Unlock()
+		return
+	}
+	pr, now := t.latest, t.now()
+	t.last, t.shown, t.pending = now, pr, false
+	t.mu.Unlock()
+	t.show(pr, now)
 }
