@@ -205,7 +205,15 @@ func (f *FirstRun) serverCard(s assistant.LocalServer, first bool) fyne.CanvasOb
 			}
 		}
 	}
-	return widget.NewCard(title, "", box)
+	return section(title, box)
+}
+
+// section is a card with a bold title of the text's size (a Card's own
+// title is a heading, too loud for a page of choices).
+func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.Wrapping = fyne.TextWrapWord
+	return widget.NewCard("", "", container.NewVBox(t, content))
 }
 
 // downloads offers the suggested models that call tools for download

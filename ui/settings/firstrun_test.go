@@ -82,8 +82,6 @@ func (h *firstRunHarness) screen() string {
 		switch w := o.(type) {
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
-		case *widget.Card:
-			b.WriteString(w.Title + "\n")
 		case *widget.RadioGroup:
 			for _, opt := range w.Options {
 				b.WriteString("( ) " + opt + "\n")

@@ -67,7 +67,7 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	link := widget.NewHyperlink("ollama.com/download", ollamaDownload)
 	link.OnTapped = func() { env.OpenURL(ollamaDownload) }
 	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), lookAgain)
-	left := widget.NewCard("Run models on this computer", "", container.NewVBox(local, link, container.NewHBox(again)))
+	left := section("Run models on this computer", container.NewVBox(local, link, container.NewHBox(again)))
 
 	// A service with its key.
 	names := make([]string, len(cloudChoices))
@@ -78,19 +78,19 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	s.model = widget.NewEntry()
 	s.model.SetPlaceHolder("the model's name, as the server lists it")
 	s.key = widget.NewPasswordEntry()
-	s.key.SetPlaceHolder("paste the service's API key (kept in Wrasse's secrets)")
+	s.key.SetPlaceHolder("paste the API key")
 	s.choice = widget.NewSelect(names, func(string) { s.chosen() })
 	s.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
 	s.save = widget.NewButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
 	s.save.Importance = widget.HighImportance
 	s.out = newProblemLine(env.Show)
-	s.keyRow = container.NewVBox(widget.NewLabel("API key"), s.key)
+	s.keyRow = container.NewVBox(widget.NewLabel("API key"), s.key, helpText("Kept in Wrasse's secrets and sent only to this base URL's host."))
 	form := container.NewVBox(s.choice,
 		widget.NewLabel("Base URL"), s.base,
 		widget.NewLabel("Model"), s.model,
 		s.keyRow,
 		container.NewHBox(s.save, s.test), s.out.Object())
-	right := widget.NewCard("Use a service or another server", "", form)
+	right := section("Use a service or another server", form)
 	s.obj = container.NewGridWithColumns(2, left, right)
 	s.choice.SetSelected(cloudChoices[0].Name)
 	return s

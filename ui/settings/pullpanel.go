@@ -48,7 +48,8 @@ func newPullPanel(env *bridge.Env) *pullPanel {
 	p := &pullPanel{env: env, now: time.Now, after: func(d time.Duration, fn func()) { time.AfterFunc(d, fn) }}
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.bar = widget.NewProgressBar()
-	p.detail = helpText("")
+	p.detail = widget.NewLabel("")
+	p.detail.Wrapping = fyne.TextWrapWord
 	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.Cancel)
 	p.obj = container.NewVBox(p.title, p.bar, container.NewBorder(nil, nil, nil, p.cancel, p.detail))
 	p.obj.Hide()
