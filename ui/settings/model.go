@@ -347,10 +347,19 @@ func (p *modelPage) keyChanged() {
 }
 
 // ConfigChanged follows a change made elsewhere (the CLI, config.json by
-// hand) unless the user is editing: unsaved edits are kept.
+// hand, the first-run page) unless the user is editing: unsaved edits are
+// kept. Having looked at another provider and come back is no edit, so it
+// does not stop the page following; what was typed for another provider
+// stays for when the person switches to it again.
 func (p *modelPage) ConfigChanged() {
-	if !p.Dirty() && len(p.drafts) == 0 {
+	if !p.Dirty() {
+		kept := p.drafts
 		p.load()
+		for prov, f := range kept {
+			if prov != p.shown && f != p.valuesFor(prov) {
+				p.drafts[prov] = f
+			}
+		}
 		return
 	}
 	p.keyChanged()

@@ -227,3 +227,33 @@ func TestModelThinkingSetting(t *testing.T) {
 		t.Error("the key was not stored")
 	}
 }
+
+// A change saved elsewhere (the CLI, the first-run page) shows on a page
+// that was only looked at, even after another provider was chosen and
+// left again; what was typed for that other provider stays.
+func TestModelPageFollowsConfigAfterLookingAround(t *testing.T) {
+	h := newHarness(t, nil)
+	h.s.Show(hint.PageModel, "")
+	p := h.s.model
+	saved := p.provider.Selected
+	p.provider.SetSelected("anthropic")
+	p.model.SetText("claude-opus-4")
+	p.provider.SetSelected(saved)
+	if p.Dirty() {
+		t.Fatal("back on the saved provider counts as edited")
+	}
+	if _, err := h.core.UpdateConfig(func(c *workspace.Config) error {
+		c.Model = "qwen3:8b"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p.ConfigChanged()
+	if p.model.Text != "qwen3:8b" {
+		t.Errorf("model shown %q after a change saved elsewhere, want qwen3:8b", p.model.Text)
+	}
+	p.provider.SetSelected("anthropic")
+	if p.model.Text != "claude-opus-4" {
+		t.Errorf("anthropic's typed model lost: %q", p.model.Text)
+	}
+}
