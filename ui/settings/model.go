@@ -58,6 +58,7 @@ type modelPage struct {
 	test      *widget.Button
 	outcome   *problemLine
 	pull      *pullPanel
+	notice    *modelNotice
 
 	// errs are the field errors shown under each field, by config key.
 	errs map[string]*widget.Label
@@ -117,6 +118,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.outcome = newProblemLine(env.Show)
 	p.outcome.Rewrite = onModelPage
 	p.pull = newPullPanel(env)
+	p.notice = newModelNotice(p)
 
 	field := func(key string, obj fyne.CanvasObject, help string) fyne.CanvasObject {
 		e := widget.NewLabel("")
@@ -146,7 +148,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 		widget.NewFormItem("Context window", field("contextWindow", p.window, "The model's context size in tokens.")),
 	)
 	buttons := container.NewHBox(p.save, p.test, p.unsaved)
-	p.page = newPageScroll(container.NewVBox(form, buttons, p.outcome.Object(), p.pull.Object()))
+	p.page = newPageScroll(container.NewVBox(p.notice.Object(), form, buttons, p.outcome.Object(), p.pull.Object()))
 	p.outcome.Changed = p.page.Relayout
 	p.obj = p.page
 	p.load()
@@ -166,6 +168,7 @@ func (p *modelPage) load() {
 	p.loaded = f
 	p.forgetStaleList()
 	p.edited()
+	p.notice.refresh()
 }
 
 // fill puts f in the fields (the provider's own values).
@@ -620,6 +623,7 @@ func (p *modelPage) saveForm(f modelForm, sendKey bool, then func()) {
 			p.keyChanged()
 			p.forgetStaleList()
 			p.edited()
+			p.notice.refresh()
 			if errors.Is(problem, assistant.ErrKeyHost) {
 				p.outcome.Error(problem)
 				return

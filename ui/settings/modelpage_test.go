@@ -257,3 +257,35 @@ func TestModelPageFollowsConfigAfterLookingAround(t *testing.T) {
 		t.Errorf("anthropic's typed model lost: %q", p.model.Text)
 	}
 }
+
+// A provider openai pointed at Ollama (its /v1 endpoint cuts prompts to
+// 4,096 tokens) is told so on the Model page and offered the switch,
+// which keeps the base URL and the model.
+func TestModelPageOffersOllamasOwnAPI(t *testing.T) {
+	h := newHarness(t, nil)
+	if _, err := h.core.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL, c.Model = "openai", "http://localhost:11434/v1", "qwen3:8b"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.s.Show(hint.PageModel, "")
+	p := h.s.model
+	p.ConfigChanged()
+	if !p.notice.box.Visible() || !strings.Contains(p.notice.label.Text, "cuts every prompt longer than Ollama's default context") {
+		t.Fatalf("notice shown %v: %q", p.notice.box.Visible(), p.notice.label.Text)
+	}
+	p.baseURL.SetText("http://localhost:11434/v2")
+	h.tap("Switch to provider ollama")
+	if cfg := h.core.Config(); cfg.Provider != "openai" || !strings.Contains(p.outcome.Text(), "Save or discard") {
+		t.Fatalf("switched over unsaved edits: %+v, %q", cfg, p.outcome.Text())
+	}
+	p.load()
+	h.tap("Switch to provider ollama")
+	if cfg := h.core.Config(); cfg.Provider != "ollama" || cfg.BaseURL != "http://localhost:11434/v1" || cfg.Model != "qwen3:8b" {
+		t.Errorf("after the switch: %+v", cfg)
+	}
+	if p.notice.box.Visible() || p.provider.Selected != "ollama" || p.model.Text != "qwen3:8b" {
+		t.Errorf("page after the switch: notice %v, provider %q, model %q", p.notice.box.Visible(), p.provider.Selected, p.model.Text)
+	}
+}
