@@ -342,3 +342,51 @@ func (h *harness) lastModel() string {
 	r := h.model.Requests()
 	return r[len(r)-1].Model
 }
+
+// A model the server lists without tool support gets plain chat: the
+// request carries no tool schemas, and a note under the reply says why
+// and what to pick instead; the note is kept when the conversation is
+// opened again and is never sent to the model.
+func TestModelWithoutToolsGetsPlainChatWithANote(t *testing.T) {
+	h := newHarness(t)
+	o := pt.NewOllama(t, pt.WithOllamaModels(pt.OllamaModel{Name: "llama2:7b", Capabilities: []string{"completion"}, ContextLength: 4096}))
+	if _, err := h.core.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL, c.Model, c.ContextWindow = "ollama", o.URL(), "llama2:7b", 0
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	o.Reply(pt.Text("Hello."))
+	h.send("hi")
+	h.idle()
+	reqs := o.Requests()
+	if len(reqs) != 1 || len(reqs[0].Tools) != 0 {
+		t.Fatalf("requests %d, tools sent %v", len(reqs), reqs[0].Tools)
+	}
+	const note = "llama2:7b cannot call tools"
+	n := h.rowsOf(rowNotice)
+	if len(n) != 1 || !strings.Contains(n[0].text, note) || !strings.Contains(n[0].text, "choose a model that can") {
+		t.Fatalf("notice rows %+v", n)
+	}
+	if !h.shows(note) {
+		t.Errorf("the window does not show the note:\n%s", h.texts())
+	}
+	if r := h.rowsOf(rowAssistant); len(r) != 1 || r[0].text != "Hello." {
+		t.Fatalf("replies %+v", r)
+	}
+	o.Reply(pt.Text("Fine."))
+	h.send("and now?")
+	h.idle()
+	reqs = o.Requests()
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if strings.Contains(m.Content, "cannot call tools") {
+			t.Errorf("the note went to the model: %+v", m)
+		}
+	}
+	id := h.chat.Current()
+	h.chat.NewConversation()
+	h.chat.Open(id)
+	if n := h.rowsOf(rowNotice); len(n) == 0 || !strings.Contains(n[0].text, note) {
+		t.Errorf("reopened, notice rows %+v", n)
+	}
+}
