@@ -27,7 +27,8 @@ var localModels = []pt.OllamaModel{
 // (`make screenshots`), against the fake Ollama: the first run finding a
 // server, downloading a model and, with nothing answering, the setup
 // page; the chat waiting for a model to load, a thinking block, the
-// header's model picker, and the Model page. The first-run pictures need
+// header's model picker, the Model page, and a model without tools
+// whose reply stopped at the length limit. The first-run pictures need
 // Ollama's and LM Studio's usual ports free (the fake listens on 11434);
 // they are skipped when something else holds them.
 func TestScreenshotsModels(t *testing.T) {
@@ -124,7 +125,6 @@ func chatShots(t *testing.T, ctx context.Context, bin string, env []string, out 
 	cfg, _ := json.Marshal(map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "qwen3:8b", "folders": []string{t.TempDir()}})
 	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
 	stop := start(t, ctx, bin, env, ws)
-	defer stop()
 	xdo(t, ctx, "type", "--delay", "15", "What is in my projects folder?")
 	xdo(t, ctx, "key", "Return")
 	time.Sleep(3500 * time.Millisecond) // Ollama says it loads the model
@@ -139,7 +139,30 @@ func chatShots(t *testing.T, ctx context.Context, bin string, env []string, out 
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "model-picker.png"))
 	xdo(t, ctx, "key", "Escape")
-	xdo(t, ctx, "key", "ctrl+comma")
+	// The Settings button: the menu took the keyboard focus with it, so
+	// Ctrl+, would reach no one.
+	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1")
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "model-page.png"))
+	stop()
+
+	plainShots(t, ctx, bin, env, out)
+}
+
+// plainShots takes a model without tools answering (the note under its
+// reply) at the length limit (the note and Continue).
+func plainShots(t *testing.T, ctx context.Context, bin string, env []string, out string) {
+	o := pt.NewOllama(t, pt.WithOllamaModels(localModels...))
+	o.Reply(pt.Text("Here is a short story about a wrasse that cleans the teeth of larger fish on a reef. "+
+		"Every morning the little fish opens its station by the coral"), pt.MaxTokens())
+	ws := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "llava:7b", "folders": []string{t.TempDir()}})
+	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	stop := start(t, ctx, bin, env, ws)
+	defer stop()
+	xdo(t, ctx, "type", "--delay", "15", "Tell me a story about a wrasse.")
+	xdo(t, ctx, "key", "Return")
+	waitFor(t, ctx, "the reply", func() bool { return o.Pending() == 0 })
+	time.Sleep(1500 * time.Millisecond)
+	shot(t, ctx, filepath.Join(out, "no-tools-continue.png"))
 }
