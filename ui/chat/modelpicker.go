@@ -157,6 +157,14 @@ func (p *modelPicker) showMenu() {
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.button)
 	// Right-aligned under the button, which sits at the window's right.
 	pop := widget.NewPopUpMenu(p.menu, cnv)
+	// The menu takes the keyboard and keeps it once hidden (Escape, a
+	// tap outside, a choice), so typing and Ctrl+, would reach nothing;
+	// the composer gets it back. A choice that opens the settings runs
+	// after this, and the settings take it from the composer again.
+	pop.OnDismiss = func() {
+		pop.Hide()
+		p.c.FocusComposer()
+	}
 	x := max(pos.X+p.button.Size().Width-pop.MinSize().Width, 0)
 	pop.ShowAtPosition(fyne.NewPos(x, pos.Y+p.button.Size().Height))
 }

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -388,5 +390,31 @@ func TestModelWithoutToolsGetsPlainChatWithANote(t *testing.T) {
 	h.chat.Open(id)
 	if n := h.rowsOf(rowNotice); len(n) == 0 || !strings.Contains(n[0].text, note) {
 		t.Errorf("reopened, notice rows %+v", n)
+	}
+}
+
+// Closing the header's model menu (Escape, a tap outside or on an entry) gives
+// the keyboard back to the composer: the hidden menu kept it, so what the
+// person typed next, and Ctrl+, went nowhere.
+func TestModelPickerGivesTheKeyboardBack(t *testing.T) {
+	h := newHarness(t)
+	cnv := h.win.Canvas()
+	for _, close := range []struct {
+		name string
+		do   func(*widget.PopUpMenu)
+	}{
+		{"Escape", func(m *widget.PopUpMenu) { m.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) }},
+		// A tap outside and a tapped entry both dismiss the menu.
+		{"a tap outside", func(m *widget.PopUpMenu) { m.Dismiss() }},
+	} {
+		h.openPicker()
+		m, ok := cnv.Focused().(*widget.PopUpMenu)
+		if !ok {
+			t.Fatalf("%s: the open menu does not have the keyboard: %T", close.name, cnv.Focused())
+		}
+		close.do(m)
+		if f := cnv.Focused(); f != h.chat.composer.entry {
+			t.Errorf("%s: after the menu closed the keyboard is with %T, want the composer", close.name, f)
+		}
 	}
 }
