@@ -59,6 +59,8 @@ type modelPage struct {
 	outcome   *problemLine
 	pull      *pullPanel
 	notice    *modelNotice
+	// about holds facts and listNote, hidden when both are.
+	about *fyne.Container
 
 	// errs are the field errors shown under each field, by config key.
 	errs map[string]*widget.Label
@@ -109,6 +111,10 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.listBtn = widget.NewButtonWithIcon("Load models", theme.ViewRefreshIcon(), p.loadModels)
 	p.listNote = helpText("")
 	p.facts = helpText("")
+	p.facts.Hide()
+	p.listNote.Hide()
+	p.about = container.New(layout.NewCustomPaddedVBoxLayout(0), p.facts, p.listNote)
+	p.about.Hide()
 	p.unsaved = widget.NewLabel("Not saved yet")
 	p.unsaved.Importance = widget.WarningImportance
 	p.unsaved.Hide()
@@ -139,8 +145,10 @@ func newModelPage(env *bridge.Env) *modelPage {
 		widget.NewFormItem("Provider", field("provider", p.provider,
 			"ollama: Ollama's own API. openai: any OpenAI-compatible server (LM Studio, vLLM, OpenRouter, OpenAI). anthropic: Anthropic's Messages API.")),
 		widget.NewFormItem("Base URL", field("baseURL", p.baseURL, "Leave empty for the provider's default.")),
-		widget.NewFormItem("Model", field("model", container.NewBorder(nil, nil, nil, p.listBtn, p.model), "")),
-		widget.NewFormItem("", container.New(layout.NewCustomPaddedVBoxLayout(0), p.facts, p.listNote)),
+		// What the model can do and the list's note sit under the field,
+		// taking no room when both are empty (a form row of their own left
+		// a blank line).
+		widget.NewFormItem("Model", container.NewVBox(field("model", container.NewBorder(nil, nil, nil, p.listBtn, p.model), ""), p.about)),
 		widget.NewFormItem("Thinking", field("thinkingBudget", thinkingRow,
 			"Whether this model reasons before answering, where the server lets Wrasse choose: auto leaves it to the server; low, medium and high set the effort.")),
 		widget.NewFormItem("API key", field("apiKey", p.key, "")),
@@ -218,6 +226,9 @@ func (p *modelPage) note(text string) {
 }
 
 func (p *modelPage) relayout() {
+	if p.about != nil {
+		setShown(p.about, p.facts.Visible() || p.listNote.Visible())
+	}
 	if p.page != nil {
 		p.page.Relayout()
 	}

@@ -289,3 +289,23 @@ func TestModelPageOffersOllamasOwnAPI(t *testing.T) {
 		t.Errorf("page after the switch: notice %v, provider %q, model %q", p.notice.box.Visible(), p.provider.Selected, p.model.Text)
 	}
 }
+
+// Under the Model field, what the model can do and the list's note take
+// room only when they say something.
+func TestModelPageAboutTheModelOnlyWhenSaid(t *testing.T) {
+	h := newHarness(t, nil)
+	h.s.Show(hint.PageModel, "")
+	p := h.s.model
+	p.note("") // showing the page tried to list the models (no server here)
+	if p.about.Visible() {
+		t.Errorf("an empty block under the model field shows (facts %q)", p.facts.Text)
+	}
+	p.note("3 models on the server")
+	if !p.about.Visible() || !p.listNote.Visible() {
+		t.Error("the list's note does not show")
+	}
+	p.note("")
+	if p.about.Visible() {
+		t.Error("the block stays after its note went")
+	}
+}
