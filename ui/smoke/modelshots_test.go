@@ -135,15 +135,17 @@ func chatShots(t *testing.T, ctx context.Context, bin string, env []string, out 
 	xdo(t, ctx, "mousemove", "--sync", "355", "176", "click", "1") // Thinking
 	time.Sleep(time.Second)
 	shot(t, ctx, filepath.Join(out, "thinking.png"))
-	xdo(t, ctx, "mousemove", "--sync", "955", "49", "click", "1") // the model picker
+	// The Model page first: after the picker's menu a click on Settings
+	// was not always taken under Xvfb.
+	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1") // Settings
+	time.Sleep(1500 * time.Millisecond)
+	shot(t, ctx, filepath.Join(out, "model-page.png"))
+	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1") // Back to chat
+	time.Sleep(1500 * time.Millisecond)
+	xdo(t, ctx, "mousemove", "--sync", "955", "53", "click", "1") // the model picker
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "model-picker.png"))
 	xdo(t, ctx, "key", "Escape")
-	// The Settings button: the menu took the keyboard focus with it, so
-	// Ctrl+, would reach no one.
-	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1")
-	time.Sleep(1500 * time.Millisecond)
-	shot(t, ctx, filepath.Join(out, "model-page.png"))
 	stop()
 
 	plainShots(t, ctx, bin, env, out)
