@@ -75,6 +75,7 @@ func Build(env *bridge.Env) *Shell {
 		s.ShowChat()
 		s.memory.arm() // opening a long conversation leaves garbage behind
 	})
+	c = withFirstRun(env, c, assistant.FindLocalServers) // a new workspace sets its model up first (firstrun.go)
 	s.assemble(c, st)
 	return s
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
@@ -332,6 +333,11 @@ func TestStartAndClose(t *testing.T) {
 // chat back, and a drop on the Capabilities page goes to the settings.
 func TestBuildWithTheRealViews(t *testing.T) {
 	core := openCore(t)
+	// A workspace past its first run (a model chosen): a new one opens on
+	// the first-run page, where no composer takes the keyboard.
+	if _, err := core.UpdateConfig(func(c *workspace.Config) error { c.Model = "llama3.1:8b"; return nil }); err != nil {
+		t.Fatal(err)
+	}
 	a := test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
 	env := &bridge.Env{App: a, Window: w, Core: core, Do: func(f func()) { f() }, Go: func(f func()) { f() },

@@ -42,4 +42,7 @@ var (
 	// ErrProviderKey means a provider's API key was to be assigned to a
 	// capability without the person saying so explicitly.
 	ErrProviderKey = errors.New("a provider API key is not assigned to capabilities unless you say so")
+	// ErrNothingToContinue means Continue was asked of a conversation
+	// whose last reply did not stop at the model's length limit.
+	ErrNothingToContinue = errors.New("nothing to continue")
 )

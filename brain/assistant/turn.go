@@ -27,6 +27,10 @@ type TurnOptions struct {
 	// Started, when set, learns the conversation's id as soon as it exists
 	// (a first turn creates it), before the turn's first event.
 	Started func(id store.ID)
+	// Model, when set, becomes the conversation's own model (as
+	// SetConversationModel) and this turn uses it: the chat header's
+	// picker on a conversation not created yet. Override wins over it.
+	Model string
 }
 
 // Turn adds text as the user's message to conversation id (0 starts a new
@@ -120,6 +124,9 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 			p = provider.WithRetry(raw, provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log})
 		}
 	}
+	if opt.Override.empty() {
+		cfg.Model = a.turnModel(id, cfg, opt) // the conversation's own (convmodel.go)
+	}
 	facts := agent.HostFacts(a.opts.Getenv)
 	facts.Folders, facts.FoldersKnown = a.Folders(), true
 	ag, err := agent.New(agent.Options{
@@ -145,6 +152,9 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		ctx, _ = a.claimRun(ctx, id)
 		defer a.release(id)
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+	}
+	if opt.Override.empty() {
+		a.keepChoice(id, cfg, opt)
 	}
 	if opt.Started != nil {
 		opt.Started(id)

@@ -31,6 +31,9 @@ type Conversation struct {
 	Loaded []string `json:"loaded,omitempty"`
 	// EventCount is the number of events stored.
 	EventCount int `json:"events,omitempty"`
+	// Choice is the model the person chose for this conversation (the
+	// chat header's picker; modelchoice.go), nil for the default.
+	Choice *ModelChoice `json:"choice,omitempty"`
 }
 
 // TitleLen is the longest title MakeTitle produces, in characters,

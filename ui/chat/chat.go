@@ -62,6 +62,7 @@ type Chat struct {
 	find     *findBar
 	composer *composer
 	status   *statusLine
+	picker   *modelPicker // the conversation's model (modelpicker.go)
 	object   *fyne.Container
 	area     *fyne.Container // object, kept at least chatMinWidth wide
 	// notice is a short confirmation under the top bar ("Exported to
@@ -93,6 +94,7 @@ func New(env *bridge.Env) *Chat {
 	c.strip = newLoadedStrip(c)
 	c.find = newFindBar(c)
 	c.composer = newComposer(c)
+	c.picker = newModelPicker(c)
 	c.status = newStatusLine(c)
 	c.sidebar = newSidebar(c)
 
@@ -105,7 +107,7 @@ func New(env *bridge.Env) *Chat {
 	c.notice.Truncation = fyne.TextTruncateEllipsis
 	c.notice.Hide()
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(findBtn, exportBtn), c.strip.object),
+		container.NewBorder(nil, nil, nil, container.NewHBox(c.picker.button, findBtn, exportBtn), c.strip.object),
 		c.find.object,
 		c.notice,
 	)
@@ -308,8 +310,14 @@ func (c *Chat) refreshChrome() {
 func (c *Chat) running(tr *transcript) bool { return c.turns[tr] != nil }
 
 // rowCount and rowAt are the message list's rows: the transcript's,
-// then the pending approvals.
-func (c *Chat) rowCount() int { return len(c.cur.rows) + len(c.pendingRows) }
+// what its turn waits for (waitingline.go), then the pending approvals.
+func (c *Chat) rowCount() int {
+	n := len(c.cur.rows) + len(c.pendingRows)
+	if c.waitingRow() != nil {
+		n++
+	}
+	return n
+}
 
 func (c *Chat) rowAt(i int) *row {
 	switch {
@@ -317,8 +325,16 @@ func (c *Chat) rowAt(i int) *row {
 		return nil
 	case i < len(c.cur.rows):
 		return c.cur.rows[i]
-	case i-len(c.cur.rows) < len(c.pendingRows):
-		return c.pendingRows[i-len(c.cur.rows)]
+	}
+	i -= len(c.cur.rows)
+	if w := c.waitingRow(); w != nil {
+		if i == 0 {
+			return w
+		}
+		i--
+	}
+	if i < len(c.pendingRows) {
+		return c.pendingRows[i]
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"time"
 
@@ -9,9 +10,11 @@ import (
 )
 
 // exportMarkdown renders a conversation as a Markdown document: a heading
-// with its title, then each message under who wrote it, tool calls as
-// quoted blocks with their arguments and result in code fences, and
-// errors and the gate's refusals as notes. Token accounting is left out.
+// with its title, then each message under who wrote it, the model's
+// reasoning as a collapsed <details> block before what it led to, tool
+// calls as quoted blocks with their arguments and result in code fences,
+// and errors, notices and the gate's refusals as notes. Token accounting
+// is left out.
 func exportMarkdown(title string, events []store.Event) string {
 	var b strings.Builder
 	if title == "" {
@@ -24,17 +27,27 @@ func exportMarkdown(title string, events []store.Event) string {
 		case store.EventUserMessage:
 			fmt.Fprintf(&b, "\n## You%s\n\n%s\n", stamp(e.Time), strings.TrimRight(e.Text, "\n"))
 		case store.EventAssistantText:
-			if e.Text == "" {
+			if e.Text == "" && e.Status != store.StatusLength {
 				continue
 			}
 			who := "Wrasse"
 			if e.Model != "" {
 				who += " (" + e.Model + ")"
 			}
-			fmt.Fprintf(&b, "\n## %s%s\n\n%s\n", who, stamp(e.Time), strings.TrimRight(e.Text, "\n"))
+			fmt.Fprintf(&b, "\n## %s%s\n", who, stamp(e.Time))
+			if text := strings.TrimRight(e.Text, "\n"); text != "" {
+				fmt.Fprintf(&b, "\n%s\n", text)
+			}
 			if e.Status == store.StatusInterrupted {
 				b.WriteString("\n*(interrupted)*\n")
 			}
+			if e.Status == store.StatusLength {
+				b.WriteString("\n*(stopped at the model's length limit)*\n")
+			}
+		case store.EventThinking:
+			b.WriteString(exportThinking(e))
+		case store.EventNotice:
+			fmt.Fprintf(&b, "\n> *Note:* %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
 		case store.EventToolCall:
 			calls[e.ToolCallID] = e
 			args := fence(compactJSON(e.Arguments), "json")
@@ -153,4 +166,25 @@ func exportName(title string) string {
 		name = "conversation"
 	}
 	return name + ".md"
+}
+
+// exportThinking is a thinking event as a <details> block, collapsed
+// where Markdown is rendered (GitHub, most editors) as it is in the
+// window; the text inside is fenced, so reasoning that holds Markdown or
+// HTML reads as it was written.
+func exportThinking(e store.Event) string {
+	switch {
+	case e.Redacted != "":
+		return "\n*(the model's reasoning, encrypted by the provider, is not shown)*\n"
+	case strings.TrimSpace(e.Text) == "":
+		return ""
+	}
+	summary := "Thinking"
+	if e.Model != "" {
+		summary += " (" + e.Model + ")"
+	}
+	if e.Status == store.StatusInterrupted {
+		summary += ", interrupted"
+	}
+	return "\n<details>\n<summary>" + html.EscapeString(summary) + "</summary>\n\n" + fence(e.Text, "text") + "\n</details>\n"
 }

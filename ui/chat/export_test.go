@@ -42,3 +42,35 @@ func TestExportName(t *testing.T) {
 		}
 	}
 }
+
+// Reasoning exports as a collapsed <details> block with its text fenced,
+// an encrypted block as a note; notices and length stops are said.
+func TestExportThinkingNoticesAndLength(t *testing.T) {
+	tests := []struct {
+		name  string
+		event store.Event
+		want  string
+	}{
+		{"thinking", store.Event{Seq: 2, Type: store.EventThinking, Model: "qwen3:8b", Text: "a <b> `c`"},
+			"\n<details>\n<summary>Thinking (qwen3:8b)</summary>\n\n```text\na <b> `c`\n```\n\n</details>\n"},
+		{"interrupted thinking", store.Event{Seq: 2, Type: store.EventThinking, Text: "half", Status: store.StatusInterrupted},
+			"\n<details>\n<summary>Thinking, interrupted</summary>\n\n```text\nhalf\n```\n\n</details>\n"},
+		{"encrypted", store.Event{Seq: 2, Type: store.EventThinking, Redacted: "EncryptedBlob"},
+			"\n*(the model's reasoning, encrypted by the provider, is not shown)*\n"},
+		{"empty thinking", store.Event{Seq: 2, Type: store.EventThinking}, ""},
+		{"notice", store.Event{Seq: 2, Type: store.EventNotice, Text: "llama2 cannot call tools, so it answers without them."},
+			"\n> *Note:* llama2 cannot call tools, so it answers without them.\n"},
+		{"length", store.Event{Seq: 2, Type: store.EventAssistantText, Text: "Half", Status: store.StatusLength},
+			"\n## Wrasse\n\nHalf\n\n*(stopped at the model's length limit)*\n"},
+		{"length without text", store.Event{Seq: 2, Type: store.EventAssistantText, Status: store.StatusLength},
+			"\n## Wrasse\n\n*(stopped at the model's length limit)*\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := exportMarkdown("T", []store.Event{tt.event})
+			if want := "# T\n" + tt.want; got != want {
+				t.Errorf("export:\n%q\nwant:\n%q", got, want)
+			}
+		})
+	}
+}

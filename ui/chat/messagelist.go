@@ -492,6 +492,7 @@ type rowView struct {
 	tool  *toolCard
 	appr  *approvalCard
 	errc  *errorCard
+	model modelRows // thinking, notices, waiting (modelrows.go)
 	shown fyne.CanvasObject
 	// indent is how far the shown card sits in from the left: a call a
 	// code-mode program made is nested under the program's card.
@@ -561,6 +562,8 @@ func (v *rowView) bind(r *row, last, lit bool) {
 		}
 		v.errc.bind(r, last)
 		v.shown = v.errc.col
+	default:
+		v.shown = v.bindModelRow(r)
 	}
 	// The find bar's match: an outline drawn over the row, so a row with
 	// a background of its own (the user's messages, the cards) shows it

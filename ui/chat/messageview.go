@@ -24,6 +24,8 @@ type messageView struct {
 	regen *widget.Button
 	user  *wrapText
 	md    *markdown.View
+	// length says a reply stopped at the length limit (lengthnote.go).
+	length *lengthNote
 }
 
 func newMessageView(c *Chat) *messageView {
@@ -41,7 +43,8 @@ func newMessageView(c *Chat) *messageView {
 	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.edit, v.regen, v.copy)
 	v.user = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
 	v.md = markdown.NewView(markdown.Options{Copy: c.env.Copy, OpenURL: c.env.OpenURL, After: c.after})
-	v.col = newColumn("", header, v.user, v.md)
+	v.length = newLengthNote(c)
+	v.col = newColumn("", header, v.user, v.md, v.length.box)
 	v.col.measureWith(v.md, v.md.HeightFor)
 	return v
 }
@@ -69,6 +72,8 @@ func (v *messageView) bind(r *row, last bool) {
 			meta = "writing…"
 		case store.StatusInterrupted:
 			meta = "interrupted"
+		case store.StatusLength:
+			meta = "stopped: length"
 		}
 		setLabel(v.meta, meta, v.quiet)
 		v.col.bg = nil
@@ -78,6 +83,7 @@ func (v *messageView) bind(r *row, last bool) {
 		v.edit.Hide()
 		setVisible(v.regen, last && !running)
 	}
+	v.length.bind(r, last, running)
 	if !v.quiet {
 		v.col.Refresh()
 	}

@@ -37,6 +37,8 @@ type row struct {
 	err error
 	// pending is the approval a rowApproval asks for.
 	pending *pending
+	// redacted marks reasoning the provider sent encrypted (rowThinking).
+	redacted bool
 	// expanded shows a tool card's result (kept here, not in the
 	// recycled widget).
 	expanded bool
@@ -312,16 +314,21 @@ func (t *transcript) apply(e store.Event) int {
 	case store.EventUsage:
 		u := *e.Usage
 		t.usage = &u
+	case store.EventThinking: // modelrows.go
+		return t.thought(e)
+	case store.EventNotice:
+		return t.notice(e)
 	}
 	return -1
 }
 
 // message adds or updates a user or assistant message row. A reply that
-// ended empty (the model only called tools) shows no row.
+// ended empty (the model only called tools) shows no row, unless it
+// stopped at the length limit (it says so, with Continue).
 func (t *transcript) message(k rowKind, e store.Event) int {
 	r := t.seqs[e.Seq]
 	if r == nil {
-		if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming {
+		if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming && e.Status != store.StatusLength {
 			return -1
 		}
 		r = &row{kind: k, seq: e.Seq}
@@ -330,7 +337,7 @@ func (t *transcript) message(k rowKind, e store.Event) int {
 	}
 	r.text, r.status, r.model = e.Text, e.Status, e.Model
 	r.version++
-	if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming {
+	if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming && e.Status != store.StatusLength {
 		t.remove(r)
 		return -1
 	}
@@ -341,7 +348,7 @@ func (t *transcript) message(k rowKind, e store.Event) int {
 // the row's index, or -1 when the reply is not (or no longer) streaming.
 func (t *transcript) streamed(seq uint64, text string) int {
 	r := t.seqs[seq]
-	if r == nil || r.kind != rowAssistant || r.status != store.StatusStreaming || r.text == text {
+	if r == nil || (r.kind != rowAssistant && r.kind != rowThinking) || r.status != store.StatusStreaming || r.text == text {
 		return -1
 	}
 	r.text = text

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -14,6 +15,8 @@ type turnRun struct {
 	tr     *transcript
 	cancel context.CancelFunc
 	text   string // the message, for Retry when no conversation was kept
+	// wait is what the turn waits for now, shown as a row (waitingline.go).
+	wait *waiting
 }
 
 // runFn starts a turn in the core: Turn, Resend or Regenerate.
@@ -104,8 +107,9 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	// event; env.Do keeps that order, so the transcript has its id before
 	// any of its rows.
 	started := func(id store.ID) { c.env.Do(func() { c.bind(run, id) }) }
+	model := c.picker.pendingFor(tr) // a model picked before the first message
 	c.env.Go(func() {
-		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started})
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model})
 		cancel()
 		c.env.Do(func() { c.turnEnded(run, id, err) })
 	})
@@ -174,15 +178,21 @@ type turnSink struct {
 	c   *Chat
 	run *turnRun
 	th  *throttle
+	// waits is set while a waiting row shows (OnStatus, waitingline.go).
+	waits atomic.Bool
 }
 
 var _ agent.Sink = (*turnSink)(nil)
 
-func (s *turnSink) OnStep(int) {}
+func (s *turnSink) OnStep(int) { s.endWait() }
 
-func (s *turnSink) OnText(seq uint64, delta string) { s.th.add(seq, delta) }
+func (s *turnSink) OnText(seq uint64, delta string) {
+	s.endWait()
+	s.th.add(seq, delta)
+}
 
 func (s *turnSink) OnEvent(e store.Event) {
+	s.endWaitFor(e)
 	s.c.env.Do(func() { s.c.applyEvent(s.run, e) })
 }
 

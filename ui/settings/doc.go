@@ -10,7 +10,10 @@
 // in order.
 //
 // Files are named after what they show: model.go (provider, base URL,
-// model, key, context window, Test), capabilities.go (the page) with
+// model, thinking, key, context window, Test; one set of values per
+// provider), pullpanel.go (a model's download with its progress),
+// firstrun.go and firstrunsetup.go (the page a new workspace opens on,
+// shown by the window in the chat's place), capabilities.go (the page) with
 // caprow.go (one row of the virtualised list), capdetail.go (the selected
 // capability), importer.go (file picker and drops), diskbanner.go (the
 // watcher's banner), trash.go, indexpreview.go; folders.go;

@@ -20,6 +20,10 @@ type modelForm struct {
 	BaseURL       string
 	Model         string
 	ContextWindow string
+	// Thinking is the model's thinking setting (auto, on, off, low,
+	// medium, high); ThinkingBudget Anthropic's budget in tokens.
+	Thinking       string
+	ThinkingBudget string
 	// Key is a key typed but not saved yet ("" uses the stored one).
 	Key string
 }

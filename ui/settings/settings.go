@@ -64,6 +64,9 @@ func New(env *bridge.Env) *Settings {
 		if t == capsTab {
 			s.caps.Left()
 		}
+		if t == modelTab {
+			s.model.Leaving() // unsaved changes are not lost silently
+		}
 	}
 
 	// No Back control here: the sidebar's button already reads "Back to
@@ -146,7 +149,12 @@ func (s *Settings) opened() {
 
 // left runs when the window hides the view: outcomes of the last visit
 // do not greet the next one.
-func (s *Settings) left() { s.caps.Left() }
+func (s *Settings) left() {
+	s.caps.Left()
+	if s.Page() == hint.PageModel {
+		s.model.Leaving()
+	}
+}
 
 // HandleDrop imports dropped files, folders and archives onto the
 // Capabilities page (the window's drop handler calls it).

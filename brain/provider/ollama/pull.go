@@ -2,6 +2,7 @@ package ollama
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -36,6 +37,12 @@ func (p *Provider) Pull(ctx context.Context, model string, fn func(Progress)) er
 		}
 		return nil
 	})
+	if err == nil && ctx.Err() != nil {
+		// The client ends a stream the context cut short as if it were
+		// complete (it never reads the scanner's error): a cancelled
+		// download is not a downloaded model.
+		return fmt.Errorf("download %s: %w", model, ctx.Err())
+	}
 	if err == nil {
 		p.mu.Lock()
 		delete(p.shows, model)

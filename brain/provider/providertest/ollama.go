@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -84,6 +85,24 @@ func WithPullable(m OllamaModel, total int64) OllamaOption {
 	return func(o *Ollama) { o.pullable[m.Name] = pullable{m.withDefaults(), total} }
 }
 
+// WithOllamaListener serves on l instead of a fresh loopback port: a
+// smoke test of the real binary's first run listens on Ollama's usual
+// address (127.0.0.1:11434). The fake closes it when it stops.
+func WithOllamaListener(l net.Listener) OllamaOption { return func(o *Ollama) { o.listener = l } }
+
+// WithPullGate makes /api/pull wait on gate after its first progress line
+// with bytes, as a real download takes its time: until gate is closed
+// (then it runs on to the end) or the client goes away. A UI test cancels
+// a download there, and a screenshot catches its progress bar.
+func WithPullGate(gate <-chan struct{}) OllamaOption { return func(o *Ollama) { o.pullGate = gate } }
+
+// WithPullPace makes /api/pull report its bytes in steps, one every
+// every, for a smoke test's picture of a download under way (speed, time
+// left); no assertion should depend on it.
+func WithPullPace(every time.Duration, steps int) OllamaOption {
+	return func(o *Ollama) { o.pullEvery, o.pullSteps = every, steps }
+}
+
 type pullable struct {
 	m     OllamaModel
 	total int64
@@ -125,6 +144,10 @@ type Ollama struct {
 	models     []OllamaModel
 	defaultCtx int
 	pullable   map[string]pullable
+	pullGate   <-chan struct{}
+	pullEvery  time.Duration
+	pullSteps  int
+	listener   net.Listener
 	script     []reply
 	next       int
 	calls      int
@@ -221,7 +244,12 @@ func newOllama(t reporter, opts ...OllamaOption) *Ollama {
 	if o.clock == nil {
 		o.clock = provider.SystemClock()
 	}
-	o.srv = httptest.NewServer(http.HandlerFunc(o.serve))
+	o.srv = httptest.NewUnstartedServer(http.HandlerFunc(o.serve))
+	if o.listener != nil {
+		_ = o.srv.Listener.Close()
+		o.srv.Listener = o.listener
+	}
+	o.srv.Start()
 	o.url = o.srv.URL
 	t.Cleanup(o.Close)
 	return o
@@ -470,7 +498,23 @@ func (o *Ollama) servePull(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	digest := "sha256:" + strings.Repeat("b", 64)
-	for _, done := range []int64{0, pl.total / 2, pl.total} {
+	steps := max(o.pullSteps, 2)
+	for i := 0; i <= steps; i++ {
+		done := pl.total * int64(i) / int64(steps)
+		var gate <-chan struct{}
+		if i == 1 {
+			gate = o.pullGate
+		}
+		var pace <-chan time.Time
+		if i > 0 && o.pullEvery > 0 {
+			pace = time.After(o.pullEvery)
+		}
+		if gate != nil && !holdUntil(o, r, gate) {
+			return
+		}
+		if pace != nil && !holdUntil(o, r, pace) {
+			return
+		}
 		if !line(map[string]any{"status": "pulling " + digest[7:19], "digest": digest, "total": pl.total, "completed": done}) {
 			return
 		}
@@ -485,6 +529,18 @@ func (o *Ollama) servePull(w http.ResponseWriter, r *http.Request, body []byte) 
 		o.models = append(o.models, pl.m)
 	}
 	o.mu.Unlock()
+}
+
+// holdUntil waits for ch; false when the client went away or the server
+// stops first.
+func holdUntil[T any](o *Ollama, r *http.Request, ch <-chan T) bool {
+	select {
+	case <-ch:
+		return true
+	case <-r.Context().Done():
+	case <-o.done:
+	}
+	return false
 }
 
 // ollamaChat is /api/chat's request body.
