@@ -84,7 +84,7 @@ func TestFirstRunTakesTheChatsPlace(t *testing.T) {
 	})
 	t.Run("a workspace with conversations", func(t *testing.T) {
 		core := open(t)
-		if _, err := core.Store().CreateConversation("m"); err != nil {
+		if _, err := core.Engine().DB.CreateConversation("m"); err != nil {
 			t.Fatal(err)
 		}
 		if _, c, _ := build(t, core); func() bool { _, ok := c.(*firstRunChat); return ok }() {

@@ -24,7 +24,7 @@ func FirstRunNeeded(core *assistant.App) bool {
 	if raw.Provider != "" || raw.BaseURL != "" || raw.Model != "" {
 		return false
 	}
-	convs, err := core.Store().ListConversations()
+	convs, err := core.History().ListConversations()
 	return err == nil && len(convs) == 0
 }
 
