@@ -87,6 +87,22 @@ func (r *Registry) Tools(sess *Session) []ToolDef {
 func (r *Registry) DeferrableTools() []ToolDef {
 	snap := r.Snapshot()
 	budget := r.tune().ToolBudget
+	if d := r.deferred.Load(); d != nil && d.snap == snap && d.budget == budget {
+		return d.tools
+	}
+	tools := deferrableTools(snap, budget)
+	r.deferred.Store(&deferredTools{snap: snap, budget: budget, tools: tools})
+	return tools
+}
+
+// deferredTools is DeferrableTools' answer for one snapshot and budget.
+type deferredTools struct {
+	snap   *Snapshot
+	budget int
+	tools  []ToolDef
+}
+
+func deferrableTools(snap *Snapshot, budget int) []ToolDef {
 	var names []string
 	for _, c := range snap.caps {
 		if c.Usable() && !c.AlwaysLoaded() && c.Kind != KindGuide && len(c.Tools()) > 0 && len(c.MissingGrants()) == 0 &&
@@ -99,7 +115,8 @@ func (r *Registry) DeferrableTools() []ToolDef {
 	for _, name := range names {
 		out = append(out, snap.modelTools(name).defs...)
 	}
-	return out
+	// Clipped: a caller's append never writes into the kept answer.
+	return slices.Clip(out)
 }
 
 // Activate loads a capability into sess by exact name. Loading a core,
