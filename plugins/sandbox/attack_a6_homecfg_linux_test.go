@@ -71,3 +71,19 @@ func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
 		})
 	}
 }
+
+// Every stdio MCP server may read ~/.npmrc (homeConfig, so that npx finds
+// its registry), and the person's npm publish token lives there; the
+// server has the network too. Any server the person adds, for any
+// purpose, takes the token away; the gate counts ~/.npmrc as a
+// credential store and asks before a command names it.
+func TestA6MCPServerReadsTheNpmToken(t *testing.T) {
+	requireLandlock(t)
+	home := a6Home(t)
+	f := newFixture(t)
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true})
+	out, _ := run(t, p, "cat "+filepath.Join(home, ".npmrc"))
+	if strings.Contains(out, "npm_A6NPMTOKEN") {
+		t.Errorf("a sandboxed MCP server read the person's npm token from ~/.npmrc: %q; want the registry settings without the credentials (or ~/.npmrc out of reach)", out)
+	}
+}
