@@ -20,9 +20,10 @@ func a6Home(t *testing.T) string {
 		".cargo/config.toml":      "[net]\ngit-fetch-with-cli = true\n",
 		".cargo/bin/cargo":        "#!/bin/sh\n",
 		".npmrc":                  "//registry.npmjs.org/:_authToken=npm_A6NPMTOKEN\n",
-		"go/pkg/mod/github.com/dep/lib@v1.0.0/lib.go": "package lib\n",
-		".gradle/caches/.keep":                        "",
-		".m2/repository/.keep":                        "",
+		"go/pkg/mod/github.com/dep/lib@v1.0.0/lib.go":                        "package lib\n",
+		"go/pkg/mod/golang.org/toolchain@v0.0.1-go1.25.0.linux-amd64/bin/go": "#!/bin/sh\n",
+		".gradle/caches/.keep": "",
+		".m2/repository/.keep": "",
 	} {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -56,6 +57,7 @@ func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
 		{"cargo runs a wrapper as the person", "printf '[build]\\nrustc-wrapper = \"" + f.temp + "/w\"\\n' > " + filepath.Join(home, ".cargo", "config.toml"), ""},
 		{"gradle runs an init script as the person", "mkdir -p " + filepath.Join(home, ".gradle", "init.d") + " && echo 'exec([\"sh\",\"-c\",\"id\"])' > " + filepath.Join(home, ".gradle", "init.d", "a6.gradle"), ""},
 		{"go builds a changed dependency", "echo 'func init() { evil() }' >> " + filepath.Join(home, "go", "pkg", "mod", "github.com", "dep", "lib@v1.0.0", "lib.go"), ""},
+		{"the person's go command runs a replaced toolchain", "printf '#!/bin/sh\\nid\\n' > " + filepath.Join(home, "go", "pkg", "mod", "golang.org", "toolchain@v0.0.1-go1.25.0.linux-amd64", "bin", "go"), ""},
 		{"crates.io token read", "cat " + filepath.Join(home, ".cargo", "credentials.toml"), "cio_A6CARGOTOKEN"},
 		{"npm token read", "cat " + filepath.Join(home, ".npmrc"), "npm_A6NPMTOKEN"},
 	}
