@@ -37,8 +37,10 @@ func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
 	if err := os.MkdirAll(ws, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	// What confine makes for the server named pyserver.
-	temp, err := os.MkdirTemp("", "wrasse-mcp-pyserver-")
+	// What confine makes for the server named pyserver (on main:
+	// os.MkdirTemp("", "wrasse-mcp-pyserver-"), in the shared temporary
+	// folder).
+	temp, err := sandbox.ServerTemp("pyserver")
 	if err != nil {
 		t.Fatal(err)
 	}

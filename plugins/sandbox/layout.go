@@ -66,14 +66,18 @@ const MCPCacheName = "wrasse-mcp"
 
 // mcpCaches are where the MCP package cache may be for home: in
 // ~/.cache, and in the user's cache folder as os.UserCacheDir says
-// ($XDG_CACHE_HOME). Commands and plugins never reach them.
+// ($XDG_CACHE_HOME); and the servers' own temporary folders
+// (mcpTempDir). Commands and plugins never reach them.
 func mcpCaches(home string) []string {
 	var out []string
+	if t := mcpTempDir(home); t != "" {
+		out = append(out, t)
+	}
 	if home != "" {
 		out = append(out, filepath.Join(home, ".cache", MCPCacheName))
 	}
 	if dir, err := os.UserCacheDir(); err == nil && filepath.IsAbs(dir) {
-		if d := filepath.Join(dir, MCPCacheName); len(out) == 0 || d != out[0] {
+		if d := filepath.Join(dir, MCPCacheName); !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}
