@@ -55,7 +55,7 @@ func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebell
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "wrasse-mcp-")
+	dir, err := a.privateStaging("mcp-add-")
 	if err != nil {
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
 	}
