@@ -62,3 +62,31 @@ func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
 		t.Errorf("a sandboxed shell command planted json.py in the MCP server's own temporary (and working) folder %s; the server ran it and the command read back the server's GITHUB_TOKEN: %q; want each server's folder out of every other sandbox's reach (not in the shared temporary folder)", temp, out)
 	}
 }
+
+// The servers' temporary folders stay out of a command's reach even when
+// the person granted the whole home folder that holds them.
+func TestA6ServerTempsOutOfAGrantedHome(t *testing.T) {
+	requireLandlock(t)
+	home := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", "")
+	temps := filepath.Join(home, ".local", "state", "wrasse", "mcp-tmp", "srv-1")
+	if err := os.MkdirAll(temps, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(temps, "token"), []byte("A6-SERVER-FILE"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp})
+	if out, ok := run(t, p, "cat "+filepath.Join(temps, "token")+"; echo x > "+filepath.Join(temps, "json.py")); ok || strings.Contains(out, "A6-SERVER-FILE") {
+		t.Errorf("a command with the home folder granted reached an MCP server's temporary folder: %v %q", ok, out)
+	}
+	// Carved around the protected folder, the rest of the home stays
+	// writable (docs/plugins.md: protected paths inside a granted folder).
+	if err := os.Mkdir(filepath.Join(home, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := run(t, p, "echo x > "+filepath.Join(home, "docs", "note")); !ok {
+		t.Errorf("the granted home folder: %s", out)
+	}
+}
