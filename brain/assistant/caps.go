@@ -58,7 +58,7 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 	if _, err := os.Stat(abs); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "wrasse-validate-")
+	tmp, err := a.privateStaging("validate-")
 	if err != nil {
 		return nil, err
 	}

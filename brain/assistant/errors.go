@@ -28,6 +28,9 @@ var (
 	// ErrInvalidMCP means an MCP server to add cannot be one (no command
 	// or URL, a bad name or header); nothing was written.
 	ErrInvalidMCP = errors.New("invalid MCP server")
+	// ErrStagingChanged means what was installed is not what was checked
+	// and approved: something changed the staged copy in between.
+	ErrStagingChanged = errors.New("the staged capability changed before it was installed")
 	// ErrMCPUnsupported means an MCP server uses a field this build's
 	// SKILL.md cannot keep yet; nothing was written.
 	ErrMCPUnsupported = errors.New("not supported by this build")

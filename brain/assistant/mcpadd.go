@@ -55,7 +55,7 @@ func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebell
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "wrasse-mcp-")
+	dir, err := a.privateStaging("mcp-add-")
 	if err != nil {
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
 	}
@@ -84,6 +84,12 @@ func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebell
 	if err != nil && res == nil {
 		restore()
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
+	}
+	if err == nil {
+		if cerr := a.checkInstalled(ctx, s.Name, data); cerr != nil {
+			restore()
+			return nil, fmt.Errorf("add MCP server %s: %w", s.Name, cerr)
+		}
 	}
 	if aerr := a.assignAdded(s, secrets, imported); aerr != nil {
 		return res, errors.Join(err, fmt.Errorf("add MCP server %s: %w", s.Name, aerr))

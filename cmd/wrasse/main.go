@@ -8,11 +8,16 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func main() {
 	// First of all: API keys leave the environment (envkeys.go).
 	getenv := takeEnvKeys(os.Args, os.Stderr)
+	// Descriptors inherited open (a launcher's, a terminal's) reach no
+	// program Wrasse starts; failing that, the sandbox launcher closes them.
+	_ = sandbox.CloseInherited()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, getenv)
 	stop()

@@ -43,13 +43,23 @@ func (b *box) cleanup() {
 // own temporary folder (also its working folder when it has none), its own
 // package cache, and the sandbox launcher in front.
 func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
-	temp, err := os.MkdirTemp("", "wrasse-mcp-"+cfg.name+"-")
+	// Not in the shared temporary folder, which shell commands write.
+	temp, err := sandbox.ServerTemp(cfg.name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: its temporary folder: %v", ErrConnect, cfg.name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrConnect, cfg.name, err)
 	}
 	b := &box{temp: temp}
 	if cmd.Dir == "" {
 		cmd.Dir = temp
+	}
+	home, _ := os.UserHomeDir()
+	// npx finds the person's registries and proxies, never their tokens.
+	npmrc, err := sandbox.NpmrcWithoutCredentials(home, temp)
+	if err != nil {
+		l.log.Warn("an MCP server starts without npm's settings", "capability", cfg.name, "error", err)
+	}
+	if npmrc != "" {
+		cmd.Env = setDefault(cmd.Env, "NPM_CONFIG_USERCONFIG", npmrc)
 	}
 	cache, err := l.serverCache(cfg)
 	if err != nil {
@@ -63,7 +73,6 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 		cmd.Env = setDefault(cmd.Env, "npm_config_cache", filepath.Join(cache, "npm"))
 		cmd.Env = setDefault(cmd.Env, "UV_CACHE_DIR", filepath.Join(cache, "uv"))
 	}
-	home, _ := os.UserHomeDir()
 	p := sandbox.ForMCP(sandbox.MCPOptions{
 		Roots:     l.roots(),
 		Workspace: cfg.workspace,

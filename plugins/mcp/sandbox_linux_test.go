@@ -133,7 +133,8 @@ func TestHostileServerRefusedByTheKernel(t *testing.T) {
 		{"write in the granted folder", op{Op: "write", Path: filepath.Join(granted, "note.txt")}, "ok"},
 		{"read in the granted folder", op{Op: "read", Path: filepath.Join(granted, "note.txt")}, "ok"},
 		{"its working folder", op{Op: "cwd"}, filepath.Join(ws, "brain", "cerebellum", "hostile")},
-		{"its temporary folder", op{Op: "env", Name: "TMPDIR"}, "wrasse-mcp-hostile-"},
+		// Out of the shared temporary folder, which shell commands write.
+		{"its temporary folder", op{Op: "env", Name: "TMPDIR"}, filepath.Join("wrasse", "mcp-tmp", "hostile-")},
 		{"npx's cache", op{Op: "env", Name: "npm_config_cache"}, filepath.Join(base, "cache", "hostile.")},
 		{"write in its own package cache", op{Op: "write", Path: filepath.Join(cacheOf(t, filepath.Join(base, "cache"), "hostile"), "npm", "x")}, "ok"},
 		{"write in the package caches' folder", op{Op: "write", Path: filepath.Join(base, "cache", "npm", "x")}, "EACCES"},

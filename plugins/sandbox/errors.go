@@ -13,6 +13,9 @@ var (
 	// ErrUnsupported means the system cannot enforce part of a policy (no
 	// way to refuse unix sockets here); the caller says so and goes on.
 	ErrUnsupported = errors.New("not supported on this system")
+	// ErrNoPrivateFolder means there is no folder out of every other
+	// sandbox's reach to give a server its own temporary files (no home).
+	ErrNoPrivateFolder = errors.New("no private folder")
 	// ErrUsage means the sandbox re-exec was started with a wrong command line.
 	ErrUsage = errors.New("usage: wrasse __sandbox-exec POLICY-JSON -- PROGRAM [ARG...]")
 )

@@ -15,7 +15,7 @@ import (
 func TestCommandHomeFolder(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
-	for _, rel := range []string{".cache/go-build/.keep", "go/pkg/mod/.keep", ".cargo/registry/.keep", ".npm/_cacache/.keep"} {
+	for _, rel := range []string{".cache/go-build/.keep", "go/pkg/mod/.keep", ".cargo/registry/.keep", ".npm/_cacache/.keep", ".cargo/config.toml"} {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -34,7 +34,10 @@ func TestCommandHomeFolder(t *testing.T) {
 		{"run a program in ~/.cargo/bin", home + "/.cargo/bin/git", true},
 		{"run nvm's node", home + "/.nvm/versions/node/v22.0.0/bin/node", true},
 		{"write the Go build cache", "echo x > " + home + "/.cache/go-build/obj", true},
-		{"write the Go module cache", "mkdir -p " + home + "/go/pkg/mod/example.com/m@v1 && echo x > " + home + "/go/pkg/mod/example.com/m@v1/m.go", true},
+		{"read the Go module cache", "cat " + home + "/go/pkg/mod/.keep", true},
+		// The person's go command compiles what is there unchecked.
+		{"write the Go module cache", "mkdir -p " + home + "/go/pkg/mod/example.com/m@v1 && echo x > " + home + "/go/pkg/mod/example.com/m@v1/m.go", false},
+		{"read cargo's settings", "cat " + home + "/.cargo/config.toml", true},
 		{"write cargo's registry", "echo x > " + home + "/.cargo/registry/index", true},
 		{"write npm's cache", "echo x > " + home + "/.npm/_cacache/entry", true},
 		{"add a program to ~/.local/bin", "echo x > " + home + "/.local/bin/npx", false},

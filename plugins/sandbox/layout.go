@@ -25,12 +25,30 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 // controlling terminal, and has no business with the person's.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeCaches are folders under the home folder that build tools write
-// (downloads, module and build caches), relative to it: a command may
-// write them. They hold code too (module sources, jars), which builds
-// check against their lock files; the programs beneath them are carved
-// out (homePrograms).
-var homeCaches = []string{".cache", "go", ".cargo", ".npm", ".gradle", ".m2"}
+// homeCaches are folders (and lock files) under the home folder that
+// build tools write, relative to it: a command may write them. Only the
+// caches themselves: the folders holding them also hold the tool's
+// settings, which the person's own builds obey outside any sandbox
+// (~/.cargo/config.toml, ~/.gradle/init.d), and their registry tokens
+// (~/.cargo/credentials.toml). They hold code too (crates, jars), which
+// builds check against their lock files; the programs beneath them are
+// carved out (homePrograms). Go's module cache is not among them
+// (homeReadOnly).
+var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/.package-cache",
+	".cargo/.package-cache-mutate", ".gradle/caches", ".gradle/daemon", ".gradle/native", ".gradle/.tmp", ".m2/repository",
+	"go/pkg/sumdb"}
+
+// homeReadOnly are build tools' settings and code under the home folder
+// that a command may read, never change, relative to it: Cargo's
+// settings, Gradle's init scripts, and Go's module cache, whose module
+// sources and toolchains the person's go command compiles and runs
+// without checking them again (go verifies a module when it downloads
+// it, not when it builds it). A command builds with the modules already
+// there; one that needs a new module cannot download it into this cache
+// (the person runs go mod download, or the command sets GOMODCACHE to a
+// folder of its own).
+var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init.d", ".gradle/init.gradle",
+	".gradle/init.gradle.kts", "go/pkg/mod"}
 
 // homePrograms are folders under the home folder holding programs, or
 // code every run of an interpreter loads, that the person's terminal and
@@ -38,7 +56,8 @@ var homeCaches = []string{".cache", "go", ".cargo", ".npm", ".gradle", ".m2"}
 // user site-packages, npx's installed packages), relative to it: a command
 // may read and run them, never change them, so it cannot put its code in
 // the place of a program run outside the sandbox.
-var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx"}
+var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
+	".gradle/wrapper"}
 
 // MCPCacheName is the folder, in the user's cache folder, of the package
 // caches of MCP servers (each server's npx and uvx downloads, which its
@@ -47,14 +66,18 @@ const MCPCacheName = "wrasse-mcp"
 
 // mcpCaches are where the MCP package cache may be for home: in
 // ~/.cache, and in the user's cache folder as os.UserCacheDir says
-// ($XDG_CACHE_HOME). Commands and plugins never reach them.
+// ($XDG_CACHE_HOME); and the servers' own temporary folders
+// (mcpTempDir). Commands and plugins never reach them.
 func mcpCaches(home string) []string {
 	var out []string
+	if t := mcpTempDir(home); t != "" {
+		out = append(out, t)
+	}
 	if home != "" {
 		out = append(out, filepath.Join(home, ".cache", MCPCacheName))
 	}
 	if dir, err := os.UserCacheDir(); err == nil && filepath.IsAbs(dir) {
-		if d := filepath.Join(dir, MCPCacheName); len(out) == 0 || d != out[0] {
+		if d := filepath.Join(dir, MCPCacheName); !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}
@@ -63,8 +86,11 @@ func mcpCaches(home string) []string {
 
 // homeConfig are configuration files under the home folder that common
 // tools need to read to work at all (git refuses to run when it cannot
-// read its configuration).
-var homeConfig = []string{".gitconfig", ".config/git", ".gitignore_global", ".npmrc", ".config/go"}
+// read its configuration). ~/.npmrc is not among them: it holds the
+// person's registry tokens (a server gets a copy without them,
+// NpmrcWithoutCredentials), as do ~/.gradle/gradle.properties and
+// ~/.m2/settings.xml.
+var homeConfig = []string{".gitconfig", ".config/git", ".gitignore_global", ".config/go"}
 
 // CommandOptions describe one shell command's sandbox.
 type CommandOptions struct {
@@ -112,7 +138,7 @@ func ForCommand(o CommandOptions) Policy {
 			p.Exec = append(p.Exec, filepath.Join(o.Home, t))
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
 		}
-		for _, c := range homeConfig {
+		for _, c := range slices.Concat(homeConfig, homeReadOnly) {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
 	}

@@ -51,6 +51,12 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err)
 		return 126
 	}
+	// Landlock does not govern a descriptor already open: none but the
+	// standard three reaches the program.
+	if err := CloseInherited(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
 	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
 	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
 	return 126
