@@ -76,6 +76,9 @@ type resolved struct {
 	env     []string
 	url     string
 	headers map[string]string
+	// oauthClientID and oauthClientSecret are a pre-registered OAuth
+	// client (empty: dynamic client registration).
+	oauthClientID, oauthClientSecret string
 	// secrets are the values used, so they can be cut from any output.
 	secrets map[string]string
 }
