@@ -12,6 +12,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // mcpCommands are `wrasse mcp ...`: MCP servers as capabilities.
@@ -30,6 +31,9 @@ func mcpCommands() []*command {
 				fs.Var(&o.headers, "header", "an HTTP header `K=V` sent to a --url server (repeatable)")
 				fs.Var(&o.env, "env", "an environment variable `K=V` for the command (repeatable; ${secret:NAME} references a stored secret)")
 				fs.StringVar(&o.cwd, "cwd", "", "the command's working folder `DIR`")
+				fs.StringVar(&o.oauth.ClientID, "oauth-client-id", "", "sign in to a --url server as the OAuth client `ID` registered with its authorization server (default: Wrasse registers itself when the server asks for sign-in)")
+				fs.StringVar(&o.oauth.ClientSecret, "oauth-client-secret", "", "that client's secret, best as '${secret:NAME}' (`SECRET`; a value is stored as a secret)")
+				fs.StringVar(&o.oauth.ClientMetadataURL, "oauth-client-metadata-url", "", "the https `URL` of a client metadata document to sign in with, where the authorization server takes one")
 				c.opts = o
 				return func(ctx context.Context, app *assistant.App, c *call) error { return mcpAdd(ctx, app, c, o) }
 			}},
@@ -76,6 +80,7 @@ type mcpAddOptions struct {
 	headers pairs
 	env     pairs
 	cwd     string
+	oauth   skillmd.MCPOAuth
 }
 
 func checkMCPAdd(c *call) error {
@@ -89,12 +94,19 @@ func checkMCPAdd(c *call) error {
 		return usagef(c.cmd.path, "--env and --cwd are for a command; a --url server takes --header")
 	case o.url == "" && len(o.headers) > 0:
 		return usagef(c.cmd.path, "--header is for a --url server; a command takes --env")
+	case o.url == "" && o.oauth != (skillmd.MCPOAuth{}):
+		return usagef(c.cmd.path, "--oauth-* flags are for a --url server")
+	case o.oauth.ClientSecret != "" && o.oauth.ClientID == "":
+		return usagef(c.cmd.path, "--oauth-client-secret needs --oauth-client-id")
 	}
 	return nil
 }
 
 func mcpAdd(ctx context.Context, app *assistant.App, c *call, o *mcpAddOptions) error {
 	s := assistant.MCPServer{Name: c.args[0], URL: o.url, Headers: o.headers, Env: o.env, Cwd: o.cwd}
+	if o.oauth != (skillmd.MCPOAuth{}) {
+		s.OAuth = &o.oauth
+	}
 	if len(c.args) > 1 {
 		s.Command, s.Args = c.args[1], c.args[2:]
 	}

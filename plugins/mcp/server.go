@@ -692,7 +692,7 @@ func (s *server) signInHandler(res resolved) (*signin.Handler, error) {
 	if a := s.l.opts.Asker; a != nil {
 		waiting = a.SigningIn
 	}
-	h, err := signin.New(signin.Config{Server: s.cfg.name, Endpoint: res.url, ClientID: res.oauthClientID, ClientSecret: res.oauthClientSecret,
+	h, err := signin.New(signin.Config{Server: s.cfg.name, Endpoint: res.url, ClientID: res.oauthClientID, ClientSecret: res.oauthClientSecret, ClientMetadataURL: res.oauthMetadataURL,
 		HTTPClient: &http.Client{Timeout: oauthRequestTimeout}, Store: s.l.opts.Tokens, Open: s.l.opts.OpenURL, Waiting: waiting, Logger: s.log})
 	if err != nil {
 		return nil, err

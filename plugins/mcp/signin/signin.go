@@ -57,6 +57,10 @@ type Config struct {
 	// resolved already); empty: dynamic client registration.
 	ClientID     string
 	ClientSecret string
+	// ClientMetadataURL is the client's metadata document, an https
+	// address used as the client ID where the authorization server takes
+	// one (tried first).
+	ClientMetadataURL string
 	// HTTPClient makes the OAuth requests (metadata, registration, token);
 	// nil: http.DefaultClient.
 	HTTPClient *http.Client
@@ -75,6 +79,7 @@ type Config struct {
 type Handler struct {
 	cfg    Config
 	origin string
+	legacy *legacyIssuer
 
 	mu    sync.Mutex
 	inner *auth.AuthorizationCodeHandler
@@ -95,16 +100,24 @@ func New(cfg Config) (*Handler, error) {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("%w: %q", ErrBadEndpoint, cfg.Endpoint)
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = http.DefaultClient
+	hc := http.Client{}
+	if cfg.HTTPClient != nil {
+		hc = *cfg.HTTPClient
 	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	legacy := &legacyIssuer{base: base, root: u.Scheme + "://" + u.Host, origin: originOf(u)}
+	hc.Transport = legacy
+	cfg.HTTPClient = &hc
 	if cfg.Open == nil {
 		cfg.Open = OpenBrowser
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: cfg, origin: originOf(u)}, nil
+	return &Handler{cfg: cfg, origin: originOf(u), legacy: legacy}, nil
 }
 
 // record is what the secret holds: the client and the tokens, and the
@@ -239,6 +252,9 @@ func (h *Handler) newInner(redirect string) (*auth.AuthorizationCodeHandler, err
 			return ts, nil
 		},
 	}
+	if h.cfg.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: h.cfg.ClientMetadataURL}
+	}
 	if h.cfg.ClientID != "" {
 		cred := &oauthex.ClientCredentials{ClientID: h.cfg.ClientID}
 		if h.cfg.ClientSecret != "" {
@@ -290,6 +306,7 @@ func (h *Handler) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*aut
 		if r.err != nil {
 			return nil, r.err
 		}
+		r.res.Iss = h.legacy.iss(r.res.Iss)
 		return r.res, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%w: MCP server %s: waiting for the browser: %w", ErrSignIn, h.cfg.Server, context.Cause(ctx))

@@ -28,11 +28,14 @@ if [ -n "$id" ]; then
 	if [ -n "$secret" ]; then
 		printf %s "$secret" | "$wrasse" secrets set conf-client-secret
 		"$wrasse" mcp add conf --url "$url" --oauth-client-id "$id" --oauth-client-secret '${secret:conf-client-secret}'
+		"$wrasse" secrets assign conf-client-secret conf
 	else
 		"$wrasse" mcp add conf --url "$url" --oauth-client-id "$id"
 	fi
 else
-	"$wrasse" mcp add conf --url "$url"
+	# The suite's authorization servers take this URL client ID
+	# (auth/basic-cimd); the others have Wrasse register itself.
+	"$wrasse" mcp add conf --url "$url" --oauth-client-metadata-url https://conformance-test.local/client-metadata.json
 fi
 "$wrasse" mcp test conf
 
