@@ -79,7 +79,7 @@ type Config struct {
 type Handler struct {
 	cfg    Config
 	origin string
-	legacy *legacyIssuer
+	oauth  *oauthTransport
 
 	mu    sync.Mutex
 	inner *auth.AuthorizationCodeHandler
@@ -108,8 +108,8 @@ func New(cfg Config) (*Handler, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	legacy := &legacyIssuer{base: base, root: u.Scheme + "://" + u.Host, origin: originOf(u)}
-	hc.Transport = legacy
+	transport := &oauthTransport{base: base, root: u.Scheme + "://" + u.Host, origin: originOf(u)}
+	hc.Transport = transport
 	cfg.HTTPClient = &hc
 	if cfg.Open == nil {
 		cfg.Open = OpenBrowser
@@ -117,7 +117,7 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: cfg, origin: originOf(u), legacy: legacy}, nil
+	return &Handler{cfg: cfg, origin: originOf(u), oauth: transport}, nil
 }
 
 // record is what the secret holds: the client and the tokens, and the
@@ -129,10 +129,12 @@ type record struct {
 	TokenURL     string           `json:"token_url"`
 	AuthStyle    oauth2.AuthStyle `json:"auth_style,omitempty"`
 	Scopes       []string         `json:"scopes,omitempty"`
-	AccessToken  string           `json:"access_token"`
-	TokenType    string           `json:"token_type,omitempty"`
-	RefreshToken string           `json:"refresh_token,omitempty"`
-	Expiry       time.Time        `json:"expiry,omitzero"`
+	// Resource is the resource parameter (RFC 8707) refreshes send.
+	Resource     string    `json:"resource,omitempty"`
+	AccessToken  string    `json:"access_token"`
+	TokenType    string    `json:"token_type,omitempty"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
+	Expiry       time.Time `json:"expiry,omitzero"`
 }
 
 // TokenSource is the signed-in token source: the last sign-in's, else the
@@ -168,6 +170,11 @@ func (h *Handler) loadLocked() oauth2.TokenSource {
 		// Tokens of another origin never go to this one.
 		h.cfg.Logger.Info("stored MCP sign-in is not for this server's address; signing in again", "server", h.cfg.Server)
 		return nil
+	}
+	h.oauth.setResource(r.Resource)
+	if h.cfg.ClientID != "" && r.ClientID == h.cfg.ClientID {
+		// A pre-registered client's secret is kept in its own secret.
+		r.ClientSecret = h.cfg.ClientSecret
 	}
 	cfg := &oauth2.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, Scopes: r.Scopes,
 		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: r.AuthStyle}}
@@ -306,7 +313,7 @@ func (h *Handler) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*aut
 		if r.err != nil {
 			return nil, r.err
 		}
-		r.res.Iss = h.legacy.iss(r.res.Iss)
+		r.res.Iss = h.oauth.iss(r.res.Iss)
 		return r.res, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%w: MCP server %s: waiting for the browser: %w", ErrSignIn, h.cfg.Server, context.Cause(ctx))
@@ -389,7 +396,7 @@ func (h *Handler) save(cfg *oauth2.Config, tok *oauth2.Token) {
 		return
 	}
 	r := record{Origin: h.origin, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, TokenURL: cfg.Endpoint.TokenURL,
-		AuthStyle: cfg.Endpoint.AuthStyle, Scopes: cfg.Scopes, AccessToken: tok.AccessToken, TokenType: tok.TokenType,
+		AuthStyle: cfg.Endpoint.AuthStyle, Scopes: cfg.Scopes, Resource: h.oauth.resourceOf(), AccessToken: tok.AccessToken, TokenType: tok.TokenType,
 		RefreshToken: tok.RefreshToken, Expiry: tok.Expiry}
 	if h.cfg.ClientID != "" {
 		// A pre-registered client's secret stays in its own secret.
