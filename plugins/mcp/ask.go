@@ -37,7 +37,8 @@ type Question struct {
 	Message string
 	// URL is set for URL mode: the person is to open it (no fields).
 	URL string
-	// Fields are the form's fields in the order the server listed them.
+	// Fields are the form's fields, in the order of the schema as it
+	// arrives (the SDK decodes it into a map, so by name).
 	Fields []Field
 }
 
@@ -124,7 +125,7 @@ func questionOf(server string, p *sdk.ElicitParams) (Question, error) {
 }
 
 // parseFormSchema reads an elicitation's requestedSchema: an object of
-// primitive properties, kept in the order the server wrote them.
+// primitive properties, in the order they come.
 func parseFormSchema(raw []byte) ([]Field, error) {
 	var s struct {
 		Type       string          `json:"type"`
