@@ -13,6 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 )
 
 // mcpCommands are `wrasse mcp ...`: MCP servers as capabilities.
@@ -48,6 +49,8 @@ func mcpCommands() []*command {
 			minArgs: 1, maxArgs: 1, setup: plain(mcpTools)},
 		{path: "mcp remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move an MCP server's capability to the trash (restorable for 7 days with wrasse caps restore).",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpRemove)},
+		{path: "mcp logout", args: "NAME", argHelp: name, summary: "Sign out of a server reached by URL: forget the OAuth tokens stored for it. The next connection asks to sign in again in the browser.",
+			minArgs: 1, maxArgs: 1, setup: plain(mcpLogout)},
 		{path: "mcp import", widens: always, args: "FILE", argHelp: [][2]string{{"FILE", "claude_desktop_config.json (Claude Desktop), mcp.json (Cursor) or .vscode/mcp.json (VS Code)"}},
 			summary: "Bring in the MCP servers another app is configured with. Each is installed switched off: enable it with wrasse caps enable NAME after reading what it runs. Reports every server taken or skipped and why, and the secrets to set.",
 			minArgs: 1, maxArgs: 1,
@@ -254,4 +257,26 @@ var errNotApproved = errors.New("not approved")
 // command's input never is).
 func isTerminal(c *call) bool {
 	return !c.forwarded && interactive(c.io.in) && c.io.in == os.Stdin
+}
+
+// mcpLogout forgets a server's stored sign-in. A server removed since
+// can still be signed out of by its name.
+func mcpLogout(_ context.Context, app *assistant.App, c *call) error {
+	name := c.args[0]
+	if _, err := mcpCapability(app, name); err != nil && !errors.Is(err, cerebellum.ErrNotFound) {
+		return err
+	}
+	forgot, err := signin.Forget(app.Store(), name)
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]any{"server": name, "signedOut": forgot})
+	}
+	if !forgot {
+		fmt.Fprintf(c.io.out, "%s was not signed in.\n", name)
+		return nil
+	}
+	fmt.Fprintf(c.io.out, "Signed out of %s: its tokens are forgotten. It asks to sign in again when it next connects.\n", name)
+	return nil
 }

@@ -44,5 +44,8 @@ case "${MCP_CONFORMANCE_SCENARIO:-}" in
 tools_call) call add_numbers '{"a": 5, "b": 3}' ;;
 elicitation-sep1034-client-defaults) call test_client_elicitation_defaults '{}' ;;
 sse-retry) call test_reconnection '{}' ;;
-auth/*) call test-tool '{}' ;;
+auth/*)
+	call test-tool '{}'
+	"$wrasse" mcp logout conf
+	;;
 esac
