@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wrasse-app/wrasse/plugins/mcp"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 )
 
 // cliAsker puts MCP servers' questions to the person in the terminal.
@@ -70,6 +71,9 @@ func askInTerminal(ctx context.Context, in io.Reader, w io.Writer, q mcp.Questio
 			return mcp.Answer{Action: mcp.ActionCancel}, nil
 		}
 		if strings.EqualFold(s, "y") || strings.EqualFold(s, "yes") {
+			if err := signin.OpenBrowser(ctx, q.URL); err != nil {
+				fmt.Fprintf(w, "Open it yourself: %v\n", err)
+			}
 			return mcp.Answer{Action: mcp.ActionAccept}, nil
 		}
 		return mcp.Answer{Action: mcp.ActionDecline}, nil
