@@ -81,6 +81,11 @@ type Handler struct {
 	origin string
 	oauth  *oauthTransport
 
+	// signing serialises sign-ins: two requests refused at once (a call
+	// and the standalone stream) make one trip to the browser, the second
+	// waiting for the first.
+	signing sync.Mutex
+
 	mu    sync.Mutex
 	inner *auth.AuthorizationCodeHandler
 	port  int
@@ -201,6 +206,18 @@ func WithPause(ctx context.Context, pause func() (resume func())) context.Contex
 // Authorize signs in: the SDK's handler discovers and registers, and the
 // browser brings the code back to the loopback listener.
 func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	h.signing.Lock()
+	defer h.signing.Unlock()
+	if tok := req.Header.Get("Authorization"); tok != "" && resp.StatusCode == http.StatusUnauthorized {
+		// Signed in meanwhile (the request went with an older token):
+		// the retry carries the new one.
+		if ts, _ := h.TokenSource(ctx); ts != nil {
+			if t, err := ts.Token(); err == nil && "Bearer "+t.AccessToken != tok {
+				resp.Body.Close()
+				return nil
+			}
+		}
+	}
 	h.mu.Lock()
 	inner, port := h.inner, h.port
 	h.mu.Unlock()
