@@ -266,7 +266,7 @@ func mcpLogout(_ context.Context, app *assistant.App, c *call) error {
 	if _, err := mcpCapability(app, name); err != nil && !errors.Is(err, cerebellum.ErrNotFound) {
 		return err
 	}
-	forgot, err := signin.Forget(app.Store(), name)
+	forgot, err := signin.Forget(app.Engine().DB, name)
 	if err != nil {
 		return err
 	}
