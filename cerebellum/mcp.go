@@ -197,6 +197,11 @@ func LaunchLine(s *skillmd.MCPServer) string {
 		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 			line += fmt.Sprintf(" (header %s: %s)", escapeShown(k), escapeShown(s.Headers[k]))
 		}
+		if o := s.OAuth; o != nil && o.ClientID != "" {
+			line += " (OAuth client " + escapeShown(o.ClientID) + ")"
+		} else if o != nil && o.ClientMetadataURL != "" {
+			line += " (OAuth client " + escapeShown(o.ClientMetadataURL) + ")"
+		}
 		return line
 	}
 	var parts []string

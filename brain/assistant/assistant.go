@@ -47,6 +47,9 @@ type Options struct {
 	// the common folders offered for granting are (default: the
 	// operating system's).
 	Home string
+	// MCPAsker puts MCP servers' questions to the person (the window's
+	// cards, the CLI's prompts); nil declines them.
+	MCPAsker mcp.Asker
 }
 
 // App is one opened workspace with everything wired. All methods are safe
@@ -152,7 +155,7 @@ func Open(opts Options) (*App, error) {
 		Settings:  db,
 		Pinned:    cfg.PinnedCapabilities,
 		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Secrets: db.Secret, SecretAllowed: a.secretAllowed,
-			Sandbox: a.sandboxLauncher(), Folders: a.Folders})},
+			Sandbox: a.sandboxLauncher(), Folders: a.Folders, Asker: opts.MCPAsker, Tokens: db})},
 		Logger:        logger,
 		IndexBudget:   cfg.IndexBudget,
 		ToolBudget:    cfg.EffectiveToolBudget(),

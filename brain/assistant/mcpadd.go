@@ -35,6 +35,9 @@ type MCPServer struct {
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth is a url server's sign-in client (nil: registered when the
+	// server asks for sign-in).
+	OAuth *skillmd.MCPOAuth `json:"oauth,omitempty"`
 }
 
 // AddMCP installs an MCP server as a capability: a folder whose SKILL.md
@@ -158,7 +161,7 @@ func (a *App) MCPServerOf(name string) (MCPServer, error) {
 		return MCPServer{}, fmt.Errorf("%w: %s is a %s, not an MCP server", ErrNotMCP, c.Name, c.Kind)
 	}
 	m := c.Manifest.MCP
-	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), Cwd: m.Cwd, URL: m.URL, Headers: maps.Clone(m.Headers)}
+	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), Cwd: m.Cwd, URL: m.URL, Headers: maps.Clone(m.Headers), OAuth: m.OAuth}
 	if len(m.Env)+len(m.Secrets) > 0 {
 		s.Env = map[string]string{}
 		for k, v := range m.Env {
@@ -182,7 +185,7 @@ func (s MCPServer) Secrets() []string { return s.block().SecretRefs() }
 
 // block is s as an mcp: block.
 func (s MCPServer) block() *skillmd.MCPServer {
-	return &skillmd.MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
+	return &skillmd.MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, OAuth: s.OAuth}
 }
 
 // check refuses what no server can be, before anything is written.
@@ -269,6 +272,13 @@ func (s MCPServer) moveSecrets() (MCPServer, map[string]string) {
 	}
 	s.Env = move("env", s.Env)
 	s.Headers = move("header", s.Headers)
+	if o := s.OAuth; o != nil && o.ClientSecret != "" && !strings.Contains(o.ClientSecret, "${secret:") {
+		name := mcpSecretName(s.Name, "oauth_client_secret")
+		secrets[name] = o.ClientSecret
+		c := *o
+		c.ClientSecret = secretRef(name)
+		s.OAuth = &c
+	}
 	return s, secrets
 }
 
@@ -328,6 +338,7 @@ func (s MCPServer) skillMD() ([]byte, error) {
 		Cwd     string            `yaml:"cwd,omitempty"`
 		URL     string            `yaml:"url,omitempty"`
 		Headers map[string]string `yaml:"headers,omitempty"`
+		OAuth   *oauthBlock       `yaml:"oauth,omitempty"`
 	}
 	type front struct {
 		Name        string `yaml:"name"`
@@ -343,7 +354,7 @@ func (s MCPServer) skillMD() ([]byte, error) {
 		desc = fmt.Sprintf("Tools of the MCP server %s.", s.Name)
 	}
 	fm, err := yaml.Marshal(front{Name: s.Name, Description: desc,
-		MCP: block{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}})
+		MCP: block{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, OAuth: oauthBlockOf(s.OAuth)}})
 	if err != nil {
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)
 	}
@@ -369,4 +380,18 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// oauthBlock is mcp.oauth as SKILL.md spells it.
+type oauthBlock struct {
+	ClientID          string `yaml:"client_id,omitempty"`
+	ClientSecret      string `yaml:"client_secret,omitempty"`
+	ClientMetadataURL string `yaml:"client_metadata_url,omitempty"`
+}
+
+func oauthBlockOf(o *skillmd.MCPOAuth) *oauthBlock {
+	if o == nil || *o == (skillmd.MCPOAuth{}) {
+		return nil
+	}
+	return &oauthBlock{ClientID: o.ClientID, ClientSecret: o.ClientSecret, ClientMetadataURL: o.ClientMetadataURL}
 }

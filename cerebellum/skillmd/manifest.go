@@ -124,6 +124,9 @@ type MCPServer struct {
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth configures sign-in to a url server (nil: dynamic client
+	// registration when the server asks for sign-in).
+	OAuth *MCPOAuth `json:"oauth,omitempty"`
 	// Secrets names secrets passed to the server as environment variables
 	// (variable → secret name), resolved by the host at start; the older
 	// spelling of Env values ${secret:NAME}.
@@ -134,6 +137,16 @@ type MCPServer struct {
 	ConnectTimeout time.Duration `json:"connectTimeout,omitempty"`
 	CallTimeout    time.Duration `json:"callTimeout,omitempty"`
 	Idle           time.Duration `json:"idle,omitempty"`
+}
+
+// MCPOAuth is the `oauth:` part of a url server's mcp: block: a client
+// registered with the server's authorization server beforehand, or the
+// address of the client's metadata document (a URL client ID).
+type MCPOAuth struct {
+	ClientID string `json:"clientId,omitempty"`
+	// ClientSecret is a ${secret:NAME} reference, never the value.
+	ClientSecret      string `json:"clientSecret,omitempty"`
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 }
 
 // SecretRefs lists the secret names the block references (${secret:NAME}
@@ -155,6 +168,9 @@ func (s *MCPServer) SecretRefs() []string {
 		add(v)
 	}
 	add(s.URL)
+	if s.OAuth != nil {
+		add(s.OAuth.ClientSecret)
+	}
 	for _, n := range s.Secrets {
 		seen[n] = true
 	}

@@ -37,6 +37,14 @@ func TestParseMCPBlock(t *testing.T) {
 		{"secret in cwd", "  command: a\n  cwd: '/x/${secret:tok}'\n", nil, "mcp.cwd"},
 		{"secret in url host", "  url: 'https://${secret:tok}.evil.example/mcp'\n", nil, "mcp.url: a ${secret:…} cannot go in the URL's host"},
 		{"secret in url port", "  url: 'https://h.example:${secret:tok}/mcp'\n", nil, "mcp.url"},
+		{"oauth pre-registered", "  url: https://h.example/mcp\n  oauth: {client_id: wrasse, client_secret: '${secret:cs}'}\n",
+			&MCPServer{URL: "https://h.example/mcp", OAuth: &MCPOAuth{ClientID: "wrasse", ClientSecret: "${secret:cs}"}}, ""},
+		{"oauth client metadata", "  url: https://h.example/mcp\n  oauth: {client_metadata_url: 'https://app.example/client.json'}\n",
+			&MCPServer{URL: "https://h.example/mcp", OAuth: &MCPOAuth{ClientMetadataURL: "https://app.example/client.json"}}, ""},
+		{"oauth secret value", "  url: https://h.example/mcp\n  oauth: {client_id: w, client_secret: hunter2}\n", nil, "mcp.oauth.client_secret: must reference a stored secret"},
+		{"oauth secret without id", "  url: https://h.example/mcp\n  oauth: {client_secret: '${secret:cs}'}\n", nil, "client_secret needs the client_id"},
+		{"oauth metadata over http", "  url: https://h.example/mcp\n  oauth: {client_metadata_url: 'http://app.example/c.json'}\n", nil, "must be an https:// address with a path"},
+		{"oauth with command", "  command: a\n  oauth: {client_id: w}\n", nil, "oauth is for a url server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Parse([]byte(head+tc.block+"---\n"), Options{})
@@ -53,6 +61,13 @@ func TestParseMCPBlock(t *testing.T) {
 				t.Errorf("MCP = %+v\nwant  %+v", m.MCP, tc.want)
 			}
 		})
+	}
+}
+
+func TestOAuthClientSecretIsASecretRef(t *testing.T) {
+	s := &MCPServer{URL: "https://h.example/mcp", OAuth: &MCPOAuth{ClientID: "w", ClientSecret: "${secret:cs}"}}
+	if got := strings.Join(s.SecretRefs(), ","); got != "cs" {
+		t.Errorf("SecretRefs = %s; want cs", got)
 	}
 }
 

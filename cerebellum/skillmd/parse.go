@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -931,6 +932,8 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 			s.Headers = p.stringMap(kv.val, field)
 		case "secrets":
 			s.Secrets = p.stringMap(kv.val, field)
+		case "oauth":
+			s.OAuth = p.mcpOAuth(kv.val, field)
 		case "idle":
 			s.Idle = p.duration(kv.val, field)
 		case "timeouts":
@@ -964,6 +967,10 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 		p.errorf(v, "mcp", "headers are for a url server; a command server takes env")
 		return nil
 	}
+	if s.Command != "" && s.OAuth != nil {
+		p.errorf(v, "mcp", "oauth is for a url server; a command server signs in through its env")
+		return nil
+	}
 	if probs := s.SecretPlaceProblems(); len(probs) > 0 {
 		for _, pr := range probs {
 			n := at[pr.Field]
@@ -975,6 +982,47 @@ func (p *parse) mcp(v *yaml.Node) *MCPServer {
 		return nil
 	}
 	return s
+}
+
+// mcpOAuth reads mcp.oauth: client_id, client_secret (a ${secret:NAME}
+// reference only) and client_metadata_url (https, with a path).
+func (p *parse) mcpOAuth(v *yaml.Node, field string) *MCPOAuth {
+	if v.Kind != yaml.MappingNode {
+		p.errorf(v, field, "must be a mapping with client_id (and client_secret) or client_metadata_url, not %s", describe(v))
+		return nil
+	}
+	o := &MCPOAuth{}
+	for _, kv := range p.pairs(v, field) {
+		f := field + "." + kv.key
+		switch kv.key {
+		case "client_id":
+			o.ClientID, _ = p.str(kv.val, f)
+		case "client_secret":
+			o.ClientSecret, _ = p.str(kv.val, f)
+			if o.ClientSecret != "" && !isSecretRef(o.ClientSecret) {
+				p.errorf(kv.val, f, "must reference a stored secret (client_secret: '${secret:NAME}'), never the value itself")
+				o.ClientSecret = ""
+			}
+		case "client_metadata_url":
+			o.ClientMetadataURL, _ = p.str(kv.val, f)
+			if u, err := url.Parse(o.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" {
+				p.errorf(kv.val, f, "must be an https:// address with a path (the client's metadata document), not %q", o.ClientMetadataURL)
+				o.ClientMetadataURL = ""
+			}
+		default:
+			p.warnf(kv.kNode, f, "unknown key is ignored (known: client_id, client_secret, client_metadata_url)")
+		}
+	}
+	if o.ClientSecret != "" && o.ClientID == "" {
+		p.errorf(v, field, "client_secret needs the client_id it belongs to")
+	}
+	return o
+}
+
+// isSecretRef reports whether v is exactly one ${secret:NAME} reference.
+func isSecretRef(v string) bool {
+	names := SecretNames(v)
+	return len(names) == 1 && v == "${secret:"+names[0]+"}"
 }
 
 func describe(n *yaml.Node) string {

@@ -93,7 +93,7 @@ var groups = []group{
 	{name: "conversations", aliases: []string{"convs"}, summary: "stored conversations", def: "list"},
 	{name: "secrets", summary: "API keys and other secrets, stored in the workspace and redacted everywhere", def: "list"},
 	{name: "config", summary: "settings in config.json (provider, model, baseURL, ...)", def: "show"},
-	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, remove, import", def: "list"},
+	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, logout, remove, import", def: "list"},
 	{name: "models", summary: "the model server's models: what each can do, its window; download one into Ollama", def: "list"},
 }
 

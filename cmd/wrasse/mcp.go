@@ -12,6 +12,8 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 )
 
 // mcpCommands are `wrasse mcp ...`: MCP servers as capabilities.
@@ -30,6 +32,9 @@ func mcpCommands() []*command {
 				fs.Var(&o.headers, "header", "an HTTP header `K=V` sent to a --url server (repeatable)")
 				fs.Var(&o.env, "env", "an environment variable `K=V` for the command (repeatable; ${secret:NAME} references a stored secret)")
 				fs.StringVar(&o.cwd, "cwd", "", "the command's working folder `DIR`")
+				fs.StringVar(&o.oauth.ClientID, "oauth-client-id", "", "sign in to a --url server as the OAuth client `ID` registered with its authorization server (default: Wrasse registers itself when the server asks for sign-in)")
+				fs.StringVar(&o.oauth.ClientSecret, "oauth-client-secret", "", "that client's secret, best as '${secret:NAME}' (`SECRET`; a value is stored as a secret)")
+				fs.StringVar(&o.oauth.ClientMetadataURL, "oauth-client-metadata-url", "", "the https `URL` of a client metadata document to sign in with, where the authorization server takes one")
 				c.opts = o
 				return func(ctx context.Context, app *assistant.App, c *call) error { return mcpAdd(ctx, app, c, o) }
 			}},
@@ -44,6 +49,8 @@ func mcpCommands() []*command {
 			minArgs: 1, maxArgs: 1, setup: plain(mcpTools)},
 		{path: "mcp remove", aliases: []string{"rm"}, args: "NAME", argHelp: name, summary: "Move an MCP server's capability to the trash (restorable for 7 days with wrasse caps restore).",
 			minArgs: 1, maxArgs: 1, setup: plain(mcpRemove)},
+		{path: "mcp logout", args: "NAME", argHelp: name, summary: "Sign out of a server reached by URL: forget the OAuth tokens stored for it. The next connection asks to sign in again in the browser.",
+			minArgs: 1, maxArgs: 1, setup: plain(mcpLogout)},
 		{path: "mcp import", widens: always, args: "FILE", argHelp: [][2]string{{"FILE", "claude_desktop_config.json (Claude Desktop), mcp.json (Cursor) or .vscode/mcp.json (VS Code)"}},
 			summary: "Bring in the MCP servers another app is configured with. Each is installed switched off: enable it with wrasse caps enable NAME after reading what it runs. Reports every server taken or skipped and why, and the secrets to set.",
 			minArgs: 1, maxArgs: 1,
@@ -76,6 +83,7 @@ type mcpAddOptions struct {
 	headers pairs
 	env     pairs
 	cwd     string
+	oauth   skillmd.MCPOAuth
 }
 
 func checkMCPAdd(c *call) error {
@@ -89,12 +97,19 @@ func checkMCPAdd(c *call) error {
 		return usagef(c.cmd.path, "--env and --cwd are for a command; a --url server takes --header")
 	case o.url == "" && len(o.headers) > 0:
 		return usagef(c.cmd.path, "--header is for a --url server; a command takes --env")
+	case o.url == "" && o.oauth != (skillmd.MCPOAuth{}):
+		return usagef(c.cmd.path, "--oauth-* flags are for a --url server")
+	case o.oauth.ClientSecret != "" && o.oauth.ClientID == "":
+		return usagef(c.cmd.path, "--oauth-client-secret needs --oauth-client-id")
 	}
 	return nil
 }
 
 func mcpAdd(ctx context.Context, app *assistant.App, c *call, o *mcpAddOptions) error {
 	s := assistant.MCPServer{Name: c.args[0], URL: o.url, Headers: o.headers, Env: o.env, Cwd: o.cwd}
+	if o.oauth != (skillmd.MCPOAuth{}) {
+		s.OAuth = &o.oauth
+	}
 	if len(c.args) > 1 {
 		s.Command, s.Args = c.args[1], c.args[2:]
 	}
@@ -242,4 +257,26 @@ var errNotApproved = errors.New("not approved")
 // command's input never is).
 func isTerminal(c *call) bool {
 	return !c.forwarded && interactive(c.io.in) && c.io.in == os.Stdin
+}
+
+// mcpLogout forgets a server's stored sign-in. A server removed since
+// can still be signed out of by its name.
+func mcpLogout(_ context.Context, app *assistant.App, c *call) error {
+	name := c.args[0]
+	if _, err := mcpCapability(app, name); err != nil && !errors.Is(err, cerebellum.ErrNotFound) {
+		return err
+	}
+	forgot, err := signin.Forget(app.Engine().DB, name)
+	if err != nil {
+		return err
+	}
+	if c.g.json {
+		return writeJSON(c.io.out, map[string]any{"server": name, "signedOut": forgot})
+	}
+	if !forgot {
+		fmt.Fprintf(c.io.out, "%s was not signed in.\n", name)
+		return nil
+	}
+	fmt.Fprintf(c.io.out, "Signed out of %s: its tokens are forgotten. It asks to sign in again when it next connects.\n", name)
+	return nil
 }

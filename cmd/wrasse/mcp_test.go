@@ -125,6 +125,28 @@ func TestMCPAddListRemove(t *testing.T) {
 	}
 }
 
+// A server that signs in with a pre-registered OAuth client: the client
+// secret typed on the command line is stored as a secret, the folder
+// holds only its reference, and what it runs names the client; logout
+// of a server never signed in says so.
+func TestMCPAddOAuthClient(t *testing.T) {
+	ws := t.TempDir()
+	out := mustCLI(t, ws, "mcp", "add", "corp", "--url", "https://mcp.corp.example/mcp", "--oauth-client-id", "wrasse-desktop", "--oauth-client-secret", "cs-value-123")
+	if !strings.Contains(out, "https://mcp.corp.example/mcp (OAuth client wrasse-desktop)") {
+		t.Fatalf("add said:\n%s", out)
+	}
+	skill, err := os.ReadFile(filepath.Join(ws, "brain", "cerebellum", "corp", "SKILL.md"))
+	if err != nil || strings.Contains(string(skill), "cs-value-123") || !strings.Contains(string(skill), "client_secret: ${secret:mcp.corp.oauth_client_secret}") {
+		t.Fatalf("SKILL.md holds the client secret or no reference (%v):\n%s", err, skill)
+	}
+	if out := mustCLI(t, ws, "secrets", "list"); !strings.Contains(out, "mcp.corp.oauth_client_secret") || !strings.Contains(out, "assigned to corp") {
+		t.Fatalf("secrets:\n%s", out)
+	}
+	if out := mustCLI(t, ws, "mcp", "logout", "corp"); !strings.Contains(out, "corp was not signed in") {
+		t.Fatalf("logout said:\n%s", out)
+	}
+}
+
 // What cannot be added is refused with one line saying why.
 func TestMCPAddRefused(t *testing.T) {
 	ws := workspaceWith(t)
@@ -147,6 +169,9 @@ func TestMCPAddRefused(t *testing.T) {
 		// Every process can read a process's arguments.
 		{[]string{"mcp", "add", "x", "--", "npx", "srv", "--token", "${secret:gh_token}"}, exitFail, "mcp.args[2]: a ${secret:…} cannot go in the command line"},
 		{[]string{"mcp", "add", "x", "--", "npx", "--token=${secret:gh_token}"}, exitFail, "put it in env instead"},
+		{[]string{"mcp", "add", "x", "--oauth-client-id", "id", "--", "npx"}, exitUsage, "--oauth-* flags are for a --url server"},
+		{[]string{"mcp", "add", "x", "--url", "https://h.example/mcp", "--oauth-client-secret", "s"}, exitUsage, "--oauth-client-secret needs --oauth-client-id"},
+		{[]string{"mcp", "add", "x", "--url", "https://h.example/mcp", "--oauth-client-metadata-url", "http://app.example/c.json"}, exitFail, "must be an https:// address with a path"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
 // lockTimeout bounds the wait for a workspace another process holds, so a
@@ -48,7 +49,7 @@ func execute(ctx context.Context, c *call, getenv func(string) string) error {
 	if c.cmd.closed != nil {
 		return c.cmd.closed(ctx, ws, c)
 	}
-	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local, stderr: c.io.err}, func(app *assistant.App) error {
+	return withApp(ctx, c.g, getenv, appOptions{retries: c.retries, serve: c.cmd.serve, local: local, stderr: c.io.err, asker: cliAsker{c}}, func(app *assistant.App) error {
 		return c.run(ctx, app, c)
 	})
 }
@@ -89,6 +90,8 @@ type appOptions struct {
 	// stderr is where a serving command says it is finishing the
 	// commands forwarded to it.
 	stderr io.Writer
+	// asker puts MCP servers' questions to the person (mcp_ask.go).
+	asker mcp.Asker
 }
 
 // withApp opens the workspace, runs fn and closes it. A workspace another
@@ -104,7 +107,7 @@ func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o a
 		retries = o.retries()
 	}
 	app, err := assistant.Open(assistant.Options{Workspace: g.workspace, Getenv: getenv, PluginChild: child,
-		LockTimeout: lockTimeout, Retries: retries})
+		LockTimeout: lockTimeout, Retries: retries, MCPAsker: o.asker})
 	if errors.Is(err, store.ErrLocked) {
 		if o.local != "" {
 			return fmt.Errorf("%w. %s", assistant.ErrRunning, o.local)

@@ -76,6 +76,12 @@ type resolved struct {
 	env     []string
 	url     string
 	headers map[string]string
+	// oauthClientID and oauthClientSecret are a pre-registered OAuth
+	// client (empty: dynamic client registration).
+	oauthClientID, oauthClientSecret string
+	// oauthMetadataURL is the client's metadata document (a URL client
+	// ID), tried before registration.
+	oauthMetadataURL string
 	// secrets are the values used, so they can be cut from any output.
 	secrets map[string]string
 }
@@ -131,6 +137,12 @@ func (l *Loader) resolve(cfg config) (resolved, error) {
 		}
 		for _, k := range slices.Sorted(maps.Keys(env)) {
 			out.env = append(out.env, k+"="+env[k])
+		}
+	}
+	if o := b.OAuth; o != nil {
+		out.oauthClientID, out.oauthMetadataURL = o.ClientID, o.ClientMetadataURL
+		if o.ClientSecret != "" {
+			out.oauthClientSecret = expand(o.ClientSecret)
 		}
 	}
 	if len(b.Headers) > 0 {

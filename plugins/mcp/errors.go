@@ -28,4 +28,7 @@ var (
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")
+	// ErrBadElicitation: a server's question (elicitation/create) that is
+	// not a form Wrasse can show, or an answer that is no protocol action.
+	ErrBadElicitation = errors.New("MCP server's question cannot be shown")
 )

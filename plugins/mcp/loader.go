@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -68,6 +69,15 @@ type Options struct {
 	// transport to one (tests connect in-process servers through
 	// sdk.NewInMemoryTransports).
 	Dial func(ctx context.Context, capability string) (sdk.Transport, error)
+	// Asker puts servers' questions (elicitation) to the person and is
+	// told of sign-ins under way; nil declines every question.
+	Asker Asker
+	// Tokens stores the OAuth tokens of servers reached by URL (the
+	// workspace's secrets); nil keeps them for the process only.
+	Tokens signin.Store
+	// OpenURL opens a sign-in page (default signin.OpenBrowser: $BROWSER,
+	// else the system's browser).
+	OpenURL func(ctx context.Context, url string) error
 
 	// now and afterFunc are the clock and timers (tests replace them).
 	now       func() time.Time
@@ -177,6 +187,8 @@ func (l *Loader) Probe(ctx context.Context, req cerebellum.LoadRequest) (Report,
 	}
 	start := l.opts.now()
 	s := &server{l: l, cfg: cfg, learn: req.Learn, log: l.log.With("capability", cfg.name), state: cerebellum.RuntimeStopped, oneShot: true}
+	ctx, cancel := s.connectContext(ctx)
+	defer cancel()
 	c, err := s.dial(ctx)
 	if err != nil {
 		return Report{Capability: cfg.name}, err

@@ -19,7 +19,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 )
+
+// sseReconnects is how often a streamable HTTP session reconnects a
+// stream the server closed before giving up.
+const sseReconnects = 3
 
 // server is the Runtime of one MCP capability: at most one live
 // connection, started on demand and replaced after a crash.
@@ -45,6 +50,9 @@ type server struct {
 	closed     bool
 	// wg counts goroutines the server started (crash watch, relisting).
 	wg sync.WaitGroup
+	// signIn is the OAuth handler of a server reached by URL, kept across
+	// connections so tokens and granted scopes outlive a session.
+	signIn *signin.Handler
 }
 
 // conn is one live session with a server.
@@ -237,7 +245,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 // connectAndList starts the server within the connect timeout and lists
 // what it offers.
 func (s *server) connectAndList(ctx context.Context) (*conn, cerebellum.Catalog, error) {
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.connect)
+	cctx, cancel := s.connectContext(ctx)
 	defer cancel()
 	c, err := s.dial(cctx)
 	if err != nil {
@@ -250,14 +258,34 @@ func (s *server) connectAndList(ctx context.Context) (*conn, cerebellum.Catalog,
 	return c, cat, nil
 }
 
+// connectContext bounds connecting by the connect timeout, which stands
+// still while the person signs in in the browser (that takes longer than
+// a server may take to start).
+func (s *server) connectContext(ctx context.Context) (context.Context, func()) {
+	cctx, cancel := context.WithCancelCause(ctx)
+	d := s.cfg.connect
+	var mu sync.Mutex
+	timer := time.AfterFunc(d, func() { cancel(context.DeadlineExceeded) })
+	cctx = signin.WithPause(cctx, func() (resume func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		timer.Stop()
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			timer.Reset(d)
+		}
+	})
+	return cctx, func() {
+		timer.Stop()
+		cancel(nil)
+	}
+}
+
 // dial starts the server process (or opens the HTTP session) and
 // initialises the protocol.
+// ctx bounds it (connectContext).
 func (s *server) dial(ctx context.Context) (*conn, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.connect)
-		defer cancel()
-	}
 	res, err := s.l.resolve(s.cfg)
 	if err != nil {
 		return nil, err
@@ -275,7 +303,14 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrConnect, s.cfg.name, err)
 		}
-		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: -1, HTTPClient: hc}
+		h, err := s.signInHandler(res)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrConnect, s.cfg.name, err)
+		}
+		// Reconnects resume a stream the server closed (SSE retry and
+		// Last-Event-ID); a few, so a server that went away is soon
+		// reported as crashed.
+		t = &sdk.StreamableClientTransport{Endpoint: res.url, MaxRetries: sseReconnects, HTTPClient: hc, OAuthHandler: h}
 	default:
 		if err := s.l.checkApproved(s.cfg, s.oneShot); err != nil {
 			return nil, err
@@ -299,7 +334,7 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		c.cmd = cmd
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.l.opts.Terminate}
 	}
-	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}, ElicitationHandler: s.elicitHandler}
 	roots := []*sdk.Root(nil)
 	if c.cmd != nil && !namesFolder(res.args) {
 		// The folders granted to the assistant are the roots of a server
@@ -350,7 +385,7 @@ func (s *server) describeConnectErr(ctx context.Context, err error) string {
 	} else {
 		what = "start " + s.cfg.block.Command
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		return fmt.Sprintf("MCP server %s: could not %s within %s (timeouts.connect in its SKILL.md sets the limit)", s.cfg.name, what, s.cfg.connect)
 	}
 	var ee *exec.Error
@@ -643,3 +678,28 @@ func remoteTool(t *sdk.Tool) cerebellum.RemoteTool {
 	}
 	return rt
 }
+
+// signInHandler is the server's OAuth handler, made at its first
+// connection: it signs in only when the server answers 401 (or 403 for
+// more scopes), so a server without sign-in never sees it.
+func (s *server) signInHandler(res resolved) (*signin.Handler, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signIn != nil {
+		return s.signIn, nil
+	}
+	var waiting func(server, url string)
+	if a := s.l.opts.Asker; a != nil {
+		waiting = a.SigningIn
+	}
+	h, err := signin.New(signin.Config{Server: s.cfg.name, Endpoint: res.url, ClientID: res.oauthClientID, ClientSecret: res.oauthClientSecret, ClientMetadataURL: res.oauthMetadataURL,
+		HTTPClient: &http.Client{Timeout: oauthRequestTimeout}, Store: s.l.opts.Tokens, Open: s.l.opts.OpenURL, Waiting: waiting, Logger: s.log})
+	if err != nil {
+		return nil, err
+	}
+	s.signIn = h
+	return h, nil
+}
+
+// oauthRequestTimeout bounds each request to an authorization server.
+const oauthRequestTimeout = 30 * time.Second

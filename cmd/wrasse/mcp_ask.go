@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/plugins/mcp"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
+)
+
+// cliAsker puts MCP servers' questions to the person in the terminal.
+// Without a terminal, --yes accepts a question when every required field
+// has a default (the defaults are the answer), and any other question is
+// declined.
+type cliAsker struct{ c *call }
+
+var _ mcp.Asker = cliAsker{}
+
+func (a cliAsker) yes() bool { return a.c.flags["yes"] }
+
+func (a cliAsker) SigningIn(server, url string) {
+	fmt.Fprintf(a.c.io.err, "%s needs you to sign in. Opening your browser at:\n  %s\nWaiting for sign-in in your browser… (Ctrl-C cancels)\n", server, url)
+}
+
+func (a cliAsker) Elicit(ctx context.Context, q mcp.Question) (mcp.Answer, error) {
+	w := a.c.io.err
+	if interactive(a.c.io.in) {
+		return askInTerminal(ctx, a.c.io.in, w, q)
+	}
+	if q.URL != "" {
+		fmt.Fprintf(w, "%s asks you to open %s (%s); declined: there is no terminal to ask in.\n", q.Server, q.URL, q.Message)
+		return mcp.Answer{Action: mcp.ActionDecline}, nil
+	}
+	content, ok := q.Defaults()
+	switch {
+	case a.yes() && ok:
+		fmt.Fprintf(w, "%s asked: %s\nAccepted with its defaults (--yes).\n", q.Server, q.Message)
+		return mcp.Answer{Action: mcp.ActionAccept, Content: content}, nil
+	case a.yes():
+		fmt.Fprintf(w, "%s asked: %s\nDeclined: a required field has no default, and there is no terminal to ask in.\n", q.Server, q.Message)
+	default:
+		fmt.Fprintf(w, "%s asked: %s\nDeclined: there is no terminal to ask in (--yes accepts a question whose required fields all have defaults).\n", q.Server, q.Message)
+	}
+	return mcp.Answer{Action: mcp.ActionDecline}, nil
+}
+
+// askInTerminal asks field by field (Enter keeps the default), then
+// whether to send the answer.
+func askInTerminal(ctx context.Context, in io.Reader, w io.Writer, q mcp.Question) (mcp.Answer, error) {
+	r := bufio.NewReader(in)
+	line := func(prompt string) (string, error) {
+		fmt.Fprint(w, prompt)
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		s, err := r.ReadString('\n')
+		if err != nil && s == "" {
+			return "", err
+		}
+		return strings.TrimSpace(s), nil
+	}
+	fmt.Fprintf(w, "%s asks: %s\n", q.Server, q.Message)
+	if q.URL != "" {
+		fmt.Fprintf(w, "It asks you to open: %s\n", q.URL)
+		s, err := line("Open it? [y/N] ")
+		if err != nil {
+			return mcp.Answer{Action: mcp.ActionCancel}, nil
+		}
+		if strings.EqualFold(s, "y") || strings.EqualFold(s, "yes") {
+			if err := signin.OpenBrowser(ctx, q.URL); err != nil {
+				fmt.Fprintf(w, "Open it yourself: %v\n", err)
+			}
+			return mcp.Answer{Action: mcp.ActionAccept}, nil
+		}
+		return mcp.Answer{Action: mcp.ActionDecline}, nil
+	}
+	content := map[string]any{}
+	for _, f := range q.Fields {
+		for {
+			s, err := line(fieldPrompt(f))
+			if err != nil {
+				return mcp.Answer{Action: mcp.ActionCancel}, nil
+			}
+			if s == "" {
+				if f.Default != nil || !f.Required {
+					break // the default applies (WithDefaults), or the field stays out
+				}
+				fmt.Fprintln(w, "  required")
+				continue
+			}
+			v, err := parseField(f, s)
+			if err != nil {
+				fmt.Fprintf(w, "  %v\n", err)
+				continue
+			}
+			content[f.Name] = v
+			break
+		}
+	}
+	s, err := line("Send this answer? [Y]es, [n]o (decline), [c]ancel: ")
+	if err != nil {
+		return mcp.Answer{Action: mcp.ActionCancel}, nil
+	}
+	switch strings.ToLower(s) {
+	case "", "y", "yes":
+		return mcp.Answer{Action: mcp.ActionAccept, Content: content}, nil
+	case "n", "no":
+		return mcp.Answer{Action: mcp.ActionDecline}, nil
+	}
+	return mcp.Answer{Action: mcp.ActionCancel}, nil
+}
+
+func fieldPrompt(f mcp.Field) string {
+	label := f.Title
+	if label == "" {
+		label = f.Name
+	}
+	var b strings.Builder
+	b.WriteString(label)
+	if f.Required {
+		b.WriteString("*")
+	}
+	if f.Description != "" {
+		b.WriteString(" (" + f.Description + ")")
+	}
+	switch {
+	case len(f.Enum) > 0:
+		b.WriteString(" one of " + strings.Join(f.Enum, ", "))
+	case f.Type == "boolean":
+		b.WriteString(" y/n")
+	}
+	if f.Default != nil {
+		fmt.Fprintf(&b, " [%v]", f.Default)
+	}
+	b.WriteString(": ")
+	return b.String()
+}
+
+// parseField reads a typed value for f.
+func parseField(f mcp.Field, s string) (any, error) {
+	switch f.Type {
+	case "boolean":
+		switch strings.ToLower(s) {
+		case "y", "yes", "true":
+			return true, nil
+		case "n", "no", "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("answer y or n")
+	case "integer":
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("a whole number, please")
+		}
+		return n, nil
+	case "number":
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("a number, please")
+		}
+		return n, nil
+	}
+	if len(f.Enum) > 0 {
+		for _, e := range f.Enum {
+			if e == s {
+				return s, nil
+			}
+		}
+		return nil, fmt.Errorf("one of %s, please", strings.Join(f.Enum, ", "))
+	}
+	return s, nil
+}
