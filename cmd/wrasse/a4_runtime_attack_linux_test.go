@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -216,4 +217,42 @@ func waitFor(t *testing.T, file, want string) string {
 	b, _ := os.ReadFile(file)
 	t.Fatalf("%s never held %q: %s", file, want, b)
 	return ""
+}
+
+// As root, a sandboxed command reads /proc/PID/environ of processes outside
+// its sandbox (Landlock lets a caller with CAP_SYS_ADMIN or CAP_PERFMON
+// through its ptrace-read check; without them it refuses, as it does for
+// any other user): a stdio MCP server receives its secrets in its
+// environment, so a command reads them there, and reversed they pass the
+// redaction of its result. Issue 21: sandboxed processes see only their
+// own /proc entries where the kernel allows it; removing the keys from
+// Wrasse's own environment left every other process's open.
+func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("the kernel shows other processes' environments to a sandboxed process only when it runs as root")
+	}
+	r := newA4Rig(t, "", "granted")
+	granted := filepath.Join(filepath.Dir(r.tmp), "granted")
+	const secret = "ghp_a4ProcEnvironSecret0123456789"
+	if err := r.app.SetSecret("gh_token", secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "envsrv", Command: testBinary(t),
+		Env: map[string]string{testServerEnv: "ok", "GH_TOKEN": "${secret:gh_token}"}}, false); err != nil {
+		t.Fatal(err)
+	}
+	// The server runs once its tools are known and one is called.
+	if _, err := r.app.TestMCP(t.Context(), "envsrv"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.app.CallTool(t.Context(), "envsrv__echo", json.RawMessage(`{"message":"hi"}`), approveAll()); err != nil {
+		t.Fatal(err)
+	}
+	out := r.shell(t, granted, "env.sh", "for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | grep -a '^GH_TOKEN=' | rev\n")
+	t.Logf("the command printed:\n%s", out)
+	reversed := []rune(secret)
+	slices.Reverse(reversed)
+	if strings.Contains(out, secret) || strings.Contains(out, string(reversed)) {
+		t.Errorf("a sandboxed command read the MCP server's secret from /proc/PID/environ")
+	}
 }
