@@ -256,3 +256,56 @@ func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
 		t.Errorf("a sandboxed command read the MCP server's secret from /proc/PID/environ")
 	}
 }
+
+// Modes are put back after the call, which is too late: a file opened
+// while it was open to others stays open. A sandboxed command opens the
+// workspace and wrasse.db to everyone and waits; another user's program
+// opens the database meanwhile; after the call Wrasse restores 0700/0600
+// (and says so), and the other user reads every secret through the file
+// it kept open. Issue 21, item 3 (another local user read the database).
+func TestA4OtherUserKeepsTheDatabaseOpenedDuringTheCall(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a program as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("needs setpriv (util-linux)")
+	}
+	r := newA4Rig(t, "", "granted")
+	base := filepath.Dir(r.tmp)
+	granted := filepath.Join(base, "granted")
+	// A home folder others may pass through (0711, 0755 on many systems),
+	// and a folder the command and the other user share.
+	os.Chmod(base, 0o711)
+	os.Chmod(granted, 0o777)
+	const key = "sk-a4-other-user-reads-the-db-0123456789"
+	if err := r.app.SetSecret("openai_api_key", key); err != nil {
+		t.Fatal(err)
+	}
+	db := r.app.Workspace().Database()
+	// The other user: waits for the sign, opens the database, says so,
+	// and reads it once told (after the call, modes restored).
+	other := exec.Command(setpriv, "--reuid", "4321", "--regid", "4321", "--clear-groups", "perl", "-e", `
+my ($g, $db) = @ARGV; sleep 0.05 until -e "$g/open-now";
+open my $f, "<", $db or die "open: $!"; open my $s, ">", "$g/opened"; close $s;
+sleep 0.05 until -e "$g/read-now"; local $/; print <$f>;`, granted, db)
+	var stolen strings.Builder
+	other.Stdout, other.Stderr = &stolen, &stolen
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	out := r.shell(t, granted, "tidy.sh", fmt.Sprintf("chmod 0755 %s; chmod 0644 %s; touch %s/open-now; while [ ! -e %s/opened ]; do sleep 0.05; done\n",
+		r.ws, db, granted, granted))
+	t.Logf("the call's result:\n%s", out)
+	if fi, err := os.Stat(db); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the database's mode was not put back: %v %v", fi.Mode(), err)
+	}
+	write(t, filepath.Join(granted, "read-now"), "")
+	other.Wait()
+	if strings.Contains(stolen.String(), key) {
+		t.Errorf("another user read the API key from wrasse.db, opened while a sandboxed command had opened it to everyone (modes restored only after the call)")
+	} else {
+		t.Logf("the other user got: %.200q", stolen.String())
+	}
+}
