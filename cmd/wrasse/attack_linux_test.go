@@ -140,7 +140,7 @@ func (r *attackRig) call(t *testing.T, tool string, args any) string {
 
 func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 	r := newAttackRig(t)
-	sock, token := assistant.SocketPath(r.app.Workspace()), assistant.TokenPath(r.app.Workspace())
+	sock, token := r.app.SocketPath(), r.app.TokenPath()
 	// perl is in every Debian and Ubuntu (perl-base): a program that
 	// speaks the protocol itself, without the CLI.
 	perl := func(line string) string {
@@ -287,7 +287,7 @@ func quoteAll(args []string) []string {
 func TestSandboxedChmodIsUndone(t *testing.T) {
 	r := newAttackRig(t)
 	ws := r.app.Workspace()
-	sock, token, dir := assistant.SocketPath(ws), assistant.TokenPath(ws), filepath.Dir(assistant.SocketPath(ws))
+	sock, token, dir := r.app.SocketPath(), r.app.TokenPath(), filepath.Dir(r.app.SocketPath())
 	// A script the model wrote earlier, so that the gate reads no path.
 	script := filepath.Join(r.granted, "tidy.sh")
 	write(t, script, fmt.Sprintf("chmod 0777 %s %s %s %s\nchmod 0644 %s %s %s\n", ws.Root, sock, dir, token, ws.Database(), ws.Config(), token))
