@@ -522,6 +522,12 @@ func Forward(ctx context.Context, ws workspace.Workspace, req Request, stdout, s
 	sock := SocketPath(rt, ws)
 	d := net.Dialer{Timeout: time.Second}
 	conn, err := d.DialContext(ctx, "unix", sock)
+	if errors.Is(err, fs.ErrPermission) {
+		// The socket is there and this user's (checkInstance): what
+		// refuses is this process's sandbox, which opens no Unix socket.
+		return 0, fmt.Errorf("%w: cannot connect to the running Wrasse's socket %s (%w). Programs Wrasse runs in its "+
+			"sandbox cannot drive it: run the command in your own terminal", ErrUntrustedInstance, sock, err)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%w: %w", ErrNotRunning, err)
 	}
