@@ -180,7 +180,17 @@ type envSpec struct {
 	launcher []string
 	// settings are the capability's settings in force (LoadRequest.Settings).
 	settings map[string]string
+	// unixSockets lets the commands it starts create Unix sockets: a
+	// capability that ships with Wrasse whose UnixSocketsSetting the
+	// person turned on. A plugin from elsewhere never gets them, whatever
+	// its settings say (its SKILL.md chooses their defaults).
+	unixSockets bool
 }
+
+// UnixSocketsSetting is the setting of a capability that ships with
+// Wrasse (the shell's) that lets the commands it starts create Unix
+// sockets; off unless "true".
+const UnixSocketsSetting = "unixSockets"
 
 // fileScope is what the egress checks a unix socket against: the
 // plugin's folders and the protected paths, with the files permission
@@ -224,10 +234,11 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	}
 	launcher := append([]string(nil), s.launcher...)
 	roots := append([]string(nil), s.roots...)
-	ws := s.workspace
+	ws, unixSockets := s.workspace, s.unixSockets
 	return func(cmd *exec.Cmd, network bool) error {
 		home, _ := os.UserHomeDir()
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network})
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network,
+			UnixSockets: unixSockets})
 		return sandbox.Command(cmd, launcher, p)
 	}
 }
@@ -249,7 +260,8 @@ func protectedPaths(ws string) (noAccess, readOnly []string) {
 func (h *Host) newEnvSpec(req cerebellum.LoadRequest, pol policy, log *slog.Logger) *envSpec {
 	c := req.Capability
 	granted := append([]string(nil), req.Granted...)
-	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher(), settings: req.Settings}
+	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher(), settings: req.Settings,
+		unixSockets: req.Trusted && strings.EqualFold(strings.TrimSpace(req.Settings[UnixSocketsSetting]), "true")}
 	s.noAccess, s.readOnly = protectedPaths(req.Workspace)
 	if c.Dir != "" {
 		s.pluginDir = filepath.Join(c.Dir, pluginDir)

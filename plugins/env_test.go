@@ -1,8 +1,12 @@
 package plugins
 
 import (
+	"log/slog"
 	"slices"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 func TestLooksSecret(t *testing.T) {
@@ -59,5 +63,26 @@ func TestVirtualEnv(t *testing.T) {
 				t.Errorf("withheld = %v; want %v", withheld, tc.withheld)
 			}
 		})
+	}
+}
+
+// The shell's unixSockets setting lets the commands of a capability that
+// ships with Wrasse open Unix sockets; a plugin from elsewhere never gets
+// them, whatever its settings (whose defaults its SKILL.md chooses).
+func TestUnixSocketsSettingOnlyForShippedCapabilities(t *testing.T) {
+	h := NewHost(Options{})
+	for _, c := range []struct {
+		trusted bool
+		value   string
+		want    bool
+	}{
+		{true, "", false}, {true, "false", false}, {true, "true", true}, {true, " TRUE ", true},
+		{false, "true", false}, {false, "", false},
+	} {
+		req := cerebellum.LoadRequest{Capability: &cerebellum.Capability{Name: "x", Manifest: &skillmd.Manifest{Name: "x"}},
+			Trusted: c.trusted, Settings: map[string]string{UnixSocketsSetting: c.value}}
+		if got := h.newEnvSpec(req, newPolicy(c.trusted, nil), slog.New(slog.DiscardHandler)).unixSockets; got != c.want {
+			t.Errorf("trusted %v, %s=%q: unix sockets %v, want %v", c.trusted, UnixSocketsSetting, c.value, got, c.want)
+		}
 	}
 }

@@ -79,6 +79,8 @@ type App struct {
 
 	serveMu sync.Mutex
 	servers []server
+
+	keep modeKeeper
 }
 
 // Open opens the workspace with everything wired. The caller owns the App
@@ -118,7 +120,7 @@ func Open(opts Options) (*App, error) {
 	}))
 	a.log = logger
 	a.closers = append(a.closers, closer)
-	a.KeepModes()
+	a.startKeepingModes()
 	// A config.json that cannot be read in full never stops Wrasse: what
 	// could be read applies, defaults the rest (ConfigErrors says what).
 	raw, _, err := ws.ReadConfig()

@@ -32,23 +32,39 @@ import (
 // programs that Wrasse did not start may. Every connection is checked:
 //
 //   - the socket lives in the user's private runtime folder
-//     (workspace.RuntimeDir, mode 0700), which no sandbox may read or write;
-//   - the kernel names the peer (SO_PEERCRED on Linux): it must be this
-//     user, and no process Wrasse started, or one they started in turn;
-//   - the request carries the launch token, a random value written at each
-//     Serve to a file (0600) beside the socket, which a program in Wrasse's
-//     sandbox cannot read; it is compared in constant time.
+//     (workspace.Runtime, mode 0700, chosen once when the App opens),
+//     which no sandbox may read or write;
+//   - before anything is read, the kernel names the peer (SO_PEERCRED on
+//     Linux): it must be this user, and no process Wrasse started, or one
+//     they started in turn;
+//   - the first line carries the launch token, a random value written at
+//     each Serve to a file (0600) beside the socket, which a program in
+//     Wrasse's sandbox cannot read; it is compared in constant time, and
+//     at most maxHelloLine bytes are read before it is, from at most
+//     maxUnchecked connections at a time.
 //
 // The client checks the other way before it sends anything, standard
-// input above all: the folder, the socket and the token file are this
-// user's alone (no links, no other owner, no other mode) and the process
-// that answers runs as this user.
+// input above all: the runtime folder is the one its session variables
+// name (never another one found instead), the folder, the socket and the
+// token file are this user's alone (no links, no other owner, no other
+// mode) and the process that answers runs as this user.
 //
-// The protocol is JSON lines. The client sends one Request; the server
-// answers with Frames: output on "out" and "err", and last "exit".
+// The protocol is JSON lines. The client sends a hello (a Request with
+// only Version and Token); the server answers a Frame with Ready, or
+// refuses (an "err" frame and "exit"). The client then sends the Request
+// with the command; the server answers with Frames: output on "out" and
+// "err", and last "exit".
 
 // protocolVersion changes when Request or Frame change incompatibly.
-const protocolVersion = 2
+const protocolVersion = 3
+
+// maxHelloLine bounds the first line, read before the token is checked.
+const maxHelloLine = 4 << 10
+
+// maxUnchecked bounds the connections being checked at a time (between
+// accept and a valid token), so that unauthenticated clients cannot make
+// the server hold many buffers or goroutines.
+const maxUnchecked = 8
 
 // maxForwardedStdin bounds the standard input a client forwards.
 const maxForwardedStdin = 1 << 20
@@ -65,10 +81,12 @@ const requestWait = 5 * time.Second
 
 // Request is what a second process asks of the running one.
 type Request struct {
-	Version int `json:"version"`
+	// Version and Token make the hello, the first line; the command's
+	// Request that follows leaves them out.
+	Version int `json:"version,omitempty"`
 	// Token is the running Wrasse's launch token, read by the client from
 	// the runtime folder.
-	Token string `json:"token"`
+	Token string `json:"token,omitempty"`
 	// Args are the command-line arguments after the program name; empty
 	// means "show yourself" (bring the window forward).
 	Args []string `json:"args"`
@@ -84,25 +102,45 @@ type Request struct {
 
 // Frame is one piece of the answer.
 type Frame struct {
-	Out  string `json:"out,omitempty"`
-	Err  string `json:"err,omitempty"`
-	Exit *int   `json:"exit,omitempty"`
+	// Ready answers a hello the server accepted: the client sends its
+	// command next.
+	Ready bool   `json:"ready,omitempty"`
+	Out   string `json:"out,omitempty"`
+	Err   string `json:"err,omitempty"`
+	Exit  *int   `json:"exit,omitempty"`
 }
 
 // Handler runs one forwarded request in the running process, writing what
 // the command prints to stdout and stderr, and returns its exit code.
 type Handler func(ctx context.Context, req Request, stdout, stderr io.Writer) int
 
-// SocketPath is the instance socket of workspace ws: in the user's runtime
-// folder, named by a hash of the workspace's root, so that it is short
-// enough for a socket name however deep the workspace is.
-func SocketPath(ws workspace.Workspace) string {
-	return filepath.Join(workspace.RuntimeDir(), instanceName(ws)+".sock")
+// SocketPath is the instance socket of workspace ws in runtime folder rt,
+// named by a hash of the workspace's root, so that it is short enough for
+// a socket name however deep the workspace is.
+func SocketPath(rt workspace.Runtime, ws workspace.Workspace) string {
+	return filepath.Join(rt.Dir, instanceName(ws)+".sock")
 }
 
 // TokenPath is the file holding the launch token of ws's running Wrasse.
-func TokenPath(ws workspace.Workspace) string {
-	return filepath.Join(workspace.RuntimeDir(), instanceName(ws)+".token")
+func TokenPath(rt workspace.Runtime, ws workspace.Workspace) string {
+	return filepath.Join(rt.Dir, instanceName(ws)+".token")
+}
+
+// SocketPath is the socket this App serves on (or would).
+func (a *App) SocketPath() string { return SocketPath(a.keep.runtime, a.ws) }
+
+// TokenPath is the launch token file of this App's socket.
+func (a *App) TokenPath() string { return TokenPath(a.keep.runtime, a.ws) }
+
+// clientRuntime is the runtime folder a client looks in: the one its
+// session variables name, or an error saying why that one cannot be used
+// (never another folder found instead).
+func clientRuntime() (workspace.Runtime, error) {
+	rt, err := workspace.ChooseRuntime(os.Getenv)
+	if err != nil {
+		return rt, fmt.Errorf("%w: %w", ErrUntrustedInstance, err)
+	}
+	return rt, nil
 }
 
 func instanceName(ws workspace.Workspace) string {
@@ -121,10 +159,14 @@ func instanceName(ws workspace.Workspace) string {
 // stopped cancels them itself. Close stops listening and waits until the
 // socket is gone and every forwarded command has returned.
 func (a *App) Serve(ctx context.Context, h Handler) error {
-	if _, err := workspace.EnsureRuntimeDir(); err != nil {
+	if a.keep.runtimeErr != nil {
+		return a.keep.runtimeErr
+	}
+	if err := a.keep.runtime.Ensure(); err != nil {
 		return err
 	}
-	path, tokenPath := SocketPath(a.ws), TokenPath(a.ws)
+	a.watchRuntime()
+	path, tokenPath := a.SocketPath(), a.TokenPath()
 	if len(path) > maxSocketPath {
 		return fmt.Errorf("the instance socket %s is %d bytes long, and socket names may have at most %d: set %s (or TMPDIR) to a shorter folder",
 			path, len(path), maxSocketPath, workspace.EnvRuntimeDir)
@@ -152,9 +194,9 @@ func (a *App) Serve(ctx context.Context, h Handler) error {
 	done := make(chan struct{})
 	a.serveMu.Lock()
 	a.servers = append(a.servers, server{stop: cancel, done: done, kept: []workspace.KeptMode{
-		{Path: filepath.Dir(path), Mode: 0o700, Dir: true}, {Path: path, Mode: 0o600}, {Path: tokenPath, Mode: 0o600}}})
+		{Path: path, Mode: 0o600}, {Path: tokenPath, Mode: 0o600}}})
 	a.serveMu.Unlock()
-	s := &instanceServer{app: a, token: token, handler: h}
+	s := &instanceServer{app: a, token: token, handler: h, unchecked: make(chan struct{}, maxUnchecked)}
 	var wg sync.WaitGroup
 	go func() {
 		<-ctx.Done()
@@ -209,21 +251,23 @@ type instanceServer struct {
 	app     *App
 	token   string
 	handler Handler
+	// unchecked holds one slot per connection not yet past the token.
+	unchecked chan struct{}
 }
 
-// serveConn checks who connected and what they sent, then runs it.
+// serveConn checks who connected, then what they sent, then runs it.
 func (s *instanceServer) serveConn(conn net.Conn) {
 	defer conn.Close()
 	fw := &frameWriter{enc: json.NewEncoder(conn)}
-	// The request is read before anything is decided, so that a refused
-	// client reads why instead of a broken pipe.
-	r := bufio.NewReaderSize(conn, 64<<10)
-	_ = conn.SetReadDeadline(time.Now().Add(requestWait))
-	line, err := readLine(r, maxForwardedStdin*2)
-	if err != nil {
+	select {
+	case s.unchecked <- struct{}{}:
+	default:
+		s.refuse(fw, Peer{}, fmt.Sprintf("%d other connections are being checked: try again in a moment", maxUnchecked))
 		return
 	}
-	_ = conn.SetReadDeadline(time.Time{})
+	release := sync.OnceFunc(func() { <-s.unchecked })
+	defer release()
+	// Who connected is decided before a byte is read: the kernel says it.
 	peer, err := peerOf(conn)
 	if err != nil {
 		s.refuse(fw, peer, "the kernel did not say which program connected: "+err.Error())
@@ -233,17 +277,43 @@ func (s *instanceServer) serveConn(conn net.Conn) {
 		s.refuse(fw, peer, why)
 		return
 	}
-	var req Request
-	if err := json.Unmarshal(line, &req); err != nil || req.Version != protocolVersion {
-		fw.exit(2, fmt.Sprintf("wrasse: the running Wrasse speaks protocol %d; this one sent something else: close the window and try again\n", protocolVersion))
+	r := bufio.NewReaderSize(conn, maxHelloLine)
+	_ = conn.SetReadDeadline(time.Now().Add(requestWait))
+	line, err := readLine(r, maxHelloLine)
+	if errors.Is(err, errTooLong) {
+		s.refuse(fw, peer, fmt.Sprintf("its first line was longer than %d bytes, which a wrasse command never sends before "+
+			"the launch token is checked", maxHelloLine))
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1 {
+	if err != nil {
+		return
+	}
+	var hello Request
+	jsonErr := json.Unmarshal(line, &hello)
+	// The token before the version: nothing tells a program without it
+	// more than that it was refused.
+	if subtle.ConstantTimeCompare([]byte(hello.Token), []byte(s.token)) != 1 {
 		s.refuse(fw, peer, "it did not carry this Wrasse's launch token, which only your own programs can read (not "+
 			"the ones Wrasse runs in its sandbox)")
 		return
 	}
-	req.Token, req.Peer = "", &peer
+	if jsonErr != nil || hello.Version != protocolVersion {
+		fw.exit(2, fmt.Sprintf("wrasse: the running Wrasse speaks protocol %d; this one sent something else: close the window and try again\n", protocolVersion))
+		return
+	}
+	release()
+	fw.ready()
+	line, err = readLine(r, maxRequestLine)
+	if err != nil {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		fw.exit(2, "wrasse: the running Wrasse could not read the command: "+err.Error()+"\n")
+		return
+	}
+	req.Version, req.Token, req.Peer = 0, "", &peer
 	// A client that goes away (Ctrl+C) cancels its command.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -251,7 +321,7 @@ func (s *instanceServer) serveConn(conn net.Conn) {
 		_, _ = io.Copy(io.Discard, r)
 		cancel()
 	}()
-	s.app.log.Info("running a forwarded command", "args", len(req.Args), "pid", peer.PID)
+	s.app.log.Info("running a forwarded command", "args", len(req.Args), "pid", peer.PID, "exe", Visible(peer.Exe))
 	code := s.handler(ctx, req, fw.stream(false), fw.stream(true))
 	fw.exit(code, "")
 }
@@ -275,7 +345,8 @@ func (s *instanceServer) check(peer Peer) string {
 
 // refuse tells the client why and logs it.
 func (s *instanceServer) refuse(fw *frameWriter, peer Peer, why string) {
-	s.app.log.Warn("refused a command on the instance socket", "pid", peer.PID, "uid", peer.UID, "exe", peer.Exe, "why", why)
+	s.app.log.Warn("refused a command on the instance socket", "pid", peer.PID, "uid", peer.UID, "exe", Visible(peer.Exe),
+		"peer", peer.String(), "why", why)
 	fw.exit(exitRefused, "wrasse: the running Wrasse refused this command: "+why+"\n")
 }
 
@@ -286,7 +357,8 @@ const exitRefused = 1
 type server struct {
 	stop func()
 	done chan struct{}
-	// kept are its folder, socket and token, whose modes are kept.
+	// kept are its socket and token, whose modes are kept (the runtime
+	// folder's are the App's).
 	kept []workspace.KeptMode
 }
 
@@ -302,6 +374,13 @@ func (a *App) stopServing() {
 	}
 }
 
+// maxRequestLine bounds the command's line: its standard input
+// (base64 in JSON), arguments and folder.
+const maxRequestLine = maxForwardedStdin*2 + 64<<10
+
+// errTooLong is a line longer than its limit.
+var errTooLong = errors.New("request too long")
+
 // readLine reads one newline-terminated line of at most limit bytes.
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var out []byte
@@ -309,7 +388,7 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 		chunk, err := r.ReadSlice('\n')
 		out = append(out, chunk...)
 		if len(out) > limit {
-			return nil, errors.New("request too long")
+			return nil, errTooLong
 		}
 		if err == nil {
 			return out, nil
@@ -346,6 +425,13 @@ func (w streamWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ready tells the client its hello was accepted.
+func (fw *frameWriter) ready() {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	_ = fw.enc.Encode(Frame{Ready: true})
+}
+
 func (fw *frameWriter) exit(code int, msg string) {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
@@ -356,21 +442,31 @@ func (fw *frameWriter) exit(code int, msg string) {
 }
 
 // CheckInstance checks, before anything is sent, that the process serving
-// ws would be this user's own Wrasse: the runtime folder and the socket in
-// it are this user's alone (no symbolic links, no other owner, no other
-// mode). It fails with ErrNotRunning when there is no socket, and with
-// ErrUntrustedInstance when there is one that must not be trusted.
+// ws would be this user's own Wrasse: the runtime folder is the one the
+// session variables name (XDG_RUNTIME_DIR set but not private is refused,
+// never replaced by another folder), and it, its session folder and the
+// socket in it are this user's alone (no symbolic links, no other owner,
+// no other mode). It fails with ErrNotRunning when there is no socket, and
+// with ErrUntrustedInstance when there is one that must not be trusted.
 func CheckInstance(ws workspace.Workspace) error {
-	dir, err := workspace.CheckRuntimeDir()
+	rt, err := clientRuntime()
+	if err != nil {
+		return err
+	}
+	return checkInstance(rt, ws)
+}
+
+func checkInstance(rt workspace.Runtime, ws workspace.Workspace) error {
+	err := rt.Check()
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %w", ErrNotRunning, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUntrustedInstance, err)
 	}
-	path := SocketPath(ws)
-	if filepath.Dir(path) != dir {
-		return fmt.Errorf("%w: the socket %s is outside the runtime folder %s", ErrUntrustedInstance, path, dir)
+	path := SocketPath(rt, ws)
+	if filepath.Dir(path) != rt.Dir {
+		return fmt.Errorf("%w: the socket %s is outside the runtime folder %s", ErrUntrustedInstance, path, rt.Dir)
 	}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %w", ErrNotRunning, err)
@@ -383,8 +479,8 @@ func CheckInstance(ws workspace.Workspace) error {
 
 // readToken reads the launch token of ws's running Wrasse, once its file
 // proved to be this user's alone.
-func readToken(ws workspace.Workspace) (string, error) {
-	path := TokenPath(ws)
+func readToken(rt workspace.Runtime, ws workspace.Workspace) (string, error) {
+	path := TokenPath(rt, ws)
 	if err := workspace.CheckPrivate(path, false, 0o600); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("%w: the running Wrasse left no launch token at %s (it is an older version, or the file "+
@@ -411,33 +507,48 @@ func readToken(ws workspace.Workspace) (string, error) {
 // Forward sends req to the process serving workspace ws and copies its
 // answer to stdout and stderr, returning the command's exit code. Nothing
 // is sent unless the socket proves to be this user's own Wrasse
-// (CheckInstance, the token file, the answering process's user). It
-// returns ErrNotRunning quickly when no process serves the workspace.
+// (CheckInstance, the token file, the answering process's user), and the
+// command (with its standard input) only once that Wrasse accepted the
+// token. It returns ErrNotRunning quickly when no process serves the
+// workspace.
 func Forward(ctx context.Context, ws workspace.Workspace, req Request, stdout, stderr io.Writer) (int, error) {
-	if err := CheckInstance(ws); err != nil {
+	rt, err := clientRuntime()
+	if err != nil {
 		return 0, err
 	}
+	if err := checkInstance(rt, ws); err != nil {
+		return 0, err
+	}
+	sock := SocketPath(rt, ws)
 	d := net.Dialer{Timeout: time.Second}
-	conn, err := d.DialContext(ctx, "unix", SocketPath(ws))
+	conn, err := d.DialContext(ctx, "unix", sock)
+	if errors.Is(err, fs.ErrPermission) {
+		// The socket is there and this user's (checkInstance): what
+		// refuses is this process's sandbox, which opens no Unix socket.
+		return 0, fmt.Errorf("%w: cannot connect to the running Wrasse's socket %s (%w). Programs Wrasse runs in its "+
+			"sandbox cannot drive it: run the command in your own terminal", ErrUntrustedInstance, sock, err)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%w: %w", ErrNotRunning, err)
 	}
 	defer conn.Close()
 	if peer, err := peerOf(conn); err != nil {
-		return 0, fmt.Errorf("%w: the kernel did not say which program answers on %s: %w", ErrUntrustedInstance, SocketPath(ws), err)
+		return 0, fmt.Errorf("%w: the kernel did not say which program answers on %s: %w", ErrUntrustedInstance, sock, err)
 	} else if peer.Known && peer.UID != os.Getuid() {
-		return 0, fmt.Errorf("%w: the program answering on %s runs as user %d, not as you", ErrUntrustedInstance, SocketPath(ws), peer.UID)
+		return 0, fmt.Errorf("%w: the program answering on %s runs as user %d, not as you", ErrUntrustedInstance, sock, peer.UID)
 	}
-	token, err := readToken(ws)
+	token, err := readToken(rt, ws)
 	if err != nil {
 		return 0, err
 	}
-	req.Version, req.Token = protocolVersion, token
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return 0, fmt.Errorf("send the command to the running Wrasse: %w", err)
-	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
+	enc := json.NewEncoder(conn)
+	// A server that refuses at once may close before the hello is
+	// written: its answer is read all the same.
+	sendErr := enc.Encode(Request{Version: protocolVersion, Token: token})
+	req.Version, req.Token = 0, ""
+	sent := false
 	dec := json.NewDecoder(bufio.NewReader(conn))
 	for {
 		var f Frame
@@ -445,7 +556,16 @@ func Forward(ctx context.Context, ws workspace.Workspace, req Request, stdout, s
 			if ctx.Err() != nil {
 				return 130, ctx.Err()
 			}
+			if sendErr != nil {
+				return 0, fmt.Errorf("send the command to the running Wrasse: %w", sendErr)
+			}
 			return 1, fmt.Errorf("the running Wrasse stopped answering: %w", err)
+		}
+		if f.Ready && !sent {
+			sent = true
+			if err := enc.Encode(req); err != nil {
+				return 0, fmt.Errorf("send the command to the running Wrasse: %w", err)
+			}
 		}
 		if f.Out != "" {
 			io.WriteString(stdout, f.Out)

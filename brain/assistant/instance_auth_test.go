@@ -34,7 +34,7 @@ func privateRuntime(t *testing.T) string {
 	t.Cleanup(func() { os.RemoveAll(session) })
 	t.Setenv(workspace.EnvRuntimeDir, session)
 	t.Setenv("TMPDIR", session)
-	return workspace.RuntimeDir()
+	return envRuntime().Dir
 }
 
 // impostor is a socket another program bound where Wrasse's would be; it
@@ -106,10 +106,10 @@ func TestForwardRefusesAnImpostor(t *testing.T) {
 	}
 	token := func(t *testing.T, mode os.FileMode) {
 		t.Helper()
-		if err := os.WriteFile(TokenPath(ws), []byte("impostor-token"), mode); err != nil {
+		if err := os.WriteFile(TokenPath(envRuntime(), ws), []byte("impostor-token"), mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(TokenPath(ws), mode); err != nil {
+		if err := os.Chmod(TokenPath(envRuntime(), ws), mode); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -120,15 +120,15 @@ func TestForwardRefusesAnImpostor(t *testing.T) {
 	}{
 		{"another user made the folder first", func(t *testing.T, dir string) *impostor {
 			mkdir(t, dir, 0o777)
-			im := listenImpostor(t, SocketPath(ws))
+			im := listenImpostor(t, SocketPath(envRuntime(), ws))
 			token(t, 0o644)
 			chown(t, dir)
-			chown(t, SocketPath(ws))
+			chown(t, SocketPath(envRuntime(), ws))
 			return im
 		}, "belongs to user 65534"},
 		{"the folder is open to others", func(t *testing.T, dir string) *impostor {
 			mkdir(t, dir, 0o777)
-			im := listenImpostor(t, SocketPath(ws))
+			im := listenImpostor(t, SocketPath(envRuntime(), ws))
 			token(t, 0o600)
 			return im
 		}, "has mode 0777"},
@@ -137,31 +137,31 @@ func TestForwardRefusesAnImpostor(t *testing.T) {
 			if err := os.Symlink(elsewhere, dir); err != nil {
 				t.Fatal(err)
 			}
-			im := listenImpostor(t, filepath.Join(elsewhere, filepath.Base(SocketPath(ws))))
-			if err := os.WriteFile(filepath.Join(elsewhere, filepath.Base(TokenPath(ws))), []byte("x"), 0o600); err != nil {
+			im := listenImpostor(t, filepath.Join(elsewhere, filepath.Base(SocketPath(envRuntime(), ws))))
+			if err := os.WriteFile(filepath.Join(elsewhere, filepath.Base(TokenPath(envRuntime(), ws))), []byte("x"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			return im
 		}, "is a symbolic link"},
 		{"another user's socket", func(t *testing.T, dir string) *impostor {
 			mkdir(t, dir, 0o700)
-			im := listenImpostor(t, SocketPath(ws))
-			_ = os.Chmod(SocketPath(ws), 0o600)
+			im := listenImpostor(t, SocketPath(envRuntime(), ws))
+			_ = os.Chmod(SocketPath(envRuntime(), ws), 0o600)
 			token(t, 0o600)
-			chown(t, SocketPath(ws))
+			chown(t, SocketPath(envRuntime(), ws))
 			return im
 		}, "belongs to user 65534"},
 		{"a socket open to others", func(t *testing.T, dir string) *impostor {
 			mkdir(t, dir, 0o700)
-			im := listenImpostor(t, SocketPath(ws))
-			_ = os.Chmod(SocketPath(ws), 0o666)
+			im := listenImpostor(t, SocketPath(envRuntime(), ws))
+			_ = os.Chmod(SocketPath(envRuntime(), ws), 0o666)
 			token(t, 0o600)
 			return im
 		}, "has mode 0666"},
 		{"a token open to others", func(t *testing.T, dir string) *impostor {
 			mkdir(t, dir, 0o700)
-			im := listenImpostor(t, SocketPath(ws))
-			_ = os.Chmod(SocketPath(ws), 0o600)
+			im := listenImpostor(t, SocketPath(envRuntime(), ws))
+			_ = os.Chmod(SocketPath(envRuntime(), ws), 0o600)
 			token(t, 0o644)
 			return im
 		}, "has mode 0644"},
@@ -196,7 +196,7 @@ func TestCheckInstance(t *testing.T) {
 	if err := CheckInstance(ws); !errors.Is(err, ErrNotRunning) {
 		t.Fatalf("no socket: %v", err)
 	}
-	if err := os.WriteFile(SocketPath(ws), nil, 0o600); err != nil {
+	if err := os.WriteFile(SocketPath(envRuntime(), ws), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := CheckInstance(ws); !errors.Is(err, ErrUntrustedInstance) || !strings.Contains(err.Error(), "is not a socket") {
@@ -204,24 +204,32 @@ func TestCheckInstance(t *testing.T) {
 	}
 }
 
-// rawRequest sends one request line as any client could and returns what
+// rawRequest speaks the protocol as any client could: req's Version and
+// Token as the hello, the rest once the server is ready; it returns what
 // came back.
 func rawRequest(t *testing.T, ws workspace.Workspace, req Request) string {
 	t.Helper()
-	c, err := net.Dial("unix", SocketPath(ws))
+	c, err := net.Dial("unix", SocketPath(envRuntime(), ws))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := json.NewEncoder(c).Encode(req); err != nil {
+	enc := json.NewEncoder(c)
+	if err := enc.Encode(Request{Version: req.Version, Token: req.Token}); err != nil {
 		t.Fatal(err)
 	}
+	req.Version, req.Token = 0, ""
 	var b strings.Builder
 	sc := bufio.NewScanner(c)
 	for sc.Scan() {
 		var f Frame
 		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
 			t.Fatal(err)
+		}
+		if f.Ready {
+			if err := enc.Encode(req); err != nil {
+				t.Fatal(err)
+			}
 		}
 		b.WriteString(f.Err + f.Out)
 		if f.Exit != nil {
@@ -252,10 +260,10 @@ func TestServeRequiresTheLaunchToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := a.Workspace()
-	if err := workspace.CheckPrivate(TokenPath(ws), false, 0o600); err != nil {
+	if err := workspace.CheckPrivate(TokenPath(envRuntime(), ws), false, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	token, err := readToken(ws)
+	token, err := readToken(envRuntime(), ws)
 	if err != nil || len(token) != 2*tokenBytes {
 		t.Fatalf("token %q, %v", token, err)
 	}
@@ -292,7 +300,7 @@ func TestTokenChangesWithEveryLaunch(t *testing.T) {
 		if err := a.Serve(t.Context(), func(context.Context, Request, io.Writer, io.Writer) int { return 0 }); err != nil {
 			t.Fatal(err)
 		}
-		tok, err := readToken(a.Workspace())
+		tok, err := readToken(envRuntime(), a.Workspace())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +308,7 @@ func TestTokenChangesWithEveryLaunch(t *testing.T) {
 		if err := a.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Lstat(TokenPath(a.Workspace())); !os.IsNotExist(err) {
+		if _, err := os.Lstat(a.TokenPath()); !os.IsNotExist(err) {
 			t.Fatalf("the token outlived Close: %v", err)
 		}
 	}
@@ -330,10 +338,10 @@ func TestServeChecksThePeer(t *testing.T) {
 // this user.
 func TestPeerOfAConnection(t *testing.T) {
 	privateRuntime(t)
-	if _, err := workspace.EnsureRuntimeDir(); err != nil {
+	if err := envRuntime().Ensure(); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(workspace.RuntimeDir(), "p.sock")
+	path := filepath.Join(envRuntime().Dir, "p.sock")
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -368,9 +376,11 @@ func TestPeerOfAConnection(t *testing.T) {
 
 // Modes a command opened up (chmod is outside the sandbox) are put back:
 // at open, and whenever KeepModes runs (after every tool call), the
-// socket, the token and the runtime folder too while serving.
+// session and runtime folders, the socket and the token too while
+// serving. (The watch may have put them back before KeepModes: it tells
+// them all the same, once.)
 func TestKeepModes(t *testing.T) {
-	privateRuntime(t)
+	session := filepath.Dir(privateRuntime(t))
 	ws := workspace.Workspace{Root: t.TempDir()}
 	if err := os.WriteFile(ws.Config(), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -392,7 +402,7 @@ func TestKeepModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	opened := map[string]os.FileMode{ws.Root: 0o777, ws.Database(): 0o644, ws.Config(): 0o666,
-		SocketPath(ws): 0o777, TokenPath(ws): 0o644, workspace.RuntimeDir(): 0o755}
+		SocketPath(envRuntime(), ws): 0o777, TokenPath(envRuntime(), ws): 0o644, envRuntime().Dir: 0o755, session: 0o711}
 	for p, m := range opened {
 		if err := os.Chmod(p, m); err != nil {
 			t.Fatal(err)

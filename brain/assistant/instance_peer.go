@@ -2,7 +2,7 @@ package assistant
 
 import (
 	"fmt"
-	"strings"
+	"unicode/utf8"
 )
 
 // Peer is the process at the other end of an instance connection, as the
@@ -26,12 +26,13 @@ type Peer struct {
 const maxAncestry = 256
 
 // String describes the process in one line for a person: its command line
-// (or name), its pid and its executable.
+// (or name), its pid and its executable, each with what would not show as
+// itself escaped (Visible, QuoteArg): a program chooses all three.
 func (p Peer) String() string {
 	if !p.Known && p.PID == 0 {
 		return "an unknown program (this system does not say which)"
 	}
-	what := p.Name
+	what := Visible(p.Name)
 	if len(p.Args) > 0 {
 		what = shortLine(p.Args)
 	}
@@ -40,17 +41,22 @@ func (p Peer) String() string {
 	}
 	s := fmt.Sprintf("%s (pid %d", what, p.PID)
 	if p.Exe != "" && (len(p.Args) == 0 || p.Args[0] != p.Exe) {
-		s += ", " + p.Exe
+		s += ", " + Visible(p.Exe)
 	}
 	return s + ")"
 }
 
-// shortLine is a command line for a person, cut to a readable length.
+// shortLine is a command line for a person, shell-quoted and escaped
+// (CommandLine), cut to a readable length on a character's boundary.
 func shortLine(args []string) string {
-	line := strings.Join(args, " ")
+	line := CommandLine(args)
 	const max = 300
 	if len(line) > max {
-		line = line[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
 	}
 	return line
 }

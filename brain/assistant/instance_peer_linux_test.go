@@ -62,7 +62,7 @@ func TestStartedBy(t *testing.T) {
 	if p.Name != "sh" || p.Exe == "" || len(p.Args) != 3 || p.Args[2] != "sleep 30 & echo $!; wait" || p.Parent == nil || p.Parent.PID != self {
 		t.Errorf("describeProcess = %+v", p)
 	}
-	if s := p.String(); !strings.Contains(s, "/bin/sh -c sleep 30") || !strings.Contains(s, "pid "+strconv.Itoa(cmd.Process.Pid)) {
+	if s := p.String(); !strings.Contains(s, "/bin/sh -c 'sleep 30 & echo $!; wait'") || !strings.Contains(s, "pid "+strconv.Itoa(cmd.Process.Pid)) {
 		t.Errorf("String = %q", s)
 	}
 }

@@ -85,18 +85,24 @@ func TestSecondOpenFailsFastWithLocked(t *testing.T) {
 	}
 }
 
+// envRuntime is the runtime folder the environment names now.
+func envRuntime() workspace.Runtime {
+	rt, _ := workspace.ChooseRuntime(os.Getenv)
+	return rt
+}
+
 // The socket and its token live in the user's private runtime folder,
 // named by a hash of the workspace, however deep the workspace is.
 func TestSocketPathInTheRuntimeFolder(t *testing.T) {
-	dir := workspace.RuntimeDir()
+	dir := envRuntime().Dir
 	for _, root := range []string{"/tmp/ws", "/" + strings.Repeat("deep/", 40)} {
 		ws := workspace.Workspace{Root: root}
-		sock, tok := SocketPath(ws), TokenPath(ws)
+		sock, tok := SocketPath(envRuntime(), ws), TokenPath(envRuntime(), ws)
 		if filepath.Dir(sock) != dir || filepath.Dir(tok) != dir || len(sock) >= 100 {
 			t.Errorf("%s: socket %s, token %s; runtime folder %s", root, sock, tok, dir)
 		}
 	}
-	if SocketPath(workspace.Workspace{Root: "/a"}) == SocketPath(workspace.Workspace{Root: "/b"}) {
+	if SocketPath(envRuntime(), workspace.Workspace{Root: "/a"}) == SocketPath(envRuntime(), workspace.Workspace{Root: "/b"}) {
 		t.Error("two workspaces share a socket")
 	}
 }
@@ -117,7 +123,7 @@ func TestCloseStopsServingAndRemovesTheSocket(t *testing.T) {
 	if _, err := Forward(context.Background(), ws, Request{Args: []string{"x"}}, io.Discard, io.Discard); !errors.Is(err, ErrNotRunning) {
 		t.Fatalf("after Close: %v", err)
 	}
-	if _, err := os.Stat(SocketPath(ws)); !os.IsNotExist(err) {
+	if _, err := os.Stat(SocketPath(envRuntime(), ws)); !os.IsNotExist(err) {
 		t.Fatalf("socket still there: %v", err)
 	}
 }

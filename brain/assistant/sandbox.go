@@ -173,5 +173,5 @@ func commandSummary(st sandbox.Status) string {
 	if !st.Files {
 		return "not confined (" + strings.Join(st.Gaps(), "; ") + ")"
 	}
-	return fmt.Sprintf("sandboxed by Landlock ABI %d (network per the Shell setting)", st.ABI)
+	return fmt.Sprintf("sandboxed by Landlock ABI %d (network and Unix sockets per the Shell's settings)", st.ABI)
 }

@@ -12,22 +12,32 @@ import (
 	"syscall"
 )
 
-// usableSessionDir reports whether dir (XDG_RUNTIME_DIR) is what the XDG
-// specification promises: an absolute folder of this user, mode 0700.
-// macOS has no such folder; its temporary folder is already per user.
-func usableSessionDir(dir string) bool {
-	if dir == "" || !filepath.IsAbs(dir) || runtime.GOOS == "darwin" {
-		return false
-	}
-	return CheckPrivate(dir, true, 0o700) == nil
-}
+// sessionDirsUsed is false on macOS, which has no XDG session folder; its
+// temporary folder is already per user.
+func sessionDirsUsed() bool { return runtime.GOOS != "darwin" }
 
 // stateDirUsable is false on macOS, whose temporary folder is already the
 // user's own.
 func stateDirUsable() bool { return runtime.GOOS != "darwin" }
 
 // loginSessionDir is where systemd-logind keeps the user's session folder.
-func loginSessionDir() string { return fmt.Sprintf("/run/user/%d", os.Getuid()) }
+func loginSessionDir() string {
+	if !sessionDirsUsed() {
+		return ""
+	}
+	return fmt.Sprintf("/run/user/%d", os.Getuid())
+}
+
+// ownDir reports whether path is a folder (not a link) that this user
+// owns: then it is the user's login session folder, whatever its mode.
+func ownDir(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	uid, ok := ownerOf(fi)
+	return ok && uid == os.Getuid()
+}
 
 // fallbackRuntimeDir is wrasse-UID in the temporary folder.
 func fallbackRuntimeDir(temp string) string {
@@ -71,22 +81,21 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 
 // RestoreModes puts back the mode of each path that differs from the one
 // wanted. Missing paths, symbolic links (never followed to change their
-// target) and shared folders with the sticky bit (a workspace opened at
-// /tmp is not made private for everyone else) are left alone. It returns
-// what it changed; the error lists the paths it could not change.
+// target: a workspace root that is a link is kept by its target's path,
+// see Workspace.KeptModes) and shared folders with the sticky bit (a
+// workspace opened at /tmp is not made private for everyone else) are
+// left alone. It returns what it changed; the error lists the paths it
+// could not change.
 func RestoreModes(paths []KeptMode) ([]Restored, error) {
 	var out []Restored
 	var errs []error
 	for _, k := range paths {
-		fi, err := os.Lstat(k.Path)
-		if err != nil || fi.Mode()&(fs.ModeSymlink|fs.ModeSticky) != 0 || fi.IsDir() != k.Dir {
+		was, changed, err := restoreMode(k)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restore the mode of %s to %04o: %w", k.Path, k.Mode, err))
 			continue
 		}
-		if was := fi.Mode().Perm(); was != k.Mode {
-			if err := os.Chmod(k.Path, k.Mode); err != nil {
-				errs = append(errs, fmt.Errorf("restore the mode of %s to %04o: %w", k.Path, k.Mode, err))
-				continue
-			}
+		if changed {
 			out = append(out, Restored{Path: k.Path, Was: was, Mode: k.Mode})
 		}
 	}

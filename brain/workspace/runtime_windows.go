@@ -7,8 +7,11 @@ import (
 	"path/filepath"
 )
 
-// usableSessionDir is false: Windows has no XDG runtime folder.
-func usableSessionDir(string) bool { return false }
+// sessionDirsUsed is false: Windows has no XDG runtime folder.
+func sessionDirsUsed() bool { return false }
+
+// ownDir is false: Windows has no login session folder.
+func ownDir(string) bool { return false }
 
 // stateDirUsable is false: the per-user temporary folder serves.
 func stateDirUsable() bool { return false }

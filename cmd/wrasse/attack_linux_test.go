@@ -140,7 +140,7 @@ func (r *attackRig) call(t *testing.T, tool string, args any) string {
 
 func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 	r := newAttackRig(t)
-	sock, token := assistant.SocketPath(r.app.Workspace()), assistant.TokenPath(r.app.Workspace())
+	sock, token := r.app.SocketPath(), r.app.TokenPath()
 	// perl is in every Debian and Ubuntu (perl-base): a program that
 	// speaks the protocol itself, without the CLI.
 	perl := func(line string) string {
@@ -148,21 +148,29 @@ func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 	}
 	refused := "the running Wrasse refused this command"
 	cantRead := "Programs Wrasse runs in its sandbox cannot drive it"
+	// A program in the command sandbox cannot open a Unix socket at all
+	// (the seccomp filter); elsewhere its request is refused.
+	blocked := func(out string) bool {
+		return strings.Contains(out, refused) || strings.Contains(out, "connect: Permission denied")
+	}
 
 	t.Run("a shell command", func(t *testing.T) {
 		// The real shell_exec: the command runs through wrasse __sandbox-exec.
 		out := r.call(t, "shell_exec", map[string]string{"command": r.attack() + "; cat " + token + " 2>&1; " + perl(forged("mcp", "add", "helper", "--", "python3", "m.py"))})
-		for _, want := range []string{cantRead, "exit=1", token + ": Permission denied", refused} {
+		for _, want := range []string{cantRead, "exit=1", token + ": Permission denied"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
+		}
+		if !blocked(out) {
+			t.Errorf("the forged request was neither refused nor kept from connecting:\n%s", out)
 		}
 		r.unchanged(t)
 	})
 
 	t.Run("a plugin granted only exec", func(t *testing.T) {
 		out := r.call(t, "probeexec_run", map[string]string{"command": "cat " + token + "; " + r.attack() + "; " + perl(forged("caps", "enable", "probenet", "--grant", "files,exec"))})
-		if !strings.Contains(out, "Permission denied") || !strings.Contains(out, refused) || strings.Contains(out, "Enabled") {
+		if !strings.Contains(out, "Permission denied") || !blocked(out) || strings.Contains(out, "Enabled") {
 			t.Errorf("output:\n%s", out)
 		}
 		r.unchanged(t)
@@ -242,7 +250,8 @@ func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := orphan(t, cmd)
-		if !strings.Contains(out, cantRead) || !strings.Contains(out, "did not carry this Wrasse's launch token") {
+		if !strings.Contains(out, cantRead) || !(strings.Contains(out, "did not carry this Wrasse's launch token") ||
+			strings.Contains(out, "connect: Permission denied")) {
 			t.Errorf("output:\n%s", out)
 		}
 		r.unchanged(t)
@@ -287,7 +296,7 @@ func quoteAll(args []string) []string {
 func TestSandboxedChmodIsUndone(t *testing.T) {
 	r := newAttackRig(t)
 	ws := r.app.Workspace()
-	sock, token, dir := assistant.SocketPath(ws), assistant.TokenPath(ws), filepath.Dir(assistant.SocketPath(ws))
+	sock, token, dir := r.app.SocketPath(), r.app.TokenPath(), filepath.Dir(r.app.SocketPath())
 	// A script the model wrote earlier, so that the gate reads no path.
 	script := filepath.Join(r.granted, "tidy.sh")
 	write(t, script, fmt.Sprintf("chmod 0777 %s %s %s %s\nchmod 0644 %s %s %s\n", ws.Root, sock, dir, token, ws.Database(), ws.Config(), token))

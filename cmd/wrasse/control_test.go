@@ -32,7 +32,13 @@ func privateRuntime(t *testing.T) string {
 	t.Cleanup(func() { os.RemoveAll(session) })
 	t.Setenv(workspace.EnvRuntimeDir, session)
 	t.Setenv("TMPDIR", session)
-	return workspace.RuntimeDir()
+	return envRuntime().Dir
+}
+
+// envRuntime is the runtime folder the environment names now.
+func envRuntime() workspace.Runtime {
+	rt, _ := workspace.ChooseRuntime(os.Getenv)
+	return rt
 }
 
 // Which command lines widen what the assistant may do, and so are asked
@@ -206,7 +212,7 @@ func TestSecretsSetRefusesAnImpostorSocket(t *testing.T) {
 	}
 	sum := sha256.Sum256([]byte(ws))
 	legacy := filepath.Join(os.TempDir(), fmt.Sprintf("wrasse-%d-%s.sock", os.Getuid(), hex.EncodeToString(sum[:8])))
-	sock := assistant.SocketPath(workspace.Workspace{Root: ws})
+	sock := assistant.SocketPath(envRuntime(), workspace.Workspace{Root: ws})
 	got := make(chan string, 4)
 	for _, p := range []string{sock, legacy} {
 		ln, err := net.Listen("unix", p)

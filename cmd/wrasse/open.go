@@ -174,7 +174,7 @@ func serveWhile(app *assistant.App, stderr io.Writer) (stop func(), err error) {
 		abort()
 		return nil, err
 	}
-	sock := assistant.SocketPath(app.Workspace())
+	sock := app.SocketPath()
 	return func() {
 		defer abort()
 		mu.Lock()

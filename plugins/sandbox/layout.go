@@ -106,6 +106,14 @@ type CommandOptions struct {
 	Temp string
 	// Network allows TCP.
 	Network bool
+	// UnixSockets allows creating Unix sockets (the Shell's unixSockets
+	// setting, which the person turns on). Without it socket(AF_UNIX) and
+	// a datagram socketpair are refused: Landlock does not govern
+	// connect(2) to a socket file, so a command could otherwise drive any
+	// local service that runs commands on request (Wrasse's control
+	// socket, the person's tmux or screen, systemd --user, the Docker
+	// daemon) and step out of the sandbox through it.
+	UnixSockets bool
 }
 
 // ForCommand is the policy of a shell command: read and write the granted
@@ -115,7 +123,7 @@ type CommandOptions struct {
 // need; never touch the workspace's database, config.json, caches and
 // logs, nor the MCP package cache; read and execute, never write, the
 // capability folder (skills ship scripts their instructions run from
-// there).
+// there); no Unix sockets unless o.UnixSockets.
 func ForCommand(o CommandOptions) Policy {
 	temp := o.Temp
 	if temp == "" {
@@ -126,6 +134,9 @@ func ForCommand(o CommandOptions) Policy {
 		Exec:      append([]string(nil), systemExec...),
 		ReadOnly:  append([]string{"/proc"}, etcFiles...),
 		Network:   o.Network,
+		// The filter (Filter) refuses them; a stream pair between the
+		// command's own processes stays allowed.
+		NoUnixSockets: !o.UnixSockets,
 	}
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
@@ -167,9 +178,12 @@ type PluginOptions struct {
 // roots (nothing without the files permission), read its own folder and
 // what the Go runtime and libraries read (time zones; name resolution and
 // certificates with network; system programs with exec), no TCP without
-// network, and the workspace's protected paths as for commands.
+// network, and the workspace's protected paths as for commands. With
+// exec, no Unix sockets: the programs it runs inherit the process's
+// sandbox, and no check of the plugin's own dials (its folders only)
+// reaches them.
 func ForPlugin(o PluginOptions) Policy {
-	p := Policy{Network: o.Network, NoListen: o.NoListen, ReadWrite: []string{"/dev/null"}}
+	p := Policy{Network: o.Network, NoListen: o.NoListen, NoUnixSockets: o.Exec, ReadWrite: []string{"/dev/null"}}
 	p.ReadOnly = append(p.ReadOnly, "/etc/localtime", "/usr/share/zoneinfo", "/dev/urandom")
 	if o.PluginDir != "" {
 		p.ReadOnly = append(p.ReadOnly, o.PluginDir)

@@ -12,10 +12,10 @@ import (
 )
 
 // Main is the sandbox re-exec: args are POLICY-JSON, "--", PROGRAM and its
-// arguments. It restricts this process to the policy (Restrict, then the
-// system call Filter) and executes the program in its place, with this
-// process's environment. It returns only on failure, with an exit status,
-// after saying why on stderr. When the kernel cannot enforce the policy
+// arguments. It restricts this process to the policy (Restrict,
+// DropCapabilities, then the system call Filter) and executes the program
+// in its place, with this process's environment. It returns only on
+// failure, with an exit status, after saying why on stderr. When the kernel cannot enforce the policy
 // the program still runs and the gaps are written to stderr, so that the
 // command's output shows them.
 func Main(args []string, stderr io.Writer) int {
@@ -41,6 +41,12 @@ func Main(args []string, stderr io.Writer) int {
 	}
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
+	}
+	// Root's capabilities would let the program read other processes'
+	// /proc entries (their environments, with secrets) past Landlock.
+	if err := DropCapabilities(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
 	}
 	switch err := Filter(p); {
 	case errors.Is(err, ErrUnsupported):

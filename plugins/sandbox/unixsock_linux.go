@@ -181,12 +181,15 @@ func Filter(p Policy) error {
 }
 
 // Confine restricts the calling process to p as far as the system can
-// (Restrict), then installs the system call filter p asks for (Filter):
-// what a process that confines itself (a plugin or run_go process) calls
-// instead of Restrict alone.
+// (Restrict), gives up its capabilities (DropCapabilities), then installs
+// the system call filter p asks for (Filter): what a process that confines
+// itself (a plugin or run_go process) calls instead of Restrict alone.
 func Confine(p Policy) (Status, error) {
 	st, err := Restrict(p)
 	if err != nil {
+		return st, err
+	}
+	if err := DropCapabilities(); err != nil {
 		return st, err
 	}
 	return st, Filter(p)
