@@ -1,73 +1,15 @@
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
-	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
-
-// longReply is a Markdown reply of about n bytes: headings, paragraphs,
-// lists and code blocks, each section numbered so a piece can be told
-// from another.
-func longReply(n int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "## Section %d\n\n", i)
-		fmt.Fprintf(&b, "Paragraph %d has **bold** words, `code` and a [link](https://example.com/%d). ", i, i)
-		b.WriteString(strings.Repeat("It goes on for a while to fill the line and wrap. ", 6) + "\n\n")
-		fmt.Fprintf(&b, "- item %d.1\n- item %d.2\n\n", i, i)
-		if i%5 == 0 {
-			fmt.Fprintf(&b, "```go\nfunc f%d() {\n\tfmt.Println(%d)\n}\n```\n\n", i, i)
-		}
-	}
-	return b.String()
-}
-
-// streamInSteps scripts a reply that sends text in steps pieces, each
-// sent only once the window shows the one before, so every step is at
-// least one flush of streamed text.
-func streamInSteps(h *harness, text string, steps int) (advance func(k int)) {
-	gates := make([]chan struct{}, steps)
-	parts := []pt.Part{}
-	size := len(text) / steps
-	for k := range steps {
-		end := (k + 1) * size
-		if k == steps-1 {
-			end = len(text)
-		}
-		parts = append(parts, pt.Text(text[k*size:end]))
-		if k < steps-1 {
-			gates[k] = make(chan struct{})
-			parts = append(parts, pt.Wait(gates[k]))
-		}
-	}
-	h.model.Reply(parts...)
-	return func(k int) {
-		h.t.Helper()
-		want := min((k+1)*size, len(text))
-		h.until(fmt.Sprintf("step %d of the reply on screen", k+1), func() bool {
-			r := h.streamingRow()
-			return r != nil && len(r.text) >= want
-		})
-		if k < steps-1 {
-			close(gates[k])
-		}
-	}
-}
-
-// streamingRow is the reply row of the current conversation (the last
-// assistant message's own row).
-func (h *harness) streamingRow() *row {
-	if i := h.chat.cur.lastAssistant(); i >= 0 {
-		return h.chat.cur.rows[i]
-	}
-	return nil
-}
 
 // A reply of megabytes streams in at the cost of the rows in view: a
 // flush re-parses and re-measures only what changed (the bar saying how
@@ -113,8 +55,35 @@ func TestLongReplyStreamsWithoutRerenderingIt(t *testing.T) {
 	if len(h.copied) == 0 || h.copied[len(h.copied)-1] != reply {
 		t.Error("Copy did not copy the whole reply")
 	}
-
+	// The store and the export have all of it too.
+	id := h.chat.cur.id
+	var stored string
+	for _, e := range h.stored(id) {
+		if e.Type == store.EventAssistantText {
+			stored = e.Text
+		}
+	}
+	if stored != reply {
+		t.Errorf("the stored reply has %d bytes, want %d", len(stored), len(reply))
+	}
+	var out exportBuffer
+	done := false
+	h.chat.export(id, "Long", &out, func(err error) {
+		if err != nil {
+			t.Errorf("export: %v", err)
+		}
+		done = true
+	})
+	h.until("the export written", func() bool { return done })
+	if !strings.Contains(out.String(), strings.TrimRight(reply, "\n")) {
+		t.Errorf("the export (%d bytes) does not hold the whole reply (%d bytes)", out.Len(), len(reply))
+	}
 }
+
+// exportBuffer is a file to export into.
+type exportBuffer struct{ bytes.Buffer }
+
+func (*exportBuffer) Close() error { return nil }
 
 // A long reply read back from the store opens in pieces too, and the
 // find bar finds words in its pieces not shown, on its first row.
