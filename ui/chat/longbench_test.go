@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
@@ -11,11 +12,14 @@ import (
 // BenchmarkLongReplyStream streams a 2 MB Markdown reply into the window
 // in 24 flushes, each shown before the next is sent, and waits for the
 // turn to end: what the UI goroutine spends on a huge reply (issue 24).
-// It uses nothing but the harness and the model, so the same file runs on
-// an older tree for a before figure.
+// Its wall time is mostly the throttle's pauses between flushes, so it
+// reports the process's CPU time per reply too (cpu-ms/op). It uses
+// nothing but the harness and the model, so the same files run on an
+// older tree for a before figure.
 func BenchmarkLongReplyStream(b *testing.B) {
 	h := newHarness(b)
 	reply := longReply(2 << 20)
+	cpu0, ok := processCPU()
 	for b.Loop() {
 		h.chat.NewConversation()
 		advance := streamInSteps(h, reply, 24)
@@ -27,6 +31,9 @@ func BenchmarkLongReplyStream(b *testing.B) {
 		if r := h.streamingRow(); r == nil || r.text != reply {
 			b.Fatal("the reply was not shown whole")
 		}
+	}
+	if cpu1, _ := processCPU(); ok {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	}
 }
 

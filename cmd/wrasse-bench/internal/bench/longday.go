@@ -381,7 +381,7 @@ func (r *runner) longDaySection(ctx context.Context) []Row {
 	rows := r.turnRows(ctx)
 	if os.Getenv("DISPLAY") == "" {
 		return append(rows, Row{Section: sectionLongDay, Measure: "window figures", Value: "skipped",
-			Note: "no $DISPLAY: run `xvfb-run -a -s '-screen 0 1280x800x24' wrasse-bench --only longday` (make bench-window)"})
+			Note: "no $DISPLAY: run `xvfb-run -a -s '-screen 0 1280x800x24' wrasse-bench --only longday`"})
 	}
 	if _, err := exec.LookPath("xdotool"); err != nil {
 		return append(rows, errorRow(sectionLongDay, "window figures", fmt.Errorf("xdotool is missing (make smoke-deps): %w", err)))
