@@ -8,6 +8,10 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
+// rowMore is the bar under a long message: how much is shown, Show more
+// and Show all. It follows the model's kinds (modelrows.go).
+const rowMore = rowWaiting + 1
+
 // How much of a long message is shown. At first the pieces within its
 // first firstShown bytes; Show more adds moreShown bytes of pieces, Show
 // all every piece (and every piece still to stream in). Pieces join the
@@ -85,7 +89,9 @@ func (t *transcript) headAt(i int) int {
 // none); the rows changed have their version moved. At most revealBytes
 // of pieces join per call (see revealing).
 func (t *transcript) arrange(r *row) int {
-	if r.long == nil && len(r.text) <= longMessage {
+	// Only messages are cut (the model's own rows, thinking among them,
+	// show r.text themselves).
+	if r.long == nil && (len(r.text) <= longMessage || r.kind != rowAssistant && r.kind != rowUser) {
 		if r.body == r.text {
 			return -1
 		}

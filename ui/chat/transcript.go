@@ -22,7 +22,6 @@ const (
 	rowTool     // a tool call with its gate decision and result
 	rowError    // a failure shown to the user, with Retry
 	rowApproval // a call waiting for the user's answer (never stored)
-	rowMore     // under a long message: how much is shown, Show more and Show all
 )
 
 // row is one entry of the message list. Rows are plain data; the widgets
