@@ -15,8 +15,10 @@ import (
 )
 
 // memoryRelease hands the heap's free pages back to the OS once a burst of
-// allocation has been painted: after the window's first frame and after
-// the first frame that shows a conversation just opened. Building the
+// allocation has been painted: after the window's first frame, after
+// the first frame that shows a conversation just opened, and when the
+// chat has been idle a moment after turns (a run of turns leaves the heap
+// at its collection target, twice what is live). Building the
 // window (parsing fonts, listing a thousand capabilities) and opening a
 // long conversation (decoding and measuring its messages) leave tens of
 // megabytes of garbage and emptied spans behind; the Go scavenger returns

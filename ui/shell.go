@@ -58,8 +58,8 @@ type Shell struct {
 	cancel     context.CancelFunc
 	stopEvents func()
 
-	// memory returns free heap pages to the OS after the first frame and
-	// after a conversation opens (memory.go).
+	// memory returns free heap pages to the OS after the first frame,
+	// after a conversation opens and once turns are over (memory.go).
 	memory *memoryRelease
 	// offer is the first-run folder offer above the chat (folderoffer.go).
 	offer *folderOffer
@@ -74,7 +74,7 @@ func Build(env *bridge.Env) *Shell {
 	c, st := newViews(env, func() {
 		s.ShowChat()
 		s.memory.arm() // opening a long conversation leaves garbage behind
-	})
+	}, func() { s.memory.arm() }) // so do turns
 	c = withFirstRun(env, c, assistant.FindLocalServers) // a new workspace sets its model up first (firstrun.go)
 	s.assemble(c, st)
 	return s

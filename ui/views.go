@@ -44,10 +44,11 @@ type pageReporter interface {
 
 // newViews builds the real chat and settings on env, wired back to the
 // shell: the settings' Back control and the sidebar's conversations show
-// the chat. The settings are built when first shown (lazysettings.go).
-func newViews(env *bridge.Env, showChat func()) (chatView, settingsView) {
+// the chat, and the chat idle after turns calls idle. The settings are built when first shown (lazysettings.go).
+func newViews(env *bridge.Env, showChat, idle func()) (chatView, settingsView) {
 	c := chat.New(env)
 	c.OnOpen = showChat
+	c.OnIdle = idle
 	return c, newLazySettings(env, func() settingsView {
 		s := settings.New(env)
 		s.OnBack = showChat

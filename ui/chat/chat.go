@@ -26,6 +26,11 @@ type Chat struct {
 	// new one, so the window shell can bring the chat forward. Set by the
 	// shell.
 	OnOpen func()
+	// OnIdle is called when no turn has run for a moment after one ended,
+	// so the window can return the memory the turns left free. Set by the
+	// shell.
+	OnIdle  func()
+	idleGen int
 
 	env  *bridge.Env
 	core *assistant.App

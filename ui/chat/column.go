@@ -27,6 +27,9 @@ type column struct {
 	parts []fyne.CanvasObject
 	// heights measures parts that are not ours (a Markdown view).
 	heights map[fyne.CanvasObject]func(width float32) float32
+	// trimTop and trimBottom drop the padding above or below: the rows of
+	// one long message's pieces follow each other as one text.
+	trimTop, trimBottom bool
 }
 
 // measureWith makes o's height at a width come from fn.
@@ -47,6 +50,18 @@ func newColumn(bg fyne.ThemeColorName, parts ...fyne.CanvasObject) *column {
 }
 
 func (c *column) pad() float32 { return c.Theme().Size(theme.SizeNameInnerPadding) }
+
+// padding is the padding above and below the parts.
+func (c *column) padding() (top, bottom float32) {
+	top, bottom = c.pad(), c.pad()
+	if c.trimTop {
+		top = 0
+	}
+	if c.trimBottom {
+		bottom = 0
+	}
+	return top, bottom
+}
 func (c *column) gap() float32 { return c.Theme().Size(theme.SizeNamePadding) }
 
 func (c *column) partHeight(o fyne.CanvasObject, width float32) float32 {
@@ -74,7 +89,8 @@ func (c *column) heightFor(width float32) float32 {
 	if n > 1 {
 		h += gap * float32(n-1)
 	}
-	return h + 2*pad
+	top, bottom := c.padding()
+	return h + top + bottom
 }
 
 func (c *column) MinSize() fyne.Size {
@@ -112,7 +128,7 @@ func (r *columnRenderer) Layout(size fyne.Size) {
 		r.c.bg.Resize(size)
 	}
 	inner := max(size.Width-2*pad, 1)
-	y := pad
+	y, _ := r.c.padding()
 	for _, p := range r.c.parts {
 		if !p.Visible() {
 			continue

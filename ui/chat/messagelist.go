@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/ui/markdown"
 )
 
 // anchor is where a conversation was scrolled to: the row at the top of
@@ -54,6 +56,10 @@ type messageList struct {
 	width    float32
 	heights  map[*row]cachedHeight
 	measurer *rowView
+	// cards are the cards of the rows shown lately; parser is the
+	// Markdown parser every message's view shares.
+	cards  *cards
+	parser *markdown.Parser
 	// highlight is the find bar's current match.
 	highlight *row
 	// total is the content height the list was last given, so "was the
@@ -75,8 +81,15 @@ type messageList struct {
 	lazy     bool
 	lazyNext int
 	lazyGen  int
-	// measured counts rows measured, for tests.
-	measured int
+	// measured counts rows measured, parsed the Markdown parsed by every
+	// row's view (calls and bytes), for tests.
+	measured    int
+	parses      int
+	parsedBytes int
+	// count is the number of rows the list was last given.
+	count int
+	// revealGen moves with every reveal step scheduled (see reveal).
+	revealGen int
 	// lastRows are the rows given to the list as the last reply or error:
 	// their height changes (Retry goes) when rows come after them, so
 	// changed measures them again whatever its from.
@@ -84,7 +97,7 @@ type messageList struct {
 }
 
 func newMessageList(c *Chat) *messageList {
-	m := &messageList{c: c, heights: map[*row]cachedHeight{}, schedule: c.after}
+	m := &messageList{c: c, heights: map[*row]cachedHeight{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
 	m.list = m.newList()
@@ -114,6 +127,7 @@ func (m *messageList) newList() *widget.List {
 	for i := range n {
 		m.setHeight(l, i)
 	}
+	m.count = n
 	m.total = m.contentHeight()
 	return l
 }
@@ -281,6 +295,7 @@ func (m *messageList) remeasure(gen int) {
 // reset shows the current transcript from scratch, scrolled to a.
 func (m *messageList) reset(a anchor) {
 	clear(m.heights)
+	m.cards.forget()
 	m.lazy = false
 	m.lazyGen++
 	m.highlight = nil
@@ -314,25 +329,95 @@ func (m *messageList) changed(from int) {
 	for i := from; i < n; i++ {
 		m.setHeight(m.list, i)
 	}
+	m.count = n
 	m.total = m.contentHeight()
 	m.list.Refresh()
 	if follow {
 		m.scrollToEnd()
 	}
+	m.revealLater()
 }
 
-// rowChanged re-renders one row (a streaming reply), nothing else.
+// rowChanged re-renders the rows from i on that changed (a streaming
+// reply: its row, or of a long one the row of its last piece shown or
+// its bar), nothing else; rows added or gone make it changed.
 func (m *messageList) rowChanged(i int) {
 	if i < 0 {
 		return
 	}
+	n := m.c.rowCount()
+	if n != m.count {
+		m.changed(i)
+		return
+	}
 	follow := m.atEnd()
-	m.setHeight(m.list, i)
+	for ; i < n; i++ {
+		r := m.c.rowAt(i)
+		if c, ok := m.heights[r]; ok && c.version == r.version {
+			continue
+		}
+		m.setHeight(m.list, i)
+		m.list.RefreshItem(i)
+	}
 	m.total = m.contentHeight()
-	m.list.RefreshItem(i)
 	if follow {
 		m.scrollToEnd()
 	}
+	m.revealLater()
+}
+
+// revealLater schedules the next step of showing long messages' pieces
+// (see longtext.go) when some are waiting, between frames.
+func (m *messageList) revealLater() {
+	if m.revealGen > 0 {
+		return // one is scheduled
+	}
+	for _, r := range m.c.cur.rows {
+		if r.revealing() {
+			m.revealGen++
+			gen, tr := m.revealGen, m.c.cur
+			m.schedule(0, func() { m.reveal(gen, tr) })
+			return
+		}
+	}
+}
+
+// reveal adds the next pieces of the long messages waiting to show them,
+// keeping the view on the row at its top (or at the end while a reply
+// streams there), and schedules another step while some wait.
+func (m *messageList) reveal(gen int, tr *transcript) {
+	if gen != m.revealGen {
+		return
+	}
+	m.revealGen = 0
+	if tr != m.c.cur {
+		return
+	}
+	keep := m.anchorTop()
+	if m.atEnd() && m.c.running(tr) {
+		keep = anchor{end: true} // following a reply as it streams
+	}
+	from := -1
+	for i := 0; i < len(tr.rows); i++ {
+		if r := tr.rows[i]; r.revealing() {
+			if f := tr.arrange(r); f >= 0 && (from < 0 || f < from) {
+				from = f
+			}
+			i += r.span()
+		}
+	}
+	if from < 0 {
+		return
+	}
+	n := m.c.rowCount()
+	for i := from; i < n; i++ {
+		m.setHeight(m.list, i)
+	}
+	m.count = n
+	m.total = m.contentHeight()
+	m.list.Refresh()
+	m.scrollTo(keep)
+	m.revealLater()
 }
 
 // scrollToEnd shows the last row. The offset is computed from the
@@ -380,12 +465,27 @@ func (m *messageList) anchor() anchor {
 	if m.atEnd() {
 		return anchor{end: true}
 	}
+	return m.anchorTop()
+}
+
+// anchorTop is the row at the top of the view and how far into it, even
+// at the end. The rows of a long message's pieces count from its first:
+// a place is kept by seq, and they share their message's.
+func (m *messageList) anchorTop() anchor {
+	if m.restore != nil && !m.restore.end {
+		return *m.restore
+	}
 	off := m.list.GetScrollOffset()
 	y, gap := float32(0), m.gap()
+	first := float32(0) // the top of the first row of the seq at y
 	for i := range m.c.rowCount() {
+		r := m.c.rowAt(i)
+		if r.part == nil {
+			first = y
+		}
 		h := m.heightOf(i)
 		if off < y+h+gap {
-			return anchor{seq: m.c.rowAt(i).seq, delta: off - y}
+			return anchor{seq: r.seq, delta: off - first}
 		}
 		y += h + gap
 	}
@@ -493,7 +593,11 @@ type rowView struct {
 	appr  *approvalCard
 	errc  *errorCard
 	model modelRows // thinking, notices, waiting (modelrows.go)
+	more  *moreCard
 	shown fyne.CanvasObject
+	// slot is where the cards come from (not for the measuring row,
+	// whose cards are its own).
+	slot *cardSlot
 	// indent is how far the shown card sits in from the left: a call a
 	// code-mode program made is nested under the program's card.
 	indent float32
@@ -524,8 +628,20 @@ func (v *rowView) bind(r *row, last, lit bool) {
 	if lit {
 		mark = v.c.find.query()
 	}
-	k := boundKey{r: r, version: r.version, last: last, lit: lit, mark: mark, running: v.c.running(v.c.cur)}
-	if k == v.key {
+	k := boundKey{r: r, version: r.version, last: last, lit: lit, mark: mark, running: v.c.running(v.c.cur) && showsRunning(r)}
+	if !v.quiet {
+		// The card comes from the list's cards (see cards.go).
+		slot := v.c.list.cards.take(r)
+		if k == v.key && slot == v.slot && slot.key == k {
+			return
+		}
+		v.slot = slot
+		v.msg, v.tool, v.appr, v.errc, v.more = slot.msg, slot.tool, slot.appr, slot.errc, slot.more
+		defer func() {
+			slot.msg, slot.tool, slot.appr, slot.errc, slot.more = v.msg, v.tool, v.appr, v.errc, v.more
+			slot.key = k
+		}()
+	} else if k == v.key {
 		return
 	}
 	v.key = k
@@ -562,6 +678,13 @@ func (v *rowView) bind(r *row, last, lit bool) {
 		}
 		v.errc.bind(r, last)
 		v.shown = v.errc.col
+	case rowMore:
+		if v.more == nil {
+			v.more = newMoreCard(v.c)
+			v.more.quiet = v.quiet
+		}
+		v.more.bind(r)
+		v.shown = v.more.col
 	default:
 		v.shown = v.bindModelRow(r)
 	}
@@ -580,6 +703,18 @@ func (v *rowView) bind(r *row, last, lit bool) {
 	if !v.quiet {
 		v.Refresh()
 	}
+}
+
+// showsRunning reports whether row r may look different while a turn runs
+// (a message's Edit and Regenerate, an error's Retry go): tool and
+// approval cards and a long message's later rows do not, and are not
+// bound again when a turn starts and ends.
+func showsRunning(r *row) bool {
+	switch r.kind {
+	case rowTool, rowApproval, rowMore:
+		return false
+	}
+	return r.part == nil // the model's rows too (modelrows.go)
 }
 
 // texts are the plain texts the row of kind k shows, where find marks
@@ -631,10 +766,13 @@ func (r *rowRenderer) Layout(size fyne.Size) {
 	}
 }
 
+// Refresh lays the row out and redraws its outline. The card shown
+// refreshed what changed in it when it was bound: refreshing all of it
+// again would lay out and shape every label and line of the row anew for
+// each row the list binds (the list binds every row in view at each of
+// its full refreshes, which a turn causes many times).
 func (r *rowRenderer) Refresh() {
 	r.Layout(r.v.Size())
 	r.v.hl.Refresh()
-	if r.v.shown != nil {
-		r.v.shown.Refresh()
-	}
+	canvas.Refresh(r.v)
 }

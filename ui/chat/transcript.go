@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,9 +27,15 @@ const (
 // row is one entry of the message list. Rows are plain data; the widgets
 // bound to them are recycled by the list.
 type row struct {
-	kind   rowKind
-	seq    uint64 // the event it comes from (for a tool: the call)
-	text   string // message text, or an error's text
+	kind rowKind
+	seq  uint64 // the event it comes from (for a tool: the call)
+	text string // message text, or an error's text
+	// body is what a message's row shows: its text, or of a long
+	// message (longtext.go) its first piece; part is set on the rows of
+	// its later pieces and its bar, long on its own row.
+	body   string
+	part   *partOf
+	long   *longText
 	status store.Status
 	model  string
 	tool   *toolCall
@@ -148,6 +155,9 @@ func (t *toolCall) stopped() bool {
 // plain is the row's text as searched by the find bar and copied by the
 // Copy button.
 func (r *row) plain() string {
+	if r.part != nil {
+		return "" // the message's own row has all of it
+	}
 	switch r.kind {
 	case rowTool:
 		t := r.tool
@@ -170,7 +180,9 @@ func (r *row) plain() string {
 func (t *transcript) estimate() int {
 	n := 0
 	for _, r := range t.rows {
-		n += cerebellum.EstimateTokens(r.plain())
+		if r.part == nil {
+			n += cerebellum.EstimateTokens(r.plain())
+		}
 	}
 	return n
 }
@@ -341,19 +353,21 @@ func (t *transcript) message(k rowKind, e store.Event) int {
 		t.remove(r)
 		return -1
 	}
+	t.arrange(r)
 	return t.index(r)
 }
 
 // streamed shows text received so far for a streaming reply; it returns
-// the row's index, or -1 when the reply is not (or no longer) streaming.
+// the index of the first row that changed, or -1 when none did (the reply
+// is not, or no longer, streaming). Of a long reply only the rows whose
+// piece changed do, usually the last one shown or only its bar.
 func (t *transcript) streamed(seq uint64, text string) int {
 	r := t.seqs[seq]
 	if r == nil || (r.kind != rowAssistant && r.kind != rowThinking) || r.status != store.StatusStreaming || r.text == text {
 		return -1
 	}
 	r.text = text
-	r.version++
-	return t.index(r)
+	return t.arrange(r)
 }
 
 // toolRow finds the row of the call an event answers, making one when the
@@ -395,6 +409,7 @@ func (t *transcript) truncateFrom(seq uint64) {
 // lastUser is the last user message's row, or nil.
 func (t *transcript) lastUser() *row {
 	for i := len(t.rows) - 1; i >= 0; i-- {
+		i = t.headAt(i)
 		if t.rows[i].kind == rowUser {
 			return t.rows[i]
 		}
@@ -406,6 +421,7 @@ func (t *transcript) lastUser() *row {
 // cards and errors follow it since the last user message, or -1.
 func (t *transcript) lastAssistant() int {
 	for i := len(t.rows) - 1; i >= 0; i-- {
+		i = t.headAt(i) // a long message's later rows are part of it
 		switch t.rows[i].kind {
 		case rowAssistant:
 			return i
@@ -418,7 +434,7 @@ func (t *transcript) lastAssistant() int {
 
 func (t *transcript) remove(r *row) {
 	if i := t.index(r); i >= 0 {
-		t.rows = append(t.rows[:i], t.rows[i+1:]...)
+		t.rows = slices.Delete(t.rows, i, i+1+r.span())
 	}
 	delete(t.seqs, r.seq)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -92,6 +93,7 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &turnRun{tr: tr, cancel: cancel, text: text}
 	c.turns[tr] = run
+	c.idleGen++ // not idle
 	if tr.id != 0 {
 		c.live[tr.id] = tr
 	}
@@ -135,6 +137,7 @@ func (c *Chat) bind(run *turnRun, id store.ID) {
 func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
 	tr := run.tr
 	delete(c.turns, tr)
+	c.idleLater()
 	c.bind(run, id)
 	if tr.id != 0 {
 		delete(c.live, tr.id)
@@ -154,6 +157,21 @@ func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
 	c.refreshChrome()
 	c.sidebar.reload()
 	c.sidebar.selectID(tr.id)
+}
+
+// idleAfter is how long after a turn ends with none running OnIdle is
+// called.
+const idleAfter = 2 * time.Second
+
+// idleLater calls OnIdle once no turn has run for idleAfter.
+func (c *Chat) idleLater() {
+	c.idleGen++
+	gen := c.idleGen
+	c.after(idleAfter, func() {
+		if gen == c.idleGen && len(c.turns) == 0 && c.OnIdle != nil {
+			c.OnIdle()
+		}
+	})
 }
 
 // applyEvent shows a stored event of run's turn.

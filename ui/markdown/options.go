@@ -28,6 +28,12 @@ type Options struct {
 	// After runs f on the UI goroutine after d; it times the revert of a
 	// Copy button from "Copied". Tests pass one that keeps f to call later.
 	After func(d time.Duration, f func())
+	// Parsed is told the size of each source SetMarkdown parses, so a
+	// caller can count what re-rendering costs (tests of streaming).
+	Parsed func(bytes int)
+	// Parser is shared by the views of a list (nil: the view builds its
+	// own).
+	Parser *Parser
 }
 
 func (o *Options) copy(text string) {

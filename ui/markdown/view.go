@@ -42,11 +42,25 @@ type rendered struct {
 
 var _ fyne.Widget = (*View)(nil)
 
-// NewView returns an empty view; fill it with SetMarkdown.
-func NewView(opts Options) *View {
+// Parser is goldmark's parser with the extensions a view renders. Building
+// one costs more than parsing a message, so the views of a list share one
+// (Options.Parser). A parse keeps its state apart from the parser; views
+// use it on the UI goroutine, one parse at a time.
+type Parser struct{ p parser.Parser }
+
+// NewParser builds a Parser.
+func NewParser() *Parser {
 	md := goldmark.New(goldmark.WithExtensions(
 		extension.Table, extension.Strikethrough, extension.TaskList, extension.Linkify))
-	v := &View{opts: opts, parser: md.Parser(), stack: stackLayout{gap: 2}}
+	return &Parser{p: md.Parser()}
+}
+
+// NewView returns an empty view; fill it with SetMarkdown.
+func NewView(opts Options) *View {
+	if opts.Parser == nil {
+		opts.Parser = NewParser()
+	}
+	v := &View{opts: opts, parser: opts.Parser.p, stack: stackLayout{gap: 2}}
 	v.ExtendBaseWidget(v)
 	return v
 }
@@ -65,6 +79,9 @@ func (v *View) SetMarkdown(src string) {
 		return
 	}
 	v.set, v.src = true, src
+	if v.opts.Parsed != nil {
+		v.opts.Parsed(len(src))
+	}
 	source := []byte(src)
 	pc := parser.NewContext()
 	doc := v.parser.Parse(text.NewReader(source), parser.WithContext(pc))

@@ -29,15 +29,18 @@ const (
 	SecCodeMode = "codemode"
 	// SecModels measures what real model servers cost a turn (models.go).
 	SecModels = "models"
+	// SecLongDay measures a long day: late turns against early ones, a
+	// 10 MB reply and many tool turns in the window (issue 24).
+	SecLongDay = "longday"
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecModels, SecMemory, SecWindow}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecModels, SecMemory, SecWindow, SecLongDay}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecModels, SecScale, SecWindow}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecModels, SecScale, SecWindow, SecLongDay}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -195,6 +198,8 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 		return r.codeModeSection(ctx)
 	case SecModels:
 		return r.modelsSection(ctx)
+	case SecLongDay:
+		return r.longDaySection(ctx)
 	case SecPlugins:
 		rows := firstInterpretation(ctx, r.tmp, p.loadRuns, r.cfg.Seed)
 		return append(rows, callCost(ctx, r.tmp, p.callIters, p.callReps, r.cfg.Seed)...)

@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +75,7 @@ func (r *runner) window(ctx context.Context, bin string) []Row {
 	if err := dropCached(filepath.Join(ws, "wrasse.db")); err != nil {
 		return []Row{errorRow(sectionWindow, "window figures", err)}
 	}
-	srv, err := newStreamServer()
+	srv, err := newDayServer()
 	if err != nil {
 		return []Row{errorRow(sectionWindow, "window figures", err)}
 	}
@@ -125,7 +122,7 @@ func (r *runner) window(ctx context.Context, bin string) []Row {
 
 // windowSession measures one open window: memory, opening, scrolling,
 // streaming.
-func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *streamServer) []Row {
+func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *dayServer) []Row {
 	var rows []Row
 	settle := func() { sleepCtx(ctx, 2*time.Second) }
 	settle()
@@ -171,11 +168,11 @@ func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *streamSe
 	if err != nil {
 		return append(rows, errorRow(sectionWindow, "frame time, streaming", err))
 	}
-	start, end, err := srv.wait(ctx)
+	resp, err := srv.wait(ctx, "stream", 60*time.Second)
 	if err != nil {
 		return append(rows, errorRow(sectionWindow, "frame time, streaming", err))
 	}
-	return append(rows, frameRows("a reply streaming at 100 tokens/s", w.framesBetween(start, end))...)
+	return append(rows, frameRows("a reply streaming at 100 tokens/s", w.framesBetween(resp.start, resp.end))...)
 }
 
 // idleMeasure names the idle row, whose baseline is the bare window's.
@@ -488,82 +485,3 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
-
-// streamServer is a minimal OpenAI-compatible model that streams one
-// reply of streamTokens words, one every streamInterval, and says when
-// the stream began and ended.
-type streamServer struct {
-	url  string
-	srv  *http.Server
-	span chan [2]time.Time
-}
-
-func newStreamServer() (*streamServer, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	s := &streamServer{url: "http://" + ln.Addr().String(), span: make(chan [2]time.Time, 4)}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, _ *http.Request) {
-		io.WriteString(w, `{"object":"list","data":[{"id":"bench-model","object":"model"}]}`)
-	})
-	mux.HandleFunc("/v1/chat/completions", s.stream)
-	s.srv = &http.Server{Handler: mux}
-	go s.srv.Serve(ln)
-	return s, nil
-}
-
-func (s *streamServer) stream(w http.ResponseWriter, r *http.Request) {
-	_, _ = io.Copy(io.Discard, r.Body)
-	w.Header().Set("Content-Type", "text/event-stream")
-	fl, _ := w.(http.Flusher)
-	chunk := func(delta, finish string) {
-		d := map[string]any{}
-		if delta != "" {
-			d["content"] = delta
-		}
-		c := map[string]any{"index": 0, "delta": d}
-		if finish != "" {
-			c["finish_reason"] = finish
-		}
-		b, _ := json.Marshal(map[string]any{"id": "bench", "object": "chat.completion.chunk", "model": "bench-model", "choices": []any{c}})
-		fmt.Fprintf(w, "data: %s\n\n", b)
-		if fl != nil {
-			fl.Flush()
-		}
-	}
-	start := time.Now()
-	tick := time.NewTicker(streamInterval)
-	defer tick.Stop()
-	for i := range streamTokens {
-		word := "token "
-		if i%12 == 11 {
-			word = "token.\n\n"
-		}
-		chunk(word, "")
-		select {
-		case <-r.Context().Done():
-			return
-		case <-tick.C:
-		}
-	}
-	chunk("", "stop")
-	fmt.Fprint(w, "data: [DONE]\n\n")
-	s.span <- [2]time.Time{start, time.Now()}
-}
-
-// wait returns when the first stream began and ended.
-func (s *streamServer) wait(ctx context.Context) (start, end time.Time, err error) {
-	select {
-	case sp := <-s.span:
-		return sp[0], sp[1], nil
-	case <-ctx.Done():
-		return time.Time{}, time.Time{}, ctx.Err()
-	case <-time.After(60 * time.Second):
-		return time.Time{}, time.Time{}, errors.New("the window sent no chat request within 60 s")
-	}
-}
-
-// Close stops the server.
-func (s *streamServer) Close() { _ = s.srv.Close() }

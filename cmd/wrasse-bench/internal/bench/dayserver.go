@@ -1,0 +1,264 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// dayServer is a minimal OpenAI-compatible model for a long day: it
+// answers by the conversation's last message, as a person's requests
+// would go, and keeps nothing of the requests (a fake that recorded them
+// would grow with the conversation and blur what is measured):
+//
+//   - "stream please": streamTokens words, one every streamInterval;
+//   - "big N": a Markdown reply of N bytes, as fast as it can be sent, in
+//     pieces of hugeChunk bytes;
+//   - "tool …": a call of calc_eval, and once its result is back a short
+//     answer;
+//   - anything else: a short answer of about 400 bytes.
+//
+// Each finished response is reported on done with its kind, start and end.
+type dayServer struct {
+	url  string
+	srv  *http.Server
+	done chan dayResponse
+	// asked receives the last message of each request as it arrives.
+	asked chan string
+	// big holds the Markdown of "big" replies, made once per size.
+	mu  sync.Mutex
+	big map[int]string
+}
+
+// dayResponse is one finished response.
+type dayResponse struct {
+	kind       string // "stream", "big", "tool", "answer"
+	start, end time.Time
+	bytes      int
+}
+
+// hugeChunk is the size of each streamed piece of a "big" reply.
+const hugeChunk = 512
+
+func newDayServer() (*dayServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &dayServer{url: "http://" + ln.Addr().String(), done: make(chan dayResponse, 1024), asked: make(chan string, 1024), big: map[int]string{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, `{"object":"list","data":[{"id":"bench-model","object":"model"}]}`)
+	})
+	mux.HandleFunc("/v1/chat/completions", s.chat)
+	s.srv = &http.Server{Handler: mux}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+// Close stops the server.
+func (s *dayServer) Close() { _ = s.srv.Close() }
+
+// lastMessage is the role and text of a request's last message.
+func lastMessage(body io.Reader) (role, text string, err error) {
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(body).Decode(&req); err != nil {
+		return "", "", err
+	}
+	if len(req.Messages) == 0 {
+		return "", "", errors.New("a request without messages")
+	}
+	m := req.Messages[len(req.Messages)-1]
+	if err := json.Unmarshal(m.Content, &text); err != nil {
+		// Content as parts: take the text ones.
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(m.Content, &parts)
+		for _, p := range parts {
+			text += p.Text
+		}
+	}
+	return m.Role, text, nil
+}
+
+func (s *dayServer) chat(w http.ResponseWriter, r *http.Request) {
+	role, text, err := lastMessage(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	select {
+	case s.asked <- text:
+	default:
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	out := bufio.NewWriterSize(w, 64<<10)
+	fl, _ := w.(http.Flusher)
+	flush := func() {
+		_ = out.Flush()
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	chunk := func(delta map[string]any, finish string) {
+		c := map[string]any{"index": 0, "delta": delta}
+		if finish != "" {
+			c["finish_reason"] = finish
+		}
+		b, _ := json.Marshal(map[string]any{"id": "bench", "object": "chat.completion.chunk", "model": "bench-model", "choices": []any{c}})
+		fmt.Fprintf(out, "data: %s\n\n", b)
+	}
+	start := time.Now()
+	resp := dayResponse{start: start}
+	switch {
+	case role == "user" && text == "stream please":
+		resp.kind = "stream"
+		tick := time.NewTicker(streamInterval)
+		defer tick.Stop()
+		for i := range streamTokens {
+			word := "token "
+			if i%12 == 11 {
+				word = "token.\n\n"
+			}
+			chunk(map[string]any{"content": word}, "")
+			flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+			}
+		}
+		chunk(map[string]any{}, "stop")
+	case role == "user" && strings.HasPrefix(text, "big "):
+		resp.kind = "big"
+		n, _ := strconv.Atoi(strings.TrimPrefix(text, "big "))
+		reply := s.bigReply(n)
+		for i := 0; i < len(reply); i += hugeChunk {
+			chunk(map[string]any{"content": reply[i:min(i+hugeChunk, len(reply))]}, "")
+			if i%(64*hugeChunk) == 0 {
+				flush()
+				if r.Context().Err() != nil {
+					return
+				}
+			}
+		}
+		resp.bytes = len(reply)
+		chunk(map[string]any{}, "stop")
+	case role == "user" && strings.HasPrefix(text, "tool"):
+		resp.kind = "tool"
+		call := map[string]any{"index": 0, "id": "call_" + strconv.FormatInt(start.UnixNano(), 36), "type": "function",
+			"function": map[string]any{"name": "calc_eval", "arguments": `{"expression":"6*7"}`}}
+		chunk(map[string]any{"tool_calls": []any{call}}, "")
+		chunk(map[string]any{}, "tool_calls")
+	default:
+		resp.kind = "answer"
+		for range 20 {
+			chunk(map[string]any{"content": "An answer of a few words. "}, "")
+		}
+		chunk(map[string]any{}, "stop")
+	}
+	fmt.Fprint(out, "data: [DONE]\n\n")
+	flush()
+	resp.end = time.Now()
+	select {
+	case s.done <- resp:
+	default: // nobody is counting
+	}
+}
+
+// bigReply is a Markdown reply of n bytes: headings, paragraphs, lists
+// and code blocks.
+func (s *dayServer) bigReply(n int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.big[n]; ok {
+		return b
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\nParagraph %d has **bold** words, `code` and a [link](https://example.com/%d). ", i, i, i)
+		b.WriteString(strings.Repeat("It goes on for a while, as a long answer does, and wraps. ", 6) + "\n\n")
+		fmt.Fprintf(&b, "- item %d.1\n- item %d.2\n\n", i, i)
+		if i%5 == 0 {
+			fmt.Fprintf(&b, "```go\nfunc f%d() {\n\tfmt.Println(%d)\n}\n```\n\n", i, i)
+		}
+	}
+	out := b.String()[:n]
+	s.big[n] = out
+	return out
+}
+
+// wait returns the next finished response of kind, for up to limit.
+func (s *dayServer) wait(ctx context.Context, kind string, limit time.Duration) (dayResponse, error) {
+	deadline := time.After(limit)
+	for {
+		select {
+		case r := <-s.done:
+			if r.kind == kind {
+				return r, nil
+			}
+		case <-ctx.Done():
+			return dayResponse{}, ctx.Err()
+		case <-deadline:
+			return dayResponse{}, fmt.Errorf("no %q response was finished within %s", kind, limit)
+		}
+	}
+}
+
+// drain forgets the requests and responses reported so far.
+func (s *dayServer) drain() {
+	for {
+		select {
+		case <-s.done:
+		case <-s.asked:
+		default:
+			return
+		}
+	}
+}
+
+// send types message into the window's composer and presses Enter until
+// the server is asked it: the composer takes a message only once the turn
+// before has ended in the window, which comes a moment after its last
+// response.
+func (s *dayServer) send(ctx context.Context, message string) error {
+	if err := xdotool(ctx, "type", "--delay", "5", message); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := xdotool(ctx, "key", "Return"); err != nil {
+			return err
+		}
+		wait := time.After(300 * time.Millisecond)
+	waiting:
+		for {
+			select {
+			case got := <-s.asked:
+				if got == message {
+					return nil
+				}
+			case <-wait:
+				break waiting
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return fmt.Errorf("the window did not send %q within 30 s", message)
+}
