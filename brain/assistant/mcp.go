@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -205,4 +206,10 @@ func (a *App) SetMCPNetwork(name string, on bool) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.reg.SetNetwork(name, on)
+}
+
+// SignOutMCP forgets the sign-in tokens of MCP server name, so it asks to
+// sign in again when it next connects. It reports whether any were kept.
+func (a *App) SignOutMCP(name string) (bool, error) {
+	return signin.Forget(a.db, name)
 }

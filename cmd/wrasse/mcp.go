@@ -13,7 +13,6 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
-	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 )
 
 // mcpCommands are `wrasse mcp ...`: MCP servers as capabilities.
@@ -266,7 +265,7 @@ func mcpLogout(_ context.Context, app *assistant.App, c *call) error {
 	if _, err := mcpCapability(app, name); err != nil && !errors.Is(err, cerebellum.ErrNotFound) {
 		return err
 	}
-	forgot, err := signin.Forget(app.Engine().DB, name)
+	forgot, err := app.SignOutMCP(name)
 	if err != nil {
 		return err
 	}
