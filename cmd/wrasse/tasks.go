@@ -63,7 +63,7 @@ func tasksCommands() []*command {
 		{path: "tasks list", aliases: []string{"ls"}, summary: "Every scheduled task: whether it is on, its schedule, next run and last outcome.", maxArgs: 0,
 			setup: plain(tasksList)},
 		{path: "tasks add", args: "NAME", argHelp: [][2]string{{"NAME", "a short name for the task"}},
-			summary: "Add a scheduled task, checked first: a schedule that never fires, a model the server does not offer or a capability that is not installed is refused. It runs while the Wrasse window is open (or its tray icon, with keepRunning); calls that need approval wait for you there.",
+			summary:  "Add a scheduled task, checked first: a schedule that never fires, a model the server does not offer or a capability that is not installed is refused. It runs while the Wrasse window is open (or its tray icon, with keepRunning); calls that need approval wait for you there.",
 			examples: tasksAddExamples, minArgs: 1, maxArgs: 1,
 			widens: func(c *call) bool { return !c.flags["off"] },
 			stdin:  func(c *call) bool { return !c.flags["prompt"] },
