@@ -191,6 +191,13 @@ func (s *Scheduler) poke() {
 // then sleeps until the earliest next due time, until ctx ends.
 func (s *Scheduler) Run(ctx context.Context) error {
 	for {
+		// This pass reads every change made so far, so a change's kick
+		// still pending (Set before Run, or during the last pass) would
+		// only wake the loop for nothing.
+		select {
+		case <-s.kick:
+		default:
+		}
 		s.wake(s.opts.Clock.Now())
 		next := s.earliest()
 		var timer Timer
