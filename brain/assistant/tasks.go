@@ -861,3 +861,19 @@ var (
 	_ agent.Sink    = (*liveRun)(nil)
 	_ tasks.Host    = (*taskState)(nil)
 )
+
+// KeepRunning reports whether the person wants the app kept running in
+// the tray when the window closes, so scheduled tasks still run (the
+// tasks capability's keepRunning setting).
+func (a *App) KeepRunning() bool {
+	vals, err := a.Settings(TasksCapability)
+	if err != nil {
+		return false
+	}
+	for _, v := range vals {
+		if v.Key == KeepRunningSetting {
+			return v.Value == "true"
+		}
+	}
+	return false
+}

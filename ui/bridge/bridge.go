@@ -8,6 +8,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/notify"
 )
 
 // Env is what every screen is built from.
@@ -32,6 +33,9 @@ type Env struct {
 	// OpenConversation shows conversation id in the chat (a scheduled
 	// run's, from the Tasks page or a notification). Set by the shell.
 	OpenConversation func(id store.ID)
+	// Notify raises a desktop notification; open runs (on any goroutine)
+	// when it is clicked, where the system says so.
+	Notify notify.Func
 }
 
 // Production returns the runners of a real app: fyne.Do and goroutines,
@@ -51,6 +55,7 @@ func Production(a fyne.App, w fyne.Window, core *assistant.App) *Env {
 		},
 		Navigate:         func(hint.Page, string) {},
 		OpenConversation: func(store.ID) {},
+		Notify:           notify.New(a, core.Logger()),
 	}
 }
 

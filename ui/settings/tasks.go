@@ -89,7 +89,7 @@ func (p *tasksPage) setKeep(on bool) {
 func (p *tasksPage) Refresh() {
 	core := p.env.Core
 	p.settingKeep = true
-	p.keep.SetChecked(keepRunning(core))
+	p.keep.SetChecked(core.KeepRunning())
 	p.settingKeep = false
 	if c, ok := core.Registry().Snapshot().Get(assistant.TasksCapability); ok && !c.Usable() {
 		p.capNote.SetText("The tasks capability is switched off: the assistant cannot propose or list tasks. Your tasks still run on their schedule.")
@@ -113,20 +113,6 @@ func (p *tasksPage) Refresh() {
 	}
 	p.list.Refresh()
 	p.page.Relayout()
-}
-
-// keepRunning reads the tasks capability's keepRunning setting.
-func keepRunning(core *assistant.App) bool {
-	vals, err := core.Settings(assistant.TasksCapability)
-	if err != nil {
-		return false
-	}
-	for _, v := range vals {
-		if v.Key == assistant.KeepRunningSetting {
-			return v.Value == "true"
-		}
-	}
-	return false
 }
 
 func (p *tasksPage) when(t time.Time) string {
