@@ -121,7 +121,9 @@ func TestScheduledRunWaitsOnTheWindowsCard(t *testing.T) {
 
 func TestGroupRuns(t *testing.T) {
 	conv := func(id store.ID, title string) store.Conversation { return store.Conversation{ID: id, Title: title} }
-	ref := func(task tasks.ID, name string) assistant.TaskRunRef { return assistant.TaskRunRef{Task: task, Name: name} }
+	ref := func(task tasks.ID, name string) assistant.TaskRunRef {
+		return assistant.TaskRunRef{Task: task, Name: name}
+	}
 	tests := []struct {
 		name  string
 		convs []store.Conversation
