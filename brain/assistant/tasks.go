@@ -660,7 +660,6 @@ func (ts *taskState) launch(parent context.Context, t tasks.Task, due time.Time,
 func (lr *liveRun) execute(ctx context.Context, run tasks.Run) {
 	ts, a, t := lr.ts, lr.ts.a, lr.task
 	defer close(lr.changed)
-	defer ts.sched.Finished(t.ID)
 	start := ts.now().In(ts.sched.Location())
 	title := t.Name + " · " + start.Format("Mon 2 Jan 15:04")
 	opt := TurnOptions{
@@ -705,6 +704,9 @@ func (lr *liveRun) execute(ctx context.Context, run tasks.Run) {
 	if final.Outcome == tasks.Done {
 		text = firstLine(lr.answer(conv))
 	}
+	// Before anyone hears it ended: a due time right after the notice
+	// must not find the run still going and skip.
+	ts.sched.Finished(t.ID)
 	a.subs.publish(Event{Kind: EventTaskRun, Names: []string{t.ID.String()}, Run: &RunNotice{Task: t, Run: final, Text: text}})
 	a.log.Info("scheduled run ended", "task", t.ID.String(), "run", final.Seq, "outcome", string(final.Outcome),
 		"conversation", conv.String(), "error", final.Error)
