@@ -16,6 +16,7 @@ type Clock struct {
 	now    time.Time
 	timers []*timer
 	armed  int
+	fired  int
 }
 
 var _ tasks.Clock = (*Clock)(nil)
@@ -37,6 +38,7 @@ func (c *Clock) At(t time.Time) tasks.Timer {
 	c.armed++
 	tm := &timer{c: c, at: t, ch: make(chan struct{}, 1)}
 	if !t.After(c.now) {
+		c.fired++
 		tm.ch <- struct{}{}
 		return tm
 	}
@@ -51,6 +53,13 @@ func (c *Clock) Armed() int {
 	return c.armed
 }
 
+// Fired counts the timers that fired: each one wakes the scheduler.
+func (c *Clock) Fired() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fired
+}
+
 // Set moves the clock to now (forward or back) and fires every timer due
 // by then.
 func (c *Clock) Set(now time.Time) {
@@ -60,6 +69,7 @@ func (c *Clock) Set(now time.Time) {
 	kept := c.timers[:0]
 	for _, t := range c.timers {
 		if !t.at.After(now) {
+			c.fired++
 			t.ch <- struct{}{}
 			continue
 		}
