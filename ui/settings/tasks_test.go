@@ -168,6 +168,14 @@ func TestTasksPageNewTaskForm(t *testing.T) {
 			t.Errorf("schedule %q: the form does not say %q:\n%s", s.text, s.want, h.screenText())
 		}
 	}
+	// Every label of the form is drawn at a size the theme knows: a
+	// size name it does not know draws the text at size 0, invisible.
+	th := fyne.CurrentApp().Settings().Theme()
+	for _, o := range h.onScreen() {
+		if l, ok := o.(*widget.Label); ok && l.SizeName != "" && th.Size(l.SizeName) == 0 {
+			t.Errorf("label %q has size %q, which the theme does not know", l.Text, l.SizeName)
+		}
+	}
 	sched.SetText("every 0m")
 	h.tap("Add")
 	if list, _ := h.core.Tasks(); len(list) != 0 {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -53,7 +54,7 @@ func New(core *assistant.App, spec assistant.TaskSpec) *Form {
 	f.Prompt.SetText(spec.Prompt)
 	f.Next = widget.NewLabel("")
 	f.Next.Wrapping = fyne.TextWrapWord
-	f.Next.SizeName = "captionText"
+	f.Next.SizeName = theme.SizeNameCaptionText
 	f.Schedule = widget.NewEntry()
 	f.Schedule.SetPlaceHolder("every weekday at 08:00")
 	f.Schedule.OnChanged = func(string) { f.showNext() }
@@ -81,7 +82,7 @@ func New(core *assistant.App, spec assistant.TaskSpec) *Form {
 	help := func(s string) *widget.Label {
 		l := widget.NewLabel(s)
 		l.Wrapping = fyne.TextWrapWord
-		l.SizeName = "captionText"
+		l.SizeName = theme.SizeNameCaptionText
 		return l
 	}
 	form := widget.NewForm(
