@@ -22,10 +22,9 @@ const searchLimit = 50
 // sidebar lists conversations newest first, with New, rename and delete
 // (confirmed), and a search by title and content. Tapping one opens it.
 type sidebar struct {
-	c     *Chat
-	convs []store.Conversation
-	// items are convs with scheduled runs under their task (taskgroups.go).
-	items  []sidebarItem
+	c      *Chat
+	convs  []store.Conversation
+	items  []sidebarItem // convs, scheduled runs under their task (taskgroups.go)
 	hits   []store.Hit
 	query  string
 	gen    int // numbers searches, so a stale answer is dropped
