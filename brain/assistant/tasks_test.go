@@ -132,7 +132,7 @@ func TestTaskRunWaitsForApprovalThenContinues(t *testing.T) {
 	if _, err := os.Stat(file); err == nil {
 		t.Fatal("the file was written before the person approved")
 	}
-	conv, err := a.Store().GetConversation(n.Conversation())
+	conv, err := a.History().GetConversation(n.Conversation())
 	if err != nil || conv.Title != "Report · Mon 1 Jun 09:05" {
 		t.Fatalf("the run's conversation: %+v, %v", conv, err)
 	}
@@ -206,7 +206,7 @@ func TestTaskDenyAndContinue(t *testing.T) {
 	if _, err := os.Stat(file); err == nil {
 		t.Fatal("a denied call ran")
 	}
-	evs, _ := a.Store().Events(n.Conversation())
+	evs, _ := a.History().Events(n.Conversation())
 	var denied bool
 	for _, e := range evs {
 		if e.Type == store.EventApproval && e.Decision != nil && e.Decision.Kind == store.Denied && strings.Contains(e.Decision.Reason, "denies calls that need approval") {

@@ -91,7 +91,7 @@ func (p *tasksPage) Refresh() {
 	p.settingKeep = true
 	p.keep.SetChecked(core.KeepRunning())
 	p.settingKeep = false
-	if c, ok := core.Registry().Snapshot().Get(assistant.TasksCapability); ok && !c.Usable() {
+	if c, ok := core.Capabilities().Snapshot().Get(assistant.TasksCapability); ok && !c.Usable() {
 		p.capNote.SetText("The tasks capability is switched off: the assistant cannot propose or list tasks. Your tasks still run on their schedule.")
 		p.capNote.Show()
 	} else {
