@@ -85,6 +85,10 @@ type Options struct {
 	// one turn to the next (memory.go); the agent is made for each turn,
 	// so the app keeps one for all of them.
 	Memory *Memory
+	// Allowed, when set, says which capabilities the turn may use (a
+	// scheduled task's list): the tools of others are not offered, and a
+	// call of one does not run.
+	Allowed func(capability string) bool
 }
 
 // Agent runs conversation turns. It is safe for concurrent use; turns of
@@ -351,7 +355,7 @@ func (t *turn) request() provider.Request {
 	if !t.built || t.sess.Version() != t.sessVersion || snap.Generation != t.generation {
 		// Tools and Index may drop vanished capabilities from the session,
 		// which moves its version: read the version after them.
-		defs := t.codeModeDefs(reg.Tools(t.sess), snap)
+		defs := t.codeModeDefs(t.allowedDefs(reg.Tools(t.sess)), snap)
 		index := t.index()
 		identity := ""
 		if opts.Identity != nil {
@@ -658,6 +662,10 @@ func (t *turn) runCall(c provider.ToolCall) error {
 		mem: t.hosts, redact: red.String}
 	// A call the registry will refuse (unknown tool, arguments that are not
 	// JSON) is not worth asking the user about.
+	if _, owner, known := snap.Tool(c.Name); known && opts.Allowed != nil && !opts.Allowed(owner.Name) {
+		return result("Not run: "+c.Name+" belongs to the capability "+owner.Name+", which this run may not use "+
+			"(the scheduled task lists the capabilities it may use). Do without it, or say what it would have needed.", true)
+	}
 	if _, owner, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
 		hg.cap = owner.Name
 		v := gate.CheckIn(snap, t.a.gateEnv(), c.Name, c.Arguments)
@@ -763,6 +771,20 @@ func (t *turn) runCall(c provider.ToolCall) error {
 		res.Content += opts.AfterCall(c.Name)
 	}
 	return result(res.Content, res.IsError)
+}
+
+// allowedDefs drops the tools of capabilities the turn may not use.
+func (t *turn) allowedDefs(defs []cerebellum.ToolDef) []cerebellum.ToolDef {
+	if t.a.opts.Allowed == nil {
+		return defs
+	}
+	out := defs[:0:0]
+	for _, d := range defs {
+		if t.a.opts.Allowed(d.Capability) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func validArgs(args []byte) bool {

@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/brain/tasks"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
@@ -50,6 +51,11 @@ type Options struct {
 	// MCPAsker puts MCP servers' questions to the person (the window's
 	// cards, the CLI's prompts); nil declines them.
 	MCPAsker mcp.Asker
+	// TaskClock is the scheduled tasks' clock (default the system's);
+	// Location the time zone their schedules are read in (default
+	// time.Local). Tests set both.
+	TaskClock tasks.Clock
+	Location  *time.Location
 }
 
 // App is one opened workspace with everything wired. All methods are safe
@@ -76,6 +82,8 @@ type App struct {
 	memory *agent.Memory
 
 	subs subscribers
+	// tasks are the scheduled tasks' scheduler and runs (tasks.go).
+	tasks *taskState
 
 	serveMu sync.Mutex
 	servers []server
@@ -142,6 +150,7 @@ func Open(opts Options) (*App, error) {
 	// temporary files of writes a kill cut short can go.
 	a.sweepTemporary()
 	a.model.Store(a.buildModel(cfg, raw))
+	a.tasks = newTaskState(a)
 	a.host = plugins.NewHost(plugins.Options{
 		Child:         opts.PluginChild,
 		Logger:        logger,
@@ -164,7 +173,7 @@ func Open(opts Options) (*App, error) {
 		ManifestCache: ws.ManifestCache(),
 		AppliedState:  ws.AppliedState(),
 		CheckCache:    ws.CheckCache(),
-		Native: map[string]cerebellum.Runtime{history.Name: history.New(db),
+		Native: map[string]cerebellum.Runtime{history.Name: history.New(db), TasksCapability: taskTools{a},
 			agent.CodeModeCapability: agent.NewCodeMode(&codemode.Runner{Command: codemode.ChildCommandFor(opts.PluginChild), Logger: logger})},
 	})
 	if err != nil {
@@ -215,6 +224,9 @@ func (a *App) Logger() *slog.Logger { return a.log }
 // running should be cancelled first.
 func (a *App) Close() error {
 	a.stopServing()
+	if a.tasks != nil {
+		a.tasks.close()
+	}
 	var errs []error
 	if a.reg != nil {
 		errs = append(errs, a.reg.Close())

@@ -48,4 +48,13 @@ var (
 	// ErrNothingToContinue means Continue was asked of a conversation
 	// whose last reply did not stop at the model's length limit.
 	ErrNothingToContinue = errors.New("nothing to continue")
+	// ErrUnknownModel means a scheduled task names a model the model
+	// server does not offer.
+	ErrUnknownModel = errors.New("no such model")
+	// ErrUnknownCapability means a scheduled task names a capability that
+	// is not installed.
+	ErrUnknownCapability = errors.New("no such capability")
+	// ErrNoTask means the scheduled task or proposal asked for does not
+	// exist.
+	ErrNoTask = errors.New("no such scheduled task")
 )

@@ -46,6 +46,8 @@ type Event struct {
 	Diff    cerebellum.Diff
 	Applied bool
 	Err     error
+	// Run is what an EventTaskRun tells (tasks.go).
+	Run *RunNotice
 }
 
 // subscribers is a set of handlers with cancel functions.

@@ -31,6 +31,9 @@ type TurnOptions struct {
 	// SetConversationModel) and this turn uses it: the chat header's
 	// picker on a conversation not created yet. Override wins over it.
 	Model string
+	// Capabilities, when not nil, are the only capabilities the turn may
+	// use (a scheduled task's list; tool discovery always).
+	Capabilities []string
 }
 
 // Turn adds text as the user's message to conversation id (0 starts a new
@@ -137,6 +140,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		SetupHint: a.setupTextFor(cfg, setupErr),
 		AfterCall: a.afterToolCall,
 		Memory:    a.memory,
+		Allowed:   allowedCapabilities(opt.Capabilities),
 	})
 	if err != nil {
 		return id, err

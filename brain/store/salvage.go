@@ -156,6 +156,7 @@ func (s *salvager) run() error {
 	}{
 		{bucketSecrets, &s.rep.Secrets}, {bucketSecretPlaces, nil}, {bucketSettings, &s.rep.Settings}, {bucketCapabilities, &s.rep.States},
 		{bucketMCPCatalogs, &s.rep.MCPCatalogs}, {bucketImages, &s.rep.Images}, {bucketStreaming, nil},
+		{bucketTasks, nil}, {bucketTaskRuns, nil}, {bucketProposals, nil},
 	}
 	for _, f := range flat {
 		b, ok := top[f.name]

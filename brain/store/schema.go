@@ -22,6 +22,11 @@ const (
 	bucketImages        = "images"
 	bucketSearch        = "search_index"
 	bucketSearchWords   = "search_words"
+	// Scheduled tasks (tasks.go): added without a schema change, which
+	// an older Wrasse ignores.
+	bucketTasks     = "tasks"
+	bucketTaskRuns  = "task_runs"
+	bucketProposals = "task_proposals"
 
 	keySchemaVersion = "schema_version"
 	// keyPlacesStarted marks a file whose secret_places bucket was started
@@ -56,7 +61,8 @@ func (e *SchemaError) Is(target error) bool { return target == ErrNewerSchema }
 
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
-		bucketCapabilities, bucketSecrets, bucketSecretPlaces, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords}
+		bucketCapabilities, bucketSecrets, bucketSecretPlaces, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords,
+		bucketTasks, bucketTaskRuns, bucketProposals}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs

@@ -56,6 +56,8 @@ type command struct {
 	// closed, when set, runs the command when no Wrasse has the workspace
 	// open, without opening it (wrasse doctor: the database may not open).
 	closed func(ctx context.Context, ws workspace.Workspace, c *call) error
+	// examples are printed at the end of the command's help.
+	examples string
 }
 
 // always marks a command that widens what the assistant may do however it
@@ -95,6 +97,7 @@ var groups = []group{
 	{name: "config", summary: "settings in config.json (provider, model, baseURL, ...)", def: "show"},
 	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, logout, remove, import", def: "list"},
 	{name: "models", summary: "the model server's models: what each can do, its window; download one into Ollama", def: "list"},
+	tasksGroup,
 }
 
 // commands returns every command, in the order help lists them. It is a
@@ -265,7 +268,7 @@ func commands() []*command {
 				}
 			}},
 	}
-	cmds = append(append(cmds, mcpCommands()...), modelsCommands()...)
+	cmds = append(append(append(cmds, mcpCommands()...), modelsCommands()...), tasksCommands()...)
 	return append(cmds, doctorCommand())
 }
 
@@ -555,6 +558,9 @@ func printCommandHelp(w io.Writer, cmd *command) {
 	}
 	fmt.Fprint(w, "\nFlags:\n")
 	printFlags(w, fs)
+	if cmd.examples != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s\n", cmd.examples)
+	}
 }
 
 // printFlags lists a FlagSet's flags as --name VALUE, the command's own

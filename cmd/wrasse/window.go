@@ -81,6 +81,15 @@ func (s *windowSession) start(core *assistant.App) error {
 		// The window works without the watcher; Resync still applies hand edits.
 		core.Logger().Warn("hand edits will not be noticed", "error", err)
 	}
+	if err := shell.StartTasks(runCtx); err != nil {
+		core.Logger().Warn("scheduled tasks will not run", "error", err)
+	}
+	trayRefresh := keepInTray(s.a, s.w, core)
+	stopTray := core.Subscribe(func(e assistant.Event) {
+		if e.Kind == assistant.EventSettings {
+			env.Do(trayRefresh)
+		}
+	})
 	srv := &windowServer{
 		raise: func() { env.Do(func() { s.w.Show(); s.w.RequestFocus() }) },
 		done:  runCtx,
@@ -101,6 +110,7 @@ func (s *windowSession) start(core *assistant.App) error {
 		notices.Close()
 	}
 	s.closeCore = func() {
+		stopTray()
 		srv.finish(cancel)
 		shell.Close()
 		cancel()

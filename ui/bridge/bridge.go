@@ -6,7 +6,9 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/notify"
 )
 
 // Env is what every screen is built from.
@@ -28,6 +30,12 @@ type Env struct {
 	// Navigate shows the page a hint points to (the Model page for a
 	// refused key, a capability's page, ...). Set by the shell.
 	Navigate func(page hint.Page, target string)
+	// OpenConversation shows conversation id in the chat (a scheduled
+	// run's, from the Tasks page or a notification). Set by the shell.
+	OpenConversation func(id store.ID)
+	// Notify raises a desktop notification; open runs (on any goroutine)
+	// when it is clicked, where the system says so.
+	Notify notify.Func
 }
 
 // Production returns the runners of a real app: fyne.Do and goroutines,
@@ -45,7 +53,9 @@ func Production(a fyne.App, w fyne.Window, core *assistant.App) *Env {
 				core.Logger().Warn("opening a link", "url", u.String(), "error", err)
 			}
 		},
-		Navigate: func(hint.Page, string) {},
+		Navigate:         func(hint.Page, string) {},
+		OpenConversation: func(store.ID) {},
+		Notify:           notify.New(a, core.Logger()),
 	}
 }
 

@@ -68,6 +68,7 @@ type Chat struct {
 	composer *composer
 	status   *statusLine
 	picker   *modelPicker // the conversation's model (modelpicker.go)
+	proposed *proposals   // tasks the model proposed here (proposals.go)
 	object   *fyne.Container
 	area     *fyne.Container // object, kept at least chatMinWidth wide
 	// notice is a short confirmation under the top bar ("Exported to
@@ -102,6 +103,7 @@ func New(env *bridge.Env) *Chat {
 	c.picker = newModelPicker(c)
 	c.status = newStatusLine(c)
 	c.sidebar = newSidebar(c)
+	c.proposed = newProposals(c)
 
 	findBtn := widget.NewButtonWithIcon("", theme.SearchIcon(), c.ShowFind)
 	findBtn.Importance = widget.LowImportance
@@ -116,7 +118,7 @@ func New(env *bridge.Env) *Chat {
 		c.find.object,
 		c.notice,
 	)
-	bottom := container.NewVBox(c.composer.object, c.status.object)
+	bottom := container.NewVBox(c.proposed.object, c.composer.object, c.status.object)
 	c.object = container.NewBorder(top, bottom, nil, nil, c.list)
 	c.area = container.New(minWidth(chatMinWidth), c.object)
 
@@ -129,6 +131,11 @@ func New(env *bridge.Env) *Chat {
 			env.Do(func() {
 				c.strip.refresh()
 				c.status.refresh()
+			})
+		case assistant.EventTasks:
+			env.Do(func() {
+				c.proposed.refresh()
+				c.sidebar.reload()
 			})
 		}
 	})
@@ -275,6 +282,7 @@ func (c *Chat) show(tr *transcript, a anchor) {
 	c.settling = false
 	c.sidebar.selectID(tr.id)
 	c.refreshChrome()
+	c.proposed.refresh()
 }
 
 // NewConversation shows an empty conversation; the first message sent

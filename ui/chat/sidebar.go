@@ -24,6 +24,7 @@ const searchLimit = 50
 type sidebar struct {
 	c      *Chat
 	convs  []store.Conversation
+	items  []sidebarItem // convs, scheduled runs under their task (taskgroups.go)
 	hits   []store.Hit
 	query  string
 	gen    int // numbers searches, so a stale answer is dropped
@@ -41,6 +42,9 @@ type sidebarEntry struct {
 	title   string
 	detail  string
 	pending bool
+	// heading: a scheduled task's heading; a tap opens its newest run.
+	heading bool
+	open    store.ID
 }
 
 func newSidebar(c *Chat) *sidebar {
@@ -56,6 +60,9 @@ func newSidebar(c *Chat) *sidebar {
 		e, ok := s.entry(i)
 		if !ok {
 			return
+		}
+		if e.heading {
+			e.id = e.open
 		}
 		q := s.query
 		c.Open(e.id)
@@ -82,7 +89,7 @@ func (s *sidebar) length() int {
 	if s.query != "" {
 		return len(s.hits)
 	}
-	return len(s.convs)
+	return len(s.items)
 }
 
 func (s *sidebar) entry(i int) (sidebarEntry, bool) {
@@ -93,16 +100,20 @@ func (s *sidebar) entry(i int) (sidebarEntry, bool) {
 		h := s.hits[i]
 		return sidebarEntry{id: h.Conversation, title: titleOf(h.Title), detail: h.Snippet}, true
 	}
-	if i < 0 || i >= len(s.convs) {
+	if i < 0 || i >= len(s.items) {
 		return sidebarEntry{}, false
 	}
-	cv := s.convs[i]
+	it := s.items[i]
+	if it.heading {
+		return headingEntry(it), true
+	}
+	cv := it.conv
 	pend := len(s.c.approvals.For(cv.ID.String())) > 0
 	detail := ago(s.c.clock.Now(), cv.Updated)
 	if pend {
 		detail = "waiting for your approval"
 	}
-	return sidebarEntry{id: cv.ID, title: titleOf(cv.Title), detail: detail, pending: pend}, true
+	return sidebarEntry{id: cv.ID, title: runTitle(it, titleOf(cv.Title)), detail: detail, pending: pend}, true
 }
 
 func titleOf(t string) string {
@@ -150,6 +161,13 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	}
 	detail.Refresh()
 	id := e.id
+	for _, b := range buttons.Objects {
+		if e.heading {
+			b.Hide()
+		} else {
+			b.Show()
+		}
+	}
 	buttons.Objects[0].(*widget.Button).OnTapped = func() { s.rename(id) }
 	buttons.Objects[1].(*widget.Button).OnTapped = func() { s.confirmDelete(id) }
 }
@@ -166,6 +184,7 @@ func (s *sidebar) reload() {
 		return
 	}
 	s.convs = convs
+	s.items = groupRuns(convs, s.runRefs())
 	s.list.Refresh()
 	s.selectID(s.c.cur.id)
 }
@@ -175,7 +194,7 @@ func (s *sidebar) refresh() { s.list.Refresh() }
 // tick moves the relative times on: the list redraws only the rows it
 // shows. Search hits show snippets, not times.
 func (s *sidebar) tick() {
-	if s.query == "" && len(s.convs) > 0 {
+	if s.query == "" && len(s.items) > 0 {
 		s.list.Refresh()
 	}
 }

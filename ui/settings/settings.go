@@ -25,6 +25,7 @@ type Settings struct {
 	shell   *dependentPage
 	web     *dependentPage
 	mcp     *mcpPage
+	tasks   *tasksPage
 
 	tabs   *container.AppTabs
 	pages  map[*container.TabItem]hint.Page
@@ -43,6 +44,7 @@ func New(env *bridge.Env) *Settings {
 	s.shell = newShellPage(env, s.Show)
 	s.web = newWebPage(env, s.Show)
 	s.mcp = newMCPPage(env, s.Show)
+	s.tasks = newTasksPage(env)
 
 	modelTab := container.NewTabItemWithIcon("Model", theme.ComputerIcon(), s.model.Object())
 	capsTab := container.NewTabItemWithIcon("Capabilities", theme.GridIcon(), s.caps.Object())
@@ -50,11 +52,12 @@ func New(env *bridge.Env) *Settings {
 	shellTab := container.NewTabItemWithIcon("Shell", theme.ListIcon(), s.shell.Object())
 	webTab := container.NewTabItemWithIcon("Web", theme.SearchIcon(), s.web.Object())
 	mcpTab := container.NewTabItemWithIcon("MCP servers", theme.StorageIcon(), s.mcp.Object())
-	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab, mcpTab)
+	tasksTab := container.NewTabItemWithIcon("Tasks", theme.HistoryIcon(), s.tasks.Object())
+	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab, mcpTab, tasksTab)
 	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, capsTab: hint.PageCapabilities,
-		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability, mcpTab: hint.PageCapability}
+		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability, mcpTab: hint.PageCapability, tasksTab: hint.PageCapability}
 	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, hint.PageCapabilities: capsTab,
-		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab, pageMCP: mcpTab}
+		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab, pageMCP: mcpTab, pageTasks: tasksTab}
 	s.tabs.OnSelected = func(t *container.TabItem) {
 		if t == modelTab {
 			s.model.Shown()
@@ -127,6 +130,8 @@ func (s *Settings) Show(page hint.Page, target string) {
 			s.tabs.Select(s.tabOf[pageShell])
 		case page == hint.PageCapability && target == webName:
 			s.tabs.Select(s.tabOf[pageWeb])
+		case page == hint.PageCapability && target == assistant.TasksCapability:
+			s.tabs.Select(s.tabOf[pageTasks])
 		case page == hint.PageCapability && s.mcp.Has(target):
 			s.tabs.Select(s.tabOf[pageMCP])
 			s.mcp.Select(target)
@@ -190,6 +195,9 @@ func (s *Settings) onEvent(e assistant.Event) {
 		s.shell.Refresh()
 		s.web.Refresh()
 		s.mcp.refresh()
+		s.tasks.Refresh()
+	case assistant.EventTasks, assistant.EventTaskRun:
+		s.tasks.Refresh()
 	case assistant.EventDisk:
 		s.caps.onDisk(e.Diff, e.Applied, e.Err)
 	case assistant.EventConfig:

@@ -32,15 +32,17 @@ const (
 	// SecLongDay measures a long day: late turns against early ones, a
 	// 10 MB reply and many tool turns in the window (issue 24).
 	SecLongDay = "longday"
+	// SecTasks measures the scheduled tasks' scheduler (tasks.go).
+	SecTasks = "tasks"
 )
 
 // Sections lists every section in the order the table shows them.
-var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecModels, SecMemory, SecWindow, SecLongDay}
+var Sections = []string{SecPrompt, SecQuality, SecLatency, SecStartup, SecPlugins, SecMCP, SecScale, SecCache, SecCodeMode, SecModels, SecTasks, SecMemory, SecWindow, SecLongDay}
 
 // runOrder is the order sections run in: the ones that start processes
 // first, while this process is still small (see runWall), and the large
 // generated workspaces last.
-var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecModels, SecScale, SecWindow, SecLongDay}
+var runOrder = []string{SecStartup, SecMemory, SecPlugins, SecMCP, SecQuality, SecPrompt, SecLatency, SecCache, SecCodeMode, SecModels, SecTasks, SecScale, SecWindow, SecLongDay}
 
 // Config says what to measure and with what.
 type Config struct {
@@ -198,6 +200,8 @@ func (r *runner) section(ctx context.Context, s string) []Row {
 		return r.codeModeSection(ctx)
 	case SecModels:
 		return r.modelsSection(ctx)
+	case SecTasks:
+		return r.tasksSection(ctx)
 	case SecLongDay:
 		return r.longDaySection(ctx)
 	case SecPlugins:
