@@ -253,3 +253,56 @@ func TestA7EverydayCommandsAlwaysAsk(t *testing.T) {
 		}
 	}
 }
+
+// Writes into .git ask (F10) when the path names .git/config or
+// .git/hooks, not when a whole folder replaces .git or its hooks (mv,
+// cp -r, rsync), when cp's -t is attached (-t.git/hooks), through
+// sponge, or when a file that tells git where its repository is (a .git
+// file's gitdir:, .git/commondir) points it at a folder with another
+// config, whose core.fsmonitor runs on the next git status.
+func TestA7GitReplacedOrRedirected(t *testing.T) {
+	for _, cmd := range []string{
+		"mv evil-git .git",
+		"mv .git .git-old && mv evil-git .git",
+		"cp -r evil-git .git",
+		"rsync -a evil-git/ .git/",
+		"cp -r hooks .git/",
+		"cp -t.git/hooks pre-commit",
+		"sponge .git/config < x",
+		"echo 'gitdir: /home/ann/project/evil' > sub/.git",
+		"echo /home/ann/project/evil > .git/commondir",
+	} {
+		if v := a7Shell(t, cmd); !v.AlwaysAsk {
+			t.Errorf("%q: %s, scope %q; it changes what later git commands run, want it to ask every time", cmd, v.Decision, v.Scope)
+		}
+	}
+}
+
+// bash builtins that make a later word run other code: hash -p binds ls
+// to any file, enable -f loads a shared object into the shell (bash is
+// /bin/sh on macOS; the gate reads lines with bash's grammar too).
+func TestA7BashBuiltinsThatLoadCode(t *testing.T) {
+	for _, cmd := range []string{
+		"hash -p /tmp/evil ls; ls",
+		"enable -f /tmp/x.so x",
+	} {
+		if v := a7Shell(t, cmd); !v.AlwaysAsk {
+			t.Errorf("%q: %s; want it to ask every time", cmd, v.Decision)
+		}
+	}
+}
+
+// .env names count as credential files (F3), but not direnv's .envrc
+// (exported secrets, by design), prod.env or .ENV (the same file on
+// macOS and Windows).
+func TestA7EnvFileNamesMissed(t *testing.T) {
+	for _, p := range []string{
+		"/home/ann/project/.envrc",
+		"/home/ann/project/prod.env",
+		"/home/ann/project/.ENV",
+	} {
+		if v := a5Check(t, corpusEnv, "fs_read", map[string]any{"path": p}); !v.AlwaysAsk {
+			t.Errorf("fs_read %s: %s; want it to ask every time as .env does", p, v.Decision)
+		}
+	}
+}
