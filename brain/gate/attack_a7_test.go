@@ -306,3 +306,22 @@ func TestA7EnvFileNamesMissed(t *testing.T) {
 		}
 	}
 }
+
+// Programs that run commands ask (F4) in the spellings listed, not in
+// others their programs accept: sqlite3's .shel (any prefix of .shell of
+// four letters or more), vim's -u inside grouped flags (-Nu) or its ex
+// commands from standard input (-es < file, where :!cmd runs), R CMD
+// BATCH of a script, psql reading \! commands from standard input.
+func TestA7CommandRunnersOtherSpellings(t *testing.T) {
+	for _, cmd := range []string{
+		"sqlite3 app.db '.shel id'",
+		"vim -Nu x.vim",
+		"vim -es < x",
+		"R CMD BATCH x.R",
+		"psql < x.sql",
+	} {
+		if v := a7Shell(t, cmd); !v.AlwaysAsk {
+			t.Errorf("%q: %s; it runs commands the line does not show, want it to ask every time", cmd, v.Decision)
+		}
+	}
+}
