@@ -65,6 +65,10 @@ func shellPaths(env Env, info ShellInfo) []string {
 				hit = env.privateHit(r)
 			}
 		}
+		if hit == "" && u.Recursive && !u.Glob && !u.Unknown && readsContents[u.Program] && strings.HasPrefix(u.Path, "/") {
+			// grep -r KEY . over a project holding a .env reads it.
+			hit = env.heldCredential(u.Path, "")
+		}
 		if hit != "" && !seen["p"+hit] {
 			seen["p"+hit] = true
 			private = append(private, tidy(env, hit))
@@ -194,13 +198,20 @@ func argPrivate(env Env, tool string, decoded any) []string {
 		recursive := grep && strings.EqualFold(pv.key, "path")
 		u := PathUse{Word: pv.val, Path: argAbs(env, pv.val), Glob: hasGlob(pv.val), Recursive: recursive}
 		note(env.privateHit(u))
-		if real := realPath(u.Path); real != "" && real != u.Path {
-			u.Path = real
-			note(env.privateHit(u))
+		// A relative path is read from the first granted folder, as the
+		// file tools do: its links and contents are checked from there.
+		abs := u.Path
+		if !strings.HasPrefix(abs, "/") && !strings.HasPrefix(abs, "~") && len(env.Folders) > 0 {
+			abs = path.Join(env.Folders[0], abs)
+		}
+		if real := realPath(abs); real != "" && real != u.Path {
+			r := u
+			r.Path = real
+			note(env.privateHit(r))
 		}
 		if recursive {
 			searched = true
-			note(env.heldCredential(u.Path, glob))
+			note(env.heldCredential(abs, glob))
 		}
 	}
 	if grep && !searched {
@@ -332,13 +343,29 @@ func (e Env) heldCredential(dir, glob string) string {
 			return nil
 		}
 		base := d.Name()
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link is read as what it points to (grep -R, zip -r, cp
+			// -rL, the file tools follow it): docs/notes.txt -> ../.env.
+			r, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil
+			}
+			if hit = e.privateHit(PathUse{Path: filepath.ToSlash(r)}); hit != "" {
+				return fs.SkipAll
+			}
+			if st, err := os.Stat(r); err == nil && st.IsDir() {
+				hit = filepath.ToSlash(p) // a linked folder: not walked here, it may hold one
+				return fs.SkipAll
+			}
+			return nil
+		}
 		if last != "" {
 			if ok, _ := path.Match(last, base); !ok {
 				return nil
 			}
 		}
 		for _, name := range names {
-			if ok, _ := path.Match(name, base); ok && !envTemplates[base] {
+			if nameMatches(base, name, false) && !envTemplates[strings.ToLower(base)] {
 				hit = filepath.ToSlash(p)
 				return fs.SkipAll
 			}

@@ -27,9 +27,11 @@ func CredentialStores() []string {
 }
 
 // CredentialNames are file names that hold secrets wherever they are:
-// .env files (but not .env.example and the like) and private SSH keys.
+// .env files (but not .env.example and the like; also direnv's .envrc and
+// prod.env-style names) and private SSH keys. Names match in any case: on
+// macOS and Windows .ENV is .env.
 func CredentialNames() []string {
-	return []string{".env", ".env.*", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc",
+	return []string{".env", ".env.*", ".envrc", "*.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc",
 		".git-credentials", ".pgpass"}
 }
 
@@ -99,7 +101,7 @@ func (e Env) privateHit(u PathUse) string {
 	}
 	base := path.Base(p)
 	for _, n := range names {
-		if nameMatches(base, n, u.Glob) && !envTemplates[base] {
+		if nameMatches(base, n, u.Glob) && !envTemplates[strings.ToLower(base)] {
 			return p
 		}
 	}
@@ -114,6 +116,7 @@ func (e Env) privateHit(u PathUse) string {
 // little else in a project), and a glob is tried against the names such
 // a file commonly has (.env.production for .env.p*).
 func nameMatches(base, name string, glob bool) bool {
+	base, name = strings.ToLower(base), strings.ToLower(name)
 	if !glob || !hasGlob(base) {
 		ok, _ := path.Match(name, base)
 		return ok

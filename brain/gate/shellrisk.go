@@ -1360,6 +1360,14 @@ func (a *analyzer) pathWords(base string, args []string, exp []expansion) {
 	if base == "git" {
 		git = gitFileArgs(args)
 	}
+	before := len(a.paths)
+	defer func() {
+		// rg, ag, ack and grep -r without a folder search the one they
+		// run in.
+		if len(a.paths) == before && recursive && searchesHere[base] {
+			a.paths = append(a.paths, a.pathUse(".", ".", false, false, true, base)...)
+		}
+	}()
 	skipNext := false
 	inFindExpr := false
 	for i, x := range args {
@@ -1508,6 +1516,15 @@ func atPath(w string) (string, bool) {
 	}
 	return "", false
 }
+
+// searchesHere are recursive searches that read the folder they run in
+// when given none.
+var searchesHere = setOf("rg", "ag", "ack", "grep", "egrep", "fgrep")
+
+// readsContents are the recursive readers that read the files' contents
+// (searches, archivers, copies), not only their names: a credential file
+// beneath a folder they are given is read.
+var readsContents = setOf("rg", "ag", "ack", "grep", "egrep", "fgrep", "tar", "gtar", "bsdtar", "rsync", "7z", "cp", "scp", "zip")
 
 // readsRecursively reports a program that reads everything beneath the
 // folders it is given.
