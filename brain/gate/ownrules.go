@@ -65,6 +65,10 @@ func shellPaths(env Env, info ShellInfo) []string {
 				hit = env.privateHit(r)
 			}
 		}
+		if hit == "" && u.Glob && !u.Unknown && strings.HasPrefix(u.Path, "/") {
+			// A glob the shell expands to a link: cat d*/notes.txt.
+			hit = env.globLinkHit(u)
+		}
 		if hit == "" && u.Recursive && !u.Glob && !u.Unknown && readsContents[u.Program] && strings.HasPrefix(u.Path, "/") {
 			// grep -r KEY . over a project holding a .env reads it.
 			hit = env.heldCredential(u.Path, "")
@@ -298,6 +302,29 @@ func realPath(p string) string {
 		rest = path.Join(path.Base(cur), rest)
 		cur = parent
 	}
+}
+
+// maxGlobMatches bounds the files globLinkHit reads for one glob.
+const maxGlobMatches = 1000
+
+// globLinkHit is the credential store a shell glob reaches through a
+// link among the files it matches on this computer, or "".
+func (e Env) globLinkHit(u PathUse) string {
+	matches, err := filepath.Glob(filepath.FromSlash(u.Path))
+	if err != nil {
+		return ""
+	}
+	for i, m := range matches {
+		if i >= maxGlobMatches {
+			return u.Path // more than the gate reads: it may reach one
+		}
+		if real := realPath(filepath.ToSlash(m)); real != "" {
+			if hit := e.privateHit(PathUse{Path: real, Recursive: u.Recursive}); hit != "" {
+				return hit
+			}
+		}
+	}
+	return ""
 }
 
 // maxHeldScan bounds the entries heldCredential reads beneath a folder.
