@@ -568,7 +568,8 @@ func (a *analyzer) redirects(s *syntax.Stmt) {
 
 // writers are programs that write the files their arguments name (sed
 // and perl with -i).
-var writers = setOf("cp", "mv", "tee", "install", "ln", "dd", "rsync", "truncate", "touch", "patch", "gcp", "gmv", "ed", "ex")
+var writers = setOf("cp", "mv", "tee", "install", "ln", "dd", "rsync", "truncate", "touch", "patch", "gcp", "gmv", "ed", "ex",
+	"sponge", "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "cpio", "ditto")
 
 // gitWrites asks every time for a write into a repository's
 // configuration or hooks (.git/config, .git/hooks/*): what it writes
@@ -597,15 +598,24 @@ func inPlace(args []string) bool {
 }
 
 // gitInternal reports a path into a repository's configuration or hooks:
-// .git/config, .git/hooks/…, also a submodule's under .git/modules.
+// .git/config, .git/hooks/…, also a submodule's under .git/modules; the
+// files that tell git where its repository is (.git/commondir, a
+// worktree's gitdir); or .git itself, replaced as a whole folder (mv
+// evil .git) or as a file whose gitdir: line points git at another
+// repository, whose config then runs. In any case: on macOS and Windows
+// .GIT is .git.
 func gitInternal(p string) bool {
-	c := strings.Split(strings.ReplaceAll(p, "\\", "/"), "/")
-	for i := 0; i+1 < len(c); i++ {
+	p = strings.TrimRight(strings.ReplaceAll(p, "\\", "/"), "/")
+	c := strings.Split(strings.ToLower(p), "/")
+	for i := 0; i < len(c); i++ {
 		if c[i] != ".git" {
 			continue
 		}
+		if i == len(c)-1 {
+			return true
+		}
 		for _, x := range c[i+1:] {
-			if x == "config" || x == "hooks" || strings.HasPrefix(x, "config.") {
+			if x == "config" || x == "hooks" || strings.HasPrefix(x, "config.") || x == "commondir" || x == "gitdir" {
 				return true
 			}
 		}
@@ -786,6 +796,22 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 	a.pathWords(base, args, exp) // cd's folder too, from where it starts
 	if writers[base] || (base == "sed" || base == "gsed" || base == "perl") && inPlace(args) {
 		a.gitWrites(a.paths[before:])
+		// Destinations the path words miss: dd's of=, cp's -tDIR and
+		// unzip's -dDIR attached.
+		for _, x := range args {
+			var d string
+			switch {
+			case strings.HasPrefix(x, "of="):
+				d = x[3:]
+			case strings.HasPrefix(x, "--target-directory="):
+				d = x[len("--target-directory="):]
+			case len(x) > 2 && (strings.HasPrefix(x, "-t") || strings.HasPrefix(x, "-d") || strings.HasPrefix(x, "-C")):
+				d = x[2:]
+			default:
+				continue
+			}
+			a.gitWrites(a.pathUses(d, known(d), false, base))
+		}
 	}
 	a.setsVars(base, args)
 	if declaring[base] && a.via == "" {
