@@ -162,7 +162,7 @@ func (r *Rules) Evaluate(call Call) Verdict {
 		if !call.Annotations.ReadOnly {
 			always = append(always, argGitWrites(decoded)...)
 		}
-		always = append(always, argOpens(decoded)...)
+		always = append(always, argOpens(env, decoded)...)
 		v.Hosts = dedupeHosts(argHosts(decoded))
 	}
 	v.Matches = append(danger, confirm...)

@@ -2,7 +2,10 @@ package gate
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
+	"mime"
+	"net/http"
 	"net/url"
 	"os"
 	"path"
@@ -415,7 +418,7 @@ var pageExtensions = setOf(".html", ".htm", ".xhtml", ".xht", ".shtml", ".mht", 
 // any host with no host check; or a mailto: address, which readies a
 // message to its recipient with the subject and body it holds, one click
 // from sent.
-func argOpens(decoded any) []string {
+func argOpens(env Env, decoded any) []string {
 	all, _ := argStrings(decoded)
 	var out []string
 	for _, a := range all {
@@ -435,12 +438,65 @@ func argOpens(decoded any) []string {
 		if i := strings.IndexAny(name, "?#"); i >= 0 && strings.HasPrefix(name, "file:") {
 			name = name[:i]
 		}
-		if pageExtensions[path.Ext(strings.TrimRight(name, "/"))] {
+		if pageExtensions[path.Ext(strings.TrimRight(name, "/"))] || env.pageContent(v) {
 			out = addReason(out, "it opens "+OneLineVisible(path.Base(v), 80)+
 				", whose app loads the addresses the file holds (its images, scripts, links or entries) from any host, with no host check")
 		}
 	}
 	return out
+}
+
+// pageMarks are what a page, an SVG image, an internet shortcut or a
+// playlist starts with (lower case): the desktop picks the app by
+// content for a name without a known extension.
+var pageMarks = []string{"<!doctype html", "<html", "<svg", "<?xml", "[internetshortcut]", "[internet shortcut]", "#extm3u", "[playlist]",
+	"<asx", "<smil", "<head", "<body", "<script", "<iframe", "<img", "<meta"}
+
+// pageContent reports a local file (a path, relative from the first
+// granted folder, or a file: address) that is a page by content, not by
+// name: xdg-open and Finder open an HTML file named "report" (or with an
+// extension they do not know) in the browser. It reads the file's first bytes: a file unreadable here is
+// not known to be one.
+func (e Env) pageContent(target string) bool {
+	p := target
+	if len(p) >= 5 && strings.EqualFold(p[:5], "file:") {
+		u, err := url.Parse(p)
+		if err != nil {
+			return true // not read: it may be one
+		}
+		p = u.Path
+	}
+	p = argAbs(e, p)
+	if !strings.HasPrefix(p, "/") {
+		if len(e.Folders) == 0 {
+			return false
+		}
+		p = path.Join(e.Folders[0], p)
+	}
+	if ext := path.Ext(p); ext != "" && mime.TypeByExtension(ext) != "" {
+		return false // the desktop picks the app by this known extension
+	}
+	f, err := os.Open(filepath.FromSlash(p))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	buf := make([]byte, 1024)
+	n, _ := io.ReadFull(f, buf)
+	head := buf[:n]
+	if strings.HasPrefix(http.DetectContentType(head), "text/html") {
+		return true
+	}
+	low := strings.ToLower(string(head))
+	for _, m := range pageMarks {
+		if strings.Contains(low, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // mailRecipients are a mailto: address's recipients (to, cc and bcc), or
