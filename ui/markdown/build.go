@@ -281,7 +281,7 @@ func (b *builder) inlines(n ast.Node, st span, out []span) []span {
 				dest = "mailto:" + dest
 			}
 			s.link = safeURL(dest)
-			s.shown = true // its text is its address
+			s.shown = plainAddress(s.link) // its text is its address, unless it can mislead
 			out = appendText(out, s, cleanText(x.Label(b.src)))
 		case *ast.Image:
 			// Never fetched: drawn as a link with its alt text, whose
@@ -344,18 +344,39 @@ func safeURL(dest string) *url.URL {
 // and a final slash aside), so that opening it goes where the person
 // read: "[https://docs.python.org/3/](https://attacker/?d=…)" does not.
 func showsAddress(text string, u *url.URL) bool {
-	norm := func(s string) string {
-		s = strings.TrimSpace(s)
-		for _, p := range []string{"https://", "http://", "mailto:"} {
-			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-				s = s[len(p):]
-				break
-			}
-		}
-		return strings.TrimSuffix(s, "/")
+	if !plainAddress(u) {
+		return false
 	}
-	t := norm(text)
-	return t != "" && (t == norm(u.String()) || t == norm(string(u.Redacted())))
+	t := strings.TrimSuffix(strings.TrimSpace(text), "/")
+	a := strings.TrimSuffix(u.String(), "/")
+	if t == "" {
+		return false
+	}
+	// The scheme counts (http is not https); only https and mailto may be
+	// left out of the text, as people write them.
+	return t == a || (u.Scheme == "https" && "https://"+t == a) || (u.Scheme == "mailto" && "mailto:"+t == a)
+}
+
+// plainAddress reports an address that reads as what it is: no user or
+// password (the text could show them redacted or not at all) and a host
+// of plain ASCII letters, not an internationalised name (xn--) that can
+// look like another site's.
+func plainAddress(u *url.URL) bool {
+	if u == nil || u.User != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			return false
+		}
+	}
+	for _, label := range strings.Split(host, ".") {
+		if strings.HasPrefix(label, "xn--") {
+			return false
+		}
+	}
+	return true
 }
 
 // flatText is all the text under n, for content nested too deep to draw.
