@@ -1267,6 +1267,9 @@ func runsStdin(base string, args []string) bool {
 	if !shells[base] && !isInterpreter(base) {
 		return false
 	}
+	if len(args) == 1 && onlyPrintsVersion(base, args[0]) {
+		return false
+	}
 	for _, x := range args {
 		if x == "-" || x == "-s" || x == "/dev/stdin" {
 			return true
@@ -1279,6 +1282,22 @@ func runsStdin(base string, args []string) bool {
 		}
 	}
 	return true
+}
+
+// onlyPrintsVersion reports the one option that makes a shell or an
+// interpreter print its version or help and exit, reading no input:
+// --version and --help, and python's -V and node's -v (bash's -v is
+// verbose mode instead).
+func onlyPrintsVersion(base, x string) bool {
+	switch {
+	case x == "--version" || x == "--help":
+		return true
+	case x == "-V":
+		return strings.HasPrefix(base, "python")
+	case x == "-v":
+		return base == "node" || base == "nodejs"
+	}
+	return false
 }
 
 // interpreterCode reports an interpreter given code on its command line

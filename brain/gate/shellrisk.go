@@ -42,6 +42,11 @@ var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "PYTHON", "PERL5", "NOD
 var harmlessGo = setOf("GOOS", "GOARCH", "GOARM", "GOAMD64", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG", "GOCACHE", "GOTMPDIR",
 	"GOWORK", "GOTRACEBACK", "GOEXPERIMENT", "GO111MODULE", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "GOSUMDB")
 
+// harmlessNames are variables in the dangerous families that only select
+// a mode, log level or output encoding, loading nothing.
+var harmlessNames = setOf("NODE_ENV", "NODE_NO_WARNINGS", "RUST_LOG", "RUST_BACKTRACE", "RUST_LIB_BACKTRACE",
+	"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONHASHSEED", "PYTHONUTF8")
+
 // dangerousAssign says why NAME=value changes what a program runs or
 // where its traffic goes, or "" when it does not. GOFLAGS counts only
 // when it names a program (-toolexec, -exec, -overlay).
@@ -54,7 +59,7 @@ func dangerousAssign(name, value string) string {
 			return why
 		}
 		return ""
-	case harmlessGo[upper]:
+	case harmlessGo[upper] || harmlessNames[upper]:
 		return ""
 	case dangerousNames[upper]:
 		return why
