@@ -340,8 +340,8 @@ func safeURL(dest string) *url.URL {
 	return nil
 }
 
-// showsAddress reports whether a link's text is its address (the scheme
-// and a final slash aside), so that opening it goes where the person
+// showsAddress reports whether a link's text is its address (a final
+// slash aside), so that opening it goes where the person
 // read: "[https://docs.python.org/3/](https://attacker/?d=…)" does not.
 func showsAddress(text string, u *url.URL) bool {
 	if !plainAddress(u) {
