@@ -814,6 +814,9 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 		}
 	}
 	a.setsVars(base, args)
+	if r := builtinLoads(base, args); r != "" {
+		a.ask(r)
+	}
 	if declaring[base] && a.via == "" {
 		a.declares(base, exp)
 	}
@@ -1092,8 +1095,41 @@ func (a *analyzer) setsVars(base string, args []string) {
 	for _, x := range args {
 		if isName(x) {
 			a.vars[x] = expansion{vals: []string{"$" + x}, unknown: true}
+			// The value is not known (read from a file or input): a
+			// variable that can load code asks as NAME=… does, taking
+			// the worst value (GOFLAGS=-toolexec…).
+			if r := dangerousAssign(x, "-toolexec"); r != "" {
+				a.ask(r)
+			}
 		}
 	}
+}
+
+// builtinLoads says why a bash builtin makes a later word run other code
+// (hash -p binds a command name to any file, enable -f loads a shared
+// object into the shell), or "".
+func builtinLoads(base string, args []string) string {
+	var letter byte
+	switch base {
+	case "hash":
+		letter = 'p'
+	case "enable":
+		letter = 'f'
+	default:
+		return ""
+	}
+	for _, x := range args {
+		if x == "--" {
+			break
+		}
+		if strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.IndexByte(x, letter) >= 0 {
+			if base == "hash" {
+				return "it binds a command name to another file with hash -p, so a later command runs that file"
+			}
+			return "it loads a shared library into the shell with enable -f, which runs its code"
+		}
+	}
+	return ""
 }
 
 // declaring are the builtins whose NAME=value arguments are assignments

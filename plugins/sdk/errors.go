@@ -23,4 +23,9 @@ var (
 	errSpecial = errors.New("not a regular file or folder")
 	errName    = errors.New("not a name beneath the folder (absolute, empty, with .. or a NUL)")
 	errLoop    = errors.New("too many levels of symbolic links")
+	// errCredentialLink: a symbolic link leads to a file named like a
+	// credential store (.env, id_rsa…). The gate asks every time for a
+	// path that names one, but it checks a link before the tool opens
+	// it, and the link can change in between; name the file itself.
+	errCredentialLink = errors.New("leads through a symbolic link to a file that holds keys or passwords (such as .env or id_rsa); name that file itself to read it")
 )

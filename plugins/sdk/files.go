@@ -235,7 +235,7 @@ func openReal(real string) (*os.Root, error) {
 // closes the folder.
 func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, fs.FileInfo, error) {
 	shown := abs
-	fellBack := false
+	fellBack, linked := false, false
 	for {
 		rt, comps, ok := r.match(abs)
 		if !ok && !fellBack {
@@ -287,6 +287,10 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 				return nil, "", nil, err
 			}
 			if info == nil || !follow || info.Mode()&fs.ModeSymlink == 0 {
+				if linked && credentialName(last) && !credentialName(filepath.Base(shown)) {
+					dir.Close()
+					return nil, "", nil, pathErr("open", shown, errCredentialLink)
+				}
 				return dir, last, info, nil
 			}
 			link, err := dir.root.Readlink(last)
@@ -300,7 +304,7 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 		if r.hops++; r.hops > maxLinks {
 			return nil, "", nil, pathErr("open", shown, errLoop)
 		}
-		abs, fellBack = next, true
+		abs, fellBack, linked = next, true, true
 	}
 }
 
