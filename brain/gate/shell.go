@@ -121,7 +121,8 @@ var (
 		"command", "builtin", "exec", "xargs", "setsid", "unbuffer", "strace", "ltrace", "watch", "flock", "chroot",
 		"runuser", "pkexec", "caffeinate", "script", "proxychains", "proxychains4", "torsocks", "firejail", "systemd-run",
 		"unshare", "nsenter", "cgexec", "numactl", "prlimit", "faketime", "fakeroot", "catchsegv", "valgrind", "sg",
-		"su", "parallel", "at", "batch", "tsp", "dbus-launch", "xvfb-run", "ssh-agent", "entr", "chpst", "setpriv", "with-contenv")
+		"su", "parallel", "at", "batch", "tsp", "dbus-launch", "xvfb-run", "ssh-agent", "entr", "chpst", "setpriv", "with-contenv",
+		"rlwrap", "dbus-run-session", "daemonize", "start-stop-daemon", "sem", "ts", "tini", "dumb-init", "catatonit")
 	// withValue are wrapper options that take a separate value.
 	withValue = setOf("-n", "-u", "-g", "-c", "-C", "-s", "-k", "-p", "-t", "-I", "-L", "-P", "-d", "-E", "-o", "-i", "-e", "-w",
 		"--signal", "--kill-after", "--user", "--group", "--chdir", "--unset", "-a", "--arg-file", "-D", "--delimiter",
@@ -636,6 +637,8 @@ func (a *analyzer) stdinOf(s *syntax.Stmt) {
 			prog, _ := word(call.Args[0])
 			if runsStdin(path.Base(prog), words(call.Args[1:])) {
 				a.why("it redirects data into " + path.Base(prog) + ", which runs it as code")
+			} else if stdinCommands(path.Base(prog), words(call.Args[1:])) {
+				a.ask("it redirects a file into " + path.Base(prog) + ", which runs the commands it holds, and they can run programs")
 			}
 		}
 	}

@@ -135,7 +135,9 @@ func optionsRun(base string, args []string) string {
 		}
 	case "vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim":
 		for _, x := range args {
-			if x == "-c" || x == "--cmd" || x == "-S" || x == "-u" || x == "-U" || strings.HasPrefix(x, "+") {
+			// Also grouped (-Nu x.vim), as vim reads its flags.
+			if x == "-c" || x == "--cmd" || strings.HasPrefix(x, "+") ||
+				strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.ContainsAny(x[1:], "cSuU") {
 				return base + " runs the editor commands its options give, which can run programs"
 			}
 		}
@@ -143,6 +145,8 @@ func optionsRun(base string, args []string) string {
 		if has("--eval", "-l", "--load", "-f", "--funcall", "--script", "-batch", "--batch") {
 			return "emacs runs the Lisp code its options give"
 		}
+	case "lldb":
+		return "lldb runs the debugger commands its options, files or input give, which can run programs (platform shell)"
 	case "gdb":
 		if has("-ex", "-x", "--eval-command", "--command", "-iex", "-ix", "--init-eval-command", "--init-command", "-batch", "--batch") {
 			return "gdb runs the commands its options give, which can run programs"
@@ -207,6 +211,9 @@ func optionsRun(base string, args []string) string {
 			return "split --filter runs a shell command for every piece"
 		}
 	case "R":
+		if cmd, _ := firstWord(args); cmd == "CMD" {
+			return "R CMD runs an R tool (BATCH, INSTALL, build) on the script or package it names, whose code can run programs"
+		}
 		if has("-e", "-f", "--file") || clusterHas(args, 'e') {
 			return "R -e/-f runs the R code its option gives, which can run programs (system())"
 		}
@@ -245,19 +252,48 @@ func optionsRun(base string, args []string) string {
 
 // sqliteRuns reports an sqlite3 argument whose dot-commands run a
 // program or load code: .shell, .system, .load, or output piped to a
-// command (.output |cmd, .once |cmd, .import |cmd).
+// command (.output |cmd, .once |cmd, .import |cmd), also abbreviated as
+// sqlite3 accepts them (.sh, .sys); or SQL that runs a program or writes
+// a file (edit() runs the editor its second argument names, writefile()
+// writes anywhere, load_extension() loads code).
 func sqliteRuns(x string) bool {
+	l := strings.ToLower(x)
+	for _, f := range []string{"edit(", "writefile(", "load_extension(", "fts3_tokenizer("} {
+		if strings.Contains(strings.ReplaceAll(l, " ", ""), f) {
+			return true
+		}
+	}
 	for _, line := range strings.FieldsFunc(x, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
 		if !strings.HasPrefix(line, ".") {
 			continue
 		}
 		cmd, rest, _ := strings.Cut(line, " ")
-		switch cmd {
-		case ".shell", ".system", ".load":
+		cmd = strings.TrimPrefix(cmd, ".")
+		abbrev := func(full string) bool { return len(cmd) >= 2 && strings.HasPrefix(full, cmd) }
+		switch {
+		case abbrev("shell"), abbrev("system"), abbrev("load"), abbrev("read"):
 			return true
-		case ".output", ".once", ".import", ".read", ".excel":
-			if strings.Contains(rest, "|") || cmd == ".read" {
+		case abbrev("output"), abbrev("once"), abbrev("import"), abbrev("excel"):
+			if strings.Contains(rest, "|") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stdinCommands reports a program that reads commands from its input
+// and can run programs with them: sqlite3 (.shell), psql and mysql (\!),
+// at and batch (a shell script to run later), ed, ex and dc (!cmd), vim
+// in ex mode (-e, -es), gdb and lldb (shell), R.
+func stdinCommands(base string, args []string) bool {
+	switch base {
+	case "sqlite3", "sqlite", "psql", "mysql", "mariadb", "at", "batch", "ed", "red", "ex", "gdb", "lldb", "R", "dc":
+		return true
+	case "vim", "vi", "nvim", "gvim", "view", "rvim":
+		for _, x := range args {
+			if strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.ContainsAny(x[1:], "eEs") {
 				return true
 			}
 		}
