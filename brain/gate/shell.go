@@ -916,6 +916,13 @@ var scriptRunners = setOf("tsx", "ts-node", "ts-node-esm", "ts-node-script", "es
 // environment (uv run python x.py), as a wrapper does.
 var projectRunners = setOf("uv", "poetry", "pdm", "hatch", "pipenv", "rye", "conda", "mamba", "micromamba", "pixi")
 
+// npxTools are the well-known development tools a project installs and
+// runs with npx (npx tsc --noEmit): the same packages whether local or
+// fetched.
+var npxTools = setOf("tsc", "eslint", "prettier", "jest", "vitest", "vite", "next", "webpack", "rollup", "esbuild", "mocha",
+	"nodemon", "playwright", "cypress", "tailwindcss", "postcss", "babel", "lerna", "nx", "turbo", "astro",
+	"svelte-kit", "nuxi", "ng", "storybook", "stylelint", "c8", "nyc", "rimraf", "concurrently", "wrangler", "prisma", "knip")
+
 // packageRunners download and run a package no one has seen.
 var packageRunners = setOf("bunx", "uvx", "pnpx")
 
@@ -967,13 +974,29 @@ func codeRunner(base string, args []string) string {
 	case projectRunners[base] && (cmd == "run" || cmd == "exec"):
 		return base + " " + cmd + " runs the command its arguments name"
 	case base == "npx":
-		// npx tsc runs the project's own tsc; -y, --package or pkg@version
-		// fetch one no one has seen.
-		for _, x := range args {
-			if x == "-y" || x == "--yes" || x == "-p" || optionNamed(x, "--package") || !strings.HasPrefix(x, "-") && strings.LastIndexByte(x, '@') > 0 {
-				return "npx downloads and runs the package it names, whose code no one here has seen"
-			}
+		// npm exec assumes --yes when its input is not a terminal, as
+		// under shell_exec: any name not installed is fetched and run.
+		// A project's well-known tools (npx tsc) are the ordinary ask
+		// they were; any other name always asks.
+		if name, _ := firstWord(args); name != "" && !npxTools[name] || hasOption(args, "-y", "--yes", "-p", "--package") ||
+			strings.LastIndexByte(name, '@') > 0 {
+			return "npx downloads and runs the package it names when it is not installed, whose code no one here has seen"
 		}
+	case base == "npm" && (cmd == "x" || cmd == "create" || cmd == "init" && hasPositional(args[at+1:])),
+		base == "pnpm" && cmd == "create", base == "yarn" && cmd == "create", base == "bun" && cmd == "create":
+		// npm init NAME is npm exec create-NAME.
+		return base + " " + cmd + " downloads and runs the package it names, whose code no one here has seen"
+	case base == "uv" && cmd == "tool" && at+1 < len(args) && (args[at+1] == "run" || args[at+1] == "install"):
+		return "uv tool " + args[at+1] + " downloads and runs the package it names, whose code no one here has seen"
+	case base == "corepack" && cmd != "" && cmd != "enable" && cmd != "disable" && cmd != "prepare" && cmd != "install" &&
+		cmd != "use" && cmd != "up" && cmd != "pack":
+		// corepack pnpm@9 dlx evil: the package manager it runs, with
+		// the rest of the line.
+		pm, _, _ := strings.Cut(cmd, "@")
+		if r := codeRunner(pm, args[at+1:]); r != "" {
+			return r
+		}
+		return "corepack runs the package manager " + cmd + " with the command its arguments give"
 	case packageRunners[base] && hasPositional(args):
 		return base + " downloads and runs the package it names, whose code no one here has seen"
 	case (base == "pnpm" || base == "yarn" || base == "bun") && (cmd == "dlx" || cmd == "x"):
