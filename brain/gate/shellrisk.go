@@ -917,7 +917,7 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 		}
 		return out, ""
 	case lookups[base] != nil:
-		return lookupHosts(base, args), ""
+		return lookupHosts(base, args), lookupUnread(base, args)
 	case textArgs[base]:
 		return nil, ""
 	}
@@ -936,26 +936,35 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 // given (the name's DNS server sees every query, so a name can carry
 // data out), with their options that take a value.
 var lookups = map[string]map[string]bool{
-	"ping":          setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
-	"ping6":         setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
-	"fping":         setOf("-c", "-C", "-i", "-p", "-t", "-r", "-b", "-B", "-f", "-I", "-S", "-O", "-H", "-Q"),
-	"arping":        setOf("-c", "-w", "-I", "-s", "-i"),
-	"dig":           setOf("-b", "-c", "-f", "-k", "-p", "-q", "-t", "-y"),
-	"kdig":          setOf("-b", "-c", "-k", "-p", "-q", "-t", "-y", "-E"),
-	"delv":          setOf("-a", "-b", "-c", "-p", "-q", "-t"),
-	"drill":         setOf("-c", "-k", "-p", "-s", "-y", "-b", "-a", "-r"),
-	"nslookup":      setOf(),
-	"host":          setOf("-c", "-t", "-W", "-N", "-R", "-m"),
-	"whois":         setOf("-p", "-s", "-T", "-i", "-g"),
-	"traceroute":    setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g", "-A", "-M", "-O", "-l"),
-	"traceroute6":   setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g"),
-	"tracepath":     setOf("-l", "-m", "-p"),
-	"mtr":           setOf("-c", "-i", "-s", "-a", "-f", "-m", "-B", "-G", "-Q", "-P", "-L", "-o", "-I", "-Z"),
-	"ssh-keyscan":   setOf("-f", "-p", "-t", "-T", "-O"),
-	"nmap":          setOf("-p", "-e", "-S", "-D", "-g", "-oN", "-oX", "-oG", "-oA", "-iL", "--script", "--script-args"),
-	"getent":        setOf(),
-	"resolvectl":    setOf("-i", "-t", "-c", "-p"),
-	"avahi-resolve": setOf("-n", "-a"),
+	"ping4":                   setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
+	"tracepath6":              setOf("-l", "-m", "-p"),
+	"traceroute4":             setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g"),
+	"tcptraceroute":           setOf("-i", "-f", "-l", "-m", "-p", "-q", "-w", "-s", "-t"),
+	"systemd-resolve":         setOf("-i", "-t", "-c", "-p", "--interface", "--type", "--class", "--protocol"),
+	"nping":                   setOf("-c", "-p", "-g", "-e", "-S", "--dest-port", "--source-port", "--rate", "--delay", "--data", "--data-string", "--ttl"),
+	"hping3":                  setOf("-c", "-i", "-p", "-s", "-t", "-a", "-d", "-E", "-I", "-N", "-w", "-o", "-H", "-O", "-K", "-C", "-g", "-m"),
+	"hping":                   setOf("-c", "-i", "-p", "-s", "-t", "-a", "-d", "-E", "-I", "-N", "-w"),
+	"ping":                    setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
+	"ping6":                   setOf("-c", "-i", "-s", "-W", "-w", "-I", "-t", "-l", "-p", "-Q", "-S", "-M", "-m", "-F", "-T"),
+	"fping":                   setOf("-c", "-C", "-i", "-p", "-t", "-r", "-b", "-B", "-f", "-I", "-S", "-O", "-H", "-Q"),
+	"arping":                  setOf("-c", "-w", "-I", "-s", "-i"),
+	"dig":                     setOf("-b", "-c", "-f", "-k", "-p", "-q", "-t", "-y"),
+	"kdig":                    setOf("-b", "-c", "-k", "-p", "-q", "-t", "-y", "-E"),
+	"delv":                    setOf("-a", "-b", "-c", "-p", "-q", "-t"),
+	"drill":                   setOf("-c", "-k", "-p", "-s", "-y", "-b", "-a", "-r"),
+	"nslookup":                setOf(),
+	"host":                    setOf("-c", "-t", "-W", "-N", "-R", "-m"),
+	"whois":                   setOf("-p", "-s", "-T", "-i", "-g"),
+	"traceroute":              setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g", "-A", "-M", "-O", "-l"),
+	"traceroute6":             setOf("-f", "-m", "-p", "-q", "-w", "-z", "-s", "-i", "-N", "-t", "-g"),
+	"tracepath":               setOf("-l", "-m", "-p"),
+	"mtr":                     setOf("-c", "-i", "-s", "-a", "-f", "-m", "-B", "-G", "-Q", "-P", "-L", "-o", "-I", "-Z"),
+	"ssh-keyscan":             setOf("-f", "-p", "-t", "-T", "-O"),
+	"nmap":                    setOf("-p", "-e", "-S", "-D", "-g", "-oN", "-oX", "-oG", "-oA", "-iL", "--script", "--script-args"),
+	"getent":                  setOf("-s", "--service"),
+	"resolvectl":              setOf("-i", "-t", "-c", "-p"),
+	"avahi-resolve":           setOf(),
+	"avahi-resolve-host-name": setOf(),
 }
 
 // lookupHosts are the host names and addresses a lookup program's words
@@ -984,7 +993,8 @@ func lookupHosts(base string, args []string) []Host {
 				add(y)
 			}
 			return out
-		case (x == "-h" && base == "whois" || x == "-x" && base == "dig" || x == "-s" && base == "drill") && i+1 < len(args):
+		case (x == "-h" && base == "whois" || (x == "-x" || x == "-q") && (base == "dig" || base == "kdig" || base == "delv") ||
+			x == "-s" && base == "drill") && i+1 < len(args):
 			add(args[i+1])
 			i++
 		case strings.HasPrefix(x, "-") && len(x) > 1:
@@ -1009,6 +1019,23 @@ func lookupHosts(base string, args []string) []Host {
 		}
 	}
 	return out
+}
+
+// lookupUnread says why a lookup program's names are not known from the
+// line: it reads them from a file (dig -f, nmap -iL) or from its input
+// (nslookup or fping given none), or "".
+func lookupUnread(base string, args []string) string {
+	for _, x := range args {
+		switch {
+		case x == "-f" && (base == "dig" || base == "kdig" || base == "fping" || base == "ssh-keyscan" || base == "host"),
+			x == "-iL" && base == "nmap", x == "--file" && base == "fping":
+			return base + " " + x + " reads the names it looks up from a file, so the hosts it reaches are known only when it runs"
+		}
+	}
+	if (base == "nslookup" || base == "fping") && !hasPositional(args) {
+		return base + " reads the names it looks up from its input, so the hosts it reaches are known only when it runs"
+	}
+	return ""
 }
 
 // quoteWord shows a word of a command line in a reason.
