@@ -845,6 +845,14 @@ func (a *analyzer) run(w cmdWords, depth, hops int) {
 			a.gitWrites(uses)
 			a.paths = append(a.paths, uses...)
 		}
+		for _, f := range awkReads(args) {
+			a.plain = false
+			a.paths = append(a.paths, a.pathUses(f, known(f), false, base)...)
+		}
+		if r := awkUnknownFile(args); r != "" {
+			a.plain = false
+			a.ask(r)
+		}
 	case base == "ln" || base == "gln":
 		a.linkTargets(args, exp, before)
 	case base == "trap" || base == "alias":

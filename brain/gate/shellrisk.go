@@ -550,6 +550,38 @@ func awkRisk(base string, args []string) string {
 // > "file" or >> "file", as a redirection of the shell writes.
 var awkOutput = regexp.MustCompile(`\bprintf?\b[^;{}\n]*?>>?\s*"([^"]+)"`)
 
+// awkInput finds the files an awk program reads with getline < "file".
+var awkInput = regexp.MustCompile(`\bgetline\b[^;{}\n<]*<\s*"([^"]+)"`)
+
+// awkDynamic finds print, printf or getline redirected to or from a file
+// whose name is not a string literal (a variable, -v f=…, a
+// concatenation): where it writes or reads is known only when it runs.
+var awkDynamic = regexp.MustCompile(`\bprintf?\b[^;{}\n]*?>>?\s*[^"\s>]|\bgetline\b[^;{}\n<]*<\s*[^"\s]`)
+
+// awkReads are the files awk's programs read by name with getline.
+func awkReads(args []string) []string {
+	programs, _ := awkPrograms(args)
+	var out []string
+	for _, p := range programs {
+		for _, m := range awkInput.FindAllStringSubmatch(p, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// awkUnknownFile says why an awk program writes or reads a file the line
+// does not name, or "".
+func awkUnknownFile(args []string) string {
+	programs, _ := awkPrograms(args)
+	for _, p := range programs {
+		if awkDynamic.MatchString(p) {
+			return "awk writes or reads a file whose name it computes (print > f, getline < f), so which file is known only when it runs"
+		}
+	}
+	return ""
+}
+
 // awkWrites are the files awk's programs write by name.
 func awkWrites(args []string) []string {
 	programs, _ := awkPrograms(args)
