@@ -383,8 +383,10 @@ func (e Env) heldCredential(dir, glob string) string {
 			if hit = e.privateHit(PathUse{Path: filepath.ToSlash(r)}); hit != "" {
 				return fs.SkipAll
 			}
-			if st, err := os.Stat(r); err == nil && st.IsDir() {
-				hit = filepath.ToSlash(p) // a linked folder: not walked here, it may hold one
+			if st, err := os.Stat(r); err == nil && st.IsDir() && !within(filepath.ToSlash(r), real) {
+				// A linked folder elsewhere: not walked here, it may hold
+				// one. (One beneath this folder is walked anyway.)
+				hit = filepath.ToSlash(p)
 				return fs.SkipAll
 			}
 			return nil
