@@ -1,6 +1,7 @@
 package cerebellum
 
 import (
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -113,7 +114,12 @@ func TestLaunchLineRoundTrip(t *testing.T) {
 		t.Skip("no bash here")
 	}
 	line := LaunchLine(&skillmd.MCPServer{Command: "printf", Args: append([]string{`%s\0`}, launchSamples...)})
-	out, err := exec.Command(bash, "-c", line).Output()
+	// In a UTF-8 locale, as the person's terminal is: in the C locale bash
+	// drops a \U escape it cannot encode (CI's LC_ALL names a locale the
+	// machine lacks, which is C).
+	cmd := exec.Command(bash, "-c", line)
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("bash -c %q: %v", line, err)
 	}
