@@ -35,7 +35,7 @@ var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/
 // carved out (homePrograms). Go's module cache is not among them
 // (homeReadOnly).
 var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/.package-cache",
-	".cargo/.package-cache-mutate", ".gradle/caches", ".gradle/daemon", ".gradle/native", ".gradle/.tmp", ".m2/repository",
+	".cargo/.package-cache-mutate", ".gradle/caches", ".gradle/native", ".gradle/.tmp", ".m2/repository",
 	"go/pkg/sumdb"}
 
 // homeReadOnly are build tools' settings and code under the home folder
@@ -58,6 +58,98 @@ var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init
 // the place of a program run outside the sandbox.
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
+
+// loginFiles are what the person's login, shell, desktop session and SSH
+// run or obey outside any sandbox, relative to the home folder: shell
+// startup files, fish's settings, desktop autostart entries, systemd
+// --user units, session environment files, and SSH's rc, environment and
+// authorized keys. Read-only in every sandbox even where the home folder
+// is granted (keepReadOnly): code planted there runs at the next terminal
+// or login.
+var loginFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+	".zshenv", ".zlogin", ".zlogout", ".config/fish", ".config/autostart", ".config/systemd/user",
+	".config/environment.d", ".pam_environment", ".xprofile", ".xsessionrc", ".xinitrc", ".xsession", ".ssh/rc",
+	".ssh/environment", ".ssh/authorized_keys", ".ssh/authorized_keys2"}
+
+// cacheTokens are tokens tools keep among their caches, relative to the
+// home folder: Hugging Face's access token (and its other stored
+// tokens), and the Gradle daemons' registry, whose token lets a client
+// hand a daemon a build it runs outside any sandbox (with its logs). No
+// sandbox reads or writes them.
+var cacheTokens = []string{".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token",
+	".gradle/daemon"}
+
+// homeGuards adds to p, for the home folder and for every granted folder
+// (any of which may be a home folder: another user's, a container's),
+// what stays out of a sandbox's reach there: programs and login files
+// read-only where a writable grant reaches them, tokens kept in caches
+// out of reach. In a granted folder other than the home folder only
+// those that exist are carved out, since a carved folder takes no new
+// entries.
+func (p *Policy) homeGuards(home string, roots []string) {
+	guard := func(h string, existing bool) {
+		there := func(rel string) bool {
+			_, err := os.Lstat(filepath.Join(h, rel))
+			return !existing || err == nil
+		}
+		for _, rel := range slices.Concat(homePrograms, loginFiles) {
+			if there(rel) {
+				p.keepReadOnly(filepath.Join(h, rel))
+			}
+		}
+		for _, rel := range cacheTokens {
+			if there(rel) {
+				p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
+			}
+		}
+	}
+	if home != "" {
+		guard(home, false)
+	}
+	for _, r := range roots {
+		if home == "" || Clean(r) != Clean(home) {
+			guard(r, true)
+		}
+	}
+}
+
+// keepReadOnly adds to ReadOnly those of paths a writable grant reaches:
+// read-only there. Elsewhere it grants nothing.
+func (p *Policy) keepReadOnly(paths ...string) {
+	writable := cleanAll(p.ReadWrite)
+	for _, r := range paths {
+		c := Clean(r)
+		if slices.ContainsFunc(writable, func(g string) bool { return g == c || within(g, c) }) {
+			p.ReadOnly = append(p.ReadOnly, r)
+		}
+	}
+}
+
+// carveMark is a name no server's folder has: a hole there makes a
+// folder of servers' folders carved (listed, no new entries) even when
+// the server's own folder is its only entry.
+const carveMark = ".wrasse-others"
+
+// othersIn are what, in dir (a folder of MCP servers' caches or
+// temporary folders), is not one of own: dir itself when none of own lies
+// in it, else its other entries and carveMark.
+func othersIn(dir string, own []string) []string {
+	dir = Clean(dir)
+	mine := func(e string) bool {
+		return slices.ContainsFunc(own, func(o string) bool { return o == e || within(e, o) })
+	}
+	if !slices.ContainsFunc(own, func(o string) bool { return within(dir, o) }) {
+		return []string{dir}
+	}
+	out := []string{filepath.Join(dir, carveMark)}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); !mine(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // MCPCacheName is the folder, in the user's cache folder, of the package
 // caches of MCP servers (each server's npx and uvx downloads, which its
@@ -156,6 +248,7 @@ func ForCommand(o CommandOptions) Policy {
 	if o.Workspace != "" {
 		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
 	}
+	p.homeGuards(o.Home, o.Roots)
 	p.protect(o.Workspace)
 	p.NoAccess = append(p.NoAccess, mcpCaches(o.Home)...)
 	return p
@@ -199,11 +292,12 @@ func ForPlugin(o PluginOptions) Policy {
 		p.ReadOnly = append(p.ReadOnly, etcFiles...)
 		p.ReadWrite = append(p.ReadWrite, devFiles...)
 	}
-	p.protect(o.Workspace)
 	if o.Files {
 		home, _ := os.UserHomeDir()
+		p.homeGuards(home, o.Roots)
 		p.NoAccess = append(p.NoAccess, mcpCaches(home)...)
 	}
+	p.protect(o.Workspace)
 	return p
 }
 
@@ -306,6 +400,13 @@ func ForMCP(o MCPOptions) Policy {
 		for _, c := range homeConfig {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
+	}
+	p.homeGuards(o.Home, o.Roots)
+	// Other servers' package caches and temporary folders: read-only where
+	// a grant (the home folder) reaches them.
+	own := cleanAll([]string{o.Temp, o.Cache})
+	for _, d := range mcpCaches(o.Home) {
+		p.keepReadOnly(othersIn(d, own)...)
 	}
 	p.protect(o.Workspace)
 	return p
