@@ -25,18 +25,20 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 // controlling terminal, and has no business with the person's.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeCaches are folders (and lock files) under the home folder that
-// build tools write, relative to it: a command may write them. Only the
-// caches themselves: the folders holding them also hold the tool's
-// settings, which the person's own builds obey outside any sandbox
-// (~/.cargo/config.toml, ~/.gradle/init.d), and their registry tokens
-// (~/.cargo/credentials.toml). They hold code too (crates, jars), which
-// builds check against their lock files; the programs beneath them are
-// carved out (homePrograms). Go's module cache is not among them
-// (homeReadOnly).
-var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/.package-cache",
-	".cargo/.package-cache-mutate", ".gradle/caches", ".gradle/native", ".gradle/.tmp", ".m2/repository",
-	"go/pkg/sumdb"}
+// homeCaches are the person's build and package caches under the home
+// folder, relative to it: read-only to commands, even where the home
+// folder is granted. Several hold code the person's own tools run later
+// without checking it again (Go's build cache, Poetry's virtualenvs,
+// Corepack's package managers, pre-commit's hooks, Cargo's extracted
+// crates, Maven's and Gradle's plugin jars). Commands write their own
+// cache home instead (CommandCache, CommandCacheEnv). Cargo's lock files
+// stay writable (homeCacheLocks).
+var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".gradle/caches", ".gradle/native",
+	".gradle/.tmp", ".m2/repository", "go/pkg/sumdb"}
+
+// homeCacheLocks are lock files beside the person's caches that a build
+// reading them takes, relative to the home folder: writable to commands.
+var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mutate"}
 
 // homeReadOnly are build tools' settings and code under the home folder
 // that a command may read, never change, relative to it: Cargo's
@@ -209,7 +211,9 @@ type CommandOptions struct {
 }
 
 // ForCommand is the policy of a shell command: read and write the granted
-// folders, the temporary folder and build tools' caches; read and execute
+// folders, the temporary folder and the commands' own cache home
+// (CommandCache); read the person's build caches, never write them; no
+// tokens kept in caches; the home folder's login files read-only; read and execute
 // the system's programs and the programs installed in the home folder
 // (never write them); read the configuration files libraries and git
 // need; never touch the workspace's database, config.json, caches and
@@ -233,7 +237,13 @@ func ForCommand(o CommandOptions) Policy {
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
 		for _, t := range homeCaches {
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
+		}
+		for _, t := range homeCacheLocks {
 			p.ReadWrite = append(p.ReadWrite, filepath.Join(o.Home, t))
+		}
+		if c := CommandCache(o.Home); c != "" {
+			p.ReadWrite = append(p.ReadWrite, c)
 		}
 		for _, t := range homePrograms {
 			// Exec, and ReadOnly so that a cache holding it is carved
@@ -296,6 +306,9 @@ func ForPlugin(o PluginOptions) Policy {
 		home, _ := os.UserHomeDir()
 		p.homeGuards(home, o.Roots)
 		p.NoAccess = append(p.NoAccess, mcpCaches(home)...)
+		if c := CommandCache(home); c != "" {
+			p.NoAccess = append(p.NoAccess, c)
+		}
 	}
 	p.protect(o.Workspace)
 	return p
@@ -402,6 +415,9 @@ func ForMCP(o MCPOptions) Policy {
 		}
 	}
 	p.homeGuards(o.Home, o.Roots)
+	if c := CommandCache(o.Home); c != "" {
+		p.NoAccess = append(p.NoAccess, c)
+	}
 	// Other servers' package caches and temporary folders: read-only where
 	// a grant (the home folder) reaches them.
 	own := cleanAll([]string{o.Temp, o.Cache})
