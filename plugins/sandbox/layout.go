@@ -45,10 +45,8 @@ var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mu
 // settings, Gradle's init scripts, and Go's module cache, whose module
 // sources and toolchains the person's go command compiles and runs
 // without checking them again (go verifies a module when it downloads
-// it, not when it builds it). A command builds with the modules already
-// there; one that needs a new module cannot download it into this cache
-// (the person runs go mod download, or the command sets GOMODCACHE to a
-// folder of its own).
+// it, not when it builds it). Commands download modules into their own
+// cache home instead (GOMODCACHE, CommandCacheEnv).
 var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init.d", ".gradle/init.gradle",
 	".gradle/init.gradle.kts", "go/pkg/mod"}
 
