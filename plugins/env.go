@@ -239,6 +239,14 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 		home, _ := os.UserHomeDir()
 		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network,
 			UnixSockets: unixSockets})
+		// Build tools write the commands' own cache home, not the
+		// person's caches (read-only to commands).
+		if c := sandbox.CommandCache(home); c != "" && os.MkdirAll(c, 0o700) == nil {
+			if cmd.Env == nil {
+				cmd.Env = os.Environ()
+			}
+			cmd.Env = append(cmd.Env, sandbox.CommandCacheEnv(c)...)
+		}
 		return sandbox.Command(cmd, launcher, p)
 	}
 }

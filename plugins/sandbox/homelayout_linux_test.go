@@ -15,7 +15,7 @@ import (
 func TestCommandHomeFolder(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
-	for _, rel := range []string{".cache/go-build/.keep", "go/pkg/mod/.keep", ".cargo/registry/.keep", ".npm/_cacache/.keep", ".cargo/config.toml"} {
+	for _, rel := range []string{".cache/go-build/.keep", ".local/state/wrasse/cmd-cache/.keep", "go/pkg/mod/.keep", ".cargo/registry/.keep", ".npm/_cacache/.keep", ".cargo/config.toml"} {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -33,13 +33,17 @@ func TestCommandHomeFolder(t *testing.T) {
 		{"run a program in ~/.local/bin", home + "/.local/bin/uvx", true},
 		{"run a program in ~/.cargo/bin", home + "/.cargo/bin/git", true},
 		{"run nvm's node", home + "/.nvm/versions/node/v22.0.0/bin/node", true},
-		{"write the Go build cache", "echo x > " + home + "/.cache/go-build/obj", true},
+		// The person's caches hold code their tools run unchecked;
+		// commands write their own cache home (CommandCache).
+		{"read the Go build cache", "cat " + home + "/.cache/go-build/.keep", true},
+		{"write the Go build cache", "echo x > " + home + "/.cache/go-build/obj", false},
+		{"write the commands' own cache", "mkdir -p " + home + "/.local/state/wrasse/cmd-cache/go-build && echo x > " + home + "/.local/state/wrasse/cmd-cache/go-build/obj", true},
 		{"read the Go module cache", "cat " + home + "/go/pkg/mod/.keep", true},
 		// The person's go command compiles what is there unchecked.
 		{"write the Go module cache", "mkdir -p " + home + "/go/pkg/mod/example.com/m@v1 && echo x > " + home + "/go/pkg/mod/example.com/m@v1/m.go", false},
 		{"read cargo's settings", "cat " + home + "/.cargo/config.toml", true},
-		{"write cargo's registry", "echo x > " + home + "/.cargo/registry/index", true},
-		{"write npm's cache", "echo x > " + home + "/.npm/_cacache/entry", true},
+		{"write cargo's registry", "echo x > " + home + "/.cargo/registry/index", false},
+		{"write npm's cache", "echo x > " + home + "/.npm/_cacache/entry", false},
 		{"add a program to ~/.local/bin", "echo x > " + home + "/.local/bin/npx", false},
 		{"add a program to ~/go/bin", "mkdir -p " + home + "/go/bin && echo x > " + home + "/go/bin/gopls", false},
 		{"plant a package npx runs", "mkdir -p " + home + "/.npm/_npx/abc && echo x > " + home + "/.npm/_npx/abc/index.js", false},

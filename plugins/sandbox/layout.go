@@ -25,28 +25,28 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 // controlling terminal, and has no business with the person's.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeCaches are folders (and lock files) under the home folder that
-// build tools write, relative to it: a command may write them. Only the
-// caches themselves: the folders holding them also hold the tool's
-// settings, which the person's own builds obey outside any sandbox
-// (~/.cargo/config.toml, ~/.gradle/init.d), and their registry tokens
-// (~/.cargo/credentials.toml). They hold code too (crates, jars), which
-// builds check against their lock files; the programs beneath them are
-// carved out (homePrograms). Go's module cache is not among them
-// (homeReadOnly).
-var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/.package-cache",
-	".cargo/.package-cache-mutate", ".gradle/caches", ".gradle/daemon", ".gradle/native", ".gradle/.tmp", ".m2/repository",
-	"go/pkg/sumdb"}
+// homeCaches are the person's build and package caches under the home
+// folder, relative to it: read-only to commands, even where the home
+// folder is granted. Several hold code the person's own tools run later
+// without checking it again (Go's build cache, Poetry's virtualenvs,
+// Corepack's package managers, pre-commit's hooks, Cargo's extracted
+// crates, Maven's and Gradle's plugin jars). Commands write their own
+// cache home instead (CommandCache, CommandCacheEnv). Cargo's lock files
+// stay writable (homeCacheLocks).
+var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".gradle/caches", ".gradle/native",
+	".gradle/.tmp", ".m2/repository", "go/pkg/sumdb"}
+
+// homeCacheLocks are lock files beside the person's caches that a build
+// reading them takes, relative to the home folder: writable to commands.
+var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mutate"}
 
 // homeReadOnly are build tools' settings and code under the home folder
 // that a command may read, never change, relative to it: Cargo's
 // settings, Gradle's init scripts, and Go's module cache, whose module
 // sources and toolchains the person's go command compiles and runs
 // without checking them again (go verifies a module when it downloads
-// it, not when it builds it). A command builds with the modules already
-// there; one that needs a new module cannot download it into this cache
-// (the person runs go mod download, or the command sets GOMODCACHE to a
-// folder of its own).
+// it, not when it builds it). Commands download modules into their own
+// cache home instead (GOMODCACHE, CommandCacheEnv).
 var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init.d", ".gradle/init.gradle",
 	".gradle/init.gradle.kts", "go/pkg/mod"}
 
@@ -58,6 +58,98 @@ var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init
 // the place of a program run outside the sandbox.
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
+
+// loginFiles are what the person's login, shell, desktop session and SSH
+// run or obey outside any sandbox, relative to the home folder: shell
+// startup files, fish's settings, desktop autostart entries, systemd
+// --user units, session environment files, and SSH's rc, environment and
+// authorized keys. Read-only in every sandbox even where the home folder
+// is granted (keepReadOnly): code planted there runs at the next terminal
+// or login.
+var loginFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+	".zshenv", ".zlogin", ".zlogout", ".config/fish", ".config/autostart", ".config/systemd/user",
+	".config/environment.d", ".pam_environment", ".xprofile", ".xsessionrc", ".xinitrc", ".xsession", ".ssh/rc",
+	".ssh/environment", ".ssh/authorized_keys", ".ssh/authorized_keys2"}
+
+// cacheTokens are tokens tools keep among their caches, relative to the
+// home folder: Hugging Face's access token (and its other stored
+// tokens), and the Gradle daemons' registry, whose token lets a client
+// hand a daemon a build it runs outside any sandbox (with its logs). No
+// sandbox reads or writes them.
+var cacheTokens = []string{".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token",
+	".gradle/daemon"}
+
+// homeGuards adds to p, for the home folder and for every granted folder
+// (any of which may be a home folder: another user's, a container's),
+// what stays out of a sandbox's reach there: programs and login files
+// read-only where a writable grant reaches them, tokens kept in caches
+// out of reach. In a granted folder other than the home folder only
+// those that exist are carved out, since a carved folder takes no new
+// entries.
+func (p *Policy) homeGuards(home string, roots []string) {
+	guard := func(h string, existing bool) {
+		there := func(rel string) bool {
+			_, err := os.Lstat(filepath.Join(h, rel))
+			return !existing || err == nil
+		}
+		for _, rel := range slices.Concat(homePrograms, loginFiles) {
+			if there(rel) {
+				p.keepReadOnly(filepath.Join(h, rel))
+			}
+		}
+		for _, rel := range cacheTokens {
+			if there(rel) {
+				p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
+			}
+		}
+	}
+	if home != "" {
+		guard(home, false)
+	}
+	for _, r := range roots {
+		if home == "" || Clean(r) != Clean(home) {
+			guard(r, true)
+		}
+	}
+}
+
+// keepReadOnly adds to ReadOnly those of paths a writable grant reaches:
+// read-only there. Elsewhere it grants nothing.
+func (p *Policy) keepReadOnly(paths ...string) {
+	writable := cleanAll(p.ReadWrite)
+	for _, r := range paths {
+		c := Clean(r)
+		if slices.ContainsFunc(writable, func(g string) bool { return g == c || within(g, c) }) {
+			p.ReadOnly = append(p.ReadOnly, r)
+		}
+	}
+}
+
+// carveMark is a name no server's folder has: a hole there makes a
+// folder of servers' folders carved (listed, no new entries) even when
+// the server's own folder is its only entry.
+const carveMark = ".wrasse-others"
+
+// othersIn are what, in dir (a folder of MCP servers' caches or
+// temporary folders), is not one of own: dir itself when none of own lies
+// in it, else its other entries and carveMark.
+func othersIn(dir string, own []string) []string {
+	dir = Clean(dir)
+	mine := func(e string) bool {
+		return slices.ContainsFunc(own, func(o string) bool { return o == e || within(e, o) })
+	}
+	if !slices.ContainsFunc(own, func(o string) bool { return within(dir, o) }) {
+		return []string{dir}
+	}
+	out := []string{filepath.Join(dir, carveMark)}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); !mine(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // MCPCacheName is the folder, in the user's cache folder, of the package
 // caches of MCP servers (each server's npx and uvx downloads, which its
@@ -117,7 +209,9 @@ type CommandOptions struct {
 }
 
 // ForCommand is the policy of a shell command: read and write the granted
-// folders, the temporary folder and build tools' caches; read and execute
+// folders, the temporary folder and the commands' own cache home
+// (CommandCache); read the person's build caches, never write them; no
+// tokens kept in caches; the home folder's login files read-only; read and execute
 // the system's programs and the programs installed in the home folder
 // (never write them); read the configuration files libraries and git
 // need; never touch the workspace's database, config.json, caches and
@@ -141,7 +235,13 @@ func ForCommand(o CommandOptions) Policy {
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
 		for _, t := range homeCaches {
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
+		}
+		for _, t := range homeCacheLocks {
 			p.ReadWrite = append(p.ReadWrite, filepath.Join(o.Home, t))
+		}
+		if c := CommandCache(o.Home); c != "" {
+			p.ReadWrite = append(p.ReadWrite, c)
 		}
 		for _, t := range homePrograms {
 			// Exec, and ReadOnly so that a cache holding it is carved
@@ -156,6 +256,7 @@ func ForCommand(o CommandOptions) Policy {
 	if o.Workspace != "" {
 		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
 	}
+	p.homeGuards(o.Home, o.Roots)
 	p.protect(o.Workspace)
 	p.NoAccess = append(p.NoAccess, mcpCaches(o.Home)...)
 	return p
@@ -199,11 +300,15 @@ func ForPlugin(o PluginOptions) Policy {
 		p.ReadOnly = append(p.ReadOnly, etcFiles...)
 		p.ReadWrite = append(p.ReadWrite, devFiles...)
 	}
-	p.protect(o.Workspace)
 	if o.Files {
 		home, _ := os.UserHomeDir()
+		p.homeGuards(home, o.Roots)
 		p.NoAccess = append(p.NoAccess, mcpCaches(home)...)
+		if c := CommandCache(home); c != "" {
+			p.NoAccess = append(p.NoAccess, c)
+		}
 	}
+	p.protect(o.Workspace)
 	return p
 }
 
@@ -306,6 +411,16 @@ func ForMCP(o MCPOptions) Policy {
 		for _, c := range homeConfig {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
+	}
+	p.homeGuards(o.Home, o.Roots)
+	if c := CommandCache(o.Home); c != "" {
+		p.NoAccess = append(p.NoAccess, c)
+	}
+	// Other servers' package caches and temporary folders: read-only where
+	// a grant (the home folder) reaches them.
+	own := cleanAll([]string{o.Temp, o.Cache})
+	for _, d := range mcpCaches(o.Home) {
+		p.keepReadOnly(othersIn(d, own)...)
 	}
 	p.protect(o.Workspace)
 	return p

@@ -18,6 +18,16 @@ import (
 //     outside any sandbox. Sandboxed processes start in a session of their
 //     own (no controlling terminal), and this holds even for a terminal
 //     they would get hold of otherwise (an inherited descriptor, root).
+//   - always: chmod, fchmod, fchmodat and fchmodat2 fail with EPERM when
+//     the mode sets set-user-ID, set-group-ID or write for others.
+//     Landlock governs no chmod, and a process may change the mode of any
+//     file its user owns, wherever it lies (as root, every system file);
+//     chmod +x, 755 and 644 keep working.
+//   - always: socket(2) accepts only AF_UNIX (unless NoUnixSockets),
+//     AF_INET, AF_INET6 and AF_NETLINK; any other family fails with
+//     EAFNOSUPPORT (AF_VSOCK reaches the hypervisor host, AF_PACKET the
+//     wire, with nothing Landlock checks), and io_uring_setup with ENOSYS,
+//     since io_uring creates sockets without socket(2).
 //   - NoUnixSockets: socket(AF_UNIX, …) fails with EACCES, and so does a
 //     datagram socketpair(AF_UNIX, SOCK_DGRAM or SOCK_RAW), whose ends send
 //     to any socket address with sendto(2) or connect(2) elsewhere. Landlock
@@ -33,9 +43,6 @@ import (
 //     do not cover.
 //   - NoListen: listen(2) fails with EACCES: a plugin held to a list of
 //     hosts serves nobody.
-//   - NoUnixSockets or no Network: io_uring_setup fails with ENOSYS, since
-//     io_uring opens sockets and sends without the system calls checked
-//     here (libuv and others fall back to threads).
 //
 // A system call made for another architecture (32-bit calls on a 64-bit
 // kernel) ends the process, since its numbers are not the ones checked:
@@ -97,6 +104,16 @@ func onCall(nr uint32, body ...unix.SockFilter) []unix.SockFilter {
 	return append([]unix.SockFilter{jump(bpfJeq, nr, 0, uint8(len(body)))}, body...)
 }
 
+// chmodRefused are the mode bits chmod may not set: set-user-ID,
+// set-group-ID and write for others.
+const chmodRefused = unix.S_ISUID | unix.S_ISGID | 0o002
+
+// syscallArg is a system call and the argument the filter checks.
+type syscallArg struct {
+	nr  uint32
+	arg int
+}
+
 // filterProgram is the seccomp filter p asks for (see above).
 func filterProgram(p Policy) []unix.SockFilter {
 	prog := []unix.SockFilter{
@@ -113,20 +130,38 @@ func filterProgram(p Policy) []unix.SockFilter {
 	ioctl = append(ioctl, refuseIf(unix.TIOCLINUX, unix.EPERM)...)
 	prog = append(prog, onCall(unix.SYS_IOCTL, append(ioctl, retAllow)...)...)
 
-	if p.NoUnixSockets || !p.Network {
-		prog = append(prog, onCall(unix.SYS_IO_URING_SETUP, retErrno(unix.ENOSYS))...)
-		var sock []unix.SockFilter
-		if p.NoUnixSockets {
-			sock = append(sock, loadArg(0))
-			sock = append(sock, refuseIf(unix.AF_UNIX, unix.EACCES)...)
-		}
-		if !p.Network {
-			sock = append(sock, loadArg(2))
-			sock = append(sock, refuseIf(unix.IPPROTO_SCTP, unix.EACCES)...)
-			sock = append(sock, refuseIf(unix.IPPROTO_MPTCP, unix.EACCES)...)
-		}
-		prog = append(prog, onCall(unix.SYS_SOCKET, append(sock, retAllow)...)...)
+	for _, c := range chmodCalls {
+		prog = append(prog, onCall(c.nr,
+			loadArg(c.arg),
+			jump(bpfJset, chmodRefused, 0, 1),
+			retErrno(unix.EPERM),
+			retAllow)...)
 	}
+
+	// io_uring creates sockets without socket(2) (IORING_OP_SOCKET), past
+	// the family allow-list below.
+	prog = append(prog, onCall(unix.SYS_IO_URING_SETUP, retErrno(unix.ENOSYS))...)
+	// Without the network, the protocols Landlock's TCP rules miss.
+	var proto []unix.SockFilter
+	if !p.Network {
+		proto = append(proto, loadArg(2))
+		proto = append(proto, refuseIf(unix.IPPROTO_SCTP, unix.EACCES)...)
+		proto = append(proto, refuseIf(unix.IPPROTO_MPTCP, unix.EACCES)...)
+	}
+	// The family allow-list: what is not jumped to proto falls through to
+	// EAFNOSUPPORT (vsock reaches the hypervisor, packet sockets the wire…).
+	sock := []unix.SockFilter{loadArg(0)}
+	if p.NoUnixSockets {
+		sock = append(sock, refuseIf(unix.AF_UNIX, unix.EACCES)...)
+	} else {
+		sock = append(sock, jump(bpfJeq, unix.AF_UNIX, 3, 0))
+	}
+	sock = append(sock,
+		jump(bpfJeq, unix.AF_INET, 2, 0),
+		jump(bpfJeq, unix.AF_INET6, 1, 0),
+		jump(bpfJeq, unix.AF_NETLINK, 0, uint8(len(proto)+1)))
+	sock = append(append(sock, proto...), retAllow, retErrno(unix.EAFNOSUPPORT))
+	prog = append(prog, onCall(unix.SYS_SOCKET, sock...)...)
 	if p.NoUnixSockets {
 		prog = append(prog, onCall(unix.SYS_SOCKETPAIR,
 			loadArg(0),
