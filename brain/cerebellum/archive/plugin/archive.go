@@ -328,6 +328,18 @@ func archiveErr(arg string, err error) error {
 // whole archive on the first problem. dest is the destination when it
 // exists already (nil when it will be made): each entry is looked up
 // beneath it without following links, as the writes will be.
+// inGitFolder reports whether name (slash-separated, inside the
+// destination) has a .git component, in any case: a hook or a config an
+// archive put there would run as the person on their next commit.
+func inGitFolder(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite bool) error {
 	if len(entries) > a.maxEntries {
 		return fmt.Errorf("it has more than %d entries", a.maxEntries)
@@ -358,6 +370,9 @@ func (a *arch) plan(entries []entry, dest *sdk.Dir, archiveSize int64, overwrite
 		}
 		if strings.ContainsRune(e.Name, 0) {
 			return fmt.Errorf("entry %q has a NUL in its name", e.Raw)
+		}
+		if inGitFolder(e.Name) {
+			return fmt.Errorf("entry %q writes into a git folder: git runs its hooks and follows its config outside any sandbox, so an archive never writes there; remove that entry, or extract it yourself after reading it", e.Raw)
 		}
 		if e.Size < 0 {
 			return fmt.Errorf("entry %q has a negative size", e.Raw)
