@@ -31,12 +31,13 @@ func CredentialStores() []string {
 // prod.env-style names) and private SSH keys. Names match in any case: on
 // macOS and Windows .ENV is .env.
 func CredentialNames() []string {
-	return []string{".env", ".env.*", ".envrc", "*.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc",
+	return []string{".env", ".env.*", ".env-*", ".env_*", ".env~", ".envrc", ".envrc.*", "*.env", "*.env~", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc",
 		".git-credentials", ".pgpass"}
 }
 
 // envTemplates are .env files meant to be shared, holding no secrets.
-var envTemplates = setOf(".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema")
+var envTemplates = setOf(".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema",
+	".env-example", ".env_example", ".env-sample", ".env_sample", ".env-template", ".env_template")
 
 // privateStores are the credential stores as absolute paths (or
 // ~-relative when the home folder is not known), with the person's own;

@@ -928,8 +928,29 @@ var projectRunners = setOf("uv", "poetry", "pdm", "hatch", "pipenv", "rye", "con
 // runs with npx (npx tsc --noEmit): the same packages whether local or
 // fetched.
 var npxTools = setOf("tsc", "eslint", "prettier", "jest", "vitest", "vite", "next", "webpack", "rollup", "esbuild", "mocha",
-	"nodemon", "playwright", "cypress", "tailwindcss", "postcss", "babel", "lerna", "nx", "turbo", "astro",
-	"svelte-kit", "nuxi", "ng", "storybook", "stylelint", "c8", "nyc", "rimraf", "concurrently", "wrangler", "prisma", "knip")
+	"playwright", "cypress", "tailwindcss", "postcss", "babel", "lerna", "nx", "turbo", "astro",
+	"svelte-kit", "nuxi", "ng", "storybook", "stylelint", "rimraf", "wrangler", "prisma", "knip")
+
+// npxCodeOptions are npx's options that give it code or a command line to
+// run, or change where it fetches from: whatever tool follows, the card
+// cannot read what runs (npx --call="…", --node-options="--require …").
+var npxCodeOptions = []string{"-c", "--call", "--node-options", "--registry", "--userconfig", "--prefix"}
+
+// npxCodeOption reports whether args hold one of npxCodeOptions, alone or
+// as --opt=value.
+func npxCodeOption(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		for _, o := range npxCodeOptions {
+			if a == o || strings.HasPrefix(a, o+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // packageRunners download and run a package no one has seen.
 var packageRunners = setOf("bunx", "uvx", "pnpx")
@@ -986,7 +1007,7 @@ func codeRunner(base string, args []string) string {
 		// under shell_exec: any name not installed is fetched and run.
 		// A project's well-known tools (npx tsc) are the ordinary ask
 		// they were; any other name always asks.
-		if name, _ := firstWord(args); name != "" && !npxTools[name] || hasOption(args, "-y", "--yes", "-p", "--package") ||
+		if name, _ := firstWord(args); name != "" && !npxTools[name] || npxCodeOption(args) || hasOption(args, "-y", "--yes", "-p", "--package") ||
 			strings.LastIndexByte(name, '@') > 0 {
 			return "npx downloads and runs the package it names when it is not installed, whose code no one here has seen"
 		}

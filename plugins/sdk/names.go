@@ -78,11 +78,12 @@ func within(d, p string) bool {
 
 // credentialNames are file names that hold secrets wherever they are, as
 // the gate's CredentialNames (brain/gate), matched in any case.
-var credentialNames = []string{".env", ".env.*", ".envrc", "*.env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
+var credentialNames = []string{".env", ".env.*", ".env-*", ".env_*", ".env~", ".envrc", ".envrc.*", "*.env", "*.env~", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
 	"id_ecdsa_sk", "id_ed25519_sk", ".netrc", ".git-credentials", ".pgpass"}
 
 // envTemplates are .env files meant to be shared, holding no secrets.
-var envTemplates = []string{".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema"}
+var envTemplates = []string{".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema",
+	".env-example", ".env_example", ".env-sample", ".env_sample", ".env-template", ".env_template"}
 
 // credentialName reports a file name that holds keys or passwords.
 func credentialName(name string) bool {
