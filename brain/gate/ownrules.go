@@ -412,6 +412,7 @@ func (e Env) heldCredential(dir, glob string) string {
 // and styles from any host), internet shortcuts (the browser opens the
 // address inside) and playlists (the player fetches their entries).
 var pageExtensions = setOf(".html", ".htm", ".xhtml", ".xht", ".shtml", ".mht", ".mhtml", ".svg", ".svgz", ".url", ".webloc",
+	".xml", ".xsl", ".xslt", ".rss", ".atom", ".jnlp", ".hta", ".desktop",
 	".website", ".m3u", ".m3u8", ".pls", ".xspf", ".asx", ".wpl", ".strm", ".pdf.url")
 
 // argOpens are the reasons a call that opens its target with the
@@ -474,6 +475,13 @@ func (e Env) pageContent(target string) bool {
 			return false
 		}
 		p = path.Join(e.Folders[0], p)
+	}
+	// A link is opened as what it leads to: lnk.pdf may be a page.
+	if real, err := filepath.EvalSymlinks(filepath.FromSlash(p)); err == nil {
+		p = filepath.ToSlash(real)
+		if pageExtensions[strings.ToLower(path.Ext(p))] {
+			return true
+		}
 	}
 	if ext := path.Ext(p); ext != "" && mime.TypeByExtension(ext) != "" {
 		return false // the desktop picks the app by this known extension
