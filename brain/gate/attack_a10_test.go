@@ -97,3 +97,18 @@ func TestA10SystemOpenPagesUnderOtherNames(t *testing.T) {
 		}
 	}
 }
+
+// tar -c and zip -r over a folder holding a .env ask every time (F10),
+// but archive_create of that folder is allowed with no prompt: the .env
+// is copied into out.zip, a harmless name a later upload card shows
+// instead of the credential (the plugin skips links, not credential
+// names).
+func TestA10ArchiveCreateOverCredentialFolder(t *testing.T) {
+	env, project := a7Tree(t)
+	for _, src := range []string{project, ".", "docs/.."} {
+		args := map[string]any{"dest": "out.zip", "sources": []string{src}}
+		if v := a5Check(t, env, "archive_create", args); !v.AlwaysAsk {
+			t.Errorf("archive_create %v: %s, scope %q; it packs the folder's .env, want it to ask every time as zip -r does", args, v.Decision, v.Scope)
+		}
+	}
+}

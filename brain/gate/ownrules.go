@@ -184,13 +184,17 @@ func argPathValues(decoded any) []argString {
 // path argument names a credential store (fs_read ~/.ssh/id_rsa,
 // archive_create of ~/.aws), at any depth of its arguments, also through
 // a symbolic link (see realPath), or, for a search that reads file
-// contents beneath it (fs_grep, any *grep tool), a folder holding one.
+// contents beneath it (fs_grep, any *grep tool) or an archive that packs
+// it (archive_create), a folder holding one.
 func argPrivate(env Env, tool string, decoded any) []string {
 	obj, ok := decoded.(map[string]any)
 	if !ok {
 		return nil
 	}
 	grep := strings.Contains(strings.ToLower(tool), "grep")
+	// archive_create packs its sources whole, as zip -r does: a folder
+	// holding a credential file is a read of it.
+	packs := strings.Contains(strings.ToLower(tool), "archive_create")
 	glob, _ := obj["glob"].(string)
 	var hits []string
 	seen := map[string]bool{}
@@ -202,7 +206,8 @@ func argPrivate(env Env, tool string, decoded any) []string {
 	}
 	searched := false
 	for _, pv := range argPathValues(decoded) {
-		recursive := grep && strings.EqualFold(pv.key, "path")
+		recursive := grep && strings.EqualFold(pv.key, "path") ||
+			packs && (strings.EqualFold(pv.key, "sources") || strings.EqualFold(pv.key, "source") || strings.EqualFold(pv.key, "path"))
 		u := PathUse{Word: pv.val, Path: argAbs(env, pv.val), Glob: hasGlob(pv.val), Recursive: recursive}
 		note(env.privateHit(u))
 		// A relative path is read from the first granted folder, as the
