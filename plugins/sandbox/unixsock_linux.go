@@ -18,7 +18,8 @@ import (
 //     outside any sandbox. Sandboxed processes start in a session of their
 //     own (no controlling terminal), and this holds even for a terminal
 //     they would get hold of otherwise (an inherited descriptor, root).
-//   - always: chmod, fchmod, fchmodat and fchmodat2 fail with EPERM when
+//   - always: setxattr and its variants fail with EOPNOTSUPP (an ACL is
+//     a chmod by other means); chmod, fchmod, fchmodat and fchmodat2 fail with EPERM when
 //     the mode sets set-user-ID, set-group-ID or write for others.
 //     Landlock governs no chmod, and a process may change the mode of any
 //     file its user owns, wherever it lies (as root, every system file);
@@ -136,6 +137,14 @@ func filterProgram(p Policy) []unix.SockFilter {
 			jump(bpfJset, chmodRefused, 0, 1),
 			retErrno(unix.EPERM),
 			retAllow)...)
+	}
+
+	// Extended attributes as on a file system without them: an ACL
+	// (system.posix_acl_access) opens a file to others as chmod would,
+	// past the mode check above, and Landlock does not govern xattr calls.
+	// EOPNOTSUPP, not EPERM: cp -a, tar and rsync then go on without them.
+	for _, nr := range []uint32{unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT} {
+		prog = append(prog, onCall(nr, retErrno(unix.EOPNOTSUPP))...)
 	}
 
 	// io_uring creates sockets without socket(2) (IORING_OP_SOCKET), past
