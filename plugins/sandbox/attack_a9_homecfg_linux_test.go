@@ -134,3 +134,46 @@ func TestA9CommandWithHomeReadsRegistryCredentials(t *testing.T) {
 		})
 	}
 }
+
+// More that the person's session or shell runs on its own, beside the
+// files loginFiles names: systemd --user also loads units from
+// ~/.local/share/systemd/user (a drop-in there adds ExecStartPre= to a
+// unit the session already starts, pipewire's say), the session bus
+// activates services from ~/.local/share/dbus-1/services (the next
+// notification starts its Exec=), KDE Plasma sources
+// ~/.config/plasma-workspace/env/*.sh at login, bash-completion sources
+// ~/.bash_completion in every interactive bash, and oh-my-zsh every
+// ~/.oh-my-zsh/custom/*.zsh in every zsh.
+func TestA9GrantedHomePlantsSessionCodeBeyondLoginFiles(t *testing.T) {
+	requireLandlock(t)
+	home := homeWith(t, map[string]string{
+		".local/share/systemd/user/.keep":      "",
+		".local/share/dbus-1/services/.keep":   "",
+		".config/plasma-workspace/env/path.sh": "PATH=$PATH:~/bin\n",
+		".bash_completion":                     "# the person's\n",
+		".oh-my-zsh/custom/example.zsh":        "# the person's\n",
+	})
+	t.Setenv("HOME", home)
+	f := newFixture(t)
+	policies := map[string]sandbox.Policy{
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+	}
+	in := func(rel string) string { return filepath.Join(home, rel) }
+	for who, p := range policies {
+		for _, tc := range []struct{ name, line string }{
+			{"a systemd --user drop-in in ~/.local/share", "mkdir -p " + in(".local/share/systemd/user/pipewire.service.d") + " && printf '[Service]\\nExecStartPre=/tmp/pwn\\n' > " + in(".local/share/systemd/user/pipewire.service.d/a9.conf")},
+			{"a D-Bus session service", "printf '[D-BUS Service]\\nName=org.freedesktop.Notifications\\nExec=/tmp/pwn\\n' > " + in(".local/share/dbus-1/services/org.freedesktop.Notifications.service")},
+			{"a Plasma login env script", "echo /tmp/pwn > " + in(".config/plasma-workspace/env/a9.sh")},
+			{"~/.bash_completion", "echo /tmp/pwn >> " + in(".bash_completion")},
+			{"an oh-my-zsh custom script", "echo /tmp/pwn > " + in(".oh-my-zsh/custom/a9.zsh")},
+		} {
+			t.Run(who+" "+tc.name, func(t *testing.T) {
+				if out, ok := run(t, p, tc.line); ok {
+					t.Errorf("a sandboxed %s with the home folder granted wrote %s: succeeded (%s); want it read-only to every sandbox like the login files: the person's session runs it outside any sandbox", who, tc.name, out)
+				}
+			})
+		}
+	}
+}
