@@ -158,7 +158,9 @@ func Rules(p Policy) []Rule {
 	}
 	add(p.Exec, ReadExec, noAccess)
 	add(p.ReadWrite, ReadWrite, append(slices.Clone(noAccess), readOnly...))
-	add(p.ReadOnly, Read, noAccess)
+	// A read-only path that is also Exec has its rule there already.
+	exec := cleanAll(p.Exec)
+	add(slices.DeleteFunc(slices.Clone(p.ReadOnly), func(r string) bool { return slices.Contains(exec, Clean(r)) }), Read, noAccess)
 	return out
 }
 
