@@ -9,11 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
@@ -174,8 +174,9 @@ type envSpec struct {
 	hosts     []string
 	secrets   func(name string) (string, error)
 	log       *slog.Logger
-	// noAccess and readOnly are the workspace's protected paths.
-	noAccess, readOnly []string
+	// noAccess and readOnly are the workspace's protected paths; runnable
+	// what its commands may run there (sandbox.Protected).
+	noAccess, readOnly, runnable []string
 	// launcher confines commands (Options.Sandbox); nil: none.
 	launcher []string
 	// settings are the capability's settings in force (LoadRequest.Settings).
@@ -234,10 +235,10 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	}
 	launcher := append([]string(nil), s.launcher...)
 	roots := append([]string(nil), s.roots...)
-	ws, unixSockets := s.workspace, s.unixSockets
+	protected, unixSockets := s.protected(), s.unixSockets
 	return func(cmd *exec.Cmd, network bool) error {
 		home, _ := os.UserHomeDir()
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network,
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protected, Home: home, Network: network,
 			UnixSockets: unixSockets})
 		// Build tools write the commands' own cache home, not the
 		// person's caches (read-only to commands).
@@ -251,16 +252,32 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	}
 }
 
-// protectedPaths are the workspace's paths no tool may read (noAccess) or
-// write (readOnly).
-func protectedPaths(ws string) (noAccess, readOnly []string) {
+// protected are the workspace's protected paths as the sandbox takes them.
+func (s *envSpec) protected() sandbox.Protected {
+	return sandbox.Protected{NoAccess: slices.Clone(s.noAccess), ReadOnly: slices.Clone(s.readOnly),
+		Runnable: slices.Clone(s.runnable)}
+}
+
+// setProtected sets the protected paths of s.
+func (s *envSpec) setProtected(p sandbox.Protected) {
+	s.noAccess, s.readOnly, s.runnable = p.NoAccess, p.ReadOnly, p.Runnable
+}
+
+// protectedPaths are workspace ws's paths no tool may read (noAccess),
+// write (readOnly) or, for commands, that they may run (runnable), as
+// Options.Protected says. Without it, the whole workspace is out of
+// reach: the plugin host does not know the workspace's layout.
+func (o Options) protectedPaths(ws string) sandbox.Protected {
 	if ws == "" {
-		return nil, nil
+		return sandbox.Protected{}
 	}
 	if abs, err := filepath.Abs(ws); err == nil {
 		ws = abs
 	}
-	return workspace.Workspace{Root: ws}.Protected()
+	if o.Protected == nil {
+		return sandbox.Protected{NoAccess: []string{ws}}
+	}
+	return o.Protected(ws)
 }
 
 // newEnvSpec decides a plugin's authority from the host's settings and
@@ -270,7 +287,7 @@ func (h *Host) newEnvSpec(req cerebellum.LoadRequest, pol policy, log *slog.Logg
 	granted := append([]string(nil), req.Granted...)
 	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher(), settings: req.Settings,
 		unixSockets: req.Trusted && strings.EqualFold(strings.TrimSpace(req.Settings[UnixSocketsSetting]), "true")}
-	s.noAccess, s.readOnly = protectedPaths(req.Workspace)
+	s.setProtected(h.opts.protectedPaths(req.Workspace))
 	if c.Dir != "" {
 		s.pluginDir = filepath.Join(c.Dir, pluginDir)
 	}

@@ -244,7 +244,7 @@ func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 		// The process tree proves nothing here: the command runs in the
 		// command sandbox but was started (and orphaned) outside Wrasse.
 		// What stops it is the token it cannot read.
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{r.granted}, Workspace: r.ws})
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{r.granted}, Protected: assistant.ProtectedPaths(r.ws)})
 		cmd := exec.Command("/bin/sh", "-c", r.attack()+"; "+perl(forged("config", "set", "folders", "/")))
 		if err := sandbox.Command(cmd, []string{r.bin, sandboxCommand}, p); err != nil {
 			t.Fatal(err)

@@ -35,7 +35,7 @@ func TestA6CommandReadsADescriptorWrasseInherited(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 	if out, ok := run(t, p, "cat "+secret); ok {
 		t.Fatalf("the policy lets the command read %s by name (%s); the test needs it outside", secret, out)
 	}

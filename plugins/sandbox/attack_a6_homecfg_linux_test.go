@@ -50,7 +50,7 @@ func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	cases := []struct {
 		name, line, leak string
 	}{
@@ -83,7 +83,7 @@ func TestA6MCPServerReadsTheNpmToken(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)
-	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true})
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true})
 	out, _ := run(t, p, "cat "+filepath.Join(home, ".npmrc"))
 	if strings.Contains(out, "npm_A6NPMTOKEN") {
 		t.Errorf("a sandboxed MCP server read the person's npm token from ~/.npmrc: %q; want the registry settings without the credentials (or ~/.npmrc out of reach)", out)

@@ -75,7 +75,7 @@ func TestA6CommandRewritesAnMCPServerBeingAdded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: ws})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: protectedOf(ws)})
 	cmd := exec.Command("/usr/bin/env", "-u", launcherEnv, a6AttackerEnv+"="+name, exe, "-test.run=^TestA6StagingAttacker$")
 	if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
 		t.Fatal(err)

@@ -36,8 +36,8 @@ func TestA8SandboxesReadTokensKeptInCaches(t *testing.T) {
 	}
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"shell command": sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
-		"MCP server":    sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"shell command": sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":    sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
 	}
 	for who, p := range policies {
 		for _, tc := range []struct{ name, rel, secret string }{

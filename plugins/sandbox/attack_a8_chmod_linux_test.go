@@ -33,7 +33,7 @@ func TestA8CommandOpensFilesOutsideItsReachToOthers(t *testing.T) {
 	if err := os.Chmod(f.outside, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: true})
 	for _, tc := range []struct{ name, line, path string }{
 		{"a folder outside the grants opened for writing by all", "chmod 0777 " + f.outside, f.outside},
 		{"a private key outside the grants opened to all", "chmod 0666 " + secret, secret},

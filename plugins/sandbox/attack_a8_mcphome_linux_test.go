@@ -42,7 +42,7 @@ func TestA8MCPServerWithAGrantedHomeWritesAnotherServersFolders(t *testing.T) {
 	requireLandlock(t)
 	home := a8Home(t)
 	f := newFixture(t)
-	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh",
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh",
 		Temp: filepath.Join(home, ".local/state/wrasse/mcp-tmp/me-1"), Cache: filepath.Join(home, ".cache/wrasse-mcp/me.k1"), Network: true})
 	for _, tc := range []struct{ name, path string }{
 		{"another server's npx cache", ".cache/wrasse-mcp/other.k2/_npx/abc/node_modules/.bin/server"},
@@ -67,9 +67,9 @@ func TestA8GrantedHomeProgramsReplacedOutsideCommands(t *testing.T) {
 	home := a8Home(t)
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"MCP server": sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh",
+		"MCP server": sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh",
 			Temp: filepath.Join(home, ".local/state/wrasse/mcp-tmp/me-1"), Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	for who, p := range policies {
 		for _, rel := range []string{".local/bin/gh", ".nvm/versions/node/v20.11.0/bin/node"} {

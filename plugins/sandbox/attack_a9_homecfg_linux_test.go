@@ -54,9 +54,9 @@ func TestA9GrantedHomePlantsCodeBeyondLoginFiles(t *testing.T) {
 	t.Setenv("HOME", home)
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	in := func(rel string) string { return filepath.Join(home, rel) }
 	for who, p := range policies {
@@ -96,7 +96,7 @@ func TestA9PluginWithHomeWritesGitAndGoSettings(t *testing.T) {
 	})
 	t.Setenv("HOME", home)
 	f := newFixture(t)
-	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true})
+	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true})
 	in := func(rel string) string { return filepath.Join(home, rel) }
 	for _, tc := range []struct{ name, line string }{
 		{"~/.gitconfig core.fsmonitor", "printf '[core]\\n\\tfsmonitor = /tmp/pwn\\n' >> " + in(".gitconfig")},
@@ -125,7 +125,7 @@ func TestA9CommandWithHomeReadsRegistryCredentials(t *testing.T) {
 		".m2/settings.xml":          "<settings><servers><server><password>" + token + "</password></server></servers></settings>\n",
 	})
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	for _, rel := range []string{".npmrc", ".cargo/credentials.toml", ".gradle/gradle.properties", ".m2/settings.xml"} {
 		t.Run(rel, func(t *testing.T) {
 			if out, _ := run(t, p, "cat "+filepath.Join(home, rel)); strings.Contains(out, token) {
@@ -156,9 +156,9 @@ func TestA9GrantedHomePlantsSessionCodeBeyondLoginFiles(t *testing.T) {
 	t.Setenv("HOME", home)
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	in := func(rel string) string { return filepath.Join(home, rel) }
 	for who, p := range policies {

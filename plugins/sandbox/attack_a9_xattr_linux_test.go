@@ -50,9 +50,9 @@ func TestA9ACLOpensFilesOutsideItsReachToOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	policies := map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Workspace: f.ws, Files: true, Exec: true}),
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	for who, p := range policies {
 		t.Run(who, func(t *testing.T) {

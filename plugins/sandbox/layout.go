@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/wrasse-app/wrasse/brain/workspace"
 )
 
 // systemExec are the folders programs and their libraries live in.
@@ -285,9 +283,9 @@ var homeConfig = []string{".gitconfig", ".config/git", ".gitignore_global", ".co
 type CommandOptions struct {
 	// Roots are the folders the user granted.
 	Roots []string
-	// Workspace is Wrasse's workspace, whose protected paths stay
-	// protected even inside a granted folder.
-	Workspace string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// Home is the user's home folder ("" for none); its tool caches and
 	// configuration files become usable.
 	Home string
@@ -350,11 +348,9 @@ func ForCommand(o CommandOptions) Policy {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
 	}
-	if o.Workspace != "" {
-		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
-	}
+	p.Exec = append(p.Exec, o.Protected.Runnable...)
 	p.homeRule(o.Home, o.Roots)
-	p.protect(o.Workspace)
+	p.protect(o.Protected)
 	p.NoAccess = append(p.NoAccess, mcpCaches(o.Home)...)
 	return p
 }
@@ -362,8 +358,10 @@ func ForCommand(o CommandOptions) Policy {
 // PluginOptions describe one plugin process's sandbox.
 type PluginOptions struct {
 	// Roots are the folders the plugin may use (only with Files).
-	Roots     []string
-	Workspace string
+	Roots []string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// PluginDir is the plugin's own folder, readable.
 	PluginDir string
 	// Files, Exec and Network are the granted permissions.
@@ -405,8 +403,23 @@ func ForPlugin(o PluginOptions) Policy {
 			p.NoAccess = append(p.NoAccess, c)
 		}
 	}
-	p.protect(o.Workspace)
+	p.protect(o.Protected)
 	return p
+}
+
+// Protected are the paths of Wrasse's own files that stay protected in
+// every sandbox, even inside a granted folder. The sandbox does not know
+// the workspace's layout: the parent that builds a sandbox passes them
+// (brain/workspace's Protected and Capabilities).
+type Protected struct {
+	// NoAccess are neither readable nor writable (the database,
+	// config.json, logs, caches, the control socket's folder).
+	NoAccess []string `json:"noAccess,omitempty"`
+	// ReadOnly are never writable (the workspace, its capability folder).
+	ReadOnly []string `json:"readOnly,omitempty"`
+	// Runnable are readable and executable by shell commands (the
+	// capability folder: skills ship scripts their instructions run).
+	Runnable []string `json:"runnable,omitempty"`
 }
 
 // protect adds the workspace's protected paths. A read-only one limits a
@@ -414,12 +427,9 @@ func ForPlugin(o PluginOptions) Policy {
 // where the policy reaches it already, or where a writable grant lies
 // inside it and must be carved around. Else the workspace, read-only for
 // every tool, would become readable to every plugin and server.
-func (p *Policy) protect(ws string) {
-	if ws == "" {
-		return
-	}
-	noAccess, readOnly := workspace.Workspace{Root: ws}.Protected()
-	p.NoAccess = append(p.NoAccess, noAccess...)
+func (p *Policy) protect(pr Protected) {
+	readOnly := pr.ReadOnly
+	p.NoAccess = append(p.NoAccess, pr.NoAccess...)
 	granted := cleanAll(slices.Concat(p.ReadWrite, p.Exec, p.ReadOnly))
 	writable := cleanAll(p.ReadWrite)
 	for _, r := range readOnly {
@@ -451,9 +461,9 @@ var systemInfo = []string{"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc
 type MCPOptions struct {
 	// Roots are the folders granted to the assistant: read and write.
 	Roots []string
-	// Workspace is Wrasse's workspace, whose protected paths stay
-	// protected even inside a granted folder.
-	Workspace string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// Home is the user's home folder ("" for none).
 	Home string
 	// Program is the server's command as found on PATH; the installation
@@ -519,7 +529,7 @@ func ForMCP(o MCPOptions) Policy {
 	for _, d := range mcpCaches(o.Home) {
 		p.keepReadOnly(othersIn(d, own)...)
 	}
-	p.protect(o.Workspace)
+	p.protect(o.Protected)
 	return p
 }
 
