@@ -228,27 +228,47 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 }
 
 // sandboxFn confines a command a plugin starts to the command sandbox:
-// its roots, the temporary folder, the workspace's protected paths.
+// its roots, a temporary folder of its own (TMPDIR, sandbox.CommandTemp,
+// which whoever runs the command removes when it ends: the shell does),
+// the workspace's protected paths.
 func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	if len(s.launcher) == 0 {
 		return nil
 	}
 	launcher := append([]string(nil), s.launcher...)
 	roots := append([]string(nil), s.roots...)
-	protected, unixSockets := s.protected(), s.unixSockets
+	protected, unixSockets, log := s.protected(), s.unixSockets, s.log
 	return func(cmd *exec.Cmd, network bool) error {
 		home, _ := os.UserHomeDir()
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protected, Home: home, Network: network,
-			UnixSockets: unixSockets})
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		// A temporary folder of its own: the shared one is not the
+		// command's to read or write, so it neither reads what another
+		// command (or the person) left there nor plants what they run.
+		temp, err := sandbox.CommandTemp()
+		if err != nil {
+			if log != nil {
+				log.Warn("a command runs with the shared temporary folder", "error", err)
+			}
+		} else {
+			cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
+				"TMPDIR="+temp)
+		}
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protected, Home: home, Temp: temp,
+			Network: network, UnixSockets: unixSockets})
 		// Build tools write the commands' own cache home, not the
 		// person's caches (read-only to commands).
 		if c := sandbox.CommandCache(home); c != "" && os.MkdirAll(c, 0o700) == nil {
-			if cmd.Env == nil {
-				cmd.Env = os.Environ()
-			}
 			cmd.Env = append(cmd.Env, sandbox.CommandCacheEnv(c)...)
 		}
-		return sandbox.Command(cmd, launcher, p)
+		if err := sandbox.Command(cmd, launcher, p); err != nil {
+			if temp != "" {
+				_ = os.Remove(temp)
+			}
+			return err
+		}
+		return nil
 	}
 }
 

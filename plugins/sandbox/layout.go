@@ -289,7 +289,9 @@ type CommandOptions struct {
 	// Home is the user's home folder ("" for none); its tool caches and
 	// configuration files become usable.
 	Home string
-	// Temp is the temporary folder (default os.TempDir()).
+	// Temp is the command's own temporary folder (CommandTemp), its
+	// only one: the shared temporary folder is out of its reach. Default
+	// os.TempDir(), shared, when none could be made.
 	Temp string
 	// Network allows TCP.
 	Network bool
