@@ -27,6 +27,7 @@ func TestCommandsDoNotShareTemporaryFiles(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	granted := t.TempDir()
 	s := &envSpec{launcher: []string{exe, SandboxCommand}, roots: []string{granted}}
+	var first string
 	run := func(line string) (string, string, bool) {
 		t.Helper()
 		cmd := exec.Command("/bin/sh", "-c", line)
@@ -40,13 +41,24 @@ func TestCommandsDoNotShareTemporaryFiles(t *testing.T) {
 				tmp = v
 			}
 		}
-		t.Cleanup(func() { _ = os.RemoveAll(tmp) })
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
+		if first == "" {
+			// Kept until the end, to be looked for.
+			t.Cleanup(func() { s.temps.release(cmd) })
+		} else {
+			s.temps.release(cmd)
+			if _, err := os.Stat(tmp); err == nil {
+				t.Errorf("the temporary folder %s of a command that ended is still there", tmp)
+			}
+		}
 		return tmp, out.String(), err == nil
 	}
 	first, out, ok := run(`printf secret > "$TMPDIR/a.txt" && mktemp`)
+	if first == "" {
+		t.Fatal("the command got no TMPDIR")
+	}
 	if !ok {
 		t.Fatalf("a command could not write its own temporary folder: %s", out)
 	}

@@ -177,6 +177,9 @@ type envSpec struct {
 	// noAccess and readOnly are the workspace's protected paths; runnable
 	// what its commands may run there (sandbox.Protected).
 	noAccess, readOnly, runnable []string
+	// temps are the temporary folders of the commands sandboxFn confined
+	// that have not ended yet.
+	temps commandTemps
 	// launcher confines commands (Options.Sandbox); nil: none.
 	launcher []string
 	// settings are the capability's settings in force (LoadRequest.Settings).
@@ -219,25 +222,26 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 			WarnFn:  func(msg string, kv ...any) { l.Warn(msg, kv...) },
 			ErrorFn: func(msg string, kv ...any) { l.Error(msg, kv...) },
 		},
-		SecretFn:  s.secrets,
-		Settings:  maps.Collect(maps.All(s.settings)), // a copy, never nil
-		NoAccess:  append([]string(nil), s.noAccess...),
-		ReadOnly:  append([]string(nil), s.readOnly...),
-		SandboxFn: s.sandboxFn(),
+		SecretFn:      s.secrets,
+		Settings:      maps.Collect(maps.All(s.settings)), // a copy, never nil
+		NoAccess:      append([]string(nil), s.noAccess...),
+		ReadOnly:      append([]string(nil), s.readOnly...),
+		SandboxFn:     s.sandboxFn(),
+		SandboxDoneFn: s.temps.release,
 	}
 }
 
 // sandboxFn confines a command a plugin starts to the command sandbox:
 // its roots, a temporary folder of its own (TMPDIR, sandbox.CommandTemp,
-// which whoever runs the command removes when it ends: the shell does),
-// the workspace's protected paths.
+// removed by sdk.Env.SandboxDone once it ends), the workspace's
+// protected paths.
 func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	if len(s.launcher) == 0 {
 		return nil
 	}
 	launcher := append([]string(nil), s.launcher...)
 	roots := append([]string(nil), s.roots...)
-	protected, unixSockets, log := s.protected(), s.unixSockets, s.log
+	protected, unixSockets, log, temps := s.protected(), s.unixSockets, s.log, &s.temps
 	return func(cmd *exec.Cmd, network bool) error {
 		home, _ := os.UserHomeDir()
 		if cmd.Env == nil {
@@ -254,6 +258,7 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 		} else {
 			cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
 				"TMPDIR="+temp)
+			temps.add(temp)
 		}
 		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protected, Home: home, Temp: temp,
 			Network: network, UnixSockets: unixSockets})
@@ -263,9 +268,7 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 			cmd.Env = append(cmd.Env, sandbox.CommandCacheEnv(c)...)
 		}
 		if err := sandbox.Command(cmd, launcher, p); err != nil {
-			if temp != "" {
-				_ = os.Remove(temp)
-			}
+			temps.release(cmd)
 			return err
 		}
 		return nil
@@ -368,5 +371,39 @@ func (h *Host) secretFn(name string, pol policy, perms skillmd.Permissions, log 
 		}
 		log.Info("plugin reads a secret", "secret", secret)
 		return h.opts.Secrets(secret)
+	}
+}
+
+// commandTemps are commands' own temporary folders (sandbox.CommandTemp)
+// not yet removed.
+type commandTemps struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+func (t *commandTemps) add(dir string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dirs == nil {
+		t.dirs = map[string]bool{}
+	}
+	t.dirs[dir] = true
+}
+
+// release removes the temporary folder sandboxFn gave cmd (its TMPDIR),
+// once: a folder it did not make is left alone.
+func (t *commandTemps) release(cmd *exec.Cmd) {
+	var dir string
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			dir = v
+		}
+	}
+	t.mu.Lock()
+	ours := t.dirs[dir]
+	delete(t.dirs, dir)
+	t.mu.Unlock()
+	if ours {
+		_ = os.RemoveAll(dir)
 	}
 }

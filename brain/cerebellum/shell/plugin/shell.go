@@ -187,16 +187,11 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 	cmd.WaitDelay = waitDelay
 	// The command runs confined by the OS: writes only beneath the granted
 	// folders and the temporary folder, never Wrasse's own data.
-	tmp := envValue(cmd.Env, "TMPDIR")
 	if err := c.env.Sandbox(cmd, c.network); err != nil && !errors.Is(err, sdk.ErrNoSandbox) {
 		return nil, sdk.Errorf("could not set up the sandbox for the command: %v", err)
 	}
-	// The sandbox gives each command a temporary folder of its own
-	// (TMPDIR, named as sandbox.CommandTemp names it); it goes when the
-	// command ends. Any other TMPDIR is the person's.
-	if own := envValue(cmd.Env, "TMPDIR"); own != tmp && strings.HasPrefix(filepath.Base(own), "wrasse-cmd-") {
-		defer os.RemoveAll(own)
-	}
+	// Its own temporary folder goes when it ends.
+	defer c.env.SandboxDone(cmd)
 
 	runErr := cmd.Run()
 	code := -1
@@ -297,15 +292,4 @@ func (w *capped) String() string {
 	dropped := w.total - kept
 	return fmt.Sprintf("%s\n[... %d bytes of output omitted; %d bytes in total. Narrow the command (grep, head, tail) or redirect to a file and read parts of it ...]\n%s",
 		w.head, dropped, w.total, tail)
-}
-
-// envValue is key's value in env (the last one, as exec uses).
-func envValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
