@@ -36,7 +36,7 @@ func homeWith(t *testing.T, files map[string]string) string {
 // (the next click on Firefox in the menu), tmux's run-shell, vim's and
 // neovim's startup files. With the home folder granted every sandbox
 // writes them.
-func TestA9GrantedHomePlantsCodeBeyondLoginFiles(t *testing.T) {
+func TestGrantedHomeSettingsReadOnly(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{
 		".ssh/config":        "Host work\n  User p\n",
@@ -87,7 +87,7 @@ func TestA9GrantedHomePlantsCodeBeyondLoginFiles(t *testing.T) {
 // program at the person's next `git status`, in any repository), or
 // GOFLAGS=-toolexec in Go's env file (the person's next `go build` runs
 // it around every compile).
-func TestA9PluginWithHomeWritesGitAndGoSettings(t *testing.T) {
+func TestPluginWithHomeCannotWriteGitAndGoSettings(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{
 		".gitconfig":         "[user]\n\tname = P\n",
@@ -115,7 +115,7 @@ func TestA9PluginWithHomeWritesGitAndGoSettings(t *testing.T) {
 // ~/.cargo/credentials.toml, ~/.npmrc …, ~/.gradle/gradle.properties,
 // ~/.m2/settings.xml". With the home folder granted (the usual grant),
 // nothing carves them out: `cat ~/.npmrc` prints the person's npm token.
-func TestA9CommandWithHomeReadsRegistryCredentials(t *testing.T) {
+func TestCommandWithHomeCannotReadRegistryCredentials(t *testing.T) {
 	requireLandlock(t)
 	const token = "npm_SECRETTOKENa9"
 	home := homeWith(t, map[string]string{
@@ -144,7 +144,7 @@ func TestA9CommandWithHomeReadsRegistryCredentials(t *testing.T) {
 // ~/.config/plasma-workspace/env/*.sh at login, bash-completion sources
 // ~/.bash_completion in every interactive bash, and oh-my-zsh every
 // ~/.oh-my-zsh/custom/*.zsh in every zsh.
-func TestA9GrantedHomePlantsSessionCodeBeyondLoginFiles(t *testing.T) {
+func TestGrantedHomeSessionCodeReadOnly(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{
 		".local/share/systemd/user/.keep":      "",

@@ -46,7 +46,7 @@ func a6Home(t *testing.T) string {
 // a rustc wrapper or a Gradle init script that the person's next build
 // runs as them, edits a dependency's source in Go's module cache that
 // their next `go build` compiles in unverified, and reads the tokens.
-func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
+func TestCommandCannotReachBuildToolConfigAndTokens(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)
@@ -79,7 +79,7 @@ func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
 // server has the network too. Any server the person adds, for any
 // purpose, takes the token away; the gate counts ~/.npmrc as a
 // credential store and asks before a command names it.
-func TestA6MCPServerReadsTheNpmToken(t *testing.T) {
+func TestMCPServerCannotReadTheNpmToken(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)

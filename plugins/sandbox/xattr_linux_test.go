@@ -41,7 +41,7 @@ syscall($nr, $path, $name, $acl, length($acl), 0) == 0 or die "setxattr: $!\n";`
 // lie outside every grant (as root: /etc/passwd, /etc/shadow, a shell).
 // An ACL with named users (u:nobody:rw) opens it to one other user
 // without touching the mode's others bits at all.
-func TestA9ACLOpensFilesOutsideItsReachToOthers(t *testing.T) {
+func TestACLCannotOpenFilesToOthers(t *testing.T) {
 	requireLandlock(t)
 	nr := setxattrNr(t)
 	f := newFixture(t)

@@ -19,7 +19,7 @@ import (
 // shell makes any local user root. The mode is a plain argument of
 // chmod(2), fchmod(2) and fchmodat(2) that seccomp can read: refusing
 // write-for-others and set-ID bits keeps chmod +x for builds.
-func TestA8CommandOpensFilesOutsideItsReachToOthers(t *testing.T) {
+func TestCommandCannotChmodFilesOpenToOthers(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	secret := filepath.Join(f.outside, "id_ed25519")

@@ -17,7 +17,7 @@ import (
 // several of them in runtimeHome, to run servers from). With the home
 // folder granted, every sandbox replaces the program the person's next
 // `ruff`, `node`, `python` or `java` runs, outside any sandbox.
-func TestA9GrantedHomeReplacesProgramsOutsideHomePrograms(t *testing.T) {
+func TestGrantedHomeProgramsReadOnlyWhereverInstalled(t *testing.T) {
 	requireLandlock(t)
 	progs := []string{
 		".local/pipx/venvs/black/bin/black",

@@ -16,7 +16,7 @@ import (
 // `echo … >> ~/.bash”rc` or a plugin's or MCP server's own write is not
 // seen. Programs under the home folder are already carved out of a
 // command's grant (homePrograms); these run as surely, and are not.
-func TestA8GrantedHomePlantsLoginCode(t *testing.T) {
+func TestGrantedHomeCannotPlantLoginCode(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".config/autostart", ".config/systemd/user"} {

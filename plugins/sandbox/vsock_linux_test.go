@@ -19,7 +19,7 @@ import (
 // not a refusal by this kernel). An allow-list of families (unix only
 // where allowed, inet and inet6 with the network, netlink) would close
 // this and the families yet to come.
-func TestA8NoNetworkStillReachesTheHypervisor(t *testing.T) {
+func TestNoNetworkReachesNoHypervisorSocket(t *testing.T) {
 	requireLandlock(t)
 	fd, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // still writes every one of them, and the person's next `go build`,
 // `git commit` (pre-commit), `mvn` or `gradle` runs what it planted,
 // outside any sandbox.
-func TestA9GrantedHomeMCPAndPluginsWritePersonsCaches(t *testing.T) {
+func TestGrantedHomeCachesReadOnlyToMCPAndPlugins(t *testing.T) {
 	requireLandlock(t)
 	files := []string{
 		".cache/go-build/00/0011-a",

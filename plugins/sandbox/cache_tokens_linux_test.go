@@ -19,7 +19,7 @@ import (
 // command's to read and write) holds its loopback port and the token
 // that lets a client hand it a build, which it runs outside any sandbox;
 // commands have TCP by default.
-func TestA8SandboxesReadTokensKeptInCaches(t *testing.T) {
+func TestSandboxesCannotReadTokensKeptInCaches(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for rel, data := range map[string]string{

@@ -11,7 +11,7 @@ import (
 // What the a8 fixes must leave working: modes builds set, inet sockets,
 // an MCP server's own folders under a granted home (also when they are
 // the only ones there), files in a granted folder beside a carved one.
-func TestA8FixesKeepWhatToolsNeed(t *testing.T) {
+func TestChmodSocketAndMCPFolderLimitsKeepWhatToolsNeed(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".cache/wrasse-mcp/me.k1", ".local/state/wrasse/mcp-tmp/me-1", "proj"} {

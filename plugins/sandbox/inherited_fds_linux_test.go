@@ -23,7 +23,7 @@ import (
 // the descriptor. The launcher should close everything above 2 (or mark
 // it close-on-exec: close_range(3, ~0, CLOSE_RANGE_CLOEXEC)) before it
 // executes the command.
-func TestA6CommandReadsADescriptorWrasseInherited(t *testing.T) {
+func TestCommandCannotReadADescriptorWrasseInherited(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	secret := filepath.Join(f.outside, "held-open.txt")

@@ -20,7 +20,7 @@ import (
 // where the command reads it. docs/plugins.md: "Another server's cache it
 // may read, never write: code one server put there would run in the
 // other, with its secrets" holds for the cache and not for this folder.
-func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
+func TestCommandCannotPlantCodeInAnMCPServersWorkingFolder(t *testing.T) {
 	requireLandlock(t)
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
 		t.Skip("needs /usr/bin/python3")
@@ -65,7 +65,7 @@ func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
 
 // The servers' temporary folders stay out of a command's reach even when
 // the person granted the whole home folder that holds them.
-func TestA6ServerTempsOutOfAGrantedHome(t *testing.T) {
+func TestServerTempsOutOfAGrantedHome(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", "")

@@ -22,7 +22,7 @@ import (
 // plugins (neither checks a cached jar again unless the project turned
 // verification on). This is the class a6 closed for
 // ~/go/pkg/mod, left open one folder over.
-func TestA8CommandPoisonsCachesThePersonsToolsRun(t *testing.T) {
+func TestCommandCannotPoisonCachesThePersonsToolsRun(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".cache/go-build/3f", ".cache/pypoetry/virtualenvs/app-Xy12-py3.12/bin",

@@ -38,7 +38,7 @@ func a8Home(t *testing.T) string {
 // package, with the other server's secrets in its environment) and its
 // temporary folder (its NPM_CONFIG_USERCONFIG, its working files). The
 // docs: "Another server's cache it may read, never write".
-func TestA8MCPServerWithAGrantedHomeWritesAnotherServersFolders(t *testing.T) {
+func TestMCPServerCannotWriteAnotherServersFolders(t *testing.T) {
 	requireLandlock(t)
 	home := a8Home(t)
 	f := newFixture(t)
@@ -62,7 +62,7 @@ func TestA8MCPServerWithAGrantedHomeWritesAnotherServersFolders(t *testing.T) {
 // replaced program on the person's PATH), but an MCP server and a plugin
 // granted files may: ~/.local/bin/gh or nvm's node, which the person's
 // terminal (and other MCP servers, with their secrets) then run.
-func TestA8GrantedHomeProgramsReplacedOutsideCommands(t *testing.T) {
+func TestMCPServerAndPluginCannotReplaceHomePrograms(t *testing.T) {
 	requireLandlock(t)
 	home := a8Home(t)
 	f := newFixture(t)

@@ -39,7 +39,7 @@ func a3Home(t *testing.T) string {
 // it (~/.local/bin/uvx) that is ~/.local, with everything other programs
 // keep in ~/.local/share; for a wrapper in ~/bin it is the whole home
 // folder, ~/.ssh included.
-func TestA3MCPRuntimePrefixOpensTheHomeFolder(t *testing.T) {
+func TestMCPRuntimePrefixNeverOpensTheHomeFolder(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
@@ -59,7 +59,7 @@ func TestA3MCPRuntimePrefixOpensTheHomeFolder(t *testing.T) {
 // build tools, and the MCP package cache (~/.cache/wrasse-mcp, where npx
 // and uvx keep the servers they run) lies beneath: a command plants code
 // there that every npx server then runs with its own secrets and network.
-func TestA3ShellCommandPlantsCodeInTheMCPPackageCache(t *testing.T) {
+func TestCommandCannotPlantCodeInTheMCPPackageCache(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
@@ -76,7 +76,7 @@ func TestA3ShellCommandPlantsCodeInTheMCPPackageCache(t *testing.T) {
 // program an approved MCP server's command names (npx, uvx, node) and, on
 // the next start, runs as that server with its secrets; the person's own
 // terminal runs it too, outside any sandbox.
-func TestA3ShellCommandReplacesAProgramOnThePersonsPath(t *testing.T) {
+func TestCommandCannotReplaceAProgramOnThePersonsPath(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
