@@ -25,17 +25,16 @@ func homeWith(t *testing.T, files map[string]string) string {
 	return home
 }
 
-// f9 made loginFiles read-only in every sandbox, but the list stops at
-// shell and session startup files. Many more files under the home folder
-// make the person's own tools run a program they name, outside any
+// Beside shell and session startup files, many files under the home
+// folder make the person's own tools run a program they name, outside any
 // sandbox, the next time the person uses them: ssh's ProxyCommand (any
 // `ssh`/`git push`), ~/.bash_aliases and ~/.bashrc.d (sourced by Debian's,
 // Ubuntu's and Fedora's default ~/.bashrc), gpg-agent's pinentry-program
 // (the next signed commit), kubectl's exec credential plugin, the AWS
 // CLI's credential_process, a desktop entry that shadows a system one
 // (the next click on Firefox in the menu), tmux's run-shell, vim's and
-// neovim's startup files. With the home folder granted every sandbox
-// writes them.
+// neovim's startup files. With the home folder granted, no sandbox may
+// write them (the home folder rule).
 func TestGrantedHomeSettingsReadOnly(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{
@@ -136,7 +135,7 @@ func TestCommandWithHomeCannotReadRegistryCredentials(t *testing.T) {
 }
 
 // More that the person's session or shell runs on its own, beside the
-// files loginFiles names: systemd --user also loads units from
+// shell startup files: systemd --user also loads units from
 // ~/.local/share/systemd/user (a drop-in there adds ExecStartPre= to a
 // unit the session already starts, pipewire's say), the session bus
 // activates services from ~/.local/share/dbus-1/services (the next

@@ -24,37 +24,33 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 // controlling terminal, and has no business with the person's.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeCaches are the person's build and package caches under the home
-// folder, relative to it: read-only to commands, even where the home
-// folder is granted. Several hold code the person's own tools run later
-// without checking it again (Go's build cache, Poetry's virtualenvs,
-// Corepack's package managers, pre-commit's hooks, Cargo's extracted
-// crates, Maven's and Gradle's plugin jars). Commands write their own
-// cache home instead (CommandCache, CommandCacheEnv). Cargo's lock files
-// stay writable (homeCacheLocks).
-var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".gradle/caches", ".gradle/native",
-	".gradle/.tmp", ".m2/repository", "go/pkg/sumdb"}
+// homeReadable are what a command reads, never writes, under the home
+// folder, relative to it, whether or not the home folder is granted
+// (where it is, the home folder rule keeps them read-only anyway): the
+// person's build and package caches, several of which hold code the
+// person's own tools run later without checking it again (Go's build
+// cache, Poetry's virtualenvs, Corepack's package managers, pre-commit's
+// hooks, Cargo's extracted crates, Maven's and Gradle's plugin jars);
+// Cargo's settings; Gradle's init scripts; and Go's module cache, whose
+// module sources and toolchains the person's go command compiles and runs
+// without checking them again. Commands write their own cache home
+// instead (CommandCache, CommandCacheEnv); Cargo's lock files stay
+// writable (homeCacheLocks).
+var homeReadable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
+	".gradle/caches", ".gradle/native", ".gradle/.tmp", ".gradle/init.d", ".gradle/init.gradle",
+	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}
 
 // homeCacheLocks are lock files beside the person's caches that a build
 // reading them takes, relative to the home folder: writable to commands.
 var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mutate"}
 
-// homeReadOnly are build tools' settings and code under the home folder
-// that a command may read, never change, relative to it: Cargo's
-// settings, Gradle's init scripts, and Go's module cache, whose module
-// sources and toolchains the person's go command compiles and runs
-// without checking them again (go verifies a module when it downloads
-// it, not when it builds it). Commands download modules into their own
-// cache home instead (GOMODCACHE, CommandCacheEnv).
-var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init.d", ".gradle/init.gradle",
-	".gradle/init.gradle.kts", "go/pkg/mod"}
-
 // homePrograms are folders under the home folder holding programs, or
 // code every run of an interpreter loads, that the person's terminal and
 // MCP servers run (installed tools, toolchains, node and Python versions,
 // user site-packages, npx's installed packages), relative to it: a command
-// may read and run them, never change them, so it cannot put its code in
-// the place of a program run outside the sandbox.
+// may read and run them whether or not the home folder is granted, never
+// change them (the home folder rule), so it cannot put its code in the
+// place of a program run outside the sandbox.
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
 
@@ -331,9 +327,6 @@ func ForCommand(o CommandOptions) Policy {
 	}
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
-		for _, t := range homeCaches {
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
-		}
 		for _, t := range homeCacheLocks {
 			p.ReadWrite = append(p.ReadWrite, filepath.Join(o.Home, t))
 		}
@@ -341,12 +334,9 @@ func ForCommand(o CommandOptions) Policy {
 			p.ReadWrite = append(p.ReadWrite, c)
 		}
 		for _, t := range homePrograms {
-			// Exec, and ReadOnly so that a cache holding it is carved
-			// around it (Rules).
 			p.Exec = append(p.Exec, filepath.Join(o.Home, t))
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
 		}
-		for _, c := range slices.Concat(homeConfig, homeReadOnly) {
+		for _, c := range slices.Concat(homeConfig, homeReadable) {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
 	}
