@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // loadBuiltin loads one built-in plugin through the host, as the app does,
 // with the workspace inside the granted folder.
 func loadBuiltin(t *testing.T, name, ws string, roots []string) cerebellum.Runtime {
 	t.Helper()
-	h := NewHost(Options{Logger: discard(), Roots: func(string, []string) []string { return roots }})
+	h := NewHost(Options{Logger: discard(), Roots: func(string, []string) []string { return roots }, Protected: workspaceProtected})
 	for _, c := range builtinPlugins(t) {
 		if c.Name == name {
 			rt, err := h.Load(t.Context(), cerebellum.LoadRequest{Capability: c, Workspace: ws, Trusted: true})
@@ -143,4 +145,12 @@ func TestGrepNeverReadsProtectedFiles(t *testing.T) {
 			t.Errorf("fs_read %s: %s", p, res.Content)
 		}
 	}
+}
+
+// workspaceProtected are a workspace's protected paths as Wrasse wires
+// them (Options.Protected).
+func workspaceProtected(ws string) sandbox.Protected {
+	w := workspace.Workspace{Root: ws}
+	noAccess, readOnly := w.Protected()
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }

@@ -74,7 +74,7 @@ func (h *Host) startChild(ctx context.Context, bp *blueprint, venv *virtualEnv) 
 // checked and the authority it settled.
 func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
 	l := &wireLoad{Version: protocolVersion, Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
-		Workspace: bp.env.workspace, PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
+		Workspace: bp.env.workspace, Protected: bp.env.protected(), PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
 		Env: map[string]string{}, Settings: bp.env.settings, DefaultTimeout: h.opts.DefaultTimeout, CloseTimeout: h.opts.CloseTimeout,
 		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout, MaxResultBytes: h.opts.MaxResultBytes}
 	for _, f := range bp.src.files {

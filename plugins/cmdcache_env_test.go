@@ -22,6 +22,7 @@ func TestSandboxFnPointsBuildToolsAtTheCommandsCache(t *testing.T) {
 	if err := s.sandboxFn()(cmd, false); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.temps.release(cmd) })
 	dir := filepath.Join(home, ".local", "state", "wrasse", "cmd-cache")
 	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("the commands' cache home %s: %v %v; want a 0700 folder", dir, info, err)

@@ -5,6 +5,7 @@ package plugins
 import (
 	"context"
 	"errors"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"net"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestEgressUnixSockets(t *testing.T) {
 	if err := os.Symlink(elsewhere, link); err != nil {
 		t.Fatal(err)
 	}
-	noAccess, readOnly := protectedPaths(ws)
+	noAccess, readOnly := workspace.Workspace{Root: ws}.Protected()
 	files := &sdk.Env{Roots: []string{granted}, NoAccess: noAccess, ReadOnly: readOnly}
 	cases := []struct {
 		name    string

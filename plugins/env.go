@@ -9,11 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
@@ -174,8 +174,12 @@ type envSpec struct {
 	hosts     []string
 	secrets   func(name string) (string, error)
 	log       *slog.Logger
-	// noAccess and readOnly are the workspace's protected paths.
-	noAccess, readOnly []string
+	// noAccess and readOnly are the workspace's protected paths; runnable
+	// what its commands may run there (sandbox.Protected).
+	noAccess, readOnly, runnable []string
+	// temps are the temporary folders of the commands sandboxFn confined
+	// that have not ended yet.
+	temps commandTemps
 	// launcher confines commands (Options.Sandbox); nil: none.
 	launcher []string
 	// settings are the capability's settings in force (LoadRequest.Settings).
@@ -218,49 +222,85 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 			WarnFn:  func(msg string, kv ...any) { l.Warn(msg, kv...) },
 			ErrorFn: func(msg string, kv ...any) { l.Error(msg, kv...) },
 		},
-		SecretFn:  s.secrets,
-		Settings:  maps.Collect(maps.All(s.settings)), // a copy, never nil
-		NoAccess:  append([]string(nil), s.noAccess...),
-		ReadOnly:  append([]string(nil), s.readOnly...),
-		SandboxFn: s.sandboxFn(),
+		SecretFn:      s.secrets,
+		Settings:      maps.Collect(maps.All(s.settings)), // a copy, never nil
+		NoAccess:      append([]string(nil), s.noAccess...),
+		ReadOnly:      append([]string(nil), s.readOnly...),
+		SandboxFn:     s.sandboxFn(),
+		SandboxDoneFn: s.temps.release,
 	}
 }
 
 // sandboxFn confines a command a plugin starts to the command sandbox:
-// its roots, the temporary folder, the workspace's protected paths.
+// its roots, a temporary folder of its own (TMPDIR, sandbox.CommandTemp,
+// removed by sdk.Env.SandboxDone once it ends), the workspace's
+// protected paths.
 func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 	if len(s.launcher) == 0 {
 		return nil
 	}
 	launcher := append([]string(nil), s.launcher...)
 	roots := append([]string(nil), s.roots...)
-	ws, unixSockets := s.workspace, s.unixSockets
+	protected, unixSockets, log, temps := s.protected(), s.unixSockets, s.log, &s.temps
 	return func(cmd *exec.Cmd, network bool) error {
 		home, _ := os.UserHomeDir()
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Home: home, Network: network,
-			UnixSockets: unixSockets})
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		// A temporary folder of its own: the shared one is not the
+		// command's to read or write, so it neither reads what another
+		// command (or the person) left there nor plants what they run.
+		temp, err := sandbox.CommandTemp()
+		if err != nil {
+			if log != nil {
+				log.Warn("a command runs with the shared temporary folder", "error", err)
+			}
+		} else {
+			cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }),
+				"TMPDIR="+temp)
+			temps.add(temp)
+		}
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protected, Home: home, Temp: temp,
+			Network: network, UnixSockets: unixSockets})
 		// Build tools write the commands' own cache home, not the
 		// person's caches (read-only to commands).
 		if c := sandbox.CommandCache(home); c != "" && os.MkdirAll(c, 0o700) == nil {
-			if cmd.Env == nil {
-				cmd.Env = os.Environ()
-			}
 			cmd.Env = append(cmd.Env, sandbox.CommandCacheEnv(c)...)
 		}
-		return sandbox.Command(cmd, launcher, p)
+		if err := sandbox.Command(cmd, launcher, p); err != nil {
+			temps.release(cmd)
+			return err
+		}
+		return nil
 	}
 }
 
-// protectedPaths are the workspace's paths no tool may read (noAccess) or
-// write (readOnly).
-func protectedPaths(ws string) (noAccess, readOnly []string) {
+// protected are the workspace's protected paths as the sandbox takes them.
+func (s *envSpec) protected() sandbox.Protected {
+	return sandbox.Protected{NoAccess: slices.Clone(s.noAccess), ReadOnly: slices.Clone(s.readOnly),
+		Runnable: slices.Clone(s.runnable)}
+}
+
+// setProtected sets the protected paths of s.
+func (s *envSpec) setProtected(p sandbox.Protected) {
+	s.noAccess, s.readOnly, s.runnable = p.NoAccess, p.ReadOnly, p.Runnable
+}
+
+// protectedPaths are workspace ws's paths no tool may read (noAccess),
+// write (readOnly) or, for commands, that they may run (runnable), as
+// Options.Protected says. Without it, the whole workspace is out of
+// reach: the plugin host does not know the workspace's layout.
+func (o Options) protectedPaths(ws string) sandbox.Protected {
 	if ws == "" {
-		return nil, nil
+		return sandbox.Protected{}
 	}
 	if abs, err := filepath.Abs(ws); err == nil {
 		ws = abs
 	}
-	return workspace.Workspace{Root: ws}.Protected()
+	if o.Protected == nil {
+		return sandbox.Protected{NoAccess: []string{ws}}
+	}
+	return o.Protected(ws)
 }
 
 // newEnvSpec decides a plugin's authority from the host's settings and
@@ -270,7 +310,7 @@ func (h *Host) newEnvSpec(req cerebellum.LoadRequest, pol policy, log *slog.Logg
 	granted := append([]string(nil), req.Granted...)
 	s := &envSpec{name: c.Name, workspace: req.Workspace, log: log, launcher: h.opts.sandboxLauncher(), settings: req.Settings,
 		unixSockets: req.Trusted && strings.EqualFold(strings.TrimSpace(req.Settings[UnixSocketsSetting]), "true")}
-	s.noAccess, s.readOnly = protectedPaths(req.Workspace)
+	s.setProtected(h.opts.protectedPaths(req.Workspace))
 	if c.Dir != "" {
 		s.pluginDir = filepath.Join(c.Dir, pluginDir)
 	}
@@ -331,5 +371,39 @@ func (h *Host) secretFn(name string, pol policy, perms skillmd.Permissions, log 
 		}
 		log.Info("plugin reads a secret", "secret", secret)
 		return h.opts.Secrets(secret)
+	}
+}
+
+// commandTemps are commands' own temporary folders (sandbox.CommandTemp)
+// not yet removed.
+type commandTemps struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+func (t *commandTemps) add(dir string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dirs == nil {
+		t.dirs = map[string]bool{}
+	}
+	t.dirs[dir] = true
+}
+
+// release removes the temporary folder sandboxFn gave cmd (its TMPDIR),
+// once: a folder it did not make is left alone.
+func (t *commandTemps) release(cmd *exec.Cmd) {
+	var dir string
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			dir = v
+		}
+	}
+	t.mu.Lock()
+	ours := t.dirs[dir]
+	delete(t.dirs, dir)
+	t.mu.Unlock()
+	if ours {
+		_ = os.RemoveAll(dir)
 	}
 }

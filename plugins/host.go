@@ -40,6 +40,10 @@ const defaultGrace = 100 * time.Millisecond
 // Options configure a Host.
 type Options struct {
 	Logger *slog.Logger
+	// Protected are a workspace's protected paths, which every sandbox
+	// keeps even inside a granted folder (brain/workspace knows them);
+	// nil keeps the whole workspace out of reach.
+	Protected func(workspace string) sandbox.Protected
 	// DefaultTimeout bounds a call without its own `timeout:`, and package
 	// initialisation and Init (default 60s).
 	DefaultTimeout time.Duration

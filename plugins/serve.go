@@ -298,7 +298,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	}
 	bp.env = &envSpec{name: l.Name, pluginDir: l.PluginDir, workspace: l.Workspace,
 		roots: l.Roots, hosts: l.Hosts, secrets: s.secret, log: bp.log, settings: l.Settings}
-	bp.env.noAccess, bp.env.readOnly = protectedPaths(l.Workspace)
+	bp.env.setProtected(l.Protected)
 	if bp.egress != nil {
 		bp.egress = newEgress(l.Name, l.Hosts, bp.env.fileScope(bp.cat.policy), s.askHost)
 		// This process is the plugin's alone: an http.Client it makes
@@ -416,7 +416,7 @@ func (s *childServer) askHost(scope context.Context, target string) error {
 // plugin's permissions grant: its roots with files (nothing without), its
 // own folder and what the runtime reads, TCP only with network.
 func (s *childServer) confine(l *wireLoad, pol policy) error {
-	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Workspace: l.Workspace, PluginDir: l.PluginDir,
+	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Protected: l.Protected, PluginDir: l.PluginDir,
 		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork],
 		NoListen: pol.limitHosts})
 	st, err := s.restrict(p)

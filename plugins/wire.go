@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -103,9 +104,11 @@ type wireLoad struct {
 	Permissions map[string][]string `json:"permissions,omitempty"`
 	Granted     []string            `json:"granted,omitempty"`
 	Workspace   string              `json:"workspace,omitempty"`
-	PluginDir   string              `json:"pluginDir,omitempty"`
-	Roots       []string            `json:"roots,omitempty"`
-	Hosts       []string            `json:"hosts,omitempty"`
+	// Protected are the workspace's protected paths (Options.Protected).
+	Protected sandbox.Protected `json:"protected"`
+	PluginDir string            `json:"pluginDir,omitempty"`
+	Roots     []string          `json:"roots,omitempty"`
+	Hosts     []string          `json:"hosts,omitempty"`
 	// Env is the plugin's virtual environment.
 	Env map[string]string `json:"env,omitempty"`
 	// Settings are the capability's settings in force (sdk.Env.Settings).

@@ -158,6 +158,7 @@ func Open(opts Options) (*App, error) {
 		SecretAllowed: a.secretAllowed,
 		Roots:         a.pluginRoots,
 		Hosts:         a.pluginHosts,
+		Protected:     ProtectedPaths,
 	})
 	reg, err := cerebellum.Open(cerebellum.Options{
 		Builtin:   builtin.FS(),
@@ -165,7 +166,7 @@ func Open(opts Options) (*App, error) {
 		States:    db,
 		Settings:  db,
 		Pinned:    cfg.PinnedCapabilities,
-		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Secrets: db.Secret, SecretAllowed: a.secretAllowed,
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Protected: ProtectedPaths, Secrets: db.Secret, SecretAllowed: a.secretAllowed,
 			Sandbox: a.sandboxLauncher(), Folders: a.Folders, Asker: opts.MCPAsker, Tokens: db})},
 		Logger:        logger,
 		IndexBudget:   cfg.IndexBudget,

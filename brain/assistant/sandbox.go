@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
@@ -59,6 +60,15 @@ func (a *App) sandboxLauncher() []string {
 		return nil
 	}
 	return []string{a.opts.PluginChild[0], plugins.SandboxCommand}
+}
+
+// ProtectedPaths are workspace ws's protected paths as every sandbox
+// takes them (plugins.Options.Protected, mcp.Options.Protected): the
+// sandbox does not know the workspace's layout.
+func ProtectedPaths(ws string) sandbox.Protected {
+	w := workspace.Workspace{Root: ws}
+	noAccess, readOnly := w.Protected()
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }
 
 // mcpSandboxInfo says how an MCP capability's server runs: a remote one

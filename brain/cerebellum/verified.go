@@ -10,7 +10,7 @@ func verified() map[string]string {
 		"calc":       "77135dd7e74960be",
 		"data":       "8332739b27cb4210",
 		"filesystem": "39647faf019ed782",
-		"shell":      "dc1a32dad317c215",
+		"shell":      "9c47adcdabdebf4d",
 		"system":     "20b1daa5a8cf91f9",
 		"web":        "eb129a78aa32b27e",
 	}

@@ -57,9 +57,11 @@ func newAttackRig(t *testing.T) *attackRig {
 		t.Fatalf("Landlock ABI %d: these tests need Landlock (Linux 6.7 or later)", sandbox.ABI())
 	}
 	privateRuntime(t)
-	// The binary is where a person's own programs are (the temporary
-	// folder here; ~/.local/bin elsewhere): sandboxed commands may run it.
-	r := &attackRig{bin: buildWrasse(t, filepath.Join(os.TempDir(), "bin")), ws: t.TempDir(), granted: t.TempDir()}
+	// The binary is where sandboxed commands may run it (a granted folder
+	// here; ~/.local/bin or /usr/bin elsewhere): the temporary folder is
+	// each command's own.
+	granted := t.TempDir()
+	r := &attackRig{bin: buildWrasse(t, filepath.Join(granted, "bin")), ws: t.TempDir(), granted: granted}
 	r.model = providertest.NewModel(t, providertest.OpenAI)
 	cfg, _ := json.Marshal(map[string]any{"baseURL": r.model.BaseURL(), "folders": []string{r.granted}})
 	write(t, filepath.Join(r.ws, "config.json"), string(cfg))
@@ -244,7 +246,7 @@ func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 		// The process tree proves nothing here: the command runs in the
 		// command sandbox but was started (and orphaned) outside Wrasse.
 		// What stops it is the token it cannot read.
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{r.granted}, Workspace: r.ws})
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{r.granted}, Protected: assistant.ProtectedPaths(r.ws)})
 		cmd := exec.Command("/bin/sh", "-c", r.attack()+"; "+perl(forged("config", "set", "folders", "/")))
 		if err := sandbox.Command(cmd, []string{r.bin, sandboxCommand}, p); err != nil {
 			t.Fatal(err)

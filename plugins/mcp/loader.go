@@ -35,6 +35,10 @@ const (
 // Options configure a Loader.
 type Options struct {
 	Logger *slog.Logger
+	// Protected are a workspace's protected paths, which a server's
+	// sandbox keeps even inside a granted folder; nil keeps the whole
+	// workspace out of its reach.
+	Protected func(workspace string) sandbox.Protected
 	// Secrets resolves ${secret:NAME}; nil = no secrets.
 	Secrets func(name string) (string, error)
 	// SecretAllowed says whether a capability may use a secret (the

@@ -75,7 +75,7 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 	}
 	p := sandbox.ForMCP(sandbox.MCPOptions{
 		Roots:     l.roots(),
-		Workspace: cfg.workspace,
+		Protected: l.protected(cfg.workspace),
 		Home:      home,
 		Program:   lookPath(cfg.block.Command, envValue(cmd.Env, "PATH"), cmd.Dir),
 		Dir:       cfg.dir,
@@ -275,4 +275,16 @@ func envValue(env []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// protected are workspace ws's protected paths (Options.Protected); the
+// whole workspace when they are not given.
+func (l *Loader) protected(ws string) sandbox.Protected {
+	if ws == "" {
+		return sandbox.Protected{}
+	}
+	if l.opts.Protected == nil {
+		return sandbox.Protected{NoAccess: []string{ws}}
+	}
+	return l.opts.Protected(ws)
 }

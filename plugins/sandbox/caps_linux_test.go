@@ -52,8 +52,8 @@ func TestCommandReadsNoOtherProcessEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []sandbox.Policy{
-		sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp}),
-		sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp}),
+		sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp}),
+		sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp}),
 	} {
 		p.Exec = append(p.Exec, filepath.Dir(exe))
 		// $$ is the process the launcher became: an MCP server may read

@@ -1,6 +1,10 @@
 package sandbox
 
-import "path/filepath"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
 
 // CommandCache is the cache home of the shell commands run for home's
 // owner: their own, so that what they download and build never lands in
@@ -36,4 +40,22 @@ func CommandCacheEnv(dir string) []string {
 		"GRADLE_USER_HOME=" + in("gradle"),
 		"MAVEN_OPTS=-Dmaven.repo.local=" + in("m2"),
 	}
+}
+
+// CommandTempPrefix starts the name of a command's own temporary folder
+// (CommandTemp) in the system's temporary folder.
+const CommandTempPrefix = "wrasse-cmd-"
+
+// CommandTemp makes a shell command's own temporary folder (mode 0700, in
+// os.TempDir()), its TMPDIR and the only temporary folder its sandbox
+// (ForCommand's Temp) may read and write: the shared one is out of its
+// reach, so commands neither read each other's temporary files nor plant
+// files another command (or a program of the person's) picks up there.
+// The caller removes it when the command ends.
+func CommandTemp() (string, error) {
+	dir, err := os.MkdirTemp("", CommandTempPrefix)
+	if err != nil {
+		return "", fmt.Errorf("a command's temporary folder: %w", err)
+	}
+	return dir, nil
 }

@@ -25,7 +25,7 @@ func TestCommandHomeFolder(t *testing.T) {
 		}
 	}
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	cases := []struct {
 		name, line string
 		ok         bool
@@ -64,7 +64,7 @@ func TestMCPProgramInTheHomeFolderRuns(t *testing.T) {
 	home := a3Home(t)
 	f := newFixture(t)
 	for _, program := range []string{filepath.Join(home, ".local", "bin", "uvx"), filepath.Join(home, "bin", "mcp-wrapper")} {
-		p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: program, Temp: f.temp, Network: true})
+		p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: program, Temp: f.temp, Network: true})
 		if out, ok := run(t, p, program+" && echo ran"); !ok || !strings.Contains(out, "ran") {
 			t.Errorf("%s in the MCP sandbox: %v %s", program, ok, out)
 		}

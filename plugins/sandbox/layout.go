@@ -4,8 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/wrasse-app/wrasse/brain/workspace"
+	"strings"
 )
 
 // systemExec are the folders programs and their libraries live in.
@@ -25,91 +24,183 @@ var etcFiles = []string{"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.
 // controlling terminal, and has no business with the person's.
 var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// homeCaches are the person's build and package caches under the home
-// folder, relative to it: read-only to commands, even where the home
-// folder is granted. Several hold code the person's own tools run later
-// without checking it again (Go's build cache, Poetry's virtualenvs,
-// Corepack's package managers, pre-commit's hooks, Cargo's extracted
-// crates, Maven's and Gradle's plugin jars). Commands write their own
-// cache home instead (CommandCache, CommandCacheEnv). Cargo's lock files
-// stay writable (homeCacheLocks).
-var homeCaches = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".gradle/caches", ".gradle/native",
-	".gradle/.tmp", ".m2/repository", "go/pkg/sumdb"}
+// homeReadable are what a command reads, never writes, under the home
+// folder, relative to it, whether or not the home folder is granted
+// (where it is, the home folder rule keeps them read-only anyway): the
+// person's build and package caches, several of which hold code the
+// person's own tools run later without checking it again (Go's build
+// cache, Poetry's virtualenvs, Corepack's package managers, pre-commit's
+// hooks, Cargo's extracted crates, Maven's and Gradle's plugin jars);
+// Cargo's settings; Gradle's init scripts; and Go's module cache, whose
+// module sources and toolchains the person's go command compiles and runs
+// without checking them again. Commands write their own cache home
+// instead (CommandCache, CommandCacheEnv); Cargo's lock files stay
+// writable (homeCacheLocks).
+var homeReadable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
+	".gradle/caches", ".gradle/native", ".gradle/.tmp", ".gradle/init.d", ".gradle/init.gradle",
+	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}
 
 // homeCacheLocks are lock files beside the person's caches that a build
 // reading them takes, relative to the home folder: writable to commands.
 var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mutate"}
 
-// homeReadOnly are build tools' settings and code under the home folder
-// that a command may read, never change, relative to it: Cargo's
-// settings, Gradle's init scripts, and Go's module cache, whose module
-// sources and toolchains the person's go command compiles and runs
-// without checking them again (go verifies a module when it downloads
-// it, not when it builds it). Commands download modules into their own
-// cache home instead (GOMODCACHE, CommandCacheEnv).
-var homeReadOnly = []string{".cargo/config.toml", ".cargo/config", ".gradle/init.d", ".gradle/init.gradle",
-	".gradle/init.gradle.kts", "go/pkg/mod"}
-
 // homePrograms are folders under the home folder holding programs, or
 // code every run of an interpreter loads, that the person's terminal and
 // MCP servers run (installed tools, toolchains, node and Python versions,
 // user site-packages, npx's installed packages), relative to it: a command
-// may read and run them, never change them, so it cannot put its code in
-// the place of a program run outside the sandbox.
+// may read and run them whether or not the home folder is granted, never
+// change them (the home folder rule), so it cannot put its code in the
+// place of a program run outside the sandbox.
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
 
-// loginFiles are what the person's login, shell, desktop session and SSH
-// run or obey outside any sandbox, relative to the home folder: shell
-// startup files, fish's settings, desktop autostart entries, systemd
-// --user units, session environment files, and SSH's rc, environment and
-// authorized keys. Read-only in every sandbox even where the home folder
-// is granted (keepReadOnly): code planted there runs at the next terminal
-// or login.
-var loginFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
-	".zshenv", ".zlogin", ".zlogout", ".config/fish", ".config/autostart", ".config/systemd/user",
-	".config/environment.d", ".pam_environment", ".xprofile", ".xsessionrc", ".xinitrc", ".xsession", ".ssh/rc",
-	".ssh/environment", ".ssh/authorized_keys", ".ssh/authorized_keys2"}
-
-// cacheTokens are tokens tools keep among their caches, relative to the
-// home folder: Hugging Face's access token (and its other stored
-// tokens), and the Gradle daemons' registry, whose token lets a client
-// hand a daemon a build it runs outside any sandbox (with its logs). No
-// sandbox reads or writes them.
-var cacheTokens = []string{".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token",
-	".gradle/daemon"}
-
-// homeGuards adds to p, for the home folder and for every granted folder
-// (any of which may be a home folder: another user's, a container's),
-// what stays out of a sandbox's reach there: programs and login files
-// read-only where a writable grant reaches them, tokens kept in caches
-// out of reach. In a granted folder other than the home folder only
-// those that exist are carved out, since a carved folder takes no new
+// homeProgramFolders are the folders beside the person's own files in
+// the home folder (no dot) that hold programs or code the person's tools
+// run, relative to it: ~/bin (on PATH in Debian's ~/.profile), Go's
+// installed programs and module cache, the Go toolchains golang.org/dl
+// installs, and the Python distributions conda, mamba and miniforge
+// install. The home folder rule (homeRule) keeps them as it keeps the dot
 // entries.
-func (p *Policy) homeGuards(home string, roots []string) {
-	guard := func(h string, existing bool) {
-		there := func(rel string) bool {
-			_, err := os.Lstat(filepath.Join(h, rel))
-			return !existing || err == nil
-		}
-		for _, rel := range slices.Concat(homePrograms, loginFiles) {
-			if there(rel) {
-				p.keepReadOnly(filepath.Join(h, rel))
-			}
-		}
-		for _, rel := range cacheTokens {
-			if there(rel) {
-				p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
-			}
+var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda3", "anaconda3", "miniforge3",
+	"mambaforge", "micromamba"}
+
+// homeMarkers are entries a home folder holds and a project seldom does
+// (.config is not among them: .NET projects keep their tools there): a
+// granted folder other than the home folder that holds one (another
+// user's home, a container's, a plugin's process whose $HOME differs)
+// gets the home folder rule too.
+var homeMarkers = []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".ssh", ".local"}
+
+// credentialFiles are files and folders under the home folder that hold
+// credentials, relative to it: registry and package tokens, cloud and
+// cluster credentials, forges' CLI tokens, git's stored passwords,
+// database passwords, private key stores, the tokens tools keep among
+// their caches (Hugging Face; the Gradle daemons' registry, whose token
+// lets a client hand a daemon a build it runs outside any sandbox), AI
+// tools' logins, and browser and mail profiles (cookies, saved
+// passwords). No sandbox reads or writes them, whatever is granted. The
+// private keys in ~/.ssh are found by sshPrivate.
+var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".git-credentials",
+	".config/git/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".gradle/gradle.properties",
+	".gradle/daemon", ".m2/settings.xml", ".m2/settings-security.xml", ".docker/config.json", ".config/gh/hosts.yml",
+	".config/hub", ".config/glab-cli", ".aws/credentials", ".aws/sso/cache", ".aws/cli/cache", ".azure", ".config/gcloud",
+	".kube/config", ".vault-token", ".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".gem/credentials",
+	".composer/auth.json", ".config/composer/auth.json", ".config/rclone/rclone.conf", ".gnupg/private-keys-v1.d",
+	".gnupg/secring.gpg", ".local/share/keyrings", ".password-store", ".cache/huggingface/token",
+	".cache/huggingface/stored_tokens", ".huggingface/token", ".config/op", ".codex/auth.json",
+	".claude/.credentials.json", ".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium",
+	".config/BraveSoftware", ".config/microsoft-edge"}
+
+// sshPublic are the entries of ~/.ssh that hold nothing secret: what ssh
+// reads to find and trust hosts, and the public halves of keys. Every
+// other entry there (private keys, whatever their names; control
+// sockets) is unreadable to every sandbox (sshPrivate).
+var sshPublic = []string{"config", "config.d", "known_hosts", "known_hosts.old", "known_hosts2", "authorized_keys",
+	"authorized_keys2", "rc", "environment"}
+
+// sshPrivate are the entries of home's ~/.ssh but sshPublic and *.pub.
+func sshPrivate(home string) []string {
+	dir := filepath.Join(home, ".ssh")
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); !slices.Contains(sshPublic, n) && !strings.HasSuffix(n, ".pub") {
+			out = append(out, filepath.Join(dir, n))
 		}
 	}
+	return out
+}
+
+// homeRule adds to p the home folder rule, for home and for every
+// granted folder that is a home folder (holds one of homeMarkers):
+//
+//   - Where a writable grant is the home folder or holds it, the home
+//     folder's top-level dot entries (settings, programs, caches, shell
+//     and session startup files: ~/.config, ~/.local, ~/.ssh, ~/.cache,
+//     ~/.bashrc, ~/.gitconfig…) and homeProgramFolders are read-only
+//     and executable, never writable, in every sandbox: the person's own
+//     tools, terminal and session run or obey what they hold outside any
+//     sandbox. The home folder itself takes no new entries (Rules carves
+//     it), so no new dot entry can be planted either.
+//   - A writable grant of p deeper inside one of them stays writable:
+//     the commands' own cache home (CommandCache), an MCP server's own
+//     temporary folder and package cache, Cargo's lock files, and a
+//     folder the person granted themselves (~/.config/myapp granted on
+//     its own). The folders on the way down to it are listed only, take
+//     no new entries, and their other entries stay read-only.
+//   - credentialFiles and the private keys in ~/.ssh are unreadable in
+//     every sandbox, whatever is granted.
+//
+// Other entries of the home folder (~/Documents, ~/projects) stay as
+// granted. The cost is one listing of the home folder, and one of each
+// folder on the way to a deeper writable grant (BenchmarkHomeRule).
+func (p *Policy) homeRule(home string, roots []string) {
+	var homes []string
 	if home != "" {
-		guard(home, false)
+		homes = append(homes, Clean(home))
 	}
 	for _, r := range roots {
-		if home == "" || Clean(r) != Clean(home) {
-			guard(r, true)
+		c := Clean(r)
+		if slices.Contains(homes, c) {
+			continue
 		}
+		if slices.ContainsFunc(homeMarkers, func(m string) bool { _, err := os.Lstat(filepath.Join(c, m)); return err == nil }) {
+			homes = append(homes, c)
+		}
+	}
+	writable := cleanAll(p.ReadWrite)
+	for _, h := range homes {
+		for _, rel := range credentialFiles {
+			p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
+		}
+		p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+		if !slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, h) }) {
+			continue
+		}
+		var keep []string
+		for _, g := range writable {
+			if within(h, g) {
+				keep = append(keep, g)
+			}
+		}
+		entries, _ := os.ReadDir(h)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				p.keepFrom(filepath.Join(h, e.Name()), keep)
+			}
+		}
+		for _, rel := range homeProgramFolders {
+			if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
+				p.keepFrom(filepath.Join(h, rel), keep)
+			}
+		}
+	}
+}
+
+// keepFrom makes path read-only and executable, except the writable
+// grants in keep that lie in it, and folds around them: the folders on
+// the way down are carved (carveMark: listed, no new entries), their
+// other entries read-only.
+func (p *Policy) keepFrom(path string, keep []string) {
+	if slices.Contains(keep, path) {
+		return
+	}
+	if !slices.ContainsFunc(keep, func(g string) bool { return within(path, g) }) {
+		p.ReadOnly = append(p.ReadOnly, path)
+		p.Exec = append(p.Exec, path)
+		return
+	}
+	p.ReadOnly = append(p.ReadOnly, filepath.Join(path, carveMark))
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			// A link is no grant (Rules skips it in a carved folder).
+			continue
+		}
+		p.keepFrom(filepath.Join(path, e.Name()), keep)
 	}
 }
 
@@ -188,13 +279,15 @@ var homeConfig = []string{".gitconfig", ".config/git", ".gitignore_global", ".co
 type CommandOptions struct {
 	// Roots are the folders the user granted.
 	Roots []string
-	// Workspace is Wrasse's workspace, whose protected paths stay
-	// protected even inside a granted folder.
-	Workspace string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// Home is the user's home folder ("" for none); its tool caches and
 	// configuration files become usable.
 	Home string
-	// Temp is the temporary folder (default os.TempDir()).
+	// Temp is the command's own temporary folder (CommandTemp), its
+	// only one: the shared temporary folder is out of its reach. Default
+	// os.TempDir(), shared, when none could be made.
 	Temp string
 	// Network allows TCP.
 	Network bool
@@ -234,9 +327,6 @@ func ForCommand(o CommandOptions) Policy {
 	}
 	p.ReadWrite = append(p.ReadWrite, devFiles...)
 	if o.Home != "" {
-		for _, t := range homeCaches {
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
-		}
 		for _, t := range homeCacheLocks {
 			p.ReadWrite = append(p.ReadWrite, filepath.Join(o.Home, t))
 		}
@@ -244,20 +334,15 @@ func ForCommand(o CommandOptions) Policy {
 			p.ReadWrite = append(p.ReadWrite, c)
 		}
 		for _, t := range homePrograms {
-			// Exec, and ReadOnly so that a cache holding it is carved
-			// around it (Rules).
 			p.Exec = append(p.Exec, filepath.Join(o.Home, t))
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, t))
 		}
-		for _, c := range slices.Concat(homeConfig, homeReadOnly) {
+		for _, c := range slices.Concat(homeConfig, homeReadable) {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
 	}
-	if o.Workspace != "" {
-		p.Exec = append(p.Exec, workspace.Workspace{Root: o.Workspace}.Capabilities())
-	}
-	p.homeGuards(o.Home, o.Roots)
-	p.protect(o.Workspace)
+	p.Exec = append(p.Exec, o.Protected.Runnable...)
+	p.homeRule(o.Home, o.Roots)
+	p.protect(o.Protected)
 	p.NoAccess = append(p.NoAccess, mcpCaches(o.Home)...)
 	return p
 }
@@ -265,8 +350,10 @@ func ForCommand(o CommandOptions) Policy {
 // PluginOptions describe one plugin process's sandbox.
 type PluginOptions struct {
 	// Roots are the folders the plugin may use (only with Files).
-	Roots     []string
-	Workspace string
+	Roots []string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// PluginDir is the plugin's own folder, readable.
 	PluginDir string
 	// Files, Exec and Network are the granted permissions.
@@ -302,14 +389,29 @@ func ForPlugin(o PluginOptions) Policy {
 	}
 	if o.Files {
 		home, _ := os.UserHomeDir()
-		p.homeGuards(home, o.Roots)
+		p.homeRule(home, o.Roots)
 		p.NoAccess = append(p.NoAccess, mcpCaches(home)...)
 		if c := CommandCache(home); c != "" {
 			p.NoAccess = append(p.NoAccess, c)
 		}
 	}
-	p.protect(o.Workspace)
+	p.protect(o.Protected)
 	return p
+}
+
+// Protected are the paths of Wrasse's own files that stay protected in
+// every sandbox, even inside a granted folder. The sandbox does not know
+// the workspace's layout: the parent that builds a sandbox passes them
+// (brain/workspace's Protected and Capabilities).
+type Protected struct {
+	// NoAccess are neither readable nor writable (the database,
+	// config.json, logs, caches, the control socket's folder).
+	NoAccess []string `json:"noAccess,omitempty"`
+	// ReadOnly are never writable (the workspace, its capability folder).
+	ReadOnly []string `json:"readOnly,omitempty"`
+	// Runnable are readable and executable by shell commands (the
+	// capability folder: skills ship scripts their instructions run).
+	Runnable []string `json:"runnable,omitempty"`
 }
 
 // protect adds the workspace's protected paths. A read-only one limits a
@@ -317,12 +419,9 @@ func ForPlugin(o PluginOptions) Policy {
 // where the policy reaches it already, or where a writable grant lies
 // inside it and must be carved around. Else the workspace, read-only for
 // every tool, would become readable to every plugin and server.
-func (p *Policy) protect(ws string) {
-	if ws == "" {
-		return
-	}
-	noAccess, readOnly := workspace.Workspace{Root: ws}.Protected()
-	p.NoAccess = append(p.NoAccess, noAccess...)
+func (p *Policy) protect(pr Protected) {
+	readOnly := pr.ReadOnly
+	p.NoAccess = append(p.NoAccess, pr.NoAccess...)
 	granted := cleanAll(slices.Concat(p.ReadWrite, p.Exec, p.ReadOnly))
 	writable := cleanAll(p.ReadWrite)
 	for _, r := range readOnly {
@@ -354,9 +453,9 @@ var systemInfo = []string{"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc
 type MCPOptions struct {
 	// Roots are the folders granted to the assistant: read and write.
 	Roots []string
-	// Workspace is Wrasse's workspace, whose protected paths stay
-	// protected even inside a granted folder.
-	Workspace string
+	// Protected are Wrasse's own files, protected even inside a granted
+	// folder.
+	Protected Protected
 	// Home is the user's home folder ("" for none).
 	Home string
 	// Program is the server's command as found on PATH; the installation
@@ -412,7 +511,7 @@ func ForMCP(o MCPOptions) Policy {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(o.Home, c))
 		}
 	}
-	p.homeGuards(o.Home, o.Roots)
+	p.homeRule(o.Home, o.Roots)
 	if c := CommandCache(o.Home); c != "" {
 		p.NoAccess = append(p.NoAccess, c)
 	}
@@ -422,7 +521,7 @@ func ForMCP(o MCPOptions) Policy {
 	for _, d := range mcpCaches(o.Home) {
 		p.keepReadOnly(othersIn(d, own)...)
 	}
-	p.protect(o.Workspace)
+	p.protect(o.Protected)
 	return p
 }
 

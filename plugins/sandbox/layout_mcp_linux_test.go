@@ -54,7 +54,7 @@ func TestRuntimePrefix(t *testing.T) {
 func TestForMCPLayout(t *testing.T) {
 	f := newFixture(t)
 	home := filepath.Dir(f.ws)
-	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home,
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home,
 		Program: "/bin/sh", Dir: filepath.Join(f.ws, "brain", "cerebellum", "x"), Temp: f.temp, Network: false})
 	if !p.NoUnixSockets || p.Network {
 		t.Fatalf("policy %+v: want no unix sockets and no network", p)

@@ -150,15 +150,21 @@ type Rule struct {
 func Rules(p Policy) []Rule {
 	noAccess := cleanAll(p.NoAccess)
 	readOnly := cleanAll(p.ReadOnly)
+	exec := cleanAll(p.Exec)
 	var out []Rule
 	add := func(paths []string, acc Access, holes []string) {
-		for _, root := range cleanAll(paths) {
+		for _, root := range paths {
 			out = append(out, carve(root, acc, holes)...)
 		}
 	}
-	add(p.Exec, ReadExec, noAccess)
-	add(p.ReadWrite, ReadWrite, append(slices.Clone(noAccess), readOnly...))
-	add(p.ReadOnly, Read, noAccess)
+	add(exec, ReadExec, noAccess)
+	add(cleanAll(p.ReadWrite), ReadWrite, append(slices.Clone(noAccess), readOnly...))
+	// A read-only path that is also Exec has its rule there already.
+	isExec := map[string]bool{}
+	for _, e := range exec {
+		isExec[e] = true
+	}
+	add(slices.DeleteFunc(readOnly, func(r string) bool { return isExec[r] }), Read, noAccess)
 	return out
 }
 
@@ -177,19 +183,41 @@ func carve(root string, acc Access, holes []string) []Rule {
 	if err != nil {
 		return nil
 	}
+	return carveIn(root, info.IsDir(), acc, inner)
+}
+
+// carveIn grants acc on root, whose holes all lie strictly beneath it
+// (inner). The holes are sorted by the entry of root they lie in, so
+// that a folder of many entries (a home folder) costs one pass over its
+// entries and one over its holes.
+func carveIn(root string, dir bool, acc Access, inner []string) []Rule {
 	if len(inner) == 0 {
-		return []Rule{{Path: root, Access: acc, Dir: info.IsDir()}}
+		return []Rule{{Path: root, Access: acc, Dir: dir}}
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil // fail closed: grant nothing here
+	}
+	byEntry := map[string][]string{}
+	skip := len(root) + 1
+	if root == string(filepath.Separator) {
+		skip = 1
+	}
+	for _, h := range inner {
+		name, _, _ := strings.Cut(h[skip:], string(filepath.Separator))
+		byEntry[name] = append(byEntry[name], h)
 	}
 	out := []Rule{{Path: root, Access: List, Dir: true}}
 	for _, e := range entries {
 		if e.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		out = append(out, carve(filepath.Join(root, e.Name()), acc, inner)...)
+		p := filepath.Join(root, e.Name())
+		holes := byEntry[e.Name()]
+		if slices.Contains(holes, p) {
+			continue
+		}
+		out = append(out, carveIn(p, e.IsDir(), acc, holes)...)
 	}
 	return out
 }
@@ -199,7 +227,7 @@ func within(dir, p string) bool {
 	if dir == string(filepath.Separator) {
 		return p != dir && strings.HasPrefix(p, dir)
 	}
-	return strings.HasPrefix(p, dir+string(filepath.Separator))
+	return len(p) > len(dir) && p[len(dir)] == filepath.Separator && strings.HasPrefix(p, dir)
 }
 
 // cleanAll makes paths absolute and clean and resolves symbolic links, so

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"net"
 	"os"
 	"os/exec"
@@ -53,6 +54,16 @@ type fixture struct {
 	ws, granted, outside, temp string
 	ln                         net.Listener
 }
+
+// protectedOf are workspace ws's protected paths, as Wrasse passes them
+// to every sandbox.
+func protectedOf(ws string) sandbox.Protected {
+	w := workspace.Workspace{Root: ws}
+	noAccess, readOnly := w.Protected()
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
+}
+
+func (f fixture) protected() sandbox.Protected { return protectedOf(f.ws) }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
@@ -124,10 +135,10 @@ func TestCommandSandbox(t *testing.T) {
 	f := newFixture(t)
 	home := filepath.Dir(f.ws)
 	for _, network := range []bool{false, true} {
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Temp: f.temp, Network: network})
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Temp: f.temp, Network: network})
 		// outside is beside the workspace, so inside the granted home: grant
 		// only the granted folder for the outside case.
-		narrow := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: network})
+		narrow := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: network})
 		port := strings.TrimPrefix(f.ln.Addr().String(), "127.0.0.1:")
 		tests := []struct {
 			name string
@@ -197,7 +208,7 @@ func TestCommandSandboxScopesIPC(t *testing.T) {
 	}()
 	scoped := sandbox.ABI() >= 6
 	for _, network := range []bool{false, true} {
-		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: network})
+		p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: network})
 		p.Exec = append(p.Exec, filepath.Dir(exe))
 		if st := sandbox.Expect(network); st.Scoped != scoped || (len(st.Gaps()) > 0) == scoped {
 			t.Errorf("network=%v: Expect = %+v, gaps %q", network, st, st.Gaps())

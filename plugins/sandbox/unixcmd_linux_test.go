@@ -45,10 +45,10 @@ func TestCommandRefusesUnixSockets(t *testing.T) {
 		p     sandbox.Policy
 		allow bool
 	}{
-		{"command", sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: true}), false},
-		{"command, unix sockets allowed", sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp,
+		{"command", sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: true}), false},
+		{"command, unix sockets allowed", sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp,
 			Network: true, UnixSockets: true}), true},
-		{"plugin with exec", sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Workspace: f.ws, Files: true, Exec: true}), false},
+		{"plugin with exec", sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Protected: f.protected(), Files: true, Exec: true}), false},
 	} {
 		c.p.Exec = append(c.p.Exec, filepath.Dir(exe))
 		out, ok := run(t, c.p, probeEnv+"="+sock+" "+exe)

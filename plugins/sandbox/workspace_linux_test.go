@@ -32,10 +32,10 @@ func TestWorkspaceReadOnlyInSandbox(t *testing.T) {
 	}
 	id := f.ws + "/brain/identity.md"
 	// The built-in shell's roots are the granted folders and the workspace.
-	inHome := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home, f.ws}, Workspace: f.ws, Temp: f.temp})
-	beside := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted, f.ws}, Workspace: f.ws, Temp: f.temp})
-	plugin := sandbox.ForPlugin(sandbox.PluginOptions{Workspace: f.ws, Exec: true})
-	pluginHome := sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true})
+	inHome := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home, f.ws}, Protected: f.protected(), Temp: f.temp})
+	beside := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted, f.ws}, Protected: f.protected(), Temp: f.temp})
+	plugin := sandbox.ForPlugin(sandbox.PluginOptions{Protected: f.protected(), Exec: true})
+	pluginHome := sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true})
 	tests := []struct {
 		name string
 		p    sandbox.Policy

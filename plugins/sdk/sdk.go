@@ -228,18 +228,30 @@ type Env struct {
 	// SandboxFn confines a command to the plugin's sandbox (see Sandbox);
 	// nil when the host offers none.
 	SandboxFn func(cmd *exec.Cmd, network bool) error
+	// SandboxDoneFn frees what SandboxFn set up for a command that has
+	// ended (see SandboxDone); nil when there is nothing to free.
+	SandboxDoneFn func(cmd *exec.Cmd)
 }
 
 // Sandbox rewrites cmd, before it starts, so that it runs in the operating
 // system's sandbox: it may write only beneath the roots and the temporary
 // folder, never touch the workspace's protected paths, and reach the
-// network only when network is true. It fails with ErrNoSandbox when the
-// host offers no sandbox.
+// network only when network is true. The command gets a temporary folder
+// of its own (TMPDIR), the only one it may use: call SandboxDone once it
+// has ended. It fails with ErrNoSandbox when the host offers no sandbox.
 func (e *Env) Sandbox(cmd *exec.Cmd, network bool) error {
 	if e == nil || e.SandboxFn == nil {
 		return ErrNoSandbox
 	}
 	return e.SandboxFn(cmd, network)
+}
+
+// SandboxDone frees what Sandbox set up for cmd, which has ended: its own
+// temporary folder goes, with what it left there.
+func (e *Env) SandboxDone(cmd *exec.Cmd) {
+	if e != nil && e.SandboxDoneFn != nil {
+		e.SandboxDoneFn(cmd)
+	}
 }
 
 // Secret returns a named secret from the host's secret service.

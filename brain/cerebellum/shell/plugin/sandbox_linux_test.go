@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"github.com/wrasse-app/wrasse/brain/workspace"
 	"net"
 	"os"
 	"os/exec"
@@ -49,7 +50,7 @@ func sandboxedEnv(t *testing.T, network string) (*sdk.Env, string, string) {
 	roots := []string{granted, ws}
 	env := &sdk.Env{Name: "shell", Roots: roots, Workspace: ws, Settings: map[string]string{"network": network},
 		SandboxFn: func(cmd *exec.Cmd, network bool) error {
-			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Workspace: ws, Temp: filepath.Join(base, "tmp"), Network: network})
+			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: roots, Protected: protectedOf(ws), Temp: filepath.Join(base, "tmp"), Network: network})
 			if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
 				return err
 			}
@@ -120,4 +121,12 @@ func TestExecSandboxed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// protectedOf are workspace ws's protected paths, as Wrasse passes them
+// to every sandbox.
+func protectedOf(ws string) sandbox.Protected {
+	w := workspace.Workspace{Root: ws}
+	noAccess, readOnly := w.Protected()
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }

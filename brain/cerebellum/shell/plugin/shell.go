@@ -190,6 +190,8 @@ func (c *config) exec(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 	if err := c.env.Sandbox(cmd, c.network); err != nil && !errors.Is(err, sdk.ErrNoSandbox) {
 		return nil, sdk.Errorf("could not set up the sandbox for the command: %v", err)
 	}
+	// Its own temporary folder goes when it ends.
+	defer c.env.SandboxDone(cmd)
 
 	runErr := cmd.Run()
 	code := -1

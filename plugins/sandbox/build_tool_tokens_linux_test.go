@@ -46,11 +46,11 @@ func a6Home(t *testing.T) string {
 // a rustc wrapper or a Gradle init script that the person's next build
 // runs as them, edits a dependency's source in Go's module cache that
 // their next `go build` compiles in unverified, and reads the tokens.
-func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
+func TestCommandCannotReachBuildToolConfigAndTokens(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	cases := []struct {
 		name, line, leak string
 	}{
@@ -79,11 +79,11 @@ func TestA6CommandReachesBuildToolConfigAndTokens(t *testing.T) {
 // server has the network too. Any server the person adds, for any
 // purpose, takes the token away; the gate counts ~/.npmrc as a
 // credential store and asks before a command names it.
-func TestA6MCPServerReadsTheNpmToken(t *testing.T) {
+func TestMCPServerCannotReadTheNpmToken(t *testing.T) {
 	requireLandlock(t)
 	home := a6Home(t)
 	f := newFixture(t)
-	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true})
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true})
 	out, _ := run(t, p, "cat "+filepath.Join(home, ".npmrc"))
 	if strings.Contains(out, "npm_A6NPMTOKEN") {
 		t.Errorf("a sandboxed MCP server read the person's npm token from ~/.npmrc: %q; want the registry settings without the credentials (or ~/.npmrc out of reach)", out)

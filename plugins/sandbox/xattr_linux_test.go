@@ -41,7 +41,7 @@ syscall($nr, $path, $name, $acl, length($acl), 0) == 0 or die "setxattr: $!\n";`
 // lie outside every grant (as root: /etc/passwd, /etc/shadow, a shell).
 // An ACL with named users (u:nobody:rw) opens it to one other user
 // without touching the mode's others bits at all.
-func TestA9ACLOpensFilesOutsideItsReachToOthers(t *testing.T) {
+func TestACLCannotOpenFilesToOthers(t *testing.T) {
 	requireLandlock(t)
 	nr := setxattrNr(t)
 	f := newFixture(t)
@@ -50,9 +50,9 @@ func TestA9ACLOpensFilesOutsideItsReachToOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	policies := map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Workspace: f.ws, Files: true, Exec: true}),
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{f.granted}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	for who, p := range policies {
 		t.Run(who, func(t *testing.T) {

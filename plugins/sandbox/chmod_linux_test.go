@@ -19,7 +19,7 @@ import (
 // shell makes any local user root. The mode is a plain argument of
 // chmod(2), fchmod(2) and fchmodat(2) that seccomp can read: refusing
 // write-for-others and set-ID bits keeps chmod +x for builds.
-func TestA8CommandOpensFilesOutsideItsReachToOthers(t *testing.T) {
+func TestCommandCannotChmodFilesOpenToOthers(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	secret := filepath.Join(f.outside, "id_ed25519")
@@ -33,7 +33,7 @@ func TestA8CommandOpensFilesOutsideItsReachToOthers(t *testing.T) {
 	if err := os.Chmod(f.outside, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: true})
 	for _, tc := range []struct{ name, line, path string }{
 		{"a folder outside the grants opened for writing by all", "chmod 0777 " + f.outside, f.outside},
 		{"a private key outside the grants opened to all", "chmod 0666 " + secret, secret},

@@ -16,7 +16,7 @@ import (
 // `echo … >> ~/.bash”rc` or a plugin's or MCP server's own write is not
 // seen. Programs under the home folder are already carved out of a
 // command's grant (homePrograms); these run as surely, and are not.
-func TestA8GrantedHomePlantsLoginCode(t *testing.T) {
+func TestGrantedHomeCannotPlantLoginCode(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".config/autostart", ".config/systemd/user"} {
@@ -31,9 +31,9 @@ func TestA8GrantedHomePlantsLoginCode(t *testing.T) {
 	}
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	for who, p := range policies {
 		for _, tc := range []struct{ name, line string }{

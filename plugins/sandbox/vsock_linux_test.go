@@ -19,7 +19,7 @@ import (
 // not a refusal by this kernel). An allow-list of families (unix only
 // where allowed, inet and inet6 with the network, netlink) would close
 // this and the families yet to come.
-func TestA8NoNetworkStillReachesTheHypervisor(t *testing.T) {
+func TestNoNetworkReachesNoHypervisorSocket(t *testing.T) {
 	requireLandlock(t)
 	fd, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
 	if err != nil {
@@ -30,7 +30,7 @@ func TestA8NoNetworkStillReachesTheHypervisor(t *testing.T) {
 		t.Skip("no /usr/bin/python3 for the probe")
 	}
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: false})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: false})
 	probe := `/usr/bin/python3 -c 'import socket
 s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM)
 print("created")

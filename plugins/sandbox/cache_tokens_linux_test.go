@@ -19,7 +19,7 @@ import (
 // command's to read and write) holds its loopback port and the token
 // that lets a client hand it a build, which it runs outside any sandbox;
 // commands have TCP by default.
-func TestA8SandboxesReadTokensKeptInCaches(t *testing.T) {
+func TestSandboxesCannotReadTokensKeptInCaches(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for rel, data := range map[string]string{
@@ -36,8 +36,8 @@ func TestA8SandboxesReadTokensKeptInCaches(t *testing.T) {
 	}
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"shell command": sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true}),
-		"MCP server":    sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"shell command": sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":    sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
 	}
 	for who, p := range policies {
 		for _, tc := range []struct{ name, rel, secret string }{

@@ -11,7 +11,7 @@ import (
 // What the a8 fixes must leave working: modes builds set, inet sockets,
 // an MCP server's own folders under a granted home (also when they are
 // the only ones there), files in a granted folder beside a carved one.
-func TestA8FixesKeepWhatToolsNeed(t *testing.T) {
+func TestChmodSocketAndMCPFolderLimitsKeepWhatToolsNeed(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".cache/wrasse-mcp/me.k1", ".local/state/wrasse/mcp-tmp/me-1", "proj"} {
@@ -24,8 +24,8 @@ func TestA8FixesKeepWhatToolsNeed(t *testing.T) {
 	if err := os.WriteFile(build, []byte("#!/bin/sh\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp, Network: false})
-	mcp := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh",
+	cmd := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp, Network: false})
+	mcp := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh",
 		Temp: filepath.Join(home, ".local/state/wrasse/mcp-tmp/me-1"), Cache: filepath.Join(home, ".cache/wrasse-mcp/me.k1"), Network: true})
 	for _, tc := range []struct {
 		name string

@@ -23,7 +23,7 @@ import (
 // the descriptor. The launcher should close everything above 2 (or mark
 // it close-on-exec: close_range(3, ~0, CLOSE_RANGE_CLOEXEC)) before it
 // executes the command.
-func TestA6CommandReadsADescriptorWrasseInherited(t *testing.T) {
+func TestCommandCannotReadADescriptorWrasseInherited(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	secret := filepath.Join(f.outside, "held-open.txt")
@@ -35,7 +35,7 @@ func TestA6CommandReadsADescriptorWrasseInherited(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Temp: f.temp})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 	if out, ok := run(t, p, "cat "+secret); ok {
 		t.Fatalf("the policy lets the command read %s by name (%s); the test needs it outside", secret, out)
 	}

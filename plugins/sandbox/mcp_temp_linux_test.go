@@ -20,7 +20,7 @@ import (
 // where the command reads it. docs/plugins.md: "Another server's cache it
 // may read, never write: code one server put there would run in the
 // other, with its secrets" holds for the cache and not for this folder.
-func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
+func TestCommandCannotPlantCodeInAnMCPServersWorkingFolder(t *testing.T) {
 	requireLandlock(t)
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
 		t.Skip("needs /usr/bin/python3")
@@ -46,14 +46,14 @@ func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(temp) })
 
-	shell := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: ws})
+	shell := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: protectedOf(ws)})
 	plant := fmt.Sprintf(`printf 'import os\nopen(%q, "w").write(os.environ.get("GITHUB_TOKEN", ""))\n' > %s`,
 		filepath.Join(temp, "stolen"), filepath.Join(temp, "json.py"))
 	if out, ok := run(t, shell, plant); !ok {
 		t.Logf("the command could not plant (good): %s", out)
 	}
 
-	server := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: ws, Program: "/usr/bin/python3",
+	server := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: protectedOf(ws), Program: "/usr/bin/python3",
 		Temp: temp, Network: true})
 	run(t, server, fmt.Sprintf("cd %s && GITHUB_TOKEN=ghp_a6servertoken TMPDIR=%s exec /usr/bin/python3 -m json.tool </dev/null", temp, temp))
 
@@ -65,7 +65,7 @@ func TestA6CommandPlantsCodeInAnMCPServersWorkingFolder(t *testing.T) {
 
 // The servers' temporary folders stay out of a command's reach even when
 // the person granted the whole home folder that holds them.
-func TestA6ServerTempsOutOfAGrantedHome(t *testing.T) {
+func TestServerTempsOutOfAGrantedHome(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", "")
@@ -77,7 +77,7 @@ func TestA6ServerTempsOutOfAGrantedHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Temp: f.temp})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp})
 	if out, ok := run(t, p, "cat "+filepath.Join(temps, "token")+"; echo x > "+filepath.Join(temps, "json.py")); ok || strings.Contains(out, "A6-SERVER-FILE") {
 		t.Errorf("a command with the home folder granted reached an MCP server's temporary folder: %v %q", ok, out)
 	}

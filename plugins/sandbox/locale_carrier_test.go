@@ -11,7 +11,7 @@ import (
 // WRASSE_SANDBOX_LOCALE (the user's own, or a plugin's cmd.Env), nothing
 // but the four locale variables, with the values they had, comes out of
 // CommandEnv (session 5 attack review, s5-A).
-func TestLocaleCarrierInjectsNothingAttack5(t *testing.T) {
+func TestLocaleCarrierInjectsNothing(t *testing.T) {
 	crafted := []string{
 		`{"LD_PRELOAD":"/tmp/evil.so","LANG":"xx","PATH":"/evil"}`,
 		`{"LANG":"a\u0000LD_PRELOAD=/tmp/evil.so"}`,
@@ -39,7 +39,7 @@ func TestLocaleCarrierInjectsNothingAttack5(t *testing.T) {
 // or by a plugin with exec that sets the variable itself) restores locale
 // variables only: never a variable that is not a locale one, never a key
 // holding '=' and never a value with a NUL.
-func TestCommandEnvRestoresOnlyLocaleAttack5(t *testing.T) {
+func TestCommandEnvRestoresOnlyLocale(t *testing.T) {
 	env := []string{"PATH=/bin", "LANG=" + launcherLocale,
 		envLocale + `={"LD_PRELOAD":"/tmp/evil.so","PATH":"/evil","LANG=LD_PRELOAD":"x","LC_ALL":"C"}`}
 	got := CommandEnv(env)

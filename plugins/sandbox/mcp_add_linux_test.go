@@ -14,16 +14,16 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a6AttackerEnv makes TestA6StagingAttacker the attacker: a process in
+// a6AttackerEnv makes TestStagingAttacker the attacker: a process in
 // the shell command sandbox that rewrites the SKILL.md Wrasse stages
 // for `wrasse mcp add` in the temporary folder.
 const a6AttackerEnv = "WRASSE_A6_STAGING_ATTACKER"
 
-// TestA6StagingAttacker is not a test: run in the sandbox by
-// TestA6CommandRewritesAnMCPServerBeingAdded, it waits for the staged
+// TestStagingAttacker is not a test: run in the sandbox by
+// TestCommandCannotRewriteAnMCPServerBeingAdded, it waits for the staged
 // SKILL.md of the server named by the variable and swaps its innocent
 // argument for its own, until killed.
-func TestA6StagingAttacker(t *testing.T) {
+func TestStagingAttacker(t *testing.T) {
 	name := os.Getenv(a6AttackerEnv)
 	if name == "" {
 		return
@@ -52,7 +52,7 @@ func TestA6StagingAttacker(t *testing.T) {
 // environment. Wrasse's own staging must be out of every sandbox's reach
 // (a private folder), or the installed block checked against what was
 // approved.
-func TestA6CommandRewritesAnMCPServerBeingAdded(t *testing.T) {
+func TestCommandCannotRewriteAnMCPServerBeingAdded(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	// The workspace where people keep it, not in the temporary folder
@@ -75,8 +75,8 @@ func TestA6CommandRewritesAnMCPServerBeingAdded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Workspace: ws})
-	cmd := exec.Command("/usr/bin/env", "-u", launcherEnv, a6AttackerEnv+"="+name, exe, "-test.run=^TestA6StagingAttacker$")
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: protectedOf(ws)})
+	cmd := exec.Command("/usr/bin/env", "-u", launcherEnv, a6AttackerEnv+"="+name, exe, "-test.run=^TestStagingAttacker$")
 	if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
 		t.Fatal(err)
 	}
