@@ -16,6 +16,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -243,8 +244,7 @@ func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
 	if err := r.app.SetSecret("gh_token", secret); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "envsrv", Command: testBinary(t),
-		Env: map[string]string{testServerEnv: "ok", "GH_TOKEN": "${secret:gh_token}"}}, false); err != nil {
+	if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "envsrv", MCPServer: skillmd.MCPServer{Command: testBinary(t), Env: map[string]string{testServerEnv: "ok", "GH_TOKEN": "${secret:gh_token}"}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	// The server runs once its tools are known and one is called.
