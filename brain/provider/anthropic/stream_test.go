@@ -292,7 +292,7 @@ func TestRetries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := providertest.NewServer(t, tt.first, providertest.Raw{Body: fixture(t, "text.sse")})
 			var slept []time.Duration
-			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 				Rand:  fixedRand(0.5),
 				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 			})
@@ -343,7 +343,7 @@ func TestBadStream(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			// Wrapped in WithRetry: text was shown, so nothing is retried.
 			srv := providertest.NewServer(t, providertest.Raw{Body: fixture(t, tt.file)})
-			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+			p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 				Sleep: func(context.Context, time.Duration) error { t.Error("retried after text was shown"); return nil },
 			})
 			var rec recorder
@@ -387,7 +387,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 	defer cancel()
 	// The default sleep (a real timer of about a second) is used; the cancel
 	// comes from the logger's record of the retry, before the wait starts.
-	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 		Logger: slog.New(cancelHandler{cancel}),
 	})
 	_, err := p.Stream(ctx, userRequest(), nil)

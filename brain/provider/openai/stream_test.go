@@ -316,7 +316,7 @@ func TestRetryAfterThenSuccess(t *testing.T) {
 		providertest.Raw{Body: fixture(t, "text.sse")},
 	)
 	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 	})
 	var rec recorder
@@ -343,7 +343,7 @@ func TestOverloadRetriedWithBackoff(t *testing.T) {
 		providertest.Raw{Body: fixture(t, "text.sse")},
 	)
 	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 		Rand:  fixedRand(0.5),
 		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
 	})
@@ -405,7 +405,7 @@ func TestConcurrentStreams(t *testing.T) {
 		replies[i] = providertest.Raw{Body: fixture(t, "tool_calls_interleaved.sse")}
 	}
 	srv := providertest.NewServer(t, replies...)
-	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{})
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{})
 	errs := make(chan error, n)
 	for range n {
 		go func() {
@@ -461,7 +461,7 @@ func TestNoRetryAfterText(t *testing.T) {
 		providertest.Raw{Body: append(fixture(t, "first_piece.sse"), fixture(t, "midstream_error.sse")...)},
 	)
 	sleeps := 0
-	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryPolicy{
+	p := provider.WithRetry(newProvider(t, srv.URL(), nil), provider.RetryOptions{
 		Sleep: func(context.Context, time.Duration) error { sleeps++; return nil },
 	})
 	var rec recorder
