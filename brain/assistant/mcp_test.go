@@ -12,6 +12,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // testServerEnv makes this test binary an MCP server over stdio (see
@@ -54,7 +55,7 @@ func addTestServer(t *testing.T, a *App, imported bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.AddMCP(context.Background(), MCPServer{Name: "gosrv", Command: exe, Env: map[string]string{testServerEnv: "1"}}, imported); err != nil {
+	if _, err := a.AddMCP(context.Background(), MCPServer{Name: "gosrv", MCPServer: skillmd.MCPServer{Command: exe, Env: map[string]string{testServerEnv: "1"}}}, imported); err != nil {
 		t.Fatal(err)
 	}
 }

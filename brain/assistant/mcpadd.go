@@ -22,22 +22,16 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
-// MCPServer is how to reach one MCP server: a command Wrasse runs (stdio)
-// or a URL it connects to (streamable HTTP). Values in Env and Headers
-// may reference stored secrets as ${secret:NAME}; the host resolves them
-// when the server starts.
+// MCPServer is how to reach one MCP server, named: the SKILL.md `mcp:`
+// block (skillmd.MCPServer: a command Wrasse runs over stdio, or a URL it
+// connects to) and the capability's name. Values in Env and Headers may
+// reference stored secrets as ${secret:NAME}; the host resolves them when
+// the server starts. (The block's Secrets field is reached as
+// s.MCPServer.Secrets: s.Secrets is the method listing references.)
 type MCPServer struct {
 	// Name is the capability's name.
-	Name    string            `json:"name"`
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	URL     string            `json:"url,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-	// OAuth is a url server's sign-in client (nil: registered when the
-	// server asks for sign-in).
-	OAuth *skillmd.MCPOAuth `json:"oauth,omitempty"`
+	Name string `json:"name"`
+	skillmd.MCPServer
 }
 
 // AddMCP installs an MCP server as a capability: a folder whose SKILL.md
@@ -161,7 +155,7 @@ func (a *App) MCPServerOf(name string) (MCPServer, error) {
 		return MCPServer{}, fmt.Errorf("%w: %s is a %s, not an MCP server", ErrNotMCP, c.Name, c.Kind)
 	}
 	m := c.Manifest.MCP
-	s := MCPServer{Name: c.Name, Command: m.Command, Args: slices.Clone(m.Args), Cwd: m.Cwd, URL: m.URL, Headers: maps.Clone(m.Headers), OAuth: m.OAuth}
+	s := MCPServer{Name: c.Name, MCPServer: skillmd.MCPServer{Command: m.Command, Args: slices.Clone(m.Args), Cwd: m.Cwd, URL: m.URL, Headers: maps.Clone(m.Headers), OAuth: m.OAuth}}
 	if len(m.Env)+len(m.Secrets) > 0 {
 		s.Env = map[string]string{}
 		for k, v := range m.Env {
@@ -185,7 +179,8 @@ func (s MCPServer) Secrets() []string { return s.block().SecretRefs() }
 
 // block is s as an mcp: block.
 func (s MCPServer) block() *skillmd.MCPServer {
-	return &skillmd.MCPServer{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, OAuth: s.OAuth}
+	b := s.MCPServer
+	return &b
 }
 
 // check refuses what no server can be, before anything is written.
@@ -347,7 +342,7 @@ func (s MCPServer) skillMD() ([]byte, error) {
 	}
 	what := s.URL
 	if what == "" {
-		what = "the command " + MCPServer{Command: s.Command, Args: s.Args}.Launch()
+		what = "the command " + MCPServer{MCPServer: skillmd.MCPServer{Command: s.Command, Args: s.Args}}.Launch()
 	}
 	desc := fmt.Sprintf("Tools of the MCP server %s (%s).", s.Name, what)
 	if len(desc) > skillmd.MaxDescriptionLength {

@@ -39,8 +39,7 @@ func TestAddMCPEnabledByHandDisabledByImport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := openTest(t)
-			s := MCPServer{Name: "everything", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"},
-				Env: map[string]string{"LOG_LEVEL": "info"}}
+			s := MCPServer{Name: "everything", MCPServer: skillmd.MCPServer{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}, Env: map[string]string{"LOG_LEVEL": "info"}}}
 			res, err := a.AddMCP(ctx, s, tt.imported)
 			if err != nil {
 				t.Fatal(err)
@@ -76,9 +75,8 @@ func TestAddMCPEnabledByHandDisabledByImport(t *testing.T) {
 // its value is nowhere in the capability's folder.
 func TestAddMCPStoresSecretsNotValues(t *testing.T) {
 	a := openTest(t)
-	s := MCPServer{Name: "github", Command: "docker", Args: []string{"run", "-i", "ghcr.io/github/github-mcp-server"},
-		Env: map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_verysecretvalue", "LOG_LEVEL": "debug",
-			"OTHER": "${secret:already_there}"}}
+	s := MCPServer{Name: "github", MCPServer: skillmd.MCPServer{Command: "docker", Args: []string{"run", "-i", "ghcr.io/github/github-mcp-server"}, Env: map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_verysecretvalue", "LOG_LEVEL": "debug",
+		"OTHER": "${secret:already_there}"}}}
 	res, err := a.AddMCP(context.Background(), s, true)
 	if err != nil {
 		t.Fatal(err)
@@ -118,25 +116,25 @@ func TestAddMCPRefusesInvalid(t *testing.T) {
 		s    MCPServer
 		want error
 	}{
-		{"bad name", MCPServer{Name: "My Server", Command: "x"}, ErrInvalidMCP},
-		{"empty name", MCPServer{Command: "x"}, ErrInvalidMCP},
+		{"bad name", MCPServer{Name: "My Server", MCPServer: skillmd.MCPServer{Command: "x"}}, ErrInvalidMCP},
+		{"empty name", MCPServer{MCPServer: skillmd.MCPServer{Command: "x"}}, ErrInvalidMCP},
 		{"nothing to run", MCPServer{Name: "a"}, ErrInvalidMCP},
-		{"blank command", MCPServer{Name: "a", Command: "  "}, ErrInvalidMCP},
-		{"both", MCPServer{Name: "a", Command: "x", URL: "https://h.example/mcp"}, ErrInvalidMCP},
-		{"not http", MCPServer{Name: "a", URL: "file:///etc/passwd"}, ErrInvalidMCP},
-		{"no host", MCPServer{Name: "a", URL: "https:///mcp"}, ErrInvalidMCP},
-		{"args with url", MCPServer{Name: "a", URL: "https://h.example/mcp", Args: []string{"x"}}, ErrInvalidMCP},
-		{"headers with command", MCPServer{Name: "a", Command: "x", Headers: map[string]string{"A": "b"}}, ErrInvalidMCP},
-		{"env name", MCPServer{Name: "a", Command: "x", Env: map[string]string{"A=B": "c", "API_TOKEN": "t"}}, ErrInvalidMCP},
-		{"nul", MCPServer{Name: "a", Command: "x\x00y"}, ErrInvalidMCP},
-		{"header injection", MCPServer{Name: "a", URL: "https://h.example/mcp", Headers: map[string]string{"X-Key": "a\r\nHost: evil"}}, ErrInvalidMCP},
-		{"header name", MCPServer{Name: "a", URL: "https://h.example/mcp", Headers: map[string]string{"Bad Name": "x"}}, ErrInvalidMCP},
-		{"secret name", MCPServer{Name: "a", Command: "x", Env: map[string]string{"K": "${secret:not valid}"}}, ErrInvalidMCP},
+		{"blank command", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "  "}}, ErrInvalidMCP},
+		{"both", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", URL: "https://h.example/mcp"}}, ErrInvalidMCP},
+		{"not http", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "file:///etc/passwd"}}, ErrInvalidMCP},
+		{"no host", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "https:///mcp"}}, ErrInvalidMCP},
+		{"args with url", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "https://h.example/mcp", Args: []string{"x"}}}, ErrInvalidMCP},
+		{"headers with command", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", Headers: map[string]string{"A": "b"}}}, ErrInvalidMCP},
+		{"env name", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", Env: map[string]string{"A=B": "c", "API_TOKEN": "t"}}}, ErrInvalidMCP},
+		{"nul", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x\x00y"}}, ErrInvalidMCP},
+		{"header injection", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"X-Key": "a\r\nHost: evil"}}}, ErrInvalidMCP},
+		{"header name", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Bad Name": "x"}}}, ErrInvalidMCP},
+		{"secret name", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", Env: map[string]string{"K": "${secret:not valid}"}}}, ErrInvalidMCP},
 		// A process's arguments are readable by every process.
-		{"secret in args", MCPServer{Name: "a", Command: "x", Args: []string{"--token", "${secret:gh_token}"}}, ErrInvalidMCP},
-		{"secret inside an arg", MCPServer{Name: "a", Command: "x", Args: []string{"--token=${secret:gh_token}"}}, ErrInvalidMCP},
-		{"secret in command", MCPServer{Name: "a", Command: "${secret:gh_token}"}, ErrInvalidMCP},
-		{"secret in url host", MCPServer{Name: "a", URL: "https://${secret:gh_token}.h.example/mcp"}, ErrInvalidMCP},
+		{"secret in args", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", Args: []string{"--token", "${secret:gh_token}"}}}, ErrInvalidMCP},
+		{"secret inside an arg", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "x", Args: []string{"--token=${secret:gh_token}"}}}, ErrInvalidMCP},
+		{"secret in command", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{Command: "${secret:gh_token}"}}, ErrInvalidMCP},
+		{"secret in url host", MCPServer{Name: "a", MCPServer: skillmd.MCPServer{URL: "https://${secret:gh_token}.h.example/mcp"}}, ErrInvalidMCP},
 	}
 	for _, tt := range tests {
 		for _, imported := range []bool{false, true} {
@@ -166,11 +164,11 @@ func TestAddMCPRefusesInvalid(t *testing.T) {
 func TestAddMCPExistingName(t *testing.T) {
 	a := openTest(t)
 	ctx := context.Background()
-	first := MCPServer{Name: "svc", Command: "one", Env: map[string]string{"API_KEY": "first"}}
+	first := MCPServer{Name: "svc", MCPServer: skillmd.MCPServer{Command: "one", Env: map[string]string{"API_KEY": "first"}}}
 	if _, err := a.AddMCP(ctx, first, false); err != nil {
 		t.Fatal(err)
 	}
-	second := MCPServer{Name: "svc", Command: "two", Env: map[string]string{"API_KEY": "second"}}
+	second := MCPServer{Name: "svc", MCPServer: skillmd.MCPServer{Command: "two", Env: map[string]string{"API_KEY": "second"}}}
 	if _, err := a.AddMCP(ctx, second, false); !errors.Is(err, cerebellum.ErrExists) {
 		t.Fatalf("got %v, want ErrExists", err)
 	}
@@ -196,7 +194,7 @@ func TestAddMCPRefusedInstallRestoresSecrets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "blocked"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := MCPServer{Name: "blocked", Command: "x", Env: map[string]string{"API_TOKEN": "after", "DB_PASSWORD": "pw"}}
+	s := MCPServer{Name: "blocked", MCPServer: skillmd.MCPServer{Command: "x", Env: map[string]string{"API_TOKEN": "after", "DB_PASSWORD": "pw"}}}
 	if _, err := a.AddMCP(context.Background(), s, false); err == nil {
 		t.Fatal("installed over a stray file")
 	}
@@ -213,7 +211,7 @@ func TestAddMCPRefusedInstallRestoresSecrets(t *testing.T) {
 func TestAddMCPKeepsHeadersAndFolder(t *testing.T) {
 	a := openTest(t)
 	ctx := context.Background()
-	s := MCPServer{Name: "remote", URL: "https://mcp.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer abc123", "Accept": "application/json"}}
+	s := MCPServer{Name: "remote", MCPServer: skillmd.MCPServer{URL: "https://mcp.example.com/mcp", Headers: map[string]string{"Authorization": "Bearer abc123", "Accept": "application/json"}}}
 	res, err := a.AddMCP(ctx, s, false)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +224,7 @@ func TestAddMCPKeepsHeadersAndFolder(t *testing.T) {
 	if err != nil || got.Headers["Accept"] != "application/json" || got.Headers["Authorization"] != "${secret:mcp.remote.Authorization}" {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
-	if _, err := a.AddMCP(ctx, MCPServer{Name: "local", Command: "srv", Cwd: "/srv/data"}, false); err != nil {
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "local", MCPServer: skillmd.MCPServer{Command: "srv", Cwd: "/srv/data"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := a.MCPServerOf("local"); got.Cwd != "/srv/data" {
@@ -276,12 +274,12 @@ func TestMCPSecretNameFits(t *testing.T) {
 // Launch is the engine's rendering of what runs: what caps enable and the
 // capability's page show.
 func TestLaunchIsTheEnginesLine(t *testing.T) {
-	s := MCPServer{Command: "/opt/My Tools/srv", Args: []string{"--root", "/tmp/a b", "it's"}, Cwd: "/srv", Env: map[string]string{"K": "v"}}
+	s := MCPServer{MCPServer: skillmd.MCPServer{Command: "/opt/My Tools/srv", Args: []string{"--root", "/tmp/a b", "it's"}, Cwd: "/srv", Env: map[string]string{"K": "v"}}}
 	want := `cd /srv && K=v '/opt/My Tools/srv' --root '/tmp/a b' 'it'\''s'`
 	if got := s.Launch(); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	u := MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${secret:t}"}}
+	u := MCPServer{MCPServer: skillmd.MCPServer{URL: "https://h.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${secret:t}"}}}
 	if got := u.Launch(); got != "https://h.example/mcp (header Authorization: Bearer ${secret:t})" {
 		t.Fatalf("url: %s", got)
 	}

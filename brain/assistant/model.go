@@ -100,8 +100,8 @@ func (a *App) buildModel(cfg, raw workspace.Config) *modelState {
 		st.setupErr = err
 		return st
 	}
-	policy := provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log}
-	st.provider = provider.WithRetry(p, policy)
+	retries := provider.RetryOptions{MaxRetries: a.opts.Retries, Logger: a.log}
+	st.provider = provider.WithRetry(p, retries)
 	return st
 }
 

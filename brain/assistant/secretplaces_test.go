@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // headerServer is a real streamable HTTP MCP server that records the
@@ -151,12 +152,12 @@ func TestAddMCPAssigns(t *testing.T) {
 	ctx := context.Background()
 	a := openTest(t)
 	url, _ := headerServer(t)
-	if _, err := a.AddMCP(ctx, MCPServer{Name: "typed", URL: url, Headers: map[string]string{
-		"X-Token": "${secret:gh_token}", "X-Key": "${secret:openai_api_key}", "Authorization": "Bearer literal-0123"}}, false); err != nil {
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "typed", MCPServer: skillmd.MCPServer{URL: url, Headers: map[string]string{
+		"X-Token": "${secret:gh_token}", "X-Key": "${secret:openai_api_key}", "Authorization": "Bearer literal-0123"}}}, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.AddMCP(ctx, MCPServer{Name: "imported", URL: url, Headers: map[string]string{
-		"X-Token": "${secret:gh_token}", "Authorization": "Bearer literal-4567"}}, true); err != nil {
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "imported", MCPServer: skillmd.MCPServer{URL: url, Headers: map[string]string{
+		"X-Token": "${secret:gh_token}", "Authorization": "Bearer literal-4567"}}}, true); err != nil {
 		t.Fatal(err)
 	}
 	for capName, want := range map[string]string{

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // Wrasse stages what it installs in the workspace's .staging, never in
@@ -25,7 +27,7 @@ func TestStagedInstallIsTheApprovedOne(t *testing.T) {
 		t.Errorf("staging folder %s; want one in %s", dir, a.Workspace().Staging())
 	}
 	ctx := context.Background()
-	if _, err := a.AddMCP(ctx, MCPServer{Name: "approved", Command: "/bin/true", Args: []string{"innocent"}}, false); err != nil {
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "approved", MCPServer: skillmd.MCPServer{Command: "/bin/true", Args: []string{"innocent"}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	approved := skillOf(t, a, "approved")

@@ -124,7 +124,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		if raw, err := a.buildProviderSending(over, opt.Override.SendKey); err != nil {
 			setupErr = err
 		} else {
-			p = provider.WithRetry(raw, provider.RetryPolicy{MaxRetries: a.opts.Retries, Logger: a.log})
+			p = provider.WithRetry(raw, provider.RetryOptions{MaxRetries: a.opts.Retries, Logger: a.log})
 		}
 	}
 	if opt.Override.empty() {

@@ -22,13 +22,17 @@ func CanonicalJSON(raw json.RawMessage) ([]byte, error) {
 	return encodeCanonical(v)
 }
 
-// decodeJSON decodes one JSON document, numbers as json.Number, in one
-// pass (parseJSON); what follows the value may only be white space, as
-// json.Valid requires.
+// decodeJSON decodes one JSON document, numbers as json.Number; what
+// follows the value may only be white space, as json.Valid requires.
 func decodeJSON(raw json.RawMessage) (any, error) {
-	v, err := parseJSON(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("%w: not a single JSON value", ErrInvalidJSON)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidJSON, err)
 	}
 	return v, nil
 }

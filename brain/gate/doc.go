@@ -1,6 +1,17 @@
 // Package gate is Wrasse's safety gate: it decides, before a tool runs,
 // whether the call may run, must be approved by the user, or is refused.
 //
+// There are only a few types to read first. A Call (a tool, its
+// arguments, what is known of the tool) is checked by CheckIn against a
+// registry snapshot's Rules (its patterns, prepared once by Compile) and
+// an Env (the home folder, the granted folders, the person's own rules).
+// The answer is a Verdict: a Decision (Allow, Confirm or Block), the
+// reasons, the hosts reached and the scope an approval would cover. A
+// Confirm goes to an Approver as a Request; Grants hold what the person
+// approved for the rest of the conversation. ShellInfo is what
+// AnalyzeShellIn read of a command line. The rest of this comment says
+// how each is decided.
+//
 // # What is matched
 //
 // A call is the line `tool + " " + CanonicalJSON(arguments)`: object keys

@@ -1,9 +1,6 @@
 package gate
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -33,25 +30,4 @@ func (r *Rules) Filed() (anchored, global, filtered int) {
 		}
 	}
 	return len(seen), len(r.global), filtered
-}
-
-// DecodeStd decodes as the gate did with encoding/json: json.Valid, then a
-// Decoder with UseNumber. parseJSON must agree with it.
-func DecodeStd(raw []byte) (any, bool) {
-	if !json.Valid(raw) {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// Parse is parseJSON.
-func Parse(raw []byte) (any, bool) {
-	v, err := parseJSON(raw)
-	return v, err == nil
 }

@@ -30,10 +30,10 @@ type Call struct {
 	Capability  string
 	Annotations skillmd.Annotations
 	Args        json.RawMessage
-	// MCP marks a tool of an MCP server (see mcpDecision); Policy is the
+	// MCP marks a tool of an MCP server (see mcpDecision); ToolRule is the
 	// user's rule for it (cerebellum.PolicyAsk when none).
-	MCP    bool
-	Policy cerebellum.ToolPolicy
+	MCP      bool
+	ToolRule cerebellum.ToolPolicy
 	// Env is what is known about the computer and the person's standing
 	// rules (the zero Env: nothing; Check uses DefaultEnv).
 	Env Env
@@ -407,7 +407,7 @@ func CheckIn(snap *cerebellum.Snapshot, env Env, tool string, args json.RawMessa
 		c.Capability = owner.Name
 		c.Annotations = t.Annotations
 		if owner.Kind == cerebellum.KindMCP {
-			c.MCP, c.Policy = true, snap.ToolPolicy(tool)
+			c.MCP, c.ToolRule = true, snap.ToolPolicy(tool)
 		}
 	}
 	rules, _ := snap.GateRules(func(p []cerebellum.GatePattern) any { return Compile(p) }).(*Rules)

@@ -18,12 +18,12 @@ import (
 // The server's destructive hint only words the question: every tool that
 // is not read-only asks, since a server's hints are its own claims.
 func mcpDecision(v Verdict, call Call) Verdict {
-	if call.Policy == cerebellum.PolicyNever {
+	if call.ToolRule == cerebellum.PolicyNever {
 		v.Decision = Block
 		v.Reasons = append([]string{fmt.Sprintf("the user set %s to never run", call.Tool)}, v.Reasons...)
 		return v
 	}
-	if v.Decision == Block || call.Policy == cerebellum.PolicyAlways || call.Annotations.ReadOnly {
+	if v.Decision == Block || call.ToolRule == cerebellum.PolicyAlways || call.Annotations.ReadOnly {
 		return v
 	}
 	v.Decision = Confirm

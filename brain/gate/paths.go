@@ -3,6 +3,8 @@ package gate
 import (
 	"path"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/plugins/sdk/credname"
 )
 
 // CredentialStores are the places, relative to the home folder, where
@@ -28,16 +30,13 @@ func CredentialStores() []string {
 
 // CredentialNames are file names that hold secrets wherever they are:
 // .env files (but not .env.example and the like; also direnv's .envrc and
-// prod.env-style names) and private SSH keys. Names match in any case: on
-// macOS and Windows .ENV is .env.
-func CredentialNames() []string {
-	return []string{".env", ".env.*", ".env-*", ".env_*", ".env~", ".envrc", ".envrc.*", "*.env", "*.env~", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc",
-		".git-credentials", ".pgpass"}
-}
+// prod.env-style names) and private SSH keys, the list the plugin SDK uses
+// too (credname.Patterns). Names match in any case: on macOS and Windows
+// .ENV is .env.
+func CredentialNames() []string { return credname.Patterns() }
 
 // envTemplates are .env files meant to be shared, holding no secrets.
-var envTemplates = setOf(".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema",
-	".env-example", ".env_example", ".env-sample", ".env_sample", ".env-template", ".env_template")
+var envTemplates = setOf(credname.Templates()...)
 
 // privateStores are the credential stores as absolute paths (or
 // ~-relative when the home folder is not known), with the person's own;

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"maps"
 	"net"
 	"regexp"
 	"strings"
@@ -801,6 +802,77 @@ func sedScriptRuns(s string) bool {
 	return false
 }
 
+// optionGrammar is how a program reads its options, for scanArgs.
+type optionGrammar struct {
+	// short are the letters of one-letter options that take a value; they
+	// run together with others and take it attached or as the next word
+	// (curl -fsSLo FILE, -oFILE).
+	short string
+	// long are the whole words that are options taking the next word as
+	// their value: --name, and one-dash names (nc's -p, nmap's -oN).
+	long map[string]bool
+	// eq: a -- option also takes its value after = (--name=value).
+	eq bool
+}
+
+// scanArgs reads args as a program with grammar g reads them. option sees
+// each -- option by name and each one-letter option that takes a value
+// (the first of a cluster), with its value (ok false when it takes none or
+// the line ends first); operand sees every word that is neither an option
+// nor an option's value, and every word after --, with afterDashes true.
+// A word - alone is an operand. option may be nil.
+func scanArgs(args []string, g optionGrammar, option func(name, value string, ok bool), operand func(x string, afterDashes bool)) {
+	if option == nil {
+		option = func(string, string, bool) {}
+	}
+	for i := 0; i < len(args); i++ {
+		x := args[i]
+		switch {
+		case x == "--":
+			for _, y := range args[i+1:] {
+				operand(y, true)
+			}
+			return
+		case g.long[x]:
+			v, ok := "", i+1 < len(args)
+			if ok {
+				v = args[i+1]
+				i++
+			}
+			option(x, v, ok)
+		case strings.HasPrefix(x, "--"):
+			name, v, ok := x, "", false
+			if g.eq {
+				name, v, ok = strings.Cut(x, "=")
+			}
+			if !ok && g.long[name] && i+1 < len(args) {
+				v, ok = args[i+1], true
+				i++
+			}
+			option(name, v, ok)
+		case strings.HasPrefix(x, "-") && len(x) > 1:
+			for j := 1; j < len(x); j++ {
+				if strings.IndexByte(g.short, x[j]) < 0 {
+					continue
+				}
+				name := "-" + x[j:j+1]
+				switch {
+				case j+1 < len(x):
+					option(name, x[j+1:], true)
+				case i+1 < len(args):
+					option(name, args[i+1], true)
+					i++
+				default:
+					option(name, "", false)
+				}
+				break
+			}
+		default:
+			operand(x, false)
+		}
+	}
+}
+
 // Options of network programs that take a separate value, which is not
 // an address.
 var (
@@ -831,23 +903,8 @@ var (
 // program connects cannot be read as a host (then it asks every time),
 // or is "".
 func networkHosts(base string, args []string) (out []Host, unreadable string) {
-	positional := func(value map[string]bool, f func(i int, x string)) {
-		for i := 0; i < len(args); i++ {
-			x := args[i]
-			if x == "--" {
-				for j := i + 1; j < len(args); j++ {
-					f(j, args[j])
-				}
-				return
-			}
-			if strings.HasPrefix(x, "-") && len(x) > 1 {
-				if value[x] {
-					i++
-				}
-				continue
-			}
-			f(i, x)
-		}
+	positional := func(value map[string]bool, f func(x string)) {
+		scanArgs(args, optionGrammar{long: value}, nil, func(x string, _ bool) { f(x) })
 	}
 	switch {
 	case base == "curl" || base == "curlie":
@@ -869,7 +926,7 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 				}
 			}
 		}
-		positional(nil, func(_ int, x string) {
+		positional(nil, func(x string) {
 			if h, ok := urlHost(x, true); ok {
 				out = append(out, h)
 			}
@@ -877,7 +934,7 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 		return out, ""
 	case ncLike[base]:
 		var pos []string
-		positional(ncValue, func(_ int, x string) { pos = append(pos, x) })
+		positional(ncValue, func(x string) { pos = append(pos, x) })
 		if len(pos) > 0 {
 			if h, ok := urlHost(pos[0], false); ok {
 				return []Host{h}, ""
@@ -898,7 +955,7 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 		return nil, ""
 	case base == "ssh" || base == "mosh" || base == "autossh":
 		var host string
-		positional(sshValue, func(_ int, x string) {
+		positional(sshValue, func(x string) {
 			if host == "" {
 				host = x
 			}
@@ -913,7 +970,7 @@ func networkHosts(base string, args []string) (out []Host, unreadable string) {
 		return append(out, sshHost(host)...), ""
 	case base == "scp" || base == "sftp" || base == "rsync":
 		first := true
-		positional(sshValue, func(_ int, x string) {
+		positional(sshValue, func(x string) {
 			if h, ok := urlHost(x, false); ok {
 				out = append(out, h)
 			} else if h, ok := remoteSpec(x); ok {
@@ -1016,28 +1073,32 @@ func lookupHosts(base string, args []string) []Host {
 			out = append(out, Host{Name: k, URL: line})
 		}
 	}
-	pos := 0
-	for i := 0; i < len(args); i++ {
-		x := args[i]
+	// dig -x, whois -h and the like take a host as their value.
+	server := map[string]bool{}
+	switch base {
+	case "whois":
+		server["-h"] = true
+	case "dig", "kdig", "delv":
+		server["-x"], server["-q"] = true, true
+	case "drill":
+		server["-s"] = true
+	}
+	long := maps.Clone(value)
+	maps.Copy(long, server)
+	pos, none := 0, false
+	scanArgs(args, optionGrammar{long: long}, func(name, v string, ok bool) {
+		if ok && server[name] {
+			add(v)
+		}
+	}, func(x string, afterDashes bool) {
 		switch {
-		case x == "--":
-			for _, y := range args[i+1:] {
-				add(y)
-			}
-			return out
-		case (x == "-h" && base == "whois" || (x == "-x" || x == "-q") && (base == "dig" || base == "kdig" || base == "delv") ||
-			x == "-s" && base == "drill") && i+1 < len(args):
-			add(args[i+1])
-			i++
-		case strings.HasPrefix(x, "-") && len(x) > 1:
-			if value[x] {
-				i++
-			}
+		case afterDashes:
+			add(x)
 		case strings.HasPrefix(x, "+"):
 			// dig's +short
 		case base == "getent":
 			if pos == 0 && !strings.Contains(x, "host") {
-				return nil // passwd, group…: no host
+				none = true // passwd, group…: no host
 			}
 			if pos > 0 {
 				add(x)
@@ -1049,6 +1110,9 @@ func lookupHosts(base string, args []string) []Host {
 			add(x)
 			pos++
 		}
+	})
+	if none {
+		return nil
 	}
 	return out
 }
@@ -1160,38 +1224,11 @@ func curlHosts(args []string) (out []Host, unreadable string) {
 			}
 		}
 	}
-	for i := 0; i < len(args); i++ {
-		x := args[i]
-		switch {
-		case x == "--":
-			for _, y := range args[i+1:] {
-				url(y)
-			}
-			return out, unreadable
-		case strings.HasPrefix(x, "--"):
-			if curlLongValue[x] && i+1 < len(args) {
-				option(x, args[i+1])
-				i++
-			}
-		case strings.HasPrefix(x, "-") && len(x) > 1:
-			for j := 1; j < len(x); j++ {
-				if strings.IndexByte(curlShortValue, x[j]) < 0 {
-					continue
-				}
-				opt := "-" + x[j:j+1]
-				switch {
-				case j+1 < len(x):
-					option(opt, x[j+1:])
-				case i+1 < len(args):
-					option(opt, args[i+1])
-					i++
-				}
-				break
-			}
-		default:
-			url(x)
+	scanArgs(args, optionGrammar{short: curlShortValue, long: curlLongValue}, func(name, v string, ok bool) {
+		if ok {
+			option(name, v)
 		}
-	}
+	}, func(x string, _ bool) { url(x) })
 	return out, unreadable
 }
 
@@ -1323,35 +1360,11 @@ func wgetHosts(args []string) (out []Host, unreadable string) {
 			unreadable = "wget's address " + quoteWord(x) + " names no host the checker can read, so no one can tell where it connects"
 		}
 	}
-	for i := 0; i < len(args); i++ {
-		x := args[i]
-		switch {
-		case x == "--":
-			for _, y := range args[i+1:] {
-				url(y)
-			}
-			return out, unreadable
-		case strings.HasPrefix(x, "--"):
-			name, _, hasVal := strings.Cut(x, "=")
-			if hasOption([]string{name}, "--bind-address", "--bind-dns-address", "--dns-servers") && unreadable == "" {
-				unreadable = "wget " + name + " chooses where or how it connects in a way no host name shows"
-			}
-			if !hasVal && wgetValue[name] {
-				i++
-			}
-		case strings.HasPrefix(x, "-") && len(x) > 1:
-			for j := 1; j < len(x); j++ {
-				if strings.IndexByte(wgetShortValue, x[j]) >= 0 {
-					if j+1 == len(x) {
-						i++
-					}
-					break
-				}
-			}
-		default:
-			url(x)
+	scanArgs(args, optionGrammar{short: wgetShortValue, long: wgetValue, eq: true}, func(name, _ string, _ bool) {
+		if strings.HasPrefix(name, "--") && hasOption([]string{name}, "--bind-address", "--bind-dns-address", "--dns-servers") && unreadable == "" {
+			unreadable = "wget " + name + " chooses where or how it connects in a way no host name shows"
 		}
-	}
+	}, func(x string, _ bool) { url(x) })
 	return out, unreadable
 }
 

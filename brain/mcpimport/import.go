@@ -79,13 +79,10 @@ type Server struct {
 	// this file.
 	Name string `json:"name"`
 	// Original is the server's name in the file.
-	Original string            `json:"original"`
-	Command  string            `json:"command,omitempty"`
-	Args     []string          `json:"args,omitempty"`
-	Env      map[string]string `json:"env,omitempty"`
-	Cwd      string            `json:"cwd,omitempty"`
-	URL      string            `json:"url,omitempty"`
-	Headers  map[string]string `json:"headers,omitempty"`
+	Original string `json:"original"`
+	// MCPServer is how to reach it, as a SKILL.md `mcp:` block holds it
+	// (the import sets Command, Args, Env, Cwd, URL and Headers).
+	skillmd.MCPServer
 	// Notes say what of the entry was not taken (an unknown key, say).
 	Notes []string `json:"notes,omitempty"`
 }

@@ -3,6 +3,12 @@
 // calls, token usage, and failures normalised into *Error so the
 // conversation can say plainly what went wrong.
 //
+// There are only a few types to read first: a Provider streams one
+// Request (the Messages so far, the Tools on offer) into a Response (text,
+// ToolCalls, Usage), reporting each Event as it arrives; every failure is
+// an *Error whose ErrorKind says what went wrong; WithRetry wraps a
+// Provider with RetryOptions.
+//
 // Implementations live in subpackages (openai, anthropic) and use the
 // providers' official SDKs with the SDKs' own retries turned off. Their
 // HTTP clients follow no redirect to another origin

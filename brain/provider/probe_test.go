@@ -28,7 +28,7 @@ func realProvider(t *testing.T, f providertest.Format, base string) provider.Pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	return provider.WithRetry(p, provider.RetryPolicy{Sleep: func(context.Context, time.Duration) error {
+	return provider.WithRetry(p, provider.RetryOptions{Sleep: func(context.Context, time.Duration) error {
 		t.Error("Probe retried")
 		return nil
 	}})

@@ -18,8 +18,8 @@ const (
 	DefaultMaxRetryAfter = 60 * time.Second
 )
 
-// RetryPolicy says how WithRetry retries. The zero value is the defaults.
-type RetryPolicy struct {
+// RetryOptions says how WithRetry retries. The zero value is the defaults.
+type RetryOptions struct {
 	// MaxRetries is how many times a failed request is tried again:
 	// 0 means DefaultMaxRetries, a negative value means never.
 	MaxRetries int
@@ -53,37 +53,37 @@ type RetryPolicy struct {
 // twice. Before each wait it reports a PhaseRetrying status saying which
 // retry, how long and why. Cancelling ctx ends a wait at once with an
 // ErrCanceled error.
-func WithRetry(p Provider, policy RetryPolicy) Provider {
-	if policy.MaxRetries == 0 {
-		policy.MaxRetries = DefaultMaxRetries
+func WithRetry(p Provider, opts RetryOptions) Provider {
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = DefaultMaxRetries
 	}
-	if policy.BaseDelay <= 0 {
-		policy.BaseDelay = DefaultBaseDelay
+	if opts.BaseDelay <= 0 {
+		opts.BaseDelay = DefaultBaseDelay
 	}
-	if policy.MaxDelay <= 0 {
-		policy.MaxDelay = DefaultMaxDelay
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = DefaultMaxDelay
 	}
-	if policy.MaxRetryAfter <= 0 {
-		policy.MaxRetryAfter = DefaultMaxRetryAfter
+	if opts.MaxRetryAfter <= 0 {
+		opts.MaxRetryAfter = DefaultMaxRetryAfter
 	}
-	if policy.Rand == nil {
-		policy.Rand = globalRand{}
+	if opts.Rand == nil {
+		opts.Rand = globalRand{}
 	}
-	if policy.Sleep == nil {
-		policy.Sleep = sleep
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
 	}
-	if policy.Logger == nil {
-		policy.Logger = slog.New(slog.DiscardHandler)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if policy.Now == nil {
-		policy.Now = time.Now
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	return &retrying{p: p, policy: policy}
+	return &retrying{p: p, opts: opts}
 }
 
 type retrying struct {
 	p      Provider
-	policy RetryPolicy
+	opts   RetryOptions
 	randMu sync.Mutex
 }
 
@@ -109,24 +109,24 @@ func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) 
 			return resp, nil
 		}
 		var pe *Error
-		if reported || attempt >= r.policy.MaxRetries || !errors.As(err, &pe) || !pe.Retryable() || ctx.Err() != nil {
+		if reported || attempt >= r.opts.MaxRetries || !errors.As(err, &pe) || !pe.Retryable() || ctx.Err() != nil {
 			return resp, err
 		}
 		wait, ok := r.delay(attempt, pe.RetryAfter)
 		if !ok {
 			return resp, err
 		}
-		r.policy.Logger.InfoContext(ctx, "retrying model request", "provider", pe.Provider,
+		r.opts.Logger.InfoContext(ctx, "retrying model request", "provider", pe.Provider,
 			"kind", pe.Kind, "status", pe.Status, "attempt", attempt+1, "wait", wait)
 		if onEvent != nil {
-			st := &Status{Phase: PhaseRetrying, Since: r.policy.Now(), Model: req.Model,
-				Attempt: attempt + 1, Attempts: r.policy.MaxRetries, Delay: wait}
+			st := &Status{Phase: PhaseRetrying, Since: r.opts.Now(), Model: req.Model,
+				Attempt: attempt + 1, Attempts: r.opts.MaxRetries, Delay: wait}
 			st.Message = fmt.Sprintf("retrying (%d of %d) in %s: %s", st.Attempt, st.Attempts, seconds(wait), Reason(pe))
 			if cerr := onEvent(Event{Type: EventStatus, Status: st}); cerr != nil {
 				return resp, cerr
 			}
 		}
-		if serr := r.policy.Sleep(ctx, wait); serr != nil {
+		if serr := r.opts.Sleep(ctx, wait); serr != nil {
 			kind := ErrCanceled
 			if errors.Is(serr, context.DeadlineExceeded) {
 				kind = ErrTimeout
@@ -145,17 +145,17 @@ func (r *retrying) Stream(ctx context.Context, req Request, onEvent func(Event) 
 // server asked for more than MaxRetryAfter.
 func (r *retrying) delay(attempt int, retryAfter time.Duration) (time.Duration, bool) {
 	if retryAfter > 0 {
-		return retryAfter, retryAfter <= r.policy.MaxRetryAfter
+		return retryAfter, retryAfter <= r.opts.MaxRetryAfter
 	}
-	d := r.policy.BaseDelay
-	for i := 0; i < attempt && d < r.policy.MaxDelay; i++ {
+	d := r.opts.BaseDelay
+	for i := 0; i < attempt && d < r.opts.MaxDelay; i++ {
 		d *= 2
 	}
-	d = min(d, r.policy.MaxDelay)
+	d = min(d, r.opts.MaxDelay)
 	// Equal jitter: at least half the backoff, so clients that failed
 	// together spread out without any retrying at once.
 	r.randMu.Lock()
-	f := min(max(r.policy.Rand.Float64(), 0), 1)
+	f := min(max(r.opts.Rand.Float64(), 0), 1)
 	r.randMu.Unlock()
 	return d/2 + time.Duration(f*float64(d/2)), true
 }

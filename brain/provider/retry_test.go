@@ -47,7 +47,7 @@ func TestWithRetry(t *testing.T) {
 	ok := outcome{text: "hi"}
 	tests := []struct {
 		name     string
-		policy   provider.RetryPolicy
+		opts     provider.RetryOptions
 		outcomes []outcome
 		calls    int
 		slept    []time.Duration
@@ -61,12 +61,12 @@ func TestWithRetry(t *testing.T) {
 			calls: 2, slept: []time.Duration{42 * time.Second}},
 		{name: "retry-after above cap: give up at once", outcomes: []outcome{{err: perr(provider.ErrRateLimit, 61*time.Second)}, ok},
 			calls: 1, kind: provider.ErrRateLimit},
-		{name: "custom cap", policy: provider.RetryPolicy{MaxRetryAfter: 2 * time.Hour},
+		{name: "custom cap", opts: provider.RetryOptions{MaxRetryAfter: 2 * time.Hour},
 			outcomes: []outcome{{err: perr(provider.ErrRateLimit, time.Hour)}, ok}, calls: 2, slept: []time.Duration{time.Hour}},
 		{name: "exhausted: exponential backoff", outcomes: []outcome{{err: perr(provider.ErrNetwork, 0)}},
 			calls: 4, kind: provider.ErrNetwork,
 			slept: []time.Duration{750 * time.Millisecond, 1500 * time.Millisecond, 3 * time.Second}},
-		{name: "backoff capped by MaxDelay", policy: provider.RetryPolicy{MaxRetries: 5, BaseDelay: 10 * time.Second, MaxDelay: 20 * time.Second},
+		{name: "backoff capped by MaxDelay", opts: provider.RetryOptions{MaxRetries: 5, BaseDelay: 10 * time.Second, MaxDelay: 20 * time.Second},
 			outcomes: []outcome{{err: perr(provider.ErrTimeout, 0)}}, calls: 6, kind: provider.ErrTimeout,
 			slept: []time.Duration{7500 * time.Millisecond, 15 * time.Second, 15 * time.Second, 15 * time.Second, 15 * time.Second}},
 		{name: "not retryable", outcomes: []outcome{{err: perr(provider.ErrAuth, 0)}, ok}, calls: 1, kind: provider.ErrAuth},
@@ -74,14 +74,14 @@ func TestWithRetry(t *testing.T) {
 		{name: "plain error not retried", outcomes: []outcome{{err: errors.New("boom")}, ok}, calls: 1, errText: "boom"},
 		{name: "text already shown: never retried", outcomes: []outcome{{text: "partial", err: perr(provider.ErrOverloaded, 0)}, ok},
 			calls: 1, kind: provider.ErrOverloaded},
-		{name: "retries disabled", policy: provider.RetryPolicy{MaxRetries: -1},
+		{name: "retries disabled", opts: provider.RetryOptions{MaxRetries: -1},
 			outcomes: []outcome{{err: perr(provider.ErrOverloaded, 0)}, ok}, calls: 1, kind: provider.ErrOverloaded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &scripted{outcomes: tt.outcomes}
 			var slept []time.Duration
-			pol := tt.policy
+			pol := tt.opts
 			if pol.Rand == nil {
 				pol.Rand = fixedRand(0.5)
 			}
@@ -123,7 +123,7 @@ func TestWithRetryJitterRange(t *testing.T) {
 	for _, f := range []float64{0, 0.999999} {
 		fake := &scripted{outcomes: []outcome{{err: perr(provider.ErrOverloaded, 0)}, {}}}
 		var slept time.Duration
-		p := provider.WithRetry(fake, provider.RetryPolicy{Rand: fixedRand(f),
+		p := provider.WithRetry(fake, provider.RetryOptions{Rand: fixedRand(f),
 			Sleep: func(_ context.Context, d time.Duration) error { slept = d; return nil }})
 		if _, err := p.Stream(t.Context(), provider.Request{}, nil); err != nil {
 			t.Fatal(err)
@@ -137,7 +137,7 @@ func TestWithRetryJitterRange(t *testing.T) {
 func TestWithRetryCanceledWhileWaiting(t *testing.T) {
 	fake := &scripted{outcomes: []outcome{{err: perr(provider.ErrOverloaded, 0)}, {}}}
 	ctx, cancel := context.WithCancel(t.Context())
-	p := provider.WithRetry(fake, provider.RetryPolicy{
+	p := provider.WithRetry(fake, provider.RetryOptions{
 		// Cancel as the wait starts, then wait as the real sleep would.
 		Sleep: func(ctx context.Context, _ time.Duration) error { cancel(); <-ctx.Done(); return ctx.Err() },
 	})
@@ -165,7 +165,7 @@ func TestDefaultSleepStopsOnCancel(t *testing.T) {
 	fake := &scripted{outcomes: []outcome{{err: perr(provider.ErrRateLimit, 59*time.Minute)}, {}}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	p := provider.WithRetry(fake, provider.RetryPolicy{MaxRetryAfter: time.Hour, Logger: slog.New(cancelHandler{cancel})})
+	p := provider.WithRetry(fake, provider.RetryOptions{MaxRetryAfter: time.Hour, Logger: slog.New(cancelHandler{cancel})})
 	_, err := p.Stream(ctx, provider.Request{}, nil)
 	if provider.KindOf(err) != provider.ErrCanceled || fake.calls != 1 {
 		t.Errorf("err = %v after %d calls, want canceled after 1", err, fake.calls)
@@ -188,7 +188,7 @@ func TestWithRetryReportsStatus(t *testing.T) {
 	refused := &provider.Error{Kind: provider.ErrUnavailable, Provider: "fake", Message: "no", Detail: provider.DetailRefused}
 	fake := &statusFirst{scripted: scripted{outcomes: []outcome{{err: refused}, {err: perr(provider.ErrUnavailable, 0)}, {}}}}
 	now := time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC)
-	p := provider.WithRetry(fake, provider.RetryPolicy{Rand: fixedRand(0.5), Now: func() time.Time { return now },
+	p := provider.WithRetry(fake, provider.RetryOptions{Rand: fixedRand(0.5), Now: func() time.Time { return now },
 		Sleep: func(context.Context, time.Duration) error { return nil }})
 	var got []string
 	if _, err := p.Stream(t.Context(), provider.Request{Model: "m"}, func(ev provider.Event) error {
@@ -238,7 +238,7 @@ func TestWithRetryGivesUpAtOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &scripted{outcomes: []outcome{{err: tt.err}}}
-			p := provider.WithRetry(fake, provider.RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }})
+			p := provider.WithRetry(fake, provider.RetryOptions{Sleep: func(context.Context, time.Duration) error { return nil }})
 			_, _ = p.Stream(t.Context(), provider.Request{}, nil)
 			if fake.calls != tt.calls {
 				t.Errorf("calls %d, want %d", fake.calls, tt.calls)

@@ -543,7 +543,7 @@ func capsWatch(ctx context.Context, app *assistant.App, c *call, apply bool) err
 		if e.Applied {
 			verb = "Applied changes"
 		}
-		fmt.Fprintf(c.io.out, "%s: %s\n", verb, describeDiff(e.Diff))
+		fmt.Fprintf(c.io.out, "%s: %s\n", verb, assistant.DiffSummary(e.Diff))
 	})
 	defer cancel()
 	if err := app.Watch(ctx, apply); err != nil {
@@ -561,20 +561,6 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-func describeDiff(d cerebellum.Diff) string {
-	var parts []string
-	if len(d.Added) > 0 {
-		parts = append(parts, "added "+strings.Join(d.Added, ", "))
-	}
-	if len(d.Changed) > 0 {
-		parts = append(parts, "changed "+strings.Join(d.Changed, ", "))
-	}
-	if len(d.Removed) > 0 {
-		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
-	}
-	return strings.Join(parts, "; ")
 }
 
 func orNothing(list []string) string {

@@ -105,7 +105,7 @@ func checkMCPAdd(c *call) error {
 }
 
 func mcpAdd(ctx context.Context, app *assistant.App, c *call, o *mcpAddOptions) error {
-	s := assistant.MCPServer{Name: c.args[0], URL: o.url, Headers: o.headers, Env: o.env, Cwd: o.cwd}
+	s := assistant.MCPServer{Name: c.args[0], MCPServer: skillmd.MCPServer{URL: o.url, Headers: o.headers, Env: o.env, Cwd: o.cwd}}
 	if o.oauth != (skillmd.MCPOAuth{}) {
 		s.OAuth = &o.oauth
 	}

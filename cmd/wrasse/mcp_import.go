@@ -54,7 +54,7 @@ func mcpImport(ctx context.Context, app *assistant.App, c *call, dry bool) error
 	rep := importReport{File: c.args[0], Format: res.Format.Title(), DryRun: dry, Servers: []importOutcome{}, Secrets: []importSecret{}}
 	for _, s := range res.Servers {
 		out := importOutcome{Original: s.Original, Name: s.Name, Taken: true}
-		server := assistant.MCPServer{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
+		server := assistant.MCPServer{Name: s.Name, MCPServer: s.MCPServer}
 		out.Launch = server.Launch()
 		if _, err := app.Capabilities().Get(s.Name); err == nil {
 			out.Taken, out.Reason = false, fmt.Sprintf("a capability named %s is installed already (wrasse mcp remove %s, then import again)", s.Name, s.Name)

@@ -85,23 +85,10 @@ func printMCPTools(w io.Writer, tools []assistant.MCPTool) {
 
 // annotationsText names the hints a tool gives.
 func annotationsText(t assistant.MCPTool) string {
-	var out []string
-	switch {
-	case t.ReadOnly:
-		out = append(out, "read-only")
-	case t.Destructive:
-		out = append(out, "destructive")
+	if h := t.Hints(); len(h) > 0 {
+		return strings.Join(h, ",")
 	}
-	if t.Idempotent {
-		out = append(out, "idempotent")
-	}
-	if t.OpenWorld {
-		out = append(out, "open-world")
-	}
-	if len(out) == 0 {
-		return "-"
-	}
-	return strings.Join(out, ",")
+	return "-"
 }
 
 // runsText says what the gate does with a call, and why.

@@ -8,6 +8,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // Each flag that lets a provider key leave its host is refused on a
@@ -30,7 +31,7 @@ func TestForwardedKeyFlagsSayWhatToDo(t *testing.T) {
 	if err := app.SetAPIKey("openai", key); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.AddMCP(context.Background(), assistant.MCPServer{Name: "remote", URL: "https://h.example/mcp"}, false); err != nil {
+	if _, err := app.AddMCP(context.Background(), assistant.MCPServer{Name: "remote", MCPServer: skillmd.MCPServer{URL: "https://h.example/mcp"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	const refused = "is not taken from a command forwarded to the running Wrasse"

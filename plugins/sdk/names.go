@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/plugins/sdk/credname"
 )
 
 // splitName checks a slash-separated name beneath an open folder (an
@@ -76,27 +78,6 @@ func within(d, p string) bool {
 	return strings.HasPrefix(p, d+string(filepath.Separator))
 }
 
-// credentialNames are file names that hold secrets wherever they are, as
-// the gate's CredentialNames (brain/gate), matched in any case.
-var credentialNames = []string{".env", ".env.*", ".env-*", ".env_*", ".env~", ".envrc", ".envrc.*", "*.env", "*.env~", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
-	"id_ecdsa_sk", "id_ed25519_sk", ".netrc", ".git-credentials", ".pgpass"}
-
-// envTemplates are .env files meant to be shared, holding no secrets.
-var envTemplates = []string{".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema",
-	".env-example", ".env_example", ".env-sample", ".env_sample", ".env-template", ".env_template"}
-
-// credentialName reports a file name that holds keys or passwords.
-func credentialName(name string) bool {
-	n := strings.ToLower(name)
-	for _, t := range envTemplates {
-		if n == t {
-			return false
-		}
-	}
-	for _, c := range credentialNames {
-		if ok, _ := filepath.Match(c, n); ok {
-			return true
-		}
-	}
-	return false
-}
+// credentialName reports a file name that holds keys or passwords, by the
+// list the gate uses too (credname).
+func credentialName(name string) bool { return credname.Is(name) }

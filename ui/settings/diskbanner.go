@@ -1,14 +1,13 @@
 package settings
 
 import (
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -56,10 +55,10 @@ func (b *diskBanner) Show(d cerebellum.Diff, applied bool, err error) {
 		b.Hide()
 		return
 	case applied:
-		b.text.SetText("Capability folders changed on disk and were applied: " + diffSummary(d) + ".")
+		b.text.SetText("Capability folders changed on disk and were applied: " + assistant.DiffSummary(d) + ".")
 		b.resync.Hide()
 	default:
-		b.text.SetText("Capability folders changed on disk: " + diffSummary(d) + ". Resync to apply.")
+		b.text.SetText("Capability folders changed on disk: " + assistant.DiffSummary(d) + ". Resync to apply.")
 		b.resync.Show()
 	}
 	b.box.Show()
@@ -93,18 +92,3 @@ func (b *diskBanner) Visible() bool { return b.box.Visible() }
 
 // Text is what the banner says.
 func (b *diskBanner) Text() string { return b.text.Text }
-
-// diffSummary is a diff in one sentence: "added x; changed y, z".
-func diffSummary(d cerebellum.Diff) string {
-	var parts []string
-	if len(d.Added) > 0 {
-		parts = append(parts, "added "+strings.Join(d.Added, ", "))
-	}
-	if len(d.Changed) > 0 {
-		parts = append(parts, "changed "+strings.Join(d.Changed, ", "))
-	}
-	if len(d.Removed) > 0 {
-		parts = append(parts, "removed "+strings.Join(d.Removed, ", "))
-	}
-	return strings.Join(parts, "; ")
-}

@@ -397,20 +397,16 @@ func (p *mcpPage) showTools(rep assistant.MCPReport) {
 	p.tools.Refresh()
 }
 
-// toolNotes says a tool's annotations and what the gate does with it.
+// toolNotes says a tool's annotations (MCPTool.Hints, in words) and what
+// the gate does with it.
 func toolNotes(t assistant.MCPTool) string {
+	words := map[string]string{"destructive": "may change or delete things", "open-world": "reaches outside (open world)"}
 	var hints []string
-	switch {
-	case t.ReadOnly:
-		hints = append(hints, "read-only")
-	case t.Destructive:
-		hints = append(hints, "may change or delete things")
-	}
-	if t.Idempotent {
-		hints = append(hints, "idempotent")
-	}
-	if t.OpenWorld {
-		hints = append(hints, "reaches outside (open world)")
+	for _, h := range t.Hints() {
+		if w, ok := words[h]; ok {
+			h = w
+		}
+		hints = append(hints, h)
 	}
 	runs := map[string]string{"allow": "runs without asking", "ask": "asks the first time in a chat", "never": "never runs"}[t.Runs]
 	if len(hints) == 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // serverEnv makes this test binary an MCP server on stdio: "ok" serves a
@@ -153,7 +154,7 @@ func TestMCPPageAddTestRulesRemove(t *testing.T) {
 // enables it only once approved.
 func TestMCPPageEnableShowsWhatRuns(t *testing.T) {
 	h := newHarness(t, nil)
-	s := assistant.MCPServer{Name: "imported", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}}
+	s := assistant.MCPServer{Name: "imported", MCPServer: skillmd.MCPServer{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}}}
 	if _, err := h.core.AddMCP(context.Background(), s, true); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestMCPPageEnableShowsWhatRuns(t *testing.T) {
 // A server that fails to start shows why, with the server's own words.
 func TestMCPPageTestFailureShowsStderr(t *testing.T) {
 	h := newHarness(t, nil)
-	if _, err := h.core.AddMCP(context.Background(), assistant.MCPServer{Name: "broken", Command: exe(t), Env: map[string]string{serverEnv: "fail"}}, false); err != nil {
+	if _, err := h.core.AddMCP(context.Background(), assistant.MCPServer{Name: "broken", MCPServer: skillmd.MCPServer{Command: exe(t), Env: map[string]string{serverEnv: "fail"}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	h.s.Show(hint.PageCapability, "broken")

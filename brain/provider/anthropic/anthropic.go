@@ -3,10 +3,7 @@ package anthropic
 import (
 	"fmt"
 	"log/slog"
-	"maps"
 	"net/http"
-	"net/url"
-	"slices"
 	"strings"
 	"sync"
 
@@ -118,26 +115,17 @@ var (
 
 // New checks cfg and returns a Provider. It does not contact the server.
 func New(cfg Config) (*Provider, error) {
-	base := strings.TrimSpace(cfg.BaseURL)
-	if base == "" {
-		base = DefaultBaseURL
-		if cfg.APIKey == "" {
-			return nil, ErrNoAPIKey
-		}
+	if strings.TrimSpace(cfg.BaseURL) == "" && cfg.APIKey == "" {
+		return nil, ErrNoAPIKey
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: base URL %q must be an http(s) URL such as %s", ErrConfig, base, DefaultBaseURL)
+	e, err := wire.NewEndpoint(wire.EndpointConfig{Name: cfg.Name, DefaultName: DefaultName,
+		BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL, HTTPClient: cfg.HTTPClient,
+		Timeouts: cfg.Timeouts, Clock: cfg.Clock, Logger: cfg.Logger, ErrConfig: ErrConfig})
+	if err != nil {
+		return nil, err
 	}
 	if cfg.MaxTokens < 0 {
 		return nil, fmt.Errorf("%w: MaxTokens %d is negative", ErrConfig, cfg.MaxTokens)
-	}
-	base = strings.TrimRight(base, "/")
-	// Messages and logs quote the URL; a password in it must not show.
-	shown := strings.TrimRight(u.Redacted(), "/")
-	name := cfg.Name
-	if name == "" {
-		name = DefaultName
 	}
 	maxTokens := cfg.MaxTokens
 	if maxTokens == 0 {
@@ -146,58 +134,45 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.ThinkingBudget < 0 {
 		return nil, fmt.Errorf("%w: ThinkingBudget %d is negative", ErrConfig, cfg.ThinkingBudget)
 	}
-	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
-	// x-api-key is no header net/http drops on a redirect to another host.
-	client = provider.SameOriginRedirects(client, u)
-	clock := cfg.Clock
-	if clock == nil {
-		clock = provider.SystemClock()
-	}
 	budget := cfg.ThinkingBudget
 	if budget == 0 {
 		budget = DefaultThinkingBudget
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	// The service is built from explicit options only: anthropic.NewClient
-	// would also read ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and profile files,
-	// and Wrasse's config must be the single source.
-	opts := []option.RequestOption{
-		option.WithBaseURL(base + "/"),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(0), // provider.WithRetry retries, knowing what was shown
-	}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
-		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
-	}
+	opts := sdkOptions().Options(e, cfg.APIKey, cfg.Headers)
 	return &Provider{
-		name:      name,
-		baseURL:   shown,
+		name:      e.Name,
+		baseURL:   e.Shown,
 		apiKey:    cfg.APIKey,
 		model:     cfg.Model,
 		maxTokens: maxTokens,
 		noCache:   cfg.DisablePromptCache,
 		images:    cfg.ImageInput,
-		log:       log.With("provider", name),
+		log:       e.Log,
 		messages:  sdk.NewMessageService(opts...),
 		models:    sdk.NewModelService(opts...),
 
 		systemOnly: cfg.SystemBreakpointOnly,
 		noDefer:    cfg.DisableDeferredTools,
 
-		clock:    clock,
+		clock:    e.Clock,
 		timeouts: cfg.Timeouts.WithDefaults(),
 		thinking: cfg.Thinking,
 		budget:   max(budget, MinThinkingBudget),
-		server:   wire.ServerName(base),
-		local:    wire.IsLocal(base),
-		windows:  wire.NewWindowCache(clock),
+		server:   e.Server,
+		local:    e.Local,
+		windows:  wire.NewWindowCache(e.Clock),
 	}, nil
+}
+
+// sdkOptions are anthropic-sdk-go's option constructors (wire.SDKOptions).
+func sdkOptions() wire.SDKOptions[option.RequestOption] {
+	return wire.SDKOptions[option.RequestOption]{
+		BaseURL:    option.WithBaseURL,
+		HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
+		MaxRetries: option.WithMaxRetries,
+		APIKey:     option.WithAPIKey,
+		Header:     option.WithHeader,
+	}
 }
 
 // Name returns the configured provider name.

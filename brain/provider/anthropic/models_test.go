@@ -20,7 +20,7 @@ func TestListModels(t *testing.T) {
 		want = append([]provider.ModelInfo{mi}, want...)
 	}
 	m := providertest.NewModel(t, providertest.Anthropic, providertest.WithAPIKey(testKey), providertest.WithModels(models...))
-	got, err := provider.ListModels(t.Context(), provider.WithRetry(newProvider(t, m.URL(), nil), provider.RetryPolicy{}))
+	got, err := provider.ListModels(t.Context(), provider.WithRetry(newProvider(t, m.URL(), nil), provider.RetryOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestListModels(t *testing.T) {
 		providertest.WithModels(provider.ModelInfo{ID: "qwen3:8b"}, provider.ModelInfo{ID: "gpt-4.1"}, provider.ModelInfo{ID: "llama3.2"}, provider.ModelInfo{ID: "gpt-4.1"}))
 	p := newProvider(t, m.URL(), nil)
 	// Through WithRetry, as the app holds it.
-	got, err := provider.ListModels(t.Context(), provider.WithRetry(p, provider.RetryPolicy{}))
+	got, err := provider.ListModels(t.Context(), provider.WithRetry(p, provider.RetryOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,8 @@
 package openai
 
 import (
-	"fmt"
 	"log/slog"
-	"maps"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -100,67 +95,44 @@ var (
 
 // New checks cfg and returns a Provider. It does not contact the server.
 func New(cfg Config) (*Provider, error) {
-	base := strings.TrimSpace(cfg.BaseURL)
-	if base == "" {
-		base = DefaultBaseURL
+	e, err := wire.NewEndpoint(wire.EndpointConfig{Name: cfg.Name, DefaultName: DefaultName,
+		BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL, HTTPClient: cfg.HTTPClient,
+		Timeouts: cfg.Timeouts, Clock: cfg.Clock, Logger: cfg.Logger, ErrConfig: ErrConfig})
+	if err != nil {
+		return nil, err
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: base URL %q must be an http(s) URL such as %s", ErrConfig, base, DefaultBaseURL)
-	}
-	base = strings.TrimRight(base, "/")
-	// Messages and logs quote the URL; a password in it must not show.
-	shown := strings.TrimRight(u.Redacted(), "/")
-	name := cfg.Name
-	if name == "" {
-		name = DefaultName
-	}
-	client := wire.HTTPClient(cfg.HTTPClient, cfg.Timeouts)
-	clock := cfg.Clock
-	if clock == nil {
-		clock = provider.SystemClock()
-	}
-	// openai-go refuses other origins too, as an error that reads like a
-	// network fault; this one says what happened.
-	client = provider.SameOriginRedirects(client, u)
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	// The service is built from explicit options only: openai.NewClient would
-	// also read OPENAI_API_KEY, OPENAI_BASE_URL and friends from the
-	// environment, and Wrasse's config must be the single source.
-	opts := []option.RequestOption{
-		option.WithBaseURL(base + "/"),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(0), // provider.WithRetry retries, knowing what was shown
-	}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	for _, k := range slices.Sorted(maps.Keys(cfg.Headers)) {
-		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
-	}
+	opts := sdkOptions().Options(e, cfg.APIKey, cfg.Headers)
 	return &Provider{
-		name:    name,
-		base:    base,
-		baseURL: shown,
+		name:    e.Name,
+		base:    e.Base,
+		baseURL: e.Shown,
 		apiKey:  cfg.APIKey,
 		model:   cfg.Model,
 		legacy:  cfg.LegacyMaxTokens,
 		images:  cfg.ImageInput,
-		log:     log.With("provider", name),
+		log:     e.Log,
 		chat:    sdk.NewChatCompletionService(opts...),
 		models:  sdk.NewModelService(opts...),
 
-		http:     client,
-		clock:    clock,
+		http:     e.Client,
+		clock:    e.Clock,
 		timeouts: cfg.Timeouts.WithDefaults(),
 		thinking: cfg.Thinking,
-		server:   wire.ServerName(base),
-		local:    wire.IsLocal(base),
-		windows:  newWindowCache(clock),
+		server:   e.Server,
+		local:    e.Local,
+		windows:  newWindowCache(e.Clock),
 	}, nil
+}
+
+// sdkOptions are openai-go's option constructors (wire.SDKOptions).
+func sdkOptions() wire.SDKOptions[option.RequestOption] {
+	return wire.SDKOptions[option.RequestOption]{
+		BaseURL:    option.WithBaseURL,
+		HTTPClient: func(c *http.Client) option.RequestOption { return option.WithHTTPClient(c) },
+		MaxRetries: option.WithMaxRetries,
+		APIKey:     option.WithAPIKey,
+		Header:     option.WithHeader,
+	}
 }
 
 // Name returns the configured provider name.

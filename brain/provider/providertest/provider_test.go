@@ -94,7 +94,7 @@ func TestProviderHoldAndRunOut(t *testing.T) {
 	if got := rec.reported(); len(got) != 1 {
 		t.Errorf("reported %q", got)
 	}
-	if ms, _ := provider.ListModels(t.Context(), provider.WithRetry(p, provider.RetryPolicy{})); !reflect.DeepEqual(ms, []provider.ModelInfo{{ID: providertest.DefaultModelID, DisplayName: providertest.DefaultModelName}}) {
+	if ms, _ := provider.ListModels(t.Context(), provider.WithRetry(p, provider.RetryOptions{})); !reflect.DeepEqual(ms, []provider.ModelInfo{{ID: providertest.DefaultModelID, DisplayName: providertest.DefaultModelName}}) {
 		t.Errorf("models through WithRetry: %+v", ms)
 	}
 }

@@ -162,7 +162,7 @@ func zipEntry(f *zip.File) entry {
 func tarEntry(h *tar.Header) entry {
 	e := entry{Raw: h.Name, Name: cleanName(h.Name), Size: h.Size, Mode: h.FileInfo().Mode(), Modified: h.ModTime, Link: h.Linkname}
 	switch h.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // the reader reports the old TypeRegA as TypeReg
 		e.Kind = "file"
 	case tar.TypeDir:
 		e.Kind = "dir"

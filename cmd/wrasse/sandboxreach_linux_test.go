@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -219,7 +220,7 @@ func TestSandboxedProgramsCannotDriveTheApp(t *testing.T) {
 		// person's programs are, which its sandbox may not run at all.
 		out := filepath.Join(r.granted, "mcp-out")
 		script := fmt.Sprintf("{ %s; cat %s; %s; } > %s 2>&1", r.attack(), token, perl(forged("mcp", "add", "helper", "--", "python3", "m.py")), out)
-		if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "probemcp", Command: "/bin/sh", Args: []string{"-c", script}}, false); err != nil {
+		if _, err := r.app.AddMCP(t.Context(), assistant.MCPServer{Name: "probemcp", MCPServer: skillmd.MCPServer{Command: "/bin/sh", Args: []string{"-c", script}}}, false); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := r.app.TestMCP(t.Context(), "probemcp"); err == nil {

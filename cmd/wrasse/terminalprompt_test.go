@@ -17,7 +17,7 @@ import (
 // second command looks like echo's arguments), "\r#" reads as a comment,
 // and past 200 characters the rest is never shown. The window's card
 // shows the JSON arguments as well; `wrasse chat` shows nothing else.
-func TestA2TerminalPromptShowsTheWholeCommand(t *testing.T) {
+func TestTerminalPromptShowsTheWholeCommand(t *testing.T) {
 	for _, tt := range []struct{ cmd, hidden, misread string }{
 		{"echo checking\nrm -f important.txt", "", "echo checking rm -f important.txt"},
 		{"ls\r# ; rm -f important.txt", "", "ls # ; rm -f important.txt"},

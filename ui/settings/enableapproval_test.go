@@ -16,7 +16,7 @@ import (
 // skill_create (allowed without asking), replaces it with skill_create
 // replace:true while the person reads the dialog, and the person's click
 // approves a command they never saw.
-func TestA3EnableApprovesACommandTheDialogDidNotShow(t *testing.T) {
+func TestEnableApprovesACommandTheDialogDidNotShow(t *testing.T) {
 	h := newHarness(t, nil)
 	create := func(skill string, replace bool) {
 		t.Helper()

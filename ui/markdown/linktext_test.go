@@ -14,7 +14,7 @@ import (
 // https compare equal, and a look-alike host in the text is the same
 // look-alike in the address, so the dialog that would show its xn-- name
 // never appears.
-func TestA7LinkTextThatIsNotQuiteItsAddress(t *testing.T) {
+func TestLinkTextThatIsNotQuiteItsAddress(t *testing.T) {
 	for _, c := range []struct{ src, dest string }{
 		{"[https://u:xxxxx@attacker.example/](https://u:AKIAIOSFODNN7EXAMPLE@attacker.example/)",
 			"https://u:AKIAIOSFODNN7EXAMPLE@attacker.example/"},
