@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -90,8 +91,8 @@ func TestCommandCannotRewriteAnMCPServerBeingAdded(t *testing.T) {
 
 	ctx := context.Background()
 	for i := 0; i < 40; i++ {
-		s := assistant.MCPServer{Name: name, Command: "/bin/true", Args: []string{"a6-innocent"},
-			Env: map[string]string{"GITHUB_TOKEN": "ghp_a6persontypedthisvalue"}}
+		s := assistant.MCPServer{Name: name, MCPServer: skillmd.MCPServer{Command: "/bin/true", Args: []string{"a6-innocent"},
+			Env: map[string]string{"GITHUB_TOKEN": "ghp_a6persontypedthisvalue"}}}
 		res, err := a.AddMCP(ctx, s, false)
 		if err != nil {
 			t.Fatalf("add: %v (attacker: %s)", err, out.String())
