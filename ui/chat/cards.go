@@ -4,6 +4,16 @@ package chat
 // twice as many rows as a tall window shows at once.
 const cardsPerKind = 48
 
+// cardsOf is how many cards of kind k the list keeps: a turn's waiting
+// line is the only row of its kind at a time, and each turn's is a new
+// row, so it needs no more than two (the one going, the one coming).
+func cardsOf(k rowKind) int {
+	if k == rowWaiting {
+		return 2
+	}
+	return cardsPerKind
+}
+
 // cardSlot holds the card (a message, a tool call, ...) that shows one row.
 type cardSlot struct {
 	kind rowKind
@@ -16,6 +26,9 @@ type cardSlot struct {
 	appr *approvalCard
 	errc *errorCard
 	more *moreCard
+	// model are the rows of what a model does besides answering (the
+	// waiting line shows in every turn).
+	model modelRows
 }
 
 // cards are the rendered cards of the rows shown lately, by row, at most
@@ -53,7 +66,7 @@ func (c *cards) take(r *row) *cardSlot {
 	}
 	slots := c.kinds[r.kind]
 	var s *cardSlot
-	if len(slots) < cardsPerKind {
+	if len(slots) < cardsOf(r.kind) {
 		s = &cardSlot{kind: r.kind}
 		c.kinds[r.kind] = append(slots, s)
 	} else {

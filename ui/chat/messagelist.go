@@ -52,7 +52,7 @@ type messageList struct {
 	widget.BaseWidget
 
 	c        *Chat
-	list     *widget.List
+	list     *rowList
 	width    float32
 	heights  map[*row]cachedHeight
 	measurer *rowView
@@ -88,6 +88,8 @@ type messageList struct {
 	parsedBytes int
 	// count is the number of rows the list was last given.
 	count int
+	// rowViews counts the row widgets the list asked for, for tests.
+	rowViews int
 	// revealGen moves with every reveal step scheduled (see reveal).
 	revealGen int
 	// lastRows are the rows given to the list as the last reply or error:
@@ -105,9 +107,9 @@ func newMessageList(c *Chat) *messageList {
 	return m
 }
 
-func (m *messageList) newList() *widget.List {
-	l := widget.NewList(m.c.rowCount,
-		func() fyne.CanvasObject { return newRowView(m.c) },
+func (m *messageList) newList() *rowList {
+	l := newRowList(m.c.rowCount,
+		func() fyne.CanvasObject { m.rowViews++; return newRowView(m.c) },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			r := m.c.rowAt(id)
 			if r == nil {
@@ -133,7 +135,7 @@ func (m *messageList) newList() *widget.List {
 }
 
 // setHeight gives list l row i's height.
-func (m *messageList) setHeight(l *widget.List, i int) {
+func (m *messageList) setHeight(l *rowList, i int) {
 	l.SetItemHeight(i, m.heightOf(i))
 	if m.c.isLast(i) && !slices.Contains(m.lastRows, i) {
 		m.lastRows = append(m.lastRows, i)
@@ -274,13 +276,15 @@ func (m *messageList) remeasure(gen int) {
 	}
 	keep := m.anchor()
 	n, done := m.c.rowCount(), 0
-	for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
-		if i := m.lazyNext; m.stale(i) {
-			m.measureNow(i)
-			m.setHeight(m.list, i)
-			done++
+	m.list.batch(func() {
+		for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
+			if i := m.lazyNext; m.stale(i) {
+				m.measureNow(i)
+				m.setHeight(m.list, i)
+				done++
+			}
 		}
-	}
+	})
 	if done > 0 {
 		m.total = m.contentHeight()
 		m.scrollTo(keep)
@@ -321,17 +325,19 @@ func (m *messageList) changed(from int) {
 	from = max(from, 0)
 	last := m.lastRows
 	m.lastRows = nil // setHeight puts back those still last
-	for _, i := range last {
-		if i < from && i < n {
+	m.list.batch(func() {
+		for _, i := range last {
+			if i < from && i < n {
+				m.setHeight(m.list, i)
+			}
+		}
+		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
-	}
-	for i := from; i < n; i++ {
-		m.setHeight(m.list, i)
-	}
-	m.count = n
-	m.total = m.contentHeight()
-	m.list.Refresh()
+		m.count = n
+		m.total = m.contentHeight()
+		m.list.Refresh()
+	})
 	if follow {
 		m.scrollToEnd()
 	}
@@ -351,14 +357,16 @@ func (m *messageList) rowChanged(i int) {
 		return
 	}
 	follow := m.atEnd()
-	for ; i < n; i++ {
-		r := m.c.rowAt(i)
-		if c, ok := m.heights[r]; ok && c.version == r.version {
-			continue
+	m.list.batch(func() {
+		for ; i < n; i++ {
+			r := m.c.rowAt(i)
+			if c, ok := m.heights[r]; ok && c.version == r.version {
+				continue
+			}
+			m.setHeight(m.list, i)
+			m.list.RefreshItem(i)
 		}
-		m.setHeight(m.list, i)
-		m.list.RefreshItem(i)
-	}
+	})
 	m.total = m.contentHeight()
 	if follow {
 		m.scrollToEnd()
@@ -410,12 +418,14 @@ func (m *messageList) reveal(gen int, tr *transcript) {
 		return
 	}
 	n := m.c.rowCount()
-	for i := from; i < n; i++ {
-		m.setHeight(m.list, i)
-	}
-	m.count = n
-	m.total = m.contentHeight()
-	m.list.Refresh()
+	m.list.batch(func() {
+		for i := from; i < n; i++ {
+			m.setHeight(m.list, i)
+		}
+		m.count = n
+		m.total = m.contentHeight()
+		m.list.Refresh()
+	})
 	m.scrollTo(keep)
 	m.revealLater()
 }
@@ -636,9 +646,9 @@ func (v *rowView) bind(r *row, last, lit bool) {
 			return
 		}
 		v.slot = slot
-		v.msg, v.tool, v.appr, v.errc, v.more = slot.msg, slot.tool, slot.appr, slot.errc, slot.more
+		v.msg, v.tool, v.appr, v.errc, v.more, v.model = slot.msg, slot.tool, slot.appr, slot.errc, slot.more, slot.model
 		defer func() {
-			slot.msg, slot.tool, slot.appr, slot.errc, slot.more = v.msg, v.tool, v.appr, v.errc, v.more
+			slot.msg, slot.tool, slot.appr, slot.errc, slot.more, slot.model = v.msg, v.tool, v.appr, v.errc, v.more, v.model
 			slot.key = k
 		}()
 	} else if k == v.key {
