@@ -60,6 +60,9 @@ type messageList struct {
 	// Markdown parser every message's view shares.
 	cards  *cards
 	parser *markdown.Parser
+	// shortest is the least height measured of a row of each kind, which
+	// bounds how many of them the view can show (see cardsOf).
+	shortest map[rowKind]float32
 	// highlight is the find bar's current match.
 	highlight *row
 	// total is the content height the list was last given, so "was the
@@ -99,7 +102,7 @@ type messageList struct {
 }
 
 func newMessageList(c *Chat) *messageList {
-	m := &messageList{c: c, heights: map[*row]cachedHeight{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
+	m := &messageList{c: c, heights: map[*row]cachedHeight{}, shortest: map[rowKind]float32{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
 	m.list = m.newList()
@@ -168,6 +171,9 @@ func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h}
+	if least, ok := m.shortest[r.kind]; (!ok || h < least) && h > 0 {
+		m.shortest[r.kind] = h
+	}
 	m.measured++
 	return h
 }
@@ -641,7 +647,7 @@ func (v *rowView) bind(r *row, last, lit bool) {
 	k := boundKey{r: r, version: r.version, last: last, lit: lit, mark: mark, running: v.c.running(v.c.cur) && showsRunning(r)}
 	if !v.quiet {
 		// The card comes from the list's cards (see cards.go).
-		slot := v.c.list.cards.take(r)
+		slot := v.c.list.cards.take(r, v.c.list.cardsOf(r.kind))
 		if k == v.key && slot == v.slot && slot.key == k {
 			return
 		}
