@@ -4,6 +4,28 @@ package chat
 // twice as many rows as a tall window shows at once.
 const cardsPerKind = 48
 
+// minCards is the least bound of a kind's cards.
+const minCards = 8
+
+// cardsOf is how many cards of kind k the list keeps. At most
+// cardsPerKind, and fewer when the view cannot show that many rows of the
+// kind: twice as many as fit in the list's height at the kind's shortest
+// row measured (shortest so far, never forgotten), and two more each
+// side. A turn's waiting line is the only row of its kind at a time, and
+// each turn's is a new row, so it needs two (the one going, the one
+// coming).
+func (m *messageList) cardsOf(k rowKind) int {
+	if k == rowWaiting {
+		return 2
+	}
+	h, least := m.list.Size().Height, m.shortest[k]
+	if h <= 0 || least <= 0 {
+		return cardsPerKind
+	}
+	fit := int(h/(least+m.gap())) + 2
+	return min(cardsPerKind, max(minCards, 2*fit))
+}
+
 // cardSlot holds the card (a message, a tool call, ...) that shows one row.
 type cardSlot struct {
 	kind rowKind
@@ -16,6 +38,9 @@ type cardSlot struct {
 	appr *approvalCard
 	errc *errorCard
 	more *moreCard
+	// model are the rows of what a model does besides answering (the
+	// waiting line shows in every turn).
+	model modelRows
 }
 
 // cards are the rendered cards of the rows shown lately, by row, at most
@@ -29,10 +54,11 @@ type cardSlot struct {
 // The row widgets are cheap; the cards, the rendered content, are the ones
 // kept here, so memory is bounded by what is shown.
 //
-// A card is taken from a row only when cardsPerKind rows of its kind were
-// bound since the row was: every row in view is bound again at each full
-// refresh of the list, and rows come into view one by one as it scrolls,
-// so a row in view is never that far behind.
+// A card is taken from a row only when as many rows of its kind as the
+// bound (cardsOf) were bound since the row was: every row in view is
+// bound again at each full refresh of the list, and rows come into view
+// one by one as it scrolls, so the rows bound since one still in view are
+// within a view's height of it, fewer than the bound.
 type cards struct {
 	byRow map[*row]*cardSlot
 	kinds map[rowKind][]*cardSlot
@@ -45,7 +71,7 @@ func newCards() *cards {
 
 // take returns the slot that shows r: its own, a new one, or the one of
 // its kind bound least recently (which then forgets its row).
-func (c *cards) take(r *row) *cardSlot {
+func (c *cards) take(r *row, limit int) *cardSlot {
 	c.clock++
 	if s := c.byRow[r]; s != nil {
 		s.used = c.clock
@@ -53,7 +79,7 @@ func (c *cards) take(r *row) *cardSlot {
 	}
 	slots := c.kinds[r.kind]
 	var s *cardSlot
-	if len(slots) < cardsPerKind {
+	if len(slots) < limit {
 		s = &cardSlot{kind: r.kind}
 		c.kinds[r.kind] = append(slots, s)
 	} else {

@@ -52,7 +52,7 @@ type messageList struct {
 	widget.BaseWidget
 
 	c        *Chat
-	list     *widget.List
+	list     *rowList
 	width    float32
 	heights  map[*row]cachedHeight
 	measurer *rowView
@@ -60,6 +60,9 @@ type messageList struct {
 	// Markdown parser every message's view shares.
 	cards  *cards
 	parser *markdown.Parser
+	// shortest is the least height measured of a row of each kind, which
+	// bounds how many of them the view can show (see cardsOf).
+	shortest map[rowKind]float32
 	// highlight is the find bar's current match.
 	highlight *row
 	// total is the content height the list was last given, so "was the
@@ -88,6 +91,8 @@ type messageList struct {
 	parsedBytes int
 	// count is the number of rows the list was last given.
 	count int
+	// rowViews counts the row widgets the list asked for, for tests.
+	rowViews int
 	// revealGen moves with every reveal step scheduled (see reveal).
 	revealGen int
 	// lastRows are the rows given to the list as the last reply or error:
@@ -97,7 +102,7 @@ type messageList struct {
 }
 
 func newMessageList(c *Chat) *messageList {
-	m := &messageList{c: c, heights: map[*row]cachedHeight{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
+	m := &messageList{c: c, heights: map[*row]cachedHeight{}, shortest: map[rowKind]float32{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
 	m.list = m.newList()
@@ -105,9 +110,9 @@ func newMessageList(c *Chat) *messageList {
 	return m
 }
 
-func (m *messageList) newList() *widget.List {
-	l := widget.NewList(m.c.rowCount,
-		func() fyne.CanvasObject { return newRowView(m.c) },
+func (m *messageList) newList() *rowList {
+	l := newRowList(m.c.rowCount,
+		func() fyne.CanvasObject { m.rowViews++; return newRowView(m.c) },
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			r := m.c.rowAt(id)
 			if r == nil {
@@ -133,7 +138,7 @@ func (m *messageList) newList() *widget.List {
 }
 
 // setHeight gives list l row i's height.
-func (m *messageList) setHeight(l *widget.List, i int) {
+func (m *messageList) setHeight(l *rowList, i int) {
 	l.SetItemHeight(i, m.heightOf(i))
 	if m.c.isLast(i) && !slices.Contains(m.lastRows, i) {
 		m.lastRows = append(m.lastRows, i)
@@ -166,6 +171,9 @@ func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h}
+	if least, ok := m.shortest[r.kind]; (!ok || h < least) && h > 0 {
+		m.shortest[r.kind] = h
+	}
 	m.measured++
 	return h
 }
@@ -274,13 +282,15 @@ func (m *messageList) remeasure(gen int) {
 	}
 	keep := m.anchor()
 	n, done := m.c.rowCount(), 0
-	for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
-		if i := m.lazyNext; m.stale(i) {
-			m.measureNow(i)
-			m.setHeight(m.list, i)
-			done++
+	m.list.batch(func() {
+		for ; m.lazyNext < n && done < remeasureChunk; m.lazyNext++ {
+			if i := m.lazyNext; m.stale(i) {
+				m.measureNow(i)
+				m.setHeight(m.list, i)
+				done++
+			}
 		}
-	}
+	})
 	if done > 0 {
 		m.total = m.contentHeight()
 		m.scrollTo(keep)
@@ -321,17 +331,19 @@ func (m *messageList) changed(from int) {
 	from = max(from, 0)
 	last := m.lastRows
 	m.lastRows = nil // setHeight puts back those still last
-	for _, i := range last {
-		if i < from && i < n {
+	m.list.batch(func() {
+		for _, i := range last {
+			if i < from && i < n {
+				m.setHeight(m.list, i)
+			}
+		}
+		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
-	}
-	for i := from; i < n; i++ {
-		m.setHeight(m.list, i)
-	}
-	m.count = n
-	m.total = m.contentHeight()
-	m.list.Refresh()
+		m.count = n
+		m.total = m.contentHeight()
+		m.list.Refresh()
+	})
 	if follow {
 		m.scrollToEnd()
 	}
@@ -351,14 +363,16 @@ func (m *messageList) rowChanged(i int) {
 		return
 	}
 	follow := m.atEnd()
-	for ; i < n; i++ {
-		r := m.c.rowAt(i)
-		if c, ok := m.heights[r]; ok && c.version == r.version {
-			continue
+	m.list.batch(func() {
+		for ; i < n; i++ {
+			r := m.c.rowAt(i)
+			if c, ok := m.heights[r]; ok && c.version == r.version {
+				continue
+			}
+			m.setHeight(m.list, i)
+			m.list.RefreshItem(i)
 		}
-		m.setHeight(m.list, i)
-		m.list.RefreshItem(i)
-	}
+	})
 	m.total = m.contentHeight()
 	if follow {
 		m.scrollToEnd()
@@ -410,12 +424,14 @@ func (m *messageList) reveal(gen int, tr *transcript) {
 		return
 	}
 	n := m.c.rowCount()
-	for i := from; i < n; i++ {
-		m.setHeight(m.list, i)
-	}
-	m.count = n
-	m.total = m.contentHeight()
-	m.list.Refresh()
+	m.list.batch(func() {
+		for i := from; i < n; i++ {
+			m.setHeight(m.list, i)
+		}
+		m.count = n
+		m.total = m.contentHeight()
+		m.list.Refresh()
+	})
 	m.scrollTo(keep)
 	m.revealLater()
 }
@@ -631,14 +647,14 @@ func (v *rowView) bind(r *row, last, lit bool) {
 	k := boundKey{r: r, version: r.version, last: last, lit: lit, mark: mark, running: v.c.running(v.c.cur) && showsRunning(r)}
 	if !v.quiet {
 		// The card comes from the list's cards (see cards.go).
-		slot := v.c.list.cards.take(r)
+		slot := v.c.list.cards.take(r, v.c.list.cardsOf(r.kind))
 		if k == v.key && slot == v.slot && slot.key == k {
 			return
 		}
 		v.slot = slot
-		v.msg, v.tool, v.appr, v.errc, v.more = slot.msg, slot.tool, slot.appr, slot.errc, slot.more
+		v.msg, v.tool, v.appr, v.errc, v.more, v.model = slot.msg, slot.tool, slot.appr, slot.errc, slot.more, slot.model
 		defer func() {
-			slot.msg, slot.tool, slot.appr, slot.errc, slot.more = v.msg, v.tool, v.appr, v.errc, v.more
+			slot.msg, slot.tool, slot.appr, slot.errc, slot.more, slot.model = v.msg, v.tool, v.appr, v.errc, v.more, v.model
 			slot.key = k
 		}()
 	} else if k == v.key {

@@ -172,3 +172,62 @@ func TestRowsBeforeTheNewOnesChangeHeightAndTheViewKeepsTheEnd(t *testing.T) {
 	close(release)
 	h.idle()
 }
+
+// Tool turns with the view at the end of a long conversation make few
+// row widgets: Fyne's list refreshes whole at every SetItemHeight and
+// RefreshItem, and each full refresh made a row widget to measure and
+// dropped its spare ones, so a tool turn made about 27 row widgets (each
+// kept by Fyne's renderer cache for a minute). Now the heights of a
+// change are set with the refreshes held, and the measured row widget is
+// always the same.
+func TestToolTurnsAtTheEndMakeFewRowWidgets(t *testing.T) {
+	h := newHarness(t)
+	id := fill(t, h.core.Engine().DB, 450)
+	h.chat.Open(id)
+	h.idle()
+	turn := func(i int) {
+		h.model.Reply(pt.ToolCall("calc_eval", `{"expression": "6*7"}`))
+		h.model.Reply(pt.Text("The answer ", "is **42**."))
+		h.send(fmt.Sprintf("tool %d", i))
+		h.idle()
+	}
+	turn(0)
+	const turns, perTurn = 10, 8
+	made, refreshes := h.chat.list.rowViews, h.chat.list.list.refreshes
+	for i := 1; i <= turns; i++ {
+		turn(i)
+	}
+	if !h.chat.list.atEnd() {
+		t.Fatal("the view did not follow the turns to the end")
+	}
+	made, refreshes = h.chat.list.rowViews-made, h.chat.list.list.refreshes-refreshes
+	t.Logf("%d tool turns: %d row widgets made, %d full refreshes of the list", turns, made, refreshes)
+	if made > turns*perTurn {
+		t.Errorf("%d tool turns made %d row widgets, want at most %d a turn", turns, made, perTurn)
+	}
+	// Each turn waits for the model twice; the waiting lines are kept
+	// with the cards, not made per row widget.
+	if n := len(h.chat.list.cards.kinds[rowWaiting]); n > 2 {
+		t.Errorf("%d cards for the waiting line, want at most 2", n)
+	}
+	// The cards are bounded by what the view can show, and every row in
+	// view shows on a card of its own.
+	for k, slots := range h.chat.list.cards.kinds {
+		t.Logf("kind %d: %d cards, bound %d", k, len(slots), h.chat.list.cardsOf(k))
+		if limit := h.chat.list.cardsOf(k); len(slots) > limit {
+			t.Errorf("%d cards of kind %d, want at most %d", len(slots), k, limit)
+		}
+	}
+	shown := 0
+	for _, o := range h.visible() {
+		if v, ok := o.(*rowView); ok && v.slot != nil {
+			shown++
+			if v.slot.r != v.key.r {
+				t.Errorf("a row in view (kind %d) shows on a card another row took", v.key.r.kind)
+			}
+		}
+	}
+	if shown == 0 {
+		t.Error("no row in view")
+	}
+}

@@ -74,8 +74,7 @@ func (r *runner) toolTurnRows(ctx context.Context, bin string) []Row {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
 	r.progress("long day: %d tool turns in the window…", n)
-	sleepCtx(ctx, 2*time.Second)
-	before := w.rss()
+	before := w.settled(ctx, time.Now())
 	srv.drain()
 	for i := range n {
 		if err := srv.send(ctx, fmt.Sprintf("tool %d", i+1)); err != nil {
@@ -86,21 +85,35 @@ func (r *runner) toolTurnRows(ctx context.Context, bin string) []Row {
 		}
 	}
 	// The window returns free memory once no turn has run for 2 s.
+	last := time.Now()
 	sleepCtx(ctx, 4*time.Second)
-	after := w.rss()
+	at4 := w.rss()
+	after := w.settled(ctx, last)
 	// Another conversation: what the long one's rows held goes.
 	if err := xdotool(ctx, "key", "ctrl+n"); err != nil {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
-	sleepCtx(ctx, 2*time.Second)
-	away := w.rss()
+	away := w.settled(ctx, time.Now())
 	grew := MB(after.anon) - MB(before.anon)
 	return []Row{{Section: sectionLongDay, Measure: measure, Value: FormatMB(after.anon), Number: MB(after.anon), Unit: "MB",
 		Baseline: "before them " + FormatMB(before.anon), Target: fmt.Sprintf("≤ %d MB more", toolMemTarget),
 		Pass: verdict(grew <= toolMemTarget),
-		Note: fmt.Sprintf("RssAnon 4 s after the last of %d turns typed into the window (xdotool), each a calc_eval call and a short answer from a fake model, the view following them at the end of the open conversation; %s after a new chat (Ctrl+N); VmRSS %s before, %s after",
-			n, FormatMB(away.anon), FormatMB(before.total), FormatMB(after.total))}}
+		Note: fmt.Sprintf("RssAnon 12 s after the last of %d turns typed into the window (xdotool), each a calc_eval call and a short answer from a fake model, the view following them at the end of the open conversation (%s 4 s after the last turn); %s after a new chat (Ctrl+N); VmRSS %s before, %s after",
+			n, FormatMB(at4.anon), FormatMB(away.anon), FormatMB(before.total), FormatMB(after.total))}}
 }
+
+// settled reads the window's memory settleTime after the last thing it
+// did: it returns its free heap pages 2 s after the last turn with a full
+// collection, which on the loaded 2-core machine can end seconds later,
+// so a reading 4 s after caught it before or after the release by chance
+// (one run read 219.7 MB then, and 167.3 MB 2 s later after Ctrl+N).
+func (w *windowProc) settled(ctx context.Context, since time.Time) residentSet {
+	sleepCtx(ctx, time.Until(since.Add(settleTime)))
+	return w.rss()
+}
+
+// settleTime is how long after its last work the window's memory is read.
+const settleTime = 12 * time.Second
 
 // hugeReplyRows starts the window on a new workspace, sends one message
 // whose answer is a hugeReply-byte Markdown reply streamed as fast as the
@@ -399,11 +412,99 @@ func (r *runner) longDaySection(ctx context.Context) []Row {
 	return append(rows, r.toolTurnRows(ctx, bin)...)
 }
 
-// turnRows runs dayTurns turns of one conversation through the core
-// against a fake model server (each a question and a short streamed
-// answer, the request fitted into the default 32k window) and compares
-// the median wall time of the turns around turn dayEarly with those at
-// the end, with CPU time and allocations per turn beside them.
+// turnSample is what one timed turn cost.
+type turnSample struct {
+	wall, cpu time.Duration
+	allocs    uint64
+}
+
+// turnSamples are the samples of turns at one point of a conversation.
+type turnSamples []turnSample
+
+// medians are the median wall time, CPU time and allocations of s.
+func (s turnSamples) medians() (wall, cpu time.Duration, allocs int) {
+	var w, c, a []time.Duration
+	for _, t := range s {
+		w, c, a = append(w, t.wall), append(c, t.cpu), append(a, time.Duration(t.allocs))
+	}
+	return Median(w), Median(c), int(Median(a))
+}
+
+// dayRun is a long conversation through the core against the day server.
+type dayRun struct {
+	app *assistant.App
+	ms  runtime.MemStats
+}
+
+// turn runs one turn of conversation id (0: a new one) and measures it.
+func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSample, error) {
+	runtime.ReadMemStats(&d.ms)
+	m0 := d.ms.Mallocs
+	c0, _ := cpuTime()
+	t0 := time.Now()
+	id, err := d.app.Turn(ctx, id, fmt.Sprintf("Question %d: what should I do next?", n), assistant.TurnOptions{})
+	wall := time.Since(t0)
+	c1, _ := cpuTime()
+	runtime.ReadMemStats(&d.ms)
+	if err != nil {
+		return id, turnSample{}, fmt.Errorf("turn %d: %w", n, err)
+	}
+	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0}, nil
+}
+
+// earlyAndLate runs one conversation to turn late-reps, then reps times
+// a new conversation's first early turns (its last one sampled) and the
+// long conversation's next turn (sampled): turn early of a conversation
+// against turn late of one, in the same process and database, taken
+// alternately so that a change in the machine's load (2 cores shared with
+// builds) falls on both alike instead of on whichever came second.
+func (d *dayRun) earlyAndLate(ctx context.Context, early, late, reps int) (e, l turnSamples, err error) {
+	var long store.ID
+	for i := 1; i <= late-reps; i++ {
+		if long, _, err = d.turn(ctx, long, i); err != nil {
+			return nil, nil, err
+		}
+	}
+	for k := 1; k <= reps; k++ {
+		var fresh store.ID
+		var s turnSample
+		for i := 1; i <= early; i++ {
+			if fresh, s, err = d.turn(ctx, fresh, i); err != nil {
+				return nil, nil, err
+			}
+		}
+		e = append(e, s)
+		if long, s, err = d.turn(ctx, long, late-reps+k); err != nil {
+			return nil, nil, err
+		}
+		l = append(l, s)
+	}
+	return e, l, nil
+}
+
+// openDayRun opens a workspace in dir on the core, its model the day
+// server at url.
+func openDayRun(dir, url string) (*dayRun, func(), error) {
+	app, err := assistant.Open(assistant.Options{Workspace: dir, Getenv: func(string) string { return "" }, Retries: -1})
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := app.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL, c.Model = "openai", url+"/v1", "bench-model"
+		return nil
+	}); err != nil {
+		app.Close()
+		return nil, nil, err
+	}
+	return &dayRun{app: app}, func() { app.Close() }, nil
+}
+
+// turnRows measures turn dayEarly of a conversation against turn
+// dayTurns of one through the core against a fake model server (each a
+// question and a short streamed answer, the request fitted into the
+// default 32k window), dayWindow of each taken alternately (see
+// earlyAndLate), and compares their median wall times, with CPU time and
+// allocations per turn beside them.
 func (r *runner) turnRows(ctx context.Context) []Row {
 	const measure = "per-turn time"
 	turns := dayTurns
@@ -415,58 +516,30 @@ func (r *runner) turnRows(ctx context.Context) []Row {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
 	defer srv.Close()
-	ws := filepath.Join(r.tmp, "longday")
-	app, err := assistant.Open(assistant.Options{Workspace: ws, Getenv: func(string) string { return "" }, Retries: -1})
+	d, closeApp, err := openDayRun(filepath.Join(r.tmp, "longday"), srv.url)
 	if err != nil {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
-	defer app.Close()
-	if _, err := app.UpdateConfig(func(c *workspace.Config) error {
-		c.Provider, c.BaseURL, c.Model = "openai", srv.url+"/v1", "bench-model"
-		return nil
-	}); err != nil {
+	defer closeApp()
+	es, ls, err := d.earlyAndLate(ctx, dayEarly, turns, dayWindow)
+	if err != nil {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
-	wall := make([]time.Duration, 0, turns)
-	cpu := make([]time.Duration, 0, turns)
-	allocs := make([]time.Duration, 0, turns) // counts, kept as durations for Median
-	var id store.ID
-	var ms runtime.MemStats
-	for i := 1; i <= turns; i++ {
-		if ctx.Err() != nil {
-			return []Row{errorRow(sectionLongDay, measure, ctx.Err())}
-		}
-		runtime.ReadMemStats(&ms)
-		m0 := ms.Mallocs
-		c0, _ := cpuTime()
-		t0 := time.Now()
-		if id, err = app.Turn(ctx, id, fmt.Sprintf("Question %d: what should I do next?", i), assistant.TurnOptions{}); err != nil {
-			return []Row{errorRow(sectionLongDay, measure, fmt.Errorf("turn %d: %w", i, err))}
-		}
-		wall = append(wall, time.Since(t0))
-		c1, _ := cpuTime()
-		cpu = append(cpu, c1-c0)
-		runtime.ReadMemStats(&ms)
-		allocs = append(allocs, time.Duration(ms.Mallocs-m0))
-	}
-	around := func(xs []time.Duration, at int) time.Duration {
-		lo := max(at-dayWindow/2, 0)
-		return Median(xs[lo:min(lo+dayWindow, len(xs))])
-	}
-	early, late := around(wall, dayEarly-1), around(wall, turns-dayWindow/2)
+	early, ecpu, eallocs := es.medians()
+	late, lcpu, lallocs := ls.medians()
 	ratio := float64(late) / float64(early)
-	stats := func(at int) string {
-		return fmt.Sprintf("CPU %s, %s allocations", FormatDuration(around(cpu, at)), FormatInt(int(around(allocs, at))))
+	stats := func(cpu time.Duration, allocs int) string {
+		return fmt.Sprintf("CPU %s, %s allocations", FormatDuration(cpu), FormatInt(allocs))
 	}
 	return []Row{
-		{Section: sectionLongDay, Measure: fmt.Sprintf("per-turn time, turn %d of one conversation", dayEarly), Value: FormatDuration(early),
+		{Section: sectionLongDay, Measure: fmt.Sprintf("per-turn time, turn %d of a conversation", dayEarly), Value: FormatDuration(early),
 			Number: float64(early) / 1e6, Unit: "ms",
-			Note: fmt.Sprintf("median wall time of turns %d–%d through the core (assistant.App.Turn, as the window runs them), each a question and a 20-piece streamed answer from a fake OpenAI-compatible server over HTTP, every event committed to the database as in the app (%s per turn there)",
-				dayEarly-dayWindow/2+1, dayEarly+dayWindow/2, stats(dayEarly-1))},
+			Note: fmt.Sprintf("median wall time of turn %d of %d new conversations through the core (assistant.App.Turn, as the window runs them), each turn a question and a 20-piece streamed answer from a fake OpenAI-compatible server over HTTP, every event committed to the database as in the app (%s per turn there)",
+				dayEarly, dayWindow, stats(ecpu, eallocs))},
 		{Section: sectionLongDay, Measure: fmt.Sprintf("per-turn time, turn %d of one conversation", turns), Value: fmt.Sprintf("%s (%.2f×)", FormatDuration(late), ratio),
 			Number: float64(late) / 1e6, Unit: "ms", Baseline: fmt.Sprintf("turn %d %s", dayEarly, FormatDuration(early)),
 			Target: fmt.Sprintf("≤ %.1f× turn %d", dayGrowTarget, dayEarly), Pass: verdict(ratio <= dayGrowTarget),
-			Note: fmt.Sprintf("median of turns %d–%d, the same way (%s per turn there); from about turn 100 the request holds as much history as the default 32k-token window takes",
-				turns-dayWindow+1, turns, stats(turns-dayWindow/2))},
+			Note: fmt.Sprintf("median of turns %d–%d of one conversation, each run right after one of the turn-%d samples so both see the same load (%s per turn there, %.2f× the CPU); from about turn 100 the request holds as much history as the default 32k-token window takes",
+				turns-dayWindow+1, turns, dayEarly, stats(lcpu, lallocs), float64(lcpu)/float64(max(ecpu, 1)))},
 	}
 }

@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 func TestParseStatCPU(t *testing.T) {
@@ -25,4 +29,55 @@ func TestParseStatCPU(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkLongDayTurns is the long-day section's per-turn rows as a Go
+// benchmark: each op is turn dayEarly of a new conversation and then turn
+// dayTurns of one long conversation (see earlyAndLate; the long one is
+// brought to its turn before the timer). It reports the median wall and
+// CPU time of each and their ratio (target: ms-late/ms-early ≤ 1.3).
+func BenchmarkLongDayTurns(b *testing.B) {
+	srv, err := newDayServer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	d, closeApp, err := openDayRun(filepath.Join(b.TempDir(), "longday"), srv.url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeApp()
+	ctx := context.Background()
+	var long store.ID
+	for i := 1; i < dayTurns; i++ {
+		if long, _, err = d.turn(ctx, long, i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var es, ls turnSamples
+	n := dayTurns
+	for b.Loop() {
+		var fresh store.ID
+		var s turnSample
+		for i := 1; i <= dayEarly; i++ {
+			if fresh, s, err = d.turn(ctx, fresh, i); err != nil {
+				b.Fatal(err)
+			}
+		}
+		es = append(es, s)
+		if _, s, err = d.turn(ctx, long, n); err != nil {
+			b.Fatal(err)
+		}
+		n++
+		ls = append(ls, s)
+	}
+	ew, ec, ea := es.medians()
+	lw, lc, la := ls.medians()
+	b.ReportMetric(float64(ew)/1e6, "ms-turn10")
+	b.ReportMetric(float64(lw)/1e6, "ms-turn300")
+	b.ReportMetric(float64(lw)/float64(ew), "late/early")
+	b.ReportMetric(float64(ec)/1e6, "cpu-ms-turn10")
+	b.ReportMetric(float64(lc)/1e6, "cpu-ms-turn300")
+	b.ReportMetric(float64(ea), "allocs-turn10")
+	b.ReportMetric(float64(la), "allocs-turn300")
 }
