@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/plugins/mcp"
@@ -144,7 +146,10 @@ type Dialog struct {
 // goroutine.
 func Show(w fyne.Window, q mcp.Question, answer func(mcp.Answer)) *Dialog {
 	d := &Dialog{Form: NewForm(q)}
-	d.d = dialog.NewCustomWithoutButtons(fmt.Sprintf(askedBy, q.Server), d.Form.Object(), w)
+	// A long form scrolls inside a dialog that fits the window.
+	body := d.Form.Object()
+	scroll := container.NewVScroll(body)
+	d.d = dialog.NewCustomWithoutButtons(fmt.Sprintf(askedBy, q.Server), scroll, w)
 	done := func(ans mcp.Answer) {
 		d.d.Hide()
 		answer(ans)
@@ -166,7 +171,12 @@ func Show(w fyne.Window, q mcp.Question, answer func(mcp.Answer)) *Dialog {
 	d.Decline = widget.NewButton(DeclineLabel, func() { done(mcp.Answer{Action: mcp.ActionDecline}) })
 	d.Cancel = widget.NewButton(CancelLabel, func() { done(mcp.Answer{Action: mcp.ActionCancel}) })
 	d.d.SetButtons([]fyne.CanvasObject{d.Cancel, d.Decline, d.Accept})
-	d.d.Resize(fyne.NewSize(560, d.d.MinSize().Height))
+	win := w.Canvas().Size()
+	height := body.MinSize().Height + 4*theme.Padding()
+	if most := win.Height*0.9 - 2*d.Accept.MinSize().Height - 4*theme.Padding(); height > most {
+		height = most
+	}
+	scroll.SetMinSize(fyne.NewSize(min(640, win.Width*0.9), height))
 	d.d.Show()
 	return d
 }

@@ -63,7 +63,19 @@ func NewForm(q mcp.Question) *Form {
 	}
 	form := widget.NewForm()
 	required := false
-	for _, spec := range q.Fields {
+	// The SDK hands the schema over as a map, so the server's order is
+	// lost (fields arrive by name): required fields come first.
+	specs := slices.Clone(q.Fields)
+	slices.SortStableFunc(specs, func(a, b mcp.Field) int {
+		switch {
+		case a.Required == b.Required:
+			return 0
+		case a.Required:
+			return -1
+		}
+		return 1
+	})
+	for _, spec := range specs {
 		fl := newField(spec)
 		f.fields = append(f.fields, fl)
 		label := spec.Title
