@@ -211,5 +211,10 @@ func (a *App) SetMCPNetwork(name string, on bool) error {
 // SignOutMCP forgets the sign-in tokens of MCP server name, so it asks to
 // sign in again when it next connects. It reports whether any were kept.
 func (a *App) SignOutMCP(name string) (bool, error) {
-	return signin.Forget(a.db, name)
+	forgot, err := signin.Forget(a.db, name)
+	if l, ok := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader); ok && err == nil {
+		// Its running session holds the tokens too.
+		l.SignedOut(name)
+	}
+	return forgot, err
 }
