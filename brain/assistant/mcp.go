@@ -218,3 +218,38 @@ func (a *App) SignOutMCP(name string) (bool, error) {
 	}
 	return forgot, err
 }
+
+// mcpLoader is the loader of MCP servers (nil in a registry without one).
+func (a *App) mcpLoader() *mcp.Loader {
+	l, _ := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader)
+	return l
+}
+
+// MCPLogs are the log messages MCP server name sent since Wrasse started
+// (the newest mcp.LogKeep), for its page's log view.
+func (a *App) MCPLogs(name string) []mcp.LogLine {
+	if l := a.mcpLoader(); l != nil {
+		return l.Logs(name)
+	}
+	return nil
+}
+
+// MCPLogLevel is the level MCP server name is asked to log at.
+func (a *App) MCPLogLevel(name string) string {
+	if l := a.mcpLoader(); l != nil {
+		return l.LogLevel(name)
+	}
+	return mcp.DefaultLogLevel
+}
+
+// SetMCPLogLevel asks MCP server name to log at level (one of
+// mcp.LogLevels) from now on, while Wrasse runs.
+func (a *App) SetMCPLogLevel(ctx context.Context, name, level string) error {
+	if _, err := a.mcpCapability(name); err != nil {
+		return err
+	}
+	if l := a.mcpLoader(); l != nil {
+		return l.SetLogLevel(ctx, name, level)
+	}
+	return nil
+}

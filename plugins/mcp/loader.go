@@ -101,6 +101,8 @@ type Loader struct {
 
 	mu      sync.Mutex
 	servers map[*server]bool
+	// logs are the servers' log messages by capability name (logs.go).
+	logs map[string]*serverLog
 }
 
 var (
