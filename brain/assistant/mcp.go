@@ -253,3 +253,26 @@ func (a *App) SetMCPLogLevel(ctx context.Context, name, level string) error {
 	}
 	return nil
 }
+
+// foldersChanged follows a change of the granted folders. Plugins learn
+// their folders when they load, and a sandboxed MCP server's reach is
+// fixed when it starts: those restart (and a server starting gets the
+// folders as its roots). MCP servers that run unconfined keep running
+// and are told their new roots (roots/list_changed).
+func (a *App) foldersChanged() {
+	l := a.mcpLoader()
+	if l == nil || l.Sandboxed() {
+		a.reg.ReloadRuntimes()
+		return
+	}
+	var names []string
+	for _, c := range a.reg.List() {
+		if c.Kind != cerebellum.KindMCP {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) > 0 {
+		a.reg.ReloadRuntimes(names...)
+	}
+	l.RootsChanged()
+}

@@ -64,6 +64,11 @@ type conn struct {
 	box    *box
 	stderr *tail
 	redact func(string) string
+	// client and roots: the roots it was given (nil: none, it declared
+	// none), kept up to date by Loader.RootsChanged.
+	client  *sdk.Client
+	rootsMu sync.Mutex
+	roots   []*sdk.Root
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed when we end the session ourselves
@@ -349,7 +354,8 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		roots = s.l.mcpRoots()
 	}
 	if len(roots) > 0 {
-		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{}
+		// listChanged: a change of grants reaches it (RootsChanged).
+		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{ListChanged: true}
 	}
 	if !s.oneShot {
 		// A server that stays up tells us when its lists change. A one-shot
@@ -365,6 +371,7 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 	// Roots are deprecated from protocol 2026-07-28 on, and still what
 	// servers of earlier versions (most) read.
 	client.AddRoots(roots...)
+	c.client, c.roots = client, roots
 	cs, err := client.Connect(ctx, t, nil)
 	if c.cmd != nil && c.cmd.Process != nil {
 		c.pid = c.cmd.Process.Pid
