@@ -106,6 +106,10 @@ func (a *Asker) Elicit(ctx context.Context, q mcp.Question) (mcp.Answer, error) 
 	// in order, so the Hide below finds it set.
 	var d *Dialog
 	a.Do(func() {
+		// The window may be hidden in the tray: a question waits for the
+		// person, so it comes forward.
+		w.Show()
+		w.RequestFocus()
 		d = Show(w, q, reply)
 		if a.shown != nil {
 			a.shown(d)
