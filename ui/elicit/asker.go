@@ -28,10 +28,8 @@ type Asker struct {
 	// Logger notes what the person could not be asked.
 	Logger *slog.Logger
 
-	mu        sync.Mutex
-	w         fyne.Window
-	listeners map[int]func(server, url string)
-	next      int
+	mu sync.Mutex
+	w  fyne.Window
 	// shown, when set, is told of each dialog (tests drive it).
 	shown func(*Dialog)
 }
@@ -52,37 +50,11 @@ func (a *Asker) window() fyne.Window {
 	return a.w
 }
 
-// OnSigningIn calls fn with each sign-in page opened in the browser (a
-// server's settings page shows the address while it waits) until the
-// returned stop is called.
-func (a *Asker) OnSigningIn(fn func(server, url string)) (stop func()) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.listeners == nil {
-		a.listeners = map[int]func(string, string){}
-	}
-	id := a.next
-	a.next++
-	a.listeners[id] = fn
-	return func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		delete(a.listeners, id)
-	}
-}
-
-// SigningIn tells the listeners (OnSigningIn); the call that needs the
-// sign-in shows as running in the chat, where Stop cancels it.
-func (a *Asker) SigningIn(server, url string) {
-	a.mu.Lock()
-	fns := make([]func(string, string), 0, len(a.listeners))
-	for _, fn := range a.listeners {
-		fns = append(fns, fn)
-	}
-	a.mu.Unlock()
-	for _, fn := range fns {
-		fn(server, url)
-	}
+// SigningIn notes a sign-in under way: the call that needs it shows as
+// running in the chat, where Stop cancels it, and a server's page shows
+// its own sign-in with Cancel (ui/settings).
+func (a *Asker) SigningIn(server, _ string) {
+	a.logger().Info("an MCP server's sign-in page opened in the browser", "server", server)
 }
 
 // Elicit shows q over the window and waits for the person, or for ctx:
