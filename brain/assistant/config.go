@@ -141,8 +141,7 @@ func (a *App) applyConfig(old, next workspace.Config) {
 		a.log.Warn("applying pinned capabilities and budgets", "error", err)
 	}
 	if !slices.Equal(old.Folders, next.Folders) {
-		// Plugins learn their folders when they load.
-		a.reg.ReloadRuntimes()
+		a.foldersChanged()
 	}
 	a.subs.publish(Event{Kind: EventConfig})
 }

@@ -211,5 +211,68 @@ func (a *App) SetMCPNetwork(name string, on bool) error {
 // SignOutMCP forgets the sign-in tokens of MCP server name, so it asks to
 // sign in again when it next connects. It reports whether any were kept.
 func (a *App) SignOutMCP(name string) (bool, error) {
-	return signin.Forget(a.db, name)
+	forgot, err := signin.Forget(a.db, name)
+	if l, ok := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader); ok && err == nil {
+		// Its running session holds the tokens too.
+		l.SignedOut(name)
+	}
+	return forgot, err
+}
+
+// mcpLoader is the loader of MCP servers (nil in a registry without one).
+func (a *App) mcpLoader() *mcp.Loader {
+	l, _ := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader)
+	return l
+}
+
+// MCPLogs are the log messages MCP server name sent since Wrasse started
+// (the newest mcp.LogKeep), for its page's log view.
+func (a *App) MCPLogs(name string) []mcp.LogLine {
+	if l := a.mcpLoader(); l != nil {
+		return l.Logs(name)
+	}
+	return nil
+}
+
+// MCPLogLevel is the level MCP server name is asked to log at.
+func (a *App) MCPLogLevel(name string) string {
+	if l := a.mcpLoader(); l != nil {
+		return l.LogLevel(name)
+	}
+	return mcp.DefaultLogLevel
+}
+
+// SetMCPLogLevel asks MCP server name to log at level (one of
+// mcp.LogLevels) from now on, while Wrasse runs.
+func (a *App) SetMCPLogLevel(ctx context.Context, name, level string) error {
+	if _, err := a.mcpCapability(name); err != nil {
+		return err
+	}
+	if l := a.mcpLoader(); l != nil {
+		return l.SetLogLevel(ctx, name, level)
+	}
+	return nil
+}
+
+// foldersChanged follows a change of the granted folders. Plugins learn
+// their folders when they load, and a sandboxed MCP server's reach is
+// fixed when it starts: those restart (and a server starting gets the
+// folders as its roots). MCP servers that run unconfined keep running
+// and are told their new roots (roots/list_changed).
+func (a *App) foldersChanged() {
+	l := a.mcpLoader()
+	if l == nil || l.Sandboxed() {
+		a.reg.ReloadRuntimes()
+		return
+	}
+	var names []string
+	for _, c := range a.reg.List() {
+		if c.Kind != cerebellum.KindMCP {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) > 0 {
+		a.reg.ReloadRuntimes(names...)
+	}
+	l.RootsChanged()
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 	"github.com/wrasse-app/wrasse/ui"
+	"github.com/wrasse-app/wrasse/ui/elicit"
 )
 
 // appID is the app's identity, the ID in FyneApp.toml (a test keeps the
@@ -78,7 +80,10 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 		runtime.MemProfileRate = 4096
 	}
 	child, childErr := pluginChild()
-	opts := assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout}
+	// MCP servers' questions show over the window, which opens after the
+	// core: the asker learns it below.
+	asker := &elicit.Asker{Do: fyne.Do, Open: signin.OpenBrowser}
+	opts := assistant.Options{Workspace: wsFlag, Getenv: getenv, PluginChild: child, LockTimeout: lockTimeout, MCPAsker: asker}
 	core, err := assistant.Open(opts)
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("a wrasse command is using this workspace and cannot show a window: try again when it has finished: %w", err)
@@ -90,6 +95,7 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 	a := fyneapp.NewWithID(appID)
 	w := a.NewWindow(ui.Title)
 	w.SetMaster()
+	asker.SetWindow(w)
 	sess := &windowSession{ctx: ctx, getenv: getenv, opts: opts, a: a, w: w}
 	defer sess.end()
 	if err != nil {

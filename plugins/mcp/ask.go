@@ -48,10 +48,12 @@ type Field struct {
 	Name        string
 	Title       string
 	Description string
-	// Type is string, number, integer or boolean.
+	// Type is string, number, integer or boolean, or array for a
+	// multiple choice (the spec's multi-select enum: an array of strings
+	// from Enum).
 	Type string
-	// Enum lists the allowed values of a string field (EnumTitles their
-	// labels, when given).
+	// Enum lists the allowed values of a string field, or of an array
+	// field's items (EnumTitles their labels, when given).
 	Enum       []string
 	EnumTitles []string
 	// Format is a string field's format (email, uri, date, date-time).
@@ -61,6 +63,8 @@ type Field struct {
 	// Minimum and Maximum bound numbers; MinLength, MaxLength strings.
 	Minimum, Maximum     *float64
 	MinLength, MaxLength *int
+	// MinItems and MaxItems bound how many choices an array field takes.
+	MinItems, MaxItems *int
 }
 
 // Answer is the person's answer.
@@ -158,6 +162,16 @@ func parseFormSchema(raw []byte) ([]Field, error) {
 		Maximum   *float64 `json:"maximum"`
 		MinLength *int     `json:"minLength"`
 		MaxLength *int     `json:"maxLength"`
+		MinItems  *int     `json:"minItems"`
+		MaxItems  *int     `json:"maxItems"`
+		Items     *struct {
+			Type  string   `json:"type"`
+			Enum  []string `json:"enum"`
+			AnyOf []struct {
+				Const string `json:"const"`
+				Title string `json:"title"`
+			} `json:"anyOf"`
+		} `json:"items"`
 	}
 	if len(s.Properties) > 0 {
 		if err := json.Unmarshal(s.Properties, &props); err != nil {
@@ -173,12 +187,26 @@ func parseFormSchema(raw []byte) ([]Field, error) {
 		p := props[n]
 		switch p.Type {
 		case "string", "number", "integer", "boolean":
+		case "array":
+			// A multiple choice: items are strings from an enum.
+			if p.Items == nil || (len(p.Items.Enum) == 0 && len(p.Items.AnyOf) == 0) {
+				return nil, fmt.Errorf("%w: field %q is an array without a list of choices (a form takes arrays only as multiple choices)", ErrBadElicitation, n)
+			}
 		default:
-			return nil, fmt.Errorf("%w: field %q has type %q (a form takes string, number, integer or boolean)", ErrBadElicitation, n, p.Type)
+			return nil, fmt.Errorf("%w: field %q has type %q (a form takes string, number, integer, boolean or a multiple choice)", ErrBadElicitation, n, p.Type)
 		}
 		f := Field{Name: n, Title: p.Title, Description: p.Description, Type: p.Type, Enum: p.Enum, EnumTitles: p.EnumNames,
 			Format: p.Format, Default: p.Default, Required: required[n], Minimum: p.Minimum, Maximum: p.Maximum,
 			MinLength: p.MinLength, MaxLength: p.MaxLength}
+		if p.Type == "array" {
+			f.Enum, f.EnumTitles, f.MinItems, f.MaxItems = p.Items.Enum, nil, p.MinItems, p.MaxItems
+			for _, o := range p.Items.AnyOf {
+				if len(p.Items.Enum) == 0 {
+					f.Enum = append(f.Enum, o.Const)
+				}
+				f.EnumTitles = append(f.EnumTitles, o.Title)
+			}
+		}
 		if len(f.Enum) == 0 && len(p.OneOf) > 0 {
 			for _, o := range p.OneOf {
 				f.Enum = append(f.Enum, o.Const)

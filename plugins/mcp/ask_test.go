@@ -163,6 +163,11 @@ func TestParseFormSchema(t *testing.T) {
 			want: []Field{{Name: "c", Type: "string", Enum: []string{"w", "h"}, EnumTitles: []string{"Work", "Home"}, Required: true}}},
 		{name: "legacy enumNames", schema: `{"properties":{"c":{"type":"string","enum":["w"],"enumNames":["Work"]}}}`,
 			want: []Field{{Name: "c", Type: "string", Enum: []string{"w"}, EnumTitles: []string{"Work"}}}},
+		{name: "multiple choice", schema: `{"properties":{"m":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"string","enum":["g","p"]},"default":["g"]}}}`,
+			want: []Field{{Name: "m", Type: "array", Enum: []string{"g", "p"}, MinItems: ptrTo(1), MaxItems: ptrTo(2), Default: []any{"g"}}}},
+		{name: "multiple choice with titles (anyOf)", schema: `{"properties":{"m":{"type":"array","items":{"anyOf":[{"const":"f1","title":"Tuna"},{"const":"f2","title":"Salmon"}]}}}}`,
+			want: []Field{{Name: "m", Type: "array", Enum: []string{"f1", "f2"}, EnumTitles: []string{"Tuna", "Salmon"}}}},
+		{name: "array without choices", schema: `{"properties":{"m":{"type":"array","items":{"type":"string"}}}}`, wantErr: true},
 		{name: "not an object", schema: `{"type":"array"}`, wantErr: true},
 		{name: "nested object field", schema: `{"type":"object","properties":{"x":{"type":"object"}}}`, wantErr: true},
 		{name: "properties not an object", schema: `{"type":"object","properties":[1]}`, wantErr: true},
@@ -184,8 +189,10 @@ func TestParseFormSchema(t *testing.T) {
 	}
 }
 
+func ptrTo[T any](v T) *T { return &v }
+
 // FuzzParseFormSchema: a server's schema is untrusted input; parsing
-// never panics, and what parses has only primitive fields with names.
+// never panics, and what parses has only primitive fields and multiple choices.
 func FuzzParseFormSchema(f *testing.F) {
 	f.Add([]byte(bookingSchema))
 	f.Add([]byte(`{"type":"object","properties":{}}`))
@@ -198,6 +205,10 @@ func FuzzParseFormSchema(f *testing.F) {
 		for _, fl := range fields {
 			switch fl.Type {
 			case "string", "number", "integer", "boolean":
+			case "array":
+				if len(fl.Enum) == 0 {
+					t.Fatalf("array field %q parsed without choices", fl.Name)
+				}
 			default:
 				t.Fatalf("field %q of type %q parsed", fl.Name, fl.Type)
 			}

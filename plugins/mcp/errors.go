@@ -28,6 +28,8 @@ var (
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")
+	// ErrBadLogLevel: a logging level that is not one of LogLevels.
+	ErrBadLogLevel = errors.New("not an MCP logging level")
 	// ErrBadElicitation: a server's question (elicitation/create) that is
 	// not a form Wrasse can show, or an answer that is no protocol action.
 	ErrBadElicitation = errors.New("MCP server's question cannot be shown")

@@ -101,6 +101,8 @@ type Loader struct {
 
 	mu      sync.Mutex
 	servers map[*server]bool
+	// logs are the servers' log messages by capability name (logs.go).
+	logs map[string]*serverLog
 }
 
 var (
@@ -215,3 +217,33 @@ func (l *Loader) Probe(ctx context.Context, req cerebellum.LoadRequest) (Report,
 // Sandboxed reports whether stdio servers start confined (a sandbox
 // launcher is configured).
 func (l *Loader) Sandboxed() bool { return len(l.opts.Sandbox) > 0 }
+
+// SignedOut ends what a sign-in of server name left running in this
+// process: its tokens held in memory and its live session (which goes
+// with them), so its next use signs in afresh. Call it once the stored
+// tokens are forgotten (signin.Forget), or a token refresh would store
+// them again.
+func (l *Loader) SignedOut(name string) {
+	l.mu.Lock()
+	var live []*server
+	for s := range l.servers {
+		if s.cfg.name == name {
+			live = append(live, s)
+		}
+	}
+	l.mu.Unlock()
+	for _, s := range live {
+		s.mu.Lock()
+		s.signIn = nil
+		c := s.conn
+		s.conn = nil
+		if c != nil {
+			s.setStateLocked(cerebellum.RuntimeStopped)
+		}
+		s.mu.Unlock()
+		if c != nil {
+			s.log.Info("signed out of an MCP server; its session ends")
+			c.close(s.l.opts.Terminate)
+		}
+	}
+}

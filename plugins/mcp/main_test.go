@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandboxArg {
 		os.Exit(sandbox.Main(os.Args[2:], os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == rootsServerArg {
+		os.Exit(rootsServer())
+	}
 	os.Exit(m.Run())
 }
 

@@ -64,6 +64,11 @@ type conn struct {
 	box    *box
 	stderr *tail
 	redact func(string) string
+	// client and roots: the roots it was given (nil: none, it declared
+	// none), kept up to date by Loader.RootsChanged.
+	client  *sdk.Client
+	rootsMu sync.Mutex
+	roots   []*sdk.Root
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed when we end the session ourselves
@@ -251,6 +256,11 @@ func (s *server) connectAndList(ctx context.Context) (*conn, cerebellum.Catalog,
 	if err != nil {
 		return nil, cerebellum.Catalog{}, err
 	}
+	if !s.oneShot {
+		if err := setLevel(cctx, c.cs, s.l.LogLevel(s.cfg.name)); err != nil {
+			s.log.Warn("the MCP server refused its logging level; it logs at its own", "error", c.redact(err.Error()))
+		}
+	}
 	cat, err := s.list(cctx, c)
 	if err != nil {
 		return c, cerebellum.Catalog{}, err
@@ -344,7 +354,8 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		roots = s.l.mcpRoots()
 	}
 	if len(roots) > 0 {
-		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{}
+		// listChanged: a change of grants reaches it (RootsChanged).
+		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{ListChanged: true}
 	}
 	if !s.oneShot {
 		// A server that stays up tells us when its lists change. A one-shot
@@ -353,11 +364,14 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		opts.ToolListChangedHandler = func(context.Context, *sdk.ToolListChangedRequest) { s.relist(c) }
 		opts.PromptListChangedHandler = func(context.Context, *sdk.PromptListChangedRequest) { s.relist(c) }
 		opts.ResourceListChangedHandler = func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) }
+		// What it logs goes to its log view (logs.go), never to the chat.
+		opts.LoggingMessageHandler = s.logHandler(c)
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "wrasse", Version: s.l.opts.Version}, opts)
 	// Roots are deprecated from protocol 2026-07-28 on, and still what
 	// servers of earlier versions (most) read.
 	client.AddRoots(roots...)
+	c.client, c.roots = client, roots
 	cs, err := client.Connect(ctx, t, nil)
 	if c.cmd != nil && c.cmd.Process != nil {
 		c.pid = c.cmd.Process.Pid
@@ -556,7 +570,10 @@ func (s *server) Call(ctx context.Context, tool string, args json.RawMessage) (c
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, err := c.cs.CallTool(cctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	// From protocol 2026-07-28 on, the level to log at travels with each
+	// request (setLevel is for the sessions of earlier versions).
+	meta := sdk.Meta{sdk.MetaKeyLogLevel: s.l.LogLevel(s.cfg.name)}
+	res, err := c.cs.CallTool(cctx, &sdk.CallToolParams{Meta: meta, Name: tool, Arguments: args})
 	if err != nil {
 		return s.callError(ctx, cctx, c, tool, err)
 	}

@@ -336,3 +336,78 @@ func TestOAuthSignInStoresAndReusesTokens(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestSignInElsewhereAndSignOut: a server whose sign-in was cancelled
+// takes the tokens a sign-in on another connection stored (the settings
+// page's Sign in runs its own) without sending the person to the browser
+// again; signing out ends its session and the tokens it held, so its next
+// use signs in afresh.
+func TestSignInElsewhereAndSignOut(t *testing.T) {
+	o := newOAuthServer(t)
+	store := &memSecrets{}
+	approve := &browserStandIn{}
+	var mu sync.Mutex
+	refusing := true
+	opened := make(chan struct{}, 8)
+	open := func(ctx context.Context, u string) error {
+		mu.Lock()
+		refuse := refusing
+		mu.Unlock()
+		opened <- struct{}{}
+		if refuse {
+			return nil // the person closes the page
+		}
+		return approve.open(ctx, u)
+	}
+	ws := t.TempDir()
+	writeCap(t, ws, "remote", "---\nname: remote\ndescription: A remote server behind sign-in.\nmcp:\n  url: "+o.srv.URL+"/mcp\n---\n")
+	loader := NewLoader(Options{Tokens: store, OpenURL: open})
+	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: loader}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	approveAll(t, reg)
+
+	// The sign-in in the browser is cancelled.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-opened; cancel() }()
+	if err := reg.Start(ctx, "remote"); err == nil {
+		t.Fatal("Start succeeded though the sign-in was cancelled")
+	}
+	// Signed in on another connection.
+	mu.Lock()
+	refusing = false
+	mu.Unlock()
+	c, _ := reg.Get("remote")
+	if _, err := loader.Probe(context.Background(), cerebellum.LoadRequest{Capability: c, Workspace: ws}); err != nil {
+		t.Fatalf("Probe: %v", err)
+	}
+	if _, auth, _ := o.counts(); auth != 1 {
+		t.Fatalf("authorized %d times, want 1", auth)
+	}
+	if err := reg.Start(context.Background(), "remote"); err != nil {
+		t.Fatalf("Start after signing in elsewhere: %v", err)
+	}
+	if res, err := call(t, reg, "remote__echo", `{"message":"hi"}`); err != nil || res.IsError {
+		t.Fatalf("call after signing in elsewhere = %+v, %v", res, err)
+	}
+	if _, auth, _ := o.counts(); auth != 1 || approve.count() != 1 {
+		t.Errorf("authorized %d times, browser opened %d; the server should have used the stored sign-in", auth, approve.count())
+	}
+
+	// Sign out: forgotten, and the live session with its tokens ends.
+	if ok, err := signin.Forget(store, "remote"); !ok || err != nil {
+		t.Fatalf("Forget = %v, %v", ok, err)
+	}
+	loader.SignedOut("remote")
+	if st := liveServer(t, loader, "remote").Status(); st.State != cerebellum.RuntimeStopped {
+		t.Errorf("state after sign-out = %s, want stopped", st.State)
+	}
+	if res, err := call(t, reg, "remote__echo", `{"message":"again"}`); err != nil || res.IsError {
+		t.Fatalf("call after signing out = %+v, %v", res, err)
+	}
+	if _, auth, _ := o.counts(); auth != 2 {
+		t.Errorf("authorized %d times after sign-out, want 2 (a fresh sign-in in the browser)", auth)
+	}
+}

@@ -60,6 +60,10 @@ type mcpPage struct {
 	outcome *problemLine
 	failure *codeBlock
 	secrets *secretsBox // what it may use, with Assign and Withdraw
+	// signIn is a URL server's sign-in (mcpsignin.go).
+	signIn *signInBox
+	// logs is the server's log view (mcplogs.go).
+	logs *logBox
 	// network is the server's network switch; sandbox says what the
 	// kernel enforces on it.
 	network *widget.Check
@@ -127,12 +131,14 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.empty = widget.NewLabel("Select a server to see what it runs and its tools, or add one.")
 	p.empty.Wrapping = fyne.TextWrapWord
 	p.secrets = newSecretsBox(env, p.outcome)
+	p.signIn = newSignInBox(env, p.outcome, func() { p.list.Refresh() })
+	p.logs = newLogBox(env, p.outcome)
 	p.network = widget.NewCheck("Network: the server may reach the internet (most talk to an API)", nil)
 	p.sandbox = widget.NewLabel("")
 	p.sandbox.Wrapping = fyne.TextWrapWord
 	p.detail = container.NewVBox(p.title, p.status, p.launch, p.network, p.sandbox,
-		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.outcome.Object(), p.failure,
-		p.secrets.Object(), widget.NewSeparator(), p.toolsHd, p.tools)
+		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.signIn.Object(), p.outcome.Object(), p.failure,
+		p.secrets.Object(), widget.NewSeparator(), p.toolsHd, p.tools, p.logs.Object())
 
 	p.form = newMCPForm(env)
 	p.form.OnAdded = func(name string) {
@@ -309,6 +315,8 @@ func (p *mcpPage) showDetail() {
 		}
 	}
 	p.secrets.Show(c.Name)
+	p.signIn.Show(c)
+	p.logs.Show(c.Name)
 	p.loadTools()
 	p.detail.Refresh()
 	p.right.Refresh()

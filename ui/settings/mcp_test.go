@@ -37,7 +37,10 @@ func init() {
 		Message string `json:"message"`
 	}
 	sdk.AddTool(srv, &sdk.Tool{Name: "echo", Description: "Echo the message back.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
-		func(_ context.Context, _ *sdk.CallToolRequest, v in) (*sdk.CallToolResult, any, error) {
+		func(ctx context.Context, req *sdk.CallToolRequest, v in) (*sdk.CallToolResult, any, error) {
+			// What it logs goes to the page's log view (TestMCPPageLogView).
+			_ = req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "debug", Data: "echo details: " + v.Message})
+			_ = req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "echo", Data: "echoing " + v.Message})
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: v.Message}}}, nil, nil
 		})
 	sdk.AddTool(srv, &sdk.Tool{Name: "write_note", Description: "Write a note."},

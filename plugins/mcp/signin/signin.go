@@ -218,6 +218,10 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 			}
 		}
 	}
+	if h.signedInElsewhere(ctx, req) {
+		resp.Body.Close()
+		return nil
+	}
 	h.mu.Lock()
 	inner, port := h.inner, h.port
 	h.mu.Unlock()
@@ -248,6 +252,22 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		return fmt.Errorf("%w: MCP server %s: %w", ErrSignIn, h.cfg.Server, err)
 	}
 	return nil
+}
+
+// signedInElsewhere reports whether the store holds tokens other than
+// the ones req was refused with: another connection to this server (the
+// settings page's Sign in runs its own) signed in since this handler
+// last read them. The retry goes with those, not to the browser.
+func (h *Handler) signedInElsewhere(ctx context.Context, req *http.Request) bool {
+	h.mu.Lock()
+	h.loaded = false
+	h.mu.Unlock()
+	ts, _ := h.TokenSource(ctx)
+	if ts == nil {
+		return false
+	}
+	t, err := ts.Token()
+	return err == nil && "Bearer "+t.AccessToken != req.Header.Get("Authorization")
 }
 
 func redirectURL(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/callback", port) }
