@@ -11,7 +11,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a11: every sandbox starts as Wrasse's own executable (`wrasse
+// every sandbox starts as Wrasse's own executable (`wrasse
 // __sandbox-exec`, os.Executable()), which confines itself only once it
 // runs. Nothing protects that file: the workspace's protected paths
 // (brain/workspace Protected, assistant.ProtectedPaths) leave it out, and
@@ -27,7 +27,7 @@ import (
 // shell_exec: printf '#!/bin/sh\nid>~/pwn\n' > ~/src/wrasse/.n && chmod +x
 // ~/src/wrasse/.n && mv ~/src/wrasse/.n ~/src/wrasse/wrasse; then any
 // other shell_exec.
-func TestA11LauncherInGrantedFolderReplaced(t *testing.T) {
+func TestLauncherReadOnlyInGrantedFolder(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
 	exe, err := os.Executable()

@@ -10,7 +10,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a11: System V shared memory (and message queues, semaphores) is outside
+// System V shared memory (and message queues, semaphores) is outside
 // Landlock and the seccomp filter, and sandboxes share the person's IPC
 // namespace: a sandboxed process attaches to any segment the person's
 // programs made (same user: mode 0600 suffices) and reads or writes it.
@@ -20,7 +20,7 @@ import (
 // the segments in /proc/sysvipc/shm (their /proc is readable).
 //
 // Reproduction: shell_exec: python3 -c 'shmat(id from /proc/sysvipc/shm)…'
-func TestA11SysVSharedMemoryOfThePerson(t *testing.T) {
+func TestSysVIPCAbsentInEverySandbox(t *testing.T) {
 	requireLandlock(t)
 	const secret = "A11SECRET-window-pixels"
 	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)

@@ -11,7 +11,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a11: the kernel's keyrings are outside Landlock, and the seccomp filter
+// the kernel's keyrings are outside Landlock, and the seccomp filter
 // lets add_key, request_key and keyctl through. Every sandboxed process
 // inherits the person's session keyring, which links their user keyring,
 // so it possesses and reads every key kept there: Kerberos tickets on
@@ -23,7 +23,7 @@ import (
 //
 // Reproduction: keyctl add user api SECRET @u (the person, once);
 // shell_exec: keyctl print %user:api
-func TestA11UserKeyringReadable(t *testing.T) {
+func TestKeyringsAbsentInEverySandbox(t *testing.T) {
 	requireLandlock(t)
 	const secret = "A11SECRET-krb5-tgt"
 	desc := fmt.Sprintf("a11-probe-%d", os.Getpid())
