@@ -2,6 +2,8 @@ package assistant
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
@@ -68,6 +70,15 @@ func (a *App) sandboxLauncher() []string {
 func ProtectedPaths(ws string) sandbox.Protected {
 	w := workspace.Workspace{Root: ws}
 	noAccess, readOnly := w.Protected()
+	// Wrasse's own executable starts every plugin process and sandbox
+	// before they are confined: replaced, the next one would run
+	// unconfined (and the person's next start of Wrasse would run it).
+	if exe, err := os.Executable(); err == nil {
+		readOnly = append(readOnly, exe)
+		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+			readOnly = append(readOnly, real)
+		}
+	}
 	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }
 

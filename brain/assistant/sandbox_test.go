@@ -120,3 +120,20 @@ func TestSandboxInfo(t *testing.T) {
 		t.Fatalf("unknown capability: %v", err)
 	}
 }
+
+// Wrasse's executable starts every plugin process and sandbox before they
+// are confined, so every sandbox gets it read-only wherever it lies.
+func TestProtectedPathsKeepTheExecutableReadOnly(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("no executable path here: %v", err)
+	}
+	p := ProtectedPaths(t.TempDir())
+	found := false
+	for _, r := range p.ReadOnly {
+		found = found || r == exe
+	}
+	if !found {
+		t.Errorf("ProtectedPaths.ReadOnly = %q; want the executable %s among them", p.ReadOnly, exe)
+	}
+}

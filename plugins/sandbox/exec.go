@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os/exec"
+	"path/filepath"
 )
 
 // Command rewrites cmd so that it runs confined to p: launcher (the
@@ -14,6 +15,11 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	if len(launcher) == 0 {
 		return fmt.Errorf("%w: no sandbox launcher", ErrUsage)
 	}
+	// The launcher starts every sandbox before it is confined: replaced in
+	// a granted folder (Wrasse run from its checkout or unpacked archive),
+	// the next command would run unconfined. It is read-only to every
+	// sandbox wherever it lies, by its path and the file it leads to.
+	p.protect(Protected{ReadOnly: launcherPaths(launcher[0])})
 	enc, err := p.Encode()
 	if err != nil {
 		return err
@@ -32,4 +38,18 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	cmd.Env = LauncherEnv(environ(cmd.Env))
 	cmd.Err = nil
 	return nil
+}
+
+// launcherPaths are the path of the launcher and, when it is a link, the
+// file it leads to.
+func launcherPaths(exe string) []string {
+	abs, err := filepath.Abs(exe)
+	if err != nil {
+		return []string{exe}
+	}
+	out := []string{abs}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		out = append(out, real)
+	}
+	return out
 }

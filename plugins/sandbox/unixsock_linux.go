@@ -20,10 +20,18 @@ import (
 //     they would get hold of otherwise (an inherited descriptor, root).
 //   - always: setxattr and its variants fail with EOPNOTSUPP (an ACL is
 //     a chmod by other means); chmod, fchmod, fchmodat and fchmodat2 fail with EPERM when
-//     the mode sets set-user-ID, set-group-ID or write for others.
-//     Landlock governs no chmod, and a process may change the mode of any
-//     file its user owns, wherever it lies (as root, every system file);
-//     chmod +x, 755 and 644 keep working.
+//     the mode sets set-user-ID, set-group-ID or write for the group or
+//     others. Landlock governs no chmod, and a process may change the
+//     mode of any file its user owns, wherever it lies (as root, every
+//     system file), even one it may not open: g+w on ~/.bashrc hands it
+//     to every member of a shared group (openSUSE's "users"). chmod +x,
+//     755 and 644 keep working; 775 and 664 do not.
+//   - always: the kernel's keyrings (add_key, request_key, keyctl) and
+//     System V IPC (shm*, msg*, sem*) fail with ENOSYS, as on a kernel
+//     without them. Landlock governs neither: every process of the user
+//     reaches the user keyring (Kerberos tickets on Fedora and RHEL, keys
+//     cached by sssd and systemd-ask-password) and the user's shared
+//     memory segments (X11 programs' window contents, MIT-SHM).
 //   - always: socket(2) accepts only AF_UNIX (unless NoUnixSockets),
 //     AF_INET, AF_INET6 and AF_NETLINK; any other family fails with
 //     EAFNOSUPPORT (AF_VSOCK reaches the hypervisor host, AF_PACKET the
@@ -106,8 +114,16 @@ func onCall(nr uint32, body ...unix.SockFilter) []unix.SockFilter {
 }
 
 // chmodRefused are the mode bits chmod may not set: set-user-ID,
-// set-group-ID and write for others.
-const chmodRefused = unix.S_ISUID | unix.S_ISGID | 0o002
+// set-group-ID and write for the group or others.
+const chmodRefused = unix.S_ISUID | unix.S_ISGID | 0o020 | 0o002
+
+// absentCalls fail with ENOSYS in every sandbox: the kernel's keyrings
+// and System V IPC, which reach the person's keys and shared memory past
+// Landlock (see above).
+var absentCalls = []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL,
+	unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL, unix.SYS_SHMDT,
+	unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+	unix.SYS_SEMGET, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL}
 
 // syscallArg is a system call and the argument the filter checks.
 type syscallArg struct {
@@ -145,6 +161,10 @@ func filterProgram(p Policy) []unix.SockFilter {
 	// EOPNOTSUPP, not EPERM: cp -a, tar and rsync then go on without them.
 	for _, nr := range []uint32{unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT} {
 		prog = append(prog, onCall(nr, retErrno(unix.EOPNOTSUPP))...)
+	}
+
+	for _, nr := range absentCalls {
+		prog = append(prog, onCall(nr, retErrno(unix.ENOSYS))...)
 	}
 
 	// io_uring creates sockets without socket(2) (IORING_OP_SOCKET), past
