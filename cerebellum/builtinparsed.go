@@ -14,7 +14,7 @@ import (
 )
 
 // ParsedFS is a built-in tree that also carries its capabilities as parsed
-// when Wrasse was built: brain/cerebellum's generated parsed.go
+// when Wrasse was built: brain/cerebellum's generated parsed.bin
 // (EncodeBuiltins' output), kept current by a test. A scan decodes them
 // instead of parsing every built-in SKILL.md and hashing every file again
 // (~3.6 MB allocated and several ms of CPU on every start), after checking
