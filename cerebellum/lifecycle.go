@@ -128,8 +128,9 @@ func (r *Registry) dropRuntime(name string) {
 	}
 }
 
-// Close releases every loaded runtime.
+// Close releases every loaded runtime and saves the manifest cache.
 func (r *Registry) Close() error {
+	r.saveCache()
 	r.rtMu.Lock()
 	entries := r.runtimes
 	r.runtimes = map[string]*runtimeEntry{}

@@ -49,6 +49,7 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 	if err := r.rescan("resync"); err != nil {
 		return Diff{}, err
 	}
+	r.saveCache()
 	return r.applySnapshot(before, r.Snapshot()), nil
 }
 
@@ -497,9 +498,6 @@ func (r *Registry) scanFolders(base []*Capability, folders []string) []*Capabili
 			r.cache.forget(f)
 			updates[f] = nil
 		}
-	}
-	if err := r.cache.save(); err != nil {
-		r.log.Warn("saving the manifest cache", "error", err)
 	}
 	out := make([]*Capability, 0, len(base)+len(updates))
 	var ws []*Capability

@@ -12,7 +12,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
-// TestParsedBuiltins fails when parsed.bin is not what the built-in files
+// TestParsedBuiltins fails when parsed.jsonl is not what the built-in files
 // parse to now (a start would then parse them again, slower but right):
 // run go generate ./brain/cerebellum.
 func TestParsedBuiltins(t *testing.T) {
@@ -20,19 +20,19 @@ func TestParsedBuiltins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("parsed.bin")
+	got, err := os.ReadFile("parsed.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("parsed.bin is stale (built-in capabilities or the parser changed): run go generate ./brain/cerebellum")
+		t.Fatal("parsed.jsonl is stale (built-in capabilities or the parser changed): run go generate ./brain/cerebellum")
 	}
 	pf, ok := builtin.FS().(cerebellum.ParsedFS)
 	if !ok {
 		t.Fatal("builtin.FS does not implement cerebellum.ParsedFS")
 	}
 	if !bytes.Equal(pf.Parsed(), want) {
-		t.Fatal("the compiled parsed form differs from parsed.bin: rebuild")
+		t.Fatal("the compiled parsed form differs from parsed.jsonl: rebuild")
 	}
 }
 

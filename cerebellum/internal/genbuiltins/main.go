@@ -20,7 +20,7 @@ import (
 type filesOnly struct{ fs.FS }
 
 func main() {
-	out := flag.String("o", "parsed.bin", "the file to write")
+	out := flag.String("o", "parsed.jsonl", "the file to write")
 	flag.Parse()
 	data, err := cerebellum.EncodeBuiltins(filesOnly{builtin.FS()})
 	if err == nil {
