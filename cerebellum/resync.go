@@ -151,7 +151,7 @@ func sameApplied(old string, c *Capability, key string) bool {
 	return !strings.Contains(old, "|") && old == c.Hash
 }
 
-// diffDelta is diffHashes(before, hashesOf(snap)) for a snapshot that
+// diffDelta compares before with hashesOf(snap) for a snapshot that
 // differs from the one before was taken from (whose names, sorted, are
 // names) only in the capabilities snap.delta names. It returns the diff,
 // the new state and its names, sorted, without looking at the others.
@@ -360,23 +360,6 @@ func (d *Diff) settle(before, after map[string]string) {
 	sort.Strings(d.Removed)
 	sort.Strings(d.Changed)
 	sort.Strings(d.Unchanged)
-}
-
-func diffHashes(before, after map[string]string) Diff {
-	var d Diff
-	for name, h := range after {
-		old, ok := before[name]
-		switch {
-		case !ok:
-			d.Added = append(d.Added, name)
-		case old != h:
-			d.Changed = append(d.Changed, name)
-		default:
-			d.Unchanged = append(d.Unchanged, name)
-		}
-	}
-	d.settle(before, after)
-	return d
 }
 
 // Pending compares the folders on disk with the last applied state without

@@ -132,7 +132,7 @@ func TestFingerprintChangesWithFields(t *testing.T) {
 	}
 	type d struct {
 		X string
-		y string
+		Y int
 	}
 	fa, fb, fc, fd := Fingerprint(reflect.TypeFor[a]()), Fingerprint(reflect.TypeFor[b]()), Fingerprint(reflect.TypeFor[c]()), Fingerprint(reflect.TypeFor[d]())
 	if fa == fb || fa == fc || fa == fd || len(fa) != 16 {
