@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // BenchmarkOpen measures a registry start-up over 1,000 generated
 // capabilities (50 with plugins), cold (no manifest cache) and warm.
 func BenchmarkOpen(b *testing.B) {
 	ws := b.TempDir()
-	if err := gen.Write(cerebellum.CapabilitiesDir(ws), gen.Generate(1000, 50, 1)); err != nil {
+	if err := captest.Write(cerebellum.CapabilitiesDir(ws), captest.Generate(1000, 50, 1)); err != nil {
 		b.Fatal(err)
 	}
 	loaders := map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: newFakeLoader()}
@@ -39,7 +39,7 @@ func BenchmarkOpen(b *testing.B) {
 // BenchmarkIndex measures rendering the capability index at 1,000 capabilities.
 func BenchmarkIndex(b *testing.B) {
 	ws := b.TempDir()
-	gen.Write(cerebellum.CapabilitiesDir(ws), gen.Generate(1000, 0, 2))
+	captest.Write(cerebellum.CapabilitiesDir(ws), captest.Generate(1000, 0, 2))
 	r, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: newFakeLoader()}})
 	if err != nil {
 		b.Fatal(err)

@@ -4,17 +4,20 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
+	"regexp"
+
 	"encoding/hex"
 	"fmt"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"io"
 	"io/fs"
-	"reflect"
 	"sort"
 	"strings"
 )
 
 // ParsedFS is a built-in tree that also carries its capabilities as parsed
-// when Wrasse was built: brain/cerebellum's generated parsed.go
+// when Wrasse was built: brain/cerebellum's generated parsed.jsonl
 // (EncodeBuiltins' output), kept current by a test. A scan decodes them
 // instead of parsing every built-in SKILL.md and hashing every file again
 // (~3.6 MB allocated and several ms of CPU on every start), after checking
@@ -28,11 +31,18 @@ type ParsedFS interface {
 	Parsed() []byte
 }
 
-// builtinMagic starts EncodeBuiltins' output: then the version, the tree's
-// hash, and the records, each a uvarint length and a manifest cache entry.
-const builtinMagic = "wrasse-builtins "
+// builtinMagic starts EncodeBuiltins' output, JSON lines: a first line of
+// the cache version and the tree's hash, then one builtinRecord a line
+// (JSON sorts map keys, so the output is the same for the same files).
+const builtinMagic = `{"builtins":`
 
-func builtinCodecType() reflect.Type { return reflect.TypeFor[scanRecord]() }
+// builtinRecord is one capability of the parsed form, with the fields its
+// JSON form leaves out.
+type builtinRecord struct {
+	Cap      *Capability `json:"cap"`
+	Body     string      `json:"body,omitempty"`
+	Approved string      `json:"approved,omitempty"`
+}
 
 // builtinHeader is the first line of the parsed form of fsys.
 func builtinHeader(fsys fs.FS) (string, error) {
@@ -40,7 +50,7 @@ func builtinHeader(fsys fs.FS) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return builtinMagic + manifestCacheVersion + "-" + typeFingerprint(builtinCodecType()) + " " + sum + "\n", nil
+	return fmt.Sprintf("%s%q,\"tree\":%q}\n", builtinMagic, cacheVersion(), sum), nil
 }
 
 // EncodeBuiltins parses every capability of a built-in tree, as a scan
@@ -55,16 +65,19 @@ func EncodeBuiltins(fsys fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cd := newCodec(builtinCodecType())
-	out := []byte(head)
+	out := bytes.NewBufferString(head)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
 	for _, c := range caps {
-		tmpl := *c
-		tmpl.FS = nil
-		rec := cd.marshalEntry(&scanEntry{cap: &tmpl})
-		out = binary.AppendUvarint(out, uint64(len(rec)))
-		out = append(out, rec...)
+		rec := builtinRecord{Cap: c, Approved: c.Approved}
+		if c.Manifest != nil {
+			rec.Body = c.Manifest.Body
+		}
+		if err := enc.Encode(rec); err != nil {
+			return nil, fmt.Errorf("encode the built-in capabilities: %w", err)
+		}
 	}
-	return out, nil
+	return out.Bytes(), nil
 }
 
 // decodeBuiltins returns the capabilities of pf's parsed form, false when
@@ -79,19 +92,18 @@ func decodeBuiltins(pf ParsedFS) ([]*Capability, bool) {
 	if err != nil || string(data[:nl+1]) != head {
 		return nil, false
 	}
-	cd := newCodec(builtinCodecType())
 	var caps []*Capability
-	for rest := data[nl+1:]; len(rest) > 0; {
-		n, k := binary.Uvarint(rest)
-		if k <= 0 || n > uint64(len(rest)-k) {
+	dec := json.NewDecoder(bytes.NewReader(data[nl+1:]))
+	for dec.More() {
+		var rec builtinRecord
+		if dec.Decode(&rec) != nil || rec.Cap == nil || !compilePatterns(rec.Cap.Manifest) {
 			return nil, false
 		}
-		e, err := cd.unmarshalEntry(rest[k : k+int(n)])
-		if err != nil || !compilePatterns(e.cap.Manifest) {
-			return nil, false
+		c := rec.Cap
+		c.Approved = rec.Approved
+		if c.Manifest != nil {
+			c.Manifest.Body = rec.Body
 		}
-		rest = rest[k+int(n):]
-		c := e.cap
 		sub, err := fs.Sub(pf, c.Folder)
 		if err != nil {
 			return nil, false
@@ -148,4 +160,22 @@ func treeHash(fsys fs.FS) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// compilePatterns compiles the patterns a manifest's JSON leaves as text.
+func compilePatterns(m *skillmd.Manifest) bool {
+	if m == nil {
+		return true
+	}
+	for _, list := range [][]skillmd.Pattern{m.DangerPatterns, m.ConfirmPatterns} {
+		for i := range list {
+			re, err := regexp.Compile("(?i)" + list[i].Pattern)
+			if err != nil {
+				return false
+			}
+			list[i].Re = re
+			list[i].DotAll = regexp.MustCompile("(?is)" + list[i].Pattern) // valid: Re compiled
+		}
+	}
+	return true
 }

@@ -73,7 +73,7 @@ func TestParsedBuiltinsDecodeOrFallBack(t *testing.T) {
 			return data
 		}},
 		{name: "root file changed (not a capability)", used: true, spoil: func(m fstest.MapFS, data []byte) []byte {
-			m["parsed.go"] = &fstest.MapFile{Data: []byte("package builtin\n")}
+			m["parsed.jsonl"] = &fstest.MapFile{Data: []byte("another parsed form")}
 			return data
 		}},
 		{name: "other parser version", spoil: func(_ fstest.MapFS, data []byte) []byte {

@@ -3,16 +3,15 @@ package cerebellum
 import (
 	"io/fs"
 	"reflect"
-	"regexp"
 	"sync"
 	"time"
 
-	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/cerebellum/internal/scancache"
 )
 
 // manifestCacheVersion changes whenever the parser's output or the record
 // layout may change, so an old cache is ignored rather than trusted.
-const manifestCacheVersion = "scan-3"
+const manifestCacheVersion = "scan-4"
 
 // racyWindow is how recent a file's modification time may be before its
 // stat stops vouching for its content: within a timestamp tick of the scan
@@ -29,25 +28,18 @@ const racyWindow = 2 * time.Second
 // archive extractors) would otherwise be read again for 2 s.
 const racyChangeWindow = 100 * time.Millisecond
 
-// Keys of the cache log.
-const (
-	cacheCapPrefix  = "cap/"  // + folder: a scanEntry
-	cacheFailPrefix = "fail/" // + capability name: the failure last logged
-)
-
 // manifestCache remembers, per workspace capability folder, what the last
 // scan read from it (the capability with its parsed SKILL.md, hashes and
 // file list) together with the stat of every file and folder in it. A scan
 // trusts an entry whose stats all still match and reads only the folders
-// that changed; the entries live in a cacheLog, so a change writes only the
-// entries it touched. It also remembers which failures were logged (see
-// Registry.logFailuresLocked), so a restart does not log them again.
+// that changed; the entries live in a scancache.File. It also remembers
+// which failures were logged (see Registry.logFailuresLocked), so a
+// restart does not log them again.
 type manifestCache struct {
-	log   *cacheLog
-	codec *codec
+	file *scancache.File[*scanRecord]
 
 	mu sync.Mutex
-	// mem holds the entries decoded or read in this process, by folder.
+	// mem holds the entries handed out in this process, by folder.
 	mem map[string]*scanEntry
 }
 
@@ -84,15 +76,24 @@ type scanEntry struct {
 	live *Capability
 }
 
-func openManifestCache(path string) *manifestCache {
-	// The types' fingerprint retires entries written for other fields.
-	t := reflect.TypeFor[scanRecord]()
-	version := manifestCacheVersion + "-" + typeFingerprint(t)
-	return &manifestCache{log: openCacheLog(path, version), codec: newCodec(t), mem: map[string]*scanEntry{}}
+// scanRecord is a scanEntry as the cache file stores it.
+type scanRecord struct {
+	At    int64
+	Stats []fileStat
+	Cap   Capability
 }
 
-// entry returns what the last scan read from folder, decoding it from the
-// file at most once per process.
+// cacheVersion is the file's version: the types' fingerprint retires
+// entries written for other fields.
+func cacheVersion() string {
+	return manifestCacheVersion + "-" + scancache.Fingerprint(reflect.TypeFor[scanRecord]())
+}
+
+func openManifestCache(path string) *manifestCache {
+	return &manifestCache{file: scancache.Open[*scanRecord](path, cacheVersion()), mem: map[string]*scanEntry{}}
+}
+
+// entry returns what the last scan read from folder.
 func (c *manifestCache) entry(folder string) *scanEntry {
 	c.mu.Lock()
 	e, ok := c.mem[folder]
@@ -100,36 +101,19 @@ func (c *manifestCache) entry(folder string) *scanEntry {
 	if ok {
 		return e
 	}
-	raw := c.log.get(cacheCapPrefix + folder)
-	if raw == nil {
+	rec, ok := c.file.Get(folder)
+	if !ok || rec == nil {
 		return nil
 	}
-	e, err := c.codec.unmarshalEntry(raw)
-	if err != nil || !compilePatterns(e.cap.Manifest) {
-		return nil
-	}
+	e = &scanEntry{At: rec.At, Stats: rec.Stats, cap: &rec.Cap}
 	c.mu.Lock()
-	c.mem[folder] = e
+	if prev, ok := c.mem[folder]; ok {
+		e = prev // another scan worker got here first
+	} else {
+		c.mem[folder] = e
+	}
 	c.mu.Unlock()
 	return e
-}
-
-// compilePatterns compiles the patterns a manifest's JSON leaves as text.
-func compilePatterns(m *skillmd.Manifest) bool {
-	if m == nil {
-		return true
-	}
-	for _, list := range [][]skillmd.Pattern{m.DangerPatterns, m.ConfirmPatterns} {
-		for i := range list {
-			re, err := regexp.Compile("(?i)" + list[i].Pattern)
-			if err != nil {
-				return false
-			}
-			list[i].Re = re
-			list[i].DotAll = regexp.MustCompile("(?is)" + list[i].Pattern) // valid: Re compiled
-		}
-	}
-	return true
 }
 
 // fresh reports whether every file and folder of the entry is as it was,
@@ -156,11 +140,10 @@ func (e *scanEntry) fresh(d *statDir, folder string) bool {
 
 // store remembers what a scan read from folder.
 func (c *manifestCache) store(folder string, e *scanEntry) {
-	raw := c.codec.marshalEntry(e)
 	c.mu.Lock()
 	c.mem[folder] = e
 	c.mu.Unlock()
-	c.log.put(cacheCapPrefix+folder, raw)
+	c.file.Put(folder, &scanRecord{At: e.At, Stats: e.Stats, Cap: *e.cap})
 }
 
 // forget drops the entry of a folder that is gone.
@@ -168,13 +151,13 @@ func (c *manifestCache) forget(folder string) {
 	c.mu.Lock()
 	delete(c.mem, folder)
 	c.mu.Unlock()
-	c.log.put(cacheCapPrefix+folder, nil)
+	c.file.Delete(folder)
 }
 
 // prune forgets every folder not in keep (a full scan's folders).
 func (c *manifestCache) prune(keep map[string]bool) {
-	for _, k := range c.log.keys(cacheCapPrefix) {
-		if f := k[len(cacheCapPrefix):]; !keep[f] {
+	for _, f := range c.file.Keys() {
+		if !keep[f] {
 			c.forget(f)
 		}
 	}
@@ -187,7 +170,7 @@ func (c *manifestCache) prune(keep map[string]bool) {
 	c.mu.Unlock()
 }
 
-func (c *manifestCache) save() error { return c.log.save() }
+func (c *manifestCache) save() error { return c.file.Save() }
 
 // read returns the capability in folder (under dir, the source's root on
 // disk), from the cache when its stats vouch for it, else read afresh.

@@ -1,8 +1,6 @@
 package cerebellum
 
 import (
-	"context"
-	"encoding/json"
 	"io/fs"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
@@ -126,63 +124,3 @@ type Result struct {
 	// checked and capped by CapResult; see Image.
 	Images []Image `json:"images,omitempty"`
 }
-
-// Runtime serves the tools of one loaded capability: an interpreted plugin,
-// a native handler or an MCP connection.
-type Runtime interface {
-	// Call runs one tool with arguments already validated against its schema.
-	// A returned error is an infrastructure failure (panic, timeout, crash);
-	// a tool-level failure is a Result with IsError.
-	Call(ctx context.Context, tool string, args json.RawMessage) (Result, error)
-	// Close releases the runtime (plugin cleanup, server shutdown).
-	Close() error
-}
-
-// LoadRequest is everything a Loader needs to bring a capability to life.
-type LoadRequest struct {
-	Capability *Capability
-	// Workspace is the workspace root folder.
-	Workspace string
-	// Trusted is true for capabilities that ship with the app.
-	Trusted bool
-	// Granted are the permissions the user granted.
-	Granted []string
-	// Settings are the capability's declared settings with the values in
-	// force (the user's, else the defaults), keyed by setting key; the
-	// plugin host hands them to the plugin as env.Settings.
-	Settings map[string]string
-	// Learn, set for MCP capabilities, is how the runtime tells the engine
-	// what its server offers, after each listing (connect, list_changed):
-	// the engine names, caches and publishes the tools.
-	Learn func(Catalog)
-}
-
-// Loader makes Runtimes for one kind of capability. The plugin host, the MCP
-// client and native Go handlers each implement it.
-type Loader interface {
-	Load(ctx context.Context, req LoadRequest) (Runtime, error)
-}
-
-// Checker is an optional Loader extension: check a capability (compile a
-// plugin, check its permissions and tool set) without keeping an instance.
-// Install uses it to validate before anything is written.
-type Checker interface {
-	Check(ctx context.Context, req LoadRequest) error
-}
-
-// SourceChecker is an optional Loader extension: check a plugin's source
-// without running any of it. Validation uses it for a plugin whose declared
-// permissions are not granted yet, so no untrusted code runs with authority
-// the user has not given.
-type SourceChecker interface {
-	CheckSource(ctx context.Context, req LoadRequest) error
-}
-
-// RuntimeFunc adapts a function to a Runtime with nothing to close.
-type RuntimeFunc func(ctx context.Context, tool string, args json.RawMessage) (Result, error)
-
-func (f RuntimeFunc) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
-	return f(ctx, tool, args)
-}
-
-func (f RuntimeFunc) Close() error { return nil }

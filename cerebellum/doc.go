@@ -1,24 +1,32 @@
 // Package cerebellum is the capability engine: it finds, validates, loads
 // and calls the capabilities a conversation can use.
 //
-// It owns:
-//   - the Registry: the live set of capabilities read from the built-in tree
-//     (brain/cerebellum, embedded) and the workspace tree
-//     (<workspace>/brain/cerebellum), published as immutable Snapshots;
-//   - the user's decisions about each capability (enable, disable, grants),
-//     persisted through a StateStore, and the values of the settings each
-//     capability declares in SKILL.md, validated and persisted through a
-//     SettingsStore and handed to its runtime in LoadRequest.Settings;
-//   - runtimes: plugins and MCP servers are brought to life by Loaders on
-//     first use and closed when their capability changes;
-//   - the call pipeline: argument and result schemas, result size caps;
-//   - Sessions (a conversation's loaded set, least recently used first out),
-//     the capability index in the system prompt, and tool_search;
-//   - install, validate, remove, restore and Resync of workspace capabilities.
+// Read these first:
+//   - Registry (registry.go): the live set of capabilities, opened from
+//     Options (the built-in tree, the workspace, the stores, the loaders);
+//     it publishes an immutable Snapshot after every change.
+//   - Capability (capability.go): one folder with a SKILL.md, its kind
+//     (guide, plugin, MCP server), state and parsed manifest.
+//   - Snapshot (snapshot.go): what a conversation sees at one moment —
+//     capabilities by name, tool owners, the gate's patterns, tool_search.
+//   - Session (session.go): a conversation's loaded set; Registry.Tools,
+//     Index and Call (call.go) take one.
+//   - Runtime and Loader (lifecycle.go): every interface through which a
+//     plugin host, an MCP client or native Go code plugs in, beside the
+//     lifecycle that loads runtimes on first use and closes them when their
+//     capability changes.
+//
+// The rest, by file: index.go and toolbudget.go (what a request carries),
+// discovery.go (tool_search and reading sources, served by the engine
+// itself), install.go, validate.go, resync.go, statewrite.go, settings.go
+// and checkplugins.go (changing the workspace's capabilities), mcp.go (MCP
+// catalogs, tool names and policies), scan.go and cache.go (reading the
+// trees; the cache file is internal/scancache).
 //
 // It does not own the safety gate (brain/gate), the plugin host (plugins/)
-// or the workspace database (brain/store); those plug in through interfaces.
-// Sentinel errors live in errors.go; errors a person can act on carry a
-// hint (cerebellum/hint) naming the command or page that fixes them.
-// The format and rules are documented in docs/capabilities.md.
+// or the workspace database (brain/store); those plug in through the
+// interfaces above. Sentinel errors live in errors.go; errors a person can
+// act on carry a hint (cerebellum/hint). The SKILL.md format and the rules
+// are in docs/capabilities.md, the design and its measurements in
+// docs/core.md and docs/performance.md.
 package cerebellum

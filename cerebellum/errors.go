@@ -51,9 +51,6 @@ var (
 	// its own, so no request can carry one.
 	ErrOverBudget = errors.New("capability's tools do not fit the tool budget")
 
-	// errCorruptEntry: a manifest cache entry cannot be decoded (it is
-	// ignored and the folder read again).
-	errCorruptEntry = errors.New("corrupt manifest cache entry")
 	// ErrCollection: the input holds several skills; install them with
 	// InstallCollection (a *CollectionError names them).
 	ErrCollection = errors.New("holds several skills")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/cerebellum/tokens"
 )
@@ -22,7 +22,7 @@ func TestIndexBudgetInMemory(t *testing.T) {
 	for _, n := range []int{10, 1000, 10000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var scanned []*Capability
-			for _, g := range gen.Generate(n, 0, int64(n)) {
+			for _, g := range captest.Generate(n, 0, int64(n)) {
 				desc := g.SkillMD[strings.Index(g.SkillMD, "description: ")+len("description: "):]
 				desc = strings.Trim(desc[:strings.Index(desc, "\n")], `"`)
 				m := &skillmd.Manifest{Name: g.Name, Description: desc, Tools: make([]skillmd.Tool, g.Tools)}

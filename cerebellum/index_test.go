@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/cerebellum/tokens"
 )
 
@@ -70,11 +70,11 @@ func TestIndexBudgetHoldsAtScale(t *testing.T) {
 	for _, n := range sizes {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			e := newEnv(t)
-			caps := gen.Generate(n, 0, int64(n))
+			caps := captest.Generate(n, 0, int64(n))
 			for i := range caps {
 				caps[i].Plugin = ""
 			}
-			if err := gen.Write(cerebellum.CapabilitiesDir(e.ws), caps); err != nil {
+			if err := captest.Write(cerebellum.CapabilitiesDir(e.ws), caps); err != nil {
 				t.Fatal(err)
 			}
 			// Make the tool capabilities usable: give each a plugin source stand-in.
@@ -130,11 +130,11 @@ func TestIndexBudgetHoldsAtScale(t *testing.T) {
 
 func TestIndexRecentlyUsedGetsPriority(t *testing.T) {
 	e := newEnv(t)
-	caps := gen.Generate(300, 0, 3)
+	caps := captest.Generate(300, 0, 3)
 	for i := range caps {
 		caps[i].SkillMD = skill(caps[i].Name, "Guide number "+fmt.Sprint(i)+" about something useful for the user.")
 	}
-	gen.Write(cerebellum.CapabilitiesDir(e.ws), caps)
+	captest.Write(cerebellum.CapabilitiesDir(e.ws), caps)
 	r := e.open()
 	sess := r.NewSession("c", nil)
 	last := caps[len(caps)-1].Name // sorts late, so by name alone it would collapse

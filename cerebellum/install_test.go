@@ -215,8 +215,7 @@ func TestInstallForms(t *testing.T) {
 	// A zip with one top-level folder and junk.
 	z := filepath.Join(in, "pack.skill")
 	zipOf(t, z, map[string]string{"pack/SKILL.md": skill("pack", "Packed."), "pack/references/r.md": "ref", "__MACOSX/._SKILL.md": "junk"})
-	res, err = r.Install(ctx, z, cerebellum.InstallOptions{})
-	if err != nil {
+	if _, err := r.Install(ctx, z, cerebellum.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"recipes", "timer", "pack"} {

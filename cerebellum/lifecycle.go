@@ -2,12 +2,123 @@ package cerebellum
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
 	"sync"
+	"time"
 )
+
+// This file holds every interface through which runtimes and loaders plug
+// into the engine (a plugin host, an MCP client, native Go handlers), with
+// the lifecycle that drives them: loaded on first use, held by the calls
+// running on them, closed when their capability changes or the registry
+// closes. Stores (StateStore, SettingsStore, CatalogStore) and the built-in
+// tree's extensions (VerifiedFS, ParsedFS) sit beside what they serve.
+
+// Runtime serves the tools of one loaded capability: an interpreted plugin,
+// a native handler or an MCP connection.
+type Runtime interface {
+	// Call runs one tool with arguments already validated against its schema.
+	// A returned error is an infrastructure failure (panic, timeout, crash);
+	// a tool-level failure is a Result with IsError.
+	Call(ctx context.Context, tool string, args json.RawMessage) (Result, error)
+	// Close releases the runtime (plugin cleanup, server shutdown).
+	Close() error
+}
+
+// LoadRequest is everything a Loader needs to bring a capability to life.
+type LoadRequest struct {
+	Capability *Capability
+	// Workspace is the workspace root folder.
+	Workspace string
+	// Trusted is true for capabilities that ship with the app.
+	Trusted bool
+	// Granted are the permissions the user granted.
+	Granted []string
+	// Settings are the capability's declared settings with the values in
+	// force (the user's, else the defaults), keyed by setting key; the
+	// plugin host hands them to the plugin as env.Settings.
+	Settings map[string]string
+	// Learn, set for MCP capabilities, is how the runtime tells the engine
+	// what its server offers, after each listing (connect, list_changed):
+	// the engine names, caches and publishes the tools.
+	Learn func(Catalog)
+}
+
+// Loader makes Runtimes for one kind of capability. The plugin host, the MCP
+// client and native Go handlers each implement it.
+type Loader interface {
+	Load(ctx context.Context, req LoadRequest) (Runtime, error)
+}
+
+// Checker is an optional Loader extension: check a capability (compile a
+// plugin, check its permissions and tool set) without keeping an instance.
+// Install uses it to validate before anything is written.
+type Checker interface {
+	Check(ctx context.Context, req LoadRequest) error
+}
+
+// SourceChecker is an optional Loader extension: check a plugin's source
+// without running any of it. Validation uses it for a plugin whose declared
+// permissions are not granted yet, so no untrusted code runs with authority
+// the user has not given.
+type SourceChecker interface {
+	CheckSource(ctx context.Context, req LoadRequest) error
+}
+
+// RuntimeFunc adapts a function to a Runtime with nothing to close.
+type RuntimeFunc func(ctx context.Context, tool string, args json.RawMessage) (Result, error)
+
+func (f RuntimeFunc) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
+	return f(ctx, tool, args)
+}
+
+func (f RuntimeFunc) Close() error { return nil }
+
+// RuntimeState says how a runtime with a life of its own stands.
+type RuntimeState string
+
+const (
+	RuntimeStopped  RuntimeState = "stopped"
+	RuntimeStarting RuntimeState = "starting"
+	RuntimeRunning  RuntimeState = "running"
+	RuntimeCrashed  RuntimeState = "crashed"
+)
+
+// RuntimeStatus is what a StatusReporter says.
+type RuntimeStatus struct {
+	State RuntimeState `json:"state"`
+	// Error is the last failure (a crash, a failed start) with the
+	// server's last lines of output.
+	Error string `json:"error,omitempty"`
+	// Crashes counts crashes in a row (reset by a successful call).
+	Crashes int `json:"crashes,omitempty"`
+	// Since is when State began.
+	Since time.Time `json:"since,omitzero"`
+}
+
+// StatusReporter is an optional Runtime extension for runtimes with a
+// process or connection of their own (an MCP server).
+type StatusReporter interface {
+	Status() RuntimeStatus
+}
+
+// Starter is an optional Runtime extension: start now what the runtime
+// would otherwise start on its first call (an MCP server's connection).
+type Starter interface {
+	Start(ctx context.Context) error
+}
+
+// NativeProvider is an optional Loader extension: native runtimes of
+// built-in capabilities that belong with the loader (the mcp capability's
+// resource tool belongs with the MCP client). They are served like
+// Options.Native.
+type NativeProvider interface {
+	Natives() map[string]Runtime
+}
 
 // runtimeEntry is one loaded (or loading) instance of a capability. An
 // entry leaves the registry (dropped) when its capability changes, is
@@ -128,8 +239,9 @@ func (r *Registry) dropRuntime(name string) {
 	}
 }
 
-// Close releases every loaded runtime.
+// Close releases every loaded runtime and saves the manifest cache.
 func (r *Registry) Close() error {
+	r.saveCache()
 	r.rtMu.Lock()
 	entries := r.runtimes
 	r.runtimes = map[string]*runtimeEntry{}
@@ -285,4 +397,85 @@ func (r *Registry) markFailedAll(fails map[*Capability]error) {
 	}
 	sort.Strings(names)
 	r.notify(Change{Generation: snap.Generation, Reason: "failure", Names: names})
+}
+
+// RuntimeStatus says how capability name's runtime stands: running,
+// stopped (never started, idle or evicted) or crashed. ok is false for a
+// capability whose runtime reports nothing (plugins).
+func (r *Registry) RuntimeStatus(name string) (RuntimeStatus, bool) {
+	r.rtMu.Lock()
+	e := r.runtimes[name]
+	r.rtMu.Unlock()
+	if e == nil {
+		if c, ok := r.Snapshot().Get(name); ok && c.Kind == KindMCP {
+			return RuntimeStatus{State: RuntimeStopped}, true
+		}
+		return RuntimeStatus{}, false
+	}
+	e.mu.Lock()
+	loaded, rt := e.loaded, e.rt
+	e.mu.Unlock()
+	if !loaded {
+		return RuntimeStatus{State: RuntimeStarting}, true
+	}
+	if sr, ok := rt.(StatusReporter); ok {
+		return sr.Status(), true
+	}
+	return RuntimeStatus{}, false
+}
+
+// Start brings capability name's runtime up now (for an MCP server:
+// connect and list its tools) instead of on its first call.
+func (r *Registry) Start(ctx context.Context, name string) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if !c.Usable() {
+		return unusable(c, fmt.Errorf("%w: %s is %s", ErrDisabled, name, c.State))
+	}
+	rt, release, err := r.runtime(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if s, ok := rt.(Starter); ok {
+		return s.Start(ctx)
+	}
+	return nil
+}
+
+// Loader returns the loader of kind (nil when the build has none).
+func (r *Registry) Loader(kind Kind) Loader { return r.opts.Loaders[kind] }
+
+type registryKey struct{}
+
+// withRegistry carries the registry to native runtimes that need it (the
+// mcp capability reads resources through other capabilities' runtimes).
+func withRegistry(ctx context.Context, r *Registry) context.Context {
+	return context.WithValue(ctx, registryKey{}, r)
+}
+
+// RegistryFrom returns the registry a tool call runs in, or nil.
+func RegistryFrom(ctx context.Context) *Registry {
+	r, _ := ctx.Value(registryKey{}).(*Registry)
+	return r
+}
+
+// UseRuntime runs fn with capability name's runtime, loading it first,
+// and holds it until fn returns (a reload waits).
+func (r *Registry) UseRuntime(ctx context.Context, name string, fn func(Runtime) error) error {
+	c, err := r.Get(name)
+	if err != nil {
+		return err
+	}
+	if !c.Usable() {
+		return unusable(c, fmt.Errorf("%w: %s is %s", ErrDisabled, name, c.State))
+	}
+	rt, release, err := r.runtime(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return fn(rt)
 }

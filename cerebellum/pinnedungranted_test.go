@@ -1,7 +1,7 @@
 package cerebellum_test
 
 // Found by the session 5 attack review (s5-A H4); uses openAttack,
-// newCheckLoader and attackRunner of notgranted_attack5_test.go.
+// newCheckLoader and attackRunner of ungranted_loadpaths_test.go.
 
 import (
 	"strings"

@@ -208,10 +208,7 @@ func Open(opts Options) (*Registry, error) {
 		r.log = slog.New(slog.DiscardHandler)
 	}
 	r.cache = openManifestCache(opts.ManifestCache)
-	r.logged = map[string]string{}
-	for _, k := range r.cache.log.keys(cacheFailPrefix) {
-		r.logged[k[len(cacheFailPrefix):]] = string(r.cache.log.get(k))
-	}
+	r.logged = r.cache.file.Fails()
 	r.checks = openVerdictCache(opts.CheckCache)
 	if vf, ok := opts.Builtin.(VerifiedFS); ok {
 		r.verified = vf.Verified()
@@ -242,6 +239,7 @@ func Open(opts Options) (*Registry, error) {
 	}
 	r.quietFailures = -1
 	r.mu.Unlock()
+	r.saveCache()
 	if unknown := r.UnknownPinned(); len(unknown) > 0 {
 		r.log.Warn("config.json pins capabilities that are not installed", "names", unknown)
 	}
@@ -331,9 +329,6 @@ func (r *Registry) scan() ([]*Capability, error) {
 			keep[c.Folder] = true
 		}
 		r.cache.prune(keep)
-		if err := r.cache.save(); err != nil {
-			r.log.Warn("saving the manifest cache", "error", err)
-		}
 	}
 	return all, nil
 }
@@ -498,7 +493,7 @@ func (r *Registry) logFailuresLocked(snap *Snapshot) {
 		}
 		r.log.Warn("capability failed", "capability", c.Name, "error", c.Error)
 		r.logged[c.Name] = c.Error
-		r.cache.log.put(cacheFailPrefix+c.Name, []byte(c.Error))
+		r.cache.file.SetFail(c.Name, c.Error)
 	}
 	if len(r.logged) > failed {
 		for name := range r.logged {
@@ -508,11 +503,8 @@ func (r *Registry) logFailuresLocked(snap *Snapshot) {
 				r.log.Info("capability no longer failing", "capability", name, "state", c.State)
 			}
 			delete(r.logged, name)
-			r.cache.log.put(cacheFailPrefix+name, nil)
+			r.cache.file.SetFail(name, "")
 		}
-	}
-	if err := r.cache.save(); err != nil {
-		r.log.Warn("saving the manifest cache", "error", err)
 	}
 }
 
@@ -528,7 +520,7 @@ func (r *Registry) logChangedFailuresLocked(snap *Snapshot, names []string) {
 			}
 			r.log.Warn("capability failed", "capability", name, "error", c.Error)
 			r.logged[name] = c.Error
-			r.cache.log.put(cacheFailPrefix+name, []byte(c.Error))
+			r.cache.file.SetFail(name, c.Error)
 			continue
 		}
 		if _, was := r.logged[name]; !was {
@@ -538,8 +530,16 @@ func (r *Registry) logChangedFailuresLocked(snap *Snapshot, names []string) {
 			r.log.Info("capability no longer failing", "capability", name, "state", c.State)
 		}
 		delete(r.logged, name)
-		r.cache.log.put(cacheFailPrefix+name, nil)
+		r.cache.file.SetFail(name, "")
 	}
+}
+
+// saveCache writes the manifest cache when the scans or the failures logged
+// changed it. It is written whole (see scancache), so it is saved at the
+// end of Open, of a full Resync and at Close, not after every folder a
+// watcher reports: an edit not saved when a process ends is read again by
+// the next one, which is all a cache owes.
+func (r *Registry) saveCache() {
 	if err := r.cache.save(); err != nil {
 		r.log.Warn("saving the manifest cache", "error", err)
 	}

@@ -49,6 +49,7 @@ func (r *Registry) Resync(ctx context.Context) (Diff, error) {
 	if err := r.rescan("resync"); err != nil {
 		return Diff{}, err
 	}
+	r.saveCache()
 	return r.applySnapshot(before, r.Snapshot()), nil
 }
 
@@ -150,7 +151,7 @@ func sameApplied(old string, c *Capability, key string) bool {
 	return !strings.Contains(old, "|") && old == c.Hash
 }
 
-// diffDelta is diffHashes(before, hashesOf(snap)) for a snapshot that
+// diffDelta compares before with hashesOf(snap) for a snapshot that
 // differs from the one before was taken from (whose names, sorted, are
 // names) only in the capabilities snap.delta names. It returns the diff,
 // the new state and its names, sorted, without looking at the others.
@@ -361,23 +362,6 @@ func (d *Diff) settle(before, after map[string]string) {
 	sort.Strings(d.Unchanged)
 }
 
-func diffHashes(before, after map[string]string) Diff {
-	var d Diff
-	for name, h := range after {
-		old, ok := before[name]
-		switch {
-		case !ok:
-			d.Added = append(d.Added, name)
-		case old != h:
-			d.Changed = append(d.Changed, name)
-		default:
-			d.Unchanged = append(d.Unchanged, name)
-		}
-	}
-	d.settle(before, after)
-	return d
-}
-
 // Pending compares the folders on disk with the last applied state without
 // applying anything: what a Resync would report.
 func (r *Registry) Pending() (Diff, error) {
@@ -497,9 +481,6 @@ func (r *Registry) scanFolders(base []*Capability, folders []string) []*Capabili
 			r.cache.forget(f)
 			updates[f] = nil
 		}
-	}
-	if err := r.cache.save(); err != nil {
-		r.log.Warn("saving the manifest cache", "error", err)
 	}
 	out := make([]*Capability, 0, len(base)+len(updates))
 	var ws []*Capability

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // BenchmarkResyncEdit measures a folder Resync after one capability's
@@ -23,8 +23,8 @@ func BenchmarkResyncEdit(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ws := b.TempDir()
 			dir := cerebellum.CapabilitiesDir(ws)
-			caps := gen.Generate(n, 50, 1)
-			if err := gen.Write(dir, caps); err != nil {
+			caps := captest.Generate(n, 50, 1)
+			if err := captest.Write(dir, caps); err != nil {
 				b.Fatal(err)
 			}
 			then := time.Now().Add(-time.Hour)

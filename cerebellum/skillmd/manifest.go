@@ -1,6 +1,7 @@
 package skillmd
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -255,3 +256,26 @@ func ExpandSecrets(v string, lookup func(name string) (string, error)) (string, 
 
 // HasTools reports whether the manifest declares tools or an MCP server.
 func (m *Manifest) HasTools() bool { return len(m.Tools) > 0 }
+
+// GobEncode stores the pattern's text and reason; the compiled forms are
+// made again by GobDecode (the manifest cache stores manifests with gob).
+func (p Pattern) GobEncode() ([]byte, error) {
+	b := binary.AppendUvarint(nil, uint64(len(p.Pattern)))
+	b = append(b, p.Pattern...)
+	return append(b, p.Reason...), nil
+}
+
+// GobDecode reads what GobEncode wrote and compiles the pattern.
+func (p *Pattern) GobDecode(data []byte) error {
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)-k) {
+		return ErrCorruptPattern
+	}
+	pat := string(data[k : k+int(n)])
+	re, err := regexp.Compile("(?i)" + pat)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrCorruptPattern, err)
+	}
+	*p = Pattern{Pattern: pat, Reason: string(data[k+int(n):]), Re: re, DotAll: regexp.MustCompile("(?is)" + pat)}
+	return nil
+}

@@ -14,6 +14,9 @@ var (
 	ErrNoFrontmatter = errors.New("SKILL.md must start with a YAML frontmatter block between --- lines")
 	// ErrTooLarge marks a SKILL.md over MaxFileSize.
 	ErrTooLarge = errors.New("SKILL.md is too large")
+	// ErrCorruptPattern marks a stored pattern (Pattern.GobDecode) that
+	// cannot be read back.
+	ErrCorruptPattern = errors.New("stored pattern is damaged")
 )
 
 // Problem is one finding about a SKILL.md, with its place in the file when known.

@@ -35,11 +35,11 @@ func writeReviewZip(t *testing.T, entries [][2]string) string {
 	return out
 }
 
-// TestReviewSurveyListsEverySkill: a skill whose own SKILL.md is rejected
+// TestSkillSurveyListsEverySkill: a skill whose own SKILL.md is rejected
 // (a folder differing only in case from another, a name Stage refuses, a
 // link) is listed with its problem, never silently left out of the
 // survey, so a user installing --all learns it was not installed.
-func TestReviewSurveyListsEverySkill(t *testing.T) {
+func TestSkillSurveyListsEverySkill(t *testing.T) {
 	const md = "---\nname: x\ndescription: y\n---\nz\n"
 	in := writeReviewZip(t, [][2]string{
 		{"a/SKILL.md", md},
@@ -69,7 +69,7 @@ func TestReviewSurveyListsEverySkill(t *testing.T) {
 }
 
 // A folder whose SKILL.md is a symbolic link is listed with ErrLink.
-func TestReviewSurveyListsLinkedSkillMD(t *testing.T) {
+func TestSkillSurveyListsLinkedSkillMD(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{"good", "linked"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/fsclock"
+	"github.com/wrasse-app/wrasse/cerebellum/fsclocktest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -84,7 +84,7 @@ func TestCapsListGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	edited := bytes.Replace(data, []byte("the fridge."), []byte("the larder."), 1)
-	fsclock.WaitChangeTick(t, skill) // else the edit may keep the cached change time
+	fsclocktest.WaitChangeTick(t, skill) // else the edit may keep the cached change time
 	if err := os.WriteFile(skill, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}

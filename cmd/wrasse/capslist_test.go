@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // FuzzOneLine holds the listing's one-pass oneLine equal to
@@ -82,7 +82,7 @@ func TestWriteColumnsIsTabwriter(t *testing.T) {
 // parallel path.
 func TestCapsListManyAsBefore(t *testing.T) {
 	ws := t.TempDir()
-	if err := gen.Write(cerebellum.CapabilitiesDir(ws), gen.Generate(1200, 12, 1)); err != nil {
+	if err := captest.Write(cerebellum.CapabilitiesDir(ws), captest.Generate(1200, 12, 1)); err != nil {
 		t.Fatal(err)
 	}
 	reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Logger: slog.New(slog.DiscardHandler)})

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // callRegistry opens a registry on a workspace holding one trivial plugin
@@ -17,7 +17,7 @@ func callRegistry(tb testing.TB) (*cerebellum.Registry, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ws, err := writeWorkspace(filepath.Join(tb.TempDir(), "ws"), []gen.Capability{c})
+	ws, err := writeWorkspace(filepath.Join(tb.TempDir(), "ws"), []captest.Capability{c})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // BenchmarkEnterToRequest is the models section's Enter row as a Go
@@ -19,7 +19,7 @@ import (
 // request and the reply "Noted."). The first turn, which learns the
 // window, runs before the timer.
 func BenchmarkEnterToRequest(b *testing.B) {
-	ws, err := writeWorkspace(filepath.Join(b.TempDir(), "ws"), gen.Generate(enterCaps, enterCaps, 1))
+	ws, err := writeWorkspace(filepath.Join(b.TempDir(), "ws"), captest.Generate(enterCaps, enterCaps, 1))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // TestMain lets this test binary serve as a measuring child, as the
@@ -30,7 +30,7 @@ func TestChildren(t *testing.T) {
 	ctx := t.Context()
 	child := childRunner(SelfChild(os.Args[0]))
 	tmp := t.TempDir()
-	ws, err := writeWorkspace(filepath.Join(tmp, "ws"), gen.Generate(30, 3, 1))
+	ws, err := writeWorkspace(filepath.Join(tmp, "ws"), captest.Generate(30, 3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // sectionModels measures what talking to real model servers costs a turn
@@ -46,7 +46,7 @@ func (r *runner) modelsSection(ctx context.Context) []Row {
 func (r *runner) enterToRequest(ctx context.Context, turns int) []Row {
 	measure := fmt.Sprintf("Enter to request sent, %s capabilities, %s-message conversation (Ollama)", FormatInt(enterCaps), FormatInt(enterMessages))
 	fail := func(err error) []Row { return []Row{errorRow(sectionModels, measure, err)} }
-	ws, err := writeWorkspace(filepath.Join(r.tmp, "models-enter"), gen.Generate(enterCaps, enterCaps, r.cfg.Seed))
+	ws, err := writeWorkspace(filepath.Join(r.tmp, "models-enter"), captest.Generate(enterCaps, enterCaps, r.cfg.Seed))
 	if err != nil {
 		return fail(err)
 	}

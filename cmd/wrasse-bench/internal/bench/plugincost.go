@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -30,13 +30,13 @@ func trivialHandler(_ context.Context, req *sdk.Request) (*sdk.Result, error) {
 
 // trivialCapability returns the first generated capability with a plugin:
 // its handlers return a constant, so a call measures the machinery alone.
-func trivialCapability(seed int64) (gen.Capability, error) {
-	for _, c := range gen.Generate(50, 50, seed) {
+func trivialCapability(seed int64) (captest.Capability, error) {
+	for _, c := range captest.Generate(50, 50, seed) {
 		if c.Plugin != "" {
 			return c, nil
 		}
 	}
-	return gen.Capability{}, fmt.Errorf("the generator made no plugin capability for seed %d", seed)
+	return captest.Capability{}, fmt.Errorf("the generator made no plugin capability for seed %d", seed)
 }
 
 // loadTimes loads c through a fresh host runs times and returns each load
@@ -68,7 +68,7 @@ func firstInterpretation(ctx context.Context, tmp string, runs int, seed int64) 
 	if err != nil {
 		return []Row{errorRow(sectionPlugins, "first interpretation", err)}
 	}
-	ws, err := writeWorkspace(filepath.Join(tmp, "plugin-trivial"), []gen.Capability{trivial})
+	ws, err := writeWorkspace(filepath.Join(tmp, "plugin-trivial"), []captest.Capability{trivial})
 	if err != nil {
 		return []Row{errorRow(sectionPlugins, "first interpretation", err)}
 	}
@@ -166,7 +166,7 @@ func callCost(ctx context.Context, tmp string, iters, reps int, seed int64) []Ro
 	if err != nil {
 		return []Row{errorRow(sectionPlugins, measure, err)}
 	}
-	ws, err := writeWorkspace(filepath.Join(tmp, "plugin-call"), []gen.Capability{c})
+	ws, err := writeWorkspace(filepath.Join(tmp, "plugin-call"), []captest.Capability{c})
 	if err != nil {
 		return []Row{errorRow(sectionPlugins, measure, err)}
 	}
@@ -244,7 +244,7 @@ var nativeRuntime = cerebellum.RuntimeFunc(func(ctx context.Context, tool string
 
 // nativeRegistry opens a registry in which c is a built-in served by
 // nativeRuntime: the registry's share of a call without the interpreter.
-func nativeRegistry(c gen.Capability) (*cerebellum.Registry, cerebellum.Runtime, error) {
+func nativeRegistry(c captest.Capability) (*cerebellum.Registry, cerebellum.Runtime, error) {
 	reg, err := cerebellum.Open(cerebellum.Options{
 		Builtin: fstest.MapFS{c.Name + "/SKILL.md": &fstest.MapFile{Data: []byte(c.SkillMD)}},
 		Native:  map[string]cerebellum.Runtime{c.Name: nativeRuntime},

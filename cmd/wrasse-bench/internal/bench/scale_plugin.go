@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
@@ -37,7 +37,7 @@ func (r *runner) scalePlugin(ctx context.Context) []Row {
 	if err != nil {
 		return []Row{errorRow(sectionScale, measure, err)}
 	}
-	ws, err := writeWorkspace(filepath.Join(r.tmp, "plugin-child-call"), []gen.Capability{c})
+	ws, err := writeWorkspace(filepath.Join(r.tmp, "plugin-child-call"), []captest.Capability{c})
 	if err != nil {
 		return []Row{errorRow(sectionScale, measure, err)}
 	}

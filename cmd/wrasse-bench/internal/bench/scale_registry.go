@@ -15,7 +15,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 // Targets of issue 14 for the capability registry.
@@ -339,8 +339,8 @@ func (r *runner) firstStartPeaks(ctx context.Context, probe, bin, tag string, n 
 
 // registryWorkspace writes n generated capabilities (one in 20 with a
 // working plugin) under root.
-func registryWorkspace(root string, n int, seed int64) (string, []gen.Capability, error) {
-	caps := gen.Generate(n, max(n/20, 1), seed)
+func registryWorkspace(root string, n int, seed int64) (string, []captest.Capability, error) {
+	caps := captest.Generate(n, max(n/20, 1), seed)
 	ws, err := agedWorkspace(root, caps)
 	return ws, caps, err
 }
@@ -349,7 +349,7 @@ func registryWorkspace(root string, n int, seed int64) (string, []gen.Capability
 // file and folder dated an hour back: a workspace as it stands between
 // edits. (Files modified within the last seconds are read again on every
 // scan, however their stat looks, as git does with racily clean files.)
-func agedWorkspace(root string, caps []gen.Capability) (string, error) {
+func agedWorkspace(root string, caps []captest.Capability) (string, error) {
 	ws, err := writeWorkspace(root, caps)
 	if err != nil {
 		return "", err
@@ -448,7 +448,7 @@ func (r *runner) registryCurves(ctx context.Context, bin string) []Row {
 // resyncCosts opens ws in this process and times Resync with nothing
 // changed, then a folder Resync after editing one capability, runs times
 // each.
-func resyncCosts(ctx context.Context, ws string, caps []gen.Capability, runs int) (unchanged, edited []time.Duration, cpu [2][]time.Duration, err error) {
+func resyncCosts(ctx context.Context, ws string, caps []captest.Capability, runs int) (unchanged, edited []time.Duration, cpu [2][]time.Duration, err error) {
 	reg, err := openRegistry(ws, newHost())
 	if err != nil {
 		return nil, nil, cpu, err
@@ -499,7 +499,7 @@ func resyncCosts(ctx context.Context, ws string, caps []gen.Capability, runs int
 // counts the log lines a warm start writes.
 func (r *runner) brokenPlugins(ctx context.Context, bin string) []Row {
 	measure := fmt.Sprintf("start-up (`caps list`), %d broken plugins among %s capabilities", brokenPlugins, FormatInt(brokenCaps))
-	caps := gen.Generate(brokenCaps, 50, r.cfg.Seed)
+	caps := captest.Generate(brokenCaps, 50, r.cfg.Seed)
 	clean, err := agedWorkspace(filepath.Join(r.tmp, "broken-none"), caps)
 	if err != nil {
 		return []Row{errorRow(sectionScale, measure, err)}
@@ -507,7 +507,7 @@ func (r *runner) brokenPlugins(ctx context.Context, bin string) []Row {
 	defer os.RemoveAll(clean)
 	// The same capabilities, 400 of those declaring tools without a plugin
 	// given a plugin that does not compile.
-	var broken []gen.Capability
+	var broken []captest.Capability
 	nb := 0
 	for _, c := range caps {
 		if c.Plugin == "" && c.Tools > 0 && nb < brokenPlugins {

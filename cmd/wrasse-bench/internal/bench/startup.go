@@ -14,7 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 )
 
 const sectionStartup = "start-up"
@@ -68,7 +68,7 @@ func buildWrasse(ctx context.Context, repo, dir string) (string, error) {
 // startupWorkspace writes the 1,000-capability workspace (50 with plugins)
 // under root.
 func startupWorkspace(root string, seed int64) (string, error) {
-	return writeWorkspace(root, gen.Generate(startupCaps, startupPlugins, seed))
+	return writeWorkspace(root, captest.Generate(startupCaps, startupPlugins, seed))
 }
 
 // runWall runs bin with args to completion and returns its wall time and

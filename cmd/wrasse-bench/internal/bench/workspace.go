@@ -13,19 +13,19 @@ import (
 	"github.com/wrasse-app/wrasse/brain/history"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/cerebellum/search"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
 // writeWorkspace writes caps as a workspace under root (into
 // root/brain/cerebellum) and returns root.
-func writeWorkspace(root string, caps []gen.Capability) (string, error) {
+func writeWorkspace(root string, caps []captest.Capability) (string, error) {
 	dir := cerebellum.CapabilitiesDir(root)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create workspace %s: %w", root, err)
 	}
-	if err := gen.Write(dir, caps); err != nil {
+	if err := captest.Write(dir, caps); err != nil {
 		return "", fmt.Errorf("write capabilities into %s: %w", dir, err)
 	}
 	return root, nil
@@ -73,14 +73,14 @@ func openRegistryWith(builtins fs.FS, ws string, host *plugins.Host) (*cerebellu
 type space struct {
 	n    int
 	dir  string
-	caps []gen.Capability
+	caps []captest.Capability
 	reg  *cerebellum.Registry
 }
 
 // economySpace generates n capabilities, every one with tools served by a
 // (trivial) plugin, so all of them are usable and all their tools count.
 func economySpace(tmp string, n int, seed int64) (*space, error) {
-	caps := gen.Generate(n, n, seed)
+	caps := captest.Generate(n, n, seed)
 	dir, err := writeWorkspace(filepath.Join(tmp, fmt.Sprintf("ws-%d", n)), caps)
 	if err != nil {
 		return nil, err

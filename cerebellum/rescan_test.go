@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/fsclock"
-	"github.com/wrasse-app/wrasse/cerebellum/gen"
+	"github.com/wrasse-app/wrasse/cerebellum/captest"
+	"github.com/wrasse-app/wrasse/cerebellum/fsclocktest"
 )
 
 // recordHandler keeps every log record, to count them.
@@ -68,8 +68,8 @@ func (l *failingChecker) Check(_ context.Context, req cerebellum.LoadRequest) er
 func TestBrokenPluginsLoggedOncePerChange(t *testing.T) {
 	const broken = 400
 	ws := t.TempDir()
-	caps := gen.Generate(broken, broken, 7)
-	if err := gen.Write(cerebellum.CapabilitiesDir(ws), caps); err != nil {
+	caps := captest.Generate(broken, broken, 7)
+	if err := captest.Write(cerebellum.CapabilitiesDir(ws), caps); err != nil {
 		t.Fatal(err)
 	}
 	cacheDir := t.TempDir()
@@ -265,7 +265,7 @@ func TestStatCacheSeesEveryEdit(t *testing.T) {
 		}, func(c *cerebellum.Capability) bool { return !strings.Contains(strings.Join(c.Files, ","), "extra.txt") }},
 	} {
 		// The edit's change time must differ from the cached one.
-		fsclock.WaitChangeTick(t, filepath.Join(dir, "SKILL.md"))
+		fsclocktest.WaitChangeTick(t, filepath.Join(dir, "SKILL.md"))
 		if err := tc.edit(); err != nil {
 			t.Fatal(err)
 		}

@@ -12,11 +12,11 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
-// TestReviewAllowedToolsRespectStates: a skill's allowed-tools never loads
+// TestSkillAllowedToolsRespectStates: a skill's allowed-tools never loads
 // a capability the user switched off, one that failed, or one that does
 // not exist, whether named by capability or by one of its tools; and a
 // skill the user switched off loads nothing when it is read.
-func TestReviewAllowedToolsRespectStates(t *testing.T) {
+func TestSkillAllowedToolsRespectStates(t *testing.T) {
 	e := skillsEnv(t)
 	e.addWorkspace("off", skill("off", "Switched off by the user.", "off_run"), true)
 	e.addWorkspace("ghost", skill("ghost", "Failed: tools without a plugin.", "ghost_run"), false)
@@ -59,10 +59,10 @@ func TestReviewAllowedToolsRespectStates(t *testing.T) {
 	}
 }
 
-// TestReviewCollectionPick: only picks what it names. A root picks that
+// TestSkillCollectionPick: only picks what it names. A root picks that
 // skill alone even when another skill's name equals it (the Capabilities
 // page picks by root), and a name given twice is not "missing".
-func TestReviewCollectionPick(t *testing.T) {
+func TestSkillCollectionPick(t *testing.T) {
 	src := t.TempDir()
 	for dir, name := range map[string]string{"pdf": "pdf", "extra/pdf": "pdf-extra", "calc-notes": "calc-notes"} {
 		if err := os.MkdirAll(filepath.Join(src, dir), 0o755); err != nil {
@@ -98,10 +98,10 @@ func TestReviewCollectionPick(t *testing.T) {
 	}
 }
 
-// TestReviewCollectionRefusedSkillListed: a skill whose SKILL.md the
+// TestSkillCollectionRefusedSkillListed: a skill whose SKILL.md the
 // survey refuses (here a link) is an item of its own with the reason, and
 // nothing of it is installed.
-func TestReviewCollectionRefusedSkillListed(t *testing.T) {
+func TestSkillCollectionRefusedSkillListed(t *testing.T) {
 	src := t.TempDir()
 	for _, d := range []string{"good", "linked"} {
 		if err := os.MkdirAll(filepath.Join(src, d), 0o755); err != nil {
@@ -128,10 +128,10 @@ func TestReviewCollectionRefusedSkillListed(t *testing.T) {
 	}
 }
 
-// TestReviewAllowedToolsExactNameWins: an allowed-tools entry naming a tool
+// TestSkillAllowedToolsExactNameWins: an allowed-tools entry naming a tool
 // exactly loads that tool's capability, never another one's whose tool
 // differs only in case (which one was left to map order).
-func TestReviewAllowedToolsExactNameWins(t *testing.T) {
+func TestSkillAllowedToolsExactNameWins(t *testing.T) {
 	e := skillsEnv(t)
 	e.addWorkspace("lookalike", skill("lookalike", "A tool named like calc's.", "CALC_EVAL"), true)
 	e.addWorkspace("user", "---\nname: user\ndescription: Uses calc.\nallowed-tools: calc_eval\n---\nx\n", false)

@@ -17,7 +17,7 @@ import (
 // a request in between it stays unloaded. Resync promises "every
 // conversation keeps its loaded set minus what disappeared", so the
 // re-added capability must not be loaded until the model loads it again.
-func TestQARemovedThenReaddedCapabilityIsNotLoadedAgain(t *testing.T) {
+func TestRemovedThenReaddedCapabilityIsNotLoadedAgain(t *testing.T) {
 	e := newEnv(t)
 	md := skill("back", "Comes back.", "back_run")
 	e.addWorkspace("back", md, true)

@@ -1,4 +1,4 @@
-package fsclock
+package fsclocktest
 
 import (
 	"os"

@@ -71,7 +71,7 @@ func openAttack(t *testing.T, e *env, l cerebellum.Loader) *cerebellum.Registry 
 // named by a guide's allowed-tools): none loads or checks-by-running it,
 // none marks it failed, and the conversation never counts it loaded.
 // CheckPlugins checks its source only, against what it declares.
-func TestUngrantedPluginNoPathRunsItAttack5(t *testing.T) {
+func TestUngrantedPluginNoPathRunsIt(t *testing.T) {
 	for _, pinned := range []bool{false, true} {
 		e := newEnv(t)
 		e.addWorkspace("runner", attackRunner, true)
@@ -140,7 +140,7 @@ func TestUngrantedPluginNoPathRunsItAttack5(t *testing.T) {
 // adds a permission, or one that changes the code, or breaks SKILL.md
 // leaves the plugin unloaded once applied; revoking closes what was loaded.
 // Removing the permission line makes it run with no grants at all.
-func TestGrantsAfterEditsAttack5(t *testing.T) {
+func TestGrantsAfterEdits(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	e.addWorkspace("runner", attackRunner, true)
@@ -221,7 +221,7 @@ func TestGrantsAfterEditsAttack5(t *testing.T) {
 
 // A guide, or an MCP capability, declaring permissions runs no plugin
 // code: a guide with plugin/ sources but no tools is never loaded.
-func TestGuideWithPermissionsAndSourceNeverLoadsAttack5(t *testing.T) {
+func TestGuideWithPermissionsAndSourceNeverLoads(t *testing.T) {
 	e := newEnv(t)
 	e.addWorkspace("sneaky", "---\nname: sneaky\ndescription: Sneaky guide.\npermissions: [exec]\n---\nRead me.\n", true)
 	l := newCheckLoader()

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package fsclock
+package fsclocktest
 
 import "testing"
 
