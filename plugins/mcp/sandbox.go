@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 MCP roots and logging are deprecated from protocol 2026-07-28 on and still what servers of earlier versions (most) use
+
 import (
 	"fmt"
 	"net/url"
@@ -138,15 +140,9 @@ func (l *Loader) roots() []string {
 }
 
 // mcpRoots are the folders granted to the assistant as MCP roots.
-// Roots are deprecated from protocol 2026-07-28 on and still what servers
-// of earlier versions (most) read, hence the lint:ignore lines.
-//
-//lint:ignore SA1019 roots: see above
 func (l *Loader) mcpRoots() []*sdk.Root {
-	//lint:ignore SA1019 roots: see above
 	var out []*sdk.Root
 	for _, r := range l.roots() {
-		//lint:ignore SA1019 roots: see above
 		out = append(out, &sdk.Root{Name: filepath.Base(r), URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String()})
 	}
 	return out

@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 MCP roots and logging are deprecated from protocol 2026-07-28 on and still what servers of earlier versions (most) use
+
 import (
 	"context"
 	"encoding/json"
@@ -345,7 +347,6 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.l.opts.Terminate}
 	}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}, ElicitationHandler: s.elicitHandler}
-	//lint:ignore SA1019 roots are deprecated from protocol 2026-07-28 on, and still what servers of earlier versions (most) read
 	roots := []*sdk.Root(nil)
 	if c.cmd != nil && !namesFolder(res.args) {
 		// The folders granted to the assistant are the roots of a server
@@ -356,7 +357,6 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 	}
 	if len(roots) > 0 {
 		// listChanged: a change of grants reaches it (RootsChanged).
-		//lint:ignore SA1019 as roots above
 		opts.Capabilities.RootsV2 = &sdk.RootCapabilities{ListChanged: true}
 	}
 	if !s.oneShot {
@@ -372,7 +372,6 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "wrasse", Version: s.l.opts.Version}, opts)
 	// Roots are deprecated from protocol 2026-07-28 on, and still what
 	// servers of earlier versions (most) read.
-	//lint:ignore SA1019 as roots above
 	client.AddRoots(roots...)
 	c.client, c.roots = client, roots
 	cs, err := client.Connect(ctx, t, nil)
