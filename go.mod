@@ -21,6 +21,13 @@ require (
 )
 
 require (
+	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
+	honnef.co/go/tools v0.8.2 // indirect
+)
+
+require (
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
@@ -92,3 +99,5 @@ require (
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78
 	mvdan.cc/sh/v3 v3.14.1
 )
+
+tool honnef.co/go/tools/cmd/staticcheck

@@ -14,6 +14,7 @@ var (
 	ErrNotUserMessage = errors.New("not a user message")
 	// ErrRunning means another Wrasse holds the workspace; the instance
 	// socket could not take the request either.
+	//lint:ignore ST1005 Wrasse is a name
 	ErrRunning = errors.New("Wrasse is already open with this workspace")
 	// ErrNotLoaded means a conversation has not loaded the capability
 	// asked to unload.

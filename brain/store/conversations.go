@@ -182,7 +182,7 @@ func (d *DB) DeleteConversation(id ID) error {
 		prefix := conversationKey(id)
 		var stale [][]byte
 		c := sb.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && len(k) >= 8 && string(k[:8]) == string(prefix); k, _ = c.Next() {
+		for k, _ := c.Seek(prefix); len(k) >= 8 && string(k[:8]) == string(prefix); k, _ = c.Next() {
 			stale = append(stale, append([]byte(nil), k...))
 		}
 		for _, k := range stale {

@@ -84,13 +84,12 @@ func fixtureBytes(t testing.TB, convs int) []byte {
 
 // layout finds pages worth damaging in a sound file.
 type layout struct {
-	pageSize             int
-	root, freelist       uint64
-	conversations        uint64   // the conversations bucket's root page
-	eventLeaves          []uint64 // leaf pages of one conversation's events
-	eventsConv           ID       // that conversation
-	highWater            uint64
-	metaTxid0, metaTxid1 uint64
+	pageSize       int
+	root, freelist uint64
+	conversations  uint64   // the conversations bucket's root page
+	eventLeaves    []uint64 // leaf pages of one conversation's events
+	eventsConv     ID       // that conversation
+	highWater      uint64
 }
 
 func findLayout(t testing.TB, data []byte) layout {

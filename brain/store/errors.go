@@ -6,6 +6,7 @@ import "errors"
 // with the name of what was being done.
 var (
 	// ErrLocked means another process holds the workspace database.
+	//lint:ignore ST1005 Wrasse is a name
 	ErrLocked = errors.New("Wrasse is already running with this workspace")
 	// ErrNotFound means the conversation, event, secret or setting does not exist.
 	ErrNotFound = errors.New("not found")

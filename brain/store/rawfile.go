@@ -304,9 +304,6 @@ func (w *walker) problem(format string, a ...any) {
 	w.more++
 }
 
-// damaged is the number of problems found.
-func (w *walker) damaged() int { return len(w.problems) + w.more }
-
 // entry is one key of a bucket: a value, or a nested bucket.
 type entry struct {
 	key, value []byte

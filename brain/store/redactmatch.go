@@ -440,11 +440,6 @@ func (m *matcher) moveSparse(st int32, c byte) int32 {
 	}
 }
 
-// continues reports whether c is the next byte of some form st is in.
-func (m *matcher) continues(st int32, c byte) bool {
-	return m.depth[m.move(st, c)] == m.depth[st]+1
-}
-
 // goesOn reports whether the match st goes on at s[k:]: its next bytes
 // (gaps passed over) continue it for confirmBytes bytes or until a form
 // is complete. more says s ends before it could tell.

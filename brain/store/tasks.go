@@ -206,8 +206,8 @@ func (d *DB) Runs(task tasks.ID, limit int) ([]tasks.Run, error) {
 		prefix := encodeU64(uint64(task))
 		c := tx.Bucket([]byte(bucketTaskRuns)).Cursor()
 		// Seek past the prefix and walk back: newest first.
-		k, v := c.Seek(runKey(task+1, 0))
-		if k == nil {
+		var k, v []byte
+		if k, _ = c.Seek(runKey(task+1, 0)); k == nil {
 			k, v = c.Last()
 		} else {
 			k, v = c.Prev()

@@ -209,7 +209,7 @@ func (r Runtime) KeptModes() []KeptMode {
 // runtimeDirProblem says what to do about a runtime folder that is not
 // private.
 func runtimeDirProblem(dir string, err error) error {
-	return fmt.Errorf("Wrasse's runtime folder is not private to you: %w. Another user or program may have made it to "+
+	return fmt.Errorf("the runtime folder of Wrasse is not private to you: %w. Another user or program may have made it to "+
 		"intercept Wrasse's commands: remove %s (or set %s to a folder only you can use) and start Wrasse again",
 		err, dir, EnvRuntimeDir)
 }

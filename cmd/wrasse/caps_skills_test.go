@@ -77,6 +77,9 @@ func TestCapsInstallCollection(t *testing.T) {
 				t.Fatalf("--all: %d %q %q", code, out, errs)
 			}
 			code, out, errs = cli(t, ws, "caps", "list", "--no-check")
+			if code != 0 {
+				t.Fatalf("caps list: %d %q", code, errs)
+			}
 			for _, name := range []string{"pdf", "spec-full", "web-builder"} {
 				if !strings.Contains(out, name) {
 					t.Errorf("list lacks %s:\n%s", name, out)

@@ -10,7 +10,6 @@ import (
 // Without process groups only the direct child is ended (the SDK does it).
 func ownGroup(*exec.Cmd)              {}
 func signalGroup(int, syscall.Signal) {}
-func groupAlive(int) bool             { return false }
 
 const (
 	sigTerm = syscall.Signal(15)

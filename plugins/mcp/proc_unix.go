@@ -30,11 +30,6 @@ func signalGroup(pid int, sig syscall.Signal) {
 	}
 }
 
-// groupAlive reports whether any process of the group led by pid lives.
-func groupAlive(pid int) bool {
-	return pid > 0 && syscall.Kill(-pid, 0) == nil
-}
-
 const (
 	sigTerm = syscall.SIGTERM
 	sigKill = syscall.SIGKILL

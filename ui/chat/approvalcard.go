@@ -151,5 +151,3 @@ func scopeText(req gate.Request) string {
 	}
 	return "Approve for this chat covers " + covers + "."
 }
-
-func (a *approvalCard) heightFor(width float32) float32 { return a.col.heightFor(width) }

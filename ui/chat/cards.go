@@ -106,12 +106,3 @@ func (c *cards) forget() {
 		}
 	}
 }
-
-// count is how many cards there are, for tests.
-func (c *cards) count() int {
-	n := 0
-	for _, slots := range c.kinds {
-		n += len(slots)
-	}
-	return n
-}

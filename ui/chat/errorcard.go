@@ -82,8 +82,6 @@ func (e *errorCard) bind(r *row, last bool) {
 	}
 }
 
-func (e *errorCard) heightFor(width float32) float32 { return e.col.heightFor(width) }
-
 // stoppedByUser reports whether error row r says the user stopped the
 // turn (Esc or Stop).
 func stoppedByUser(r *row) bool {

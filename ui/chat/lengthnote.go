@@ -17,10 +17,9 @@ import (
 // (store.StatusLength): it says so and, on the last reply, offers
 // Continue, which asks the model for the rest (App.Continue).
 type lengthNote struct {
-	quiet bool
-	text  *widget.Label
-	cont  *widget.Button
-	box   *fyne.Container
+	text *widget.Label
+	cont *widget.Button
+	box  *fyne.Container
 }
 
 func newLengthNote(c *Chat) *lengthNote {

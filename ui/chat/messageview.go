@@ -131,8 +131,6 @@ func (v *messageView) bind(r *row, last bool) {
 	canvas.Refresh(v.col)
 }
 
-func (v *messageView) heightFor(width float32) float32 { return v.col.heightFor(width) }
-
 // lastPiece reports whether piece row r is the last row of its message
 // (no bar follows it).
 func lastPiece(r *row) bool {

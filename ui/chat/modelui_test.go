@@ -340,11 +340,6 @@ func (h *harness) choose(model string) {
 	h.t.Fatalf("no entry %q in\n%s", model, h.menuLabels())
 }
 
-func (h *harness) lastModel() string {
-	r := h.model.Requests()
-	return r[len(r)-1].Model
-}
-
 // A model the server lists without tool support gets plain chat: the
 // request carries no tool schemas, and a note under the reply says why
 // and what to pick instead; the note is kept when the conversation is

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"image/color"
 	"net/url"
 	"strings"
 	"testing"
@@ -472,7 +473,7 @@ func TestMarkupGoldens(t *testing.T) {
 	for _, variant := range []struct {
 		name string
 		th   fyne.Theme
-	}{{"light", theme.LightTheme()}, {"dark", theme.DarkTheme()}} {
+	}{{"light", variantTheme{theme.VariantLight}}, {"dark", variantTheme{theme.VariantDark}}} {
 		for name, src := range docs {
 			t.Run(variant.name+"/"+name, func(t *testing.T) {
 				a := test.NewTempApp(t)
@@ -488,11 +489,11 @@ func TestMarkupGoldens(t *testing.T) {
 
 func TestThemeChangeRecolours(t *testing.T) {
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(theme.LightTheme())
+	a.Settings().SetTheme(variantTheme{theme.VariantLight})
 	v := laidOut(t, "text", 300, Options{})
-	a.Settings().SetTheme(theme.DarkTheme())
+	a.Settings().SetTheme(variantTheme{theme.VariantDark})
 	v.Refresh()
-	fg := theme.DarkTheme().Color(theme.ColorNameForeground, theme.VariantDark)
+	fg := theme.DefaultTheme().Color(theme.ColorNameForeground, theme.VariantDark)
 	txt := findText(t, v, "text")
 	if txt.Color != fg {
 		t.Errorf("text colour %v after switching to dark, want %v", txt.Color, fg)
@@ -597,3 +598,14 @@ func TestCodeWrapsAtSpacesAndKeepsEveryCharacter(t *testing.T) {
 		}
 	}
 }
+
+// variantTheme is Fyne's default theme held to one variant, whatever the
+// system prefers (theme.LightTheme and DarkTheme are deprecated for this).
+type variantTheme struct{ variant fyne.ThemeVariant }
+
+func (v variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return theme.DefaultTheme().Color(n, v.variant)
+}
+func (variantTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
+func (variantTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
+func (variantTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }

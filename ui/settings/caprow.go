@@ -25,15 +25,14 @@ type capRow struct {
 	OnToggle func(name string, on bool)
 	OnRemove func(name string)
 
-	name     string
-	enabled  *widget.Check
-	title    *widget.Label
-	meta     *widget.Label
-	state    *widget.Label
-	trash    *widget.Button
-	marker   *canvas.Rectangle
-	content  *fyne.Container
-	selected bool
+	name    string
+	enabled *widget.Check
+	title   *widget.Label
+	meta    *widget.Label
+	state   *widget.Label
+	trash   *widget.Button
+	marker  *canvas.Rectangle
+	content *fyne.Container
 }
 
 var _ fyne.Widget = (*capRow)(nil)

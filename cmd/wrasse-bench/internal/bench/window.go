@@ -162,7 +162,8 @@ func (r *runner) windowSession(ctx context.Context, w *windowProc, srv *dayServe
 	rows = append(rows, frameRows("scrolling the 5,000-message conversation", w.framesBetween(from, time.Now()))...)
 
 	// Stream a reply at 100 tokens a second: type into the composer.
-	if err := xdotool(ctx, "type", "--delay", "10", "stream please"); err == nil {
+	err = xdotool(ctx, "type", "--delay", "10", "stream please")
+	if err == nil {
 		err = xdotool(ctx, "key", "Return")
 	}
 	if err != nil {
