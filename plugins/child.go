@@ -76,13 +76,13 @@ func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
 	l := &wireLoad{Version: protocolVersion, Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
 		Workspace: bp.env.workspace, Protected: bp.env.protected(), PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
 		Env: map[string]string{}, Settings: bp.env.settings, DefaultTimeout: h.opts.DefaultTimeout, CloseTimeout: h.opts.CloseTimeout,
-		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout, MaxResultBytes: h.opts.MaxResultBytes}
+		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout}
 	for _, f := range bp.src.files {
 		l.Files[f.name] = f.data
 	}
 	for _, n := range bp.declared {
 		t := bp.tools[n]
-		l.Tools = append(l.Tools, wireTool{Name: n, Timeout: t.timeout, OutputSchema: t.outputJSON})
+		l.Tools = append(l.Tools, wireTool{Name: n, Timeout: t.timeout})
 	}
 	for _, kv := range venv.list() {
 		k, v, _ := strings.Cut(kv, "=")
@@ -93,7 +93,7 @@ func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
 
 // spawn starts a process and loads the plugin in it.
 func (r *childRuntime) spawn(ctx context.Context) (*childProc, error) {
-	p, err := startChildProc(r.host.opts.Child, r.env, r.log, r.secrets, r.host.opts.MaxResultBytes)
+	p, err := startChildProc(r.host.opts.Child, r.env, r.log, r.secrets)
 	if err != nil {
 		return nil, fmt.Errorf("capability %s: cannot start a plugin process (%s): %w", r.bp.name, r.host.opts.Child[0], err)
 	}
@@ -200,11 +200,6 @@ func (r *childRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 			return cerebellum.Result{}, fmt.Errorf("%s: abandoned while waiting for the previous call: %w", where(), context.Cause(ctx))
 		}
 	}
-	if len(args) > 0 && !json.Valid(args) {
-		// As in process: the arguments cannot even be decoded.
-		_, err := sdk.NewRequest(tool, args)
-		return cerebellum.Result{Content: err.Error(), IsError: true}, nil
-	}
 	p, err := r.proc(ctx)
 	if err != nil {
 		return cerebellum.Result{}, err
@@ -253,9 +248,8 @@ func (r *childRuntime) answer(ctx context.Context, p *childProc, where string, m
 	if m.Result == nil {
 		return cerebellum.Result{}, nil
 	}
-	res := cerebellum.CapResult(*m.Result, r.host.opts.MaxResultBytes)
-	res.Truncated = res.Truncated || m.Result.Truncated
-	return res, nil
+	// Checked and cut by the registry, like every runtime's (Registry.Run).
+	return *m.Result, nil
 }
 
 // crashed reports the death of p during a call and forgets p.
@@ -314,9 +308,8 @@ type childProc struct {
 	stdout deadlineReader
 	// stderr is closed by finish too: a program the plugin started may
 	// hold it open long after the process.
-	stderr   *os.File
-	secrets  func(string) (string, error)
-	maxBytes int
+	stderr  *os.File
+	secrets func(string) (string, error)
 
 	// readTok is held by the goroutine reading stdout; rd is its.
 	readTok chan struct{}
@@ -348,7 +341,7 @@ type childProc struct {
 }
 
 // startChildProc starts argv with env and its three pipes.
-func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error), maxBytes int) (*childProc, error) {
+func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error)) (*childProc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	// The process is the Wrasse executable, whose GUI toolkit logs an
 	// error at init under LANG=C.UTF-8; ServeChild puts env back.
@@ -373,10 +366,10 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	}
 	closeAll(inR, outW, errW)
 	stdin := hostEnd(inW)
-	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets, maxBytes: maxBytes,
+	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets,
 		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
-	p.rd = newMsgReader(p.stdout, maxHostInLine(maxBytes))
+	p.rd = newMsgReader(p.stdout, maxHostInLine)
 	p.logs.init()
 	go p.readStderr(errR)
 	go p.wait()

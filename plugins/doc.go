@@ -34,8 +34,9 @@
 // Result with IsError; a panic or an overrun is a Go error wrapping
 // ErrPluginPanic or ErrPluginTimeout. After an overrun the interpreter is
 // stopped (every running frame ends) and discarded; the next call builds a
-// new one. Results are checked against the tool's outputSchema and capped
-// at Options.MaxResultBytes with a note saying what was cut.
+// new one. Results are passed on as the plugin returned them: the registry
+// checks them against the tool's outputSchema and cuts them, once, for
+// every runtime (cerebellum.Registry.Run).
 //
 // # Permissions
 //

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -660,13 +659,15 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	red := opts.Store.Redactor()
 	hg := &hostGate{approver: opts.Approver, conv: t.id.String(), call: c.ID, tool: c.Name, trusted: t.a.trustedHosts(),
 		mem: t.hosts, redact: red.String}
-	// A call the registry will refuse (unknown tool, arguments that are not
-	// JSON) is not worth asking the user about.
 	if _, owner, known := snap.Tool(c.Name); known && opts.Allowed != nil && !opts.Allowed(owner.Name) {
 		return result("Not run: "+c.Name+" belongs to the capability "+owner.Name+", which this run may not use "+
 			"(the scheduled task lists the capabilities it may use). Do without it, or say what it would have needed.", true)
 	}
-	if _, owner, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
+	// A call the registry will refuse (unknown tool, arguments that do not
+	// match its schema) is not worth asking the user about: its checks are
+	// made once, here, and Run reports what they found.
+	call := reg.Prepare(c.Name, c.Arguments)
+	if _, owner, known := snap.Tool(c.Name); known && call.Err() == nil {
 		hg.cap = owner.Name
 		v := gate.CheckIn(snap, t.a.gateEnv(), c.Name, c.Arguments)
 		reasons := strings.Join(v.Reasons, "; ")
@@ -743,7 +744,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	}
 	start := time.Now()
 	before := t.sess.LoadOrder()
-	res, err := reg.Call(sdk.WithHostCheck(t.callContext(c), hg.check), t.sess, c.Name, c.Arguments)
+	res, err := reg.Run(sdk.WithHostCheck(t.callContext(c), hg.check), t.sess, call)
 	refs = t.newToolRefs(before)
 	for _, e := range hg.finish() {
 		// What the person answered about hosts the call reached.
@@ -785,9 +786,4 @@ func (t *turn) allowedDefs(defs []cerebellum.ToolDef) []cerebellum.ToolDef {
 		}
 	}
 	return out
-}
-
-func validArgs(args []byte) bool {
-	s := strings.TrimSpace(string(args))
-	return s == "" || json.Valid([]byte(s))
 }
