@@ -576,7 +576,7 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 			return nil, waitGone
 		}
 		r := &wireMsg{}
-		if err := decodeMsg(line, r); err != nil {
+		if err := json.Unmarshal(line, r); err != nil {
 			p.stop(fmt.Errorf("it sent a malformed message: %w", err))
 			return nil, waitGone
 		}

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -143,7 +144,7 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 				return
 			}
 			m := &wireMsg{}
-			if err := decodeMsg(line, m); err != nil {
+			if err := json.Unmarshal(line, m); err != nil {
 				readErr <- fmt.Errorf("malformed message from the host: %w", err)
 				return
 			}

@@ -46,7 +46,7 @@
 //
 // An inner call is read and answered on the goroutines that wait for it
 // (the program's own, the one in Runner.Run), in blocking reads of pipes
-// that neither process's poller watches, and its two lines are written
-// and read in a fixed shape without reflection (wirefast.go): its trip
-// wakes each process once.
+// that neither process's poller watches: its trip wakes each process
+// once. Lines are encoding/json (docs/performance.md, Protocol encoding,
+// says why no hand-written codec).
 package codemode
