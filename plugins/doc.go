@@ -2,6 +2,12 @@
 // plugin/ folder, interpreted at run time with yaegi. Host implements
 // cerebellum.Loader and cerebellum.Checker.
 //
+// Read first: Host and Options (one host serves every plugin), the
+// in-process runtime (runtime.go: pluginRuntime, instance), and, for
+// plugins that do not ship with the app, the plugin process: childRuntime
+// (child.go, the host's side) and ServeChild (serve.go, the process's),
+// which speak the protocol of wire.go.
+//
 // # Model
 //
 // A plugin is one Go package importing only the standard library and

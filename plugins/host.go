@@ -466,7 +466,7 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 	case statusTimeout:
 		return nil, fmt.Errorf("%w: %w: Init ran longer than %s", ErrInit, ErrPluginTimeout, h.opts.DefaultTimeout)
 	case statusCancelled:
-		return nil, fmt.Errorf("Init abandoned: %w", context.Cause(ctx))
+		return nil, fmt.Errorf("plugin Init abandoned: %w", context.Cause(ctx))
 	}
 	if msg != "" {
 		return nil, fmt.Errorf("%w: Init returned an error: %s", ErrInit, msg)

@@ -2,6 +2,10 @@
 // model, that calls the conversation's tools as typed Go functions and
 // prints its result.
 //
+// Read first: Runner (runs a Program, in a process of its own when
+// Command is set), Program (the source and the tools it may call),
+// Generate (the tools' Go signatures) and Result.
+//
 // # The program
 //
 // A program is one file in the plugin dialect (package main, func main;
