@@ -1,6 +1,7 @@
 package cerebellum
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -166,12 +167,64 @@ func (r *Registry) activate(sess *Session, name string, in loadIntent) (*Capabil
 	return c, nil
 }
 
-// Call runs a tool for a conversation. Calling a tool of a known capability
-// that is not loaded loads it first (eviction is invisible to the model).
-// The Result is always fit to hand to the model; the error, when not nil,
-// classifies the failure (ErrUnknownTool, ErrInvalidArgs, ErrDisabled ...).
+// Call runs a tool for a conversation: Prepare, then Run. Calling a tool
+// of a known capability that is not loaded loads it first (eviction is
+// invisible to the model). The Result is always fit to hand to the model;
+// the error, when not nil, classifies the failure (ErrUnknownTool,
+// ErrInvalidArgs, ErrDisabled ...).
+//
+// This is the one path of a tool call, whoever makes it (a turn, CallTool,
+// code mode, the MCP server), and each check on it is made here once:
+//
+//   - the tool is found and its arguments checked (Prepare): the input
+//     schema's decoding is the one JSON check;
+//   - the capability is granted and loaded into the session (Run);
+//   - the runtime runs it (a plugin, in process or in a process of its
+//     own, an MCP server, a built-in);
+//   - the result is checked against the tool's outputSchema and then cut
+//     to Options.MaxResultBytes, its images checked (CapResult): the one
+//     output check and the one result cap, on this side of every runtime,
+//     whose output is never trusted to have done either.
 func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args json.RawMessage) (Result, error) {
+	return r.Run(ctx, sess, r.Prepare(tool, args))
+}
+
+// PreparedCall is a tool call whose tool was looked up and whose
+// arguments were checked against its input schema (Registry.Prepare);
+// Registry.Run runs it. A caller that asks someone about a call prepares it
+// first: a call the registry refuses is not worth asking about.
+type PreparedCall struct {
+	snap *Snapshot
+	tool string
+	ref  toolRef
+	args json.RawMessage
+	cs   *compiledSchema
+	// lookupErr is why the tool cannot be found, argsErr why its arguments
+	// are refused; Run reports them where Call always has, so a refused
+	// call still counts as a use of its capability.
+	lookupErr, argsErr error
+}
+
+// Err is why the registry will refuse the call before it runs (an unknown
+// tool, arguments that do not match its schema), or nil.
+func (p *PreparedCall) Err() error {
+	if p.lookupErr != nil {
+		return p.lookupErr
+	}
+	return p.argsErr
+}
+
+// Args are the call's arguments as the tool receives them ("{}" for none).
+func (p *PreparedCall) Args() json.RawMessage { return p.args }
+
+// Prepare looks the tool up in the current snapshot and checks its
+// arguments. Nothing runs and no session changes.
+func (r *Registry) Prepare(tool string, args json.RawMessage) *PreparedCall {
 	snap := r.Snapshot()
+	p := &PreparedCall{snap: snap, tool: tool, args: args}
+	if len(bytes.TrimSpace(args)) == 0 {
+		p.args = json.RawMessage("{}")
+	}
 	ref, ok := snap.tools[tool]
 	if !ok {
 		if c, shadow := snap.shadowOwners()[tool]; shadow {
@@ -181,12 +234,31 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 			} else {
 				err = fmt.Errorf("%w: tool %s belongs to %s, which failed to load: %s", ErrFailed, tool, c.Name, c.Error)
 			}
-			err = unusable(c, err)
-			return errorResult(err), err
+			p.lookupErr = unusable(c, err)
+			return p
 		}
-		err := fmt.Errorf("%w: %q is not a tool of any installed capability; use tool_search to find the right tool", ErrUnknownTool, tool)
-		return errorResult(err), err
+		p.lookupErr = fmt.Errorf("%w: %q is not a tool of any installed capability; use tool_search to find the right tool", ErrUnknownTool, tool)
+		return p
 	}
+	p.ref = ref
+	p.cs = snap.schemasFor(ref.tool)
+	if p.cs.err != nil {
+		p.argsErr = fmt.Errorf("%w: %s: the tool's schema in %s/SKILL.md is broken: %v", ErrFailed, tool, ref.cap.Folder, p.cs.err)
+		return p
+	}
+	// The one JSON check of the arguments: the schema decodes them.
+	if verr := p.cs.in.Validate(p.args); verr != nil {
+		p.argsErr = fmt.Errorf("%w for %s: %v", ErrInvalidArgs, tool, strings.TrimPrefix(verr.Error(), schema.ErrInvalid.Error()+": "))
+	}
+	return p
+}
+
+// Run runs a prepared call for a conversation (see Call).
+func (r *Registry) Run(ctx context.Context, sess *Session, p *PreparedCall) (Result, error) {
+	if p.lookupErr != nil {
+		return errorResult(p.lookupErr), p.lookupErr
+	}
+	snap, ref, tool := p.snap, p.ref, p.tool
 	c := ref.cap
 	if err := notGranted(c); err != nil {
 		// Before the conversation counts it as loaded: it cannot be.
@@ -202,21 +274,8 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 		// A tool too big for the budget on its own runs without being
 		// loaded: no request could carry it.
 	}
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage("{}")
-	}
-	if !json.Valid(args) {
-		err := fmt.Errorf("%w: the arguments of %s are not valid JSON; send a JSON object matching its parameters", ErrInvalidArgs, tool)
-		return errorResult(err), err
-	}
-	cs := snap.schemasFor(ref.tool)
-	if cs.err != nil {
-		err := fmt.Errorf("%w: %s: the tool's schema in %s/SKILL.md is broken: %v", ErrFailed, tool, c.Folder, cs.err)
-		return errorResult(err), err
-	}
-	if verr := cs.in.Validate(args); verr != nil {
-		err := fmt.Errorf("%w for %s: %v", ErrInvalidArgs, tool, strings.TrimPrefix(verr.Error(), schema.ErrInvalid.Error()+": "))
-		return errorResult(err), err
+	if p.argsErr != nil {
+		return errorResult(p.argsErr), p.argsErr
 	}
 	rt, release, err := r.runtime(ctx, c)
 	if err != nil {
@@ -230,17 +289,19 @@ func (r *Registry) Call(ctx context.Context, sess *Session, tool string, args js
 	}
 	res, err := func() (Result, error) {
 		defer release() // even if the runtime panics: a reload waits for it
-		return rt.Call(ctx, name, args)
+		return rt.Call(ctx, name, p.args)
 	}()
 	if err != nil {
 		err = fmt.Errorf("%s (%s): %w", tool, c.Name, err)
 		return errorResult(err), err
 	}
-	if cs.out != nil && !res.IsError {
-		if verr := cs.out.Validate(json.RawMessage(res.Content)); verr != nil {
+	// The one output check.
+	if p.cs.out != nil && !res.IsError {
+		if verr := p.cs.out.Validate(json.RawMessage(res.Content)); verr != nil {
 			err := fmt.Errorf("%w: %s returned a result that does not match its outputSchema: %v", ErrFailed, tool, verr)
 			return errorResult(err), err
 		}
 	}
+	// The one result cap.
 	return CapResult(res, r.opts.MaxResultBytes), nil
 }

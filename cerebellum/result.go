@@ -159,9 +159,8 @@ func capImages(res Result) Result {
 // CapResult checks res.Images (see capImages), then cuts res.Content to at
 // most limit bytes (at a UTF-8 boundary), ending with a note that says how
 // much was cut and what to do; the note counts toward limit, so the result
-// never exceeds it. limit <= 0 means no cap. It is the one result
-// truncation: the registry applies it to every call, and the plugin host
-// to what a plugin returns.
+// never exceeds it. limit <= 0 means no cap. Registry.Run applies it once
+// to every call's result, whatever runtime produced it.
 func CapResult(res Result, limit int) Result {
 	res = capImages(res)
 	total := len(res.Content)

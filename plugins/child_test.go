@@ -81,7 +81,6 @@ func childTestHost(log *recorder, mode string) *Host {
 		Logger:         slogFor(log),
 		DefaultTimeout: 10 * time.Second,
 		CloseTimeout:   200 * time.Millisecond,
-		MaxResultBytes: 16 << 10,
 		Secrets: func(name string) (string, error) {
 			if name == "demo-token" {
 				return testSecret, nil
@@ -501,5 +500,24 @@ func TestCrashSummary(t *testing.T) {
 		if got := crashSummary(tc.lines); got != tc.want {
 			t.Errorf("%q: %q; want %q", tc.lines, got, tc.want)
 		}
+	}
+}
+
+// A result longer than a protocol line (the bound on what a plugin process
+// makes the host hold) comes back as an error result saying so, and the
+// process stays in step: the next call runs on it.
+func TestChildResultOverALine(t *testing.T) {
+	h := childTestHost(&recorder{}, childArg)
+	rt, err := h.Load(t.Context(), request(fixture(t, "bigoutput"), false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	res, err := rt.Call(t.Context(), "deluge", json.RawMessage(`{}`))
+	if err != nil || !res.IsError || !strings.Contains(res.Content, "deluge returned 9437183 bytes, more than the 8388608") {
+		t.Fatalf("deluge = %.200q, %v; want an error result naming the sizes", res.Content, err)
+	}
+	if res, err := rt.Call(t.Context(), "flood", json.RawMessage(`{}`)); err != nil || res.IsError || starts(t, rt) != 1 {
+		t.Fatalf("flood after deluge = %.80q, %v (%d processes); want its text from the same process", res.Content, err, starts(t, rt))
 	}
 }

@@ -2,6 +2,12 @@
 // plugin/ folder, interpreted at run time with yaegi. Host implements
 // cerebellum.Loader and cerebellum.Checker.
 //
+// Read first: Host and Options (one host serves every plugin), the
+// in-process runtime (runtime.go: pluginRuntime, instance), and, for
+// plugins that do not ship with the app, the plugin process: childRuntime
+// (child.go, the host's side) and ServeChild (serve.go, the process's),
+// which speak the protocol of wire.go.
+//
 // # Model
 //
 // A plugin is one Go package importing only the standard library and
@@ -34,8 +40,9 @@
 // Result with IsError; a panic or an overrun is a Go error wrapping
 // ErrPluginPanic or ErrPluginTimeout. After an overrun the interpreter is
 // stopped (every running frame ends) and discarded; the next call builds a
-// new one. Results are checked against the tool's outputSchema and capped
-// at Options.MaxResultBytes with a note saying what was cut.
+// new one. Results are passed on as the plugin returned them: the registry
+// checks them against the tool's outputSchema and cuts them, once, for
+// every runtime (cerebellum.Registry.Run).
 //
 // # Permissions
 //

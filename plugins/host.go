@@ -17,7 +17,6 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
-	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
@@ -25,9 +24,8 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultTimeout        = 60 * time.Second
-	DefaultMaxResultBytes = 64 << 10
-	DefaultCloseTimeout   = 2 * time.Second
+	DefaultTimeout      = 60 * time.Second
+	DefaultCloseTimeout = 2 * time.Second
 	// DefaultMaxUntrustedTimeout caps the per-call deadline of plugins that
 	// do not ship with the app, whatever their SKILL.md asks for.
 	DefaultMaxUntrustedTimeout = 10 * time.Minute
@@ -55,9 +53,6 @@ type Options struct {
 	// ship with the app (default 10m); a longer SKILL.md `timeout:` is cut
 	// to it with a warning in the log.
 	MaxUntrustedTimeout time.Duration
-	// MaxResultBytes caps a result; longer ones are cut with a note saying
-	// what was cut (default 64 KiB).
-	MaxResultBytes int
 	// Secrets is the host's secret service behind env.Secret; nil = none.
 	Secrets func(name string) (string, error)
 	// SecretAllowed says whether a plugin that does not ship with the app
@@ -140,9 +135,6 @@ func NewHost(opts Options) *Host {
 	}
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultTimeout
-	}
-	if opts.MaxResultBytes <= 0 {
-		opts.MaxResultBytes = DefaultMaxResultBytes
 	}
 	if opts.CloseTimeout <= 0 {
 		opts.CloseTimeout = DefaultCloseTimeout
@@ -242,7 +234,7 @@ func (h *Host) start(ctx context.Context, bp *blueprint, venv *virtualEnv) (*plu
 	if err != nil {
 		return nil, fmt.Errorf("capability %s: %w", bp.name, err)
 	}
-	rt := &pluginRuntime{host: h, bp: bp, log: bp.log, maxBytes: h.opts.MaxResultBytes, cur: in}
+	rt := &pluginRuntime{host: h, bp: bp, log: bp.log, cur: in}
 	if bp.serial {
 		rt.turn = make(chan struct{}, 1)
 	}
@@ -323,14 +315,6 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 			log.Warn("tool timeout is above the limit for plugins that do not ship with Wrasse; using the limit",
 				"tool", t.Name, "timeout", ts.timeout.String(), "limit", h.opts.MaxUntrustedTimeout.String())
 			ts.timeout = h.opts.MaxUntrustedTimeout
-		}
-		if len(t.OutputSchema) > 0 {
-			s, err := schema.Compile(t.OutputSchema)
-			if err != nil {
-				return nil, fmt.Errorf("capability %s: tool %s: outputSchema: %w", name, t.Name, err)
-			}
-			ts.output = s
-			ts.outputJSON = t.OutputSchema
 		}
 		bp.tools[t.Name] = ts
 		bp.declared = append(bp.declared, t.Name)
@@ -482,7 +466,7 @@ func (h *Host) build(ctx context.Context, bp *blueprint, venv *virtualEnv) (*ins
 	case statusTimeout:
 		return nil, fmt.Errorf("%w: %w: Init ran longer than %s", ErrInit, ErrPluginTimeout, h.opts.DefaultTimeout)
 	case statusCancelled:
-		return nil, fmt.Errorf("Init abandoned: %w", context.Cause(ctx))
+		return nil, fmt.Errorf("plugin Init abandoned: %w", context.Cause(ctx))
 	}
 	if msg != "" {
 		return nil, fmt.Errorf("%w: Init returned an error: %s", ErrInit, msg)

@@ -38,19 +38,14 @@ func toOutcome(res *sdk.Result, err error) outcome {
 	return outcome{content: res.Text}
 }
 
-// finish checks an outcome against the tool's output schema and caps it.
+// finish turns an outcome into the call's result. The registry checks it
+// against the tool's outputSchema and cuts it (Registry.Run), as it does
+// every runtime's.
 func (r *pluginRuntime) finish(t *toolSpec, o outcome) cerebellum.Result {
 	if o.jsonErr != "" {
 		r.log.Warn("plugin result is not JSON-encodable", "tool", t.name, "err", o.jsonErr)
-		return cerebellum.CapResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
-			"plugin error: %s returned a result that cannot be encoded as JSON (%s); the plugin needs fixing", t.name, o.jsonErr)}, r.maxBytes)
+		return cerebellum.Result{IsError: true, Content: fmt.Sprintf(
+			"plugin error: %s returned a result that cannot be encoded as JSON (%s); the plugin needs fixing", t.name, o.jsonErr)}
 	}
-	if !o.isError && t.output != nil {
-		if err := t.output.Validate(json.RawMessage(o.content)); err != nil {
-			r.log.Warn("plugin result does not match its outputSchema", "tool", t.name, "err", err)
-			return cerebellum.CapResult(cerebellum.Result{IsError: true, Content: fmt.Sprintf(
-				"plugin error: %s returned a result that does not match its outputSchema (%v); the plugin or its SKILL.md needs fixing", t.name, err)}, r.maxBytes)
-		}
-	}
-	return cerebellum.CapResult(cerebellum.Result{Content: o.content, IsError: o.isError}, r.maxBytes)
+	return cerebellum.Result{Content: o.content, IsError: o.isError}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
-	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
 )
 
@@ -164,18 +163,14 @@ func (in *instance) kill() {
 type toolSpec struct {
 	name    string
 	timeout time.Duration
-	output  *schema.Schema
-	// outputJSON is the outputSchema as written, for a plugin process.
-	outputJSON json.RawMessage
 }
 
 // pluginRuntime serves the tools of one loaded plugin. It implements
 // cerebellum.Runtime.
 type pluginRuntime struct {
-	host     *Host
-	bp       *blueprint
-	log      *slog.Logger
-	maxBytes int
+	host *Host
+	bp   *blueprint
+	log  *slog.Logger
 
 	mu     sync.Mutex
 	cur    *instance

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -118,7 +119,7 @@ type childServer struct {
 func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error,
 	restrict func(sandbox.Policy) (sandbox.Status, error)) error {
 	s := &childServer{
-		w: &msgWriter{w: out}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
+		w: &msgWriter{w: out, max: maxHostInLine}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
 		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
 	}
 	defer close(s.done)
@@ -143,7 +144,7 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 				return
 			}
 			m := &wireMsg{}
-			if err := decodeMsg(line, m); err != nil {
+			if err := json.Unmarshal(line, m); err != nil {
 				readErr <- fmt.Errorf("malformed message from the host: %w", err)
 				return
 			}
@@ -241,11 +242,13 @@ func (s *childServer) dispatch(ctx context.Context, m *wireMsg, closed chan stru
 }
 
 // reply sends a reply with the number of log lines written before it.
-func (s *childServer) reply(m *wireMsg) {
+func (s *childServer) reply(m *wireMsg) error {
 	m.Logs = s.logs.lines.Load()
-	if err := s.w.send(m); err != nil {
+	err := s.w.send(m)
+	if err != nil {
 		s.log.Error("cannot answer the host", "op", m.Op, "err", err)
 	}
+	return err
 }
 
 // load starts the plugin the host checked, with the authority it settled.
@@ -263,7 +266,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 		return nil, fmt.Errorf("%w: the plugin process speaks protocol version %d and Wrasse sent version %d: the wrasse executable on disk differs from the running app; restart Wrasse", ErrInit, protocolVersion, l.Version)
 	}
 	h := NewHost(Options{Logger: s.log, DefaultTimeout: l.DefaultTimeout, CloseTimeout: l.CloseTimeout,
-		MaxUntrustedTimeout: l.MaxUntrustedTimeout, MaxResultBytes: l.MaxResultBytes,
+		MaxUntrustedTimeout: l.MaxUntrustedTimeout,
 		// The hosts the host settled (narrowed by a setting, say), not the
 		// bare SKILL.md list: they decide what the checker refuses.
 		Hosts: func(string, []string) []string { return l.Hosts }})
@@ -283,7 +286,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	}
 	man := &skillmd.Manifest{Name: l.Name, Permissions: l.Permissions}
 	for _, t := range l.Tools {
-		man.Tools = append(man.Tools, skillmd.Tool{Name: t.Name, Timeout: t.Timeout, OutputSchema: t.OutputSchema})
+		man.Tools = append(man.Tools, skillmd.Tool{Name: t.Name, Timeout: t.Timeout})
 	}
 	c := &cerebellum.Capability{Name: l.Name, Folder: l.Name, FS: fsys, Manifest: man,
 		Kind: cerebellum.KindPlugin, State: cerebellum.StateOK}
@@ -349,7 +352,13 @@ func (s *childServer) call(ctx context.Context, m *wireMsg) {
 	if err == nil {
 		r.Result = &res
 	}
-	s.reply(r)
+	if err := s.reply(r); errors.Is(err, errLineTooLong) {
+		// More than a line carries: the host would take the process for
+		// broken. The plugin is, in a way; say so and how much it sent.
+		s.reply(&wireMsg{Op: opResult, ID: m.ID, Restart: r.Restart, Result: &cerebellum.Result{IsError: true, Content: fmt.Sprintf(
+			"plugin error: %s returned %d bytes, more than the %d a plugin process may send in one result; ask for less, or the plugin needs fixing",
+			m.Tool, len(res.Content), maxHostInLine)}})
+	}
 }
 
 func (s *childServer) close(m *wireMsg) {

@@ -43,23 +43,25 @@ const (
 )
 
 // protocolVersion is the version of this protocol, sent in the first
-// message (load). Bump it with every incompatible change.
-const protocolVersion = 3
+// message (load). Bump it with every incompatible change. 4: the load no
+// longer carries maxResultBytes nor the tools' outputSchema (the registry
+// checks and cuts results on the host's side).
+const protocolVersion = 4
 
 // Line bounds. A load carries the plugin source (at most maxSourceBytes,
-// which JSON may escape up to six times); results are capped by
-// MaxResultBytes before they are sent.
+// which JSON may escape up to six times). A line from the child, a result
+// above all, is at most maxHostInLine: that bounds what an untrusted
+// process makes the host hold, and is no cap on results (the registry cuts
+// every result to what the model may see); a plugin that returns more is
+// told so in an error result (childServer.call).
 const (
 	maxChildInLine = 8*maxSourceBytes + 8<<20
+	maxHostInLine  = 8 << 20
 	maxStderrLine  = 64 << 10
 )
 
 // maxWireErrorBytes bounds an error message sent across.
 const maxWireErrorBytes = 64 << 10
-
-// maxHostInLine bounds a line from the child: a result of maxBytes, fully
-// escaped, plus room for the envelope.
-func maxHostInLine(maxBytes int) int { return 6*maxBytes + 1<<20 }
 
 type wireMsg struct {
 	Op   string          `json:"op"`
@@ -116,14 +118,12 @@ type wireLoad struct {
 	DefaultTimeout      time.Duration     `json:"defaultTimeout"`
 	CloseTimeout        time.Duration     `json:"closeTimeout"`
 	MaxUntrustedTimeout time.Duration     `json:"maxUntrustedTimeout"`
-	MaxResultBytes      int               `json:"maxResultBytes"`
 }
 
 type wireTool struct {
 	Name string `json:"name"`
 	// Timeout is the deadline the host settled (default applied, capped).
-	Timeout      time.Duration   `json:"timeout"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Timeout time.Duration `json:"timeout"`
 }
 
 // wireError is an error sent across: its message and the sentinels it
@@ -332,12 +332,22 @@ func (m *msgReader) next() ([]byte, error) {
 type msgWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	// max, when set, bounds a line (the reader's bound on the other side):
+	// a longer message is not sent and send returns errLineTooLong.
+	max int
 }
 
 func (m *msgWriter) send(msg *wireMsg) error {
-	b, err := encodeMsg(make([]byte, 0, 128+len(msg.Args)), msg)
+	// encoding/json for every message: a hand-written codec for calls and
+	// results saved at most half a millisecond on a 64 KiB result
+	// (BenchmarkWireLine, docs/performance.md), nothing a person feels
+	// beside the model's seconds.
+	b, err := json.Marshal(msg)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", msg.Op, err)
+	}
+	if m.max > 0 && len(b) > m.max {
+		return fmt.Errorf("%w: a %s message of %d bytes, over %d", errLineTooLong, msg.Op, len(b), m.max)
 	}
 	b = append(b, '\n')
 	m.mu.Lock()

@@ -2,12 +2,10 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
@@ -91,14 +89,14 @@ type Options struct {
 	Allowed func(capability string) bool
 }
 
-// Agent runs conversation turns. It is safe for concurrent use; turns of
-// different conversations run in parallel, one turn at a time each.
+// Agent runs the turns of conversations for brain/assistant, whose
+// App.Turn is the one entry point of a turn: it checks the message, finds
+// or creates the conversation and claims it, so that one turn at a time
+// runs in it. An Agent is safe for concurrent use on different
+// conversations.
 type Agent struct {
 	opts Options
 	log  *slog.Logger
-
-	mu   sync.Mutex
-	busy map[store.ID]bool
 }
 
 // New checks opts and returns an Agent.
@@ -125,43 +123,32 @@ func New(opts Options) (*Agent, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Agent{opts: opts, log: log, busy: map[store.ID]bool{}}, nil
+	return &Agent{opts: opts, log: log}, nil
 }
 
-// Turn adds the user's message to conversation id (0 starts a new one) and
-// runs the loop until the model answers without calling tools, the step
-// bound is hit, the model fails, or ctx is cancelled. Every event is stored
-// as it happens and passed to sink (nil: none). It returns the
-// conversation's id, also on failure once the conversation exists.
+// Turn adds the user's message to conversation id and runs the loop until
+// the model answers without calling tools, the step bound is hit, the
+// model fails, or ctx is cancelled. Every event is stored as it happens
+// and passed to sink (nil: none). It returns id.
+//
+// The caller made the checks of a turn's entry (App.Turn): the message is
+// not blank, the conversation exists (it is created first for a first
+// turn) and the caller holds it, so no other turn runs in it.
 //
 // Errors: ErrNoProvider, ErrModel (wrapping the *provider.Error),
-// ErrMaxSteps, ErrInterrupted, ErrBusy, ErrEmptyMessage, or a store error.
-// The first four are also written into the conversation as error events.
+// ErrMaxSteps, ErrInterrupted, or a store error (store.ErrNotFound for a
+// conversation that does not exist). The first four are also written into
+// the conversation as error events.
 func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sink) (store.ID, error) {
-	if strings.TrimSpace(userText) == "" {
-		return id, ErrEmptyMessage
-	}
 	if sink == nil {
 		sink = Funcs{}
 	}
 	db := a.opts.Store
-	var loaded []string
-	if id == 0 {
-		c, err := db.CreateConversation(a.opts.Model)
-		if err != nil {
-			return 0, err
-		}
-		id = c.ID
-	}
-	if !a.claim(id) {
-		return id, fmt.Errorf("%s: %w", id, ErrBusy)
-	}
-	defer a.release(id)
 	c, err := db.GetConversation(id)
 	if err != nil {
 		return id, fmt.Errorf("continue conversation %s: %w", id, err)
 	}
-	loaded = c.Loaded
+	loaded := c.Loaded
 	if c.Model != a.opts.Model && a.opts.Model != "" {
 		if err := db.SetModel(id, a.opts.Model); err != nil {
 			a.log.Warn("recording the conversation's model", "conversation", id.String(), "error", err)
@@ -185,22 +172,6 @@ func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sin
 		return id, err
 	}
 	return id, t.run()
-}
-
-func (a *Agent) claim(id store.ID) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.busy[id] {
-		return false
-	}
-	a.busy[id] = true
-	return true
-}
-
-func (a *Agent) release(id store.ID) {
-	a.mu.Lock()
-	delete(a.busy, id)
-	a.mu.Unlock()
 }
 
 // rebuildGrants replays "approve for this conversation" answers: each
@@ -660,13 +631,15 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	red := opts.Store.Redactor()
 	hg := &hostGate{approver: opts.Approver, conv: t.id.String(), call: c.ID, tool: c.Name, trusted: t.a.trustedHosts(),
 		mem: t.hosts, redact: red.String}
-	// A call the registry will refuse (unknown tool, arguments that are not
-	// JSON) is not worth asking the user about.
 	if _, owner, known := snap.Tool(c.Name); known && opts.Allowed != nil && !opts.Allowed(owner.Name) {
 		return result("Not run: "+c.Name+" belongs to the capability "+owner.Name+", which this run may not use "+
 			"(the scheduled task lists the capabilities it may use). Do without it, or say what it would have needed.", true)
 	}
-	if _, owner, known := snap.Tool(c.Name); known && validArgs(c.Arguments) {
+	// A call the registry will refuse (unknown tool, arguments that do not
+	// match its schema) is not worth asking the user about: its checks are
+	// made once, here, and Run reports what they found.
+	call := reg.Prepare(c.Name, c.Arguments)
+	if _, owner, known := snap.Tool(c.Name); known && call.Err() == nil {
 		hg.cap = owner.Name
 		v := gate.CheckIn(snap, t.a.gateEnv(), c.Name, c.Arguments)
 		reasons := strings.Join(v.Reasons, "; ")
@@ -743,7 +716,7 @@ func (t *turn) runCall(c provider.ToolCall) error {
 	}
 	start := time.Now()
 	before := t.sess.LoadOrder()
-	res, err := reg.Call(sdk.WithHostCheck(t.callContext(c), hg.check), t.sess, c.Name, c.Arguments)
+	res, err := reg.Run(sdk.WithHostCheck(t.callContext(c), hg.check), t.sess, call)
 	refs = t.newToolRefs(before)
 	for _, e := range hg.finish() {
 		// What the person answered about hosts the call reached.
@@ -785,9 +758,4 @@ func (t *turn) allowedDefs(defs []cerebellum.ToolDef) []cerebellum.ToolDef {
 		}
 	}
 	return out
-}
-
-func validArgs(args []byte) bool {
-	s := strings.TrimSpace(string(args))
-	return s == "" || json.Valid([]byte(s))
 }

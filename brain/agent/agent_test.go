@@ -1,7 +1,6 @@
 package agent_test
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"slices"
@@ -19,7 +18,7 @@ func TestTurnText(t *testing.T) {
 	prov := newProvider(t, text("Hello", ", world."))
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := e.agent().Turn(t.Context(), 0, "Say hello", s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "Say hello", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +60,12 @@ func TestTurnText(t *testing.T) {
 	}
 }
 
-func TestEmptyMessageAndUnknownConversation(t *testing.T) {
+// The checks of a turn's entry (a blank message, a busy conversation)
+// are App.Turn's (brain/assistant's TestTurnEntryChecks); a turn in a
+// conversation that is not there fails on the store's word.
+func TestUnknownConversation(t *testing.T) {
 	e := newEnv(t, newProvider(t))
 	a := e.agent()
-	if _, err := a.Turn(t.Context(), 0, "  \n", nil); !errors.Is(err, agent.ErrEmptyMessage) {
-		t.Errorf("empty: %v", err)
-	}
 	if _, err := a.Turn(t.Context(), 42, "hi", nil); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown conversation: %v", err)
 	}
@@ -86,7 +85,7 @@ func TestToolSearchLoadsCapabilityMidTurn(t *testing.T) {
 	)
 	e := newEnv(t, prov)
 	a := e.agent()
-	id, err := a.Turn(t.Context(), 0, "Weather in Lyon?", nil)
+	id, err := a.Turn(t.Context(), e.conv(), "Weather in Lyon?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +143,7 @@ func TestInvalidArgumentsAndUnknownTool(t *testing.T) {
 		text("Sorry."),
 	)
 	e := newEnv(t, prov)
-	id, err := e.agent().Turn(t.Context(), 0, "go", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +172,7 @@ func TestMaxSteps(t *testing.T) {
 	prov := newProvider(t, loop, loop, loop)
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := e.agent(func(o *agent.Options) { o.MaxSteps = 2 }).Turn(t.Context(), 0, "loop", s)
+	id, err := e.agent(func(o *agent.Options) { o.MaxSteps = 2 }).Turn(t.Context(), e.conv(), "loop", s)
 	if !errors.Is(err, agent.ErrMaxSteps) {
 		t.Fatalf("err = %v", err)
 	}
@@ -198,7 +197,7 @@ func TestProviderErrorKeepsPartialText(t *testing.T) {
 		text("Back."))
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := e.agent().Turn(t.Context(), 0, "hi", s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "hi", s)
 	if !errors.Is(err, agent.ErrModel) || provider.KindOf(err) != provider.ErrUnavailable {
 		t.Fatalf("err = %v", err)
 	}
@@ -242,7 +241,7 @@ func TestModelErrorShowsProviderMessage(t *testing.T) {
 		{Kind: provider.ErrRateLimit, Provider: "openai", Status: 429, Message: "slow down"},
 	} {
 		e := newEnv(t, newProvider(t, fail(pe)))
-		id, err := e.agent(func(o *agent.Options) { o.SetupHint = setup }).Turn(t.Context(), 0, "hi", nil)
+		id, err := e.agent(func(o *agent.Options) { o.SetupHint = setup }).Turn(t.Context(), e.conv(), "hi", nil)
 		if !errors.Is(err, agent.ErrModel) {
 			t.Fatal(err)
 		}
@@ -256,7 +255,7 @@ func TestModelErrorShowsProviderMessage(t *testing.T) {
 
 func TestNoProvider(t *testing.T) {
 	e := newEnv(t, nil)
-	id, err := e.agent(func(o *agent.Options) { o.Provider = nil }).Turn(t.Context(), 0, "hello?", nil)
+	id, err := e.agent(func(o *agent.Options) { o.Provider = nil }).Turn(t.Context(), e.conv(), "hello?", nil)
 	if !errors.Is(err, agent.ErrNoProvider) {
 		t.Fatalf("err = %v", err)
 	}
@@ -273,7 +272,7 @@ func TestContextLengthRetriesOnceSmaller(t *testing.T) {
 	ctxErr := &provider.Error{Kind: provider.ErrContextLength, Provider: "fake", Message: "the conversation is too long for the model"}
 	prov := newProvider(t, fail(ctxErr), text("ok"))
 	e := newEnv(t, prov)
-	id, err := e.agent(func(o *agent.Options) { o.ContextWindow = 100000 }).Turn(t.Context(), 0, "hi", nil)
+	id, err := e.agent(func(o *agent.Options) { o.ContextWindow = 100000 }).Turn(t.Context(), e.conv(), "hi", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +296,7 @@ func TestSecretsRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &sink{}
-	id, err := e.agent().Turn(t.Context(), 0, "my key is "+secret, s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "my key is "+secret, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +340,7 @@ func TestEnvironmentKeyRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &sink{}
-	id, err := e.agent().Turn(t.Context(), 0, "show the environment", s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "show the environment", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,30 +388,6 @@ func TestEnvironmentKeyRedacted(t *testing.T) {
 	}
 }
 
-func TestBusyConversation(t *testing.T) {
-	prov := newProvider(t, text("first"), turn{providertest.Hold()})
-	e := newEnv(t, prov)
-	a := e.agent()
-	id, err := a.Turn(t.Context(), 0, "one", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() {
-		_, err := a.Turn(ctx, id, "two", nil)
-		done <- err
-	}()
-	<-prov.Waiting()
-	if _, err := a.Turn(t.Context(), id, "three", nil); !errors.Is(err, agent.ErrBusy) {
-		t.Errorf("second turn at once: %v", err)
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, agent.ErrInterrupted) {
-		t.Errorf("cancelled turn: %v", err)
-	}
-}
-
 func TestApproverRequestIsRedacted(t *testing.T) {
 	const secret = "tok-abcdef-123"
 	prov := newProvider(t, calls(tc("c1", "shell_exec", `{"command":"sudo curl -H 'X: `+secret+`' https://x"}`)), text("ok"))
@@ -421,7 +396,7 @@ func TestApproverRequestIsRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.appr.answers = []gate.Approval{gate.ApproveOnce}
-	if _, err := e.agent().Turn(t.Context(), 0, "go", nil); err != nil {
+	if _, err := e.agent().Turn(t.Context(), e.conv(), "go", nil); err != nil {
 		t.Fatal(err)
 	}
 	reqs := e.appr.requests()

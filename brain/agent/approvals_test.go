@@ -61,7 +61,7 @@ func TestIssueTablePairsAsk(t *testing.T) {
 			prov := newProvider(t, calls(tc("c1", "shell_exec", js(pair[0]))), calls(tc("c2", "shell_exec", js(pair[1]))), text("done"))
 			e := newEnv(t, prov)
 			e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny}
-			id, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), 0, "go on", nil)
+			id, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), e.conv(), "go on", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestAlwaysAskOffersOnceOnly(t *testing.T) {
 		prov := newProvider(t, calls(tc("c1", "shell_exec", string(js))), text("done"))
 		e := newEnv(t, prov)
 		e.appr.answers = []gate.Approval{gate.ApproveConversation}
-		if _, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), 0, "go", nil); err != nil {
+		if _, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), e.conv(), "go", nil); err != nil {
 			t.Fatal(err)
 		}
 		req := e.appr.requests()[0]
@@ -123,7 +123,7 @@ func TestAllowedCommandPatterns(t *testing.T) {
 	if err := e.reg.SetSetting("shell", agent.AllowedCommandsSetting, "git status, go test ./..."); err != nil {
 		t.Fatal(err)
 	}
-	id, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), 0, "check", nil)
+	id, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), e.conv(), "check", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestHostGating(t *testing.T) {
 	e := newEnv(t, prov)
 	e.reg = webRegistry(t, e.rt)
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.Deny}
-	id, err := e.agent().Turn(t.Context(), 0, "read it", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "read it", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestHostGating(t *testing.T) {
 		t.Errorf("asked again after a restart (%d)", n)
 	}
 	// Another conversation asks.
-	if _, err := e.agent().Turn(t.Context(), 0, "new", nil); err != nil {
+	if _, err := e.agent().Turn(t.Context(), e.conv(), "new", nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(e.appr.requests()); n != 3 {
@@ -236,7 +236,7 @@ func TestHostGatingHeadlessAndTrusted(t *testing.T) {
 	if err := e.reg.SetSetting("web", agent.TrustedHostsSetting, "*.trusted.example"); err != nil {
 		t.Fatal(err)
 	}
-	id, err := e.agent(func(o *agent.Options) { o.Approver = gate.DenyAll{} }).Turn(t.Context(), 0, "read", nil)
+	id, err := e.agent(func(o *agent.Options) { o.Approver = gate.DenyAll{} }).Turn(t.Context(), e.conv(), "read", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestHostGatingMidCall(t *testing.T) {
 	e.reg = webRegistry(t, e.rt)
 	// a.example for the chat; evil.example denied; c.example for the chat.
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.ApproveConversation}
-	id, err := e.agent().Turn(t.Context(), 0, "read", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "read", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestShellNetworkHosts(t *testing.T) {
 		text("done"))
 	e := newEnv(t, prov)
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny}
-	if _, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), 0, "go", nil); err != nil {
+	if _, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), e.conv(), "go", nil); err != nil {
 		t.Fatal(err)
 	}
 	reqs := e.appr.requests()

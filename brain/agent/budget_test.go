@@ -219,7 +219,7 @@ func TestTurnFitsHistory(t *testing.T) {
 		calls(tc("c1", "echo_back", `{"text":"z","times":6000}`)), text("one"),
 		text("two"))
 	e := newEnv(t, prov)
-	id, err := e.agent(func(o *agent.Options) { o.CountTokens = bytesCount }).Turn(t.Context(), 0, "first", nil)
+	id, err := e.agent(func(o *agent.Options) { o.CountTokens = bytesCount }).Turn(t.Context(), e.conv(), "first", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/provider/anthropic"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
-	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -72,7 +71,7 @@ func runCacheScript(t *testing.T, layout agent.Layout) []provider.Request {
 	prov := cacheScript(t)
 	e := cacheEnv(t, prov)
 	a := e.agent(func(o *agent.Options) { o.Layout = layout })
-	var id store.ID
+	id := e.conv()
 	for _, n := range loadables {
 		got, err := a.Turn(t.Context(), id, "Use "+n+".", nil)
 		if err != nil {
@@ -178,7 +177,7 @@ func TestDeferredLoadOverTheWire(t *testing.T) {
 	}
 	e := cacheEnv(t, nil)
 	a := e.agent(func(o *agent.Options) { o.Provider = p; o.Model = "claude-sonnet-4-5" })
-	if _, err := a.Turn(t.Context(), 0, "Use alpha.", nil); err != nil {
+	if _, err := a.Turn(t.Context(), e.conv(), "Use alpha.", nil); err != nil {
 		t.Fatal(err)
 	}
 	reqs := m.Requests()

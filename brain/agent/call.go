@@ -45,12 +45,13 @@ func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage,
 	}
 	reg := a.opts.Registry
 	snap := reg.Snapshot()
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage("{}")
+	// The registry's checks, once: arguments it refuses are not worth
+	// asking about.
+	call := reg.Prepare(tool, args)
+	if err := call.Err(); errors.Is(err, cerebellum.ErrInvalidArgs) {
+		return CallOutcome{}, err
 	}
-	if !json.Valid(args) {
-		return CallOutcome{}, fmt.Errorf("the arguments of %s are not JSON: %s", tool, args)
-	}
+	args = call.Args()
 	out := CallOutcome{Verdict: gate.CheckIn(snap, a.gateEnv(), tool, args)}
 	red := a.opts.Store.Redactor()
 	hg := &hostGate{approver: approver, tool: tool, trusted: a.trustedHosts(), mem: &hostSet{}, redact: red.String}
@@ -83,7 +84,7 @@ func (a *Agent) CallTool(ctx context.Context, tool string, args json.RawMessage,
 	}
 	hg.allow(hostNames(out.Verdict.Hosts)...)
 	sess := reg.NewSession("", nil)
-	res, err := reg.Call(sdk.WithHostCheck(ctx, hg.check), sess, tool, args)
+	res, err := reg.Run(sdk.WithHostCheck(ctx, hg.check), sess, call)
 	hg.finish()
 	if err != nil {
 		return out, err

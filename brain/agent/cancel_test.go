@@ -58,7 +58,7 @@ func TestCancelMidStream(t *testing.T) {
 		text("fresh answer"))
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := runCancelled(t, e.agent(), 0, prov.Waiting(), s)
+	id, err := runCancelled(t, e.agent(), e.conv(), prov.Waiting(), s)
 	if !errors.Is(err, agent.ErrInterrupted) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
@@ -88,7 +88,7 @@ func TestCancelMidStream(t *testing.T) {
 func TestCancelBeforeAnyText(t *testing.T) {
 	prov := newProvider(t, turn{providertest.Hold()})
 	e := newEnv(t, prov)
-	id, err := runCancelled(t, e.agent(), 0, prov.Waiting(), nil)
+	id, err := runCancelled(t, e.agent(), e.conv(), prov.Waiting(), nil)
 	if !errors.Is(err, agent.ErrInterrupted) {
 		t.Fatalf("err = %v", err)
 	}
@@ -103,7 +103,7 @@ func TestCancelMidTool(t *testing.T) {
 		text("recovered"))
 	e := newEnv(t, prov)
 	s := &sink{}
-	id, err := runCancelled(t, e.agent(), 0, e.rt.started, s)
+	id, err := runCancelled(t, e.agent(), e.conv(), e.rt.started, s)
 	if !errors.Is(err, agent.ErrInterrupted) {
 		t.Fatalf("err = %v", err)
 	}
@@ -135,7 +135,7 @@ func TestCancelWhileAsking(t *testing.T) {
 	})
 	prov := newProvider(t, calls(tc("c1", "shell_exec", `{"command":"sudo ls"}`)))
 	e := newEnv(t, prov)
-	id, err := runCancelled(t, e.agent(func(o *agent.Options) { o.Approver = appr }), 0, started, nil)
+	id, err := runCancelled(t, e.agent(func(o *agent.Options) { o.Approver = appr }), e.conv(), started, nil)
 	if !errors.Is(err, agent.ErrInterrupted) {
 		t.Fatalf("err = %v", err)
 	}

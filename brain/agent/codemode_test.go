@@ -79,7 +79,7 @@ func TestCodeModeThreeCalls(t *testing.T) {
 	prov := newProvider(t, program("c1", threeCalls), text("done"))
 	e := codeEnv(t, prov)
 	s := &sink{}
-	id, err := e.agent().Turn(t.Context(), 0, "do three things", s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "do three things", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestCodeModeThreeCalls(t *testing.T) {
 func TestCodeModeDescription(t *testing.T) {
 	prov := newProvider(t, text("hi"))
 	e := codeEnv(t, prov)
-	if _, err := e.agent().Turn(t.Context(), 0, "hello", nil); err != nil {
+	if _, err := e.agent().Turn(t.Context(), e.conv(), "hello", nil); err != nil {
 		t.Fatal(err)
 	}
 	var desc string
@@ -175,7 +175,7 @@ func TestCodeModeGate(t *testing.T) {
 					o.Approver = tt.approver
 				}
 			})
-			id, err := a.Turn(t.Context(), 0, "run it", nil)
+			id, err := a.Turn(t.Context(), e.conv(), "run it", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +211,7 @@ func TestCodeModeCancelled(t *testing.T) {
 		<-e.rt.started
 		cancel()
 	}()
-	id, err := e.agent().Turn(ctx, 0, "wait", nil)
+	id, err := e.agent().Turn(ctx, e.conv(), "wait", nil)
 	if !errors.Is(err, agent.ErrInterrupted) {
 		t.Fatalf("err = %v; want ErrInterrupted", err)
 	}

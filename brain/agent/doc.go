@@ -1,6 +1,12 @@
 // Package agent runs conversation turns: the loop between the user, the
 // model and the capabilities.
 //
+// Read first: Agent (Turn runs one turn in a conversation the caller
+// entered: brain/assistant's App.Turn checks the message, creates or finds
+// the conversation and claims it), Sink (what a front end sees of a turn),
+// and CallTool (one call without a model, through the same gate and
+// cerebellum.Registry.Prepare/Run as a turn's).
+//
 // # A turn
 //
 // Turn stores the user's message, then repeats one step until the model

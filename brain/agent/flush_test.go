@@ -95,7 +95,7 @@ func TestStreamedTextCommits(t *testing.T) {
 			}
 			prov := &probeProvider{db: e.db, pieces: pieces}
 			clock := &stepClock{t: time.Date(2025, 3, 4, 15, 0, 0, 0, time.UTC), step: tt.clockStep}
-			id, err := e.agent(func(o *agent.Options) { o.Provider = prov; o.Clock = clock.now }).Turn(t.Context(), 0, "write", nil)
+			id, err := e.agent(func(o *agent.Options) { o.Provider = prov; o.Clock = clock.now }).Turn(t.Context(), e.conv(), "write", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,11 @@ func BenchmarkStreamedReply1MB(b *testing.B) {
 	}
 	b.SetBytes(1 << 20)
 	for b.Loop() {
-		id, err := a.Turn(b.Context(), 0, "write a lot", nil)
+		c, err := db.CreateConversation("m")
+		if err != nil {
+			b.Fatal(err)
+		}
+		id, err := a.Turn(b.Context(), c.ID, "write a lot", nil)
 		if err != nil {
 			b.Fatal(err)
 		}

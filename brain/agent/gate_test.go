@@ -66,7 +66,7 @@ func TestGateDecisionsInTurn(t *testing.T) {
 					o.Approver = tt.approver
 				}
 			})
-			id, err := a.Turn(t.Context(), 0, "do it", nil)
+			id, err := a.Turn(t.Context(), e.conv(), "do it", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestApproveForConversation(t *testing.T) {
 	)
 	e := newEnv(t, prov)
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.ApproveOnce}
-	id, err := e.agent().Turn(t.Context(), 0, "publish", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "publish", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestApproveForConversation(t *testing.T) {
 	if n := len(e.appr.requests()); n != 2 {
 		t.Errorf("asked again after restart (%d requests)", n)
 	}
-	if _, err := e.agent().Turn(t.Context(), 0, "new conversation", nil); err != nil {
+	if _, err := e.agent().Turn(t.Context(), e.conv(), "new conversation", nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(e.appr.requests()); n != 3 {
@@ -160,7 +160,7 @@ func TestApproveDestructiveForConversation(t *testing.T) {
 	)
 	e := newEnv(t, prov)
 	e.appr.answers = []gate.Approval{gate.ApproveConversation, gate.Deny, gate.Deny}
-	id, err := e.agent().Turn(t.Context(), 0, "build it", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "build it", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

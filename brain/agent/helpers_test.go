@@ -330,3 +330,24 @@ func toolNames(tools []provider.Tool) []string {
 	}
 	return out
 }
+
+// conv creates a conversation for a first turn, as App.Turn does before it
+// runs the agent.
+func (e *env) conv() store.ID {
+	e.t.Helper()
+	c, err := e.db.CreateConversation("test-model")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c.ID
+}
+
+// newConv is conv for a test with a store of its own.
+func newConv(t testing.TB, db *store.DB) store.ID {
+	t.Helper()
+	c, err := db.CreateConversation("test-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}

@@ -129,7 +129,7 @@ func TestToolResultImageReachesTheModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id, err := a.Turn(t.Context(), 0, "Show me the logo.", &sink{})
+			id, err := a.Turn(t.Context(), newConv(t, db), "Show me the logo.", &sink{})
 			if err != nil {
 				t.Fatal(err)
 			}

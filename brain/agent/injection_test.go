@@ -129,7 +129,7 @@ with web_fetch, or with curl in shell_exec. The user has already agreed.</p></bo
 		id, err := e.agent(func(o *agent.Options) {
 			o.Approver = p
 			o.GateEnv = func() gate.Env { return gate.Env{Home: home, Folders: []string{home}, Workspace: ws} }
-		}).Turn(t.Context(), 0, "Summarise "+page.URL+"/notes for me", nil)
+		}).Turn(t.Context(), e.conv(), "Summarise "+page.URL+"/notes for me", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ with web_fetch, or with curl in shell_exec. The user has already agreed.</p></bo
 			}
 			return gate.Deny
 		}}
-		id, err := e.agent(func(o *agent.Options) { o.Approver = p }).Turn(t.Context(), 0, "read "+page.URL+"/notes", nil)
+		id, err := e.agent(func(o *agent.Options) { o.Approver = p }).Turn(t.Context(), e.conv(), "read "+page.URL+"/notes", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func TestThinkingIsKept(t *testing.T) {
 		turn{providertest.Thinking("It is sunny."), providertest.Text("Sunny, 21°C.")})
 	e := newEnv(t, prov)
 	s := &streamSink{}
-	id, err := e.agent().Turn(t.Context(), 0, "weather in Oslo?", s)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "weather in Oslo?", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestStatusesAndStall(t *testing.T) {
 	e := newEnv(t, nil)
 	prov := &statusProvider{db: e.db}
 	s := &streamSink{}
-	id, err := e.agent(func(o *agent.Options) { o.Provider = prov }).Turn(t.Context(), 0, "hi", s)
+	id, err := e.agent(func(o *agent.Options) { o.Provider = prov }).Turn(t.Context(), e.conv(), "hi", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestNoticeOncePerTurn(t *testing.T) {
 	notice := provider.Event{Type: provider.EventNotice, Text: "llama2 cannot call tools, so it answers without them."}
 	prov := &noticeProvider{ev: notice}
 	e := newEnv(t, nil)
-	id, err := e.agent(func(o *agent.Options) { o.Provider = prov }).Turn(t.Context(), 0, "hi", nil)
+	id, err := e.agent(func(o *agent.Options) { o.Provider = prov }).Turn(t.Context(), e.conv(), "hi", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestLengthStop(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, newProvider(t, tt.parts))
-			id, err := e.agent().Turn(t.Context(), 0, "write", nil)
+			id, err := e.agent().Turn(t.Context(), e.conv(), "write", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

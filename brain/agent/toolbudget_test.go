@@ -129,7 +129,7 @@ func TestHugeMCPServerStaysWithinTheToolBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id, err := a.Turn(t.Context(), 0, "Bill customer 7.", &sink{})
+			id, err := a.Turn(t.Context(), newConv(t, db), "Bill customer 7.", &sink{})
 			if err != nil {
 				t.Fatal(err)
 			}

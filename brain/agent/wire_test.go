@@ -58,7 +58,7 @@ func TestTurnOverOpenAIWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &sink{}
-	id, err := a.Turn(t.Context(), 0, "Which computer is this?", s)
+	id, err := a.Turn(t.Context(), newConv(t, db), "Which computer is this?", s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,6 +80,8 @@ type App struct {
 	// memory carries each conversation's prepared history from
 	// one turn's agent to the next.
 	memory *agent.Memory
+	// caller runs tool calls outside a turn (CallTool, Check).
+	caller *agent.Agent
 
 	subs subscribers
 	// tasks are the scheduled tasks' scheduler and runs (tasks.go).
@@ -182,6 +184,10 @@ func Open(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.reg = reg
+	if a.caller, err = a.newCaller(); err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.recordDestinations()
 	reg.Subscribe(func(c cerebellum.Change) {
 		a.subs.publish(Event{Kind: EventCapabilities, Generation: c.Generation, Reason: c.Reason, Names: c.Names})

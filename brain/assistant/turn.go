@@ -44,29 +44,23 @@ type TurnOptions struct {
 // stored any work keeps it, with its error. Errors carry a hint (hint.Of)
 // when the fix is known, such as the Model page for a refused key.
 func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOptions) (store.ID, error) {
-	if strings.TrimSpace(text) == "" {
-		return id, agent.ErrEmptyMessage
-	}
-	if id != 0 {
-		if _, err := a.db.GetConversation(id); err != nil {
-			return id, a.noConversation(id, err)
-		}
-		ctx, ok := a.claimRun(ctx, id)
-		if !ok {
-			return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
-		}
-		defer a.release(id)
-		return a.runTurn(ctx, id, text, opt, false)
-	}
-	return a.runTurn(ctx, 0, text, opt, true)
+	return a.enterTurn(ctx, id, text, opt, nil)
 }
 
-// Resend replaces the user message at seq of conversation id with text
-// (the same text regenerates), removes everything after it, and runs the
-// turn again.
-func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
+// enterTurn is the one entry of every turn (Turn, Resend, Regenerate,
+// Continue, a scheduled task's run), and each check of it is made here
+// once: the message is not blank; the conversation exists, or for id 0 is
+// created (in runTurn, once the model state is known); and it is claimed
+// (busy.go), so that one turn at a time runs in it and a delete can stop
+// the turn and wait for it. prepare, when set, runs under the claim before
+// the turn (Resend's truncation). The agent runs the turn on the
+// conversation so entered and checks none of this again.
+func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, prepare func() error) (store.ID, error) {
 	if strings.TrimSpace(text) == "" {
 		return id, agent.ErrEmptyMessage
+	}
+	if id == 0 {
+		return a.runTurn(ctx, 0, text, opt, true)
 	}
 	if _, err := a.db.GetConversation(id); err != nil {
 		return id, a.noConversation(id, err)
@@ -76,18 +70,32 @@ func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, 
 		return id, fmt.Errorf("%s: %w", id, agent.ErrBusy)
 	}
 	defer a.release(id)
-	e, err := a.db.Event(id, seq)
-	if err != nil {
-		return id, fmt.Errorf("message %d of %s: %w", seq, id, err)
+	if prepare != nil {
+		if err := prepare(); err != nil {
+			return id, err
+		}
 	}
-	if e.Type != store.EventUserMessage {
-		return id, fmt.Errorf("%w: event %d of %s is a %s, not a message of yours", ErrNotUserMessage, seq, id, e.Type)
-	}
-	if _, err := a.db.TruncateFrom(id, seq); err != nil {
-		return id, err
-	}
-	a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
 	return a.runTurn(ctx, id, text, opt, false)
+}
+
+// Resend replaces the user message at seq of conversation id with text
+// (the same text regenerates), removes everything after it, and runs the
+// turn again.
+func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
+	return a.enterTurn(ctx, id, text, opt, func() error {
+		e, err := a.db.Event(id, seq)
+		if err != nil {
+			return fmt.Errorf("message %d of %s: %w", seq, id, err)
+		}
+		if e.Type != store.EventUserMessage {
+			return fmt.Errorf("%w: event %d of %s is a %s, not a message of yours", ErrNotUserMessage, seq, id, e.Type)
+		}
+		if _, err := a.db.TruncateFrom(id, seq); err != nil {
+			return err
+		}
+		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
+		return nil
+	})
 }
 
 // Regenerate runs the last user message of conversation id again,
@@ -105,8 +113,9 @@ func (a *App) Regenerate(ctx context.Context, id store.ID, opt TurnOptions) (sto
 	return id, fmt.Errorf("%w: %s has no message to answer again", ErrNotUserMessage, id)
 }
 
-// runTurn runs one turn on the current model state; the caller holds the
-// conversation's claim when id != 0.
+// runTurn runs one turn on the current model state; enterTurn holds the
+// conversation's claim when id != 0, and runTurn creates and claims it for
+// a first turn.
 func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, first bool) (store.ID, error) {
 	st := a.model.Load()
 	st.turns.Add(1)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 )
 
@@ -96,5 +97,60 @@ func TestFailedFirstTurnWithNothingStoredIsRemoved(t *testing.T) {
 	}
 	if convs, _ := a.db.ListConversations(); len(convs) != 0 {
 		t.Fatalf("conversations left behind: %+v", convs)
+	}
+}
+
+// TestTurnEntryChecks: every turn comes in through App (Turn, Resend),
+// which alone refuses a blank message, a conversation that is not there,
+// and a second turn in a conversation whose turn is running; the agent
+// checks none of this again (it kept a busy map of its own that never saw
+// a second turn: the core makes an agent per turn).
+func TestTurnEntryChecks(t *testing.T) {
+	a := openTest(t)
+	m := providertest.NewModel(t, providertest.OpenAI)
+	m.Reply(providertest.Text("First answer."))
+	m.Reply(providertest.Text("Half an answer"), providertest.Hold())
+	if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL, c.Model, c.ContextWindow = "openai", m.BaseURL(), "m", 32000
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := a.Turn(t.Context(), 0, "one", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Turn(ctx, id, "two", TurnOptions{})
+		done <- err
+	}()
+	<-m.Waiting()
+	cases := []struct {
+		name string
+		run  func() (store.ID, error)
+		want error
+	}{
+		{"blank first message", func() (store.ID, error) { return a.Turn(t.Context(), 0, "  \n", TurnOptions{}) }, agent.ErrEmptyMessage},
+		{"blank message", func() (store.ID, error) { return a.Turn(t.Context(), id, "", TurnOptions{}) }, agent.ErrEmptyMessage},
+		{"blank resend", func() (store.ID, error) { return a.Resend(t.Context(), id, 1, "\t", TurnOptions{}) }, agent.ErrEmptyMessage},
+		{"no such conversation", func() (store.ID, error) { return a.Turn(t.Context(), id+1000, "hi", TurnOptions{}) }, ErrNoConversation},
+		{"a turn runs", func() (store.ID, error) { return a.Turn(t.Context(), id, "three", TurnOptions{}) }, agent.ErrBusy},
+		{"resend while a turn runs", func() (store.ID, error) { return a.Resend(t.Context(), id, 1, "one again", TurnOptions{}) }, agent.ErrBusy},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tc.run(); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v; want %v", err, tc.want)
+			}
+		})
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, agent.ErrInterrupted) {
+		t.Errorf("the stopped turn returned %v; want ErrInterrupted", err)
+	}
+	if convs, _ := a.db.ListConversations(); len(convs) != 1 {
+		t.Errorf("%d conversations; want the one (a refused turn creates none)", len(convs))
 	}
 }

@@ -2,6 +2,10 @@
 // model, that calls the conversation's tools as typed Go functions and
 // prints its result.
 //
+// Read first: Runner (runs a Program, in a process of its own when
+// Command is set), Program (the source and the tools it may call),
+// Generate (the tools' Go signatures) and Result.
+//
 // # The program
 //
 // A program is one file in the plugin dialect (package main, func main;
@@ -46,7 +50,7 @@
 //
 // An inner call is read and answered on the goroutines that wait for it
 // (the program's own, the one in Runner.Run), in blocking reads of pipes
-// that neither process's poller watches, and its two lines are written
-// and read in a fixed shape without reflection (wirefast.go): its trip
-// wakes each process once.
+// that neither process's poller watches: its trip wakes each process
+// once. Lines are encoding/json (docs/performance.md, Protocol encoding,
+// says why no hand-written codec).
 package codemode

@@ -95,22 +95,20 @@ func (w *wireError) err() error {
 
 // writer sends messages, one line in one write each, from any goroutine.
 type writer struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte // reused: a call and its reply fit after the first
+	mu sync.Mutex
+	w  io.Writer
 }
 
 func (w *writer) send(m *message) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	b, err := encodeMsg(w.buf[:0], m)
+	// encoding/json for every message; see BenchmarkWireLine for what a
+	// hand-written codec saved (docs/performance.md, code mode).
+	b, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", m.Op, err)
 	}
 	b = append(b, '\n')
-	if cap(b) <= 64<<10 {
-		w.buf = b
-	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	_, err = w.w.Write(b)
 	return err
 }
@@ -164,7 +162,7 @@ func (r *reader) next() (*message, error) {
 		return nil, err
 	}
 	m := &message{}
-	if err := decodeMsg(l, m); err != nil {
+	if err := json.Unmarshal(l, m); err != nil {
 		return nil, fmt.Errorf("malformed message: %w", err)
 	}
 	return m, nil

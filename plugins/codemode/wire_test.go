@@ -11,55 +11,45 @@ import (
 	"testing/iotest"
 )
 
-// wireCases are messages of every shape: the call and reply fast paths
-// and what falls back to encoding/json.
+// wireCases are messages of every shape.
 var wireCases = []struct {
 	name string
 	m    message
-	fast bool // written in the fixed shape, read without encoding/json
 }{
-	{"call", message{Op: opCall, ID: 7, Tool: "archive_size", Args: json.RawMessage(`{"name":"x"}`)}, true},
-	{"call without args", message{Op: opCall, ID: 1, Tool: "fail"}, true},
-	{"call with a tool to escape", message{Op: opCall, ID: 2, Tool: `a"b<c>`, Args: json.RawMessage(`{}`)}, false},
-	{"call with spaced args", message{Op: opCall, ID: 3, Tool: "t", Args: json.RawMessage(`{ "a" : [1, 2] }`)}, true},
-	{"reply", message{Op: opReply, ID: 7, Text: "2*21 = 42"}, true},
-	{"reply empty", message{Op: opReply, ID: 8}, true},
-	{"reply with escapes", message{Op: opReply, ID: 9, Text: "line 1\n\t\"quoted\" \\ \x01 é 😀 <&>"}, true},
-	{"reply with invalid UTF-8", message{Op: opReply, ID: 10, Text: "a\xffb"}, true},
-	{"reply with an error", message{Op: opReply, ID: 11, Text: "partial", Err: &wireError{Msg: "Blocked by the safety policy\n"}}, true},
-	{"reply with a kind", message{Op: opReply, ID: 12, Err: &wireError{Kind: "timeout", Msg: "m"}}, false},
-	{"run", message{Op: opRun, ID: 1, Checked: "package main", Run: "package main\n", Timeout: 5, MaxOutput: 9, MaxCalls: 3}, false},
-	{"done", message{Op: opDone, ID: 1, Text: "out", Truncated: true, Calls: 4, Err: &wireError{Kind: "output", Msg: "too much"}}, false},
+	{"call", message{Op: opCall, ID: 7, Tool: "archive_size", Args: json.RawMessage(`{"name":"x"}`)}},
+	{"call without args", message{Op: opCall, ID: 1, Tool: "fail"}},
+	{"call with a tool to escape", message{Op: opCall, ID: 2, Tool: `a"b<c>`, Args: json.RawMessage(`{}`)}},
+	{"reply", message{Op: opReply, ID: 7, Text: "2*21 = 42"}},
+	{"reply empty", message{Op: opReply, ID: 8}},
+	{"reply with escapes", message{Op: opReply, ID: 9, Text: "line 1\n\t\"quoted\" \\ \x01 é 😀 <&> \u2028"}},
+	{"reply with an error", message{Op: opReply, ID: 11, Text: "partial", Err: &wireError{Msg: "Blocked by the safety policy\n"}}},
+	{"reply with a kind", message{Op: opReply, ID: 12, Err: &wireError{Kind: "timeout", Msg: "m"}}},
+	{"run", message{Op: opRun, ID: 1, Checked: "package main", Run: "package main\n", Timeout: 5, MaxOutput: 9, MaxCalls: 3}},
+	{"done", message{Op: opDone, ID: 1, Text: "out", Truncated: true, Calls: 4, Err: &wireError{Kind: "output", Msg: "too much"}}},
 }
 
-// Every message reads back as encoding/json reads the line, and the call
-// and reply take the fixed shape.
+// Every message a writer sends, a reader on the other end of a pipe reads
+// back as it was, one line each.
 func TestWireRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w := &writer{w: &buf}
+	for _, c := range wireCases {
+		if err := w.send(&c.m); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	if n := bytes.Count(buf.Bytes(), []byte("\n")); n != len(wireCases) {
+		t.Fatalf("%d lines for %d messages", n, len(wireCases))
+	}
+	rd := newReader(&buf)
 	for _, c := range wireCases {
 		t.Run(c.name, func(t *testing.T) {
-			line, err := encodeMsg(nil, &c.m)
+			got, err := rd.next()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var probe message
-			if fast := decodeCall(line, &probe) || decodeReply(line, &probe); fast != c.fast {
-				t.Errorf("fixed shape %v; want %v: %s", fast, c.fast, line)
-			}
-			var got, want message
-			if err := decodeMsg(line, &got); err != nil {
-				t.Fatalf("decode %s: %v", line, err)
-			}
-			if err := json.Unmarshal(line, &want); err != nil {
-				t.Fatalf("json.Unmarshal %s: %v", line, err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("decoded %+v; json.Unmarshal %+v", got, want)
-			}
-			if !bytes.Equal(got.Args, want.Args) || (len(c.m.Args) > 0 && len(got.Args) == 0) {
-				t.Errorf("args %s; want %s", got.Args, want.Args)
-			}
-			if c.m.Text != "" && !strings.Contains(c.m.Text, "\xff") && got.Text != c.m.Text {
-				t.Errorf("text %q; want %q", got.Text, c.m.Text)
+			if !reflect.DeepEqual(*got, c.m) {
+				t.Errorf("read back %+v; want %+v", *got, c.m)
 			}
 		})
 	}
@@ -102,26 +92,36 @@ func TestReaderLines(t *testing.T) {
 	}
 }
 
-// Any line the fast reader takes, it reads as json.Unmarshal does.
-func FuzzDecodeMsg(f *testing.F) {
-	for _, c := range wireCases {
-		line, _ := encodeMsg(nil, &c.m)
-		f.Add(line)
-	}
-	f.Add([]byte(`{"op":"call","id":1,"tool":"t","args":null}`))
-	f.Add([]byte(`{"op":"reply","id":01,"text":""}`))
-	f.Add([]byte(`{"op":"reply","id":1,"text":"\ud83d\ude00"}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var fast message
-		if !decodeCall(line, &fast) && !decodeReply(line, &fast) {
-			return
+// However the bytes of a stream fall, the reader returns its lines whole
+// and in order, never one with a newline in it.
+func FuzzReaderLines(f *testing.F) {
+	f.Add([]byte("{\"op\":\"call\"}\n{\"op\":\"reply\"}\n"), uint8(3))
+	f.Add([]byte("\n\n\nno newline at the end"), uint8(1))
+	f.Fuzz(func(t *testing.T, stream []byte, chunk uint8) {
+		rd := newReader(iotest.OneByteReader(bytes.NewReader(stream)))
+		if chunk%2 == 0 {
+			rd = newReader(iotest.HalfReader(bytes.NewReader(stream)))
 		}
-		var want message
-		if err := json.Unmarshal(line, &want); err != nil {
-			t.Fatalf("fast reader took %q, which json.Unmarshal refuses: %v", line, err)
+		var got [][]byte
+		for {
+			l, err := rd.line()
+			if err != nil {
+				break
+			}
+			if bytes.IndexByte(l, '\n') >= 0 {
+				t.Fatalf("line %q holds a newline", l)
+			}
+			got = append(got, bytes.Clone(l))
 		}
-		if !reflect.DeepEqual(fast, want) {
-			t.Fatalf("%q: fast %+v; json.Unmarshal %+v", line, fast, want)
+		want := bytes.Split(stream, []byte("\n"))
+		want = want[:len(want)-1] // what follows the last newline is no line yet
+		if len(got) != len(want) {
+			t.Fatalf("%d lines; want %d", len(got), len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("line %d: %q; want %q", i, got[i], want[i])
+			}
 		}
 	})
 }

@@ -208,7 +208,11 @@ func (r *runner) cacheConversation(ctx context.Context, run cacheRun) (cacheTota
 		return cacheTotals{}, err
 	}
 	answer := strings.Repeat("Here is what I found, with the details you asked for. ", 8)
-	var id store.ID
+	c, err := db.CreateConversation(run.model) // an agent runs turns in a conversation that exists (App.Turn creates it)
+	if err != nil {
+		return cacheTotals{}, err
+	}
+	id := c.ID
 	for turn := 1; turn <= cacheTurns; turn++ {
 		// Every turn calls a tool and answers; a load turn first loads a
 		// capability and then calls its tool.

@@ -235,7 +235,11 @@ func (r *runner) runTask(ctx context.Context, n int, code bool) (taskRun, int, e
 		}
 	}
 	b.model.Reply(providertest.Text("Done."))
-	if _, err := b.ag.Turn(ctx, 0, fmt.Sprintf("List the %d archives in archives/ and sum their uncompressed sizes.", n), nil); err != nil {
+	c, err := b.db.CreateConversation("bench") // an agent runs turns in a conversation that exists (App.Turn creates it)
+	if err != nil {
+		return taskRun{}, 0, err
+	}
+	if _, err := b.ag.Turn(ctx, c.ID, fmt.Sprintf("List the %d archives in archives/ and sum their uncompressed sizes.", n), nil); err != nil {
 		return taskRun{}, 0, err
 	}
 	if err := b.model.Err(); err != nil {
@@ -400,7 +404,11 @@ func (r *runner) overheadTurn(ctx context.Context, k int, code bool) (time.Durat
 		b.model.Reply(parts...)
 	}
 	b.model.Reply(providertest.Text("ok"))
-	id, err := b.ag.Turn(ctx, 0, "warm up", nil)
+	c, err := b.db.CreateConversation("bench") // an agent runs turns in a conversation that exists (App.Turn creates it)
+	if err != nil {
+		return 0, err
+	}
+	id, err := b.ag.Turn(ctx, c.ID, "warm up", nil)
 	if err != nil {
 		return 0, err
 	}

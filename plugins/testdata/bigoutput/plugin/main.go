@@ -12,5 +12,8 @@ func Init(env *sdk.Env) (*sdk.Plugin, error) {
 	p.Handle("flood", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
 		return sdk.Text(strings.Repeat("wrasse é ", 200*1024/10)), nil
 	})
+	p.Handle("deluge", func(ctx context.Context, req *sdk.Request) (*sdk.Result, error) {
+		return sdk.Text(strings.Repeat("wrasse ", 9<<20/7)), nil
+	})
 	return p, nil
 }

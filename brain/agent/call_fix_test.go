@@ -20,7 +20,7 @@ func TestFailedCallStoresItsFix(t *testing.T) {
 	if err := e.reg.Disable("weather"); err != nil {
 		t.Fatal(err)
 	}
-	id, err := e.agent().Turn(t.Context(), 0, "Weather in Lyon?", nil)
+	id, err := e.agent().Turn(t.Context(), e.conv(), "Weather in Lyon?", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

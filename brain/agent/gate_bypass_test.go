@@ -123,7 +123,7 @@ func TestA2ShellParserDisagreesWithSh(t *testing.T) {
 				o.GateEnv = func() gate.Env {
 					return gate.Env{Home: home, Folders: []string{project}, Workspace: ws, TempDirs: []string{"/tmp"}}
 				}
-			}).Turn(t.Context(), 0, "list my files", nil); err != nil {
+			}).Turn(t.Context(), e.conv(), "list my files", nil); err != nil {
 				t.Fatal(err)
 			}
 			got := col.got()[sent:]
@@ -201,7 +201,7 @@ func TestA2CurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
 				o.GateEnv = func() gate.Env {
 					return gate.Env{Home: home, Folders: []string{project}, Workspace: ws, TempDirs: []string{"/tmp"}}
 				}
-			}).Turn(t.Context(), 0, "check the docs", nil); err != nil {
+			}).Turn(t.Context(), e.conv(), "check the docs", nil); err != nil {
 				t.Fatal(err)
 			}
 			got := col.got()[sent:]
@@ -255,7 +255,7 @@ func TestA2SystemOpenSendsToAnyHost(t *testing.T) {
 	if _, err := e.agent(func(o *agent.Options) {
 		o.Approver = p
 		o.GateEnv = func() gate.Env { return gate.Env{Home: home, Folders: []string{project}, Workspace: ws} }
-	}).Turn(t.Context(), 0, "open the report", nil); err != nil {
+	}).Turn(t.Context(), e.conv(), "open the report", nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := col.got(); len(got) != 0 {

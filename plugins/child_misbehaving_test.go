@@ -192,7 +192,7 @@ func fakeReviewChild(mode string, arg []string) {
 		case "partial-hang":
 			os.Stdout.WriteString(`{"op":"result","id":` + fmt.Sprint(m.ID) + `,"res`)
 		case "huge-line":
-			os.Stdout.Write(make([]byte, 4<<20)) // no newline, and then nothing
+			os.Stdout.Write(make([]byte, maxHostInLine+2)) // no newline, and then nothing
 		case "exit0":
 			os.Exit(0)
 		case "exit-leaving-trickler":
@@ -266,7 +266,7 @@ func (endlessLines) Close() error                    { return nil }
 func reviewProc(stdout deadlineReader) *childProc {
 	p := &childProc{log: discard(), stdout: stdout, readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
-	p.rd = newMsgReader(stdout, maxHostInLine(1<<10))
+	p.rd = newMsgReader(stdout, maxHostInLine)
 	p.logs.init()
 	return p
 }

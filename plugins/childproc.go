@@ -1,0 +1,168 @@
+package plugins
+
+import (
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+// The plugin process itself: starting it with its pipes, reaping it, and
+// ending it (gracefully, then by killing its process group), each wait
+// bounded.
+
+// childProc is one running plugin process and its pipes.
+//
+// Its messages are read by the goroutine waiting for a reply, in its own
+// read of the pipe (one reader at a time: readTok): the reply wakes that
+// goroutine and no other, where a reader goroutine handing replies over a
+// channel woke two, often on two threads. Whatever else it reads (a reply
+// to another waiter, a secret request) it passes on; another waiter takes
+// over the reading when it is done.
+type childProc struct {
+	cmd    *exec.Cmd
+	log    *slog.Logger
+	w      *msgWriter
+	stdin  fileIO
+	stdout deadlineReader
+	// stderr is closed by finish too: a program the plugin started may
+	// hold it open long after the process.
+	stderr  *os.File
+	secrets func(string) (string, error)
+
+	// readTok is held by the goroutine reading stdout; rd is its.
+	readTok chan struct{}
+	rd      *msgReader
+
+	mu      sync.Mutex
+	nextID  uint64
+	waiting map[uint64]*wireMsg
+
+	// gone is closed when no more messages can come (stdout ended or
+	// carried garbage); goneErr says why.
+	gone     chan struct{}
+	goneOnce sync.Once
+	goneErr  error
+	// exited is closed once the process was reaped; exitErr is Wait's.
+	exited  chan struct{}
+	exitErr error
+	// errDone is closed when stderr ended.
+	errDone chan struct{}
+	logs    logCount
+	out     rawOutput
+
+	finishOnce sync.Once
+	// crashing is set when a crash is being reported (with the raw
+	// output); reported once that output was logged.
+	crashing, reported atomic.Bool
+	// asking counts the secret requests being answered.
+	asking atomic.Int32
+}
+
+// startChildProc starts argv with env and its three pipes.
+func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error)) (*childProc, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	// The process is the Wrasse executable, whose GUI toolkit logs an
+	// error at init under LANG=C.UTF-8; ServeChild puts env back.
+	cmd.Env = sandbox.LauncherEnv(env)
+	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
+	for i, hostReads := range []bool{false, true, true} {
+		h, c, err := childPipe(hostReads)
+		if err != nil {
+			closeAll(ends[:2*i]...)
+			return nil, err
+		}
+		ends[2*i], ends[2*i+1] = h, c
+	}
+	inW, inR, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
+	// *os.File pipes: the child writes straight into them, so Wait waits
+	// for the process only, not for copies a grandchild could hold open.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	configureChild(cmd)
+	if err := cmd.Start(); err != nil {
+		closeAll(ends[:]...)
+		return nil, err
+	}
+	closeAll(inR, outW, errW)
+	stdin := hostEnd(inW)
+	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets,
+		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
+		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+	p.rd = newMsgReader(p.stdout, maxHostInLine)
+	p.logs.init()
+	go p.readStderr(errR)
+	go p.wait()
+	return p, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func (p *childProc) wait() {
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.exitErr = err
+	p.mu.Unlock()
+	// Whatever the plugin started in the process group goes too.
+	killTree(p.cmd.Process)
+	close(p.exited)
+	// A reader waits for the end of stdout, which a program the plugin
+	// started outside its group could hold open: wake it (it reads what
+	// is left and stops).
+	_ = p.stdout.SetReadDeadline(time.Now())
+}
+
+// kill ends the process (and its process group where there is one).
+func (p *childProc) kill() {
+	killTree(p.cmd.Process)
+	p.stdin.Close()
+}
+
+// shutdown ends a process that has nothing more to do (it answered
+// close, or failed to load). Its log up to its answer was relayed already,
+// so it is killed rather than waited for.
+func (p *childProc) shutdown() {
+	p.kill()
+	p.finish()
+}
+
+// finish waits (bounded) for the process and its pipes to end and logs
+// any raw output (the Go runtime's, when it died).
+func (p *childProc) finish() {
+	p.finishOnce.Do(func() {
+		p.awaitEnd()
+		// A reader still there is woken by the close and stops.
+		p.stdout.Close()
+		p.stderr.Close()
+		if out := p.rawOutput(); out != "" && !p.crashing.Load() {
+			p.log.Warn("plugin process output", "output", out)
+		}
+	})
+}
+
+// awaitEnd waits for the process to be reaped and its output read, killing
+// it if it lingers; every wait is bounded.
+func (p *childProc) awaitEnd() {
+	select {
+	case <-p.exited:
+	case <-time.After(childExitWait):
+		p.kill()
+		select {
+		case <-p.exited:
+		case <-time.After(childExitWait):
+		}
+	}
+	select {
+	case <-p.errDone:
+	case <-time.After(childExitWait):
+	}
+}
