@@ -36,8 +36,8 @@ func TestA11UserKeyringReadable(t *testing.T) {
 	home := homeWith(t, map[string]string{"Documents/n": ""})
 	t.Setenv("HOME", home)
 	// A Python program (amd64 syscall numbers: keyctl is 250), since no
-	// keyctl(1) is assumed: search the user
-	// keyring and read the key, as `keyctl print %user:NAME` does.
+	// keyctl(1) is assumed: search the user keyring and read the key, as
+	// `keyctl print %user:NAME` does.
 	py := `import ctypes,sys
 l=ctypes.CDLL(None,use_errno=True)
 k=l.syscall(250,10,ctypes.c_int(-4),b"user",sys.argv[1].encode(),0)
