@@ -144,16 +144,13 @@ func (p *Policy) homeRule(home string, roots []string) {
 		if slices.Contains(homes, c) {
 			continue
 		}
-		if slices.ContainsFunc(homeMarkers, func(m string) bool { _, err := os.Lstat(filepath.Join(c, m)); return err == nil }) {
+		if isHome(c) {
 			homes = append(homes, c)
 		}
 	}
 	writable := cleanAll(p.ReadWrite)
 	for _, h := range homes {
-		for _, rel := range credentialFiles {
-			p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
-		}
-		p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+		p.homeSecrets(h)
 		if !slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, h) }) {
 			continue
 		}
@@ -174,6 +171,128 @@ func (p *Policy) homeRule(home string, roots []string) {
 				p.keepFrom(filepath.Join(h, rel), keep)
 			}
 		}
+	}
+	p.broadRule(home, writable)
+}
+
+// systemFolders are the system's folders a grant that holds them (`/`)
+// must not hand a sandbox to write: programs, libraries, settings
+// (/etc/profile.d, /etc/cron.d as root), the runtime folders of the
+// person's session (/run/user/UID: systemd --user loads units from it),
+// kernel interfaces and devices. They stay readable and executable.
+var systemFolders = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/boot",
+	"/var", "/snap", "/nix", "/srv", "/run", "/sys", "/proc", "/dev"}
+
+// sharedTemp are the temporary folders every program on the system
+// shares (other commands' own temporary folders, wrasse-cmd-*, lie in
+// /tmp): unreachable from a grant that holds them, but for the sandbox's
+// own writable folders inside them.
+var sharedTemp = []string{"/tmp", "/var/tmp"}
+
+// broadRule carves a writable grant that holds a folder but is not it
+// (/home, /): the system's folders (systemFolders) become read-only, the
+// shared temporary folders (sharedTemp) unreachable, and the other
+// folders beside the home folder and in /home, and /root, the rule of
+// another person's home: unreachable when they are a home folder (hold
+// one of homeMarkers), read-only and executable otherwise (Homebrew's
+// /home/linuxbrew). Writable grants of the sandbox's own inside them
+// (its temporary folder, /dev/null) stay writable. A folder granted by
+// name stays as granted.
+func (p *Policy) broadRule(home string, writable []string) {
+	held := func(dir string) []string {
+		if !slices.ContainsFunc(writable, func(g string) bool { return within(g, dir) }) {
+			return nil
+		}
+		keep := []string{}
+		for _, g := range writable {
+			if g == dir || within(dir, g) {
+				keep = append(keep, g)
+			}
+		}
+		return keep
+	}
+	for _, d := range systemFolders {
+		if keep := held(d); keep != nil {
+			if _, err := os.Lstat(d); err == nil {
+				p.keepFrom(d, keep)
+			}
+		}
+	}
+	for _, d := range sharedTemp {
+		if keep := held(Clean(d)); keep != nil {
+			p.noneFrom(Clean(d), keep)
+		}
+	}
+	var others []string
+	add := func(dir string) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.IsDir() {
+				others = append(others, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	add("/home")
+	others = append(others, "/root")
+	if home != "" {
+		home = Clean(home)
+		add(filepath.Dir(home))
+	}
+	seen := map[string]bool{}
+	for _, o := range others {
+		o = Clean(o)
+		if seen[o] || (home != "" && holdsPath(o, home)) {
+			continue
+		}
+		seen[o] = true
+		keep := held(o)
+		if keep == nil {
+			continue
+		}
+		if isHome(o) {
+			p.homeSecrets(o)
+			p.noneFrom(o, keep)
+		} else {
+			p.keepFrom(o, keep)
+		}
+	}
+}
+
+// isHome reports whether dir holds one of homeMarkers.
+func isHome(dir string) bool {
+	return slices.ContainsFunc(homeMarkers, func(m string) bool { _, err := os.Lstat(filepath.Join(dir, m)); return err == nil })
+}
+
+// homeSecrets makes home's credentials unreachable (credentialFiles, the
+// private keys in ~/.ssh).
+func (p *Policy) homeSecrets(h string) {
+	for _, rel := range credentialFiles {
+		p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
+	}
+	p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+}
+
+// noneFrom makes path unreachable, except the writable grants in keep
+// that lie in it, and folds around them as keepFrom does: the folders on
+// the way down are listed only, their other entries unreachable.
+func (p *Policy) noneFrom(path string, keep []string) {
+	if slices.Contains(keep, path) {
+		return
+	}
+	if !slices.ContainsFunc(keep, func(g string) bool { return within(path, g) }) {
+		p.NoAccess = append(p.NoAccess, path)
+		return
+	}
+	p.NoAccess = append(p.NoAccess, filepath.Join(path, carveMark))
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		p.noneFrom(filepath.Join(path, e.Name()), keep)
 	}
 }
 
