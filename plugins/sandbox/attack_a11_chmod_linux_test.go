@@ -29,7 +29,7 @@ func TestA11ChmodOpensCredentialsAndStartupFiles(t *testing.T) {
 	if err := os.Chmod(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for who, p := range a11Policies(t, home) {
+	for who, p := range homeGrantedPolicies(t, home) {
 		for _, tc := range []struct {
 			rel  string
 			mode os.FileMode

@@ -27,7 +27,7 @@ import (
 func TestA11SSHKeyMadeAfterTheSandboxStarts(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{".ssh/known_hosts": "github.com ssh-ed25519 AAAA\n", ".ssh/config": "Host *\n"})
-	for who, p := range a11Policies(t, home) {
+	for who, p := range homeGrantedPolicies(t, home) {
 		t.Run(who, func(t *testing.T) {
 			fifo := filepath.Join(home, "go-"+strings.ReplaceAll(who, " ", "-"))
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -77,19 +77,33 @@ var homeMarkers = []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".s
 // database passwords, private key stores, the tokens tools keep among
 // their caches (Hugging Face; the Gradle daemons' registry, whose token
 // lets a client hand a daemon a build it runs outside any sandbox), AI
-// tools' logins, and browser and mail profiles (cookies, saved
-// passwords). No sandbox reads or writes them, whatever is granted. The
-// private keys in ~/.ssh are found by sshPrivate.
+// tools' logins, browser, mail and messenger profiles (cookies, saved
+// passwords, sessions), the per-app homes of snaps and Flatpaks (~/snap,
+// ~/.var/app: where Ubuntu's Firefox and Flatpak browsers keep their
+// profiles; no snap or Flatpak runs inside a sandbox anyway, their
+// launchers are setuid or need namespaces no_new_privs refuses), NSS's
+// client-certificate keys, the shells' and REPLs' histories (a token
+// typed once on a command line) and the X11 and ICE session cookies. No
+// sandbox reads or writes them, whatever is granted. The private keys in
+// ~/.ssh are found by sshPrivate. The list is names only: its cost is the
+// carving of its entries that exist (BenchmarkHomeRule).
 var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".git-credentials",
 	".config/git/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".gradle/gradle.properties",
 	".gradle/daemon", ".m2/settings.xml", ".m2/settings-security.xml", ".docker/config.json", ".config/gh/hosts.yml",
 	".config/hub", ".config/glab-cli", ".aws/credentials", ".aws/sso/cache", ".aws/cli/cache", ".azure", ".config/gcloud",
-	".kube/config", ".vault-token", ".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".gem/credentials",
+	".vault-token", ".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".gem/credentials",
 	".composer/auth.json", ".config/composer/auth.json", ".config/rclone/rclone.conf", ".gnupg/private-keys-v1.d",
 	".gnupg/secring.gpg", ".local/share/keyrings", ".password-store", ".cache/huggingface/token",
 	".cache/huggingface/stored_tokens", ".huggingface/token", ".config/op", ".codex/auth.json",
 	".claude/.credentials.json", ".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium",
-	".config/BraveSoftware", ".config/microsoft-edge"}
+	".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi", ".config/vivaldi-snapshot", ".config/opera",
+	".config/opera-beta", ".config/Slack", ".config/discord", ".config/Signal", ".config/Element",
+	".local/share/TelegramDesktop", "snap", ".var/app", ".pki/nssdb", ".config/github-copilot", ".gemini",
+	".config/containers/auth.json", ".terraformrc", ".s3cfg", ".databrickscfg", ".config/doctl", ".fly", ".kube",
+	".authinfo", ".authinfo.gpg", ".msmtprc", ".config/msmtp", ".mbsyncrc", ".fetchmailrc", ".config/filezilla",
+	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".local/share/fish/fish_history", ".sh_history",
+	".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
+	".irb_history", ".lesshst", ".Xauthority", ".ICEauthority"}
 
 // sshPublic are the entries of ~/.ssh that hold nothing secret: what ssh
 // reads to find and trust hosts, and the public halves of keys. Every
