@@ -278,11 +278,16 @@ func isHome(dir string) bool {
 }
 
 // homeSecrets makes home's credentials unreachable (credentialFiles, the
-// private keys in ~/.ssh).
+// private keys in ~/.ssh). ~/.ssh is always carved (a hole at carveMark
+// in it, whether or not it exists yet): it is listed only and its
+// public entries present at the start are granted one by one, so a key
+// the person makes while a sandbox runs has no rule and stays out of its
+// reach.
 func (p *Policy) homeSecrets(h string) {
 	for _, rel := range credentialFiles {
 		p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
 	}
+	p.NoAccess = append(p.NoAccess, filepath.Join(h, ".ssh", carveMark))
 	p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a11: sshPrivate lists the private keys in ~/.ssh when the sandbox
+// Issue 21 (attack a11): sshPrivate lists the private keys in ~/.ssh when the sandbox
 // starts. When there is none yet (a new machine, keys kept in an agent or
 // a hardware token, or ~/.ssh holding only known_hosts and config), no
 // hole lies under ~/.ssh and the read-only rule covers the whole folder:
@@ -24,7 +24,7 @@ import (
 // Reproduction: ~/.ssh holds only known_hosts; grant ~; an MCP server
 // starts; the person runs ssh-keygen -f ~/.ssh/id_ed25519; the server
 // reads ~/.ssh/id_ed25519.
-func TestA11SSHKeyMadeAfterTheSandboxStarts(t *testing.T) {
+func TestHomeSSHKeyMadeAfterTheSandboxStarts(t *testing.T) {
 	requireLandlock(t)
 	home := homeWith(t, map[string]string{".ssh/known_hosts": "github.com ssh-ed25519 AAAA\n", ".ssh/config": "Host *\n"})
 	for who, p := range homeGrantedPolicies(t, home) {
