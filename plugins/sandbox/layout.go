@@ -180,13 +180,79 @@ func (p *Policy) homeRule(home string, roots []string) {
 				p.keepFrom(filepath.Join(h, e.Name()), keep)
 			}
 		}
+		var kept []string
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				kept = append(kept, filepath.Join(h, e.Name()))
+			}
+		}
 		for _, rel := range homeProgramFolders {
 			if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
 				p.keepFrom(filepath.Join(h, rel), keep)
+				kept = append(kept, filepath.Join(h, rel))
+			}
+		}
+		for _, t := range linkedTargets(kept, writable) {
+			if !holdsPath(t, h) {
+				p.keepFrom(t, keep)
 			}
 		}
 	}
 	p.broadRule(home, writable)
+}
+
+// Bounds of the search for links in the home folder's kept entries
+// (linkedTargets): how deep beneath each it looks, and how many entries
+// it looks at in all (a home folder's ~/.local/share may hold hundreds of
+// thousands).
+const (
+	linkDepth   = 3
+	linkEntries = 8192
+)
+
+// linkedTargets are the targets, resolved, of the symbolic links within
+// linkDepth levels beneath the folders of kept (dotfile managers link
+// ~/.config/nvim to ~/dotfiles/nvim) that lie in a writable grant: the
+// home folder rule keeps what the dot entries name, wherever it lies,
+// since Landlock grants by the path a file is reached through and the
+// person's tools follow the link. Shallow links come first (breadth
+// first); at most linkEntries entries are looked at.
+func linkedTargets(kept, writable []string) []string {
+	type dir struct {
+		path  string
+		depth int
+	}
+	queue := make([]dir, 0, len(kept))
+	for _, k := range kept {
+		queue = append(queue, dir{k, 0})
+	}
+	var out []string
+	seen := 0
+	for len(queue) > 0 && seen < linkEntries {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if seen++; seen > linkEntries {
+				break
+			}
+			path := filepath.Join(d.path, e.Name())
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				t, err := filepath.EvalSymlinks(path)
+				if err == nil && slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, t) }) &&
+					!slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			case e.IsDir() && d.depth+1 < linkDepth:
+				queue = append(queue, dir{path, d.depth + 1})
+			}
+		}
+	}
+	return out
 }
 
 // systemFolders are the system's folders a grant that holds them (`/`)
