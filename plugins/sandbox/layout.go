@@ -54,15 +54,39 @@ var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mu
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
 
-// homeProgramFolders are the folders beside the person's own files in
+// homeProgramFolders are the entries beside the person's own files in
 // the home folder (no dot) that hold programs or code the person's tools
-// run, relative to it: ~/bin (on PATH in Debian's ~/.profile), Go's
-// installed programs and module cache, the Go toolchains golang.org/dl
-// installs, and the Python distributions conda, mamba and miniforge
-// install. The home folder rule (homeRule) keeps them as it keeps the dot
-// entries.
-var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda3", "anaconda3", "miniforge3",
-	"mambaforge", "micromamba"}
+// run, relative to it (a pattern of filepath.Match where it has a *):
+// ~/bin (on PATH in Debian's ~/.profile), Go's installed programs and
+// module cache, the Go toolchains golang.org/dl installs, the Python
+// distributions conda, mamba and miniforge install under any of their
+// usual names, a virtualenv at the top (~/venv, sourced from ~/.bashrc),
+// Google Cloud's SDK (its path.bash.inc is sourced from ~/.bashrc),
+// local::lib's ~/perl5 (PERL5LIB), R's user library (R_LIBS_USER), the
+// Android SDK, Flutter, AppImages (~/Applications, ~/AppImages),
+// node_modules at the top (node resolves require() up to the home folder
+// from every project below it), and the desktop's launchers (KDE and
+// Xfce run an executable ~/Desktop/*.desktop when clicked). The home
+// folder rule (homeRule) keeps them as it keeps the dot entries: read
+// and run, never write.
+var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda", "miniconda2", "miniconda3", "anaconda",
+	"anaconda2", "anaconda3", "miniforge", "miniforge3", "mambaforge", "micromamba", "venv", "env", "virtualenvs",
+	"google-cloud-sdk", "perl5", "R", "Android", "flutter", "Applications", "AppImages", "node_modules",
+	"Desktop/*.desktop"}
+
+// homeProgramPaths lists the entries of homeProgramFolders that exist in h.
+func homeProgramPaths(h string) []string {
+	var out []string
+	for _, rel := range homeProgramFolders {
+		if strings.Contains(rel, "*") {
+			m, _ := filepath.Glob(filepath.Join(h, rel))
+			out = append(out, m...)
+		} else if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
+			out = append(out, filepath.Join(h, rel))
+		}
+	}
+	return out
+}
 
 // homeMarkers are entries a home folder holds and a project seldom does
 // (.config is not among them: .NET projects keep their tools there): a
@@ -186,11 +210,9 @@ func (p *Policy) homeRule(home string, roots []string) {
 				kept = append(kept, filepath.Join(h, e.Name()))
 			}
 		}
-		for _, rel := range homeProgramFolders {
-			if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
-				p.keepFrom(filepath.Join(h, rel), keep)
-				kept = append(kept, filepath.Join(h, rel))
-			}
+		for _, prog := range homeProgramPaths(h) {
+			p.keepFrom(prog, keep)
+			kept = append(kept, prog)
 		}
 		for _, t := range linkedTargets(kept, writable) {
 			if !holdsPath(t, h) {

