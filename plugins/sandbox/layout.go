@@ -36,9 +36,21 @@ var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/
 // without checking them again. Commands write their own cache home
 // instead (CommandCache, CommandCacheEnv); Cargo's lock files stay
 // writable (homeCacheLocks).
-var homeReadable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
+var homeReadable = append([]string{".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
 	".gradle/caches", ".gradle/native", ".gradle/.tmp", ".gradle/init.d", ".gradle/init.gradle",
-	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}
+	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}, homeBuildCaches...)
+
+// homeBuildCaches are the folders of ~/.cache that build tools, package
+// managers and language runtimes keep there, relative to the home folder:
+// readable to commands and MCP servers without a home grant. The rest of
+// ~/.cache is the person's other programs' (mail, browsers' caches,
+// thumbnails, file indexes) and out of their reach.
+var homeBuildCaches = []string{".cache/go-build", ".cache/golangci-lint", ".cache/gopls", ".cache/pip", ".cache/pypoetry",
+	".cache/pre-commit", ".cache/uv", ".cache/pdm", ".cache/hatch", ".cache/black", ".cache/ruff", ".cache/mypy",
+	".cache/node", ".cache/node-gyp", ".cache/yarn", ".cache/pnpm", ".cache/typescript", ".cache/deno",
+	".cache/ms-playwright", ".cache/puppeteer", ".cache/Cypress", ".cache/electron", ".cache/prisma", ".cache/bazel",
+	".cache/ccache", ".cache/sccache", ".cache/zig", ".cache/coursier", ".cache/rebar3", ".cache/composer",
+	".cache/huggingface", ".cache/torch", ".cache/matplotlib", ".cache/fontconfig", ".cache/mesa_shader_cache"}
 
 // homeCacheLocks are lock files beside the person's caches that a build
 // reading them takes, relative to the home folder: writable to commands.
@@ -663,8 +675,8 @@ func (p *Policy) protect(pr Protected) {
 // and package managers keep installed interpreters and packages (nvm,
 // pyenv, pipx, uv, cargo, go install…), relative to it: an MCP server
 // started with npx, uvx or a runtime installed there reads and runs them.
-var runtimeHome = []string{".cache", ".npm", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
-	".local/pipx", ".nvm", ".pyenv", ".volta", ".bun", ".deno", ".asdf", ".cargo/bin", ".rustup", "go/bin", ".yarn"}
+var runtimeHome = append([]string{".npm", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
+	".local/pipx", ".nvm", ".pyenv", ".volta", ".bun", ".deno", ".asdf", ".cargo/bin", ".rustup", "go/bin", ".yarn"}, homeBuildCaches...)
 
 // systemInfo are the files in /proc and /sys that runtimes read to size
 // themselves (processors, memory, cgroup limits), and the process's own

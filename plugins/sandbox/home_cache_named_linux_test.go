@@ -8,7 +8,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
-// a11: without any grant of the home folder, every shell command reads
+// Issue 21 (attack a11): without any grant of the home folder, every shell command reads
 // the whole of ~/.cache (homeReadable, for build caches) and every stdio
 // MCP server reads and runs it (runtimeHome, for npx and uvx). ~/.cache
 // is not only build caches: Evolution keeps the person's mail there
@@ -20,7 +20,7 @@ import (
 //
 // Reproduction: grant ~/projects/app only; shell_exec:
 // grep -r 'reset your password' ~/.cache/evolution
-func TestA11HomeCacheReadableWithoutGrant(t *testing.T) {
+func TestHomeCacheOnlyBuildCachesWithoutGrant(t *testing.T) {
 	requireLandlock(t)
 	const secret = "A11SECRET-reset-code-829114"
 	files := map[string]string{
