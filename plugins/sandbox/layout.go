@@ -557,8 +557,11 @@ func ForCommand(o CommandOptions) Policy {
 	p := Policy{
 		ReadWrite: append(append([]string(nil), o.Roots...), temp, "/dev/shm"),
 		Exec:      append([]string(nil), systemExec...),
-		ReadOnly:  append([]string{"/proc"}, etcFiles...),
-		Network:   o.Network,
+		// Its own processes' /proc entries and the system's sizes, as an
+		// MCP server's: not other processes' command lines (secrets
+		// passed as arguments).
+		ReadOnly: slices.Concat(etcFiles, systemInfo),
+		Network:  o.Network,
 		// The filter (Filter) refuses them; a stream pair between the
 		// command's own processes stays allowed.
 		NoUnixSockets: !o.UnixSockets,
@@ -683,7 +686,7 @@ var runtimeHome = append([]string{".npm", ".local/bin", ".local/lib", ".local/sh
 // /proc entry (/proc/self names the launcher's, which becomes the
 // server's). Other processes' entries (command lines, environments) are
 // not among them.
-var systemInfo = []string{"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime",
+var systemInfo = []string{"/proc/self", "/proc/thread-self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime",
 	"/proc/version", "/proc/filesystems", "/proc/sys/kernel/osrelease", "/proc/sys/vm/overcommit_memory",
 	"/sys/fs/cgroup", "/sys/devices/system/cpu"}
 
