@@ -350,7 +350,10 @@ func (p *Policy) broadRule(home string, writable []string) {
 	others = append(others, "/root")
 	if home != "" {
 		home = Clean(home)
-		add(filepath.Dir(home))
+		// Beside /root lie the system's folders, handled above.
+		if d := filepath.Dir(home); d != string(filepath.Separator) {
+			add(d)
+		}
 	}
 	seen := map[string]bool{}
 	for _, o := range others {
