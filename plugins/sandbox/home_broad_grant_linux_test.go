@@ -93,17 +93,31 @@ func TestHomeGrantedRootKeepsSharedAndSystemFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(own) })
-	home := homeWith(t, map[string]string{".bashrc": "# mine\n"})
+	home := homeWith(t, map[string]string{".bashrc": "# mine\n", "Documents/.keep": ""})
 	f := newFixture(t)
 	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{"/"}, Protected: f.protected(), Home: home, Temp: own})
 	probe := fmt.Sprintf("wrasse-a11-%d", os.Getpid())
 	cases := []struct{ name, line string }{
 		{"another command's temporary folder", "cat " + filepath.Join(other, "left.txt")},
 		{"/var/tmp", "echo x > /var/tmp/" + probe + " && rm /var/tmp/" + probe},
+		{"the home folder's ~/.bashrc", "echo x >> " + filepath.Join(home, ".bashrc")},
 	}
 	if os.Geteuid() == 0 {
 		cases = append(cases, struct{ name, line string }{"/etc/profile.d (as root)",
 			"echo x > /etc/profile.d/" + probe + ".sh && rm /etc/profile.d/" + probe + ".sh"})
+	}
+	// What the grant is for still works: the command's own temporary
+	// folder, the person's files, the system's programs and settings.
+	for _, tc := range []struct{ name, line string }{
+		{"its own temporary folder", "echo x > " + filepath.Join(own, "mine") + " && cat " + filepath.Join(own, "mine")},
+		{"a folder in the home folder", "echo x > " + filepath.Join(home, "Documents/n.txt")},
+		{"the system's programs and settings", "/usr/bin/env true && cat /etc/hosts > /dev/null"},
+	} {
+		t.Run("keeps "+tc.name, func(t *testing.T) {
+			if out, ok := run(t, p, tc.line); !ok {
+				t.Errorf("a shell command with / granted could not use %s: %s", tc.name, out)
+			}
+		})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -332,10 +332,21 @@ func (p *Policy) broadRule(home string, writable []string) {
 			}
 		}
 	}
+	if home != "" {
+		home = Clean(home)
+	}
 	for _, d := range sharedTemp {
-		if keep := held(Clean(d)); keep != nil {
-			p.noneFrom(Clean(d), keep)
+		d = Clean(d)
+		keep := held(d)
+		if keep == nil || (home != "" && holdsPath(home, d)) {
+			continue
 		}
+		// A home folder in /tmp (HOME=/tmp/… in containers and CI) keeps
+		// the grant, under the home folder rule.
+		if home != "" && within(d, home) {
+			keep = append(keep, home)
+		}
+		p.noneFrom(d, keep)
 	}
 	var others []string
 	add := func(dir string) {
@@ -349,7 +360,6 @@ func (p *Policy) broadRule(home string, writable []string) {
 	add("/home")
 	others = append(others, "/root")
 	if home != "" {
-		home = Clean(home)
 		// Beside /root lie the system's folders, handled above.
 		if d := filepath.Dir(home); d != string(filepath.Separator) {
 			add(d)
