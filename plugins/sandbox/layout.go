@@ -36,9 +36,21 @@ var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/
 // without checking them again. Commands write their own cache home
 // instead (CommandCache, CommandCacheEnv); Cargo's lock files stay
 // writable (homeCacheLocks).
-var homeReadable = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
+var homeReadable = append([]string{".npm", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config",
 	".gradle/caches", ".gradle/native", ".gradle/.tmp", ".gradle/init.d", ".gradle/init.gradle",
-	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}
+	".gradle/init.gradle.kts", ".m2/repository", "go/pkg"}, homeBuildCaches...)
+
+// homeBuildCaches are the folders of ~/.cache that build tools, package
+// managers and language runtimes keep there, relative to the home folder:
+// readable to commands and MCP servers without a home grant. The rest of
+// ~/.cache is the person's other programs' (mail, browsers' caches,
+// thumbnails, file indexes) and out of their reach.
+var homeBuildCaches = []string{".cache/go-build", ".cache/golangci-lint", ".cache/gopls", ".cache/pip", ".cache/pypoetry",
+	".cache/pre-commit", ".cache/uv", ".cache/pdm", ".cache/hatch", ".cache/black", ".cache/ruff", ".cache/mypy",
+	".cache/node", ".cache/node-gyp", ".cache/yarn", ".cache/pnpm", ".cache/typescript", ".cache/deno",
+	".cache/ms-playwright", ".cache/puppeteer", ".cache/Cypress", ".cache/electron", ".cache/prisma", ".cache/bazel",
+	".cache/ccache", ".cache/sccache", ".cache/zig", ".cache/coursier", ".cache/rebar3", ".cache/composer",
+	".cache/huggingface", ".cache/torch", ".cache/matplotlib", ".cache/fontconfig", ".cache/mesa_shader_cache"}
 
 // homeCacheLocks are lock files beside the person's caches that a build
 // reading them takes, relative to the home folder: writable to commands.
@@ -54,15 +66,39 @@ var homeCacheLocks = []string{".cargo/.package-cache", ".cargo/.package-cache-mu
 var homePrograms = []string{".local/bin", ".local/lib", ".nvm", ".pyenv", ".rustup", ".cargo/bin", "go/bin", ".npm/_npx",
 	".gradle/wrapper"}
 
-// homeProgramFolders are the folders beside the person's own files in
+// homeProgramFolders are the entries beside the person's own files in
 // the home folder (no dot) that hold programs or code the person's tools
-// run, relative to it: ~/bin (on PATH in Debian's ~/.profile), Go's
-// installed programs and module cache, the Go toolchains golang.org/dl
-// installs, and the Python distributions conda, mamba and miniforge
-// install. The home folder rule (homeRule) keeps them as it keeps the dot
-// entries.
-var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda3", "anaconda3", "miniforge3",
-	"mambaforge", "micromamba"}
+// run, relative to it (a pattern of filepath.Match where it has a *):
+// ~/bin (on PATH in Debian's ~/.profile), Go's installed programs and
+// module cache, the Go toolchains golang.org/dl installs, the Python
+// distributions conda, mamba and miniforge install under any of their
+// usual names, a virtualenv at the top (~/venv, sourced from ~/.bashrc),
+// Google Cloud's SDK (its path.bash.inc is sourced from ~/.bashrc),
+// local::lib's ~/perl5 (PERL5LIB), R's user library (R_LIBS_USER), the
+// Android SDK, Flutter, AppImages (~/Applications, ~/AppImages),
+// node_modules at the top (node resolves require() up to the home folder
+// from every project below it), and the desktop's launchers (KDE and
+// Xfce run an executable ~/Desktop/*.desktop when clicked). The home
+// folder rule (homeRule) keeps them as it keeps the dot entries: read
+// and run, never write.
+var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda", "miniconda2", "miniconda3", "anaconda",
+	"anaconda2", "anaconda3", "miniforge", "miniforge3", "mambaforge", "micromamba", "venv", "env", "virtualenvs",
+	"google-cloud-sdk", "perl5", "R", "Android", "flutter", "Applications", "AppImages", "node_modules",
+	"Desktop/*.desktop"}
+
+// homeProgramPaths lists the entries of homeProgramFolders that exist in h.
+func homeProgramPaths(h string) []string {
+	var out []string
+	for _, rel := range homeProgramFolders {
+		if strings.Contains(rel, "*") {
+			m, _ := filepath.Glob(filepath.Join(h, rel))
+			out = append(out, m...)
+		} else if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
+			out = append(out, filepath.Join(h, rel))
+		}
+	}
+	return out
+}
 
 // homeMarkers are entries a home folder holds and a project seldom does
 // (.config is not among them: .NET projects keep their tools there): a
@@ -77,19 +113,33 @@ var homeMarkers = []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".s
 // database passwords, private key stores, the tokens tools keep among
 // their caches (Hugging Face; the Gradle daemons' registry, whose token
 // lets a client hand a daemon a build it runs outside any sandbox), AI
-// tools' logins, and browser and mail profiles (cookies, saved
-// passwords). No sandbox reads or writes them, whatever is granted. The
-// private keys in ~/.ssh are found by sshPrivate.
+// tools' logins, browser, mail and messenger profiles (cookies, saved
+// passwords, sessions), the per-app homes of snaps and Flatpaks (~/snap,
+// ~/.var/app: where Ubuntu's Firefox and Flatpak browsers keep their
+// profiles; no snap or Flatpak runs inside a sandbox anyway, their
+// launchers are setuid or need namespaces no_new_privs refuses), NSS's
+// client-certificate keys, the shells' and REPLs' histories (a token
+// typed once on a command line) and the X11 and ICE session cookies. No
+// sandbox reads or writes them, whatever is granted. The private keys in
+// ~/.ssh are found by sshPrivate. The list is names only: its cost is the
+// carving of its entries that exist (BenchmarkHomeRule).
 var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".git-credentials",
 	".config/git/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".gradle/gradle.properties",
 	".gradle/daemon", ".m2/settings.xml", ".m2/settings-security.xml", ".docker/config.json", ".config/gh/hosts.yml",
 	".config/hub", ".config/glab-cli", ".aws/credentials", ".aws/sso/cache", ".aws/cli/cache", ".azure", ".config/gcloud",
-	".kube/config", ".vault-token", ".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".gem/credentials",
+	".vault-token", ".terraform.d/credentials.tfrc.json", ".pgpass", ".my.cnf", ".gem/credentials",
 	".composer/auth.json", ".config/composer/auth.json", ".config/rclone/rclone.conf", ".gnupg/private-keys-v1.d",
 	".gnupg/secring.gpg", ".local/share/keyrings", ".password-store", ".cache/huggingface/token",
 	".cache/huggingface/stored_tokens", ".huggingface/token", ".config/op", ".codex/auth.json",
 	".claude/.credentials.json", ".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium",
-	".config/BraveSoftware", ".config/microsoft-edge"}
+	".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi", ".config/vivaldi-snapshot", ".config/opera",
+	".config/opera-beta", ".config/Slack", ".config/discord", ".config/Signal", ".config/Element",
+	".local/share/TelegramDesktop", "snap", ".var/app", ".pki/nssdb", ".config/github-copilot", ".gemini",
+	".config/containers/auth.json", ".terraformrc", ".s3cfg", ".databrickscfg", ".config/doctl", ".fly", ".kube",
+	".authinfo", ".authinfo.gpg", ".msmtprc", ".config/msmtp", ".mbsyncrc", ".fetchmailrc", ".config/filezilla",
+	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".local/share/fish/fish_history", ".sh_history",
+	".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
+	".irb_history", ".lesshst", ".Xauthority", ".ICEauthority"}
 
 // sshPublic are the entries of ~/.ssh that hold nothing secret: what ssh
 // reads to find and trust hosts, and the public halves of keys. Every
@@ -144,16 +194,13 @@ func (p *Policy) homeRule(home string, roots []string) {
 		if slices.Contains(homes, c) {
 			continue
 		}
-		if slices.ContainsFunc(homeMarkers, func(m string) bool { _, err := os.Lstat(filepath.Join(c, m)); return err == nil }) {
+		if isHome(c) {
 			homes = append(homes, c)
 		}
 	}
 	writable := cleanAll(p.ReadWrite)
 	for _, h := range homes {
-		for _, rel := range credentialFiles {
-			p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
-		}
-		p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+		p.homeSecrets(h)
 		if !slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, h) }) {
 			continue
 		}
@@ -169,11 +216,215 @@ func (p *Policy) homeRule(home string, roots []string) {
 				p.keepFrom(filepath.Join(h, e.Name()), keep)
 			}
 		}
-		for _, rel := range homeProgramFolders {
-			if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
-				p.keepFrom(filepath.Join(h, rel), keep)
+		var kept []string
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				kept = append(kept, filepath.Join(h, e.Name()))
 			}
 		}
+		for _, prog := range homeProgramPaths(h) {
+			p.keepFrom(prog, keep)
+			kept = append(kept, prog)
+		}
+		for _, t := range linkedTargets(kept, writable) {
+			if !holdsPath(t, h) {
+				p.keepFrom(t, keep)
+			}
+		}
+	}
+	p.broadRule(home, writable)
+}
+
+// Bounds of the search for links in the home folder's kept entries
+// (linkedTargets): how deep beneath each it looks, and how many entries
+// it looks at in all (a home folder's ~/.local/share may hold hundreds of
+// thousands).
+const (
+	linkDepth   = 3
+	linkEntries = 8192
+)
+
+// linkedTargets are the targets, resolved, of the symbolic links within
+// linkDepth levels beneath the folders of kept (dotfile managers link
+// ~/.config/nvim to ~/dotfiles/nvim) that lie in a writable grant: the
+// home folder rule keeps what the dot entries name, wherever it lies,
+// since Landlock grants by the path a file is reached through and the
+// person's tools follow the link. Shallow links come first (breadth
+// first); at most linkEntries entries are looked at.
+func linkedTargets(kept, writable []string) []string {
+	type dir struct {
+		path  string
+		depth int
+	}
+	queue := make([]dir, 0, len(kept))
+	for _, k := range kept {
+		queue = append(queue, dir{k, 0})
+	}
+	var out []string
+	seen := 0
+	for len(queue) > 0 && seen < linkEntries {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if seen++; seen > linkEntries {
+				break
+			}
+			path := filepath.Join(d.path, e.Name())
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				t, err := filepath.EvalSymlinks(path)
+				if err == nil && slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, t) }) &&
+					!slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			case e.IsDir() && d.depth+1 < linkDepth:
+				queue = append(queue, dir{path, d.depth + 1})
+			}
+		}
+	}
+	return out
+}
+
+// systemFolders are the system's folders a grant that holds them (`/`)
+// must not hand a sandbox to write: programs, libraries, settings
+// (/etc/profile.d, /etc/cron.d as root), the runtime folders of the
+// person's session (/run/user/UID: systemd --user loads units from it),
+// kernel interfaces and devices. They stay readable and executable.
+var systemFolders = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/boot",
+	"/var", "/snap", "/nix", "/srv", "/run", "/sys", "/proc", "/dev"}
+
+// sharedTemp are the temporary folders every program on the system
+// shares (other commands' own temporary folders, wrasse-cmd-*, lie in
+// /tmp): unreachable from a grant that holds them, but for the sandbox's
+// own writable folders inside them.
+var sharedTemp = []string{"/tmp", "/var/tmp"}
+
+// broadRule carves a writable grant that holds a folder but is not it
+// (/home, /): the system's folders (systemFolders) become read-only, the
+// shared temporary folders (sharedTemp) unreachable, and the other
+// folders beside the home folder and in /home, and /root, the rule of
+// another person's home: unreachable when they are a home folder (hold
+// one of homeMarkers), read-only and executable otherwise (Homebrew's
+// /home/linuxbrew). Writable grants of the sandbox's own inside them
+// (its temporary folder, /dev/null) stay writable. A folder granted by
+// name stays as granted.
+func (p *Policy) broadRule(home string, writable []string) {
+	held := func(dir string) []string {
+		if !slices.ContainsFunc(writable, func(g string) bool { return within(g, dir) }) {
+			return nil
+		}
+		keep := []string{}
+		for _, g := range writable {
+			if g == dir || within(dir, g) {
+				keep = append(keep, g)
+			}
+		}
+		return keep
+	}
+	for _, d := range systemFolders {
+		if keep := held(d); keep != nil {
+			if _, err := os.Lstat(d); err == nil {
+				p.keepFrom(d, keep)
+			}
+		}
+	}
+	if home != "" {
+		home = Clean(home)
+	}
+	for _, d := range sharedTemp {
+		d = Clean(d)
+		keep := held(d)
+		if keep == nil || (home != "" && holdsPath(home, d)) {
+			continue
+		}
+		// A home folder in /tmp (HOME=/tmp/… in containers and CI) keeps
+		// the grant, under the home folder rule.
+		if home != "" && within(d, home) {
+			keep = append(keep, home)
+		}
+		p.noneFrom(d, keep)
+	}
+	var others []string
+	add := func(dir string) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.IsDir() {
+				others = append(others, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	add("/home")
+	others = append(others, "/root")
+	if home != "" {
+		// Beside /root lie the system's folders, handled above.
+		if d := filepath.Dir(home); d != string(filepath.Separator) {
+			add(d)
+		}
+	}
+	seen := map[string]bool{}
+	for _, o := range others {
+		o = Clean(o)
+		if seen[o] || (home != "" && holdsPath(o, home)) {
+			continue
+		}
+		seen[o] = true
+		keep := held(o)
+		if keep == nil {
+			continue
+		}
+		if isHome(o) {
+			p.homeSecrets(o)
+			p.noneFrom(o, keep)
+		} else {
+			p.keepFrom(o, keep)
+		}
+	}
+}
+
+// isHome reports whether dir holds one of homeMarkers.
+func isHome(dir string) bool {
+	return slices.ContainsFunc(homeMarkers, func(m string) bool { _, err := os.Lstat(filepath.Join(dir, m)); return err == nil })
+}
+
+// homeSecrets makes home's credentials unreachable (credentialFiles, the
+// private keys in ~/.ssh). ~/.ssh is always carved (a hole at carveMark
+// in it, whether or not it exists yet): it is listed only and its
+// public entries present at the start are granted one by one, so a key
+// the person makes while a sandbox runs has no rule and stays out of its
+// reach.
+func (p *Policy) homeSecrets(h string) {
+	for _, rel := range credentialFiles {
+		p.NoAccess = append(p.NoAccess, filepath.Join(h, rel))
+	}
+	p.NoAccess = append(p.NoAccess, filepath.Join(h, ".ssh", carveMark))
+	p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+}
+
+// noneFrom makes path unreachable, except the writable grants in keep
+// that lie in it, and folds around them as keepFrom does: the folders on
+// the way down are listed only, their other entries unreachable.
+func (p *Policy) noneFrom(path string, keep []string) {
+	if slices.Contains(keep, path) {
+		return
+	}
+	if !slices.ContainsFunc(keep, func(g string) bool { return within(path, g) }) {
+		p.NoAccess = append(p.NoAccess, path)
+		return
+	}
+	p.NoAccess = append(p.NoAccess, filepath.Join(path, carveMark))
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		p.noneFrom(filepath.Join(path, e.Name()), keep)
 	}
 }
 
@@ -319,8 +570,11 @@ func ForCommand(o CommandOptions) Policy {
 	p := Policy{
 		ReadWrite: append(append([]string(nil), o.Roots...), temp, "/dev/shm"),
 		Exec:      append([]string(nil), systemExec...),
-		ReadOnly:  append([]string{"/proc"}, etcFiles...),
-		Network:   o.Network,
+		// Its own processes' /proc entries and the system's sizes, as an
+		// MCP server's: not other processes' command lines (secrets
+		// passed as arguments).
+		ReadOnly: slices.Concat(etcFiles, systemInfo),
+		Network:  o.Network,
 		// The filter (Filter) refuses them; a stream pair between the
 		// command's own processes stays allowed.
 		NoUnixSockets: !o.UnixSockets,
@@ -437,15 +691,15 @@ func (p *Policy) protect(pr Protected) {
 // and package managers keep installed interpreters and packages (nvm,
 // pyenv, pipx, uv, cargo, go install…), relative to it: an MCP server
 // started with npx, uvx or a runtime installed there reads and runs them.
-var runtimeHome = []string{".cache", ".npm", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
-	".local/pipx", ".nvm", ".pyenv", ".volta", ".bun", ".deno", ".asdf", ".cargo/bin", ".rustup", "go/bin", ".yarn"}
+var runtimeHome = append([]string{".npm", ".local/bin", ".local/lib", ".local/share/uv", ".local/share/pnpm",
+	".local/pipx", ".nvm", ".pyenv", ".volta", ".bun", ".deno", ".asdf", ".cargo/bin", ".rustup", "go/bin", ".yarn"}, homeBuildCaches...)
 
 // systemInfo are the files in /proc and /sys that runtimes read to size
 // themselves (processors, memory, cgroup limits), and the process's own
 // /proc entry (/proc/self names the launcher's, which becomes the
 // server's). Other processes' entries (command lines, environments) are
 // not among them.
-var systemInfo = []string{"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime",
+var systemInfo = []string{"/proc/self", "/proc/thread-self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/loadavg", "/proc/uptime",
 	"/proc/version", "/proc/filesystems", "/proc/sys/kernel/osrelease", "/proc/sys/vm/overcommit_memory",
 	"/sys/fs/cgroup", "/sys/devices/system/cpu"}
 
