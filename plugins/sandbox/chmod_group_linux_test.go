@@ -5,22 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
-
-// grantedHomePolicies are a shell command's, an MCP server's and a
-// plugin's policies with home granted whole.
-func grantedHomePolicies(t *testing.T, home string) map[string]sandbox.Policy {
-	t.Helper()
-	t.Setenv("HOME", home)
-	f := newFixture(t)
-	return map[string]sandbox.Policy{
-		"shell command":              sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Temp: f.temp, Network: true}),
-		"MCP server":                 sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{home}, Protected: f.protected(), Home: home, Program: "/bin/sh", Temp: f.temp, Network: true}),
-		"plugin with files and exec": sandbox.ForPlugin(sandbox.PluginOptions{Roots: []string{home}, Protected: f.protected(), Files: true, Exec: true}),
-	}
-}
 
 // chmod is outside Landlock: a process may change the mode of any file
 // its user owns, even one it may not open. Write for the group on
@@ -43,7 +28,7 @@ func TestChmodRefusesGroupWrite(t *testing.T) {
 	if err := os.Chmod(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for who, p := range grantedHomePolicies(t, home) {
+	for who, p := range homeGrantedPolicies(t, home) {
 		for _, tc := range []struct {
 			rel  string
 			mode os.FileMode
