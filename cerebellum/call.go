@@ -281,7 +281,7 @@ func (r *Registry) Run(ctx context.Context, sess *Session, p *PreparedCall) (Res
 	if err != nil {
 		return errorResult(err), err
 	}
-	ctx = withRegistry(WithSession(ctx, sess), r)
+	ctx = WithSession(ctx, sess)
 	// A tool learnt from an MCP server is called by the server's name.
 	name := tool
 	if ref.tool.Remote != "" {

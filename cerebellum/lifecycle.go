@@ -115,9 +115,10 @@ type Starter interface {
 // NativeProvider is an optional Loader extension: native runtimes of
 // built-in capabilities that belong with the loader (the mcp capability's
 // resource tool belongs with the MCP client). They are served like
-// Options.Native.
+// Options.Native. They get the registry they serve in, explicitly (the
+// mcp capability reads resources through other capabilities' runtimes).
 type NativeProvider interface {
-	Natives() map[string]Runtime
+	Natives(reg *Registry) map[string]Runtime
 }
 
 // runtimeEntry is one loaded (or loading) instance of a capability. An
@@ -447,20 +448,6 @@ func (r *Registry) Start(ctx context.Context, name string) error {
 
 // Loader returns the loader of kind (nil when the build has none).
 func (r *Registry) Loader(kind Kind) Loader { return r.opts.Loaders[kind] }
-
-type registryKey struct{}
-
-// withRegistry carries the registry to native runtimes that need it (the
-// mcp capability reads resources through other capabilities' runtimes).
-func withRegistry(ctx context.Context, r *Registry) context.Context {
-	return context.WithValue(ctx, registryKey{}, r)
-}
-
-// RegistryFrom returns the registry a tool call runs in, or nil.
-func RegistryFrom(ctx context.Context) *Registry {
-	r, _ := ctx.Value(registryKey{}).(*Registry)
-	return r
-}
 
 // UseRuntime runs fn with capability name's runtime, loading it first,
 // and holds it until fn returns (a reload waits).

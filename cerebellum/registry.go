@@ -216,7 +216,7 @@ func Open(opts Options) (*Registry, error) {
 	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
 	for _, l := range opts.Loaders {
 		if np, ok := l.(NativeProvider); ok {
-			for k, v := range np.Natives() {
+			for k, v := range np.Natives(r) {
 				r.native[k] = v
 			}
 		}

@@ -29,14 +29,16 @@ const (
 	descriptionLimit = 120
 )
 
-// Natives serves the built-in mcp capability.
-func (l *Loader) Natives() map[string]cerebellum.Runtime {
-	return map[string]cerebellum.Runtime{CoreName: cerebellum.RuntimeFunc(l.resources)}
+// Natives serves the built-in mcp capability in reg.
+func (l *Loader) Natives(reg *cerebellum.Registry) map[string]cerebellum.Runtime {
+	return map[string]cerebellum.Runtime{CoreName: cerebellum.RuntimeFunc(func(ctx context.Context, tool string, args json.RawMessage) (cerebellum.Result, error) {
+		return l.resources(ctx, reg, tool, args)
+	})}
 }
 
 // resources lists the resources of MCP servers (one named server, live;
 // else every server as last listed) or reads one by URI.
-func (l *Loader) resources(ctx context.Context, tool string, args json.RawMessage) (cerebellum.Result, error) {
+func (l *Loader) resources(ctx context.Context, reg *cerebellum.Registry, tool string, args json.RawMessage) (cerebellum.Result, error) {
 	if tool != ResourcesTool {
 		return cerebellum.Result{}, fmt.Errorf("%w: %s has no tool %q", cerebellum.ErrUnknownTool, CoreName, tool)
 	}
@@ -46,10 +48,6 @@ func (l *Loader) resources(ctx context.Context, tool string, args json.RawMessag
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
 		return cerebellum.Result{IsError: true, Content: "arguments must be a JSON object with server and uri: " + err.Error()}, nil
-	}
-	reg := cerebellum.RegistryFrom(ctx)
-	if reg == nil {
-		return cerebellum.Result{}, errors.New("mcp_resources runs only through the capability registry")
 	}
 	if a.Server == "" {
 		if a.URI != "" {
