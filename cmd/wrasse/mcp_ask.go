@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,6 +129,8 @@ func fieldPrompt(f mcp.Field) string {
 		b.WriteString(" (" + f.Description + ")")
 	}
 	switch {
+	case f.Type == "array":
+		b.WriteString(" any of " + strings.Join(f.Enum, ", ") + ", separated by commas")
 	case len(f.Enum) > 0:
 		b.WriteString(" one of " + strings.Join(f.Enum, ", "))
 	case f.Type == "boolean":
@@ -163,6 +166,8 @@ func parseField(f mcp.Field, s string) (any, error) {
 			return nil, fmt.Errorf("a number, please")
 		}
 		return n, nil
+	case "array":
+		return parseChoices(f, s)
 	}
 	if len(f.Enum) > 0 {
 		for _, e := range f.Enum {
@@ -173,4 +178,30 @@ func parseField(f mcp.Field, s string) (any, error) {
 		return nil, fmt.Errorf("one of %s, please", strings.Join(f.Enum, ", "))
 	}
 	return s, nil
+}
+
+// parseChoices reads a multiple choice typed as a comma-separated list:
+// each from f.Enum, none twice, as many as MinItems and MaxItems allow.
+func parseChoices(f mcp.Field, s string) (any, error) {
+	out := []string{}
+	for _, part := range strings.Split(s, ",") {
+		c := strings.TrimSpace(part)
+		if c == "" {
+			continue
+		}
+		if len(f.Enum) > 0 && !slices.Contains(f.Enum, c) {
+			return nil, fmt.Errorf("%q is not a choice: any of %s, separated by commas", c, strings.Join(f.Enum, ", "))
+		}
+		if slices.Contains(out, c) {
+			return nil, fmt.Errorf("%q is chosen twice", c)
+		}
+		out = append(out, c)
+	}
+	if f.MinItems != nil && len(out) < *f.MinItems {
+		return nil, fmt.Errorf("choose at least %d", *f.MinItems)
+	}
+	if f.MaxItems != nil && len(out) > *f.MaxItems {
+		return nil, fmt.Errorf("choose at most %d", *f.MaxItems)
+	}
+	return out, nil
 }
