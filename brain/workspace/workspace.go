@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 )
 
@@ -52,8 +53,10 @@ func Resolve(flag string, getenv func(string) string) (Workspace, error) {
 	return Workspace{Root: abs}, nil
 }
 
-// Capabilities is the folder of the user's capabilities.
-func (w Workspace) Capabilities() string { return filepath.Join(w.Root, "brain", "cerebellum") }
+// Capabilities is the folder of the user's capabilities. The capability
+// engine names it, and the staging and trash folders below, so that the
+// layout is written down once.
+func (w Workspace) Capabilities() string { return cerebellum.CapabilitiesDir(w.Root) }
 
 // Database is the workspace database file.
 func (w Workspace) Database() string { return filepath.Join(w.Root, "wrasse.db") }
@@ -68,7 +71,7 @@ func (w Workspace) Identity() string { return filepath.Join(w.Root, "brain", "id
 func (w Workspace) Log() string { return filepath.Join(w.Root, "logs", "wrasse.log") }
 
 // Staging is where installs are prepared before they move into place.
-func (w Workspace) Staging() string { return filepath.Join(w.Root, ".staging") }
+func (w Workspace) Staging() string { return cerebellum.StagingDir(w.Root) }
 
 // ManifestCache remembers parsed SKILL.md files to speed up start-up.
 func (w Workspace) ManifestCache() string { return filepath.Join(w.Root, ".cache", "manifests.json") }
@@ -85,7 +88,7 @@ func (w Workspace) AppliedState() string { return filepath.Join(w.Root, ".cache"
 func (w Workspace) Backups() string { return filepath.Join(w.Root, ".cache", "backups") }
 
 // Trash holds removed capabilities for a while.
-func (w Workspace) Trash() string { return filepath.Join(w.Root, ".trash") }
+func (w Workspace) Trash() string { return cerebellum.TrashDir(w.Root) }
 
 // Ensure creates the workspace folders (private to the user) and the
 // default identity file when missing.
