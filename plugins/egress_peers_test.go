@@ -105,7 +105,7 @@ func loadSockProbe(t *testing.T, granted string) *childRuntime {
 // port and exchanges data with whoever connects (here a local process; on
 // 0.0.0.0, any host of the network): the declared list holds only for
 // connections it makes.
-func TestA3EgressListenerServesUndeclaredPeers(t *testing.T) {
+func TestEgressListenerServesUndeclaredPeers(t *testing.T) {
 	rt := loadSockProbe(t, t.TempDir())
 	log := &hostLog{}
 	ctx := sdk.WithHostCheck(t.Context(), log.check)
@@ -138,7 +138,7 @@ func TestA3EgressListenerServesUndeclaredPeers(t *testing.T) {
 // Docker daemon's, an SSH agent's, Wrasse's own in the runtime folder.
 // Landlock does not govern connect(2) on a socket file and the dial
 // checks only that files is granted, not where the socket lies.
-func TestA3EgressUnixSocketOutsideTheGrantedFolder(t *testing.T) {
+func TestEgressUnixSocketOutsideTheGrantedFolder(t *testing.T) {
 	granted := t.TempDir()
 	elsewhere := filepath.Join(t.TempDir(), "docker.sock")
 	ln, err := net.Listen("unix", elsewhere)

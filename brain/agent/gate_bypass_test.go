@@ -53,7 +53,7 @@ func (c *bodyCollector) got() []string {
 //     command at all; dash reads two nested subshells and runs what is
 //     inside, here any command behind ${c:-…}. An allowed command pattern
 //     (git status) then matches the whole line.
-func TestA2ShellParserDisagreesWithSh(t *testing.T) {
+func TestShellParserDisagreesWithSh(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("needs curl")
 	}
@@ -153,7 +153,7 @@ func TestA2ShellParserDisagreesWithSh(t *testing.T) {
 // address, all reach the second host with no question about it. Real
 // curl through the real shell plugin; the person trusts docs.example on
 // the Web page and allows curl on the Shell page.
-func TestA2CurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
+func TestCurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("needs curl")
 	}
@@ -221,7 +221,7 @@ func TestA2CurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
 // send what it read to any host, with no question: the real system
 // plugin, with a stand-in xdg-open that requests the address as a
 // browser would.
-func TestA2SystemOpenSendsToAnyHost(t *testing.T) {
+func TestSystemOpenSendsToAnyHost(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("needs curl")
 	}

@@ -23,7 +23,7 @@ func TestOpenArgRefusesPipes(t *testing.T) {
 
 // A link to a credential-named file is refused at open time: the gate
 // asks every time for a path that names one, but checks a link before the
-// tool opens it (TestA7LinkFlippedBetweenGateAndOpen in brain/cerebellum).
+// tool opens it (TestLinkFlippedBetweenGateAndOpen in brain/cerebellum).
 func TestOpenArgRefusesLinkToCredentialFile(t *testing.T) {
 	fx := newFixture(t)
 	for _, f := range []string{".env", "prod.env", ".ENVRC"} {

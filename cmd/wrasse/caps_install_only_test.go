@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestReviewOnlyNamingNothing: --only whose list names no skill ("," or
+// TestInstallOnlyNamingNothing: --only whose list names no skill ("," or
 // " , ") is refused; it never means every skill (with --replace that
 // would overwrite every installed one).
-func TestReviewOnlyNamingNothing(t *testing.T) {
+func TestInstallOnlyNamingNothing(t *testing.T) {
 	for _, only := range []string{",", " , ", ",,"} {
 		ws := t.TempDir()
 		code, out, errs := cli(t, ws, "caps", "install", collection, "--only", only)
@@ -23,9 +23,9 @@ func TestReviewOnlyNamingNothing(t *testing.T) {
 	}
 }
 
-// TestReviewOnlyExampleIsUsable: the --only example in the refusal of a
+// TestInstallOnlyExampleIsUsable: the --only example in the refusal of a
 // collection never holds a name --only cannot spell (one with a comma).
-func TestReviewOnlyExampleIsUsable(t *testing.T) {
+func TestInstallOnlyExampleIsUsable(t *testing.T) {
 	src := t.TempDir()
 	for dir, name := range map[string]string{"a,b": "ab", "c": "c", "e": "e"} {
 		if err := os.MkdirAll(filepath.Join(src, dir), 0o755); err != nil {
