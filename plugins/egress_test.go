@@ -164,7 +164,9 @@ func TestEgressDeclaredHosts(t *testing.T) {
 		fmt.Fprint(w, "the secret body")
 	}))
 	targetPort := target.Listener.Addr().(*net.TCPAddr).Port
-	var allowedPort int
+	// Set once the server listens, read by its handler: atomic, since the
+	// race detector sees no order through the network.
+	var allowedPort atomic.Int64
 	allowed, _ := listenCounting(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/ok":
@@ -172,13 +174,13 @@ func TestEgressDeclaredHosts(t *testing.T) {
 		case "/to-target":
 			http.Redirect(w, r, fmt.Sprintf("http://127.0.0.1:%d/", targetPort), http.StatusFound)
 		case "/to-name":
-			http.Redirect(w, r, fmt.Sprintf("http://localhost:%d/ok", allowedPort), http.StatusFound)
+			http.Redirect(w, r, fmt.Sprintf("http://localhost:%d/ok", allowedPort.Load()), http.StatusFound)
 		}
 	}))
-	allowedPort = allowed.Listener.Addr().(*net.TCPAddr).Port
+	allowedPort.Store(int64(allowed.Listener.Addr().(*net.TCPAddr).Port))
 	tURL := fmt.Sprintf("http://127.0.0.1:%d/", targetPort)
 	tAddr := fmt.Sprintf("127.0.0.1:%d", targetPort)
-	aURL := fmt.Sprintf("http://127.0.0.1:%d", allowedPort)
+	aURL := fmt.Sprintf("http://127.0.0.1:%d", allowedPort.Load())
 
 	type step struct {
 		tool, args string
@@ -207,7 +209,7 @@ func TestEgressDeclaredHosts(t *testing.T) {
 			{"dial", fmt.Sprintf(`{"addr":"localhost:%d","how":"tcp"}`, targetPort), "a loopback address"},
 			{"dial", fmt.Sprintf(`{"addr":"localhost:%d","how":"tls"}`, targetPort), "a loopback address"},
 		}},
-		{"a redirect from a declared host", fmt.Sprintf(`"127.0.0.1:%d"`, allowedPort), []step{
+		{"a redirect from a declared host", fmt.Sprintf(`"127.0.0.1:%d"`, allowedPort.Load()), []step{
 			{"fetch", `{"url":"` + aURL + `/ok","how":"get"}`, "got: hello from the allowed host"},
 			{"fetch", `{"url":"` + aURL + `/to-target","how":"get"}`, "not among the hosts"},
 			{"fetch", `{"url":"` + aURL + `/to-target","how":"own-client"}`, "not among the hosts"},
@@ -245,14 +247,14 @@ func TestEgressDeclaredHosts(t *testing.T) {
 	// the call's context.
 	t.Run("the call's check", func(t *testing.T) {
 		h := childTestHost(&recorder{}, childArg)
-		c := inline(t, fmt.Sprintf(netProbeSkill, fmt.Sprintf(`"127.0.0.1:%d"`, allowedPort)), map[string]string{"netprobe.go": netProbeSource})
+		c := inline(t, fmt.Sprintf(netProbeSkill, fmt.Sprintf(`"127.0.0.1:%d"`, allowedPort.Load())), map[string]string{"netprobe.go": netProbeSource})
 		rt, err := h.Load(t.Context(), request(c, false, "network"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer rt.Close()
 		fetchOK := json.RawMessage(`{"url":"` + aURL + `/ok","how":"get"}`)
-		dialOK := json.RawMessage(fmt.Sprintf(`{"addr":"127.0.0.1:%d","how":"tcp"}`, allowedPort))
+		dialOK := json.RawMessage(fmt.Sprintf(`{"addr":"127.0.0.1:%d","how":"tcp"}`, allowedPort.Load()))
 
 		allow := &hostLog{}
 		res, err := callWithin(t, sdk.WithHostCheck(t.Context(), allow.check), rt, "fetch", fetchOK)
