@@ -73,6 +73,8 @@ func ProtectedPaths(ws string) sandbox.Protected {
 	// Wrasse's own executable starts every plugin process and sandbox
 	// before they are confined: replaced, the next one would run
 	// unconfined (and the person's next start of Wrasse would run it).
+	// (Commands and MCP servers may still run it where a grant reaches it,
+	// as any installed program: sandbox.Command.)
 	if exe, err := os.Executable(); err == nil {
 		readOnly = append(readOnly, exe)
 		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 )
 
 // Command rewrites cmd so that it runs confined to p: launcher (the
@@ -18,8 +19,10 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	// The launcher starts every sandbox before it is confined: replaced in
 	// a granted folder (Wrasse run from its checkout or unpacked archive),
 	// the next command would run unconfined. It is read-only to every
-	// sandbox wherever it lies, by its path and the file it leads to.
-	p.protect(Protected{ReadOnly: launcherPaths(launcher[0])})
+	// sandbox wherever it lies, by its path and the file it leads to;
+	// where a writable grant reaches it, it stays runnable, as any
+	// installed program (the control socket keeps it from driving the app).
+	p.keepLauncher(launcherPaths(launcher[0]))
 	enc, err := p.Encode()
 	if err != nil {
 		return err
@@ -52,4 +55,17 @@ func launcherPaths(exe string) []string {
 		out = append(out, real)
 	}
 	return out
+}
+
+// keepLauncher makes those of paths a writable grant reaches read-only and
+// runnable.
+func (p *Policy) keepLauncher(paths []string) {
+	writable := cleanAll(p.ReadWrite)
+	for _, l := range paths {
+		c := Clean(l)
+		if slices.ContainsFunc(writable, func(g string) bool { return g == c || within(g, c) }) {
+			p.ReadOnly = append(p.ReadOnly, l)
+			p.Exec = append(p.Exec, l)
+		}
+	}
 }
