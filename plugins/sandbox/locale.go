@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -14,6 +15,13 @@ import (
 // variables back just before it becomes the command. A plugin process is
 // the Wrasse executable too, and does the same (LauncherEnv when it is
 // started, CommandEnv as it starts serving).
+
+// The same way, the variables the dynamic loader and C library act on as
+// a program starts (LD_PRELOAD, LD_LIBRARY_PATH, GCONV_PATH,
+// GLIBC_TUNABLES, MALLOC_*…) are held back from the launcher and handed to
+// the command once it is confined: the launcher is a dynamically linked
+// program that runs unconfined until it restricts itself, so a library
+// they named would run as the person, outside any sandbox.
 
 // localeVars are the variables the toolkit reads the locale from.
 var localeVars = [...]string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"}
@@ -32,7 +40,7 @@ func LauncherEnv(env []string) []string {
 	out := make([]string, 0, len(env)+2)
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		if isLocaleVar(k) || k == envLocale {
+		if isHeldVar(k) || k == envLocale {
 			if k != envLocale {
 				saved[k] = v
 			}
@@ -64,16 +72,32 @@ func CommandEnv(env []string) []string {
 	}
 	kept := out[:0]
 	for _, kv := range out {
-		if k, _, _ := strings.Cut(kv, "="); !isLocaleVar(k) {
+		if k, _, _ := strings.Cut(kv, "="); !isHeldVar(k) {
 			kept = append(kept, kv)
 		}
 	}
-	for _, k := range localeVars {
-		if v, ok := saved[k]; ok {
-			kept = append(kept, k+"="+v)
+	names := make([]string, 0, len(saved))
+	for k := range saved {
+		if isHeldVar(k) {
+			names = append(names, k)
 		}
 	}
+	slices.Sort(names)
+	for _, k := range names {
+		kept = append(kept, k+"="+saved[k])
+	}
 	return kept
+}
+
+// isHeldVar reports whether the launcher holds k back (a locale or a
+// loader variable).
+func isHeldVar(k string) bool { return isLocaleVar(k) || isLoaderVar(k) }
+
+// isLoaderVar reports whether k is read by the dynamic loader or the C
+// library as a program starts, and can make it load or run other code.
+func isLoaderVar(k string) bool {
+	return strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "MALLOC_") || strings.HasPrefix(k, "GLIBC_") ||
+		k == "GCONV_PATH" || k == "LOCPATH" || k == "NLSPATH" || k == "HOSTALIASES" || k == "RESOLV_HOST_CONF"
 }
 
 func isLocaleVar(k string) bool {

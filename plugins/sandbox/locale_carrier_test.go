@@ -36,16 +36,17 @@ func TestLocaleCarrierInjectsNothing(t *testing.T) {
 }
 
 // A crafted carrier reaching CommandEnv directly (the launcher run by hand,
-// or by a plugin with exec that sets the variable itself) restores locale
-// variables only: never a variable that is not a locale one, never a key
-// holding '=' and never a value with a NUL.
-func TestCommandEnvRestoresOnlyLocale(t *testing.T) {
+// or by a plugin with exec that sets the variable itself) restores the
+// held variables only (locale and loader ones, which the program, already
+// confined, could have been given directly): never another variable, never
+// a key holding '=' and never a value with a NUL.
+func TestCommandEnvRestoresOnlyHeldVariables(t *testing.T) {
 	env := []string{"PATH=/bin", "LANG=" + launcherLocale,
 		envLocale + `={"LD_PRELOAD":"/tmp/evil.so","PATH":"/evil","LANG=LD_PRELOAD":"x","LC_ALL":"C"}`}
 	got := CommandEnv(env)
 	for _, kv := range got {
 		k, v, _ := strings.Cut(kv, "=")
-		if k != "PATH" && !isLocaleVar(k) || strings.ContainsRune(v, 0) || (k == "PATH" && v != "/bin") {
+		if k != "PATH" && !isHeldVar(k) || strings.ContainsRune(v, 0) || (k == "PATH" && v != "/bin") {
 			t.Errorf("CommandEnv injected %q (all: %q)", kv, got)
 		}
 	}
