@@ -3,7 +3,6 @@ package assistant
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/wrasse-app/wrasse/brain/workspace"
@@ -76,10 +75,7 @@ func ProtectedPaths(ws string) sandbox.Protected {
 	// (Commands and MCP servers may still run it where a grant reaches it,
 	// as any installed program: sandbox.Command.)
 	if exe, err := os.Executable(); err == nil {
-		readOnly = append(readOnly, exe)
-		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
-			readOnly = append(readOnly, real)
-		}
+		readOnly = append(readOnly, sandbox.LauncherPaths(exe)...)
 	}
 	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }

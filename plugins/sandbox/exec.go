@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"slices"
 )
 
 // Command rewrites cmd so that it runs confined to p: launcher (the
@@ -22,7 +21,7 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	// sandbox wherever it lies, by its path and the file it leads to;
 	// where a writable grant reaches it, it stays runnable, as any
 	// installed program (the control socket keeps it from driving the app).
-	p.keepLauncher(launcherPaths(launcher[0]))
+	p.keepLauncher(LauncherPaths(launcher[0]))
 	enc, err := p.Encode()
 	if err != nil {
 		return err
@@ -43,9 +42,10 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	return nil
 }
 
-// launcherPaths are the path of the launcher and, when it is a link, the
-// file it leads to.
-func launcherPaths(exe string) []string {
+// LauncherPaths are the path of the launcher (Wrasse's executable) and,
+// when it is a link, the file it leads to: what every sandbox keeps
+// read-only.
+func LauncherPaths(exe string) []string {
 	abs, err := filepath.Abs(exe)
 	if err != nil {
 		return []string{exe}
@@ -60,12 +60,7 @@ func launcherPaths(exe string) []string {
 // keepLauncher makes those of paths a writable grant reaches read-only and
 // runnable.
 func (p *Policy) keepLauncher(paths []string) {
-	writable := cleanAll(p.ReadWrite)
-	for _, l := range paths {
-		c := Clean(l)
-		if slices.ContainsFunc(writable, func(g string) bool { return g == c || within(g, c) }) {
-			p.ReadOnly = append(p.ReadOnly, l)
-			p.Exec = append(p.Exec, l)
-		}
-	}
+	n := len(p.ReadOnly)
+	p.keepReadOnly(paths...)
+	p.Exec = append(p.Exec, p.ReadOnly[n:]...)
 }
