@@ -7,7 +7,9 @@
 set -euo pipefail
 
 tools=(xvfb-run xauth xdotool import)
-debian_pkgs=(xvfb xauth libgl1-mesa-dri xdotool imagemagick)
+# tmux: cmd/wrasse's test that nothing sandboxed drives the app through the person's
+# terminal (TestCommandDrivesTheAppThroughTheUsersTmux) runs a real one.
+debian_pkgs=(xvfb xauth libgl1-mesa-dri xdotool imagemagick tmux)
 # shellcheck source=apt-install.sh
 . "$(dirname "$0")/apt-install.sh"
 if command -v apt-get >/dev/null 2>&1; then
