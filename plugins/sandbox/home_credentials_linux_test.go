@@ -68,6 +68,56 @@ func TestHomeCredentialsOfCommonTools(t *testing.T) {
 	}
 }
 
+// TestHomeCredentialsOfPackageAndCloudTools: more tools that keep a login
+// in plaintext under the home folder: yarn 1's and pip's registry tokens,
+// Poetry's repository passwords, Pulumi's, ngrok's, Hetzner's, Oracle
+// Cloud's, Google's boto, Cloudflare's, Netlify's, Vercel's, Supabase's and
+// Stripe's tokens, configstore's (Firebase and other npm CLIs), Helm's
+// repository passwords, Gitea's CLI, the sops/age private key, KWallet's
+// store, git's credential-cache sockets and atuin's shell-history database.
+func TestHomeCredentialsOfPackageAndCloudTools(t *testing.T) {
+	requireLandlock(t)
+	const secret = "F12SECRETb7e1"
+	creds := []string{
+		".yarnrc",
+		".config/pip/pip.conf",
+		".pip/pip.conf",
+		".config/pypoetry/auth.toml",
+		".pulumi/credentials.json",
+		".config/sops/age/keys.txt",
+		".local/share/kwalletd/kdewallet.kwl",
+		".config/ngrok/ngrok.yml",
+		".ngrok2/ngrok.yml",
+		".config/hcloud/cli.toml",
+		".oci/config",
+		".boto",
+		".config/.wrangler/config/default.toml",
+		".config/netlify/config.json",
+		".local/share/com.vercel.cli/auth.json",
+		".supabase/access-token",
+		".config/stripe/config.toml",
+		".config/configstore/firebase-tools.json",
+		".config/helm/repositories.yaml",
+		".config/tea/config.yml",
+		".cache/git/credential/socket-token",
+		".local/share/atuin/history.db",
+	}
+	files := map[string]string{}
+	for _, c := range creds {
+		files[c] = "token=" + secret + "\n"
+	}
+	home := homeWith(t, files)
+	for who, p := range homeGrantedPolicies(t, home) {
+		for _, rel := range creds {
+			t.Run(who+" ~/"+rel, func(t *testing.T) {
+				if out, _ := run(t, p, "cat '"+filepath.Join(home, rel)+"'"); strings.Contains(out, secret) {
+					t.Errorf("a sandboxed %s with the home folder granted read ~/%s: want credentials unreadable to every sandbox", who, rel)
+				}
+			})
+		}
+	}
+}
+
 // homeGrantedPolicies are the three sandboxes the home folder rule promises to
 // hold in, with the home folder granted (the usual grant).
 func homeGrantedPolicies(t *testing.T, home string) map[string]sandbox.Policy {

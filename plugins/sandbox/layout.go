@@ -86,7 +86,11 @@ var homeProgramFolders = []string{"bin", "go/bin", "go/pkg", "sdk", "miniconda",
 	"google-cloud-sdk", "perl5", "R", "Android", "flutter", "Applications", "AppImages", "node_modules",
 	"Desktop/*.desktop"}
 
-// homeProgramPaths lists the entries of homeProgramFolders that exist in h.
+// homeProgramPaths lists the entries of homeProgramFolders that exist in
+// h, and the folders of the app's PATH inside h (~/scripts, ~/local/bin:
+// what the person's shell runs by name, wherever they keep it), in
+// PATH's order. h itself on PATH is left as granted: the dot entries and
+// the carving of h already keep what runs there.
 func homeProgramPaths(h string) []string {
 	var out []string
 	for _, rel := range homeProgramFolders {
@@ -95,6 +99,18 @@ func homeProgramPaths(h string) []string {
 			out = append(out, m...)
 		} else if _, err := os.Lstat(filepath.Join(h, rel)); err == nil {
 			out = append(out, filepath.Join(h, rel))
+		}
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		dir = Clean(dir)
+		if dir == h || !within(h, dir) || slices.Contains(out, dir) {
+			continue
+		}
+		if _, err := os.Lstat(dir); err == nil {
+			out = append(out, dir)
 		}
 	}
 	return out
@@ -119,7 +135,9 @@ var homeMarkers = []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".s
 // profiles; no snap or Flatpak runs inside a sandbox anyway, their
 // launchers are setuid or need namespaces no_new_privs refuses), NSS's
 // client-certificate keys, the shells' and REPLs' histories (a token
-// typed once on a command line) and the X11 and ICE session cookies. No
+// typed once on a command line; atuin's history database), the X11 and
+// ICE session cookies, and git's credential-cache daemon sockets (which
+// hand out the passwords they hold to whoever connects). No
 // sandbox reads or writes them, whatever is granted. The private keys in
 // ~/.ssh are found by sshPrivate. The list is names only: its cost is the
 // carving of its entries that exist (BenchmarkHomeRule).
@@ -139,7 +157,13 @@ var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".g
 	".authinfo", ".authinfo.gpg", ".msmtprc", ".config/msmtp", ".mbsyncrc", ".fetchmailrc", ".config/filezilla",
 	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".local/share/fish/fish_history", ".sh_history",
 	".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
-	".irb_history", ".lesshst", ".Xauthority", ".ICEauthority"}
+	".irb_history", ".lesshst", ".Xauthority", ".ICEauthority", ".yarnrc", ".config/pip/pip.conf", ".pip/pip.conf",
+	".config/pypoetry/auth.toml", ".pulumi/credentials.json", ".config/sops/age/keys.txt", ".local/share/kwalletd",
+	".kde/share/apps/kwallet", ".kde4/share/apps/kwallet", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml",
+	".config/hcloud/cli.toml", ".oci", ".boto", ".config/gsutil", ".wrangler/config", ".config/.wrangler/config",
+	".config/netlify/config.json", ".local/share/com.vercel.cli/auth.json", ".supabase/access-token",
+	".config/stripe/config.toml", ".config/configstore", ".config/helm/repositories.yaml", ".config/tea",
+	".cache/git/credential", ".git-credential-cache", ".local/share/atuin"}
 
 // sshPublic are the entries of ~/.ssh that hold nothing secret: what ssh
 // reads to find and trust hosts, and the public halves of keys. Every
