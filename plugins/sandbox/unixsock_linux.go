@@ -117,6 +117,30 @@ func onCall(nr uint32, body ...unix.SockFilter) []unix.SockFilter {
 // set-group-ID and write for the group or others.
 const chmodRefused = unix.S_ISUID | unix.S_ISGID | 0o020 | 0o002
 
+// createRefused are the mode bits a new file may not be made with:
+// set-user-ID and set-group-ID, as chmod may not set them. Write for the
+// group and others is kept off by the umask instead (forcedUmask), since
+// every program asks for 0666 and lets the umask decide.
+const createRefused = unix.S_ISUID | unix.S_ISGID
+
+// forcedUmask are the bits every sandbox's umask holds: a process may
+// make its umask stricter, never looser, so what it creates is never
+// writable to the group or others (umask 0 then open 0666 would be).
+const forcedUmask = 0o022
+
+// createCall is a system call that makes a file: its number, the argument
+// holding its flags (-1 when it always creates) and the one holding the
+// mode.
+type createCall struct {
+	nr          uint32
+	flags, mode int
+}
+
+// createsFile are the open flags that make open use its mode argument:
+// O_CREAT, and O_TMPFILE's own bit (O_TMPFILE includes O_DIRECTORY, which
+// alone creates nothing).
+const createsFile = unix.O_CREAT | (unix.O_TMPFILE &^ unix.O_DIRECTORY)
+
 // absentCalls fail with ENOSYS in every sandbox: the kernel's keyrings
 // and System V IPC, which reach the person's keys and shared memory past
 // Landlock (see above).
@@ -154,6 +178,30 @@ func filterProgram(p Policy) []unix.SockFilter {
 			retErrno(unix.EPERM),
 			retAllow)...)
 	}
+
+	// The same bits at creation: open, creat, mkdir and mknod with a
+	// set-ID mode are refused; open reads its mode only when it creates.
+	for _, c := range createCalls {
+		body := []unix.SockFilter{loadArg(c.mode), jump(bpfJset, createRefused, 0, 1), retErrno(unix.EPERM), retAllow}
+		if c.flags >= 0 {
+			body = append([]unix.SockFilter{loadArg(c.flags), jump(bpfJset, createsFile, 0, uint8(len(body)))}, body...)
+			body = append(body, retAllow)
+		}
+		prog = append(prog, onCall(c.nr, body...)...)
+	}
+	// openat2 carries its flags and mode in a structure seccomp cannot
+	// read: ENOSYS, as on kernels before 5.6, and programs fall back to
+	// openat.
+	prog = append(prog, onCall(unix.SYS_OPENAT2, retErrno(unix.ENOSYS))...)
+	// A umask without forcedUmask's bits is ignored: the call returns 0
+	// (the "previous mask") and changes nothing, so `umask 0` in a script
+	// goes on instead of failing, and what it creates stays 0644.
+	prog = append(prog, onCall(unix.SYS_UMASK,
+		loadArg(0),
+		stmt(bpfAnd, forcedUmask),
+		jump(bpfJeq, forcedUmask, 0, 1),
+		retAllow,
+		retErrno(0))...)
 
 	// Extended attributes as on a file system without them: an ACL
 	// (system.posix_acl_access) opens a file to others as chmod would,
@@ -233,6 +281,8 @@ func filterProgram(p Policy) []unix.SockFilter {
 // its life. Call it after Restrict, before running what is confined.
 func Filter(p Policy) error {
 	prog := filterProgram(p)
+	// The filter keeps the umask from loosening; start it at least as strict.
+	unix.Umask(unix.Umask(0) | forcedUmask)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("%w: no_new_privs: %v", ErrRestrict, err)
 	}
