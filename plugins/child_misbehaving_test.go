@@ -265,7 +265,7 @@ func (endlessLines) SetReadDeadline(time.Time) error { return nil }
 func (endlessLines) Close() error                    { return nil }
 
 // reviewProc is a childProc around stdout alone, for the host's reading.
-func reviewProc(stdout deadlineReader) *childProc {
+func reviewProc(stdout childproc.DeadlineReader) *childProc {
 	p := &childProc{log: discard(), stdout: stdout, readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
 	p.rd = childproc.NewMsgReader(stdout, maxHostInLine)
@@ -619,12 +619,12 @@ func TestReviewStderrHolderLeavesNoReader(t *testing.T) {
 // of the process's messages), also a read that waits when it is closed.
 func TestReviewClosedHostEnd(t *testing.T) {
 	for _, hostReads := range []bool{true, false} {
-		h, c, err := childPipe(hostReads)
+		h, c, err := childproc.Pipe(hostReads)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		f := hostEnd(h)
+		f := childproc.HostEnd(h)
 		if hostReads {
 			got := make(chan error, 1)
 			go func() {

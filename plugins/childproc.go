@@ -29,8 +29,8 @@ type childProc struct {
 	cmd    *exec.Cmd
 	log    *slog.Logger
 	w      msgWriter
-	stdin  fileIO
-	stdout deadlineReader
+	stdin  childproc.FileIO
+	stdout childproc.DeadlineReader
 	// stderr is closed by finish too: a program the plugin started may
 	// hold it open long after the process.
 	stderr  *os.File
@@ -73,7 +73,7 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	cmd.Env = sandbox.LauncherEnv(env)
 	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
 	for i, hostReads := range []bool{false, true, true} {
-		h, c, err := childPipe(hostReads)
+		h, c, err := childproc.Pipe(hostReads)
 		if err != nil {
 			closeAll(ends[:2*i]...)
 			return nil, err
@@ -90,8 +90,8 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 		return nil, err
 	}
 	closeAll(inR, outW, errW)
-	stdin := hostEnd(inW)
-	p := &childProc{cmd: cmd, log: log, w: newMsgWriter(stdin, 0), stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets,
+	stdin := childproc.HostEnd(inW)
+	p := &childProc{cmd: cmd, log: log, w: newMsgWriter(stdin, 0), stdin: stdin, stdout: childproc.HostReader(outR), stderr: errR, secrets: secrets,
 		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
 	p.rd = childproc.NewMsgReader(p.stdout, maxHostInLine)

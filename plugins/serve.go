@@ -54,7 +54,7 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	}
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	in, out = pollableStdio(in).(io.Reader), pollableStdio(out).(io.Writer)
+	in, out = childproc.PollableStdio(in).(io.Reader), childproc.PollableStdio(out).(io.Writer)
 	return serveChild(ctx, in, out, logs, log, childproc.LimitMemory, sandbox.Confine)
 }
 

@@ -185,21 +185,6 @@ func (w *wireError) err() error {
 
 func (w *wireError) is(target error) bool { return w != nil && errors.Is(w.err(), target) }
 
-// fileIO is a pipe end with deadlines (*os.File, or rawFile on Linux).
-type fileIO interface {
-	io.ReadWriteCloser
-	SetReadDeadline(t time.Time) error
-	SetWriteDeadline(t time.Time) error
-}
-
-// deadlineReader is what the host reads a plugin process's messages from:
-// a read ends at the deadline, and a deadline set in the past wakes a read
-// that waits.
-type deadlineReader interface {
-	io.ReadCloser
-	SetReadDeadline(t time.Time) error
-}
-
 // msgWriter sends wireMsgs on the shared framing (childproc.Writer).
 type msgWriter struct{ *childproc.Writer }
 

@@ -123,7 +123,7 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 // proc is one program process.
 type proc struct {
 	cmd *exec.Cmd
-	// The process's fd 3, 4 and 5, all blocking (see blockingPipe): the
+	// The process's fd 3, 4 and 5, all blocking (see childproc.BlockingPipe): the
 	// reply to a call wakes the thread that reads it and no other.
 	toKid   *os.File // fd 3
 	fromKid *os.File // fd 4
@@ -137,7 +137,7 @@ type proc struct {
 func (r *Runner) start() (*proc, error) {
 	var ends [6]*os.File // read, write of: in, out, ctl
 	for i := 0; i < len(ends); i += 2 {
-		rd, wr, err := blockingPipe()
+		rd, wr, err := childproc.BlockingPipe()
 		if err != nil {
 			closeAll(ends[:i]...)
 			return nil, err

@@ -137,7 +137,7 @@ const (
 // and stderr.
 func ChildPipes(stderr io.Writer) ChildIO {
 	for _, fd := range []int{childOutFd, childCtlFd} {
-		pollable(fd)
+		childproc.Pollable(fd)
 	}
 	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"),
 		Ctl: os.NewFile(childCtlFd, "codemode-ctl"), Log: stderr}
