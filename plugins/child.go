@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // defaultChildSlack is how much longer than the plugin's own deadline the
@@ -66,7 +68,7 @@ func (h *Host) startChild(ctx context.Context, bp *blueprint, venv *virtualEnv) 
 // wireLoad is the load request for a plugin process: the source the host
 // checked and the authority it settled.
 func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
-	l := &wireLoad{Version: protocolVersion, Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
+	l := &wireLoad{Version: childproc.Version, Name: bp.name, Files: map[string][]byte{}, Permissions: bp.perms, Granted: bp.granted,
 		Workspace: bp.env.workspace, Protected: bp.env.protected(), PluginDir: bp.env.pluginDir, Roots: bp.env.roots, Hosts: bp.env.hosts,
 		Env: map[string]string{}, Settings: bp.env.settings, DefaultTimeout: h.opts.DefaultTimeout, CloseTimeout: h.opts.CloseTimeout,
 		MaxUntrustedTimeout: h.opts.MaxUntrustedTimeout}

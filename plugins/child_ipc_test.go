@@ -1,15 +1,12 @@
 package plugins
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -171,108 +168,4 @@ func killPrograms(t *testing.T, mark string) {
 			}
 		}
 	}
-}
-
-// stutterReader hands its data over in pieces of the given sizes, with a
-// deadline error (a wake) before each piece.
-type stutterReader struct {
-	data  []byte
-	sizes []byte
-	woke  bool
-}
-
-func (s *stutterReader) Read(p []byte) (int, error) {
-	if len(s.data) == 0 {
-		return 0, io.EOF
-	}
-	if !s.woke {
-		s.woke = true
-		return 0, os.ErrDeadlineExceeded
-	}
-	s.woke = false
-	n := len(s.data)
-	if len(s.sizes) > 0 {
-		n = min(n, int(s.sizes[0])%7+1)
-		s.sizes = s.sizes[1:]
-	}
-	n = copy(p, s.data[:n])
-	s.data = s.data[n:]
-	return n, nil
-}
-
-// readAll reads every line of mr, going on after each wake.
-func readAll(mr *msgReader) ([]string, error) {
-	var lines []string
-	for {
-		line, err := mr.next()
-		switch {
-		case err == nil:
-			lines = append(lines, string(line))
-		case errors.Is(err, os.ErrDeadlineExceeded):
-		default:
-			return lines, err
-		}
-	}
-}
-
-// The host's reader of a plugin process's messages keeps a partial line
-// across a wake, and otherwise reads as the plain line reader does.
-func TestMsgReader(t *testing.T) {
-	cases := []struct {
-		in      string
-		max     int
-		want    []string
-		wantErr error
-	}{
-		{"a\nbb\n", 4, []string{"a", "bb"}, io.EOF},
-		{"a\nlast", 4, []string{"a", "last"}, io.EOF},
-		{"a\n12345\n", 4, []string{"a"}, errLineTooLong},
-		{"1234\n", 4, []string{"1234"}, io.EOF},
-		{"", 4, nil, io.EOF},
-		{strings.Repeat("x", 100) + "\nend\n", 200, []string{strings.Repeat("x", 100), "end"}, io.EOF},
-	}
-	for _, tc := range cases {
-		mr := newMsgReader(&stutterReader{data: []byte(tc.in), sizes: []byte{2, 0, 5, 1}}, tc.max)
-		mr.buf = mr.buf[:min(len(mr.buf), 3)] // grow and compact often
-		got, err := readAll(mr)
-		if !errors.Is(err, tc.wantErr) || strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("%q: %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.wantErr)
-		}
-	}
-}
-
-// FuzzMsgReader holds the host's reader of a plugin process's messages
-// (untrusted bytes, cut anywhere by wakes) to the plain line reader.
-func FuzzMsgReader(f *testing.F) {
-	f.Add([]byte("{\"op\":\"result\",\"id\":1}\n{\"op\":\"secret\"}\nrest"), []byte{3, 1, 4, 1, 5})
-	f.Add([]byte("\n\n\n"), []byte{0})
-	f.Add([]byte(strings.Repeat("y", 40)+"\n"), []byte{6, 6, 6})
-	f.Fuzz(func(t *testing.T, data, sizes []byte) {
-		const max = 16
-		var want []string
-		lr := newLineReader(bytes.NewReader(data), max)
-		var wantErr error
-		for {
-			line, err := lr.next()
-			if err != nil {
-				wantErr = err
-				break
-			}
-			want = append(want, string(line))
-		}
-		// The plain reader lets a last line without its newline be one
-		// byte longer; this one holds every line to max.
-		for i, l := range want {
-			if len(l) > max {
-				want, wantErr = want[:i], errLineTooLong
-				break
-			}
-		}
-		mr := newMsgReader(&stutterReader{data: data, sizes: sizes}, max)
-		mr.buf = mr.buf[:4]
-		got, err := readAll(mr)
-		if errors.Is(err, errLineTooLong) != errors.Is(wantErr, errLineTooLong) || !slices.Equal(got, want) {
-			t.Fatalf("%q: %q, %v; want %q, %v", data, got, err, want, wantErr)
-		}
-	})
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // Review tests of the host's side of the plugin-process protocol against
@@ -87,8 +89,8 @@ func TestReviewFakeChild(t *testing.T) {
 // fakeReviewChild answers the load, then does what mode says for each
 // call (the host's tool name is ignored).
 func fakeReviewChild(mode string, arg []string) {
-	lr := newLineReader(os.Stdin, maxChildInLine)
-	w := &msgWriter{w: os.Stdout}
+	lr := childproc.NewLineReader(os.Stdin, maxChildInLine)
+	w := newMsgWriter(os.Stdout, 0)
 	var pending uint64 // a call not answered yet
 	var closeID uint64 // a close not answered yet
 	text := func(m *wireMsg) string {
@@ -100,7 +102,7 @@ func fakeReviewChild(mode string, arg []string) {
 		return &wireMsg{Op: opResult, ID: id, Result: &cerebellum.Result{Content: content}}
 	}
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err != nil {
 			return
 		}
@@ -263,10 +265,10 @@ func (endlessLines) SetReadDeadline(time.Time) error { return nil }
 func (endlessLines) Close() error                    { return nil }
 
 // reviewProc is a childProc around stdout alone, for the host's reading.
-func reviewProc(stdout deadlineReader) *childProc {
+func reviewProc(stdout childproc.DeadlineReader) *childProc {
 	p := &childProc{log: discard(), stdout: stdout, readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
-	p.rd = newMsgReader(stdout, maxHostInLine)
+	p.rd = childproc.NewMsgReader(stdout, maxHostInLine)
 	p.logs.init()
 	return p
 }
@@ -617,12 +619,12 @@ func TestReviewStderrHolderLeavesNoReader(t *testing.T) {
 // of the process's messages), also a read that waits when it is closed.
 func TestReviewClosedHostEnd(t *testing.T) {
 	for _, hostReads := range []bool{true, false} {
-		h, c, err := childPipe(hostReads)
+		h, c, err := childproc.Pipe(hostReads)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		f := hostEnd(h)
+		f := childproc.HostEnd(h)
 		if hostReads {
 			got := make(chan error, 1)
 			go func() {

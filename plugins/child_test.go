@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // The test binary doubles as the plugin process, as the app's executable
@@ -52,10 +53,10 @@ func TestMain(m *testing.M) {
 // fakeChild answers the load, then either never answers again or sends a
 // line that is not a message.
 func fakeChild(mode string) {
-	lr := newLineReader(os.Stdin, maxChildInLine)
-	w := &msgWriter{w: os.Stdout}
+	lr := childproc.NewLineReader(os.Stdin, maxChildInLine)
+	w := newMsgWriter(os.Stdout, 0)
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err != nil {
 			return
 		}
@@ -448,57 +449,6 @@ func TestUntrustedTimeoutCap(t *testing.T) {
 		}
 		if warned := log.count("tool timeout is above the limit for plugins that do not ship with Wrasse; using the limit") == 1; warned == trusted {
 			t.Errorf("trusted=%v: warned=%v", trusted, warned)
-		}
-	}
-}
-
-// The protocol's line reader refuses an over-long line and keeps up.
-func TestLineReader(t *testing.T) {
-	cases := []struct {
-		in      string
-		max     int
-		want    []string
-		wantErr error
-	}{
-		{"a\nbb\n", 4, []string{"a", "bb"}, io.EOF},
-		{"a\nlast", 4, []string{"a", "last"}, io.EOF},
-		{"a\n12345\n", 4, []string{"a"}, errLineTooLong},
-		{"", 4, nil, io.EOF},
-	}
-	for _, tc := range cases {
-		lr := newLineReader(strings.NewReader(tc.in), tc.max)
-		var got []string
-		var err error
-		for {
-			var line []byte
-			if line, err = lr.next(); err != nil {
-				break
-			}
-			got = append(got, string(line))
-		}
-		if !errors.Is(err, tc.wantErr) || strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("%q: %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.wantErr)
-		}
-	}
-}
-
-func TestCrashSummary(t *testing.T) {
-	cases := []struct {
-		lines []string
-		want  string
-	}{
-		{[]string{"fatal error: sync: unlock of unlocked mutex", "", "goroutine 1 [running]:"}, "fatal error: sync: unlock of unlocked mutex"},
-		{[]string{"runtime: goroutine stack exceeds 67108864-byte limit", "runtime: sp=0x1 stack=[0x1, 0x2]", "fatal error: stack overflow"},
-			"fatal error: stack overflow (goroutine stack exceeds 67108864-byte limit)"},
-		{[]string{"panic: boom [recovered, repanicked]", "", "goroutine 7 [running]:"}, "panic: boom"},
-		{[]string{"runtime: out of memory: cannot allocate 1099511627776-byte block (7962624 in use)", "fatal error: out of memory"},
-			"fatal error: out of memory: cannot allocate 1099511627776-byte block (7962624 in use)"},
-		{[]string{"runtime: something odd"}, "runtime: something odd"},
-		{[]string{"hello"}, ""},
-	}
-	for _, tc := range cases {
-		if got := crashSummary(tc.lines); got != tc.want {
-			t.Errorf("%q: %q; want %q", tc.lines, got, tc.want)
 		}
 	}
 }

@@ -1,16 +1,16 @@
 package plugins
 
 import (
-	"fmt"
 	"strings"
-	"sync"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // What a plugin process that died leaves: the Go runtime's report, kept
 // (bounded) from its stderr and summed up in one line for the call's
 // error.
 
-func (p *childProc) rawOutput() string { return p.out.text() }
+func (p *childProc) rawOutput() string { return p.out.Text() }
 
 // logCrash logs a crash with the process's raw output (once).
 func (p *childProc) logCrash(msg string, kv ...any) {
@@ -32,7 +32,7 @@ func (p *childProc) crashReport(cause error) string {
 	p.kill() // it may be alive but out of step
 	p.awaitEnd()
 	var parts []string
-	if s := crashSummary(p.out.lines()); s != "" {
+	if s := childproc.Summary(p.out.Lines()); s != "" {
 		parts = append(parts, s)
 	}
 	p.mu.Lock()
@@ -52,76 +52,4 @@ func (p *childProc) crashReport(cause error) string {
 		return "the plugin process ended (" + status + ")"
 	}
 	return strings.Join(parts, "; ") + " (" + status + ")"
-}
-
-// crashSummary picks the Go runtime's explanation out of a crash report:
-// the "fatal error:" or "panic:" line, with the "runtime:" line before it.
-func crashSummary(lines []string) string {
-	detail := ""
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(l, "fatal error: "), strings.HasPrefix(l, "panic: "):
-			l = strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]")
-			kind, what, _ := strings.Cut(l, ": ")
-			switch {
-			case detail == "":
-			case strings.HasPrefix(detail, what):
-				// "runtime: out of memory: cannot allocate ..." says more.
-				l = kind + ": " + detail
-			default:
-				l += " (" + detail + ")"
-			}
-			return cutText(l, 400)
-		case strings.HasPrefix(l, "runtime: ") && detail == "":
-			detail = strings.TrimPrefix(l, "runtime: ")
-		}
-	}
-	if detail != "" {
-		return cutText("runtime: "+detail, 400)
-	}
-	return ""
-}
-
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// rawOutput keeps the first lines of a process's non-log output: a crash
-// report starts with what matters.
-type rawOutput struct {
-	mu      sync.Mutex
-	list    []string
-	size    int
-	dropped int
-}
-
-func (o *rawOutput) add(line string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.list) >= maxCrashLines || o.size+len(line) > maxCrashBytes {
-		o.dropped++
-		return
-	}
-	o.list = append(o.list, line)
-	o.size += len(line)
-}
-
-func (o *rawOutput) lines() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return append([]string(nil), o.list...)
-}
-
-func (o *rawOutput) text() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	s := strings.Join(o.list, "\n")
-	if o.dropped > 0 {
-		s += fmt.Sprintf("\n[%d more lines]", o.dropped)
-	}
-	return strings.TrimSpace(s)
 }

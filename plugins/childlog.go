@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // The plugin process's stderr: its slog lines relayed to the host log,
@@ -19,15 +21,15 @@ import (
 func (p *childProc) readStderr(r *os.File) {
 	defer close(p.errDone)
 	defer r.Close()
-	lr := newLineReader(r, maxStderrLine)
+	lr := childproc.NewLineReader(r, maxStderrLine)
 	for {
-		line, err := lr.cutLine()
+		line, err := lr.CutLine()
 		if err != nil {
 			return
 		}
 		if !p.relay(line) {
 			// Not a log record: the Go runtime's own output.
-			p.out.add(string(line))
+			p.out.Add(string(line))
 		}
 		p.logs.add()
 	}

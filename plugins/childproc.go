@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // The plugin process itself: starting it with its pipes, reaping it, and
@@ -26,9 +28,9 @@ import (
 type childProc struct {
 	cmd    *exec.Cmd
 	log    *slog.Logger
-	w      *msgWriter
-	stdin  fileIO
-	stdout deadlineReader
+	w      msgWriter
+	stdin  childproc.FileIO
+	stdout childproc.DeadlineReader
 	// stderr is closed by finish too: a program the plugin started may
 	// hold it open long after the process.
 	stderr  *os.File
@@ -36,7 +38,7 @@ type childProc struct {
 
 	// readTok is held by the goroutine reading stdout; rd is its.
 	readTok chan struct{}
-	rd      *msgReader
+	rd      *childproc.MsgReader
 
 	mu      sync.Mutex
 	nextID  uint64
@@ -53,7 +55,7 @@ type childProc struct {
 	// errDone is closed when stderr ended.
 	errDone chan struct{}
 	logs    logCount
-	out     rawOutput
+	out     *childproc.Output
 
 	finishOnce sync.Once
 	// crashing is set when a crash is being reported (with the raw
@@ -71,7 +73,7 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	cmd.Env = sandbox.LauncherEnv(env)
 	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
 	for i, hostReads := range []bool{false, true, true} {
-		h, c, err := childPipe(hostReads)
+		h, c, err := childproc.Pipe(hostReads)
 		if err != nil {
 			closeAll(ends[:2*i]...)
 			return nil, err
@@ -82,17 +84,18 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	// *os.File pipes: the child writes straight into them, so Wait waits
 	// for the process only, not for copies a grandchild could hold open.
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	configureChild(cmd)
+	childproc.Configure(cmd)
 	if err := cmd.Start(); err != nil {
 		closeAll(ends[:]...)
 		return nil, err
 	}
 	closeAll(inR, outW, errW)
-	stdin := hostEnd(inW)
-	p := &childProc{cmd: cmd, log: log, w: &msgWriter{w: stdin}, stdin: stdin, stdout: hostReader(outR), stderr: errR, secrets: secrets,
+	stdin := childproc.HostEnd(inW)
+	p := &childProc{cmd: cmd, log: log, w: newMsgWriter(stdin, 0), stdin: stdin, stdout: childproc.HostReader(outR), stderr: errR, secrets: secrets,
 		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
 		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
-	p.rd = newMsgReader(p.stdout, maxHostInLine)
+	p.rd = childproc.NewMsgReader(p.stdout, maxHostInLine)
+	p.out = childproc.NewOutput(maxCrashLines, maxCrashBytes)
 	p.logs.init()
 	go p.readStderr(errR)
 	go p.wait()
@@ -113,7 +116,7 @@ func (p *childProc) wait() {
 	p.exitErr = err
 	p.mu.Unlock()
 	// Whatever the plugin started in the process group goes too.
-	killTree(p.cmd.Process)
+	childproc.KillTree(p.cmd.Process)
 	close(p.exited)
 	// A reader waits for the end of stdout, which a program the plugin
 	// started outside its group could hold open: wake it (it reads what
@@ -123,7 +126,7 @@ func (p *childProc) wait() {
 
 // kill ends the process (and its process group where there is one).
 func (p *childProc) kill() {
-	killTree(p.cmd.Process)
+	childproc.KillTree(p.cmd.Process)
 	p.stdin.Close()
 }
 

@@ -135,7 +135,7 @@ func (p *childProc) readFor(ctx context.Context, m *wireMsg, deadline time.Time)
 		if !ended && !time.Now().Before(deadline) {
 			return nil, waitTimedOut
 		}
-		line, err := p.rd.next()
+		line, err := p.rd.Next()
 		switch {
 		case err == nil:
 		case errors.Is(err, os.ErrDeadlineExceeded):

@@ -6,7 +6,8 @@
 // in-process runtime (runtime.go: pluginRuntime, instance), and, for
 // plugins that do not ship with the app, the plugin process: childRuntime
 // (child.go, the host's side) and ServeChild (serve.go, the process's),
-// which speak the protocol of wire.go.
+// which speak the protocol of wire.go on the framing and process handling
+// they share with code mode's program process (plugins/internal/childproc).
 //
 // # Model
 //
@@ -73,7 +74,9 @@
 // Options.Child, whose ServeChild (serve.go) rebuilds the plugin from the
 // checked bytes and the authority the host settled and runs it with the
 // same in-process machinery. The two talk JSON lines over stdin/stdout
-// (wire.go); the child's slog records come back on stderr and are logged
+// (wire.go; framing, version check, process group and crash summary from
+// plugins/internal/childproc, which code mode's program process uses too);
+// the child's slog records come back on stderr and are logged
 // under the capability; env.Secret is a request the host answers with the
 // plugin's rules. The process environment is the plugin's virtual one; the
 // process has a 64 MiB stack limit, one thread of Go code (one P), and on Linux

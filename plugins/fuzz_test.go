@@ -7,6 +7,8 @@ import (
 	"testing/fstest"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // FuzzCheck feeds arbitrary plugin source through reading, parsing and the
@@ -43,9 +45,9 @@ func FuzzChildOutput(f *testing.F) {
 	f.Add([]byte("panic: x [recovered]\n\ngoroutine 1 [running]:\n{\"msg\":1}\n"))
 	p := &childProc{log: discard()}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lr := newLineReader(bytes.NewReader(data), 512)
+		lr := childproc.NewLineReader(bytes.NewReader(data), 512)
 		for {
-			line, err := lr.next()
+			line, err := lr.Next()
 			if err != nil {
 				break
 			}
@@ -55,9 +57,9 @@ func FuzzChildOutput(f *testing.F) {
 			}
 		}
 		var raw []string
-		sr := newLineReader(bytes.NewReader(data), 512)
+		sr := childproc.NewLineReader(bytes.NewReader(data), 512)
 		for {
-			line, err := sr.cutLine()
+			line, err := sr.CutLine()
 			if err != nil {
 				break
 			}
@@ -68,6 +70,6 @@ func FuzzChildOutput(f *testing.F) {
 				raw = append(raw, string(line))
 			}
 		}
-		_ = crashSummary(raw)
+		_ = childproc.Summary(raw)
 	})
 }

@@ -9,8 +9,6 @@ import (
 	"go/token"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing/fstest"
@@ -29,10 +27,6 @@ import (
 
 // ProgramFile is the name a program's source goes by in messages.
 const ProgramFile = "main.go"
-
-// ChildMemoryRoom is how much a plugin process's address space may grow
-// once its code is about to run (see LimitProcessMemory).
-const ChildMemoryRoom = childMemoryRoom
 
 // Program is one standalone program to interpret.
 type Program struct {
@@ -176,16 +170,3 @@ func (h *Host) RunProgram(ctx context.Context, p Program) error {
 
 // bareRe finds positions without a file name: "4:2: undefined: x".
 var bareRe = regexp.MustCompile(`(^|[\s(])(\d+:\d+)`)
-
-// LimitProcessMemory caps this process's address space at what it has
-// reserved now plus room (Linux; elsewhere it does nothing), as a plugin
-// process does before plugin code runs.
-func LimitProcessMemory(room uint64) error { return limitMemory(room) }
-
-// ConfigureChildCmd prepares cmd as a plugin process is prepared: in a
-// process group of its own where there are groups.
-func ConfigureChildCmd(cmd *exec.Cmd) { configureChild(cmd) }
-
-// KillChildTree kills a process started with ConfigureChildCmd and its
-// process group.
-func KillChildTree(p *os.Process) { killTree(p) }

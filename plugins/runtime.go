@@ -16,6 +16,8 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // instance is one interpreter running one plugin. It is never reused after
@@ -76,7 +78,7 @@ func (in *instance) guard(ctx context.Context, timeout time.Duration, fn func(ct
 	in.running.Add(1)
 	// Without the monitor awake, code that never yields is never
 	// preempted, and the deadline below never fires on a single P.
-	wakeMonitor()
+	childproc.WakeMonitor()
 	go func() {
 		defer in.running.Done()
 		defer func() {

@@ -22,6 +22,8 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // Limits of a plugin process: runaway recursion dies at a 64 MiB stack
@@ -34,9 +36,8 @@ import (
 // times as long (BenchmarkChildOverhead ~11 µs with one P, 29-40 µs with
 // two, on 2 loaded cores).
 const (
-	childMaxStack   = 64 << 20
-	childMaxProcs   = 1
-	childMemoryRoom = 2 << 30
+	childMaxStack = 64 << 20
+	childMaxProcs = 1
 )
 
 // ServeChild is the plugin-process side of Options.Child: the hidden
@@ -53,8 +54,8 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	}
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	in, out = pollableStdio(in).(io.Reader), pollableStdio(out).(io.Writer)
-	return serveChild(ctx, in, out, logs, log, limitMemory, sandbox.Confine)
+	in, out = childproc.PollableStdio(in).(io.Reader), childproc.PollableStdio(out).(io.Writer)
+	return serveChild(ctx, in, out, logs, log, childproc.LimitMemory, sandbox.Confine)
 }
 
 // restoreEnv gives this process back the environment the host meant for
@@ -95,7 +96,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 // childServer is the state of one plugin process.
 type childServer struct {
-	w    *msgWriter
+	w    msgWriter
 	log  *slog.Logger
 	logs *countingWriter
 	// done is closed when serving ends; waits for the host give up then.
@@ -119,13 +120,13 @@ type childServer struct {
 func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error,
 	restrict func(sandbox.Policy) (sandbox.Status, error)) error {
 	s := &childServer{
-		w: &msgWriter{w: out, max: maxHostInLine}, log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
+		w: newMsgWriter(out, maxHostInLine), log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
 		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
 	}
 	defer close(s.done)
 	readErr := make(chan error, 1)
 	closed := make(chan struct{})
-	lr := newLineReader(in, maxChildInLine)
+	lr := childproc.NewLineReader(in, maxChildInLine)
 	// One goroutine reads at a time and dispatches what it reads itself.
 	// A call it runs itself too, handing the reading to another goroutine
 	// first: the call then continues on the thread that woke up with the
@@ -138,7 +139,7 @@ func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *counting
 	var read func()
 	read = func() {
 		for {
-			line, err := lr.next()
+			line, err := lr.Next()
 			if err != nil {
 				readErr <- err
 				return
@@ -262,8 +263,8 @@ func (s *childServer) load(ctx context.Context, m *wireMsg) {
 }
 
 func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, error) {
-	if l.Version != protocolVersion {
-		return nil, fmt.Errorf("%w: the plugin process speaks protocol version %d and Wrasse sent version %d: the wrasse executable on disk differs from the running app; restart Wrasse", ErrInit, protocolVersion, l.Version)
+	if err := childproc.CheckVersion(l.Version); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInit, err)
 	}
 	h := NewHost(Options{Logger: s.log, DefaultTimeout: l.DefaultTimeout, CloseTimeout: l.CloseTimeout,
 		MaxUntrustedTimeout: l.MaxUntrustedTimeout,
@@ -313,7 +314,7 @@ func (s *childServer) start(ctx context.Context, l *wireLoad) (*pluginRuntime, e
 	// address space than they use (a JVM, V8): a plugin with exec may run
 	// any program anyway, so it goes without.
 	if s.limitMemory != nil && !bp.cat.policy.granted[skillmd.PermExec] {
-		if err := s.limitMemory(childMemoryRoom); err != nil {
+		if err := s.limitMemory(childproc.MemoryRoom); err != nil {
 			s.log.Warn("cannot limit the plugin process's memory", "err", err)
 		}
 	}
@@ -352,7 +353,7 @@ func (s *childServer) call(ctx context.Context, m *wireMsg) {
 	if err == nil {
 		r.Result = &res
 	}
-	if err := s.reply(r); errors.Is(err, errLineTooLong) {
+	if err := s.reply(r); errors.Is(err, childproc.ErrLineTooLong) {
 		// More than a line carries: the host would take the process for
 		// broken. The plugin is, in a way; say so and how much it sent.
 		s.reply(&wireMsg{Op: opResult, ID: m.ID, Restart: r.Restart, Result: &cerebellum.Result{IsError: true, Content: fmt.Sprintf(

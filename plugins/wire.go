@@ -1,24 +1,22 @@
 package plugins
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // The protocol between the host and a plugin process is JSON lines on the
-// process's stdin and stdout: one wireMsg per line (JSON strings escape
-// newlines, so a message never spans lines), each line bounded in length.
+// process's stdin and stdout (childproc's framing): one wireMsg per line,
+// each line bounded in length.
 // The child's stderr carries its log as slog JSON lines, and whatever the
 // Go runtime prints when it dies.
 //
@@ -42,11 +40,8 @@ const (
 	opClosed = "closed"
 )
 
-// protocolVersion is the version of this protocol, sent in the first
-// message (load). Bump it with every incompatible change. 4: the load no
-// longer carries maxResultBytes nor the tools' outputSchema (the registry
-// checks and cuts results on the host's side).
-const protocolVersion = 4
+// The protocol's version is childproc.Version, sent in the first message
+// (load) and checked by the process before anything else.
 
 // Line bounds. A load carries the plugin source (at most maxSourceBytes,
 // which JSON may escape up to six times). A line from the child, a result
@@ -97,7 +92,7 @@ type wireMsg struct {
 // (roots, hosts, environment). Secrets are not in it: the child asks for
 // each one and the host decides.
 type wireLoad struct {
-	// Version is the protocol version of the host (protocolVersion); a
+	// Version is the protocol version of the host (childproc.Version); a
 	// child speaking another refuses the load.
 	Version     int                 `json:"version"`
 	Name        string              `json:"name"`
@@ -152,7 +147,7 @@ func toWireError(err error) *wireError {
 		return nil
 	}
 	// A panic value can be any size; the message only needs its start.
-	w := &wireError{Msg: cutText(err.Error(), maxWireErrorBytes)}
+	w := &wireError{Msg: childproc.Cut(err.Error(), maxWireErrorBytes)}
 	for _, k := range errorKinds {
 		if errors.Is(err, k.err) {
 			w.Kinds = append(w.Kinds, k.name)
@@ -190,168 +185,10 @@ func (w *wireError) err() error {
 
 func (w *wireError) is(target error) bool { return w != nil && errors.Is(w.err(), target) }
 
-// errLineTooLong marks a protocol line longer than its bound.
-var errLineTooLong = errors.New("protocol line too long")
+// msgWriter sends wireMsgs on the shared framing (childproc.Writer).
+type msgWriter struct{ *childproc.Writer }
 
-// lineReader reads newline-terminated lines of bounded length.
-type lineReader struct {
-	r   *bufio.Reader
-	max int
-}
+// newMsgWriter writes to w lines of at most max bytes (0: no bound).
+func newMsgWriter(w io.Writer, max int) msgWriter { return msgWriter{childproc.NewWriter(w, max)} }
 
-func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
-}
-
-// next returns the next line without its newline. A final line without a
-// newline is returned too; io.EOF follows. A line longer than max is an
-// error (the rest of the stream cannot be trusted to be in step).
-func (l *lineReader) next() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		if len(line)+len(chunk) > l.max+1 {
-			return nil, fmt.Errorf("%w: more than %d bytes", errLineTooLong, l.max)
-		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(line) > 0:
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
-// cutLine is like next but never fails on a long line: it returns the
-// first max bytes and drops the rest of the line (for log output).
-func (l *lineReader) cutLine() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		if room := l.max - len(line); room > 0 {
-			line = append(line, chunk[:min(len(chunk), room)]...)
-		}
-		switch {
-		case err == nil:
-			if n := len(line); n > 0 && line[n-1] == '\n' {
-				line = line[:n-1]
-			}
-			return line, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(line) > 0:
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
-// fileIO is a pipe end with deadlines (*os.File, or rawFile on Linux).
-type fileIO interface {
-	io.ReadWriteCloser
-	SetReadDeadline(t time.Time) error
-	SetWriteDeadline(t time.Time) error
-}
-
-// deadlineReader is what the host reads a plugin process's messages from:
-// a read ends at the deadline, and a deadline set in the past wakes a read
-// that waits.
-type deadlineReader interface {
-	io.ReadCloser
-	SetReadDeadline(t time.Time) error
-}
-
-// msgReader reads the host's side of the protocol: newline-terminated lines
-// of bounded length, like lineReader, except that a read that fails (a
-// deadline, a wake) keeps the partial line it has for the next one.
-type msgReader struct {
-	r   io.Reader
-	max int
-	buf []byte
-	// buf[start:end] is unread; buf[start:scan] holds no newline.
-	start, scan, end int
-}
-
-// msgReaderSize is the buffer of a msgReader, grown for a longer line.
-const msgReaderSize = 64 << 10
-
-func newMsgReader(r io.Reader, max int) *msgReader {
-	return &msgReader{r: r, max: max, buf: make([]byte, min(msgReaderSize, max+1))}
-}
-
-// next returns the next line without its newline, valid until the next
-// call. A final line without a newline is returned too; io.EOF follows.
-func (m *msgReader) next() ([]byte, error) {
-	for {
-		if i := bytes.IndexByte(m.buf[m.scan:m.end], '\n'); i >= 0 {
-			line := m.buf[m.start : m.scan+i]
-			m.start = m.scan + i + 1
-			m.scan = m.start
-			return line, nil
-		}
-		m.scan = m.end
-		if m.end-m.start > m.max {
-			return nil, fmt.Errorf("%w: more than %d bytes", errLineTooLong, m.max)
-		}
-		if m.start == m.end {
-			m.start, m.scan, m.end = 0, 0, 0
-		}
-		if m.end == len(m.buf) {
-			if m.start > 0 {
-				n := copy(m.buf, m.buf[m.start:m.end])
-				m.scan -= m.start
-				m.start, m.end = 0, n
-			} else {
-				m.buf = append(m.buf, make([]byte, min(len(m.buf), m.max+1-len(m.buf)))...)
-			}
-		}
-		n, err := m.r.Read(m.buf[m.end:])
-		m.end += n
-		if n > 0 {
-			continue // the error, if any, comes again on the next read
-		}
-		if err == nil {
-			continue
-		}
-		if errors.Is(err, io.EOF) && m.end > m.start {
-			line := m.buf[m.start:m.end]
-			m.start, m.scan = m.end, m.end
-			return line, nil
-		}
-		return nil, err
-	}
-}
-
-// msgWriter writes messages, one per line, from any goroutine.
-type msgWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-	// max, when set, bounds a line (the reader's bound on the other side):
-	// a longer message is not sent and send returns errLineTooLong.
-	max int
-}
-
-func (m *msgWriter) send(msg *wireMsg) error {
-	// encoding/json for every message: a hand-written codec for calls and
-	// results saved at most half a millisecond on a 64 KiB result
-	// (BenchmarkWireLine, docs/performance.md), nothing a person feels
-	// beside the model's seconds.
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return fmt.Errorf("encode %s message: %w", msg.Op, err)
-	}
-	if m.max > 0 && len(b) > m.max {
-		return fmt.Errorf("%w: a %s message of %d bytes, over %d", errLineTooLong, msg.Op, len(b), m.max)
-	}
-	b = append(b, '\n')
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, err = m.w.Write(b)
-	return err
-}
+func (m msgWriter) send(msg *wireMsg) error { return m.Send(msg.Op, msg) }

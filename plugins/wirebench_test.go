@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -10,15 +11,18 @@ import (
 )
 
 // BenchmarkWireLine is what the protocol's encoding costs one call: the
-// call line and its result line, each written and read once, at result
-// sizes a tool returns (1 KiB: a short answer; 64 KiB: the registry's
-// cap, the most a model sees). The protocol uses encoding/json ("std"):
-// the hand-written codec it had for calls and results ("fast", removed)
-// saved at most about half a millisecond per call on a 64 KiB result
-// (docs/performance.md, plugin process).
+// call line and its result line, each written (the shared writer, as the
+// protocol sends) and read once, at result sizes a tool returns (40 B: a
+// trivial call's; 1 KiB: a short answer; 64 KiB: the registry's cap, the
+// most a model sees). The protocol uses encoding/json ("std"): the
+// hand-written codec it had for calls and results ("fast", removed) saved
+// at most about half a millisecond per call on a 64 KiB result
+// (docs/performance.md, Protocol encoding).
 func BenchmarkWireLine(b *testing.B) {
 	call := &wireMsg{Op: opCall, ID: 7, Tool: "notes_search", Args: json.RawMessage(`{"query":"meeting notes from last week","limit":20}`)}
-	for _, size := range []int{1 << 10, 64 << 10} {
+	var line bytes.Buffer
+	w := newMsgWriter(&line, 0)
+	for _, size := range []int{40, 1 << 10, 64 << 10} {
 		for _, kind := range []struct{ name, line string }{
 			// plain: the fast path's best case, nothing to escape;
 			// marked: a line break and HTML, which JSON escapes.
@@ -32,7 +36,11 @@ func BenchmarkWireLine(b *testing.B) {
 				enc  func(*wireMsg) ([]byte, error)
 				dec  func([]byte, *wireMsg) error
 			}{
-				{"std", func(m *wireMsg) ([]byte, error) { return json.Marshal(m) }, func(l []byte, m *wireMsg) error { return json.Unmarshal(l, m) }},
+				{"std", func(m *wireMsg) ([]byte, error) {
+					line.Reset()
+					err := w.send(m)
+					return line.Bytes(), err
+				}, func(l []byte, m *wireMsg) error { return json.Unmarshal(l, m) }},
 			} {
 				b.Run(codec.name+"/"+sizeName(size)+"/"+kind.name, func(b *testing.B) {
 					b.ReportAllocs()
@@ -54,4 +62,9 @@ func BenchmarkWireLine(b *testing.B) {
 	}
 }
 
-func sizeName(n int) string { return strconv.Itoa(n>>10) + "KiB" }
+func sizeName(n int) string {
+	if n < 1<<10 {
+		return strconv.Itoa(n) + "B"
+	}
+	return strconv.Itoa(n>>10) + "KiB"
+}

@@ -42,7 +42,11 @@
 // JSON lines on three extra pipes (fd 3 parent → child, fd 4 child →
 // parent, fd 5 the stop), so nothing the interpreter or the Go runtime
 // prints can break the stream; stderr carries the child's log and, when
-// it dies, the runtime's report:
+// it dies, the runtime's report. The framing, the version check, the
+// process group and the crash summary are the plugin process's
+// (plugins/internal/childproc): the run request carries the protocol
+// version, and a process speaking another refuses it (ErrVersion, "restart
+// Wrasse") before it runs anything.
 //
 //	parent → child: run, reply
 //	child → parent: call, done
@@ -51,6 +55,6 @@
 // An inner call is read and answered on the goroutines that wait for it
 // (the program's own, the one in Runner.Run), in blocking reads of pipes
 // that neither process's poller watches: its trip wakes each process
-// once. Lines are encoding/json (docs/performance.md, Protocol encoding,
-// says why no hand-written codec).
+// once. Lines are encoding/json through a writer that keeps its buffer
+// (docs/performance.md, Protocol encoding, says why no hand-written codec).
 package codemode

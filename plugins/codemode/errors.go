@@ -1,6 +1,10 @@
 package codemode
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
+)
 
 // Sentinel errors of Run. Each wraps the detail in its message.
 var (
@@ -21,6 +25,10 @@ var (
 	// ErrCrashed: the program's process died (out of memory, a fatal
 	// runtime error).
 	ErrCrashed = errors.New("the program's process crashed")
+	// ErrVersion: the program process speaks another protocol version
+	// than Wrasse (the executable on disk was replaced under the running
+	// app); restarting Wrasse mends it.
+	ErrVersion = childproc.ErrVersion
 	// ErrNoProgram: the arguments held no program.
 	ErrNoProgram = errors.New("no program")
 )
@@ -38,5 +46,5 @@ var kinds = []struct {
 	err  error
 }{
 	{"refused", ErrRefused}, {"compile", ErrCompile}, {"panic", ErrPanic}, {"timeout", ErrTimeout},
-	{"output", ErrOutputLimit}, {"stopped", ErrStopped}, {"crashed", ErrCrashed},
+	{"output", ErrOutputLimit}, {"stopped", ErrStopped}, {"crashed", ErrCrashed}, {"version", ErrVersion},
 }

@@ -1,7 +1,6 @@
 package codemode
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // Defaults of Runner.
@@ -106,7 +106,7 @@ func (r *Runner) Run(ctx context.Context, p Program, call CallFunc) (Result, err
 	if maxCalls <= 0 {
 		maxCalls = DefaultMaxCalls
 	}
-	req := &message{Op: opRun, ID: 1, Checked: a.checked, Run: a.run, Timeout: r.timeout(), MaxOutput: r.maxOutput(), MaxCalls: maxCalls}
+	req := &message{Op: opRun, ID: 1, Version: childproc.Version, Checked: a.checked, Run: a.run, Timeout: r.timeout(), MaxOutput: r.maxOutput(), MaxCalls: maxCalls}
 	if len(r.Command) == 0 {
 		return r.inProcess(ctx, req, call)
 	}
@@ -123,13 +123,13 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 // proc is one program process.
 type proc struct {
 	cmd *exec.Cmd
-	// The process's fd 3, 4 and 5, all blocking (see blockingPipe): the
+	// The process's fd 3, 4 and 5, all blocking (see childproc.BlockingPipe): the
 	// reply to a call wakes the thread that reads it and no other.
 	toKid   *os.File // fd 3
 	fromKid *os.File // fd 4
 	ctl     *os.File // fd 5: a byte stops the program
-	w       *writer
-	rd      *reader
+	w       writer
+	rd      reader
 	exited  chan struct{}
 	report  *tail
 }
@@ -137,7 +137,7 @@ type proc struct {
 func (r *Runner) start() (*proc, error) {
 	var ends [6]*os.File // read, write of: in, out, ctl
 	for i := 0; i < len(ends); i += 2 {
-		rd, wr, err := blockingPipe()
+		rd, wr, err := childproc.BlockingPipe()
 		if err != nil {
 			closeAll(ends[:i]...)
 			return nil, err
@@ -150,13 +150,13 @@ func (r *Runner) start() (*proc, error) {
 	cmd.ExtraFiles = []*os.File{inR, outW, ctlR}
 	rep := &tail{max: maxReport, log: r.log()}
 	cmd.Stdout, cmd.Stderr = rep, rep
-	plugins.ConfigureChildCmd(cmd)
+	childproc.Configure(cmd)
 	if err := cmd.Start(); err != nil {
 		closeAll(ends[:]...)
 		return nil, err
 	}
 	closeAll(inR, outW, ctlR)
-	p := &proc{cmd: cmd, toKid: inW, fromKid: outR, ctl: ctlW, w: &writer{w: inW}, rd: newReader(outR),
+	p := &proc{cmd: cmd, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR),
 		exited: make(chan struct{}), report: rep}
 	go func() {
 		_ = cmd.Wait()
@@ -173,7 +173,7 @@ func closeAll(fs ...*os.File) {
 
 // stop kills the process and waits (bounded) for it.
 func (p *proc) stop() {
-	plugins.KillChildTree(p.cmd.Process)
+	childproc.KillTree(p.cmd.Process)
 	closeAll(p.toKid, p.ctl, p.fromKid)
 	select {
 	case <-p.exited:
@@ -221,7 +221,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 		} else {
 			killed = fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
 		}
-		plugins.KillChildTree(p.cmd.Process)
+		childproc.KillTree(p.cmd.Process)
 	})
 	mu.Unlock()
 	defer bound.Stop()
@@ -292,7 +292,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 
 // crashed reports the death of the process with the Go runtime's reason.
 func (r *Runner) crashed(p *proc, cause error) error {
-	plugins.KillChildTree(p.cmd.Process)
+	childproc.KillTree(p.cmd.Process)
 	select {
 	case <-p.exited:
 	case <-time.After(exitWait):
@@ -363,27 +363,21 @@ func (t *tail) note(s string) {
 	t.line(s)
 }
 
-// summary picks the Go runtime's explanation out of the output: the
-// "fatal error:" or "panic:" line, with the "runtime:" detail before it.
+// summary picks the Go runtime's explanation out of the output
+// (childproc.Summary), else its first line that is not a goroutine's
+// header.
 func (t *tail) summary() string {
 	t.mu.Lock()
 	text := string(t.buf) + string(t.part)
 	t.mu.Unlock()
-	sc := bufio.NewScanner(strings.NewReader(text))
-	detail := ""
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		switch {
-		case strings.HasPrefix(l, "fatal error: "), strings.HasPrefix(l, "panic: "):
-			if detail != "" {
-				return l + " (" + detail + ")"
-			}
+	lines := strings.Split(text, "\n")
+	if s := childproc.Summary(lines); s != "" {
+		return s
+	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "goroutine ") {
 			return l
-		case strings.HasPrefix(l, "runtime: ") && detail == "":
-			detail = strings.TrimPrefix(l, "runtime: ")
-		case detail == "" && l != "" && !strings.HasPrefix(l, "goroutine "):
-			detail = l
 		}
 	}
-	return detail
+	return ""
 }

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -49,7 +50,7 @@ func ServeChild(ctx context.Context, cio ChildIO) error {
 	}
 	log := slog.New(slog.NewJSONHandler(cio.Log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	// The cap first: it reads /proc, which the sandbox closes.
-	if err := plugins.LimitProcessMemory(plugins.ChildMemoryRoom); err != nil {
+	if err := childproc.LimitMemory(childproc.MemoryRoom); err != nil {
 		log.Warn("cannot limit the program process's memory", "err", err)
 	}
 	// Before any program text is read: nothing the program does can reach
@@ -67,13 +68,20 @@ func ServeChild(ctx context.Context, cio ChildIO) error {
 // goroutine in between to hand the reply over and no poller thread, so a
 // call costs one wake-up of this process.
 func serve(ctx context.Context, cio ChildIO, log *slog.Logger) error {
-	r, w := newReader(cio.In), &writer{w: cio.Out}
+	r, w := newReader(cio.In), newWriter(cio.Out)
 	req, err := r.next()
 	if err != nil {
 		return fmt.Errorf("read the run request: %w", err)
 	}
 	if req.Op != opRun {
 		return fmt.Errorf("expected a run request, got %q", req.Op)
+	}
+	if err := childproc.CheckVersion(req.Version); err != nil {
+		// Said to the parent, which reports it as the run's error.
+		if serr := w.send(&message{Op: opDone, ID: req.ID, Err: toWire(err)}); serr != nil {
+			log.Warn("cannot tell the parent of the version mismatch", "err", serr)
+		}
+		return err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -129,7 +137,7 @@ const (
 // and stderr.
 func ChildPipes(stderr io.Writer) ChildIO {
 	for _, fd := range []int{childOutFd, childCtlFd} {
-		pollable(fd)
+		childproc.Pollable(fd)
 	}
 	return ChildIO{In: os.NewFile(childInFd, "codemode-in"), Out: os.NewFile(childOutFd, "codemode-out"),
 		Ctl: os.NewFile(childCtlFd, "codemode-ctl"), Log: stderr}

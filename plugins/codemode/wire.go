@@ -1,15 +1,14 @@
 package codemode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/internal/childproc"
 )
 
 // ProgramFile is the name a program goes by in messages (main.go:3:9).
@@ -30,13 +29,12 @@ const maxLine = 16 << 20
 // maxArgsBytes bounds the encoded arguments of one inner call.
 const maxArgsBytes = 1 << 20
 
-// errLineTooLong: a message longer than maxLine.
-var errLineTooLong = errors.New("message too long")
-
 type message struct {
 	Op string `json:"op"`
 	ID uint64 `json:"id,omitempty"`
-	// run
+	// run: Version is the parent's protocol version (childproc.Version),
+	// which the process checks before anything else.
+	Version   int           `json:"version,omitempty"`
 	Checked   string        `json:"checked,omitempty"`
 	Run       string        `json:"run,omitempty"`
 	Timeout   time.Duration `json:"timeout,omitempty"`
@@ -93,71 +91,25 @@ func (w *wireError) err() error {
 	return errors.New(w.Msg)
 }
 
-// writer sends messages, one line in one write each, from any goroutine.
-type writer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
+// writer sends messages on the shared framing (childproc.Writer).
+type writer struct{ *childproc.Writer }
 
-func (w *writer) send(m *message) error {
-	// encoding/json for every message; see BenchmarkWireLine for what a
-	// hand-written codec saved (docs/performance.md, code mode).
-	b, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("encode %s message: %w", m.Op, err)
-	}
-	b = append(b, '\n')
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, err = w.w.Write(b)
-	return err
-}
+func newWriter(w io.Writer) writer { return writer{childproc.NewWriter(w, maxLine)} }
 
-// reader reads messages, one per line, from a buffer it reuses. Unlike a
-// bufio.Scanner it survives a read error: a read deadline that passed
-// (the parent's bound, moved on lazily) leaves what was read in place.
-type reader struct {
-	r          io.Reader
-	buf        []byte
-	start, end int
-	scanned    int // bytes after start known to hold no newline
-}
+func (w writer) send(m *message) error { return w.Send(m.Op, m) }
 
-func newReader(r io.Reader) *reader { return &reader{r: r, buf: make([]byte, 4<<10)} }
+// reader reads messages, one per line (childproc.MsgReader: a read error,
+// such as a deadline, leaves what was read in place).
+type reader struct{ *childproc.MsgReader }
+
+func newReader(r io.Reader) reader { return reader{childproc.NewMsgReader(r, maxLine)} }
 
 // line returns the next line without its newline; it is valid until the
 // next call.
-func (r *reader) line() ([]byte, error) {
-	for {
-		if i := bytes.IndexByte(r.buf[r.start+r.scanned:r.end], '\n'); i >= 0 {
-			l := r.buf[r.start : r.start+r.scanned+i]
-			r.start += r.scanned + i + 1
-			r.scanned = 0
-			return l, nil
-		}
-		r.scanned = r.end - r.start
-		if r.start > 0 {
-			r.end = copy(r.buf, r.buf[r.start:r.end])
-			r.start = 0
-		}
-		if r.end == len(r.buf) {
-			if len(r.buf) > maxLine {
-				return nil, errLineTooLong
-			}
-			nb := make([]byte, min(2*len(r.buf), maxLine+1))
-			copy(nb, r.buf[:r.end])
-			r.buf = nb
-		}
-		n, err := r.r.Read(r.buf[r.end:])
-		r.end += n
-		if n == 0 && err != nil {
-			return nil, err
-		}
-	}
-}
+func (r reader) line() ([]byte, error) { return r.Next() }
 
-func (r *reader) next() (*message, error) {
-	l, err := r.line()
+func (r reader) next() (*message, error) {
+	l, err := r.Next()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -8,14 +9,17 @@ import (
 )
 
 // BenchmarkWireLine is what the protocol's encoding costs one inner call:
-// the call line and its reply line, each written and read once, with
-// replies of the sizes a tool returns (1 KiB: a short answer; 64 KiB: the
+// the call line and its reply line, each written (the shared writer, as
+// the protocol sends) and read once, with replies of the sizes a tool
+// returns (40 B: a trivial call's; 1 KiB: a short answer; 64 KiB: the
 // registry's cap). The protocol uses encoding/json ("std"); the
 // hand-written codec it had for calls and replies ("fast", removed) is
 // compared in docs/performance.md (code mode).
 func BenchmarkWireLine(b *testing.B) {
 	call := &message{Op: opCall, ID: 7, Tool: "archive_size", Args: json.RawMessage(`{"name":"reports-2026.zip"}`)}
-	for _, size := range []int{1 << 10, 64 << 10} {
+	var line bytes.Buffer
+	w := newWriter(&line)
+	for _, size := range []int{40, 1 << 10, 64 << 10} {
 		for _, kind := range []struct{ name, line string }{
 			{"plain", "A line of a tool's answer, plain words only. "},
 			{"marked", "A line of a tool's answer, with <html> & \"quotes\".\n"},
@@ -27,9 +31,13 @@ func BenchmarkWireLine(b *testing.B) {
 				enc  func(*message) ([]byte, error)
 				dec  func([]byte, *message) error
 			}{
-				{"std", func(m *message) ([]byte, error) { return json.Marshal(m) }, func(l []byte, m *message) error { return json.Unmarshal(l, m) }},
+				{"std", func(m *message) ([]byte, error) {
+					line.Reset()
+					err := w.send(m)
+					return line.Bytes(), err
+				}, func(l []byte, m *message) error { return json.Unmarshal(l, m) }},
 			} {
-				b.Run(codec.name+"/"+strconv.Itoa(size>>10)+"KiB/"+kind.name, func(b *testing.B) {
+				b.Run(codec.name+"/"+sizeName(size)+"/"+kind.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for range b.N {
 						for _, m := range []*message{call, reply} {
@@ -47,4 +55,11 @@ func BenchmarkWireLine(b *testing.B) {
 			}
 		}
 	}
+}
+
+func sizeName(n int) string {
+	if n < 1<<10 {
+		return strconv.Itoa(n) + "B"
+	}
+	return strconv.Itoa(n>>10) + "KiB"
 }

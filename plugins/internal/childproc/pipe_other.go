@@ -1,6 +1,6 @@
 //go:build !unix
 
-package plugins
+package childproc
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// childPipe is os.Pipe, with the ends in the order asked for.
-func childPipe(hostReads bool) (host, child *os.File, err error) {
+// Pipe is os.Pipe, with the ends in the order asked for.
+func Pipe(hostReads bool) (host, child *os.File, err error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -22,9 +22,9 @@ func childPipe(hostReads bool) (host, child *os.File, err error) {
 	return w, r, nil
 }
 
-// hostReader gives f read deadlines, which anonymous pipes lack here: a
+// HostReader gives f read deadlines, which anonymous pipes lack here: a
 // goroutine reads f and a read waits for it, its deadline or a wake.
-func hostReader(f *os.File) deadlineReader {
+func HostReader(f *os.File) DeadlineReader {
 	c := &chunkReader{f: f, chunks: make(chan []byte), wake: make(chan struct{}, 1), closed: make(chan struct{})}
 	go c.pump()
 	return c
@@ -121,10 +121,16 @@ func (c *chunkReader) Close() error {
 	return c.f.Close()
 }
 
-// pollableStdio returns f: a plugin process reads and writes its stdio
+// PollableStdio returns f: a plugin process reads and writes its stdio
 // as it is.
-func pollableStdio(f any) any { return f }
+func PollableStdio(f any) any { return f }
 
-// hostEnd is a host end of childPipe; a read of stdout goes through
-// hostReader, which gives it deadlines.
-func hostEnd(f *os.File) fileIO { return f }
+// HostEnd is a host end of Pipe; a read of stdout goes through
+// HostReader, which gives it deadlines.
+func HostEnd(f *os.File) FileIO { return f }
+
+// Pollable does nothing here: inherited pipes are read as they are.
+func Pollable(int) {}
+
+// BlockingPipe is os.Pipe here.
+func BlockingPipe() (r, w *os.File, err error) { return os.Pipe() }

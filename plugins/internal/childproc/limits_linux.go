@@ -1,4 +1,4 @@
-package plugins
+package childproc
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"syscall"
 )
 
-// limitMemory caps this process's address space at what it has reserved
+// LimitMemory caps this process's address space at what it has reserved
 // now plus room, so a plugin that allocates without end fails fast with
 // "out of memory" instead of pushing the machine into swap. The Go
 // runtime (and the race detector) reserve address space up front, so the
 // cap is relative to that rather than absolute.
-func limitMemory(room uint64) error {
+func LimitMemory(room uint64) error {
 	data, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package plugins
+package childproc
 
 import (
 	"errors"
@@ -35,7 +35,7 @@ func (r *rawFile) closedErr(op string, err error) error {
 }
 
 // fastFile returns f (non-blocking, served by the poller) as a rawFile.
-func fastFile(f *os.File) fileIO {
+func fastFile(f *os.File) FileIO {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return f
@@ -105,7 +105,7 @@ func (r *rawFile) Close() error {
 	return r.f.Close()
 }
 
-// wakeMonitor makes sure the runtime's monitor thread (sysmon) is awake
+// WakeMonitor makes sure the runtime's monitor thread (sysmon) is awake
 // before plugin code starts. The monitor is what preempts a goroutine that
 // never yields; it sleeps while the process is idle and wakes on the next
 // entry into a system call, and the raw calls above never make one. In a
@@ -114,6 +114,6 @@ func (r *rawFile) Close() error {
 // the process after its 2 s slack instead ("did not answer"). One ordinary
 // system call per call wakes it only when it sleeps, and it sleeps again
 // once the process is idle.
-func wakeMonitor() {
+func WakeMonitor() {
 	syscall.Syscall(syscall.SYS_GETPID, 0, 0, 0)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package plugins
+package childproc
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/internal/rawpipe"
 )
 
-// childPipe is a pipe whose host end (readEnd says which) is served by
+// Pipe is a pipe whose host end (hostReads says which) is served by
 // this process's poller and whose child end is never registered with it.
 // os.Pipe registers both ends, and the registration of the end handed to
 // the child outlives this process's copy of it (it belongs to the open
@@ -17,7 +17,7 @@ import (
 // thread here for the child's end. The host end's deadlines bound every
 // read and write; the child gets a blocking end, which its runtime reads
 // and writes directly.
-func childPipe(hostReads bool) (host, child *os.File, err error) {
+func Pipe(hostReads bool) (host, child *os.File, err error) {
 	r, w, err := rawpipe.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -36,11 +36,11 @@ func childPipe(hostReads bool) (host, child *os.File, err error) {
 	return os.NewFile(uintptr(h), "|plugin-host"), os.NewFile(uintptr(c), "|plugin-child"), nil
 }
 
-// hostEnd is a host end of childPipe: its deadlines bound a read or a
+// HostEnd is a host end of Pipe: its deadlines bound a read or a
 // write, and a deadline set to now wakes a blocked one.
-func hostEnd(f *os.File) fileIO { return fastFile(f) }
+func HostEnd(f *os.File) FileIO { return fastFile(f) }
 
-// pollableStdio returns the plugin process's stdin or stdout, when it is
+// PollableStdio returns the plugin process's stdin or stdout, when it is
 // a pipe or socket this process inherited blocking, as a non-blocking
 // copy served by the runtime's poller (with raw reads and writes on
 // Linux, see rawFile); else f itself. A goroutine waiting for the host's
@@ -48,7 +48,7 @@ func hostEnd(f *os.File) fileIO { return fastFile(f) }
 // blocking read, which the runtime's monitor would take back after 20 µs
 // and hand over again at every message. The descriptor f stays open; it
 // shares the copy's mode, and nothing else reads or writes it.
-func pollableStdio(f any) any {
+func PollableStdio(f any) any {
 	file, ok := f.(*os.File)
 	if !ok {
 		return f
@@ -80,5 +80,22 @@ func pollableStdio(f any) any {
 	return fastFile(os.NewFile(uintptr(fd), file.Name()))
 }
 
-// hostReader is the host end of the child's stdout.
-func hostReader(f *os.File) deadlineReader { return fastFile(f) }
+// HostReader is the host end of the child's stdout.
+func HostReader(f *os.File) DeadlineReader { return fastFile(f) }
+
+// Pollable puts an inherited pipe (exec hands them over blocking) in
+// non-blocking mode, so that os.NewFile serves it through the runtime's
+// poller: a goroutine waiting on it holds no thread.
+func Pollable(fd int) { _ = syscall.SetNonblock(fd, true) }
+
+// BlockingPipe is os.Pipe without the runtime's poller: neither end is
+// ever registered with this process's epoll, whose registration would
+// outlive the end handed to the child (it belongs to the pipe, open in
+// the child) and wake a poller thread here at every message either way.
+func BlockingPipe() (r, w *os.File, err error) {
+	rd, wr, err := rawpipe.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(rd), "|0"), os.NewFile(uintptr(wr), "|1"), nil
+}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package plugins
+package childproc
 
 import (
 	"os"
@@ -8,16 +8,16 @@ import (
 	"syscall"
 )
 
-// configureChild puts a plugin (or run_go program) process in a session of
+// Configure puts a plugin (or run_go program) process in a session of
 // its own, which is a process group of its own too, so that killing it
 // also ends the programs it started; and, without a controlling terminal,
 // nothing it starts can type into the person's terminal (TIOCSTI).
-func configureChild(cmd *exec.Cmd) {
+func Configure(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
-// killTree kills a plugin process and its process group.
-func killTree(p *os.Process) {
+// KillTree kills a plugin process and its process group.
+func KillTree(p *os.Process) {
 	if p == nil {
 		return
 	}
