@@ -350,6 +350,9 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 	}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}, ElicitationHandler: s.elicitHandler,
 		ProgressNotificationHandler: s.progressHandler}
+	if s.l.opts.Sampler != nil {
+		opts.CreateMessageHandler = s.sampleHandler // advertises sampling
+	}
 	roots := []*sdk.Root(nil)
 	if c.cmd != nil && !namesFolder(res.args) {
 		// The folders granted to the assistant are the roots of a server
