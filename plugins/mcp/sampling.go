@@ -80,3 +80,12 @@ func (s *server) sampleHandler(ctx context.Context, r *sdk.CreateMessageRequest)
 	}
 	return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant", StopReason: res.StopReason}, nil
 }
+
+// SamplingApprover is an Asker that can also put a server's request for a
+// completion to the person: the whole prompt, before it goes to the
+// model. An Asker without it has every request declined.
+type SamplingApprover interface {
+	// ApproveSampling shows req and reports whether the person let it
+	// go to the model; an error (ctx ended, no one to ask) declines.
+	ApproveSampling(ctx context.Context, req SampleRequest) (bool, error)
+}

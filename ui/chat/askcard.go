@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -18,7 +19,7 @@ import (
 // rowAsk is an MCP server's question (elicitation) in the conversation
 // whose tool call it asks during, after the transcript as approval cards
 // are; never stored.
-const rowAsk rowKind = rowWaiting + 1
+const rowAsk rowKind = rowMore + 1
 
 // pendingAsk is one question waiting for the person's answer. Its fields
 // are touched on the UI goroutine only.
@@ -29,6 +30,9 @@ type pendingAsk struct {
 	// form is built from the server's schema when the card first shows.
 	form *elicit.Form
 	done bool
+	// sample marks a request for a completion (sampling): q.Message is
+	// its prompt, and the card asks to let the model answer it.
+	sample bool
 }
 
 var _ elicit.Conversations = (*Chat)(nil)
@@ -39,7 +43,21 @@ var _ elicit.Conversations = (*Chat)(nil)
 // call was stopped), which withdraws the card. It blocks: servers ask
 // from their own goroutines, never the UI's.
 func (c *Chat) Ask(ctx context.Context, q mcp.Question) (mcp.Answer, bool, error) {
-	p := &pendingAsk{q: q, answer: make(chan mcp.Answer, 1)}
+	return c.wait(ctx, &pendingAsk{q: q, answer: make(chan mcp.Answer, 1)})
+}
+
+// ApproveSampling shows a server's request for a completion as a card in
+// conversation req.Conversation, with its whole prompt, and waits for
+// Allow or Deny, as Ask does.
+func (c *Chat) ApproveSampling(ctx context.Context, req mcp.SampleRequest) (ok, shown bool, err error) {
+	q := mcp.Question{Server: req.Server, Conversation: req.Conversation, Tool: req.Tool, Message: elicit.SamplePrompt(req)}
+	a, shown, err := c.wait(ctx, &pendingAsk{q: q, answer: make(chan mcp.Answer, 1), sample: true})
+	return a.Action == mcp.ActionAccept, shown, err
+}
+
+// wait shows p and waits for its answer (Ask).
+func (c *Chat) wait(ctx context.Context, p *pendingAsk) (mcp.Answer, bool, error) {
+	q := p.q
 	p.row = &row{kind: rowAsk, ask: p}
 	placed := make(chan bool, 1)
 	c.env.Do(func() { placed <- c.placeAsk(p) })
@@ -137,7 +155,9 @@ type askCard struct {
 	quiet   bool
 	r       *row
 	col     *column
-	title   *widget.Label
+	title *widget.Label
+	// during names the call the server asks during.
+	during  *wrapText
 	message *wrapText
 	// url is a URL-mode question's page.
 	url    *wrapText
@@ -152,6 +172,7 @@ func newAskCard(c *Chat) *askCard {
 	a.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	a.title.Importance = widget.WarningImportance
 	icon := widget.NewIcon(theme.QuestionIcon())
+	a.during = newWrapText("", fyne.TextStyle{Italic: true}, theme.ColorNamePlaceHolder)
 	a.message = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
 	a.url = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	a.inputs = container.NewStack()
@@ -160,7 +181,7 @@ func newAskCard(c *Chat) *askCard {
 	a.decline = widget.NewButton(elicit.DeclineLabel, func() { c.answerAsk(a.r.ask, mcp.Answer{Action: mcp.ActionDecline}) })
 	a.cancel = widget.NewButtonWithIcon(elicit.CancelLabel, theme.CancelIcon(), func() { c.answerAsk(a.r.ask, mcp.Answer{Action: mcp.ActionCancel}) })
 	buttons := container.NewHBox(a.accept, a.decline, a.cancel, layout.NewSpacer())
-	a.col = newColumn(theme.ColorNameHeaderBackground, newHeaderRow(false, []fyne.CanvasObject{icon}, []*widget.Label{a.title}), a.message, a.url, a.inputs, buttons)
+	a.col = newColumn(theme.ColorNameHeaderBackground, newHeaderRow(false, []fyne.CanvasObject{icon}, []*widget.Label{a.title}), a.during, a.message, a.url, a.inputs, buttons)
 	// The form's height is its own: entries, choices and the messages
 	// under refused fields.
 	a.col.measureWith(a.inputs, func(float32) float32 {
@@ -179,22 +200,38 @@ func (a *askCard) bind(r *row) {
 		p.form = elicit.NewForm(p.q)
 	}
 	q := p.q
-	setLabel(a.title, gate.VisibleLine(askTitle(q)), a.quiet)
-	a.message.setText(gate.VisibleLine(q.Message), a.quiet)
+	title := q.Server + " asks"
+	if p.sample {
+		title = q.Server + " asks your model for a completion"
+	}
+	setLabel(a.title, gate.VisibleLine(title), a.quiet)
+	a.during.setText(gate.VisibleLine("During its tool call "+q.Tool+"."), a.quiet)
+	setVisible(a.during, q.Tool != "")
+	// A prompt keeps its lines; each is shown with its control
+	// characters as escapes.
+	a.message.setText(visibleLines(q.Message), a.quiet)
 	setVisible(a.message, q.Message != "")
 	a.url.setText("It asks you to open this page in your browser:\n"+gate.VisibleLine(q.URL), a.quiet)
 	setVisible(a.url, q.URL != "")
 	in := p.form.Inputs()
-	setVisible(a.inputs, in != nil)
-	accept := elicit.AcceptLabel
-	if q.URL != "" {
-		accept = elicit.OpenLabel
+	if len(q.Fields) == 0 {
+		in = nil // a question to confirm, or a prompt: no fields to show
 	}
+	setVisible(a.inputs, in != nil)
+	accept, decline := elicit.AcceptLabel, elicit.DeclineLabel
+	switch {
+	case q.URL != "":
+		accept = elicit.OpenLabel
+	case p.sample:
+		accept, decline = elicit.AllowLabel, elicit.DenyLabel
+	}
+	setVisible(a.cancel, !p.sample)
 	if a.quiet {
-		a.accept.Text = accept
+		a.accept.Text, a.decline.Text = accept, decline
 		return
 	}
 	a.accept.SetText(accept)
+	a.decline.SetText(decline)
 	if in != nil && (len(a.inputs.Objects) != 1 || a.inputs.Objects[0] != in) {
 		a.inputs.Objects = []fyne.CanvasObject{in}
 	}
@@ -202,10 +239,11 @@ func (a *askCard) bind(r *row) {
 	a.col.Refresh()
 }
 
-// askTitle names the server and the call it asks during.
-func askTitle(q mcp.Question) string {
-	if q.Tool != "" {
-		return fmt.Sprintf("%s asks (during %s)", q.Server, q.Tool)
+// visibleLines is s with each line's control characters shown as escapes.
+func visibleLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = gate.VisibleLine(l)
 	}
-	return q.Server + " asks"
+	return strings.Join(lines, "\n")
 }

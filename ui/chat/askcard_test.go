@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -31,20 +32,20 @@ func (h *harness) ask(ctx context.Context, q mcp.Question) <-chan asked {
 	return out
 }
 
-// answered pumps the UI until the question's answer came back.
+// answered runs queued UI updates until the question's answer came back.
 func (h *harness) answered(ch <-chan asked) asked {
 	h.t.Helper()
-	var got asked
-	done := false
-	h.until("the answer", func() bool {
+	deadline := time.After(waitLimit)
+	for {
 		select {
-		case got = <-ch:
-			done = true
-		default:
+		case got := <-ch:
+			return got
+		case fn := <-h.queue:
+			fn()
+		case <-deadline:
+			h.t.Fatal("timed out waiting for the answer")
 		}
-		return done
-	})
-	return got
+	}
 }
 
 // entriesIn lists the entries drawn inside o.
@@ -92,7 +93,7 @@ func TestQuestionCardInTheConversation(t *testing.T) {
 
 	ch := h.ask(t.Context(), q)
 	h.until("the question card", func() bool { return len(h.rowsOf(rowAsk)) == 1 })
-	for _, want := range []string{"rooms asks (during book)", "Which room shall I book?", "Room *", "* required"} {
+	for _, want := range []string{"rooms asks", "During its tool call book.", "Which room shall I book?", "Room *", "* required"} {
 		if !h.showsWrapped(want) {
 			t.Errorf("the card does not show %q:\n%s", want, h.texts())
 		}
@@ -142,6 +143,63 @@ func TestQuestionCardInTheConversation(t *testing.T) {
 		t.Errorf("a question of a conversation not in the window was shown: %+v", got)
 	}
 
+	test.Tap(h.button("Deny"))
+	h.idle()
+}
+
+// A server's request for a completion during a call of the conversation
+// shows as a card with its whole prompt; Allow lets it go to the model,
+// Deny does not.
+func TestSamplingCardInTheConversation(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"rm -rf build"}`))
+	h.model.Reply(pt.Text("done"))
+	h.send("summarise")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	req := mcp.SampleRequest{Server: "everything", Tool: "trigger-sampling-request", Conversation: h.chat.cur.id.String(),
+		SystemPrompt: "You are a helpful test server.", Messages: []mcp.SampleMessage{{Role: "user", Text: "What is the capital of France?"}}, MaxTokens: 50}
+	for _, tc := range []struct {
+		button string
+		want   bool
+	}{{"Allow", true}, {"Deny", false}} {
+		t.Run(tc.button, func(t *testing.T) {
+			type approved struct {
+				ok, shown bool
+				err       error
+			}
+			ch := make(chan approved, 1)
+			h.wg.Add(1)
+			go func() {
+				defer h.wg.Done()
+				ok, shown, err := h.chat.ApproveSampling(t.Context(), req)
+				ch <- approved{ok, shown, err}
+			}()
+			h.until("the sampling card", func() bool { return len(h.rowsOf(rowAsk)) == 1 })
+			for _, want := range []string{"everything asks your model for a completion", "During its tool call trigger-sampling-request.",
+				"[system] You are a helpful test server.", "[user] What is the capital of France?", "at most 50 tokens"} {
+				if !h.showsWrapped(want) {
+					t.Errorf("the card does not show %q:\n%s", want, h.texts())
+				}
+			}
+			test.Tap(h.button(tc.button))
+			var got approved
+			for done := false; !done; {
+				select {
+				case got = <-ch:
+					done = true
+				case fn := <-h.queue:
+					fn()
+				case <-time.After(waitLimit):
+					t.Fatal("timed out waiting for the answer")
+				}
+			}
+			if got.ok != tc.want || !got.shown || got.err != nil {
+				t.Errorf("%s: %+v, want allowed %v", tc.button, got, tc.want)
+			}
+		})
+	}
+	// The card's Deny is the last button named so: the approval's is
+	// found below the transcript's card.
 	test.Tap(h.button("Deny"))
 	h.idle()
 }

@@ -10,11 +10,18 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
-// progressBars are the progress bars drawn.
+// progressBars are the tool cards' progress bars drawn (not the
+// status line's context gauge).
 func (h *harness) progressBars() []*widget.ProgressBar {
+	cards := map[*widget.ProgressBar]bool{}
+	for _, s := range h.chat.list.cards.byRow {
+		if s.tool != nil {
+			cards[s.tool.progress.bar] = true
+		}
+	}
 	var out []*widget.ProgressBar
 	for _, o := range h.visible() {
-		if b, ok := o.(*widget.ProgressBar); ok {
+		if b, ok := o.(*widget.ProgressBar); ok && cards[b] {
 			out = append(out, b)
 		}
 	}

@@ -54,6 +54,10 @@ type Conversations interface {
 	// the window (a scheduled task's, or one closed meanwhile): the
 	// question is then asked in a dialog.
 	Ask(ctx context.Context, q mcp.Question) (ans mcp.Answer, shown bool, err error)
+	// ApproveSampling shows a server's request for a completion in
+	// conversation req.Conversation and reports whether the person
+	// allowed it; shown as for Ask.
+	ApproveSampling(ctx context.Context, req mcp.SampleRequest) (ok, shown bool, err error)
 }
 
 // SetConversations names where questions of a conversation show (the

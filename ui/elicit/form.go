@@ -18,6 +18,9 @@ const (
 	DeclineLabel = "Decline"
 	CancelLabel  = "Cancel"
 	OpenLabel    = "Open in browser"
+	// AllowLabel and DenyLabel answer a request for a completion.
+	AllowLabel = "Allow"
+	DenyLabel  = "Deny"
 	requiredMsg  = "Required."
 	requiredMark = " *"
 	noChoice     = "(none)"
