@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -117,6 +118,15 @@ func (c *Chat) answerAsk(p *pendingAsk, a mcp.Answer) {
 	}
 	p.answer <- a
 	c.approvalsChanged(conv)
+}
+
+// withdrawAsks cancels conversation conv's questions: its turn ended
+// (Stop, Esc), and a server that does not give up on its own (its
+// question outlives the call it asked during) gets the answer cancel.
+func (c *Chat) withdrawAsks(conv string) {
+	for _, p := range slices.Clone(c.asks[conv]) {
+		c.answerAsk(p, mcp.Answer{Action: mcp.ActionCancel})
+	}
 }
 
 // askRows are the current conversation's question cards.

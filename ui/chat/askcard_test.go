@@ -143,8 +143,18 @@ func TestQuestionCardInTheConversation(t *testing.T) {
 		t.Errorf("a question of a conversation not in the window was shown: %+v", got)
 	}
 
-	test.Tap(h.button("Deny"))
+	// Stop (Esc) ends the turn: a question the server did not withdraw
+	// itself is cancelled with it.
+	ch = h.ask(t.Context(), q)
+	h.until("the question card", func() bool { return len(h.rowsOf(rowAsk)) == 1 })
+	h.chat.Stop()
+	if got := h.answered(ch); got.ans.Action != mcp.ActionCancel || !got.shown {
+		t.Errorf("answer after Stop %+v, want cancelled", got)
+	}
 	h.idle()
+	if n := len(h.rowsOf(rowAsk)); n != 0 {
+		t.Errorf("%d question cards after Stop", n)
+	}
 }
 
 // A server's request for a completion during a call of the conversation

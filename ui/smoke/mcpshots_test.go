@@ -21,6 +21,8 @@ import (
 // the chat, and a request for a completion waiting for Allow or Deny.
 // Each call is stopped with Esc after its picture.
 func TestScreenshotsMCPCards(t *testing.T) {
+	// APPROVE_X and APPROVE_Y are where the approval card's Approve
+	// button is drawn (350, 585 in a 1280x800 screen).
 	out, server := os.Getenv("SHOTS"), os.Getenv("MCP_EVERYTHING")
 	if out == "" || server == "" || os.Getenv("DISPLAY") == "" {
 		t.Skip("needs SHOTS, MCP_EVERYTHING and DISPLAY")
@@ -54,15 +56,23 @@ func TestScreenshotsMCPCards(t *testing.T) {
 	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
 	xdo(t, ctx, "windowfocus", "--sync", wid[:len(wid)-1])
 	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	for i, step := range []struct{ message, picture string }{
-		{"Run the long operation.", "mcp-progress.png"},
-		{"Now ask me for my details.", "mcp-elicitation-card.png"},
-		{"Ask the model through the server.", "mcp-sampling.png"},
+	for i, step := range []struct {
+		message, picture string
+		approve          bool // the call waits for approval (not marked read-only)
+	}{
+		{"Run the long operation.", "mcp-progress.png", false},
+		{"Now ask me for my details.", "mcp-elicitation-card.png", true},
+		{"Ask the model through the server.", "mcp-sampling.png", true},
 	} {
 		xdo(t, ctx, "type", "--delay", "15", step.message)
 		xdo(t, ctx, "key", "Return")
 		waitFor(t, ctx, "the model's call", func() bool { return len(model.Requests()) >= i+1 })
-		time.Sleep(9 * time.Second) // let the server report and the card paint; a picture, not an assertion
+		if step.approve {
+			time.Sleep(3 * time.Second)
+			// Approve on the approval card, which sits above the composer.
+			xdo(t, ctx, "mousemove", "--sync", os.Getenv("APPROVE_X"), os.Getenv("APPROVE_Y"), "click", "1")
+		}
+		time.Sleep(6 * time.Second) // let the server report and the card paint; a picture, not an assertion
 		shot(t, ctx, filepath.Join(out, step.picture))
 		xdo(t, ctx, "key", "Escape")
 		time.Sleep(2 * time.Second)
