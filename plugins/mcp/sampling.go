@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 MCP sampling is deprecated from protocol 2026-07-28 on and still what servers of earlier versions use
+
 import (
 	"context"
 	"fmt"
