@@ -19,8 +19,8 @@ const (
 	CancelLabel  = "Cancel"
 	OpenLabel    = "Open in browser"
 	// AllowLabel and DenyLabel answer a request for a completion.
-	AllowLabel = "Allow"
-	DenyLabel  = "Deny"
+	AllowLabel   = "Allow"
+	DenyLabel    = "Deny"
 	requiredMsg  = "Required."
 	requiredMark = " *"
 	noChoice     = "(none)"
