@@ -161,10 +161,10 @@ func (c *Chat) accept(p *pendingAsk) {
 // message, the form built from its schema (or, in URL mode, the page it
 // asks the person to open), and Accept, Decline and Cancel.
 type askCard struct {
-	c       *Chat
-	quiet   bool
-	r       *row
-	col     *column
+	c     *Chat
+	quiet bool
+	r     *row
+	col   *column
 	title *widget.Label
 	// during names the call the server asks during.
 	during  *wrapText
