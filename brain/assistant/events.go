@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
 // EventKind says what changed.
@@ -29,6 +30,9 @@ const (
 	// works), is nil (writes work again), or wraps store.ErrCorrupt
 	// (damage found: writes stop for good; see Doctor).
 	EventStorage EventKind = "storage"
+	// EventToolProgress: an MCP server reported progress on a tool call
+	// under way; Progress says which call and how far. Never stored.
+	EventToolProgress EventKind = "tool_progress"
 )
 
 // Event tells subscribers what changed. Handlers run on the goroutine that
@@ -48,6 +52,8 @@ type Event struct {
 	Err     error
 	// Run is what an EventTaskRun tells (tasks.go).
 	Run *RunNotice
+	// Progress is what an EventToolProgress tells.
+	Progress *mcp.Progress
 }
 
 // subscribers is a set of handlers with cancel functions.
@@ -98,3 +104,13 @@ func (s *subscribers) publish(e Event) {
 // Subscribe calls fn with every Event until the returned cancel function
 // is called (calling it twice is harmless).
 func (a *App) Subscribe(fn func(Event)) (cancel func()) { return a.subs.add(fn) }
+
+// toolProgress publishes an MCP server's progress report on a call
+// (mcp.Options.Progress) to the front ends.
+func (a *App) toolProgress(p mcp.Progress) {
+	a.subs.publish(Event{Kind: EventToolProgress, Names: []string{p.Server}, Progress: &p})
+}
+
+// MCPAsker is the asker MCP servers' questions go to (Options.MCPAsker),
+// so a window can route them to the conversation that asked.
+func (a *App) MCPAsker() mcp.Asker { return a.opts.MCPAsker }

@@ -205,3 +205,43 @@ func parseChoices(f mcp.Field, s string) (any, error) {
 	}
 	return out, nil
 }
+
+var _ mcp.SamplingApprover = cliAsker{}
+
+// ApproveSampling shows a server's request for a completion on the
+// terminal, its whole prompt, and asks whether the model may answer it.
+// Without a terminal it is declined, --yes or not: a prompt the person
+// never saw does not go to the model.
+func (a cliAsker) ApproveSampling(ctx context.Context, req mcp.SampleRequest) (bool, error) {
+	w := a.c.io.err
+	if !interactive(a.c.io.in) {
+		fmt.Fprintf(w, "%s asked the model for a completion; declined: there is no terminal to show you its prompt.\n", req.Server)
+		return false, nil
+	}
+	return approveInTerminal(ctx, a.c.io.in, w, req)
+}
+
+// approveInTerminal prints req's prompt and reads yes or no.
+func approveInTerminal(ctx context.Context, in io.Reader, w io.Writer, req mcp.SampleRequest) (bool, error) {
+	fmt.Fprintf(w, "%s asks your model for a completion", req.Server)
+	if req.Tool != "" {
+		fmt.Fprintf(w, " (during %s)", req.Tool)
+	}
+	fmt.Fprintln(w, ". Its prompt:")
+	if req.SystemPrompt != "" {
+		fmt.Fprintf(w, "  [system] %s\n", req.SystemPrompt)
+	}
+	for _, m := range req.Messages {
+		fmt.Fprintf(w, "  [%s] %s\n", m.Role, m.Text)
+	}
+	fmt.Fprint(w, "Let the model answer it? [y/N] ")
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	s, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && s == "" {
+		return false, nil
+	}
+	s = strings.TrimSpace(s)
+	return strings.EqualFold(s, "y") || strings.EqualFold(s, "yes"), nil
+}

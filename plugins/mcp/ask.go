@@ -33,8 +33,12 @@ const (
 // Question is a server's request for input (elicitation/create).
 type Question struct {
 	// Server is the capability's name.
-	Server  string
-	Message string
+	Server string
+	// Conversation is the id of the conversation whose tool call the
+	// server asks during, and Tool that call's tool, when known ("": a
+	// question outside a conversation, or during calls of several).
+	Conversation, Tool string
+	Message            string
 	// URL is set for URL mode: the person is to open it (no fields).
 	URL string
 	// Fields are the form's fields, in the order of the schema as it
@@ -251,6 +255,7 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 		s.log.Warn("an MCP server asked a question Wrasse cannot show", "error", err)
 		return nil, err
 	}
+	q.Conversation, q.Tool = s.calls.asker()
 	ask := s.l.opts.Asker
 	if ask == nil {
 		s.log.Info("an MCP server asked a question; no one to ask, so it is declined", "message", slog.StringValue(q.Message))

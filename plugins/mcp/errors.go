@@ -33,4 +33,11 @@ var (
 	// ErrBadElicitation: a server's question (elicitation/create) that is
 	// not a form Wrasse can show, or an answer that is no protocol action.
 	ErrBadElicitation = errors.New("MCP server's question cannot be shown")
+	// ErrSamplingDeclined: the person did not let the server's request
+	// for a completion (sampling/createMessage) reach the model, or no
+	// one could be asked.
+	ErrSamplingDeclined = errors.New("the request for a completion was declined")
+	// ErrBadSampling: a request for a completion Wrasse cannot answer
+	// (content that is not text).
+	ErrBadSampling = errors.New("MCP server's request for a completion cannot be answered")
 )

@@ -76,6 +76,13 @@ type Options struct {
 	// Asker puts servers' questions (elicitation) to the person and is
 	// told of sign-ins under way; nil declines every question.
 	Asker Asker
+	// Sampler answers servers' requests for a completion
+	// (sampling/createMessage) once the person approved them; nil
+	// advertises no sampling capability.
+	Sampler Sampler
+	// Progress is told of servers' progress reports on tool calls; nil
+	// asks for none (no progress token is sent).
+	Progress func(Progress)
 	// Tokens stores the OAuth tokens of servers reached by URL (the
 	// workspace's secrets); nil keeps them for the process only.
 	Tokens signin.Store

@@ -55,6 +55,8 @@ type server struct {
 	// signIn is the OAuth handler of a server reached by URL, kept across
 	// connections so tokens and granted scopes outlive a session.
 	signIn *signin.Handler
+	// calls are its tool calls under way (progress.go).
+	calls callBook
 }
 
 // conn is one live session with a server.
@@ -346,7 +348,11 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		c.cmd = cmd
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: s.l.opts.Terminate}
 	}
-	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}, ElicitationHandler: s.elicitHandler}
+	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}, ElicitationHandler: s.elicitHandler,
+		ProgressNotificationHandler: s.progressHandler}
+	if s.l.opts.Sampler != nil {
+		opts.CreateMessageHandler = s.sampleHandler // advertises sampling
+	}
 	roots := []*sdk.Root(nil)
 	if c.cmd != nil && !namesFolder(res.args) {
 		// The folders granted to the assistant are the roots of a server
@@ -575,7 +581,13 @@ func (s *server) Call(ctx context.Context, tool string, args json.RawMessage) (c
 	// From protocol 2026-07-28 on, the level to log at travels with each
 	// request (setLevel is for the sessions of earlier versions).
 	meta := sdk.Meta{sdk.MetaKeyLogLevel: s.l.LogLevel(s.cfg.name)}
-	res, err := c.cs.CallTool(cctx, &sdk.CallToolParams{Meta: meta, Name: tool, Arguments: args})
+	params := &sdk.CallToolParams{Meta: meta, Name: tool, Arguments: args}
+	token := s.calls.begin(ctx, tool)
+	defer s.calls.end(token)
+	if s.l.opts.Progress != nil {
+		params.SetProgressToken(token)
+	}
+	res, err := c.cs.CallTool(cctx, params)
 	if err != nil {
 		return s.callError(ctx, cctx, c, tool, err)
 	}

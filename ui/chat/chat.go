@@ -13,6 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/elicit"
 )
 
 // pageSize is how many events a conversation loads at a time: the last
@@ -36,7 +37,9 @@ type Chat struct {
 	core *assistant.App
 
 	approvals *approvals
-	cur       *transcript
+	// asks are MCP servers' questions by conversation (askcard.go).
+	asks map[string][]*pendingAsk
+	cur  *transcript
 	// pendingRows are the current conversation's approval cards, after
 	// its transcript rows.
 	pendingRows []*row
@@ -132,6 +135,11 @@ func New(env *bridge.Env) *Chat {
 				c.strip.refresh()
 				c.status.refresh()
 			})
+		case assistant.EventToolProgress:
+			if p := e.Progress; p != nil {
+				report := *p
+				env.Do(func() { c.toolProgress(report) })
+			}
 		case assistant.EventTasks:
 			env.Do(func() {
 				c.proposed.refresh()
@@ -139,10 +147,21 @@ func New(env *bridge.Env) *Chat {
 			})
 		}
 	})
+	// A server's question during a call of a conversation shows in it
+	// (askcard.go); the window's asker keeps its dialog for the others.
+	if a, ok := c.core.MCPAsker().(*elicit.Asker); ok {
+		a.SetConversations(c)
+		c.unsubscribe = joined(c.unsubscribe, func() { a.SetConversations(nil) })
+	}
 	c.sidebar.reload()
 	c.refreshChrome()
 	c.setClock(c.clock)
 	return c
+}
+
+// joined calls both functions.
+func joined(a, b func()) func() {
+	return func() { a(); b() }
 }
 
 // setClock makes k the sidebar's clock and starts its tick (stopping the
@@ -376,7 +395,7 @@ func (c *Chat) approvalRows() []*row {
 	for _, p := range c.approvals.For(c.cur.id.String()) {
 		out = append(out, p.row)
 	}
-	return out
+	return append(out, c.askRows()...)
 }
 
 // approvalsChanged shows conversation conv's approval cards as they are.
@@ -560,7 +579,7 @@ func (c *Chat) beginEdit(r *row) {
 // awaiting reports whether tool call id waits for the user's approval.
 func (c *Chat) awaiting(id string) bool {
 	for _, r := range c.pendingRows {
-		if r.pending.req.ToolCallID == id {
+		if r.pending != nil && r.pending.req.ToolCallID == id {
 			return true
 		}
 	}

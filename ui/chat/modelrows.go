@@ -59,6 +59,7 @@ type modelRows struct {
 	thinking *thinkingBlock
 	notice   *noticeLine
 	waiting  *waitingLine
+	ask      *askCard
 }
 
 // bindModelRow shows r, one of the kinds above, and returns what shows it.
@@ -85,6 +86,13 @@ func (v *rowView) bindModelRow(r *row) fyne.CanvasObject {
 		}
 		v.model.waiting.bind(r)
 		return v.model.waiting.col
+	case rowAsk:
+		if v.model.ask == nil {
+			v.model.ask = newAskCard(v.c)
+			v.model.ask.quiet = v.quiet
+		}
+		v.model.ask.bind(r)
+		return v.model.ask.col
 	}
 	return nil
 }

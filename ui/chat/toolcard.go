@@ -47,6 +47,9 @@ type toolCard struct {
 	// network to fetcher"); shown only when the failure has a fix.
 	fix    *widget.Button
 	fixRow *fyne.Container
+	// progress is an MCP server's report on the call under way
+	// (progress.go).
+	progress *progressRow
 }
 
 func newToolCard(c *Chat) *toolCard {
@@ -74,7 +77,8 @@ func newToolCard(c *Chat) *toolCard {
 		}
 	})
 	t.fixRow = container.NewHBox(t.fix, layout.NewSpacer())
-	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.note, t.fixRow, t.thumbs.box, t.label, t.result)
+	t.progress = newProgressRow()
+	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.progress.bar, t.progress.text, t.note, t.fixRow, t.thumbs.box, t.label, t.result)
 	return t
 }
 
@@ -89,6 +93,7 @@ func (t *toolCard) bind(r *row) {
 		state = "waiting for approval"
 	}
 	setLabel(t.state, state, t.quiet)
+	t.progress.bind(call, t.quiet)
 	t.state.Importance = widget.MediumImportance
 	denied := call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
 // rowKind says what a row of the message list shows.
@@ -44,6 +45,8 @@ type row struct {
 	err error
 	// pending is the approval a rowApproval asks for.
 	pending *pending
+	// ask is the MCP server's question a rowAsk shows (askcard.go).
+	ask *pendingAsk
 	// redacted marks reasoning the provider sent encrypted (rowThinking).
 	redacted bool
 	// expanded shows a tool card's result (kept here, not in the
@@ -74,6 +77,9 @@ type toolCall struct {
 	decision *store.Decision
 	// images are the pictures the result carries (shown as thumbnails).
 	images []provider.Image
+	// progress is the server's last progress report while the call runs
+	// (progress.go).
+	progress *mcp.Progress
 	// parent is the call ID of the code-mode program (run_go) that made
 	// this call: its card is drawn nested under the program's.
 	parent string

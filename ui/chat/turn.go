@@ -141,6 +141,7 @@ func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
 	c.bind(run, id)
 	if tr.id != 0 {
 		delete(c.live, tr.id)
+		c.withdrawAsks(tr.id.String()) // stopped: its servers' questions go too
 	}
 	if err != nil {
 		// A first message no model answered leaves no conversation.

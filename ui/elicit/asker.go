@@ -30,6 +30,8 @@ type Asker struct {
 
 	mu sync.Mutex
 	w  fyne.Window
+	// chats puts a question in the conversation that asked it.
+	chats Conversations
 	// shown, when set, is told of each dialog (tests drive it).
 	shown func(*Dialog)
 }
@@ -42,6 +44,34 @@ func (a *Asker) SetWindow(w fyne.Window) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.w = w
+}
+
+// Conversations shows a question as a card in the chat, in the
+// conversation whose tool call the server asks during (ui/chat).
+type Conversations interface {
+	// Ask shows q in conversation q.Conversation and waits for the
+	// answer or for ctx. shown is false when that conversation is not in
+	// the window (a scheduled task's, or one closed meanwhile): the
+	// question is then asked in a dialog.
+	Ask(ctx context.Context, q mcp.Question) (ans mcp.Answer, shown bool, err error)
+	// ApproveSampling shows a server's request for a completion in
+	// conversation req.Conversation and reports whether the person
+	// allowed it; shown as for Ask.
+	ApproveSampling(ctx context.Context, req mcp.SampleRequest) (ok, shown bool, err error)
+}
+
+// SetConversations names where questions of a conversation show (the
+// chat); nil asks every question in a dialog.
+func (a *Asker) SetConversations(c Conversations) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.chats = c
+}
+
+func (a *Asker) conversations() Conversations {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.chats
 }
 
 func (a *Asker) window() fyne.Window {
@@ -62,6 +92,15 @@ func (a *Asker) SigningIn(server, _ string) {
 // blocks, so it runs on the goroutine serving the server's request,
 // never on the UI's.
 func (a *Asker) Elicit(ctx context.Context, q mcp.Question) (mcp.Answer, error) {
+	if c := a.conversations(); c != nil && q.Conversation != "" {
+		ans, shown, err := c.Ask(ctx, q)
+		if shown {
+			if err == nil {
+				a.opened(ctx, q, ans)
+			}
+			return ans, err
+		}
+	}
 	w := a.window()
 	if w == nil {
 		a.logger().Info("an MCP server asked a question while no window was open; declined", "server", q.Server)
@@ -89,16 +128,23 @@ func (a *Asker) Elicit(ctx context.Context, q mcp.Question) (mcp.Answer, error) 
 	})
 	select {
 	case ans := <-answer:
-		if ans.Action == mcp.ActionAccept && q.URL != "" && a.Open != nil {
-			if err := a.Open(ctx, q.URL); err != nil {
-				// The dialog showed the address: the person can open it.
-				a.logger().Warn("could not open the browser for an MCP server's page", "server", q.Server, "error", err)
-			}
-		}
+		a.opened(ctx, q, ans)
 		return ans, nil
 	case <-ctx.Done():
 		a.Do(func() { d.Hide() })
 		return mcp.Answer{Action: mcp.ActionCancel}, fmt.Errorf("MCP server %s's question: %w", q.Server, context.Cause(ctx))
+	}
+}
+
+// opened opens a URL-mode question's page once the person accepted, as
+// sign-in does.
+func (a *Asker) opened(ctx context.Context, q mcp.Question, ans mcp.Answer) {
+	if ans.Action != mcp.ActionAccept || q.URL == "" || a.Open == nil {
+		return
+	}
+	if err := a.Open(ctx, q.URL); err != nil {
+		// The card or dialog showed the address: the person can open it.
+		a.logger().Warn("could not open the browser for an MCP server's page", "server", q.Server, "error", err)
 	}
 }
 

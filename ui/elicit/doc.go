@@ -5,9 +5,12 @@
 // that is refused) with Accept, Decline and Cancel, or for a URL-mode
 // question the page's address and "Open in browser".
 //
-// Asker implements mcp.Asker for the window. Servers ask from their own
-// goroutines: Asker.Elicit shows the dialog through Do (fyne.Do) and
-// waits for the answer or for its context, whose end closes the dialog.
-// The form is a dialog over the chat for now; Form.Object is the part a
-// card in the chat would hold.
+// Asker implements mcp.Asker and mcp.SamplingApprover for the window.
+// Servers ask from their own goroutines. A question asked during a call
+// of a conversation in the window goes to Conversations (the chat, which
+// shows it as a card holding Form.Inputs); any other shows as a dialog
+// through Do (fyne.Do). Both wait for the answer or for the context,
+// whose end takes the card or dialog away. A request for a completion
+// (sampling) is shown the same way, its whole prompt (SamplePrompt) with
+// Allow and Deny.
 package elicit

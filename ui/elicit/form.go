@@ -18,6 +18,9 @@ const (
 	DeclineLabel = "Decline"
 	CancelLabel  = "Cancel"
 	OpenLabel    = "Open in browser"
+	// AllowLabel and DenyLabel answer a request for a completion.
+	AllowLabel   = "Allow"
+	DenyLabel    = "Deny"
 	requiredMsg  = "Required."
 	requiredMark = " *"
 	noChoice     = "(none)"
@@ -34,6 +37,9 @@ type Form struct {
 	q      mcp.Question
 	fields []*field
 	obj    fyne.CanvasObject
+	// inputs is the form without the server's message (a card shows the
+	// message apart, wrapped to its width); nil for a URL-mode question.
+	inputs fyne.CanvasObject
 }
 
 // field is one row: the control for its type and its message.
@@ -90,11 +96,12 @@ func NewForm(q mcp.Question) *Form {
 		item.HintText = spec.Description
 		form.AppendItem(item)
 	}
-	rows = append(rows, form)
+	inputs := []fyne.CanvasObject{form}
 	if required {
-		rows = append(rows, widget.NewLabelWithStyle(legend, fyne.TextAlignTrailing, fyne.TextStyle{Italic: true}))
+		inputs = append(inputs, widget.NewLabelWithStyle(legend, fyne.TextAlignTrailing, fyne.TextStyle{Italic: true}))
 	}
-	f.obj = container.NewVBox(rows...)
+	f.inputs = container.NewVBox(inputs...)
+	f.obj = container.NewVBox(append(rows, inputs...)...)
 	return f
 }
 
@@ -204,8 +211,12 @@ func (fl *field) choices() (any, bool, error) {
 	return out, true, nil
 }
 
-// Object is the form to put in a dialog or a card.
+// Object is the form to put in a dialog: the message, then the fields.
 func (f *Form) Object() fyne.CanvasObject { return f.obj }
+
+// Inputs is the fields alone (with the legend of required fields), for a
+// card that shows the message itself; nil for a URL-mode question.
+func (f *Form) Inputs() fyne.CanvasObject { return f.inputs }
 
 // Answer reads the form. When a field is refused, it shows why under
 // that field and reports false; the person corrects it and accepts again.

@@ -1,0 +1,80 @@
+//go:build screenshots
+
+package smoke
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/provider/providertest"
+)
+
+// TestScreenshotsMCPCards takes the pictures of what an MCP server asks
+// for and tells, in the real window against the published reference
+// server (server-everything, from MCP_EVERYTHING: its dist/index.js): a
+// long call's progress on its tool card, a server's question as a card in
+// the chat, and a request for a completion waiting for Allow or Deny.
+// Each call is stopped with Esc after its picture.
+func TestScreenshotsMCPCards(t *testing.T) {
+	// APPROVE_X and APPROVE_Y are where the approval card's Approve
+	// button is drawn (350, 585 in a 1280x800 screen).
+	out, server := os.Getenv("SHOTS"), os.Getenv("MCP_EVERYTHING")
+	if out == "" || server == "" || os.Getenv("DISPLAY") == "" {
+		t.Skip("needs SHOTS, MCP_EVERYTHING and DISPLAY")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	bin := wrasseBinary(t, ctx)
+	model := providertest.NewModel(t, providertest.OpenAI)
+	model.Reply(providertest.Text("Starting it."), providertest.ToolCall("everything__trigger-long-running-operation", `{"duration":60,"steps":10}`))
+	model.Reply(providertest.ToolCall("everything__trigger-elicitation-request", `{}`))
+	model.Reply(providertest.ToolCall("everything__trigger-sampling-request", `{"prompt":"In one sentence: what is the capital of France?","maxTokens":60}`))
+
+	ws := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
+		"folders": []string{t.TempDir()}})
+	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	home := t.TempDir()
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots", "LANG=en_US.UTF-8")
+	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "add", "everything", "--", "node", server); err != nil {
+		t.Fatalf("mcp add: %v %s", err, o)
+	}
+	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "test", "everything"); err != nil {
+		t.Fatalf("mcp test: %v %s", err, o)
+	}
+	app := exec.Command(bin, "--workspace", ws)
+	app.Env = env
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer app.Process.Kill()
+	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
+	xdo(t, ctx, "windowfocus", "--sync", wid[:len(wid)-1])
+	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	for i, step := range []struct {
+		message, picture string
+		approve          bool // the call waits for approval (not marked read-only)
+	}{
+		{"Run the long operation.", "mcp-progress.png", false},
+		{"Now ask me for my details.", "mcp-elicitation-card.png", true},
+		{"Ask the model through the server.", "mcp-sampling.png", true},
+	} {
+		xdo(t, ctx, "type", "--delay", "15", step.message)
+		xdo(t, ctx, "key", "Return")
+		waitFor(t, ctx, "the model's call", func() bool { return len(model.Requests()) >= i+1 })
+		if step.approve {
+			time.Sleep(3 * time.Second)
+			// Approve on the approval card, which sits above the composer.
+			xdo(t, ctx, "mousemove", "--sync", os.Getenv("APPROVE_X"), os.Getenv("APPROVE_Y"), "click", "1")
+		}
+		time.Sleep(6 * time.Second) // let the server report and the card paint; a picture, not an assertion
+		shot(t, ctx, filepath.Join(out, step.picture))
+		xdo(t, ctx, "key", "Escape")
+		time.Sleep(2 * time.Second)
+	}
+}
