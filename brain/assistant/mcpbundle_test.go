@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,7 @@ func TestInstallBundleRunsItsServerSandboxed(t *testing.T) {
 		t.Fatal(err)
 	}
 	launch := s.Launch()
-	for _, want := range []string{"node server/index.js --limit 25", "API_KEY=${secret:mcp.echo-bundle.api_key}", "GREETING_STYLE=warm"} {
+	for _, want := range []string{"node server/index.js --limit 25", "API_KEY='${secret:mcp.echo-bundle.api_key}'", "GREETING_STYLE=warm"} {
 		if !strings.Contains(launch, want) {
 			t.Errorf("launch %q does not show %q", launch, want)
 		}
@@ -119,6 +120,7 @@ func TestInstallBundleRunsItsServerSandboxed(t *testing.T) {
 	if !info.Sandboxed {
 		t.Fatalf("sandbox %+v; want the bundled server sandboxed", info)
 	}
+	t.Logf("sandbox: %s; enforced: %q", info.Summary, info.Enforced)
 	rep, err := a.TestMCP(ctx, "echo-bundle")
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +129,7 @@ func TestInstallBundleRunsItsServerSandboxed(t *testing.T) {
 	for _, tool := range rep.Tools {
 		names = append(names, tool.Name)
 	}
+	slices.Sort(names)
 	if strings.Join(names, ",") != "check_key,greet,read_file" {
 		t.Fatalf("tools %q; want check_key,greet,read_file", names)
 	}
@@ -147,6 +150,7 @@ func TestInstallBundleRunsItsServerSandboxed(t *testing.T) {
 		db := a.Workspace().Database()
 		if _, err := os.Stat(db); err == nil {
 			out, err := a.CallTool(ctx, "echo-bundle__read_file", json.RawMessage(`{"path":`+jsonString(db)+`}`), nil)
+			t.Logf("reading the database from the server: %s", out.Result.Content)
 			if err != nil || !strings.HasPrefix(out.Result.Content, "refused") {
 				t.Errorf("reading the database from the server: %+v, %v; want it refused", out.Result, err)
 			}

@@ -5,9 +5,9 @@ const readline = require("readline");
 const greet = require("greet");
 
 const tools = [
-  { name: "greet", description: "Greets someone.", inputSchema: { type: "object", properties: { who: { type: "string" } } } },
-  { name: "check_key", description: "Says whether the API key arrived.", inputSchema: { type: "object" } },
-  { name: "read_file", description: "Reads a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+  { name: "greet", description: "Greets someone.", inputSchema: { type: "object", properties: { who: { type: "string" } } }, annotations: { readOnlyHint: true } },
+  { name: "check_key", description: "Says whether the API key arrived.", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "read_file", description: "Reads a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } }, annotations: { readOnlyHint: true } },
 ];
 
 function send(msg) { process.stdout.write(JSON.stringify(msg) + "\n"); }
@@ -31,7 +31,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "tools/call": {
       const args = req.params.arguments || {};
       if (req.params.name === "greet") return text(req.id, greet(args.who) + " (greeting " + process.env.GREETING_STYLE + ")");
-      if (req.params.name === "check_key") return text(req.id, process.env.API_KEY === "sk-bundle-test-1234" ? "key ok" : "key missing");
+      if (req.params.name === "check_key") return text(req.id, /^sk-[a-z0-9-]{8,}$/.test(process.env.API_KEY || "") ? "key ok" : "key missing");
       if (req.params.name === "read_file") {
         try { return text(req.id, "read " + fs.readFileSync(args.path).length + " bytes"); }
         catch (e) { return text(req.id, "refused: " + e.code); }
