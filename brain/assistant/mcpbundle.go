@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/wrasse-app/wrasse/brain/mcpbundle"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -80,8 +81,13 @@ func (a *App) InstallBundle(ctx context.Context, b *mcpbundle.Bundle, answers mc
 			restore()
 			return nil, fmt.Errorf("install %s: %w", b.Name, cerr)
 		}
-		if cerr := a.copyNodeModules(folder, b.Name); cerr != nil {
+		copied, cerr := a.copyNodeModules(folder, b.Name)
+		if cerr != nil {
 			return res, fmt.Errorf("install %s: %w", b.Name, cerr)
+		}
+		if copied {
+			// Install skipped it as junk; here it was kept.
+			res.Ignored = slices.DeleteFunc(res.Ignored, func(s string) bool { return s == "node_modules/" })
 		}
 	}
 	for _, name := range sortedKeys(launch.Secrets) {
@@ -98,21 +104,21 @@ func (a *App) InstallBundle(ctx context.Context, b *mcpbundle.Bundle, answers mc
 // the spec puts it there. The extraction refused links and special files
 // already, so only folders and regular files are copied. Call with a.mu
 // held.
-func (a *App) copyNodeModules(staged, name string) error {
+func (a *App) copyNodeModules(staged, name string) (bool, error) {
 	src := filepath.Join(staged, "node_modules")
 	if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	c, err := a.reg.Get(name)
 	if err != nil {
-		return err
+		return false, err
 	}
 	dst, err := os.OpenRoot(c.Dir)
 	if err != nil {
-		return fmt.Errorf("copy node_modules: %w", err)
+		return false, fmt.Errorf("copy node_modules: %w", err)
 	}
 	defer dst.Close()
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	return true, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
