@@ -13,6 +13,8 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // testServerEnv makes this test binary an MCP server over stdio (see
@@ -20,6 +22,11 @@ import (
 const testServerEnv = "WRASSE_TEST_MCP_SERVER"
 
 func TestMain(m *testing.M) {
+	// This test binary is also the sandbox launcher, as the app's hidden
+	// `wrasse __sandbox-exec` subcommand is (bundle tests).
+	if len(os.Args) > 1 && os.Args[1] == plugins.SandboxCommand {
+		os.Exit(sandbox.Main(os.Args[2:], os.Stderr))
+	}
 	if os.Getenv(testServerEnv) == "1" {
 		serveTestMCP()
 		return

@@ -74,6 +74,9 @@ func indent(s string) string {
 }
 
 func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool) error {
+	if isBundle(c.args[0]) {
+		return capsInstallBundle(ctx, app, c, replace)
+	}
 	path := c.path(c.args[0])
 	res, err := app.Install(ctx, path, replace)
 	var coll *cerebellum.CollectionError

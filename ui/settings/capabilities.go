@@ -97,7 +97,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	resync := widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
 	tools := container.NewHBox(importFile, importFolder, resync)
 	top := container.NewBorder(nil, nil, nil, tools, p.filter)
-	hintText := helpText("Drop SKILL.md files, capability folders or .zip/.skill archives anywhere on this page to import them; a collection of skills in one archive or folder offers a checklist.")
+	hintText := helpText("Drop SKILL.md files, capability folders, .zip/.skill archives or .mcpb/.dxt MCP bundles anywhere on this page to import them; a collection of skills in one archive or folder offers a checklist.")
 
 	split := container.NewHSplit(container.NewBorder(p.count, nil, nil, nil, p.list), p.detail.Object())
 	split.SetOffset(0.5)

@@ -37,7 +37,7 @@ func newImporter(env *bridge.Env, show func(title, text string)) *importer {
 // PickFile opens the file picker for SKILL.md files and archives.
 func (im *importer) PickFile() {
 	d := dialog.NewFileOpen(im.FilePicked, im.env.Window)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".md", ".zip", ".skill"}))
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".md", ".zip", ".skill", ".mcpb", ".dxt"}))
 	d.Show()
 }
 
@@ -75,7 +75,7 @@ func (im *importer) FolderPicked(l fyne.ListableURI, err error) {
 // Import installs each input in turn, in the background, and reports all
 // of them together.
 func (im *importer) Import(uris []fyne.URI) {
-	var paths, skipped []string
+	var paths, skipped, bundles []string
 	for _, u := range uris {
 		if u == nil {
 			continue
@@ -84,12 +84,18 @@ func (im *importer) Import(uris []fyne.URI) {
 			skipped = append(skipped, u.String())
 			continue
 		}
+		if isBundlePath(u.Path()) {
+			bundles = append(bundles, u.Path()) // asked for their settings first (bundleform.go)
+			continue
+		}
 		paths = append(paths, u.Path())
 	}
 	if len(paths) == 0 && len(skipped) == 0 {
+		im.importBundles(bundles, nil)
 		return
 	}
 	im.install(paths, skipped, false)
+	im.importBundles(bundles, nil)
 }
 
 // install installs paths (replacing installed capabilities of the same

@@ -48,6 +48,8 @@ type mcpPage struct {
 	names    []string
 	list     *widget.List
 	addShow  *widget.Button
+	importer *mcpImporter
+	importB  *widget.Button
 	selected string
 
 	title   *widget.Label
@@ -110,7 +112,9 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 		}
 	}
 	p.addShow = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
-	left := container.NewBorder(nil, container.NewHBox(p.addShow), nil, nil, p.list)
+	p.importer = newMCPImporter(env, p.refresh)
+	p.importB = widget.NewButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
+	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB)), nil, nil, p.list)
 
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.SizeName = theme.SizeNameSubHeadingText
@@ -190,8 +194,10 @@ func (p *mcpPage) refresh() {
 	p.form.SetEnabled(p.state == depOK)
 	if p.state == depOK {
 		p.addShow.Enable()
+		p.importB.Enable()
 	} else {
 		p.addShow.Disable()
+		p.importB.Disable()
 	}
 	if p.selected != "" && !p.Has(p.selected) {
 		p.selected = ""

@@ -29,14 +29,15 @@ const mcpCaps = 20
 
 // mcpSection measures connect + list through Wrasse against the bare SDK
 // on the same server (an in-process Go server, and server-everything over
-// stdio when it is installed), and `wrasse caps list` with 20 MCP
+// stdio when it is installed), Wrasse against itself on a streamable-HTTP
+// server with a stored OAuth token and without auth, and `wrasse caps list` with 20 MCP
 // capabilities against 20 guides.
 func (r *runner) mcpSection(ctx context.Context) []Row {
 	runs := 200
 	if r.cfg.Short {
 		runs = 20
 	}
-	rows := []Row{mcpInProcess(ctx, runs)}
+	rows := []Row{mcpInProcess(ctx, runs), mcpOAuth(ctx, runs)}
 	if entry := everythingEntry(); entry != "" {
 		n := 10
 		if r.cfg.Short {
