@@ -33,4 +33,12 @@ var (
 	// ErrBadElicitation: a server's question (elicitation/create) that is
 	// not a form Wrasse can show, or an answer that is no protocol action.
 	ErrBadElicitation = errors.New("MCP server's question cannot be shown")
+	// ErrRefused: the server answered a request (a prompt, a resource)
+	// with an error; its message follows.
+	ErrRefused = errors.New("MCP server refused the request")
+	// ErrBadTemplate: a resource template that cannot be filled in, or a
+	// variable left empty.
+	ErrBadTemplate = errors.New("MCP resource template cannot be filled in")
+	// ErrNoSubscribe: the server does not offer resources/subscribe.
+	ErrNoSubscribe = errors.New("MCP server offers no resource subscriptions")
 )

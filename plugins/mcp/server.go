@@ -55,6 +55,8 @@ type server struct {
 	// signIn is the OAuth handler of a server reached by URL, kept across
 	// connections so tokens and granted scopes outlive a session.
 	signIn *signin.Handler
+	// updates are the subscribers to its resources (resources.go).
+	updates updateWatchers
 }
 
 // conn is one live session with a server.
@@ -366,6 +368,7 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		opts.ToolListChangedHandler = func(context.Context, *sdk.ToolListChangedRequest) { s.relist(c) }
 		opts.PromptListChangedHandler = func(context.Context, *sdk.PromptListChangedRequest) { s.relist(c) }
 		opts.ResourceListChangedHandler = func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) }
+		opts.ResourceUpdatedHandler = s.resourceUpdated
 		// What it logs goes to its log view (logs.go), never to the chat.
 		opts.LoggingMessageHandler = s.logHandler(c)
 	}
