@@ -157,7 +157,9 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	if out, err := h.core.CallTool(context.Background(), "everything__toggle-subscriber-updates", []byte(`{}`), yes); err != nil || out.Result.IsError {
 		t.Fatalf("toggle-subscriber-updates = %+v, %v", out, err)
 	}
-	h.until("the chip to be updated", func() bool { return h.shows("demo://resource/dynamic/text/4 · ") && strings.Contains(h.texts(), "· updated") })
+	h.until("the chip to be updated", func() bool {
+		return h.shows("demo://resource/dynamic/text/4 · ") && strings.Contains(h.texts(), "· updated")
+	})
 	latest := h.chat.composer.menu.list[1].contents[0].Text
 	if latest == first && !strings.Contains(latest, "Resource 4") {
 		t.Errorf("updated chip holds %q", latest)
