@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// everythingEntry is server-everything as plugins/mcp's tests install it
+// in their npm cache folder; without it or node the test is skipped.
+func everythingEntry(t *testing.T) (entry, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skipf("node is not installed: %v", err)
+	}
+	dir = os.Getenv("WRASSE_TEST_NPM_CACHE")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
+	}
+	entry = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
+	}
+	return entry, dir
+}
+
+// The prompts and resources of a server from the command line.
+func TestMCPPromptsAndResourcesCommands(t *testing.T) {
+	entry, dir := everythingEntry(t)
+	ws := t.TempDir()
+	mustCLI(t, ws, "mcp", "add", "everything", "--", "node", entry)
+	mustCLI(t, ws, "config", "set", "folders", dir)
+
+	for _, tc := range []struct {
+		args []string
+		want []string
+		code int
+	}{
+		{args: []string{"mcp", "prompts", "everything"}, want: []string{"PROMPT", "args-prompt", "city* state", "A prompt with two arguments"}},
+		{args: []string{"mcp", "prompt", "everything", "args-prompt", "city=Lisbon"}, want: []string{"Lisbon"}},
+		{args: []string{"mcp", "prompt", "everything", "resource-prompt", "resourceType=Text", "resourceId=2"},
+			want: []string{`<resource server="everything" uri="demo://resource/dynamic/text/2"`, "Resource 2"}},
+		{args: []string{"mcp", "prompt", "everything", "args-prompt", "city"}, code: 2, want: []string{`"city" is not ARG=VALUE`}},
+		{args: []string{"mcp", "resources", "everything"}, want: []string{"demo://resource/static/document/features.md", "demo://resource/dynamic/text/{resourceId} (template)"}},
+		{args: []string{"mcp", "read", "everything", "demo://resource/dynamic/text/5"}, want: []string{`<resource server="everything" uri="demo://resource/dynamic/text/5" type="text/plain">`, "Resource 5"}},
+		{args: []string{"mcp", "read", "everything", "demo://no/such"}, code: 1, want: []string{"MCP server everything: reading demo://no/such"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, ws, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d; want %d\n%s%s", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+		})
+	}
+}
