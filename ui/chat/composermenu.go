@@ -79,6 +79,7 @@ func newComposerMenu(k *composer) *composerMenu {
 	m.title = widget.NewLabel("")
 	m.title.TextStyle = fyne.TextStyle{Bold: true}
 	m.title.Truncation = fyne.TextTruncateEllipsis
+	m.title.Wrapping = fyne.TextWrapOff
 	m.rows = container.NewVBox()
 	m.form = container.NewVBox()
 	m.form.Hide()
@@ -217,13 +218,7 @@ func (m *composerMenu) show() {
 			m.rows.Add(more)
 			break
 		}
-		b := widget.NewButton(m.label(idx), func() { m.choose(idx) })
-		b.Alignment = widget.ButtonAlignLeading
-		b.Importance = widget.LowImportance
-		if i == m.selected {
-			b.Importance = widget.HighImportance
-		}
-		m.rows.Add(b)
+		m.rows.Add(newMenuRow(m.label(idx), i == m.selected, func() { m.choose(idx) }))
 	}
 	if m.listErr != nil {
 		l := widget.NewLabel(errorLine(m.listErr))
@@ -266,9 +261,6 @@ func (m *composerMenu) label(idx int) string {
 	}
 	if desc = strings.Join(strings.Fields(desc), " "); desc != "" {
 		s += " — " + desc
-	}
-	if r := []rune(s); len(r) > 140 {
-		s = string(r[:139]) + "…"
 	}
 	return s
 }

@@ -69,6 +69,17 @@ func (h *harness) lastStoredUser() string {
 	return ""
 }
 
+// menuShows says whether a visible entry of the composer's menu holds
+// want (the entries' full texts: drawn, they are cut to the width).
+func (h *harness) menuShows(want string) bool {
+	for _, o := range h.visible() {
+		if r, ok := o.(*menuRow); ok && strings.Contains(r.Text, want) {
+			return true
+		}
+	}
+	return false
+}
+
 // formEntry is the arguments form's entry with placeholder hint.
 func (h *harness) formEntry(hint string) *widget.Entry {
 	h.t.Helper()
@@ -89,15 +100,15 @@ func TestSlashListsPromptsAsksArgumentsAndInsertsTheMessages(t *testing.T) {
 
 	test.Type(e, "/")
 	h.until("the prompts to be listed", func() bool {
-		return h.shows("everything: args-prompt (Arguments Prompt) — A prompt with two arguments")
+		return h.menuShows("everything: args-prompt (Arguments Prompt) — A prompt with two arguments")
 	})
 	for _, want := range []string{"everything: simple-prompt (Simple Prompt) — A prompt with no arguments", "everything: resource-prompt"} {
-		if !h.shows(want) {
+		if !h.menuShows(want) {
 			t.Errorf("the menu does not show %q; it shows:\n%s", want, h.texts())
 		}
 	}
 	test.Type(e, "args")
-	if h.shows("everything: simple-prompt") || !h.shows("everything: args-prompt") {
+	if h.menuShows("everything: simple-prompt") || !h.menuShows("everything: args-prompt") {
 		t.Fatalf("typing narrowed nothing; the window shows:\n%s", h.texts())
 	}
 	h.typeKey(fyne.KeyReturn)
@@ -133,7 +144,7 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	h.win.Canvas().Focus(e)
 
 	test.Type(e, "Compare @features")
-	h.until("the resources to be listed", func() bool { return h.shows("everything: features.md <demo://resource/static/document/features.md>") })
+	h.until("the resources to be listed", func() bool { return h.menuShows("everything: features.md <demo://resource/static/document/features.md>") })
 	h.typeKey(fyne.KeyReturn)
 	if e.Text != "Compare " {
 		t.Errorf("the mention stays in the message: %q", e.Text)
@@ -143,7 +154,7 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	// A template asks its variable; the + button starts a mention too.
 	test.Tap(h.chat.composer.menu.plus)
 	test.Type(e, "dynamic")
-	h.until("the templates to be listed", func() bool { return h.shows("[template demo://resource/dynamic/blob/{resourceId}]") })
+	h.until("the templates to be listed", func() bool { return h.menuShows("[template demo://resource/dynamic/blob/{resourceId}]") })
 	h.typeKey(fyne.KeyDown)
 	h.typeKey(fyne.KeyUp) // back to the first: the text template
 	h.typeKey(fyne.KeyReturn)
