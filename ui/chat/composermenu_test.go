@@ -143,13 +143,13 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	e := h.chat.composer.entry
 	h.win.Canvas().Focus(e)
 
-	test.Type(e, "Compare @features")
-	h.until("the resources to be listed", func() bool { return h.menuShows("everything: features.md <demo://resource/static/document/features.md>") })
+	test.Type(e, "Compare @extension")
+	h.until("the resources to be listed", func() bool { return h.menuShows("everything: extension.md <demo://resource/static/document/extension.md>") })
 	h.typeKey(fyne.KeyReturn)
 	if e.Text != "Compare " {
 		t.Errorf("the mention stays in the message: %q", e.Text)
 	}
-	h.until("the chip to be read", func() bool { return h.shows("everything: features.md · ") })
+	h.until("the chip to be read", func() bool { return h.shows("everything: extension.md · ") })
 
 	// A template asks its variable; the + button starts a mention too.
 	test.Tap(h.chat.composer.menu.plus)
@@ -182,7 +182,7 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	h.idle()
 	sent := h.lastStoredUser()
 	for _, want := range []string{
-		"Compare and this.\n\n<resource server=\"everything\" uri=\"demo://resource/static/document/features.md\" type=\"text/markdown\">\n",
+		"Compare and this.\n\n<resource server=\"everything\" uri=\"demo://resource/static/document/extension.md\" type=\"text/markdown\">\n",
 		"<resource server=\"everything\" uri=\"demo://resource/dynamic/text/4\" type=\"text/plain\">\n" + strings.TrimRight(latest, "\n") + "\n</resource>",
 	} {
 		if !strings.Contains(sent, want) {
