@@ -364,6 +364,7 @@ func (m *composerMenu) choose(idx int) {
 	mention := m.k.entry.Text[:m.at]
 	if !r.Template {
 		m.k.entry.SetText(mention)
+		m.k.entry.CursorRow, m.k.entry.CursorColumn = cursorAtEnd(mention)
 		m.close()
 		m.attach(r.Server, r.URI, r.Label())
 		return
@@ -379,8 +380,10 @@ func (m *composerMenu) choose(idx int) {
 			return
 		}
 		m.k.entry.SetText(mention)
+		m.k.entry.CursorRow, m.k.entry.CursorColumn = cursorAtEnd(mention)
 		m.close()
 		m.attach(r.Server, uri, uri)
+		m.k.c.FocusComposer() // the form's field had it
 	})
 }
 
