@@ -117,3 +117,33 @@ func mcpRead(ctx context.Context, app *assistant.App, c *call) error {
 	fmt.Fprintln(c.io.out, assistant.WithAttachments("", []assistant.Attachment{{Server: c.args[0], URI: c.args[1], Contents: contents}}))
 	return nil
 }
+
+// resourceFlags are chat's --resource SERVER:URI values.
+type resourceFlags []string
+
+func (r *resourceFlags) String() string { return strings.Join(*r, ", ") }
+
+// Set takes one SERVER:URI.
+func (r *resourceFlags) Set(v string) error {
+	server, uri, ok := strings.Cut(v, ":")
+	if !ok || server == "" || uri == "" {
+		return fmt.Errorf("%q is not SERVER:URI (e.g. everything:demo://resource/static/document/features.md)", v)
+	}
+	*r = append(*r, v)
+	return nil
+}
+
+// attachResources reads each --resource and puts it after the message, as
+// the composer's chips do (assistant.WithAttachments).
+func attachResources(ctx context.Context, app *assistant.App, message string, resources resourceFlags) (string, error) {
+	var atts []assistant.Attachment
+	for _, v := range resources {
+		server, uri, _ := strings.Cut(v, ":")
+		contents, err := app.ReadMCPResource(ctx, server, uri)
+		if err != nil {
+			return "", fmt.Errorf("attach %s: %w", v, err)
+		}
+		atts = append(atts, assistant.Attachment{Server: server, URI: uri, Contents: contents})
+	}
+	return assistant.WithAttachments(message, atts), nil
+}

@@ -61,3 +61,33 @@ func TestMCPPromptsAndResourcesCommands(t *testing.T) {
 		})
 	}
 }
+
+// chat --resource reads the resource and sends it after the message.
+func TestChatResource(t *testing.T) {
+	entry, dir := everythingEntry(t)
+	ws := t.TempDir()
+	mustCLI(t, ws, "mcp", "add", "everything", "--", "node", entry)
+	mustCLI(t, ws, "config", "set", "folders", dir)
+	m := newModel(t, text("Read."))
+	env := map[string]string{"OPENAI_API_KEY": "sk-env-key-123"}
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1",
+		"--resource", "everything:demo://resource/dynamic/text/6", "what does it say?")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	reqs := m.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	last := msgs[len(msgs)-1].Content
+	if !strings.HasPrefix(last, "what does it say?\n\n<resource server=\"everything\" uri=\"demo://resource/dynamic/text/6\" type=\"text/plain\">\nResource 6") {
+		t.Errorf("the model was sent %q", last)
+	}
+	for _, tc := range []struct{ flag, want string }{
+		{"nocolon", "is not SERVER:URI"},
+		{"everything:demo://no/such", "attach everything:demo://no/such"},
+	} {
+		code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "--resource", tc.flag, "hi")
+		if code == 0 || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("--resource %s: exit %d, want an error with %q:\n%s%s", tc.flag, code, tc.want, out, errOut)
+		}
+	}
+}
