@@ -144,7 +144,9 @@ func TestAtAttachesResourcesThatTravelWithTheMessage(t *testing.T) {
 	h.win.Canvas().Focus(e)
 
 	test.Type(e, "Compare @extension")
-	h.until("the resources to be listed", func() bool { return h.menuShows("everything: extension.md <demo://resource/static/document/extension.md>") })
+	h.until("the resources to be listed", func() bool {
+		return h.menuShows("everything: extension.md <demo://resource/static/document/extension.md>")
+	})
 	h.typeKey(fyne.KeyReturn)
 	if e.Text != "Compare " {
 		t.Errorf("the mention stays in the message: %q", e.Text)
