@@ -31,6 +31,8 @@ type chatFlags struct {
 	id      store.ID
 	over    assistant.Override
 	retries int
+	// resources are --resource SERVER:URI, attached to the message.
+	resources resourceFlags
 }
 
 func chatFlagsOf(c *call) *chatFlags { return c.opts.(*chatFlags) }
@@ -44,6 +46,7 @@ func setupChat(fs *flag.FlagSet, c *call) runFunc {
 	fs.StringVar(&f.over.BaseURL, "base-url", "", "API root for this turn, e.g. http://localhost:11434")
 	fs.BoolVar(&f.over.SendKey, "send-key", false, "send the provider's API key to --base-url's host for this turn, though it is kept for another (in your own terminal while no window is open)")
 	fs.StringVar(&f.over.Model, "model", "", "model name for this turn")
+	fs.Var(&f.resources, "resource", "attach MCP server SERVER's resource `SERVER:URI` to the message (repeatable; see wrasse mcp resources SERVER)")
 	fs.IntVar(&f.retries, "retries", provider.DefaultMaxRetries, "how many times to retry a request that failed for a passing reason (when no window holds the workspace)")
 	c.retries = func() int {
 		if f.retries <= 0 {
@@ -97,6 +100,10 @@ func runChat(ctx context.Context, app *assistant.App, c *call) error {
 	}
 	if strings.TrimSpace(message) == "" {
 		return errNoMessage(c)
+	}
+	message, err := attachResources(ctx, app, message, f.resources)
+	if err != nil {
+		return err
 	}
 	var approver gate.Approver = gate.DenyAll{}
 	if interactive(c.io.in) {

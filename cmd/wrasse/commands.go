@@ -269,6 +269,7 @@ func commands() []*command {
 			}},
 	}
 	cmds = append(append(append(cmds, mcpCommands()...), modelsCommands()...), tasksCommands()...)
+	cmds = append(cmds, mcpContextCommands()...)
 	return append(cmds, doctorCommand())
 }
 

@@ -39,6 +39,15 @@
 // result and a protocol error both become an error result naming the
 // server.
 //
+// For the composer and `wrasse mcp prompts|prompt|resources|read`, the
+// loader lists a server's prompts (Loader.Prompts) and gets one filled in
+// (GetPrompt), lists its resources and resource templates (Resources;
+// Expand fills a template), reads one (ReadResource) and subscribes to
+// its changes (Subscribe: notifications/resources/updated reach the
+// subscribers of that URI; a subscribed server is not stopped when idle).
+// These reach only usable MCP capabilities, starting the server if needed
+// (prompts.go, resources.go).
+//
 // The loader also serves the built-in `mcp` capability's mcp_resources
 // tool (cerebellum.NativeProvider), which lists and reads the resources of
 // MCP capabilities by URI.

@@ -40,4 +40,12 @@ var (
 	// ErrBadSampling: a request for a completion Wrasse cannot answer
 	// (content that is not text).
 	ErrBadSampling = errors.New("MCP server's request for a completion cannot be answered")
+	// ErrRefused: the server answered a request (a prompt, a resource)
+	// with an error; its message follows.
+	ErrRefused = errors.New("MCP server refused the request")
+	// ErrBadTemplate: a resource template that cannot be filled in, or a
+	// variable left empty.
+	ErrBadTemplate = errors.New("MCP resource template cannot be filled in")
+	// ErrNoSubscribe: the server does not offer resources/subscribe.
+	ErrNoSubscribe = errors.New("MCP server offers no resource subscriptions")
 )

@@ -57,6 +57,8 @@ type server struct {
 	signIn *signin.Handler
 	// calls are its tool calls under way (progress.go).
 	calls callBook
+	// updates are the subscribers to its resources (resources.go).
+	updates updateWatchers
 }
 
 // conn is one live session with a server.
@@ -372,6 +374,7 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 		opts.ToolListChangedHandler = func(context.Context, *sdk.ToolListChangedRequest) { s.relist(c) }
 		opts.PromptListChangedHandler = func(context.Context, *sdk.PromptListChangedRequest) { s.relist(c) }
 		opts.ResourceListChangedHandler = func(context.Context, *sdk.ResourceListChangedRequest) { s.relist(c) }
+		opts.ResourceUpdatedHandler = s.resourceUpdated
 		// What it logs goes to its log view (logs.go), never to the chat.
 		opts.LoggingMessageHandler = s.logHandler(c)
 	}

@@ -178,6 +178,7 @@ func (c *Chat) setClock(k clock) {
 // Close stops listening to the core and stops running turns.
 func (c *Chat) Close() {
 	c.unsubscribe()
+	c.composer.menu.clear() // ends the attached resources' subscriptions
 	if c.stopTick != nil {
 		c.stopTick()
 		c.stopTick = nil

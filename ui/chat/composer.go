@@ -18,6 +18,7 @@ type composer struct {
 	entry   *composerEntry
 	send    *widget.Button
 	banner  *fyne.Container
+	menu    *composerMenu // / prompts, @ resources, attached chips
 	running bool
 	rows    int // lines the entry shows
 	object  fyne.CanvasObject
@@ -28,7 +29,12 @@ func newComposer(c *Chat) *composer {
 	k.entry = newComposerEntry(c)
 	k.entry.SetPlaceHolder("Message Wrasse (Enter sends, Shift+Enter adds a line)")
 	k.entry.onSend = k.submit
-	k.entry.OnChanged = func(string) { k.grow() }
+	k.menu = newComposerMenu(k)
+	k.entry.OnChanged = func(s string) {
+		k.grow()
+		k.menu.textChanged(s)
+	}
+	k.entry.onKey = k.menu.key
 	k.entry.onEscape = func() {
 		if k.running {
 			c.Stop()
@@ -50,7 +56,8 @@ func newComposer(c *Chat) *composer {
 	note.Importance = widget.WarningImportance
 	k.banner = container.NewBorder(nil, nil, nil, cancel, note)
 	k.banner.Hide()
-	k.object = container.NewPadded(container.NewBorder(k.banner, nil, nil, k.send, k.entry))
+	top := container.NewVBox(k.banner, k.menu.panel, k.menu.chips)
+	k.object = container.NewPadded(container.NewBorder(top, nil, k.menu.plus, k.send, k.entry))
 	return k
 }
 
@@ -66,8 +73,10 @@ func (k *composer) submit() {
 	if k.running {
 		return
 	}
-	if k.c.send(k.entry.Text) {
+	text, ok := k.menu.message(k.entry.Text)
+	if ok && k.c.send(text) {
 		k.entry.SetText("")
+		k.menu.clear()
 	}
 }
 
@@ -136,6 +145,9 @@ type composerEntry struct {
 	shift    bool
 	onSend   func()
 	onEscape func()
+	// onKey sees keys first (the prompts and resources menu); true
+	// means it took the key.
+	onKey func(*fyne.KeyEvent) bool
 }
 
 func newComposerEntry(c *Chat) *composerEntry {
@@ -162,6 +174,9 @@ func (e *composerEntry) KeyUp(k *fyne.KeyEvent) {
 }
 
 func (e *composerEntry) TypedKey(k *fyne.KeyEvent) {
+	if e.onKey != nil && e.onKey(k) {
+		return
+	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if !e.shift {

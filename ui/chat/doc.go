@@ -20,4 +20,9 @@
 // to it (findbar.go). Row heights are measured up front; after a width
 // change they are measured again once the width has settled, the rows in
 // view first and the rest a chunk at a time (messagelist.go).
+//
+// The composer's menu (composermenu.go) offers the enabled MCP servers'
+// prompts on / and their resources on @ or the + button; attached
+// resources are chips above the message, kept up to date by subscription
+// until it is sent, and travel with it as text (attachments.go).
 package chat

@@ -1,0 +1,165 @@
+package assistant
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/mcp"
+)
+
+// everythingServer is the entry point of server-everything as
+// plugins/mcp's tests install it (TestNPMServers) in their npm cache
+// folder; without it (or node) the test is skipped.
+func everythingServer(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skipf("node is not installed: %v", err)
+	}
+	dir := os.Getenv("WRASSE_TEST_NPM_CACHE")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			t.Skipf("no home folder for the npm cache: %v", err)
+		}
+		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
+	}
+	p := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
+	}
+	return p
+}
+
+func TestMCPPromptsAndResourcesOfEnabledServers(t *testing.T) {
+	entry := everythingServer(t)
+	ctx := context.Background()
+	a := openTest(t)
+	if _, err := a.AddMCP(ctx, MCPServer{Name: "everything", MCPServer: skillmd.MCPServer{Command: "node", Args: []string{entry}}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.GrantFolders(filepath.Dir(entry)); err != nil {
+		t.Fatal(err)
+	}
+
+	prompts, err := a.MCPPrompts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range prompts {
+		names = append(names, p.Server+":"+p.Name)
+	}
+	if !strings.Contains(strings.Join(names, " "), "everything:args-prompt everything:completable-prompt everything:resource-prompt everything:simple-prompt") {
+		t.Fatalf("prompts = %v; want server-everything's, sorted", names)
+	}
+	msgs, err := a.MCPPrompt(ctx, "everything", "args-prompt", map[string]string{"city": "Lisbon"})
+	if text, _ := PromptText(msgs); err != nil || !strings.Contains(text, "Lisbon") {
+		t.Fatalf("args-prompt = %q, %v", text, err)
+	}
+
+	res, err := a.MCPResources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uri string
+	templates := 0
+	for _, r := range res {
+		if r.Template {
+			templates++
+		} else if uri == "" {
+			uri = r.URI
+		}
+	}
+	if uri == "" || templates == 0 {
+		t.Fatalf("resources = %+v; want resources and templates", res)
+	}
+	contents, err := a.ReadMCPResource(ctx, "everything", uri)
+	if err != nil || len(contents) == 0 {
+		t.Fatalf("read %s = %+v, %v", uri, contents, err)
+	}
+	msg := WithAttachments("Summarise it.", []Attachment{{Server: "everything", URI: uri, Contents: contents}})
+	if !strings.HasPrefix(msg, "Summarise it.\n\n<resource server=\"everything\" uri=\""+uri+"\"") || !strings.Contains(msg, contents[0].Text[:20]) {
+		t.Errorf("message = %.200q", msg)
+	}
+
+	var updates atomic.Int32
+	unsubscribe, err := a.SubscribeMCPResource(ctx, "everything", "demo://resource/dynamic/text/2", func() { updates.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unsubscribe()
+	if out, err := a.CallTool(ctx, "everything__toggle-subscriber-updates", []byte(`{}`), approveAll); err != nil || out.Result.IsError {
+		t.Fatalf("toggle-subscriber-updates = %+v, %v", out, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); updates.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no update of the subscribed resource")
+		}
+	}
+
+	if _, err := a.MCPServerPrompts(ctx, "no-such"); err == nil {
+		t.Error("prompts of an unknown server: no error")
+	}
+	if err := a.Disable("everything"); err != nil {
+		t.Fatal(err)
+	}
+	if prompts, err := a.MCPPrompts(ctx); err != nil || len(prompts) != 0 {
+		t.Errorf("prompts with the server disabled = %v, %v; want none", prompts, err)
+	}
+}
+
+func TestWithAttachments(t *testing.T) {
+	long := strings.Repeat("é", attachedTextLimit) // two bytes each: cut in half
+	for _, tc := range []struct {
+		name, text string
+		atts       []Attachment
+		want       []string
+		wantNot    []string
+	}{
+		{name: "none", text: "hi", want: []string{"hi"}},
+		{name: "text", text: "Read this.\n", atts: []Attachment{{Server: "s", URI: "u://a", Contents: []mcp.ResourceContent{{URI: "u://a", MIMEType: "text/plain", Text: "body\n"}}}},
+			want: []string{"Read this.\n\n<resource server=\"s\" uri=\"u://a\" type=\"text/plain\">\nbody\n</resource>"}},
+		{name: "only an attachment", atts: []Attachment{{Server: "s", URI: "u://a", Contents: []mcp.ResourceContent{{Text: "x"}}}},
+			want: []string{"<resource server=\"s\" uri=\"u://a\">\nx\n</resource>"}},
+		{name: "image", text: "Look.", atts: []Attachment{{Server: "s", URI: "u://p.png", Contents: []mcp.ResourceContent{{MIMEType: "image/png", Blob: []byte("PNG")}}}},
+			want: []string{"[Attached resource u://p.png from MCP server s: an image (image/png, 3 bytes), not included"}},
+		{name: "long", text: "x", atts: []Attachment{{Server: "s", URI: "u://l", Contents: []mcp.ResourceContent{{Text: long}}}},
+			want: []string{"[cut at 200 KB of 400 KB]"}, wantNot: []string{"\uFFFD"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := WithAttachments(tc.text, tc.atts)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%.300q lacks %q", got, w)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("%.300q has %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestPromptText(t *testing.T) {
+	img := mcp.ResourceContent{MIMEType: "image/png", Blob: []byte("PNG")}
+	text, atts := PromptText([]mcp.PromptMessage{
+		{Role: "user", Text: "Review this code."},
+		{Role: "assistant", Text: "Sure.\nWhich file?"},
+		{Role: "user", Text: "  ", Attachments: []mcp.ResourceContent{img}},
+	})
+	if want := "Review this code.\n\nAssistant (from the prompt):\n> Sure.\n> Which file?"; text != want {
+		t.Errorf("text = %q; want %q", text, want)
+	}
+	if len(atts) != 1 || atts[0].MIMEType != "image/png" {
+		t.Errorf("attachments = %+v", atts)
+	}
+}

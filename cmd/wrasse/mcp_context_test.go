@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// everythingEntry is server-everything as plugins/mcp's tests install it
+// in their npm cache folder; without it or node the test is skipped.
+func everythingEntry(t *testing.T) (entry, dir string) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skipf("node is not installed: %v", err)
+	}
+	dir = os.Getenv("WRASSE_TEST_NPM_CACHE")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
+	}
+	entry = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
+	}
+	return entry, dir
+}
+
+// The prompts and resources of a server from the command line.
+func TestMCPPromptsAndResourcesCommands(t *testing.T) {
+	entry, dir := everythingEntry(t)
+	ws := t.TempDir()
+	mustCLI(t, ws, "mcp", "add", "everything", "--", "node", entry)
+	mustCLI(t, ws, "config", "set", "folders", dir)
+
+	for _, tc := range []struct {
+		args []string
+		want []string
+		code int
+	}{
+		{args: []string{"mcp", "prompts", "everything"}, want: []string{"PROMPT", "args-prompt", "city* state", "A prompt with two arguments"}},
+		{args: []string{"mcp", "prompt", "everything", "args-prompt", "city=Lisbon"}, want: []string{"Lisbon"}},
+		{args: []string{"mcp", "prompt", "everything", "resource-prompt", "resourceType=Text", "resourceId=2"},
+			want: []string{`<resource server="everything" uri="demo://resource/dynamic/text/2"`, "Resource 2"}},
+		{args: []string{"mcp", "prompt", "everything", "args-prompt", "city"}, code: 2, want: []string{`"city" is not ARG=VALUE`}},
+		{args: []string{"mcp", "resources", "everything"}, want: []string{"demo://resource/static/document/features.md", "demo://resource/dynamic/text/{resourceId} (template)"}},
+		{args: []string{"mcp", "read", "everything", "demo://resource/dynamic/text/5"}, want: []string{`<resource server="everything" uri="demo://resource/dynamic/text/5" type="text/plain">`, "Resource 5"}},
+		{args: []string{"mcp", "read", "everything", "demo://no/such"}, code: 1, want: []string{"MCP server everything: reading demo://no/such"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, ws, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d; want %d\n%s%s", code, tc.code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+// chat --resource reads the resource and sends it after the message.
+func TestChatResource(t *testing.T) {
+	entry, dir := everythingEntry(t)
+	ws := t.TempDir()
+	mustCLI(t, ws, "mcp", "add", "everything", "--", "node", entry)
+	mustCLI(t, ws, "config", "set", "folders", dir)
+	m := newModel(t, text("Read."))
+	env := map[string]string{"OPENAI_API_KEY": "sk-env-key-123"}
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1",
+		"--resource", "everything:demo://resource/dynamic/text/6", "what does it say?")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	reqs := m.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	last := msgs[len(msgs)-1].Content
+	if !strings.HasPrefix(last, "what does it say?\n\n<resource server=\"everything\" uri=\"demo://resource/dynamic/text/6\" type=\"text/plain\">\nResource 6") {
+		t.Errorf("the model was sent %q", last)
+	}
+	for _, tc := range []struct{ flag, want string }{
+		{"nocolon", "is not SERVER:URI"},
+		{"everything:demo://no/such", "attach everything:demo://no/such"},
+	} {
+		code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "--resource", tc.flag, "hi")
+		if code == 0 || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("--resource %s: exit %d, want an error with %q:\n%s%s", tc.flag, code, tc.want, out, errOut)
+		}
+	}
+}
