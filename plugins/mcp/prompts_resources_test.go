@@ -13,7 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
-// everythingRegistry runs the reference server (server-everything) as
+// sandboxedEverything runs the reference server (server-everything) as
 // MCP capability "everything" in a fresh workspace.
 func sandboxedEverything(t *testing.T) (*Loader, *cerebellum.Registry) {
 	t.Helper()
