@@ -2,8 +2,7 @@ package assistant
 
 import (
 	"context"
-	"os"
-	"os/exec"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -14,26 +13,11 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
-// everythingServer is the entry point of server-everything as
-// plugins/mcp's tests install it (TestNPMServers) in their npm cache
-// folder; without it (or node) the test is skipped.
+// everythingServer is the entry point of server-everything, installed
+// once by mcptest.
 func everythingServer(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skipf("node is not installed: %v", err)
-	}
-	dir := os.Getenv("WRASSE_TEST_NPM_CACHE")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			t.Skipf("no home folder for the npm cache: %v", err)
-		}
-		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
-	}
-	p := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
-	}
+	p := mcptest.Everything(t)
 	return p
 }
 

@@ -325,4 +325,3 @@ func (b *Bundle) write(root *os.Root, e entry, budget int64) (int64, error) {
 	}
 	return n, nil
 }
-

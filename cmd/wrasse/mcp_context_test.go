@@ -1,29 +1,17 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 	"strings"
 	"testing"
 )
 
-// everythingEntry is server-everything as plugins/mcp's tests install it
-// in their npm cache folder; without it or node the test is skipped.
+// everythingEntry is server-everything's entry point and the npm folder
+// holding it, installed once by mcptest.
 func everythingEntry(t *testing.T) (entry, dir string) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skipf("node is not installed: %v", err)
-	}
-	dir = os.Getenv("WRASSE_TEST_NPM_CACHE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
-	}
-	entry = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
-	}
+	dir = mcptest.Servers(t)
+	entry = mcptest.ServerPath(dir, "server-everything")
 	return entry, dir
 }
 

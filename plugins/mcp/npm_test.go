@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,72 +15,15 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 )
 
-// npmVersion is the version of the published servers the tests run.
-const npmVersion = "2026.8.31"
-
-var npmPackages = []string{"server-everything", "server-filesystem"}
-
-// npmServers installs the published servers into a cache folder once
-// (npm install --prefix; later runs reuse it) and returns the folder
-// holding node_modules. Without node or npm, or when the registry cannot
-// be reached, the test is skipped, except under CI (any value but "" or
-// "false"; .ci/run sets CI=1), where it fails.
-func npmServers(t *testing.T) string {
-	t.Helper()
-	give := t.Skipf
-	if ci := os.Getenv("CI"); ci != "" && ci != "false" {
-		give = t.Fatalf
-	}
-	dir := os.Getenv("WRASSE_TEST_NPM_CACHE")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			give("no home folder for the npm cache: %v", err)
-		}
-		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
-	}
-	installed := func() bool {
-		for _, p := range npmPackages {
-			raw, err := os.ReadFile(filepath.Join(dir, "node_modules", "@modelcontextprotocol", p, "package.json"))
-			var pkg struct{ Version string }
-			if err != nil || json.Unmarshal(raw, &pkg) != nil || pkg.Version != npmVersion {
-				return false
-			}
-		}
-		return true
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		give("node is not installed: %v", err)
-	}
-	if installed() {
-		return dir
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		give("npm is not installed: %v", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		give("npm cache folder: %v", err)
-	}
-	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save"}
-	for _, p := range npmPackages {
-		args = append(args, "@modelcontextprotocol/"+p+"@"+npmVersion)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput()
-	if err != nil || !installed() {
-		give("npm install of the MCP test servers failed (%v):\n%s", err, out)
-	}
-	return dir
-}
+// npmServers installs the published servers once (mcptest.Servers) and
+// returns the folder holding node_modules.
+func npmServers(t *testing.T) string { return mcptest.Servers(t) }
 
 // serverPath is the entry point of an installed server.
-func serverPath(dir, pkg string) string {
-	return filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
-}
+func serverPath(dir, pkg string) string { return mcptest.ServerPath(dir, pkg) }
 
 // liveServer returns the runtime of name the loader is running.
 func liveServer(t *testing.T, l *Loader, name string) *server {

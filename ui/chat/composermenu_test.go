@@ -2,9 +2,7 @@ package chat
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 	"strings"
 	"testing"
 
@@ -19,27 +17,16 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
-// withEverything adds the MCP reference server (server-everything, as
-// plugins/mcp's tests install it in their npm cache folder) to the
-// harness's core as MCP server "everything"; without it or node the test
-// is skipped.
+// withEverything adds the MCP reference server (server-everything,
+// installed once by mcptest) to the harness's core as MCP server
+// "everything".
 func withEverything(t *testing.T, h *harness) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node server")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skipf("node is not installed: %v", err)
-	}
-	dir := os.Getenv("WRASSE_TEST_NPM_CACHE")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
-	}
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		t.Skipf("server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
-	}
+	dir := mcptest.Servers(t)
+	entry := mcptest.ServerPath(dir, "server-everything")
 	if _, err := h.core.GrantFolders(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package elicit
 import (
 	"context"
 	"encoding/json"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,29 +15,14 @@ import (
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
-// everything is the MCP reference server's entry point, installed by
-// plugins/mcp's tests (TestNPMServers) into their npm cache folder; the
-// test skips without it.
+// everything is the MCP reference server's entry point, installed once
+// by mcptest.
 func everything(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a node server")
 	}
-	dir := os.Getenv("WRASSE_TEST_NPM_CACHE")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			t.Skipf("no home folder for the npm cache: %v", err)
-		}
-		dir = filepath.Join(home, ".cache", "wrasse-test-npm")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skipf("node is not installed: %v", err)
-	}
-	path := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("@modelcontextprotocol/server-everything is not installed in %s (go test ./plugins/mcp -run TestNPMServers installs it): %v", dir, err)
-	}
+	path := mcptest.Everything(t)
 	return path
 }
 
