@@ -140,14 +140,22 @@ func New(opts Options) (*Agent, error) {
 // conversation that does not exist). The first four are also written into
 // the conversation as error events.
 func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sink) (store.ID, error) {
+	c, err := a.opts.Store.GetConversation(id)
+	if err != nil {
+		return id, fmt.Errorf("continue conversation %s: %w", id, err)
+	}
+	return a.TurnIn(ctx, c, userText, sink)
+}
+
+// TurnIn is Turn on the conversation whose record c the caller read when
+// it entered the turn (App.Turn), so that a turn reads the record once:
+// the agent uses its model and loaded capabilities as c has them.
+func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText string, sink Sink) (store.ID, error) {
 	if sink == nil {
 		sink = Funcs{}
 	}
 	db := a.opts.Store
-	c, err := db.GetConversation(id)
-	if err != nil {
-		return id, fmt.Errorf("continue conversation %s: %w", id, err)
-	}
+	id := c.ID
 	loaded := c.Loaded
 	if c.Model != a.opts.Model && a.opts.Model != "" {
 		if err := db.SetModel(id, a.opts.Model); err != nil {

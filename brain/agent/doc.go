@@ -3,7 +3,8 @@
 //
 // Read first: Agent (Turn runs one turn in a conversation the caller
 // entered: brain/assistant's App.Turn checks the message, creates or finds
-// the conversation and claims it), Sink (what a front end sees of a turn),
+// the conversation and claims it, and hands the record it read to TurnIn,
+// so a turn reads it once), Sink (what a front end sees of a turn),
 // and CallTool (one call without a model, through the same gate and
 // cerebellum.Registry.Prepare/Run as a turn's).
 //

@@ -65,21 +65,17 @@ func (a *App) choiceFor(cfg workspace.Config, model string) *store.ModelChoice {
 	return &store.ModelChoice{Provider: cfg.Provider, BaseURL: cfg.BaseURL, Model: model}
 }
 
-// turnModel is the model a turn in conversation id runs with on cfg: the
-// one the turn's options choose, else the conversation's choice, else
-// cfg's.
-func (a *App) turnModel(id store.ID, cfg workspace.Config, opt TurnOptions) string {
+// turnModel is the model a turn in conversation c (nil: a new one) runs
+// with on cfg: the one the turn's options choose, else the conversation's
+// choice, else cfg's.
+func turnModel(c *store.Conversation, cfg workspace.Config, opt TurnOptions) string {
 	if m := strings.TrimSpace(opt.Model); m != "" {
 		return m
 	}
-	if id == 0 {
+	if c == nil {
 		return cfg.Model
 	}
-	c, err := a.db.GetConversation(id)
-	if err != nil {
-		return cfg.Model
-	}
-	m, _ := modelOf(c, cfg)
+	m, _ := modelOf(*c, cfg)
 	return m
 }
 

@@ -60,9 +60,12 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 		return id, agent.ErrEmptyMessage
 	}
 	if id == 0 {
-		return a.runTurn(ctx, 0, text, opt, true)
+		return a.runTurn(ctx, nil, text, opt)
 	}
-	if _, err := a.db.GetConversation(id); err != nil {
+	// The record read here is the one the turn uses (its model, its
+	// loaded capabilities): a turn reads it once.
+	c, err := a.db.GetConversation(id)
+	if err != nil {
 		return id, a.noConversation(id, err)
 	}
 	ctx, ok := a.claimRun(ctx, id)
@@ -74,8 +77,12 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 		if err := prepare(); err != nil {
 			return id, err
 		}
+		// What prepare changed, read under the claim.
+		if c, err = a.db.GetConversation(id); err != nil {
+			return id, a.noConversation(id, err)
+		}
 	}
-	return a.runTurn(ctx, id, text, opt, false)
+	return a.runTurn(ctx, &c, text, opt)
 }
 
 // Resend replaces the user message at seq of conversation id with text
@@ -113,10 +120,15 @@ func (a *App) Regenerate(ctx context.Context, id store.ID, opt TurnOptions) (sto
 	return id, fmt.Errorf("%w: %s has no message to answer again", ErrNotUserMessage, id)
 }
 
-// runTurn runs one turn on the current model state; enterTurn holds the
-// conversation's claim when id != 0, and runTurn creates and claims it for
-// a first turn.
-func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, first bool) (store.ID, error) {
+// runTurn runs one turn on the current model state in conversation c as
+// enterTurn read it and holds it claimed; for a first turn (c nil)
+// runTurn creates and claims the conversation.
+func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, opt TurnOptions) (store.ID, error) {
+	first := c == nil
+	var id store.ID
+	if !first {
+		id = c.ID
+	}
 	st := a.model.Load()
 	st.turns.Add(1)
 	defer st.turns.Done()
@@ -137,7 +149,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 		}
 	}
 	if opt.Override.empty() {
-		cfg.Model = a.turnModel(id, cfg, opt) // the conversation's own (convmodel.go)
+		cfg.Model = turnModel(c, cfg, opt) // the conversation's own (convmodel.go)
 	}
 	facts := agent.HostFacts(a.opts.Getenv)
 	facts.Folders, facts.FoldersKnown = a.Folders(), true
@@ -157,11 +169,11 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 	if first {
 		// Create and claim the conversation here, so no other turn can
 		// start in it before this one ends.
-		c, err := a.db.CreateConversation(cfg.Model)
+		created, err := a.db.CreateConversation(cfg.Model)
 		if err != nil {
 			return 0, err
 		}
-		id = c.ID
+		c, id = &created, created.ID
 		ctx, _ = a.claimRun(ctx, id)
 		defer a.release(id)
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
@@ -172,7 +184,7 @@ func (a *App) runTurn(ctx context.Context, id store.ID, text string, opt TurnOpt
 	if opt.Started != nil {
 		opt.Started(id)
 	}
-	newID, err := ag.Turn(ctx, id, text, opt.Sink)
+	newID, err := ag.TurnIn(ctx, *c, text, opt.Sink)
 	if err == nil {
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{newID.String()}})
 		return newID, nil

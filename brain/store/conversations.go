@@ -114,6 +114,7 @@ func (d *DB) CreateConversation(model string) (Conversation, error) {
 
 // GetConversation returns one conversation's record.
 func (d *DB) GetConversation(id ID) (Conversation, error) {
+	d.convReads.Add(1)
 	var c Conversation
 	err := d.bolt.View(func(tx *bolt.Tx) (err error) {
 		c, err = getConversation(tx, id)

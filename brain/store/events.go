@@ -503,6 +503,7 @@ func (d *DB) Event(id ID, seq uint64) (Event, error) {
 // events returned share their byte slices and pointers (Arguments, Images,
 // Decision…) with that copy and must not be changed in place.
 func (d *DB) Events(id ID) ([]Event, error) {
+	d.historyReads.Add(1)
 	if evs, ok := d.cache.get(id); ok {
 		return evs, nil
 	}

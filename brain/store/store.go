@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -81,6 +82,20 @@ type DB struct {
 
 	// cache keeps recently read conversations' events decoded.
 	cache *eventCache
+	// convReads and historyReads count GetConversation and Events (Reads).
+	convReads, historyReads atomic.Uint64
+}
+
+// Reads counts what a DB has read of its conversations since it opened:
+// records (GetConversation) and whole histories (Events). A turn should
+// read each once; tests and benchmarks check it with these.
+type Reads struct {
+	Conversations, Histories uint64
+}
+
+// Reads returns the reads counted so far.
+func (d *DB) Reads() Reads {
+	return Reads{Conversations: d.convReads.Load(), Histories: d.historyReads.Load()}
 }
 
 // Open opens (creating if needed) the database at path. The parent folder is

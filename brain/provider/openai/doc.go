@@ -11,6 +11,11 @@
 // images follow its tool messages in one user message, see images.go). Tool schemas are
 // passed through as the function's JSON Schema parameters.
 //
+// The history's messages are encoded once: the provider keeps the JSON of
+// the messages of the last two requests and writes each body from them, so
+// a request late in a long conversation encodes what is new since the one
+// before, not its whole window (encode.go).
+//
 // # Streaming
 //
 // Text deltas are reported as they arrive. Tool-call deltas are gathered by

@@ -86,6 +86,9 @@ type Provider struct {
 	local    bool
 	// windows caches discovered context windows (window.go).
 	windows windowCache
+	// encoded keeps the history messages' JSON from request to request
+	// (encode.go).
+	encoded encodedMessages
 }
 
 var (

@@ -13,7 +13,8 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// params maps a provider.Request onto Chat Completions parameters.
+// params maps a provider.Request onto Chat Completions parameters, all
+// but the messages: body adds them (encode.go).
 func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletionNewParams, error) {
 	out := sdk.ChatCompletionNewParams{
 		Model: shared.ChatModel(model),
@@ -29,20 +30,6 @@ func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletio
 		} else {
 			out.MaxCompletionTokens = param.NewOpt(int64(req.MaxTokens))
 		}
-	}
-	if req.System != "" {
-		out.Messages = append(out.Messages, sdk.SystemMessage(req.System))
-	}
-	history := p.withImages(req.Messages, model)
-	for i, m := range history {
-		msg, ok, err := message(m)
-		if err != nil {
-			return out, fmt.Errorf("message %d: %w", i, err)
-		}
-		if ok {
-			out.Messages = append(out.Messages, msg)
-		}
-		out.Messages = appendImages(out.Messages, history, i)
 	}
 	for _, t := range req.Tools {
 		schema, err := schemaOf(t)

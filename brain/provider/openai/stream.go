@@ -27,13 +27,19 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	if err != nil {
 		return b.Response(), wire.BadParams(p.name, err)
 	}
+	body, sent, err := p.body(params, req.System, p.withImages(req.Messages, model))
+	if err != nil {
+		return b.Response(), wire.BadParams(p.name, err)
+	}
 	p.log.DebugContext(ctx, "model request", "base_url", p.baseURL, "model", model,
-		"messages", len(params.Messages), "tools", len(params.Tools))
+		"messages", sent, "tools", len(params.Tools))
 
 	var x wire.Exchange
 	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
 	defer call.W.Stop()
-	stream := p.chat.NewStreaming(wctx, params, option.WithMiddleware(x.Middleware))
+	// The body is built by p.body; the SDK adds "stream": true to it.
+	stream := p.chat.NewStreaming(wctx, sdk.ChatCompletionNewParams{}, option.WithMiddleware(x.Middleware),
+		option.WithRequestBody("application/json", body))
 	defer stream.Close()
 
 	st := &state{calls: map[int64]*callAcc{}}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,8 @@ type dayServer struct {
 	// big holds the Markdown of "big" replies, made once per size.
 	mu  sync.Mutex
 	big map[int]string
+	// bodies are buffers for the requests' bodies (lastMessage).
+	bodies sync.Pool
 }
 
 // dayResponse is one finished response.
@@ -54,7 +57,8 @@ func newDayServer() (*dayServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &dayServer{url: "http://" + ln.Addr().String(), done: make(chan dayResponse, 1024), asked: make(chan string, 1024), big: map[int]string{}}
+	s := &dayServer{url: "http://" + ln.Addr().String(), done: make(chan dayResponse, 1024), asked: make(chan string, 1024), big: map[int]string{},
+		bodies: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, _ *http.Request) {
 		io.WriteString(w, `{"object":"list","data":[{"id":"bench-model","object":"model"}]}`)
@@ -68,21 +72,32 @@ func newDayServer() (*dayServer, error) {
 // Close stops the server.
 func (s *dayServer) Close() { _ = s.srv.Close() }
 
-// lastMessage is the role and text of a request's last message.
-func lastMessage(body io.Reader) (role, text string, err error) {
-	var req struct {
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
+// lastMessage is the role and text of a request's last message. body is
+// read into buf (kept by the caller from request to request) and only the
+// last message is decoded: the others are checked to be JSON and skipped,
+// so what the fake costs does not grow with the history it is sent (it
+// runs in the process whose turns the long-day bench measures).
+func lastMessage(body io.Reader, buf *bytes.Buffer) (role, text string, err error) {
+	buf.Reset()
+	if _, err := buf.ReadFrom(body); err != nil {
+		return "", "", err
 	}
-	if err := json.NewDecoder(body).Decode(&req); err != nil {
+	var req struct {
+		Messages []skippedJSON `json:"messages"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &req); err != nil {
 		return "", "", err
 	}
 	if len(req.Messages) == 0 {
 		return "", "", errors.New("a request without messages")
 	}
-	m := req.Messages[len(req.Messages)-1]
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(req.Messages[len(req.Messages)-1], &m); err != nil {
+		return "", "", err
+	}
 	if err := json.Unmarshal(m.Content, &text); err != nil {
 		// Content as parts: take the text ones.
 		var parts []struct {
@@ -96,8 +111,21 @@ func lastMessage(body io.Reader) (role, text string, err error) {
 	return m.Role, text, nil
 }
 
+// skippedJSON is a JSON value left undecoded: it refers to the bytes
+// being decoded, valid while they are (json.Unmarshal checked them whole
+// before decoding).
+type skippedJSON []byte
+
+// UnmarshalJSON keeps data without copying it.
+func (s *skippedJSON) UnmarshalJSON(data []byte) error {
+	*s = data
+	return nil
+}
+
 func (s *dayServer) chat(w http.ResponseWriter, r *http.Request) {
-	role, text, err := lastMessage(r.Body)
+	buf := s.bodies.Get().(*bytes.Buffer)
+	defer s.bodies.Put(buf)
+	role, text, err := lastMessage(r.Body, buf)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

@@ -416,6 +416,9 @@ func (r *runner) longDaySection(ctx context.Context) []Row {
 type turnSample struct {
 	wall, cpu time.Duration
 	allocs    uint64
+	// bytes are the bytes allocated (what grows with a conversation
+	// shows here before it shows in the times).
+	bytes uint64
 }
 
 // turnSamples are the samples of turns at one point of a conversation.
@@ -430,6 +433,15 @@ func (s turnSamples) medians() (wall, cpu time.Duration, allocs int) {
 	return Median(w), Median(c), int(Median(a))
 }
 
+// medianBytes is the median of the bytes allocated by each turn of s.
+func (s turnSamples) medianBytes() int {
+	var b []time.Duration
+	for _, t := range s {
+		b = append(b, time.Duration(t.bytes))
+	}
+	return int(Median(b))
+}
+
 // dayRun is a long conversation through the core against the day server.
 type dayRun struct {
 	app *assistant.App
@@ -439,7 +451,7 @@ type dayRun struct {
 // turn runs one turn of conversation id (0: a new one) and measures it.
 func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSample, error) {
 	runtime.ReadMemStats(&d.ms)
-	m0 := d.ms.Mallocs
+	m0, b0 := d.ms.Mallocs, d.ms.TotalAlloc
 	c0, _ := cpuTime()
 	t0 := time.Now()
 	id, err := d.app.Turn(ctx, id, fmt.Sprintf("Question %d: what should I do next?", n), assistant.TurnOptions{})
@@ -449,7 +461,7 @@ func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSa
 	if err != nil {
 		return id, turnSample{}, fmt.Errorf("turn %d: %w", n, err)
 	}
-	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0}, nil
+	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0, bytes: d.ms.TotalAlloc - b0}, nil
 }
 
 // earlyAndLate runs one conversation to turn late-reps, then reps times
@@ -528,18 +540,18 @@ func (r *runner) turnRows(ctx context.Context) []Row {
 	early, ecpu, eallocs := es.medians()
 	late, lcpu, lallocs := ls.medians()
 	ratio := float64(late) / float64(early)
-	stats := func(cpu time.Duration, allocs int) string {
-		return fmt.Sprintf("CPU %s, %s allocations", FormatDuration(cpu), FormatInt(allocs))
+	stats := func(cpu time.Duration, allocs int, s turnSamples) string {
+		return fmt.Sprintf("CPU %s, %s allocations, %.2f MB", FormatDuration(cpu), FormatInt(allocs), float64(s.medianBytes())/1e6)
 	}
 	return []Row{
 		{Section: sectionLongDay, Measure: fmt.Sprintf("per-turn time, turn %d of a conversation", dayEarly), Value: FormatDuration(early),
 			Number: float64(early) / 1e6, Unit: "ms",
 			Note: fmt.Sprintf("median wall time of turn %d of %d new conversations through the core (assistant.App.Turn, as the window runs them), each turn a question and a 20-piece streamed answer from a fake OpenAI-compatible server over HTTP, every event committed to the database as in the app (%s per turn there)",
-				dayEarly, dayWindow, stats(ecpu, eallocs))},
+				dayEarly, dayWindow, stats(ecpu, eallocs, es))},
 		{Section: sectionLongDay, Measure: fmt.Sprintf("per-turn time, turn %d of one conversation", turns), Value: fmt.Sprintf("%s (%.2f×)", FormatDuration(late), ratio),
 			Number: float64(late) / 1e6, Unit: "ms", Baseline: fmt.Sprintf("turn %d %s", dayEarly, FormatDuration(early)),
 			Target: fmt.Sprintf("≤ %.1f× turn %d", dayGrowTarget, dayEarly), Pass: verdict(ratio <= dayGrowTarget),
 			Note: fmt.Sprintf("median of turns %d–%d of one conversation, each run right after one of the turn-%d samples so both see the same load (%s per turn there, %.2f× the CPU); from about turn 100 the request holds as much history as the default 32k-token window takes",
-				turns-dayWindow+1, turns, dayEarly, stats(lcpu, lallocs), float64(lcpu)/float64(max(ecpu, 1)))},
+				turns-dayWindow+1, turns, dayEarly, stats(lcpu, lallocs, ls), float64(lcpu)/float64(max(ecpu, 1)))},
 	}
 }

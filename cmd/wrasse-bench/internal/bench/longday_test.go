@@ -80,4 +80,6 @@ func BenchmarkLongDayTurns(b *testing.B) {
 	b.ReportMetric(float64(lc)/1e6, "cpu-ms-turn300")
 	b.ReportMetric(float64(ea), "allocs-turn10")
 	b.ReportMetric(float64(la), "allocs-turn300")
+	b.ReportMetric(float64(es.medianBytes())/1e3, "kB-turn10")
+	b.ReportMetric(float64(ls.medianBytes())/1e3, "kB-turn300")
 }
