@@ -43,11 +43,10 @@ func (s sampler) Sample(ctx context.Context, req mcp.SampleRequest) (mcp.SampleR
 	if st.provider == nil {
 		return mcp.SampleResult{}, fmt.Errorf("no model to answer with: %w", st.setupErr)
 	}
-	var id store.ID
-	if req.Conversation != "" {
-		id, _ = store.ParseID(req.Conversation) // unknown: the configured model
+	model := st.cfg.Model // unknown conversation: the configured model
+	if id, err := store.ParseID(req.Conversation); req.Conversation != "" && err == nil {
+		model, _ = s.a.ConversationModel(id)
 	}
-	model := s.a.turnModel(id, st.cfg, TurnOptions{})
 	msgs := make([]provider.Message, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		role := provider.RoleUser
