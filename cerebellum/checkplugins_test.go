@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // checkingLoader counts full checks and source-only checks.
@@ -75,7 +76,7 @@ func TestCheckPluginsRemembersVerdicts(t *testing.T) {
 		t.Fatal("remembered failure not applied")
 	}
 	// Granting changes the key: the plugin is checked for real now.
-	if err := r2.Enable("needs", []string{"exec"}); err != nil {
+	if err := manage.New(r2, manage.Options{}).Enable("needs", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	r2.CheckPlugins(context.Background(), 2)

@@ -161,7 +161,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	}
 	var trashed string
 	if old != nil {
-		oldState, _ := r.State(old.Name)
+		oldState, _ := r.Hook().StoredState(old.Name)
 		trashed, err = r.moveToTrash(old.Folder, old.Name, oldState)
 		if err != nil {
 			return nil, fmt.Errorf("install %s: set the old version aside: %w", folder, err)
@@ -183,7 +183,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	if opt.Authored || !res.Replaced || waits || approved {
 		state := CapState{}
 		if res.Replaced && !opt.Authored {
-			state, _ = r.State(rep.Name)
+			state, _ = r.Hook().StoredState(rep.Name)
 		}
 		if opt.Authored {
 			state = CapState{Disabled: true, Authored: true}
@@ -409,7 +409,7 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 		}
 		return hint.With(fmt.Errorf("%w: %s ships with Wrasse, so it cannot be removed; it can be switched off", ErrReadOnly, c.Name), disableHint(c.Name))
 	}
-	state, _ := r.State(c.Name)
+	state, _ := r.Hook().StoredState(c.Name)
 	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
 		return err
 	}

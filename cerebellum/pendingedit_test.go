@@ -12,6 +12,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 const staleSkill = "---\nname: stale\ndescription: Says which code runs.\npermissions: [exec]\ntools:\n  - name: stale_run\n    description: Says which code runs.\n---\nx\n"
@@ -33,7 +34,7 @@ func grantedStale(t *testing.T) (*cerebellum.Registry, string) {
 	if _, err := r.Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	return r, dir
@@ -75,7 +76,7 @@ func TestPendingEditDoesNotRunWithOldGrants(t *testing.T) {
 	if _, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`)); !errors.Is(err, cerebellum.ErrNotGranted) {
 		t.Fatalf("after Resync: %v; want the grants lapsed", err)
 	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`)); err != nil || res.Content != "edited code" {
@@ -95,7 +96,7 @@ func TestReloadAfterPendingEditDoesNotRunIt(t *testing.T) {
 		t.Fatalf("granted: %q, %v", res.Content, err)
 	}
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("edited code"))
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // QA (session 4): a capability loaded in a conversation, removed from disk
@@ -82,12 +83,12 @@ func TestVanishedCapabilityLeavesLoadedSets(t *testing.T) {
 		resync(t, r)
 	}
 	disable := func(t *testing.T, _ *env, r *cerebellum.Registry) {
-		if err := r.Disable("back"); err != nil {
+		if err := manage.New(r, manage.Options{}).Disable("back"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	enable := func(t *testing.T, _ *env, r *cerebellum.Registry) {
-		if err := r.Enable("back", nil); err != nil {
+		if err := manage.New(r, manage.Options{}).Enable("back", nil); err != nil {
 			t.Fatal(err)
 		}
 	}

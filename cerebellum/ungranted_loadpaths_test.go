@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // checkLoader is the fake loader that is also a Checker and SourceChecker,
@@ -84,7 +85,7 @@ func TestUngrantedPluginNoPathRunsIt(t *testing.T) {
 		ctx := context.Background()
 		for _, grant := range [][]string{nil, {"exec"}} {
 			if grant != nil {
-				if err := r.Enable("runner", grant); err != nil {
+				if err := manage.New(r, manage.Options{}).Enable("runner", grant); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -149,7 +150,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 	dir := filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner")
 	grantAll := func() {
 		t.Helper()
-		if err := r.Enable("runner", []string{"exec", "network"}); err != nil {
+		if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec", "network"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,7 +162,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 	if err := call(); err != nil {
 		t.Fatalf("granted: %v", err)
 	}
-	if err := r.Revoke("runner", []string{"network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Revoke("runner", []string{"network"}); err != nil {
 		t.Fatal(err)
 	}
 	if l.closes["runner"] != 1 {

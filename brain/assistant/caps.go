@@ -155,7 +155,7 @@ func (a *App) Trash() ([]cerebellum.Trashed, error) { return a.reg.Trash() }
 func (a *App) Enable(name string, grant []string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Enable(name, grant)
+	return a.mgr.Enable(name, grant)
 }
 
 // EnableShown enables an MCP capability whose command the person read
@@ -165,14 +165,14 @@ func (a *App) Enable(name string, grant []string) error {
 func (a *App) EnableShown(name string, grant []string, shown string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.EnableShown(name, grant, shown)
+	return a.mgr.EnableShown(name, grant, shown)
 }
 
 // Disable switches a capability off.
 func (a *App) Disable(name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Disable(name)
+	return a.mgr.Disable(name)
 }
 
 // Revoke withdraws granted permissions (all when perms is empty) and
@@ -185,7 +185,7 @@ func (a *App) Revoke(name string, perms []string) ([]string, error) {
 		return nil, err
 	}
 	had := append([]string(nil), before.Granted...)
-	if err := a.reg.Revoke(name, perms); err != nil {
+	if err := a.mgr.Revoke(name, perms); err != nil {
 		return nil, err
 	}
 	after, err := a.reg.Get(name)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 func TestStartLearnsNamedToolsPromptsAndResources(t *testing.T) {
@@ -352,7 +353,7 @@ func TestDisableStops(t *testing.T) {
 	if err := e.reg.Start(context.Background(), "notes"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.reg.Disable("notes"); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).Disable("notes"); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := e.reg.RuntimeStatus("notes"); st.State != cerebellum.RuntimeStopped {

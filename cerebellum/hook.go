@@ -1,0 +1,33 @@
+package cerebellum
+
+// Hook is the registry's one door for cerebellum/manage, the package that
+// changes the workspace's capabilities (install, trash, resync, state and
+// settings writes, plugin checks). A conversation at run time never needs
+// it: it uses the Registry's methods. Each Hook method is a primitive that
+// must run under the registry's locks or on its private state; the rules
+// built on them (what a grant may name, where a removed folder goes) live
+// in manage.
+type Hook struct{ r *Registry }
+
+// Hook returns the door for cerebellum/manage. Nothing else calls it
+// (manage's TestOnlyManageUsesTheHook checks the tree).
+func (r *Registry) Hook() Hook { return Hook{r} }
+
+// UpdateState reads the stored state of name, lets change edit it, stores
+// the result and publishes a new snapshot, all under the registry's lock,
+// which also guards snapshot assembly: two concurrent toggles never lose
+// one another, and the snapshot published after a change includes it.
+// change sees the capability as it stands in the current snapshot; an
+// error from it leaves everything as it was. A core capability cannot be
+// disabled.
+func (h Hook) UpdateState(name string, change func(c *Capability, st *CapState) error) error {
+	return h.r.updateState(name, change)
+}
+
+// StoredState returns the stored state of a capability.
+func (h Hook) StoredState(name string) (CapState, error) {
+	r := h.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stateLocked(name)
+}
