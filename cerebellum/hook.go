@@ -1,5 +1,7 @@
 package cerebellum
 
+import "github.com/wrasse-app/wrasse/cerebellum/skillmd"
+
 // Hook is the registry's one door for cerebellum/manage, the package that
 // changes the workspace's capabilities (install, trash, resync, state and
 // settings writes, plugin checks). A conversation at run time never needs
@@ -31,3 +33,16 @@ func (h Hook) StoredState(name string) (CapState, error) {
 	defer r.mu.Unlock()
 	return r.stateLocked(name)
 }
+
+// DeclaredSettings returns the settings c declares, or an error for a
+// capability whose SKILL.md could not be read.
+func (h Hook) DeclaredSettings(c *Capability) ([]skillmd.Setting, error) {
+	return declaredSettings(c)
+}
+
+// SettingsStore is where the values of capability settings are stored.
+func (h Hook) SettingsStore() SettingsStore { return h.r.opts.Settings }
+
+// Reload closes the runtimes of names, so their next call loads them
+// again (with new settings, say), and tells subscribers why.
+func (h Hook) Reload(reason string, names ...string) { h.r.reload(reason, names) }

@@ -239,7 +239,7 @@ func (a *App) SetSetting(name, key, value string) error {
 		return err
 	}
 	a.mu.Lock()
-	err := a.reg.SetSetting(name, key, value)
+	err := a.mgr.SetSetting(name, key, value)
 	a.mu.Unlock()
 	if err == nil {
 		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})
@@ -250,7 +250,7 @@ func (a *App) SetSetting(name, key, value string) error {
 // ResetSetting puts one setting of a capability back to its default.
 func (a *App) ResetSetting(name, key string) error {
 	a.mu.Lock()
-	err := a.reg.ResetSetting(name, key)
+	err := a.mgr.ResetSetting(name, key)
 	a.mu.Unlock()
 	if err == nil {
 		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})

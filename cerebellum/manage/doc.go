@@ -8,7 +8,8 @@
 //     Manager reaches the registry's locks and private state; nothing else
 //     uses it (TestOnlyManageUsesTheHook).
 //
-// By file: state.go (enable, disable, grants, an MCP server's network).
+// By file: state.go (enable, disable, grants, an MCP server's network),
+// settings.go (writing the values of capability settings).
 //
 // A running conversation never needs this package: it uses the Registry.
 // The split is enforced by split_test.go: the Registry's exported methods

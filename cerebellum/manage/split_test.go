@@ -21,7 +21,7 @@ var runTime = []string{
 	"Activate", "ActivateFor", "Call", "Catalog", "CheckPlugins", "Close", "Closest",
 	"DeferrableTools", "Get", "Hook", "Index", "Install", "InstallCollection", "Learn", "List", "LoadedNames",
 	"LoadedToolTokens", "Loader", "NewSession", "Pending", "PendingFolders", "Prepare", "ReadSource", "ReloadRuntimes",
-	"Remove", "ResetSetting", "Restore", "Resync", "ResyncFolders", "Run", "RuntimeStatus", "Search", "SetSetting",
+	"Remove", "Restore", "Resync", "ResyncFolders", "Run", "RuntimeStatus", "Search",
 	"SetToolPolicy", "SetTuning", "Settings", "Snapshot", "StableIndex", "Start", "Subscribe", "Survey", "Sweep",
 	"Tools", "TrackLoaded", "Trash", "Tuning", "UnknownPinned", "UseRuntime", "Validate", "Workspace",
 }
