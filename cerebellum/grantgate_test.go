@@ -95,7 +95,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 		ranCode("install " + name)
 	}
 	r.List()
-	r.CheckPlugins(ctx, 0)
+	manage.New(r, manage.Options{}).CheckPlugins(ctx, 0)
 	ranCode("CheckPlugins")
 	for _, name := range []string{"marker", "boom"} {
 		// Waiting for grants is not a failure: marker's source uses os,
@@ -117,7 +117,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 	if err := manage.New(r, manage.Options{}).Enable("boom", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
-	r.CheckPlugins(ctx, 0)
+	manage.New(r, manage.Options{}).CheckPlugins(ctx, 0)
 	ranCode("CheckPlugins with part of the grants")
 	for _, name := range []string{"marker", "boom"} {
 		res, err := r.Call(ctx, sess, name+"_run", []byte(`{}`))

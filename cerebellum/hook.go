@@ -1,6 +1,10 @@
 package cerebellum
 
-import "github.com/wrasse-app/wrasse/cerebellum/skillmd"
+import (
+	"context"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
 
 // Hook is the registry's one door for cerebellum/manage, the package that
 // changes the workspace's capabilities (install, trash, resync, state and
@@ -46,3 +50,23 @@ func (h Hook) SettingsStore() SettingsStore { return h.r.opts.Settings }
 // Reload closes the runtimes of names, so their next call loads them
 // again (with new settings, say), and tells subscribers why.
 func (h Hook) Reload(reason string, names ...string) { h.r.reload(reason, names) }
+
+// Resync rescans both trees, publishes what changed on disk and reports
+// it against the last applied state (see Registry.resyncAll).
+func (h Hook) Resync(ctx context.Context) (Diff, error) { return h.r.resyncAll(ctx) }
+
+// Pending is what Resync would report, applying nothing.
+func (h Hook) Pending() (Diff, error) { return h.r.pendingAll() }
+
+// ResyncFolders is Resync reading only the named workspace folders (and
+// those PendingFolders noticed before).
+func (h Hook) ResyncFolders(ctx context.Context, folders []string) (Diff, error) {
+	return h.r.resyncFolders(ctx, folders)
+}
+
+// PendingFolders is Pending reading only the named workspace folders.
+func (h Hook) PendingFolders(folders []string) (Diff, error) { return h.r.pendingFolders(folders) }
+
+// CheckPlugins checks the plugins not loaded yet and publishes their
+// failures (see Registry.checkPlugins).
+func (h Hook) CheckPlugins(ctx context.Context, workers int) { h.r.checkPlugins(ctx, workers) }

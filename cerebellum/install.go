@@ -202,7 +202,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
 		}
 	}
-	if _, err := r.Resync(ctx); err != nil {
+	if _, err := r.resyncAll(ctx); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -416,7 +416,7 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 	if err := r.forgetState(c.Name); err != nil {
 		r.log.Warn("forget state of removed capability", "capability", c.Name, "error", err)
 	}
-	_, err = r.Resync(ctx)
+	_, err = r.resyncAll(ctx)
 	return err
 }
 
@@ -550,7 +550,7 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 		if err := r.storeState(it.Name, it.state); err != nil {
 			return err
 		}
-		_, err := r.Resync(ctx)
+		_, err := r.resyncAll(ctx)
 		return err
 	}
 	var names []string

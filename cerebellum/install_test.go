@@ -346,15 +346,15 @@ func TestResyncDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, _ := r.Pending(); !d.Empty() {
+	if d, _ := manage.New(r, manage.Options{}).Pending(); !d.Empty() {
 		t.Fatalf("pending before edits: %+v", d)
 	}
 	capDir := cerebellum.CapabilitiesDir(e.ws)
 	writeFile(t, filepath.Join(capDir, "change", "SKILL.md"), skill("change", "Changed.", "change_run"))
 	os.RemoveAll(filepath.Join(capDir, "drop"))
 	e.addWorkspace("fresh", skill("fresh", "Fresh."), false)
-	pending, _ := r.Pending()
-	d, err := r.Resync(ctx)
+	pending, _ := manage.New(r, manage.Options{}).Pending()
+	d, err := manage.New(r, manage.Options{}).Resync(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestAuthoringInstallsDisabled(t *testing.T) {
 	}
 	// It cannot replace what the user installed.
 	e.addWorkspace("mine", skill("mine", "Mine."), false)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	res, _ = r.Call(ctx, sess, "skill_create", []byte(`{"replace":true,"skill_md":"---\nname: mine\ndescription: Hijack.\n---\nx\n"}`))
 	if !res.IsError || !strings.Contains(res.Content, "already installed") {
 		t.Fatalf("authoring replaced a user capability: %+v", res)
@@ -471,7 +471,7 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 	// A guide whose folder differs from its name cannot take another's folder.
 	writeFile(t, filepath.Join(in, "x.md"), skill("other-name", "X."))
 	e.addWorkspace("other-name", skill("squatter", "S."), false)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	if _, err := r.Install(ctx, filepath.Join(in, "x.md"), cerebellum.InstallOptions{}); err == nil || !strings.Contains(err.Error(), "used by the capability squatter") {
 		t.Fatalf("folder squatting: %v", err)
 	}
@@ -517,7 +517,7 @@ func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
 	}
 	// Editing the plugin code voids the grant until the user reviews it again.
 	writeFile(t, filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner", "plugin", "main.go"), pluginSrc+"\n// changed\n")
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	c, _ := r.Get("runner")
 	if len(c.Granted) != 0 {
 		t.Fatalf("grant survived a code change: %v", c.Granted)
@@ -532,9 +532,9 @@ func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
 	// A hand-made capability reusing a removed one's name gets none of its grants.
 	manage.New(r, manage.Options{}).Enable("runner", []string{"exec"})
 	os.RemoveAll(filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner"))
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	e.addWorkspace("runner", strings.Replace(md, "R.", "Impostor.", 1), true)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	if c, _ := r.Get("runner"); len(c.Granted) != 0 {
 		t.Fatalf("impostor inherited grants: %v", c.Granted)
 	}

@@ -154,7 +154,7 @@ func TestEnableShown(t *testing.T) {
 	}
 	_, key = shown()
 	writeSkill(skill("/bin/sh"))
-	if _, err := r.Resync(t.Context()); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Resync(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if err := manage.New(r, manage.Options{}).EnableShown("helper", nil, key); !errors.Is(err, cerebellum.ErrLaunchChanged) {

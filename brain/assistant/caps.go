@@ -209,18 +209,18 @@ func (a *App) Revoke(name string, perms []string) ([]string, error) {
 func (a *App) Resync(ctx context.Context) (cerebellum.Diff, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Resync(ctx)
+	return a.mgr.Resync(ctx)
 }
 
 // Pending reports what a Resync would apply, without applying it.
-func (a *App) Pending() (cerebellum.Diff, error) { return a.reg.Pending() }
+func (a *App) Pending() (cerebellum.Diff, error) { return a.mgr.Pending() }
 
 // Watch reports hand edits of the capability folders as EventDisk events
 // until ctx ends, applying them at once when config.json says autoResync
 // (or apply is set). It returns when the watcher is running.
 func (a *App) Watch(ctx context.Context, apply bool) error {
 	auto := apply || a.Model().AutoResync
-	err := watch.Registry(ctx, a.reg, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
+	err := watch.Registry(ctx, a.mgr, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
 		a.subs.publish(Event{Kind: EventDisk, Diff: n.Diff, Applied: n.Applied, Err: n.Err})
 	})
 	if err != nil {

@@ -323,7 +323,7 @@ func TestPatternsFollowRegistryState(t *testing.T) {
 	}
 	n := len(reg.Snapshot().Patterns())
 	for i := 0; i < 3; i++ {
-		if _, err := reg.Resync(t.Context()); err != nil {
+		if _, err := manage.New(reg, manage.Options{}).Resync(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,10 +18,10 @@ import (
 // A method that changes the workspace's capabilities belongs in manage;
 // add one here only if a running conversation needs it.
 var runTime = []string{
-	"Activate", "ActivateFor", "Call", "Catalog", "CheckPlugins", "Close", "Closest",
+	"Activate", "ActivateFor", "Call", "Catalog", "Close", "Closest",
 	"DeferrableTools", "Get", "Hook", "Index", "Install", "InstallCollection", "Learn", "List", "LoadedNames",
-	"LoadedToolTokens", "Loader", "NewSession", "Pending", "PendingFolders", "Prepare", "ReadSource", "ReloadRuntimes",
-	"Remove", "Restore", "Resync", "ResyncFolders", "Run", "RuntimeStatus", "Search",
+	"LoadedToolTokens", "Loader", "NewSession", "Prepare", "ReadSource", "ReloadRuntimes",
+	"Remove", "Restore", "Run", "RuntimeStatus", "Search",
 	"SetToolPolicy", "SetTuning", "Settings", "Snapshot", "StableIndex", "Start", "Subscribe", "Survey", "Sweep",
 	"Tools", "TrackLoaded", "Trash", "Tuning", "UnknownPinned", "UseRuntime", "Validate", "Workspace",
 }

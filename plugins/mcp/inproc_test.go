@@ -77,7 +77,7 @@ func TestCachedToolsSearchableWithoutServer(t *testing.T) {
 	}
 	// A changed command is another server: its old list is not used.
 	writeCap(t, e.ws, "notes", strings.Replace(notesSkill, "notes-server", "other-server", 1))
-	if _, err := e2.reg.Resync(context.Background()); err != nil {
+	if _, err := manage.New(e2.reg, manage.Options{}).Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := e2.reg.Get("notes"); len(c.Tools()) != 0 {
