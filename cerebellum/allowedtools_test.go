@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestSkillAllowedToolsRespectStates: a skill's allowed-tools never loads
@@ -24,7 +25,7 @@ func TestSkillAllowedToolsRespectStates(t *testing.T) {
 	e.addWorkspace("sleeper", "---\nname: sleeper\ndescription: Switched off, asks for calc.\nallowed-tools: calc_eval\n---\nx\n", false)
 	r := e.open()
 	for _, n := range []string{"off", "sleeper"} {
-		if err := r.Disable(n); err != nil {
+		if err := manage.New(r, manage.Options{}).Disable(n); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestAppliedStatePersists: a Resync appends what it changed to the
@@ -35,7 +36,7 @@ func TestAppliedStatePersists(t *testing.T) {
 	}
 	resync := func(r *cerebellum.Registry, folders ...string) cerebellum.Diff {
 		t.Helper()
-		d, err := r.ResyncFolders(ctx, folders)
+		d, err := manage.New(r, manage.Options{}).ResyncFolders(ctx, folders)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,9 +145,15 @@ func TestAppliedStateFirstUse(t *testing.T) {
 		name    string
 		pending func(*cerebellum.Registry) (cerebellum.Diff, error)
 	}{
-		{"Pending", (*cerebellum.Registry).Pending},
-		{"PendingFolders", func(r *cerebellum.Registry) (cerebellum.Diff, error) { return r.PendingFolders([]string{"alpha"}) }},
-		{"Resync", func(r *cerebellum.Registry) (cerebellum.Diff, error) { return r.Resync(context.Background()) }},
+		{"Pending", func(r *cerebellum.Registry) (cerebellum.Diff, error) {
+			return manage.New(r, manage.Options{}).Pending()
+		}},
+		{"PendingFolders", func(r *cerebellum.Registry) (cerebellum.Diff, error) {
+			return manage.New(r, manage.Options{}).PendingFolders([]string{"alpha"})
+		}},
+		{"Resync", func(r *cerebellum.Registry) (cerebellum.Diff, error) {
+			return manage.New(r, manage.Options{}).Resync(context.Background())
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := open()

@@ -21,7 +21,7 @@ import (
 // so a later start only checks what changed. It runs up to workers checks
 // at once. Built-in plugins whose code matches what was checked when Wrasse
 // was built (see VerifiedFS) are not checked again.
-func (r *Registry) CheckPlugins(ctx context.Context, workers int) {
+func (r *Registry) checkPlugins(ctx context.Context, workers int) {
 	if workers <= 0 {
 		workers = 2
 	}

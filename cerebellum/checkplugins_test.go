@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // checkingLoader counts full checks and source-only checks.
@@ -50,7 +51,7 @@ func TestCheckPluginsRemembersVerdicts(t *testing.T) {
 		return r
 	}
 	r := open()
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	state := func(r *cerebellum.Registry, name string) (cerebellum.State, string) {
 		c, _ := r.Get(name)
 		return c.State, c.Error
@@ -67,7 +68,7 @@ func TestCheckPluginsRemembersVerdicts(t *testing.T) {
 	}
 	// A new process remembers every verdict without checking again.
 	r2 := open()
-	r2.CheckPlugins(context.Background(), 2)
+	manage.New(r2, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if l.checks["good"] != 1 || l.checks["broken"] != 1 || l.srcs["needs"] != 1 {
 		t.Fatalf("checked again: %v %v", l.checks, l.srcs)
 	}
@@ -75,10 +76,10 @@ func TestCheckPluginsRemembersVerdicts(t *testing.T) {
 		t.Fatal("remembered failure not applied")
 	}
 	// Granting changes the key: the plugin is checked for real now.
-	if err := r2.Enable("needs", []string{"exec"}); err != nil {
+	if err := manage.New(r2, manage.Options{}).Enable("needs", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
-	r2.CheckPlugins(context.Background(), 2)
+	manage.New(r2, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if s, _ := state(r2, "needs"); s != cerebellum.StateOK || l.checks["needs"] != 1 {
 		t.Fatalf("after grant: %s, full checks %d", s, l.checks["needs"])
 	}

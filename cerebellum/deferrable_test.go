@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // DeferrableTools is kept for the snapshot it was built from, and built
@@ -33,13 +34,13 @@ func TestDeferrableToolsFollowChanges(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { r.DeferrableTools() }); n != 0 {
 		t.Errorf("a repeated DeferrableTools allocates %v times, want 0 (kept)", n)
 	}
-	if err := r.Disable("b"); err != nil {
+	if err := manage.New(r, manage.Options{}).Disable("b"); err != nil {
 		t.Fatal(err)
 	}
 	if got := names(); !slices.Equal(got, []string{"tool_a"}) {
 		t.Errorf("after disabling b: %q, want tool_a alone", got)
 	}
-	if err := r.Enable("b", nil); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("b", nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := names(); !slices.Equal(got, []string{"tool_a", "tool_b"}) {

@@ -1,5 +1,8 @@
-// Package cerebellum is the capability engine: it finds, validates, loads
-// and calls the capabilities a conversation can use.
+// Package cerebellum is the capability engine: its job is what a
+// conversation needs at run time — finding, loading and calling the
+// capabilities it can use. Changing them (state and settings writes,
+// Resync, plugin checks) is package cerebellum/manage's job, which reaches
+// the registry only through Hook (hook.go).
 //
 // Read these first:
 //   - Registry (registry.go): the live set of capabilities, opened from
@@ -18,8 +21,10 @@
 //
 // The rest, by file: index.go and toolbudget.go (what a request carries),
 // discovery.go (tool_search and reading sources, served by the engine
-// itself), install.go, validate.go, resync.go, statewrite.go, settings.go
-// and checkplugins.go (changing the workspace's capabilities), mcp.go (MCP
+// itself), hook.go (the door for cerebellum/manage) and the mechanisms
+// behind it: resync.go, statewrite.go and checkplugins.go; settings.go
+// (the values in force); install.go, validate.go and authoring.go
+// (installing, not moved to manage yet), mcp.go (MCP
 // catalogs, tool names and policies), scan.go and cache.go (reading the
 // trees; the cache file is internal/scancache).
 //

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
@@ -94,7 +95,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 		ranCode("install " + name)
 	}
 	r.List()
-	r.CheckPlugins(ctx, 0)
+	manage.New(r, manage.Options{}).CheckPlugins(ctx, 0)
 	ranCode("CheckPlugins")
 	for _, name := range []string{"marker", "boom"} {
 		// Waiting for grants is not a failure: marker's source uses os,
@@ -110,13 +111,13 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 	}
 
 	// Part of the grants is not enough: files alone would let marker write.
-	if err := r.Enable("marker", []string{"files"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("marker", []string{"files"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Enable("boom", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("boom", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
-	r.CheckPlugins(ctx, 0)
+	manage.New(r, manage.Options{}).CheckPlugins(ctx, 0)
 	ranCode("CheckPlugins with part of the grants")
 	for _, name := range []string{"marker", "boom"} {
 		res, err := r.Call(ctx, sess, name+"_run", []byte(`{}`))
@@ -131,7 +132,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 	}
 
 	// Every grant: now it may run.
-	if err := r.Enable("marker", []string{"files", "exec", "network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("marker", []string{"files", "exec", "network"}); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx, sess, "marker_run", []byte(`{}`)); err != nil || res.Content != "ran" {
@@ -142,7 +143,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 			t.Errorf("after every grant the plugin's %s did not run", m)
 		}
 	}
-	if err := r.Enable("boom", []string{"exec", "network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("boom", []string{"exec", "network"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := r.Call(ctx, sess, "boom_run", []byte(`{}`))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // Errors a person can fix carry the fix as a hint (a command and a page);
@@ -24,7 +25,7 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 	e.loader.fail["runner"] = errors.New("plugin needs exec, which is not granted")
 	r := e.open()
 	ctx := context.Background()
-	if err := r.Disable("notes"); err != nil {
+	if err := manage.New(r, manage.Options{}).Disable("notes"); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Remove(ctx, "gone"); err != nil {
@@ -84,7 +85,7 @@ func TestCoreCapabilityOneAnswer(t *testing.T) {
 	e.addBuiltin("core-thing", "---\nname: core-thing\ndescription: C.\ncore: true\n---\nx\n", false)
 	r := e.open()
 	removeErr := r.Remove(context.Background(), "core-thing")
-	disableErr := r.Disable("core-thing")
+	disableErr := manage.New(r, manage.Options{}).Disable("core-thing")
 	for _, err := range []error{removeErr, disableErr} {
 		if !errors.Is(err, cerebellum.ErrReadOnly) {
 			t.Fatalf("error %v is not ErrReadOnly", err)

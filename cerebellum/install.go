@@ -161,7 +161,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	}
 	var trashed string
 	if old != nil {
-		oldState, _ := r.State(old.Name)
+		oldState, _ := r.Hook().StoredState(old.Name)
 		trashed, err = r.moveToTrash(old.Folder, old.Name, oldState)
 		if err != nil {
 			return nil, fmt.Errorf("install %s: set the old version aside: %w", folder, err)
@@ -183,7 +183,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	if opt.Authored || !res.Replaced || waits || approved {
 		state := CapState{}
 		if res.Replaced && !opt.Authored {
-			state, _ = r.State(rep.Name)
+			state, _ = r.Hook().StoredState(rep.Name)
 		}
 		if opt.Authored {
 			state = CapState{Disabled: true, Authored: true}
@@ -202,7 +202,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
 		}
 	}
-	if _, err := r.Resync(ctx); err != nil {
+	if _, err := r.resyncAll(ctx); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -409,14 +409,14 @@ func (r *Registry) Remove(ctx context.Context, name string) error {
 		}
 		return hint.With(fmt.Errorf("%w: %s ships with Wrasse, so it cannot be removed; it can be switched off", ErrReadOnly, c.Name), disableHint(c.Name))
 	}
-	state, _ := r.State(c.Name)
+	state, _ := r.Hook().StoredState(c.Name)
 	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
 		return err
 	}
 	if err := r.forgetState(c.Name); err != nil {
 		r.log.Warn("forget state of removed capability", "capability", c.Name, "error", err)
 	}
-	_, err = r.Resync(ctx)
+	_, err = r.resyncAll(ctx)
 	return err
 }
 
@@ -550,7 +550,7 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 		if err := r.storeState(it.Name, it.state); err != nil {
 			return err
 		}
-		_, err := r.Resync(ctx)
+		_, err := r.resyncAll(ctx)
 		return err
 	}
 	var names []string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
 
@@ -281,7 +282,7 @@ func TestRemoveRestoreAndTrashExpiry(t *testing.T) {
 	if err := r.Remove(ctx, "../notes"); !errors.Is(err, cerebellum.ErrNotFound) {
 		t.Fatalf("path-like name: %v", err)
 	}
-	if err := r.Enable("notes", nil); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("notes", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Remove(ctx, "notes"); err != nil {
@@ -312,22 +313,22 @@ func TestEnableGrantsOnlyDeclaredPermissions(t *testing.T) {
 	e.addWorkspace("runner", "---\nname: runner\ndescription: R.\npermissions: [exec]\ntools:\n  - name: runner_go\n    description: Go.\n---\nx\n", true)
 	e.addBuiltin("core-thing", "---\nname: core-thing\ndescription: C.\ncore: true\n---\nx\n", false)
 	r := e.open()
-	if err := r.Enable("runner", []string{"network"}); err == nil || !strings.Contains(err.Error(), "does not declare network") {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"network"}); err == nil || !strings.Contains(err.Error(), "does not declare network") {
 		t.Fatalf("undeclared grant: %v", err)
 	}
-	if err := r.Enable("runner", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := r.Get("runner"); strings.Join(c.Granted, ",") != "exec" {
 		t.Fatalf("granted: %v", c.Granted)
 	}
-	if err := r.Disable("runner"); err != nil {
+	if err := manage.New(r, manage.Options{}).Disable("runner"); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := r.Get("runner"); c.State != cerebellum.StateDisabled || strings.Join(c.Granted, ",") != "exec" {
 		t.Fatalf("disabled keeps grants: %+v", c)
 	}
-	if err := r.Disable("core-thing"); !errors.Is(err, cerebellum.ErrReadOnly) {
+	if err := manage.New(r, manage.Options{}).Disable("core-thing"); !errors.Is(err, cerebellum.ErrReadOnly) {
 		t.Fatalf("disabling core: %v", err)
 	}
 }
@@ -345,15 +346,15 @@ func TestResyncDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, _ := r.Pending(); !d.Empty() {
+	if d, _ := manage.New(r, manage.Options{}).Pending(); !d.Empty() {
 		t.Fatalf("pending before edits: %+v", d)
 	}
 	capDir := cerebellum.CapabilitiesDir(e.ws)
 	writeFile(t, filepath.Join(capDir, "change", "SKILL.md"), skill("change", "Changed.", "change_run"))
 	os.RemoveAll(filepath.Join(capDir, "drop"))
 	e.addWorkspace("fresh", skill("fresh", "Fresh."), false)
-	pending, _ := r.Pending()
-	d, err := r.Resync(ctx)
+	pending, _ := manage.New(r, manage.Options{}).Pending()
+	d, err := manage.New(r, manage.Options{}).Resync(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +418,7 @@ func TestAuthoringInstallsDisabled(t *testing.T) {
 	}
 	// It cannot replace what the user installed.
 	e.addWorkspace("mine", skill("mine", "Mine."), false)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	res, _ = r.Call(ctx, sess, "skill_create", []byte(`{"replace":true,"skill_md":"---\nname: mine\ndescription: Hijack.\n---\nx\n"}`))
 	if !res.IsError || !strings.Contains(res.Content, "already installed") {
 		t.Fatalf("authoring replaced a user capability: %+v", res)
@@ -437,7 +438,7 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 	e.addWorkspace("other", skill("other", "Other."), false)
 	r := e.open()
 	ctx := context.Background()
-	if err := r.Disable("realname"); err != nil {
+	if err := manage.New(r, manage.Options{}).Disable("realname"); err != nil {
 		t.Fatal(err)
 	}
 	// Replacing by name trashes the right folder, never an unrelated one.
@@ -470,7 +471,7 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 	// A guide whose folder differs from its name cannot take another's folder.
 	writeFile(t, filepath.Join(in, "x.md"), skill("other-name", "X."))
 	e.addWorkspace("other-name", skill("squatter", "S."), false)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	if _, err := r.Install(ctx, filepath.Join(in, "x.md"), cerebellum.InstallOptions{}); err == nil || !strings.Contains(err.Error(), "used by the capability squatter") {
 		t.Fatalf("folder squatting: %v", err)
 	}
@@ -505,10 +506,10 @@ func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
 	e.addWorkspace("runner", md, true)
 	r := e.open()
 	ctx := context.Background()
-	if err := r.Enable("runner", []string{"exec", "network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec", "network"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Revoke("runner", []string{"network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Revoke("runner", []string{"network"}); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := r.Get("runner"); strings.Join(c.Granted, ",") != "exec" {
@@ -516,7 +517,7 @@ func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
 	}
 	// Editing the plugin code voids the grant until the user reviews it again.
 	writeFile(t, filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner", "plugin", "main.go"), pluginSrc+"\n// changed\n")
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	c, _ := r.Get("runner")
 	if len(c.Granted) != 0 {
 		t.Fatalf("grant survived a code change: %v", c.Granted)
@@ -529,15 +530,15 @@ func TestGrantsLapseWhenCodeChangesAndCanBeRevoked(t *testing.T) {
 		t.Fatalf("no warning about the lapsed grant: %v", c.Manifest.Warnings)
 	}
 	// A hand-made capability reusing a removed one's name gets none of its grants.
-	r.Enable("runner", []string{"exec"})
+	manage.New(r, manage.Options{}).Enable("runner", []string{"exec"})
 	os.RemoveAll(filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner"))
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	e.addWorkspace("runner", strings.Replace(md, "R.", "Impostor.", 1), true)
-	r.Resync(ctx)
+	manage.New(r, manage.Options{}).Resync(ctx)
 	if c, _ := r.Get("runner"); len(c.Granted) != 0 {
 		t.Fatalf("impostor inherited grants: %v", c.Granted)
 	}
-	if err := r.Revoke("runner", nil); err != nil {
+	if err := manage.New(r, manage.Options{}).Revoke("runner", nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 const staleSkill = "---\nname: stale\ndescription: Says which code runs.\npermissions: [exec]\ntools:\n  - name: stale_run\n    description: Says which code runs.\n---\nx\n"
@@ -30,10 +31,10 @@ func grantedStale(t *testing.T) (*cerebellum.Registry, string) {
 	dir := filepath.Join(cerebellum.CapabilitiesDir(r.Workspace()), "stale")
 	writeFile(t, filepath.Join(dir, "SKILL.md"), staleSkill)
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("granted code"))
-	if _, err := r.Resync(context.Background()); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	return r, dir
@@ -50,7 +51,7 @@ func TestPendingEditDoesNotRunWithOldGrants(t *testing.T) {
 	r, dir := grantedStale(t)
 	// Not loaded yet; now the folder changes and nobody applies it.
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("edited code"))
-	if d, err := r.Pending(); err != nil || len(d.Changed) == 0 {
+	if d, err := manage.New(r, manage.Options{}).Pending(); err != nil || len(d.Changed) == 0 {
 		t.Fatalf("the edit is not pending: %+v, %v", d, err)
 	}
 	sess := r.NewSession("c", nil)
@@ -69,13 +70,13 @@ func TestPendingEditDoesNotRunWithOldGrants(t *testing.T) {
 	}
 
 	// Applied, the edit is new code: its grants lapse until given again.
-	if _, err := r.Resync(ctx); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`)); !errors.Is(err, cerebellum.ErrNotGranted) {
 		t.Fatalf("after Resync: %v; want the grants lapsed", err)
 	}
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`)); err != nil || res.Content != "edited code" {
@@ -95,7 +96,7 @@ func TestReloadAfterPendingEditDoesNotRunIt(t *testing.T) {
 		t.Fatalf("granted: %q, %v", res.Content, err)
 	}
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), staleSrc("edited code"))
-	if err := r.Enable("stale", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("stale", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := r.Call(ctx, sess, "stale_run", json.RawMessage(`{}`))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestStatesSurviveReopen: enable/disable, grants and the Authored badge
@@ -29,10 +30,10 @@ func TestStatesSurviveReopen(t *testing.T) {
 		return db, r
 	}
 	db, r := open()
-	if err := r.Enable("runner", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Disable("quiet"); err != nil {
+	if err := manage.New(r, manage.Options{}).Disable("quiet"); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // The guide: its description closed the index and forged a system
@@ -57,7 +58,7 @@ func TestMCPServerTextIsMarked(t *testing.T) {
 	}
 	defer r.Close()
 	// Written by hand, the server is off until the person enables it.
-	if err := r.Enable("notes", nil); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("notes", nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(r.StableIndex(), "- notes (MCP server) — Notes kept by a server.") {

@@ -17,6 +17,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/captest"
 	"github.com/wrasse-app/wrasse/cerebellum/fsclocktest"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // recordHandler keeps every log record, to count them.
@@ -104,7 +105,7 @@ func TestBrokenPluginsLoggedOncePerChange(t *testing.T) {
 
 	first := &recordHandler{}
 	r, snaps := open(first)
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if got := countFailed(r); got != broken {
 		t.Fatalf("%d failed after the check, want %d", got, broken)
 	}
@@ -115,7 +116,7 @@ func TestBrokenPluginsLoggedOncePerChange(t *testing.T) {
 		t.Fatalf("first start logged %d failures in %d lines, want %d in %d", n, all, broken, broken)
 	}
 	// Checking again changes nothing and logs nothing.
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if _, all := first.count("capability failed"); all != broken {
 		t.Fatalf("a second pass logged %d more lines", all-broken)
 	}
@@ -123,7 +124,7 @@ func TestBrokenPluginsLoggedOncePerChange(t *testing.T) {
 
 	second := &recordHandler{}
 	r, snaps = open(second)
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if got := countFailed(r); got != broken || *snaps != 0 {
 		t.Fatalf("restart: %d failed, %d failure snapshots after Open; want %d failed from the remembered verdicts at Open, none after", got, *snaps, broken)
 	}
@@ -140,10 +141,10 @@ func TestBrokenPluginsLoggedOncePerChange(t *testing.T) {
 	if err := os.WriteFile(src, []byte(edited.Plugin+"\n// edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.ResyncFolders(context.Background(), []string{edited.Name}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).ResyncFolders(context.Background(), []string{edited.Name}); err != nil {
 		t.Fatal(err)
 	}
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if got := countFailed(r); got != broken {
 		t.Fatalf("%d failed after the edit and check, want %d", got, broken)
 	}
@@ -169,7 +170,7 @@ func TestResyncFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if d, err := r.Resync(ctx); err != nil || !d.Empty() {
+	if d, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil || !d.Empty() {
 		t.Fatalf("first resync %+v %v", d, err)
 	}
 	e.addWorkspace("beta", skill("beta", "B edited."), false)
@@ -178,17 +179,17 @@ func TestResyncFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Pending, one folder at a time: what was noticed before still counts.
-	if d, err := r.PendingFolders([]string{"beta"}); err != nil || strings.Join(d.Changed, ",") != "beta" || len(d.Added)+len(d.Removed) != 0 {
+	if d, err := manage.New(r, manage.Options{}).PendingFolders([]string{"beta"}); err != nil || strings.Join(d.Changed, ",") != "beta" || len(d.Added)+len(d.Removed) != 0 {
 		t.Fatalf("pending beta: %+v %v", d, err)
 	}
-	d, err := r.PendingFolders([]string{"delta", ".hidden", "_x"})
+	d, err := manage.New(r, manage.Options{}).PendingFolders([]string{"delta", ".hidden", "_x"})
 	if err != nil || strings.Join(d.Changed, ",") != "beta" || strings.Join(d.Added, ",") != "delta" {
 		t.Fatalf("pending beta+delta: %+v %v", d, err)
 	}
 	if c, _ := r.Get("beta"); c.Description() != "B." {
 		t.Fatal("PendingFolders applied a change")
 	}
-	d, err = r.ResyncFolders(ctx, []string{"gamma"})
+	d, err = manage.New(r, manage.Options{}).ResyncFolders(ctx, []string{"gamma"})
 	if err != nil || strings.Join(d.Changed, ",") != "beta" || strings.Join(d.Added, ",") != "delta" || strings.Join(d.Removed, ",") != "gamma" {
 		t.Fatalf("resync: %+v %v", d, err)
 	}
@@ -204,7 +205,7 @@ func TestResyncFolders(t *testing.T) {
 	if got := strings.Join(folders, ","); got != "alpha,beta,delta" {
 		t.Fatalf("workspace folders %s, want alpha,beta,delta in order", got)
 	}
-	if d, err := r.Resync(ctx); err != nil || !d.Empty() {
+	if d, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil || !d.Empty() {
 		t.Fatalf("a full Resync after the folder one found %+v %v", d, err)
 	}
 }
@@ -302,7 +303,7 @@ func TestVerifiedBuiltinsAreNotChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if l.checks["tidy"] != 0 || l.checks["messy"] != 1 {
 		t.Fatalf("checks %v: want none of the verified plugin and one of the changed one", l.checks)
 	}
@@ -323,17 +324,17 @@ func TestResyncWithNothingChangedKeepsTheSnapshot(t *testing.T) {
 	}
 	ctx := context.Background()
 	before := r.Snapshot()
-	if d, err := r.Resync(ctx); err != nil || !d.Empty() {
+	if d, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil || !d.Empty() {
 		t.Fatalf("resync %+v %v", d, err)
 	}
-	if d, err := r.ResyncFolders(ctx, []string{"alpha"}); err != nil || !d.Empty() {
+	if d, err := manage.New(r, manage.Options{}).ResyncFolders(ctx, []string{"alpha"}); err != nil || !d.Empty() {
 		t.Fatalf("folder resync %+v %v", d, err)
 	}
 	if r.Snapshot() != before {
 		t.Fatal("a Resync with nothing changed published a new snapshot")
 	}
 	e.states["alpha"] = cerebellum.CapState{Disabled: true}
-	if _, err := r.Resync(ctx); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := r.Get("alpha"); c.State != cerebellum.StateDisabled {

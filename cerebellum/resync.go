@@ -37,7 +37,7 @@ func (d Diff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) =
 // The diff is against the last applied state, which is remembered across
 // runs (Options.AppliedState), so `wrasse caps resync` in a new process
 // still reports the edits made since the previous Resync.
-func (r *Registry) Resync(ctx context.Context) (Diff, error) {
+func (r *Registry) resyncAll(ctx context.Context) (Diff, error) {
 	r.resyncMu.Lock()
 	defer r.resyncMu.Unlock()
 	r.appliedOnce()
@@ -364,7 +364,7 @@ func (d *Diff) settle(before, after map[string]string) {
 
 // Pending compares the folders on disk with the last applied state without
 // applying anything: what a Resync would report.
-func (r *Registry) Pending() (Diff, error) {
+func (r *Registry) pendingAll() (Diff, error) {
 	scanned, err := r.scan()
 	if err != nil {
 		return Diff{}, err
@@ -394,9 +394,9 @@ func (r *Registry) pending(scanned []*Capability) (Diff, error) {
 // them), and in any a PendingFolders call noticed before, reading only
 // those: the rest of the scan is kept as the last Resync left it. It is
 // Resync for when the changed folders are known; with none it is Resync.
-func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, error) {
+func (r *Registry) resyncFolders(ctx context.Context, folders []string) (Diff, error) {
 	if r.opts.Workspace == "" || len(folders) == 0 {
-		return r.Resync(ctx)
+		return r.resyncAll(ctx)
 	}
 	r.resyncMu.Lock()
 	defer r.resyncMu.Unlock()
@@ -431,9 +431,9 @@ func (r *Registry) ResyncFolders(ctx context.Context, folders []string) (Diff, e
 // PendingFolders is Pending when the changed folders are known: it reads
 // only those (and the ones noticed before without a Resync since) and
 // reports what a Resync would change, applying nothing.
-func (r *Registry) PendingFolders(folders []string) (Diff, error) {
+func (r *Registry) pendingFolders(folders []string) (Diff, error) {
 	if r.opts.Workspace == "" || len(folders) == 0 {
-		return r.Pending()
+		return r.pendingAll()
 	}
 	r.scanMu.Lock()
 	r.mu.Lock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/captest"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // BenchmarkResyncEdit measures a folder Resync after one capability's
@@ -43,7 +44,7 @@ func BenchmarkResyncEdit(b *testing.B) {
 			}
 			defer r.Close()
 			ctx := context.Background()
-			if _, err := r.Resync(ctx); err != nil {
+			if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 				b.Fatal(err)
 			}
 			target := caps[n/2]
@@ -57,7 +58,7 @@ func BenchmarkResyncEdit(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				d, err := r.ResyncFolders(ctx, []string{target.Name})
+				d, err := manage.New(r, manage.Options{}).ResyncFolders(ctx, []string{target.Name})
 				if err != nil || len(d.Changed) != 1 {
 					b.Fatalf("%+v %v", d, err)
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // QA (session 4): the Resync diff is by content, so a capability whose
@@ -84,15 +85,15 @@ func TestResyncReportsCollateralChanges(t *testing.T) {
 						}
 						touched = append(touched, ed.gone)
 					}
-					pending, err := r.Pending()
+					pending, err := manage.New(r, manage.Options{}).Pending()
 					if err != nil {
 						t.Fatal(err)
 					}
 					var d cerebellum.Diff
 					if folders {
-						d, err = r.ResyncFolders(context.Background(), touched)
+						d, err = manage.New(r, manage.Options{}).ResyncFolders(context.Background(), touched)
 					} else {
-						d, err = r.Resync(context.Background())
+						d, err = manage.New(r, manage.Options{}).Resync(context.Background())
 					}
 					if err != nil {
 						t.Fatal(err)

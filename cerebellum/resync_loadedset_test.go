@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // QA (session 4): a capability loaded in a conversation, removed from disk
@@ -33,13 +34,13 @@ func TestRemovedThenReaddedCapabilityIsNotLoadedAgain(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(cerebellum.CapabilitiesDir(e.ws), "back")); err != nil {
 		t.Fatal(err)
 	}
-	if d, err := r.Resync(ctx); err != nil || !slices.Equal(d.Removed, []string{"back"}) {
+	if d, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil || !slices.Equal(d.Removed, []string{"back"}) {
 		t.Fatalf("resync after removal: %+v %v", d, err)
 	}
 	// No request of the conversation happens here (none asks for
 	// LoadedNames with the live session).
 	e.addWorkspace("back", md, true)
-	if d, err := r.Resync(ctx); err != nil || !slices.Equal(d.Added, []string{"back"}) {
+	if d, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil || !slices.Equal(d.Added, []string{"back"}) {
 		t.Fatalf("resync after re-adding: %+v %v", d, err)
 	}
 	if names := r.LoadedNames(sess); slices.Contains(names, "back") {
@@ -58,7 +59,7 @@ func TestVanishedCapabilityLeavesLoadedSets(t *testing.T) {
 	type step func(t *testing.T, e *env, r *cerebellum.Registry)
 	resync := func(t *testing.T, r *cerebellum.Registry) {
 		t.Helper()
-		if _, err := r.Resync(context.Background()); err != nil {
+		if _, err := manage.New(r, manage.Options{}).Resync(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,12 +83,12 @@ func TestVanishedCapabilityLeavesLoadedSets(t *testing.T) {
 		resync(t, r)
 	}
 	disable := func(t *testing.T, _ *env, r *cerebellum.Registry) {
-		if err := r.Disable("back"); err != nil {
+		if err := manage.New(r, manage.Options{}).Disable("back"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	enable := func(t *testing.T, _ *env, r *cerebellum.Registry) {
-		if err := r.Enable("back", nil); err != nil {
+		if err := manage.New(r, manage.Options{}).Enable("back", nil); err != nil {
 			t.Fatal(err)
 		}
 	}

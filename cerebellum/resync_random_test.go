@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestResyncEqualsRebuild: over random sequences of edits, additions and
@@ -84,9 +85,9 @@ func TestResyncEqualsRebuild(t *testing.T) {
 				var d cerebellum.Diff
 				var err error
 				if rng.IntN(3) == 0 {
-					d, err = r.Resync(ctx)
+					d, err = manage.New(r, manage.Options{}).Resync(ctx)
 				} else {
-					d, err = r.ResyncFolders(ctx, touched)
+					d, err = manage.New(r, manage.Options{}).ResyncFolders(ctx, touched)
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 const settingsSkill = `---
@@ -69,7 +70,7 @@ func openSettings(t *testing.T, store cerebellum.SettingsStore) (*cerebellum.Reg
 
 func TestSettingsListDefaultsAndValues(t *testing.T) {
 	r, _ := openSettings(t, nil)
-	if err := r.SetSetting("runner", "timeout", "90s"); err != nil {
+	if err := manage.New(r, manage.Options{}).SetSetting("runner", "timeout", "90s"); err != nil {
 		t.Fatal(err)
 	}
 	vals, err := r.Settings("runner")
@@ -110,7 +111,7 @@ func TestSetSettingValidates(t *testing.T) {
 		{"nope", "timeout", "1s", cerebellum.ErrNotFound, nil},
 	}
 	for _, tc := range cases {
-		err := r.SetSetting(tc.cap, tc.key, tc.value)
+		err := manage.New(r, manage.Options{}).SetSetting(tc.cap, tc.key, tc.value)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("SetSetting(%s, %s, %q) = %v; want %v", tc.cap, tc.key, tc.value, err, tc.want)
 			continue
@@ -155,7 +156,7 @@ func TestSettingChangeReloadsWithNewValues(t *testing.T) {
 	var reasons []string
 	cancel := r.Subscribe(func(c cerebellum.Change) { reasons = append(reasons, c.Reason) })
 	defer cancel()
-	if err := r.SetSetting("runner", "allowedHosts", " a.com, b.org "); err != nil {
+	if err := manage.New(r, manage.Options{}).SetSetting("runner", "allowedHosts", " a.com, b.org "); err != nil {
 		t.Fatal(err)
 	}
 	call()
@@ -164,7 +165,7 @@ func TestSettingChangeReloadsWithNewValues(t *testing.T) {
 	if n != 2 || !maps.Equal(got, want) {
 		t.Fatalf("load after the change %d with %v; want 2 with %v", n, got, want)
 	}
-	if err := r.ResetSetting("runner", "allowedHosts"); err != nil {
+	if err := manage.New(r, manage.Options{}).ResetSetting("runner", "allowedHosts"); err != nil {
 		t.Fatal(err)
 	}
 	call()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestStableIndexFollowsSnapshots: the stable index, rendered once per
@@ -23,7 +24,7 @@ func TestStableIndexFollowsSnapshots(t *testing.T) {
 		t.Fatalf("index:\n%s", first)
 	}
 	e.addWorkspace("alpha", skill("alpha", "Reads the tides."), false)
-	if _, err := r.ResyncFolders(context.Background(), []string{"alpha"}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).ResyncFolders(context.Background(), []string{"alpha"}); err != nil {
 		t.Fatal(err)
 	}
 	edited := r.StableIndex()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
@@ -39,7 +40,7 @@ func TestConcurrentStateChangesLoseNothing(t *testing.T) {
 	}
 	t.Cleanup(func() { r.Close() })
 	for i := range revoked {
-		if err := r.Enable(fmt.Sprintf("revoke-%d", i), perms); err != nil {
+		if err := manage.New(r, manage.Options{}).Enable(fmt.Sprintf("revoke-%d", i), perms); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,15 +58,15 @@ func TestConcurrentStateChangesLoseNothing(t *testing.T) {
 	// revokes of one permission each: 52 goroutines.
 	for i := range granted {
 		for _, p := range perms {
-			run(func() error { return r.Enable(fmt.Sprintf("grant-%d", i), []string{p}) })
+			run(func() error { return manage.New(r, manage.Options{}).Enable(fmt.Sprintf("grant-%d", i), []string{p}) })
 		}
 	}
 	for i := range toggled {
-		run(func() error { return r.Disable(fmt.Sprintf("toggle-%d", i)) })
+		run(func() error { return manage.New(r, manage.Options{}).Disable(fmt.Sprintf("toggle-%d", i)) })
 	}
 	for i := range revoked {
 		for _, p := range perms[1:] {
-			run(func() error { return r.Revoke(fmt.Sprintf("revoke-%d", i), []string{p}) })
+			run(func() error { return manage.New(r, manage.Options{}).Revoke(fmt.Sprintf("revoke-%d", i), []string{p}) })
 		}
 	}
 	wg.Wait()
@@ -81,7 +82,7 @@ func TestConcurrentStateChangesLoseNothing(t *testing.T) {
 	}
 	all := slices.Sorted(slices.Values(perms))
 	for _, c := range r.List() {
-		st, err := r.State(c.Name)
+		st, err := manage.New(r, manage.Options{}).State(c.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // bigServer is an MCP capability "big" whose server lists n tools with
@@ -26,7 +27,7 @@ func bigServer(t *testing.T, n, budget int) (*cerebellum.Registry, *env) {
 	}
 	t.Cleanup(func() { r.Close() })
 	// Written by hand, the server is off until the person enables it.
-	if err := r.Enable("big", nil); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("big", nil); err != nil {
 		t.Fatal(err)
 	}
 	var tools []cerebellum.RemoteTool

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // checkLoader is the fake loader that is also a Checker and SourceChecker,
@@ -84,7 +85,7 @@ func TestUngrantedPluginNoPathRunsIt(t *testing.T) {
 		ctx := context.Background()
 		for _, grant := range [][]string{nil, {"exec"}} {
 			if grant != nil {
-				if err := r.Enable("runner", grant); err != nil {
+				if err := manage.New(r, manage.Options{}).Enable("runner", grant); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -119,7 +120,7 @@ func TestUngrantedPluginNoPathRunsIt(t *testing.T) {
 			if sess.IsLoaded("runner") {
 				t.Errorf("pinned=%v grant=%v: the conversation counts the ungranted plugin loaded", pinned, grant)
 			}
-			r.CheckPlugins(ctx, 2)
+			manage.New(r, manage.Options{}).CheckPlugins(ctx, 2)
 			if n := l.ran("runner"); n != 0 {
 				t.Fatalf("pinned=%v grant=%v: the plugin was loaded or run-checked %d times before all its grants", pinned, grant, n)
 			}
@@ -149,7 +150,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 	dir := filepath.Join(cerebellum.CapabilitiesDir(e.ws), "runner")
 	grantAll := func() {
 		t.Helper()
-		if err := r.Enable("runner", []string{"exec", "network"}); err != nil {
+		if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec", "network"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,7 +162,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 	if err := call(); err != nil {
 		t.Fatalf("granted: %v", err)
 	}
-	if err := r.Revoke("runner", []string{"network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Revoke("runner", []string{"network"}); err != nil {
 		t.Fatal(err)
 	}
 	if l.closes["runner"] != 1 {
@@ -190,7 +191,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 		if ed.src != "" {
 			writeFile(t, filepath.Join(dir, "plugin", "main.go"), ed.src)
 		}
-		if _, err := r.Resync(ctx); err != nil {
+		if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if err := call(); !errors.Is(err, ed.want) {
@@ -202,7 +203,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 		// Put the granted code back; its grants lapsed with the edit.
 		writeFile(t, filepath.Join(dir, "SKILL.md"), attackRunner)
 		writeFile(t, filepath.Join(dir, "plugin", "main.go"), pluginSrc)
-		if _, err := r.Resync(ctx); err != nil {
+		if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 			t.Fatal(err)
 		}
 		grantAll()
@@ -211,7 +212,7 @@ func TestGrantsAfterEdits(t *testing.T) {
 	// Without the permission line it declares nothing: it runs, granted
 	// nothing (the old grants were for the old SKILL.md).
 	writeFile(t, filepath.Join(dir, "SKILL.md"), strings.Replace(attackRunner, "permissions: [exec, network]\n", "", 1))
-	if _, err := r.Resync(ctx); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Resync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if c := stateOf(t, r, "runner"); len(c.Granted) != 0 {
@@ -236,7 +237,7 @@ func TestGuideWithPermissionsAndSourceNeverLoads(t *testing.T) {
 			t.Logf("%s: %v", c.tool, err)
 		}
 	}
-	r.CheckPlugins(context.Background(), 2)
+	manage.New(r, manage.Options{}).CheckPlugins(context.Background(), 2)
 	if n := l.ran("sneaky"); n != 0 {
 		t.Errorf("a guide's plugin/ source was loaded %d times", n)
 	}

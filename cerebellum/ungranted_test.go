@@ -9,6 +9,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // A workspace plugin whose declared permissions are not granted is listed
@@ -67,14 +68,14 @@ func TestUngrantedPluginIsNeverLoaded(t *testing.T) {
 		t.Errorf("tool_search loaded the ungranted plugin:\n%s", res.Content)
 	}
 
-	if err := r.Enable("runner", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = r.Call(ctx, sess, "runner_go", json.RawMessage(`{}`))
 	if !errors.Is(err, cerebellum.ErrNotGranted) || !strings.Contains(err.Error(), "needs the network permission, which the user has not granted, and none of its code runs until all are granted; ask the user to grant it") {
 		t.Fatalf("with exec granted: %v", err)
 	}
-	if err := r.Enable("runner", []string{"network"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("runner", []string{"network"}); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx, sess, "runner_go", json.RawMessage(`{}`)); err != nil || res.Content != "runner_go {}" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
@@ -58,7 +59,7 @@ func TestValidationNeverRunsUngrantedPlugins(t *testing.T) {
 		t.Fatal("Init ran without the exec grant")
 	}
 	// Once the user grants exec it runs.
-	if err := r.Enable("pwn", []string{"exec"}); err != nil {
+	if err := manage.New(r, manage.Options{}).Enable("pwn", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx, sess, "pwn_run", []byte(`{}`)); err != nil || res.Content != "ran" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // TestBillionLaughsInTheWorkspace is issue 10's reproduction end to end at
@@ -52,7 +53,7 @@ func TestBillionLaughsInTheWorkspace(t *testing.T) {
 	if idx := r.Index(nil); strings.Contains(idx, "laughs") || !strings.Contains(idx, "notes") {
 		t.Fatalf("index: %q; want notes and not the failed laughs", idx)
 	}
-	r.CheckPlugins(ctx, 0)
+	manage.New(r, manage.Options{}).CheckPlugins(ctx, 0)
 
 	sess := r.NewSession("c", nil)
 	res, err := r.Call(ctx, sess, "skill_list", []byte(`{"filter":"failed"}`))

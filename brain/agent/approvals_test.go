@@ -13,6 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // issueTable is the table of issue 22: after the person approved the
@@ -120,7 +121,7 @@ func TestAllowedCommandPatterns(t *testing.T) {
 			tc("c3", "shell_exec", `{"command":"git stash"}`), tc("c4", "shell_exec", `{"command":"GIT_DIR=/tmp/x git status"}`)),
 		text("done"))
 	e := newEnv(t, prov)
-	if err := e.reg.SetSetting("shell", agent.AllowedCommandsSetting, "git status, go test ./..."); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).SetSetting("shell", agent.AllowedCommandsSetting, "git status, go test ./..."); err != nil {
 		t.Fatal(err)
 	}
 	id, err := e.agent(func(o *agent.Options) { o.GateEnv = gateEnv(e.dir) }).Turn(t.Context(), e.conv(), "check", nil)
@@ -233,7 +234,7 @@ func TestHostGatingHeadlessAndTrusted(t *testing.T) {
 	prov := newProvider(t, fetchCall("c1", "https://c.example/?q=1"), fetchCall("c2", "https://docs.trusted.example/a"), text("done"))
 	e := newEnv(t, prov)
 	e.reg = webRegistry(t, e.rt)
-	if err := e.reg.SetSetting("web", agent.TrustedHostsSetting, "*.trusted.example"); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).SetSetting("web", agent.TrustedHostsSetting, "*.trusted.example"); err != nil {
 		t.Fatal(err)
 	}
 	id, err := e.agent(func(o *agent.Options) { o.Approver = gate.DenyAll{} }).Turn(t.Context(), e.conv(), "read", nil)

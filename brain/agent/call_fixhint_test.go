@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestFailedCallStoresItsFix(t *testing.T) {
 		text("Weather is off."),
 	)
 	e := newEnv(t, prov)
-	if err := e.reg.Disable("weather"); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).Disable("weather"); err != nil {
 		t.Fatal(err)
 	}
 	id, err := e.agent().Turn(t.Context(), e.conv(), "Weather in Lyon?", nil)

@@ -17,6 +17,7 @@ import (
 	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
@@ -97,7 +98,7 @@ func TestShellParserDisagreesWithSh(t *testing.T) {
 			}
 			defer reg.Close()
 			if tt.allowed != "" {
-				if err := reg.SetSetting("shell", agent.AllowedCommandsSetting, tt.allowed); err != nil {
+				if err := manage.New(reg, manage.Options{}).SetSetting("shell", agent.AllowedCommandsSetting, tt.allowed); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -185,10 +186,10 @@ func TestCurlReachesAHostNoOneWasAskedAbout(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer reg.Close()
-			if err := reg.SetSetting("shell", agent.AllowedCommandsSetting, "curl"); err != nil {
+			if err := manage.New(reg, manage.Options{}).SetSetting("shell", agent.AllowedCommandsSetting, "curl"); err != nil {
 				t.Fatal(err)
 			}
-			if err := reg.SetSetting("web", agent.TrustedHostsSetting, "docs.example"); err != nil {
+			if err := manage.New(reg, manage.Options{}).SetSetting("web", agent.TrustedHostsSetting, "docs.example"); err != nil {
 				t.Fatal(err)
 			}
 			b, _ := json.Marshal(map[string]string{"command": cmd})

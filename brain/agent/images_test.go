@@ -22,6 +22,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
@@ -72,7 +73,7 @@ func picsRegistry(t *testing.T, pic []byte) (*cerebellum.Registry, *store.DB) {
 	}
 	t.Cleanup(func() { reg.Close() })
 	// Written by hand, the server is off until the person enables it.
-	if err := reg.Enable("pics", nil); err != nil {
+	if err := manage.New(reg, manage.Options{}).Enable("pics", nil); err != nil {
 		t.Fatal(err)
 	}
 	// Connected once, as Test in Settings does, so its tools are known.

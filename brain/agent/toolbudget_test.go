@@ -22,6 +22,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
@@ -81,7 +82,7 @@ func hugeRegistry(t *testing.T) (*cerebellum.Registry, *store.DB, int) {
 	}
 	t.Cleanup(func() { reg.Close() })
 	// Written by hand, the server is off until the person enables it.
-	if err := reg.Enable("huge", nil); err != nil {
+	if err := manage.New(reg, manage.Options{}).Enable("huge", nil); err != nil {
 		t.Fatal(err)
 	}
 	return reg, db, budget

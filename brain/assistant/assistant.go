@@ -18,6 +18,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/tasks"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins"
 	"github.com/wrasse-app/wrasse/plugins/codemode"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
@@ -67,6 +68,9 @@ type App struct {
 	db   *store.DB
 	host *plugins.Host
 	reg  *cerebellum.Registry
+	// mgr changes reg's capabilities (install, trash, resync, state and
+	// settings writes); reg alone serves conversations.
+	mgr *manage.Manager
 
 	closers []io.Closer
 
@@ -184,6 +188,7 @@ func Open(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.reg = reg
+	a.mgr = manage.New(reg, manage.Options{})
 	if a.caller, err = a.newCaller(); err != nil {
 		a.Close()
 		return nil, err

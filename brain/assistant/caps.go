@@ -155,7 +155,7 @@ func (a *App) Trash() ([]cerebellum.Trashed, error) { return a.reg.Trash() }
 func (a *App) Enable(name string, grant []string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Enable(name, grant)
+	return a.mgr.Enable(name, grant)
 }
 
 // EnableShown enables an MCP capability whose command the person read
@@ -165,14 +165,14 @@ func (a *App) Enable(name string, grant []string) error {
 func (a *App) EnableShown(name string, grant []string, shown string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.EnableShown(name, grant, shown)
+	return a.mgr.EnableShown(name, grant, shown)
 }
 
 // Disable switches a capability off.
 func (a *App) Disable(name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Disable(name)
+	return a.mgr.Disable(name)
 }
 
 // Revoke withdraws granted permissions (all when perms is empty) and
@@ -185,7 +185,7 @@ func (a *App) Revoke(name string, perms []string) ([]string, error) {
 		return nil, err
 	}
 	had := append([]string(nil), before.Granted...)
-	if err := a.reg.Revoke(name, perms); err != nil {
+	if err := a.mgr.Revoke(name, perms); err != nil {
 		return nil, err
 	}
 	after, err := a.reg.Get(name)
@@ -209,18 +209,18 @@ func (a *App) Revoke(name string, perms []string) ([]string, error) {
 func (a *App) Resync(ctx context.Context) (cerebellum.Diff, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Resync(ctx)
+	return a.mgr.Resync(ctx)
 }
 
 // Pending reports what a Resync would apply, without applying it.
-func (a *App) Pending() (cerebellum.Diff, error) { return a.reg.Pending() }
+func (a *App) Pending() (cerebellum.Diff, error) { return a.mgr.Pending() }
 
 // Watch reports hand edits of the capability folders as EventDisk events
 // until ctx ends, applying them at once when config.json says autoResync
 // (or apply is set). It returns when the watcher is running.
 func (a *App) Watch(ctx context.Context, apply bool) error {
 	auto := apply || a.Model().AutoResync
-	err := watch.Registry(ctx, a.reg, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
+	err := watch.Registry(ctx, a.mgr, auto, watch.Options{Logger: a.log}, func(n watch.Notice) {
 		a.subs.publish(Event{Kind: EventDisk, Diff: n.Diff, Applied: n.Applied, Err: n.Err})
 	})
 	if err != nil {
@@ -239,7 +239,7 @@ func (a *App) SetSetting(name, key, value string) error {
 		return err
 	}
 	a.mu.Lock()
-	err := a.reg.SetSetting(name, key, value)
+	err := a.mgr.SetSetting(name, key, value)
 	a.mu.Unlock()
 	if err == nil {
 		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})
@@ -250,7 +250,7 @@ func (a *App) SetSetting(name, key, value string) error {
 // ResetSetting puts one setting of a capability back to its default.
 func (a *App) ResetSetting(name, key string) error {
 	a.mu.Lock()
-	err := a.reg.ResetSetting(name, key)
+	err := a.mgr.ResetSetting(name, key)
 	a.mu.Unlock()
 	if err == nil {
 		a.subs.publish(Event{Kind: EventSettings, Names: []string{name}})

@@ -205,7 +205,7 @@ func (a *App) SetMCPNetwork(name string, on bool) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.SetNetwork(name, on)
+	return a.mgr.SetNetwork(name, on)
 }
 
 // SignOutMCP forgets the sign-in tokens of MCP server name, so it asks to

@@ -47,7 +47,7 @@ func TestAddMCPEnabledByHandDisabledByImport(t *testing.T) {
 			if res.Name != "everything" || res.Report.Kind != cerebellum.KindMCP || res.Disabled != tt.imported {
 				t.Fatalf("result %+v (kind %s), want everything, mcp, disabled=%v", res, res.Report.Kind, tt.imported)
 			}
-			st, err := a.reg.State("everything")
+			st, err := a.mgr.State("everything")
 			if err != nil {
 				t.Fatal(err)
 			}

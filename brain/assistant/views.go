@@ -94,4 +94,4 @@ func (c Capabilities) Catalog(name string) (cerebellum.Catalog, bool, error) {
 
 // CheckPlugins checks the plugin capabilities not checked yet, so a listing
 // shows broken plugins before their first call (cerebellum.Registry.CheckPlugins).
-func (a *App) CheckPlugins(ctx context.Context) { a.reg.CheckPlugins(ctx, 0) }
+func (a *App) CheckPlugins(ctx context.Context) { a.mgr.CheckPlugins(ctx, 0) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins"
 )
 
@@ -63,10 +64,10 @@ func TestSettingsReachThePlugin(t *testing.T) {
 		}
 	}
 	call("hello loud=false")
-	if err := reg.SetSetting("echo-settings", "greeting", "ahoy"); err != nil {
+	if err := manage.New(reg, manage.Options{}).SetSetting("echo-settings", "greeting", "ahoy"); err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.SetSetting("echo-settings", "loud", "TRUE"); err != nil {
+	if err := manage.New(reg, manage.Options{}).SetSetting("echo-settings", "loud", "TRUE"); err != nil {
 		t.Fatal(err)
 	}
 	call("ahoy loud=true")

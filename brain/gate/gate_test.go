@@ -15,6 +15,7 @@ import (
 	builtin "github.com/wrasse-app/wrasse/brain/cerebellum"
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
@@ -322,14 +323,14 @@ func TestPatternsFollowRegistryState(t *testing.T) {
 	}
 	n := len(reg.Snapshot().Patterns())
 	for i := 0; i < 3; i++ {
-		if _, err := reg.Resync(t.Context()); err != nil {
+		if _, err := manage.New(reg, manage.Options{}).Resync(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got := len(reg.Snapshot().Patterns()); got != n {
 		t.Errorf("patterns after resyncs = %d, want %d", got, n)
 	}
-	if err := reg.SetState("policy", cerebellum.CapState{Disabled: true}); err != nil {
+	if err := manage.New(reg, manage.Options{}).SetState("policy", cerebellum.CapState{Disabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	if v := gate.Check(reg.Snapshot(), "shell_exec", args); len(v.Matches) != 0 || !v.Destructive {

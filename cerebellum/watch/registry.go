@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // Notice reports changes found on disk.
@@ -20,9 +21,9 @@ type Notice struct {
 	Err error
 }
 
-// Registry watches a registry's workspace capability folder. After each
-// quiet burst of edits it either applies them (auto) or computes what a
-// Resync would change, and tells notify; either way only the capability
+// Registry watches the workspace capability folder of the registry m
+// manages. After each quiet burst of edits it either applies them (auto)
+// or computes what a Resync would change, and tells notify; either way only the capability
 // folders the burst touched are read again. Bursts that change nothing (an
 // editor touching a file) are not reported, with one exception: without
 // auto, once changes were reported as waiting, a burst after which
@@ -30,8 +31,8 @@ type Notice struct {
 // empty Diff, so whoever shows "changes on disk" can take it back.
 // (PendingFolders covers every folder noticed since the last Resync, so an
 // empty Diff there means nothing at all waits.)
-func Registry(ctx context.Context, reg *cerebellum.Registry, auto bool, opt Options, notify func(Notice)) error {
-	dir := cerebellum.CapabilitiesDir(reg.Workspace())
+func Registry(ctx context.Context, m *manage.Manager, auto bool, opt Options, notify func(Notice)) error {
+	dir := cerebellum.CapabilitiesDir(m.Registry().Workspace())
 	// waiting: the last notice said changes wait for a Resync. Only the
 	// watcher's own goroutine reads and writes it (bursts are handled one
 	// at a time).
@@ -40,10 +41,10 @@ func Registry(ctx context.Context, reg *cerebellum.Registry, auto bool, opt Opti
 		folders := Folders(dir, paths)
 		var n Notice
 		if auto {
-			n.Diff, n.Err = reg.ResyncFolders(ctx, folders)
+			n.Diff, n.Err = m.ResyncFolders(ctx, folders)
 			n.Applied = n.Err == nil
 		} else {
-			n.Diff, n.Err = reg.PendingFolders(folders)
+			n.Diff, n.Err = m.PendingFolders(folders)
 		}
 		if n.Err == nil && n.Diff.Empty() && !waiting {
 			return

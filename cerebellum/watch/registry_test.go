@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/watch"
 )
 
@@ -109,7 +110,7 @@ func watchRegistry(t *testing.T, ws string, auto bool) (*cerebellum.Registry, <-
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	notices := make(chan watch.Notice, 8)
-	if err := watch.Registry(ctx, reg, auto, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
+	if err := watch.Registry(ctx, manage.New(reg, manage.Options{}), auto, watch.Options{Debounce: 100 * time.Millisecond}, func(n watch.Notice) { notices <- n }); err != nil {
 		t.Fatal(err)
 	}
 	return reg, notices

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func disabledIn(t *testing.T, ws, name string) bool {
 		t.Fatal(err)
 	}
 	defer app.Close()
-	st, err := app.Engine().Registry.State(name)
+	st, err := manage.New(app.Engine().Registry, manage.Options{}).State(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // A server starts only with the files the person approved: a script
@@ -66,7 +67,7 @@ func TestServerStartsOnlyWithApprovedFiles(t *testing.T) {
 	if _, err := loader.Probe(context.Background(), cerebellum.LoadRequest{Capability: c, Workspace: s.ws}); !errors.Is(err, ErrNotApproved) {
 		t.Errorf("Probe after the script changed: %v; want ErrNotApproved", err)
 	}
-	if err := s.reg.EnableShown("tracker", nil, c.ApprovalKey()); err != nil {
+	if err := manage.New(s.reg, manage.Options{}).EnableShown("tracker", nil, c.ApprovalKey()); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.reg.Start(context.Background(), "tracker"); err != nil {
@@ -82,12 +83,12 @@ func TestServerApprovedBeforeFilesWereChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.reg.State("hostile")
+	st, err := manage.New(s.reg, manage.Options{}).State("hostile")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Launch = cerebellum.LaunchKey(c.Manifest.MCP)
-	if err := s.reg.SetState("hostile", st); err != nil {
+	if err := manage.New(s.reg, manage.Options{}).SetState("hostile", st); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := s.reg.Get("hostile"); c.State != cerebellum.StateOK {

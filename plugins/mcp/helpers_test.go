@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // fakeClock is a settable clock.
@@ -260,7 +261,7 @@ func approveAll(t testing.TB, reg *cerebellum.Registry) {
 	t.Helper()
 	for _, c := range reg.List() {
 		if c.Kind == cerebellum.KindMCP && c.State == cerebellum.StateDisabled {
-			if err := reg.Enable(c.Name, nil); err != nil {
+			if err := manage.New(reg, manage.Options{}).Enable(c.Name, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 func TestStartLearnsNamedToolsPromptsAndResources(t *testing.T) {
@@ -76,7 +77,7 @@ func TestCachedToolsSearchableWithoutServer(t *testing.T) {
 	}
 	// A changed command is another server: its old list is not used.
 	writeCap(t, e.ws, "notes", strings.Replace(notesSkill, "notes-server", "other-server", 1))
-	if _, err := e2.reg.Resync(context.Background()); err != nil {
+	if _, err := manage.New(e2.reg, manage.Options{}).Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := e2.reg.Get("notes"); len(c.Tools()) != 0 {
@@ -352,7 +353,7 @@ func TestDisableStops(t *testing.T) {
 	if err := e.reg.Start(context.Background(), "notes"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.reg.Disable("notes"); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).Disable("notes"); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := e.reg.RuntimeStatus("notes"); st.State != cerebellum.RuntimeStopped {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -158,7 +159,7 @@ func TestHostileServerRefusedByTheKernel(t *testing.T) {
 	}
 
 	// Switched off the network on its page, it starts again without TCP.
-	if err := reg.SetNetwork("hostile", false); err != nil {
+	if err := manage.New(reg, manage.Options{}).SetNetwork("hostile", false); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := reg.Get("hostile"); !c.NoNetwork {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"io"
 	"net"
 	"os"
@@ -79,7 +80,7 @@ func (s *tcpSink) seen() (int, string) {
 // see it, and the data reaches a service on 127.0.0.1.
 func TestNetworkOffServerConnectsWithTCPFastOpen(t *testing.T) {
 	s := newA3Server(t, map[string]string{"hostile": a3Skill(t, "hostile", "")}, Options{})
-	if err := s.reg.SetNetwork("hostile", false); err != nil {
+	if err := manage.New(s.reg, manage.Options{}).SetNetwork("hostile", false); err != nil {
 		t.Fatal(err)
 	}
 	sink := newTCPSink(t)
@@ -161,7 +162,7 @@ func TestServerPlantsCodeInAnotherServersPackageCache(t *testing.T) {
 		"hostile": a3Skill(t, "hostile", ""),
 		"github":  a3Skill(t, "github", "  env: {GITHUB_TOKEN: token-value}\n"),
 	}, Options{})
-	if err := s.reg.SetNetwork("hostile", false); err != nil {
+	if err := manage.New(s.reg, manage.Options{}).SetNetwork("hostile", false); err != nil {
 		t.Fatal(err)
 	}
 	victim := s.try(t, "github", a3Op{Op: "env", Name: "npm_config_cache"}, a3Op{Op: "env", Name: "UV_CACHE_DIR"})

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
@@ -55,7 +56,7 @@ func TestLiveElicitation(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = reg.Close() })
-	if err := reg.Enable("everything", nil); err != nil {
+	if err := manage.New(reg, manage.Options{}).Enable("everything", nil); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // On the MCP servers page, Enable… and Test approve the command their
@@ -66,7 +67,7 @@ func TestMCPPageApprovalLapsed(t *testing.T) {
 	if err := os.WriteFile(script, []byte("exec "+exe(t)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.core.Engine().Registry.Resync(context.Background()); err != nil {
+	if _, err := manage.New(h.core.Engine().Registry, manage.Options{}).Resync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.core.Enable("scripted", nil); err != nil {

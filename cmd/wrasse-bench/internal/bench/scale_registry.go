@@ -16,6 +16,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/captest"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // Targets of issue 14 for the capability registry.
@@ -454,13 +455,13 @@ func resyncCosts(ctx context.Context, ws string, caps []captest.Capability, runs
 		return nil, nil, cpu, err
 	}
 	defer reg.Close()
-	if _, err := reg.Resync(ctx); err != nil {
+	if _, err := manage.New(reg, manage.Options{}).Resync(ctx); err != nil {
 		return nil, nil, cpu, err
 	}
 	for i := 0; i < runs; i++ {
 		c0, _ := cpuTime()
 		t0 := time.Now()
-		d, err := reg.Resync(ctx)
+		d, err := manage.New(reg, manage.Options{}).Resync(ctx)
 		unchanged = append(unchanged, time.Since(t0))
 		c1, _ := cpuTime()
 		cpu[0] = append(cpu[0], c1-c0)
@@ -480,7 +481,7 @@ func resyncCosts(ctx context.Context, ws string, caps []captest.Capability, runs
 		}
 		c0, _ := cpuTime()
 		t0 := time.Now()
-		d, err := reg.ResyncFolders(ctx, []string{target.Name})
+		d, err := manage.New(reg, manage.Options{}).ResyncFolders(ctx, []string{target.Name})
 		edited = append(edited, time.Since(t0))
 		c1, _ := cpuTime()
 		cpu[1] = append(cpu[1], c1-c0)

@@ -1,0 +1,72 @@
+package cerebellum
+
+import (
+	"context"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// Hook is the registry's one door for cerebellum/manage, the package that
+// changes the workspace's capabilities (install, trash, resync, state and
+// settings writes, plugin checks). A conversation at run time never needs
+// it: it uses the Registry's methods. Each Hook method is a primitive that
+// must run under the registry's locks or on its private state; the rules
+// built on them (what a grant may name, where a removed folder goes) live
+// in manage.
+type Hook struct{ r *Registry }
+
+// Hook returns the door for cerebellum/manage. Nothing else calls it
+// (manage's TestOnlyManageUsesTheHook checks the tree).
+func (r *Registry) Hook() Hook { return Hook{r} }
+
+// UpdateState reads the stored state of name, lets change edit it, stores
+// the result and publishes a new snapshot, all under the registry's lock,
+// which also guards snapshot assembly: two concurrent toggles never lose
+// one another, and the snapshot published after a change includes it.
+// change sees the capability as it stands in the current snapshot; an
+// error from it leaves everything as it was. A core capability cannot be
+// disabled.
+func (h Hook) UpdateState(name string, change func(c *Capability, st *CapState) error) error {
+	return h.r.updateState(name, change)
+}
+
+// StoredState returns the stored state of a capability.
+func (h Hook) StoredState(name string) (CapState, error) {
+	r := h.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stateLocked(name)
+}
+
+// DeclaredSettings returns the settings c declares, or an error for a
+// capability whose SKILL.md could not be read.
+func (h Hook) DeclaredSettings(c *Capability) ([]skillmd.Setting, error) {
+	return declaredSettings(c)
+}
+
+// SettingsStore is where the values of capability settings are stored.
+func (h Hook) SettingsStore() SettingsStore { return h.r.opts.Settings }
+
+// Reload closes the runtimes of names, so their next call loads them
+// again (with new settings, say), and tells subscribers why.
+func (h Hook) Reload(reason string, names ...string) { h.r.reload(reason, names) }
+
+// Resync rescans both trees, publishes what changed on disk and reports
+// it against the last applied state (see Registry.resyncAll).
+func (h Hook) Resync(ctx context.Context) (Diff, error) { return h.r.resyncAll(ctx) }
+
+// Pending is what Resync would report, applying nothing.
+func (h Hook) Pending() (Diff, error) { return h.r.pendingAll() }
+
+// ResyncFolders is Resync reading only the named workspace folders (and
+// those PendingFolders noticed before).
+func (h Hook) ResyncFolders(ctx context.Context, folders []string) (Diff, error) {
+	return h.r.resyncFolders(ctx, folders)
+}
+
+// PendingFolders is Pending reading only the named workspace folders.
+func (h Hook) PendingFolders(folders []string) (Diff, error) { return h.r.pendingFolders(folders) }
+
+// CheckPlugins checks the plugins not loaded yet and publishes their
+// failures (see Registry.checkPlugins).
+func (h Hook) CheckPlugins(ctx context.Context, workers int) { h.r.checkPlugins(ctx, workers) }
