@@ -163,7 +163,65 @@ var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".g
 	".config/hcloud/cli.toml", ".oci", ".boto", ".config/gsutil", ".wrangler/config", ".config/.wrangler/config",
 	".config/netlify/config.json", ".local/share/com.vercel.cli/auth.json", ".supabase/access-token",
 	".config/stripe/config.toml", ".config/configstore", ".config/helm/repositories.yaml", ".config/tea",
-	".cache/git/credential", ".git-credential-cache", ".local/share/atuin"}
+	".cache/git/credential", ".git-credential-cache", ".local/share/atuin", ".now", ".local/share/now",
+	".config/helm/registry", ".docker/key.pem"}
+
+// movedCredentials are the environment variables that move a credential
+// store away from the name credentialFiles knows, and the files in the
+// folder each names ("" when the variable names the file itself, or a
+// list of files as KUBECONFIG does). The XDG base folders move every
+// entry of credentialFiles under ~/.config, ~/.local/share and ~/.cache
+// (xdgBases).
+var movedCredentials = []struct {
+	env   string
+	files []string
+}{
+	{"DOCKER_CONFIG", []string{"config.json"}}, {"DOCKER_CERT_PATH", []string{"key.pem"}}, {"KUBECONFIG", nil},
+	{"AWS_SHARED_CREDENTIALS_FILE", nil}, {"GNUPGHOME", []string{"private-keys-v1.d", "secring.gpg"}},
+	{"PASSWORD_STORE_DIR", nil}, {"CARGO_HOME", []string{"credentials", "credentials.toml"}}, {"RCLONE_CONFIG", nil},
+	{"HELM_REGISTRY_CONFIG", nil}, {"GH_CONFIG_DIR", []string{"hosts.yml"}}, {"AZURE_CONFIG_DIR", nil},
+	{"CLOUDSDK_CONFIG", nil}, {"NPM_CONFIG_USERCONFIG", nil}, {"PIP_CONFIG_FILE", nil},
+	{"HISTFILE", nil},
+}
+
+// xdgBases are the XDG variables that move the home folder's settings,
+// data and cache folders, and the folder each stands for.
+var xdgBases = []struct{ env, rel string }{
+	{"XDG_CONFIG_HOME", ".config"}, {"XDG_DATA_HOME", ".local/share"}, {"XDG_CACHE_HOME", ".cache"}}
+
+// relocatedCredentials are the credential stores the app's environment
+// moves away from their usual names: each entry of credentialFiles under
+// an XDG base folder again under the folder its variable names, and the
+// stores movedCredentials name. Only absolute values count (a relative
+// one means nothing to a sandbox started elsewhere).
+func relocatedCredentials() []string {
+	var out []string
+	for _, b := range xdgBases {
+		base := os.Getenv(b.env)
+		if !filepath.IsAbs(base) {
+			continue
+		}
+		for _, rel := range credentialFiles {
+			if rest, ok := strings.CutPrefix(rel, b.rel+"/"); ok {
+				out = append(out, filepath.Join(base, rest))
+			}
+		}
+	}
+	for _, m := range movedCredentials {
+		for _, v := range filepath.SplitList(os.Getenv(m.env)) {
+			if !filepath.IsAbs(v) {
+				continue
+			}
+			if m.files == nil {
+				out = append(out, v)
+			}
+			for _, f := range m.files {
+				out = append(out, filepath.Join(v, f))
+			}
+		}
+	}
+	return out
+}
 
 // sshPublic are the entries of ~/.ssh that hold nothing secret: what ssh
 // reads to find and trust hosts, and the public halves of keys. Every
@@ -426,6 +484,11 @@ func (p *Policy) homeSecrets(h string) {
 	}
 	p.NoAccess = append(p.NoAccess, filepath.Join(h, ".ssh", carveMark))
 	p.NoAccess = append(p.NoAccess, sshPrivate(h)...)
+	for _, c := range relocatedCredentials() {
+		if !slices.Contains(p.NoAccess, c) {
+			p.NoAccess = append(p.NoAccess, c)
+		}
+	}
 }
 
 // noneFrom makes path unreachable, except the writable grants in keep

@@ -119,14 +119,18 @@ const chmodRefused = unix.S_ISUID | unix.S_ISGID | 0o020 | 0o002
 
 // createRefused are the mode bits a new file may not be made with:
 // set-user-ID and set-group-ID, as chmod may not set them. Write for the
-// group and others is kept off by the umask instead (forcedUmask), since
-// every program asks for 0666 and lets the umask decide.
+// group and others is kept off by the starting umask instead
+// (startUmask), since every program asks for 0666 and lets the umask
+// decide.
 const createRefused = unix.S_ISUID | unix.S_ISGID
 
-// forcedUmask are the bits every sandbox's umask holds: a process may
-// make its umask stricter, never looser, so what it creates is never
-// writable to the group or others (umask 0 then open 0666 would be).
-const forcedUmask = 0o022
+// startUmask are the bits every sandbox's umask holds when it starts, so
+// what it creates is not writable to the group or others unless the
+// program itself loosens its umask. The filter does not refuse that: a
+// plain filter cannot answer umask() with the real mask, and npm and pip
+// read the mask with umask(0) then umask(old) and chmod by what they read
+// (a faked 0 made them ask for 0777, which the chmod rule refuses).
+const startUmask = 0o022
 
 // createCall is a system call that makes a file: its number, the argument
 // holding its flags (-1 when it always creates) and the one holding the
@@ -193,16 +197,6 @@ func filterProgram(p Policy) []unix.SockFilter {
 	// read: ENOSYS, as on kernels before 5.6, and programs fall back to
 	// openat.
 	prog = append(prog, onCall(unix.SYS_OPENAT2, retErrno(unix.ENOSYS))...)
-	// A umask without forcedUmask's bits is ignored: the call returns 0
-	// (the "previous mask") and changes nothing, so `umask 0` in a script
-	// goes on instead of failing, and what it creates stays 0644.
-	prog = append(prog, onCall(unix.SYS_UMASK,
-		loadArg(0),
-		stmt(bpfAnd, forcedUmask),
-		jump(bpfJeq, forcedUmask, 0, 1),
-		retAllow,
-		retErrno(0))...)
-
 	// Extended attributes as on a file system without them: an ACL
 	// (system.posix_acl_access) opens a file to others as chmod would,
 	// past the mode check above, and Landlock does not govern xattr calls.
@@ -281,8 +275,8 @@ func filterProgram(p Policy) []unix.SockFilter {
 // its life. Call it after Restrict, before running what is confined.
 func Filter(p Policy) error {
 	prog := filterProgram(p)
-	// The filter keeps the umask from loosening; start it at least as strict.
-	unix.Umask(unix.Umask(0) | forcedUmask)
+	// Start with a umask at least as strict as startUmask.
+	unix.Umask(unix.Umask(0) | startUmask)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("%w: no_new_privs: %v", ErrRestrict, err)
 	}
