@@ -87,10 +87,10 @@ func (c *Chat) retry() {
 	if u == nil {
 		return
 	}
-	text := u.text
+	text, images := u.text, u.images
 	c.cur.load(nil, true)
 	c.list.changed(0)
-	c.send(text)
+	c.send(text, images...)
 }
 
 // startTurn runs fn in the background, writing what happens into tr.
