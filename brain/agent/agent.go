@@ -144,13 +144,15 @@ func (a *Agent) Turn(ctx context.Context, id store.ID, userText string, sink Sin
 	if err != nil {
 		return id, fmt.Errorf("continue conversation %s: %w", id, err)
 	}
-	return a.TurnIn(ctx, c, userText, sink)
+	return a.TurnIn(ctx, c, userText, nil, sink)
 }
 
 // TurnIn is Turn on the conversation whose record c the caller read when
 // it entered the turn (App.Turn), so that a turn reads the record once:
-// the agent uses its model and loaded capabilities as c has them.
-func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText string, sink Sink) (store.ID, error) {
+// the agent uses its model and loaded capabilities as c has them. images
+// are pictures the person attached to the message (checked types, raw
+// bytes): stored with it and sent with it in every later request.
+func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText string, images []provider.Image, sink Sink) (store.ID, error) {
 	if sink == nil {
 		sink = Funcs{}
 	}
@@ -176,7 +178,7 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 		hist: a.opts.Memory.take(id)}
 	defer func() { a.opts.Memory.keep(id, t.hist) }()
 	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
-	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText}); err != nil {
+	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText, Images: images}); err != nil {
 		return id, err
 	}
 	return id, t.run()

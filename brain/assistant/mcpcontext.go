@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
@@ -163,13 +164,31 @@ const attachedTextLimit = 200 << 10
 
 // WithAttachments is the message text with its attached resources after
 // it, each in a block naming its server and URI, so the model knows what
-// it reads and where it came from. A message is text only (the
-// conversation stores the user's message as text): an image or other
-// binary content is named with its type and size, not sent.
+// it reads and where it came from. It is text only (what `wrasse mcp
+// resource` prints): an image or other binary content is named with its
+// type and size. A message sent to the model takes its images as images:
+// AttachedMessage.
 func WithAttachments(text string, atts []Attachment) string {
+	out, _ := attachedMessage(text, atts, false)
+	return out
+}
+
+// AttachedMessage is WithAttachments for a message to send: each attached
+// image a model API takes (PNG, JPEG, GIF, WebP within cerebellum's
+// limits, checked as a tool result's are) is returned in images, for
+// TurnOptions.Images, and named in the text where it was attached; an
+// image that fails the check, and any other binary content, is named with
+// the reason it was not sent.
+func AttachedMessage(text string, atts []Attachment) (string, []provider.Image) {
+	return attachedMessage(text, atts, true)
+}
+
+func attachedMessage(text string, atts []Attachment, sendImages bool) (string, []provider.Image) {
 	if len(atts) == 0 {
-		return text
+		return text, nil
 	}
+	var images []provider.Image
+	total := 0
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(text, "\n"))
 	for _, at := range atts {
@@ -181,12 +200,25 @@ func WithAttachments(text string, atts []Attachment) string {
 			mime := c.MIMEType
 			switch {
 			case len(c.Blob) > 0 && c.Text == "":
-				kind := "binary content"
+				kind, why := "binary content", "a message carries text and images only"
 				if strings.HasPrefix(mime, "image/") {
 					kind = "an image"
+					if sendImages {
+						img, reason := checkedImage(c, len(images), total)
+						if reason == "" {
+							images = append(images, img)
+							total += len(img.Data)
+							fmt.Fprintf(&b, "[Attached image %s from MCP server %s (%s, %d bytes): image %d of this message]",
+								uri, at.Server, img.MIMEType, len(img.Data), len(images))
+							continue
+						}
+						why = reason
+					} else {
+						why = "this text carries no images"
+					}
 				}
-				fmt.Fprintf(&b, "[Attached resource %s from MCP server %s: %s (%s, %d bytes), not included: a message carries text only]",
-					uri, at.Server, kind, cmp.Or(mime, "no type"), len(c.Blob))
+				fmt.Fprintf(&b, "[Attached resource %s from MCP server %s: %s (%s, %d bytes), not included: %s]",
+					uri, at.Server, kind, cmp.Or(mime, "no type"), len(c.Blob), why)
 			default:
 				body, cut := c.Text, false
 				if len(body) > attachedTextLimit {
@@ -204,7 +236,28 @@ func WithAttachments(text string, atts []Attachment) string {
 			}
 		}
 	}
-	return b.String()
+	return b.String(), images
+}
+
+// checkedImage is an attached image as a model API takes it, checked
+// the way a tool result's images are (cerebellum.CapResult: type taken
+// from the bytes, size, pixels, decodable), within a message's count and
+// byte limits given the n images of total bytes kept before it; or the
+// reason it is not sent.
+func checkedImage(c mcp.ResourceContent, n, total int) (provider.Image, string) {
+	switch {
+	case n == cerebellum.MaxImages:
+		return provider.Image{}, fmt.Sprintf("a message carries at most %d images", cerebellum.MaxImages)
+	case total+len(c.Blob) > cerebellum.MaxImagesBytes:
+		return provider.Image{}, fmt.Sprintf("a message's images total at most %d bytes", cerebellum.MaxImagesBytes)
+	}
+	res := cerebellum.CapResult(cerebellum.Result{Images: []cerebellum.Image{{MIMEType: c.MIMEType, Data: c.Blob}}}, 0)
+	if len(res.Images) == 0 {
+		// CapResult says why in a note "[image 1 (type) was left out: why]".
+		_, why, _ := strings.Cut(strings.TrimSuffix(res.Content, "]"), "left out: ")
+		return provider.Image{}, cmp.Or(why, "a model API would not take it")
+	}
+	return provider.Image{MIMEType: res.Images[0].MIMEType, Data: res.Images[0].Data}, ""
 }
 
 func truncateUTF8(s string, n int) string {

@@ -1,16 +1,21 @@
 package assistant
 
 import (
+	"bytes"
 	"context"
-	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+	"fmt"
+	"image"
+	"image/png"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 )
 
 // everythingServer is the entry point of server-everything, installed
@@ -145,5 +150,62 @@ func TestPromptText(t *testing.T) {
 	}
 	if len(atts) != 1 || atts[0].MIMEType != "image/png" {
 		t.Errorf("attachments = %+v", atts)
+	}
+}
+
+// pngOf is a real PNG of w×h pixels.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestAttachedMessage(t *testing.T) {
+	pic := pngOf(t, 3, 3)
+	res := func(uri, mime string, blob []byte) Attachment {
+		return Attachment{Server: "s", URI: uri, Contents: []mcp.ResourceContent{{MIMEType: mime, Blob: blob}}}
+	}
+	many := make([]Attachment, cerebellum.MaxImages+1)
+	for i := range many {
+		many[i] = res(fmt.Sprintf("u://%d.png", i), "image/png", pic)
+	}
+	for _, tc := range []struct {
+		name   string
+		atts   []Attachment
+		want   []string
+		images int
+	}{
+		{name: "an image is sent as an image and named in the text", atts: []Attachment{res("u://p.png", "image/png", pic)},
+			want: []string{fmt.Sprintf("Look.\n\n[Attached image u://p.png from MCP server s (image/png, %d bytes): image 1 of this message]", len(pic))}, images: 1},
+		{name: "a mislabelled image goes with the type of its bytes", atts: []Attachment{res("u://p.jpg", "image/jpeg", pic)},
+			want: []string{"(image/png, "}, images: 1},
+		{name: "bytes that are not an image are named with why", atts: []Attachment{res("u://p.png", "image/png", []byte("PNG"))},
+			want: []string{"[Attached resource u://p.png from MCP server s: an image (image/png, 3 bytes), not included: its bytes are not an image]"}},
+		{name: "a type no model takes is named", atts: []Attachment{res("u://p.svg", "image/svg+xml", []byte("<svg xmlns='http://www.w3.org/2000/svg'/>"))},
+			want: []string{"an image (image/svg+xml, ", "not included: "}},
+		{name: "other binary is named", atts: []Attachment{res("u://a.zip", "application/zip", []byte("PK"))},
+			want: []string{"binary content (application/zip, 2 bytes), not included: a message carries text and images only"}},
+		{name: "at most MaxImages images", atts: many,
+			want: []string{fmt.Sprintf("not included: a message carries at most %d images", cerebellum.MaxImages)}, images: cerebellum.MaxImages},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, images := AttachedMessage("Look.", tc.atts)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%.400q lacks %q", got, w)
+				}
+			}
+			if len(images) != tc.images {
+				t.Fatalf("%d images; want %d", len(images), tc.images)
+			}
+			for _, img := range images {
+				if img.MIMEType != "image/png" || !bytes.Equal(img.Data, pic) {
+					t.Errorf("image %s, %d bytes; want the PNG", img.MIMEType, len(img.Data))
+				}
+			}
+		})
 	}
 }

@@ -34,6 +34,11 @@ type TurnOptions struct {
 	// Capabilities, when not nil, are the only capabilities the turn may
 	// use (a scheduled task's list; tool discovery always).
 	Capabilities []string
+	// Images are pictures attached to the message (AttachedMessage gives
+	// them from attached resources): stored with it and sent to a model
+	// that reads images, described to one that does not. Resend and
+	// Regenerate keep the replaced message's images when this is nil.
+	Images []provider.Image
 }
 
 // Turn adds text as the user's message to conversation id (0 starts a new
@@ -55,8 +60,8 @@ func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOption
 // the turn and wait for it. prepare, when set, runs under the claim before
 // the turn (Resend's truncation). The agent runs the turn on the
 // conversation so entered and checks none of this again.
-func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, prepare func() error) (store.ID, error) {
-	if strings.TrimSpace(text) == "" {
+func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnOptions, prepare func(*TurnOptions) error) (store.ID, error) {
+	if strings.TrimSpace(text) == "" && len(opt.Images) == 0 {
 		return id, agent.ErrEmptyMessage
 	}
 	if id == 0 {
@@ -74,7 +79,7 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 	}
 	defer a.release(id)
 	if prepare != nil {
-		if err := prepare(); err != nil {
+		if err := prepare(&opt); err != nil {
 			return id, err
 		}
 		// What prepare changed, read under the claim.
@@ -89,13 +94,17 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 // (the same text regenerates), removes everything after it, and runs the
 // turn again.
 func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
-	return a.enterTurn(ctx, id, text, opt, func() error {
+	return a.enterTurn(ctx, id, text, opt, func(opt *TurnOptions) error {
 		e, err := a.db.Event(id, seq)
 		if err != nil {
 			return fmt.Errorf("message %d of %s: %w", seq, id, err)
 		}
 		if e.Type != store.EventUserMessage {
 			return fmt.Errorf("%w: event %d of %s is a %s, not a message of yours", ErrNotUserMessage, seq, id, e.Type)
+		}
+		if opt.Images == nil {
+			// An edited message keeps the pictures it was sent with.
+			opt.Images = e.Images
 		}
 		if _, err := a.db.TruncateFrom(id, seq); err != nil {
 			return err
@@ -184,7 +193,7 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 	if opt.Started != nil {
 		opt.Started(id)
 	}
-	newID, err := ag.TurnIn(ctx, *c, text, opt.Sink)
+	newID, err := ag.TurnIn(ctx, *c, text, opt.Images, opt.Sink)
 	if err == nil {
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{newID.String()}})
 		return newID, nil

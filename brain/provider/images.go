@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// Image is one picture in a tool result: the raw file bytes (not base64)
-// and its MIME type, one of image/png, image/jpeg, image/gif, image/webp
-// (cerebellum.CapResult checked it before it was stored).
+// Image is one picture in a tool result or a person's message: the raw
+// file bytes (not base64) and its MIME type, one of image/png, image/jpeg,
+// image/gif, image/webp (cerebellum.CapResult, or for a message
+// assistant.AttachedMessage, checked it before it was stored).
 type Image struct {
 	MIMEType string `json:"mimeType"`
 	Data     []byte `json:"data"`
@@ -84,9 +85,24 @@ func VisionModel(model string) bool {
 	return false
 }
 
-// ImageNote is how an image is told to a model that cannot see it.
+// ImageNote is how a tool result's image is told to a model that cannot
+// see it.
 func ImageNote(img Image) string {
 	return fmt.Sprintf("[image attachment (%s, %s): you cannot see it; tell the user the tool returned an image]", img.MIMEType, sizeText(len(img.Data)))
+}
+
+// UserImageNote is how an image the person attached to their message is
+// told to a model that cannot see it.
+func UserImageNote(img Image) string {
+	return fmt.Sprintf("[image attachment (%s, %s): you cannot see it; tell the user this model cannot read images]", img.MIMEType, sizeText(len(img.Data)))
+}
+
+// NoteFor is the note for an image of a message of role r.
+func NoteFor(r Role, img Image) string {
+	if r == RoleUser {
+		return UserImageNote(img)
+	}
+	return ImageNote(img)
 }
 
 // DescribeImages returns msgs with every image replaced by an ImageNote
@@ -108,7 +124,7 @@ func DescribeImages(msgs []Message) []Message {
 			notes = append(notes, m.Content)
 		}
 		for _, img := range m.Images {
-			notes = append(notes, ImageNote(img))
+			notes = append(notes, NoteFor(m.Role, img))
 		}
 		out[i].Content = strings.Join(notes, "\n")
 		out[i].Images = nil

@@ -34,8 +34,9 @@ type Message struct {
 	// it loaded). A provider with deferred tools sends them as references,
 	// so loading changes nothing earlier in the request; others ignore them.
 	ToolRefs []string `json:"toolRefs,omitempty"`
-	// Images are pictures a tool result carries (RoleTool only); see
-	// images.go for how a provider sends or describes them.
+	// Images are pictures a tool result carries (RoleTool) or the person
+	// attached to their message (RoleUser); see images.go for how a
+	// provider sends or describes them.
 	Images []Image `json:"images,omitempty"`
 	// Thinking is the reasoning an assistant message began with. It is
 	// never answer text: a provider whose API wants it back (Anthropic's

@@ -30,7 +30,8 @@
 //	               bound to, the capabilities a secret is assigned to
 //	settings       key → value bytes
 //	capability_settings  capability name → nested bucket: setting key → value
-//	images         ID‖seq‖n → the raw bytes of image n (from 0) of a tool result
+//	images         ID‖seq‖n → the raw bytes of image n (from 0) of a tool result or
+//	               a user message
 //	               (the event's JSON holds each image's type and size)
 //	search_index   ID → nested bucket: 't' word 0 chunk → seqs (the search index,
 //	               written with each event; see index.go)

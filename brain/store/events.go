@@ -107,8 +107,9 @@ type Event struct {
 	Usage      *provider.Usage `json:"usage,omitempty"`
 	Model      string          `json:"model,omitempty"`
 	Status     Status          `json:"status,omitempty"`
-	// Images are the pictures a tool result carries; their bytes are
-	// stored apart from the event (images.go).
+	// Images are the pictures a tool result carries or the person
+	// attached to their message; their bytes are stored apart from the
+	// event (images.go).
 	Images []provider.Image `json:"images,omitempty"`
 	// ToolRefs are the tools a tool result made callable (see
 	// provider.Message.ToolRefs); kept so every later request sends the

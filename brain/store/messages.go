@@ -9,7 +9,7 @@ import "github.com/wrasse-app/wrasse/brain/provider"
 const InterruptedToolResult = "interrupted: Wrasse stopped before this tool call finished; its outcome is unknown"
 
 // ToMessages rebuilds the model-facing history from stored events:
-//   - user_message → a user message;
+//   - user_message → a user message, with the images the person attached;
 //   - assistant_text (complete or interrupted, with the text written) and
 //     tool_call events → one assistant message, until a user message or a
 //     tool result ends it;
@@ -62,7 +62,7 @@ func ToMessages(events []Event) []provider.Message {
 		case EventUserMessage:
 			closeCalls()
 			cur = -1
-			out = append(out, provider.Message{Role: provider.RoleUser, Content: e.Text})
+			out = append(out, provider.Message{Role: provider.RoleUser, Content: e.Text, Images: e.Images})
 		case EventAssistantText:
 			if e.Text != "" {
 				m := assistant()

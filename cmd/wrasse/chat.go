@@ -101,7 +101,7 @@ func runChat(ctx context.Context, app *assistant.App, c *call) error {
 	if strings.TrimSpace(message) == "" {
 		return errNoMessage(c)
 	}
-	message, err := attachResources(ctx, app, message, f.resources)
+	message, images, err := attachResources(ctx, app, message, f.resources)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func runChat(ctx context.Context, app *assistant.App, c *call) error {
 		approver = &promptApprover{in: bufio.NewReader(c.io.in), out: c.io.err}
 	}
 	out := newChatPrinter(c.io, c.g.json)
-	id, err := app.Turn(ctx, f.id, message, assistant.TurnOptions{Approver: approver, Sink: out, Override: f.over})
+	id, err := app.Turn(ctx, f.id, message, assistant.TurnOptions{Approver: approver, Sink: out, Override: f.over, Images: images})
 	return out.finish(id, err)
 }
 

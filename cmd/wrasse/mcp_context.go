@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -134,16 +135,18 @@ func (r *resourceFlags) Set(v string) error {
 }
 
 // attachResources reads each --resource and puts it after the message, as
-// the composer's chips do (assistant.WithAttachments).
-func attachResources(ctx context.Context, app *assistant.App, message string, resources resourceFlags) (string, error) {
+// the composer's chips do (assistant.AttachedMessage): text in the
+// message, images as its images.
+func attachResources(ctx context.Context, app *assistant.App, message string, resources resourceFlags) (string, []provider.Image, error) {
 	var atts []assistant.Attachment
 	for _, v := range resources {
 		server, uri, _ := strings.Cut(v, ":")
 		contents, err := app.ReadMCPResource(ctx, server, uri)
 		if err != nil {
-			return "", fmt.Errorf("attach %s: %w", v, err)
+			return "", nil, fmt.Errorf("attach %s: %w", v, err)
 		}
 		atts = append(atts, assistant.Attachment{Server: server, URI: uri, Contents: contents})
 	}
-	return assistant.WithAttachments(message, atts), nil
+	text, images := assistant.AttachedMessage(message, atts)
+	return text, images, nil
 }

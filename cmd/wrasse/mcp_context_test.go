@@ -1,9 +1,11 @@
 package main
 
 import (
-	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 )
 
 // everythingEntry is server-everything's entry point and the npm folder
@@ -76,6 +78,36 @@ func TestChatResource(t *testing.T) {
 		code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "m1", "--resource", tc.flag, "hi")
 		if code == 0 || !strings.Contains(out+errOut, tc.want) {
 			t.Errorf("--resource %s: exit %d, want an error with %q:\n%s%s", tc.flag, code, tc.want, out, errOut)
+		}
+	}
+}
+
+// chat --resource with an image resource sends the picture as an image of
+// the message: a model that takes images (gpt-4o) gets an image_url part.
+func TestChatResourceImage(t *testing.T) {
+	_, dir := everythingEntry(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "image-resource-server.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	mustCLI(t, ws, "mcp", "add", "pics", "--", "node", script, dir)
+	mustCLI(t, ws, "config", "set", "folders", dir+","+filepath.Dir(script))
+	m := newModel(t, text("A grey square."))
+	env := map[string]string{"OPENAI_API_KEY": "sk-env-key-123"}
+	code, out, errOut := chatCLI(t, ws, "", env, "chat", "--send-key", "--base-url", m.BaseURL(), "--model", "gpt-4o",
+		"--resource", "pics:pics://logo.png", "what is this?")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	reqs := m.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	for _, want := range []string{
+		`what is this?\n\n[Attached image pics://logo.png from MCP server pics (image/png, 75 bytes): image 1 of this message]`,
+		`"image_url":{"url":"data:image/png;base64,iVBORw0KGgo`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the request lacks %q:\n%.1500s", want, body)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
 
@@ -22,9 +23,10 @@ import (
 // subscriptions, subscribed to: a change read again replaces the chip's
 // content (marked "updated"), so the message carries the version current
 // when it is sent. Sending takes the chips' contents into the message
-// (assistant.WithAttachments: text in a block naming server and URI; an
-// image or other binary named, not sent, since a message is text only)
-// and clears them, ending their subscriptions: the sent message keeps the
+// (assistant.AttachedMessage: text in a block naming server and URI; an
+// image as an image of the message, which a model that reads images sees
+// and one that does not has described; other binary content named, not
+// sent) and clears them, ending their subscriptions: the sent message keeps the
 // version it carried, and a later message attaches the resource again
 // for a newer one.
 
@@ -186,9 +188,10 @@ func (a *attachments) remove(at *attached) {
 	a.m.k.c.relayout()
 }
 
-// message is text with the attached resources' contents; not ok while
-// one is still being read or failed (the composer says so).
-func (a *attachments) message(text string) (string, bool) {
+// message is text with the attached resources' contents, and the images
+// among them; not ok while one is still being read or failed (the
+// composer says so).
+func (a *attachments) message(text string) (string, []provider.Image, bool) {
 	var atts []assistant.Attachment
 	var waiting, failed []string
 	for _, at := range a.list {
@@ -204,12 +207,13 @@ func (a *attachments) message(text string) (string, bool) {
 	switch {
 	case len(waiting) > 0:
 		a.m.k.c.showNotice("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
-		return "", false
+		return "", nil, false
 	case len(failed) > 0:
 		a.m.k.c.showNotice("Could not read " + strings.Join(failed, ", ") + "; remove it to send.")
-		return "", false
+		return "", nil, false
 	}
-	return assistant.WithAttachments(text, atts), true
+	msg, images := assistant.AttachedMessage(text, atts)
+	return msg, images, true
 }
 
 // clear drops every chip (the message was sent, or the chat closes).

@@ -73,8 +73,8 @@ func (k *composer) submit() {
 	if k.running {
 		return
 	}
-	text, ok := k.menu.message(k.entry.Text)
-	if ok && k.c.send(text) {
+	text, images, ok := k.menu.message(k.entry.Text)
+	if ok && k.c.send(text, images...) {
 		k.entry.SetText("")
 		k.menu.clear()
 	}

@@ -31,6 +31,8 @@ type row struct {
 	kind rowKind
 	seq  uint64 // the event it comes from (for a tool: the call)
 	text string // message text, or an error's text
+	// images are a user message's pictures, sent again by Retry.
+	images []provider.Image
 	// body is what a message's row shows: its text, or of a long
 	// message (longtext.go) its first piece; part is set on the rows of
 	// its later pieces and its bar, long on its own row.
@@ -354,6 +356,9 @@ func (t *transcript) message(k rowKind, e store.Event) int {
 		t.rows = append(t.rows, r)
 	}
 	r.text, r.status, r.model = e.Text, e.Status, e.Model
+	if k == rowUser {
+		r.images = e.Images
+	}
 	r.version++
 	if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming && e.Status != store.StatusLength {
 		t.remove(r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
@@ -23,26 +24,29 @@ type turnRun struct {
 // runFn starts a turn in the core: Turn, Resend or Regenerate.
 type runFn func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error)
 
-// send sends the composer's text: a new message, or an edited one.
-func (c *Chat) send(text string) bool {
+// send sends the composer's text, with the images of its attached
+// resources: a new message, or an edited one (which keeps the images it
+// was sent with unless new ones are attached).
+func (c *Chat) send(text string, images ...provider.Image) bool {
 	if strings.TrimSpace(text) == "" || c.running(c.cur) {
 		return false
 	}
 	if r := c.editing; r != nil {
 		c.editing = nil
 		c.composer.endEdit()
-		c.resend(r, text)
+		c.resend(r, text, images)
 		return true
 	}
 	id := c.cur.id
 	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		opt.Images = images
 		return c.core.Turn(ctx, id, text, opt)
 	})
 	return true
 }
 
 // resend replaces user message r (and what followed) with text.
-func (c *Chat) resend(r *row, text string) {
+func (c *Chat) resend(r *row, text string, images []provider.Image) {
 	if c.running(c.cur) || c.cur.id == 0 {
 		return
 	}
@@ -50,6 +54,7 @@ func (c *Chat) resend(r *row, text string) {
 	c.cur.truncateFrom(seq)
 	c.list.changed(0)
 	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
+		opt.Images = images
 		return c.core.Resend(ctx, id, seq, text, opt)
 	})
 }
@@ -82,10 +87,10 @@ func (c *Chat) retry() {
 	if u == nil {
 		return
 	}
-	text := u.text
+	text, images := u.text, u.images
 	c.cur.load(nil, true)
 	c.list.changed(0)
-	c.send(text)
+	c.send(text, images...)
 }
 
 // startTurn runs fn in the background, writing what happens into tr.

@@ -15,6 +15,9 @@ import (
 // retired Claude 2 and Claude Instant do not, and they get the text
 // description instead (as every model does with imageInput "off").
 
+// A person's message's images follow its text in the user message, as
+// image blocks of the same kind.
+
 // takesImages reports whether model reads images by default.
 func takesImages(model string) bool {
 	m := strings.ToLower(model)
@@ -55,6 +58,20 @@ func toolResultContent(m provider.Message) []sdk.ToolResultBlockParamContentUnio
 				MediaType: sdk.Base64ImageSourceMediaType(img.MIMEType),
 			}},
 		}})
+	}
+	return out
+}
+
+// userImages are the image blocks of a person's message; an image the API
+// would refuse is described in a text block instead.
+func userImages(m provider.Message) []sdk.ContentBlockParamUnion {
+	var out []sdk.ContentBlockParamUnion
+	for _, img := range m.Images {
+		if !imageTypes[img.MIMEType] || len(img.Data) == 0 {
+			out = append(out, sdk.NewTextBlock(provider.UserImageNote(img)))
+			continue
+		}
+		out = append(out, sdk.NewImageBlockBase64(img.MIMEType, base64.StdEncoding.EncodeToString(img.Data)))
 	}
 	return out
 }

@@ -87,6 +87,7 @@ func messages(in []provider.Message, thinking bool) ([]sdk.MessageParam, error) 
 			if m.Content != "" {
 				add(sdk.MessageParamRoleUser, sdk.NewTextBlock(m.Content))
 			}
+			add(sdk.MessageParamRoleUser, userImages(m)...)
 		case provider.RoleAssistant:
 			var blocks []sdk.ContentBlockParamUnion
 			if thinking && i > turn {

@@ -2,11 +2,13 @@ package ollama_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -598,6 +600,41 @@ func TestImages(t *testing.T) {
 		}
 		if tt.images == 0 && !strings.Contains(tool.Content, "image") {
 			t.Errorf("%v: no description of the image: %q", tt.caps, tool.Content)
+		}
+	}
+}
+
+// Images the person attached go in their message's images (base64) to a
+// model that sees; one that does not reads a description in its text.
+func TestUserMessageImages(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\nfake")
+	history := []provider.Message{{Role: provider.RoleUser, Content: "what is this?", Images: []provider.Image{{MIMEType: "image/png", Data: png}}}}
+	for _, tt := range []struct {
+		caps    []string
+		images  []string
+		content string
+	}{
+		{[]string{"completion", "vision"}, []string{base64.StdEncoding.EncodeToString(png)}, "what is this?"},
+		{[]string{"completion"}, nil, "what is this?\n[image attachment (image/png, 12 bytes): you cannot see it; tell the user this model cannot read images]"},
+	} {
+		o := providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "m", Capabilities: tt.caps}))
+		o.Reply(providertest.Text("a cat"))
+		if _, err := newProvider(t, o.URL(), func(c *ollama.Config) { c.Model = "m" }).Stream(t.Context(), provider.Request{Messages: history}, nil); err != nil {
+			t.Fatal(err)
+		}
+		var sent struct {
+			Messages []struct {
+				Role    string   `json:"role"`
+				Content string   `json:"content"`
+				Images  []string `json:"images"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(o.Requests()[0].Body, &sent); err != nil {
+			t.Fatal(err)
+		}
+		user := sent.Messages[0]
+		if user.Role != "user" || user.Content != tt.content || !slices.Equal(user.Images, tt.images) {
+			t.Errorf("%v: user message %+v; want content %q, images %v", tt.caps, user, tt.content, tt.images)
 		}
 	}
 }

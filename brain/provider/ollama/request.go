@@ -191,7 +191,13 @@ func (p *Provider) numCtx(name string, f *modelFacts, tokens, maxTokens int) int
 func message(m provider.Message, current bool) (api.Message, bool, error) {
 	switch m.Role {
 	case provider.RoleUser:
-		return api.Message{Role: "user", Content: m.Content}, true, nil
+		out := api.Message{Role: "user", Content: m.Content}
+		for _, img := range m.Images {
+			if len(img.Data) > 0 {
+				out.Images = append(out.Images, api.ImageData(img.Data))
+			}
+		}
+		return out, true, nil
 	case provider.RoleAssistant:
 		if m.Content == "" && len(m.ToolCalls) == 0 {
 			return api.Message{}, false, nil

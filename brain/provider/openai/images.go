@@ -19,6 +19,11 @@ import (
 // llava, qwen2.5vl...), or set with imageInput; otherwise the model reads
 // a description of each image.
 
+// A person's message with images is one user message of content parts:
+// its text, then each image as an image_url part with a data: URI (a
+// model that does not read images got the message described instead:
+// withImages).
+
 // withImages keeps the history's images for a model that reads them and
 // describes them otherwise. A kept image is announced in its result.
 func (p *Provider) withImages(msgs []provider.Message, model string) []provider.Message {
@@ -60,18 +65,34 @@ func appendImages(out []sdk.ChatCompletionMessageParamUnion, history []provider.
 			continue
 		}
 		parts = append(parts, sdk.TextContentPart(fmt.Sprintf("Images returned by the tool call %s (%s):", m.ToolCallID, m.ToolName)))
-		for _, img := range m.Images {
-			if len(img.Data) == 0 {
-				parts = append(parts, sdk.TextContentPart(provider.ImageNote(img)))
-				continue
-			}
-			parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{
-				URL: "data:" + img.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
-			}))
-		}
+		parts = appendImageParts(parts, m)
 	}
 	if len(parts) == 0 {
 		return out
 	}
 	return append(out, sdk.UserMessage(parts))
+}
+
+// userParts is a person's message with images: its text, then its images.
+func userParts(m provider.Message) []sdk.ChatCompletionContentPartUnionParam {
+	parts := make([]sdk.ChatCompletionContentPartUnionParam, 0, len(m.Images)+1)
+	if m.Content != "" {
+		parts = append(parts, sdk.TextContentPart(m.Content))
+	}
+	return appendImageParts(parts, m)
+}
+
+// appendImageParts adds m's images as image_url parts; one without bytes
+// (missing from the store) is described instead.
+func appendImageParts(parts []sdk.ChatCompletionContentPartUnionParam, m provider.Message) []sdk.ChatCompletionContentPartUnionParam {
+	for _, img := range m.Images {
+		if len(img.Data) == 0 {
+			parts = append(parts, sdk.TextContentPart(provider.NoteFor(m.Role, img)))
+			continue
+		}
+		parts = append(parts, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{
+			URL: "data:" + img.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
+		}))
+	}
+	return parts
 }

@@ -50,6 +50,9 @@ func (p *Provider) params(req provider.Request, model string) (sdk.ChatCompletio
 func message(m provider.Message) (sdk.ChatCompletionMessageParamUnion, bool, error) {
 	switch m.Role {
 	case provider.RoleUser:
+		if len(m.Images) > 0 {
+			return sdk.UserMessage(userParts(m)), true, nil
+		}
 		return sdk.UserMessage(m.Content), true, nil
 	case provider.RoleAssistant:
 		if m.Content == "" && len(m.ToolCalls) == 0 {
