@@ -122,7 +122,7 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 
 // proc is one program process.
 type proc struct {
-	cmd *exec.Cmd
+	*childproc.Process
 	// The process's fd 3, 4 and 5, all blocking (see childproc.BlockingPipe): the
 	// reply to a call wakes the thread that reads it and no other.
 	toKid   *os.File // fd 3
@@ -130,55 +130,28 @@ type proc struct {
 	ctl     *os.File // fd 5: a byte stops the program
 	w       writer
 	rd      reader
-	exited  chan struct{}
 	report  *tail
 }
 
 func (r *Runner) start() (*proc, error) {
-	var ends [6]*os.File // read, write of: in, out, ctl
-	for i := 0; i < len(ends); i += 2 {
-		rd, wr, err := childproc.BlockingPipe()
-		if err != nil {
-			closeAll(ends[:i]...)
-			return nil, err
-		}
-		ends[i], ends[i+1] = rd, wr
-	}
-	inR, inW, outR, outW, ctlR, ctlW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	cmd := exec.Command(r.Command[0], r.Command[1:]...)
 	cmd.Env = []string{} // nothing of the app's environment (API keys)
-	cmd.ExtraFiles = []*os.File{inR, outW, ctlR}
 	rep := &tail{max: maxReport, log: r.log()}
 	cmd.Stdout, cmd.Stderr = rep, rep
-	childproc.Configure(cmd)
-	if err := cmd.Start(); err != nil {
-		closeAll(ends[:]...)
+	// StopGrace 0: the process is killed as soon as the run is over.
+	cp, err := childproc.Start(childproc.Spec{Cmd: cmd, ExitWait: exitWait,
+		ExtraFiles: []childproc.Dir{childproc.ChildReads, childproc.ChildWrites, childproc.ChildReads}})
+	if err != nil {
 		return nil, err
 	}
-	closeAll(inR, outW, ctlR)
-	p := &proc{cmd: cmd, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR),
-		exited: make(chan struct{}), report: rep}
-	go func() {
-		_ = cmd.Wait()
-		close(p.exited)
-	}()
-	return p, nil
-}
-
-func closeAll(fs ...*os.File) {
-	for _, f := range fs {
-		f.Close()
-	}
+	inW, outR, ctlW := cp.Extra[0], cp.Extra[1], cp.Extra[2]
+	return &proc{Process: cp, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR), report: rep}, nil
 }
 
 // stop kills the process and waits (bounded) for it.
 func (p *proc) stop() {
-	childproc.KillTree(p.cmd.Process)
-	closeAll(p.toKid, p.ctl, p.fromKid)
-	select {
-	case <-p.exited:
-	case <-time.After(exitWait):
-	}
+	p.Stop(context.Background())
+	p.fromKid.Close()
 }
 
 // inChild runs the program in a process of its own. The calling
@@ -221,7 +194,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 		} else {
 			killed = fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
 		}
-		childproc.KillTree(p.cmd.Process)
+		p.Kill()
 	})
 	mu.Unlock()
 	defer bound.Stop()
@@ -292,11 +265,8 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 
 // crashed reports the death of the process with the Go runtime's reason.
 func (r *Runner) crashed(p *proc, cause error) error {
-	childproc.KillTree(p.cmd.Process)
-	select {
-	case <-p.exited:
-	case <-time.After(exitWait):
-	}
+	p.Kill()
+	p.AwaitExit()
 	why := p.report.summary()
 	if why == "" && cause != nil {
 		why = cause.Error()
@@ -304,7 +274,7 @@ func (r *Runner) crashed(p *proc, cause error) error {
 	if why == "" {
 		why = "it ended without answering"
 	}
-	if st := p.cmd.ProcessState; st != nil {
+	if st := p.Cmd.ProcessState; st != nil {
 		why += " (" + st.String() + ")"
 	}
 	return fmt.Errorf("%w: %s", ErrCrashed, why)
