@@ -131,21 +131,27 @@ type proc struct {
 	w       writer
 	rd      reader
 	report  *tail
+	// relayed is closed when the process's stderr (fds 1 and 2) ended.
+	relayed chan struct{}
 }
 
 func (r *Runner) start() (*proc, error) {
 	cmd := exec.Command(r.Command[0], r.Command[1:]...)
 	cmd.Env = []string{} // nothing of the app's environment (API keys)
-	rep := &tail{max: maxReport, log: r.log()}
-	cmd.Stdout, cmd.Stderr = rep, rep
 	// StopGrace 0: the process is killed as soon as the run is over.
-	cp, err := childproc.Start(childproc.Spec{Cmd: cmd, ExitWait: exitWait,
+	cp, err := childproc.Start(childproc.Spec{Cmd: cmd, Stderr: true, ExitWait: exitWait,
 		ExtraFiles: []childproc.Dir{childproc.ChildReads, childproc.ChildWrites, childproc.ChildReads}})
 	if err != nil {
 		return nil, err
 	}
+	rep := &tail{max: maxReport, log: r.log()}
+	relayed := make(chan struct{})
+	go func() {
+		defer close(relayed)
+		childproc.RelayStderr(cp.Stderr, childproc.Relay{MaxLine: maxReport, Record: rep.record, Keep: rep.keep})
+	}()
 	inW, outR, ctlW := cp.Extra[0], cp.Extra[1], cp.Extra[2]
-	return &proc{Process: cp, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR), report: rep}, nil
+	return &proc{Process: cp, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR), report: rep, relayed: relayed}, nil
 }
 
 // stop kills the process and waits (bounded) for it.
@@ -267,6 +273,11 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 func (r *Runner) crashed(p *proc, cause error) error {
 	p.Kill()
 	p.AwaitExit()
+	// Its crash report is read to its end (bounded) before it is summed up.
+	select {
+	case <-p.relayed:
+	case <-time.After(exitWait):
+	}
 	why := p.report.summary()
 	if why == "" && cause != nil {
 		why = cause.Error()
@@ -283,42 +294,34 @@ func (r *Runner) crashed(p *proc, cause error) error {
 // tail keeps the first bytes of a process's raw output (a crash report
 // starts with what matters) and logs its slog lines.
 type tail struct {
-	mu   sync.Mutex
-	max  int
-	buf  []byte
-	part []byte
-	log  *slog.Logger
+	mu  sync.Mutex
+	max int
+	buf []byte
+	log *slog.Logger
 }
 
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.part = append(t.part, b...)
-	for {
-		i := strings.IndexByte(string(t.part), '\n')
-		if i < 0 {
-			break
-		}
-		t.line(string(t.part[:i]))
-		t.part = t.part[i+1:]
-	}
-	if len(t.part) > t.max {
-		t.line(string(t.part))
-		t.part = nil
-	}
-	return len(b), nil
-}
-
-func (t *tail) line(l string) {
-	if strings.HasPrefix(l, "{") {
+// record logs a slog line whole; false if l is not one.
+func (t *tail) record(l []byte) bool {
+	if len(l) > 0 && l[0] == '{' {
 		var rec struct {
 			Msg string `json:"msg"`
 		}
-		if json.Unmarshal([]byte(l), &rec) == nil && rec.Msg != "" {
-			t.log.Debug("program process", "record", l)
-			return
+		if json.Unmarshal(l, &rec) == nil && rec.Msg != "" {
+			t.log.Debug("program process", "record", string(l))
+			return true
 		}
 	}
+	return false
+}
+
+// keep keeps l if there is room, cut to it.
+func (t *tail) keep(l string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.line(l)
+}
+
+func (t *tail) line(l string) {
 	if room := t.max - len(t.buf); room > 0 {
 		if len(l) > room {
 			l = l[:room]
@@ -338,7 +341,7 @@ func (t *tail) note(s string) {
 // header.
 func (t *tail) summary() string {
 	t.mu.Lock()
-	text := string(t.buf) + string(t.part)
+	text := string(t.buf)
 	t.mu.Unlock()
 	lines := strings.Split(text, "\n")
 	if s := childproc.Summary(lines); s != "" {

@@ -33,6 +33,9 @@ type Spec struct {
 	// Stdio puts pipes on the child's fds 0, 1 and 2 whose parent ends
 	// are served by this process's poller (Pipe).
 	Stdio bool
+	// Stderr, without Stdio, puts one such pipe on the child's fds 1 and
+	// 2 both, for a child that writes only its log and crash report there.
+	Stderr bool
 	// ExtraFiles puts a blocking pipe (BlockingPipe) on each of the
 	// child's fds 3, 4, … running the way given.
 	ExtraFiles []Dir
@@ -50,7 +53,8 @@ type Spec struct {
 type Process struct {
 	Cmd *exec.Cmd
 	// Stdin, Stdout and Stderr are the parent's ends of the child's fds
-	// 0–2 when Spec.Stdio was set.
+	// 0–2 when Spec.Stdio was set; Stderr that of fds 1 and 2 when
+	// Spec.Stderr was.
 	Stdin, Stdout, Stderr *os.File
 	// Extra holds the parent's ends of Spec.ExtraFiles, in order.
 	Extra []*os.File
@@ -84,6 +88,14 @@ func Start(s Spec) (*Process, error) {
 		// *os.File pipes: the child writes straight into them, so Wait waits
 		// for the process only, not for copies a grandchild could hold open.
 		s.Cmd.Stdin, s.Cmd.Stdout, s.Cmd.Stderr = ends[0], ends[1], ends[2]
+	} else if s.Stderr {
+		h, c, err := Pipe(true)
+		if err != nil {
+			return fail(err)
+		}
+		hostEnds, childEnds = append(hostEnds, h), append(childEnds, c)
+		p.Stderr = h
+		s.Cmd.Stdout, s.Cmd.Stderr = c, c
 	}
 	for _, d := range s.ExtraFiles {
 		rd, wr, err := BlockingPipe()
