@@ -265,20 +265,23 @@ func (endlessLines) SetReadDeadline(time.Time) error { return nil }
 func (endlessLines) Close() error                    { return nil }
 
 // reviewProc is a childProc around stdout alone, for the host's reading.
-func reviewProc(stdout childproc.DeadlineReader) *childProc {
+// Its process "exits" when the test calls the function returned.
+func reviewProc(stdout childproc.DeadlineReader) (*childProc, func()) {
 	p := &childProc{log: discard(), stdout: stdout, readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
-		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+		gone: make(chan struct{}), errDone: make(chan struct{})}
+	exited := make(chan struct{})
+	p.exited = exited
 	p.rd = childproc.NewMsgReader(stdout, maxHostInLine)
 	p.logs.init()
-	return p
+	return p, func() { close(exited) }
 }
 
 // The same, deterministically: once the process ended, the reading of
 // what it left ends too even when there is always more (unbounded before:
 // the drain's bound started again after every message).
 func TestReviewDrainEndsWhileMoreKeepsComing(t *testing.T) {
-	p := reviewProc(endlessLines{})
-	close(p.exited)
+	p, exit := reviewProc(endlessLines{})
+	exit()
 	m := &wireMsg{ID: 1, reply: make(chan *wireMsg, 1)}
 	p.waiting[1] = m
 	done := make(chan waitEnd, 1)

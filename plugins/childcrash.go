@@ -36,8 +36,9 @@ func (p *childProc) crashReport(cause error) string {
 		parts = append(parts, s)
 	}
 	p.mu.Lock()
-	goneErr, exitErr := p.goneErr, p.exitErr
+	goneErr := p.goneErr
 	p.mu.Unlock()
+	exitErr := p.proc.ExitErr()
 	if goneErr != nil {
 		parts = append(parts, goneErr.Error())
 	}

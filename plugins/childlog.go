@@ -1,11 +1,7 @@
 package plugins
 
 import (
-	"context"
-	"encoding/json"
-	"log/slog"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -20,53 +16,12 @@ import (
 // other lines (the Go runtime's crash report) for the crash message.
 func (p *childProc) readStderr(r *os.File) {
 	defer close(p.errDone)
-	defer r.Close()
-	lr := childproc.NewLineReader(r, maxStderrLine)
-	for {
-		line, err := lr.CutLine()
-		if err != nil {
-			return
-		}
-		if !p.relay(line) {
-			// Not a log record: the Go runtime's own output.
-			p.out.Add(string(line))
-		}
-		p.logs.add()
-	}
-}
-
-// relay logs one slog JSON line of the process; false if it is not one.
-func (p *childProc) relay(line []byte) bool {
-	if len(line) == 0 || line[0] != '{' {
-		return false
-	}
-	rec := map[string]any{}
-	if err := json.Unmarshal(line, &rec); err != nil {
-		return false
-	}
-	msg, ok := rec["msg"].(string)
-	if !ok {
-		return false
-	}
-	level := slog.LevelInfo
-	if s, ok := rec["level"].(string); ok {
-		_ = level.UnmarshalText([]byte(s))
-	}
-	keys := make([]string, 0, len(rec))
-	for k := range rec {
-		switch k {
-		case slog.TimeKey, slog.LevelKey, slog.MessageKey, "capability":
-		default:
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	attrs := make([]any, 0, len(keys))
-	for _, k := range keys {
-		attrs = append(attrs, slog.Any(k, rec[k]))
-	}
-	p.log.Log(context.Background(), level, msg, attrs...)
-	return true
+	childproc.RelayStderr(r, childproc.Relay{
+		MaxLine: maxStderrLine,
+		Record:  func(line []byte) bool { return childproc.LogRecord(p.log, line, "capability") },
+		Keep:    p.out.Add,
+		Counted: p.logs.add,
+	})
 }
 
 // logCount counts stderr lines read, so a reply can wait for the log

@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -27,6 +28,7 @@ import (
 // over the reading when it is done.
 type childProc struct {
 	cmd    *exec.Cmd
+	proc   *childproc.Process
 	log    *slog.Logger
 	w      msgWriter
 	stdin  childproc.FileIO
@@ -49,9 +51,9 @@ type childProc struct {
 	gone     chan struct{}
 	goneOnce sync.Once
 	goneErr  error
-	// exited is closed once the process was reaped; exitErr is Wait's.
-	exited  chan struct{}
-	exitErr error
+	// exited is closed once the process was reaped (proc.ExitErr is
+	// Wait's error).
+	exited <-chan struct{}
 	// errDone is closed when stderr ended.
 	errDone chan struct{}
 	logs    logCount
@@ -71,62 +73,36 @@ func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (
 	// The process is the Wrasse executable, whose GUI toolkit logs an
 	// error at init under LANG=C.UTF-8; ServeChild puts env back.
 	cmd.Env = sandbox.LauncherEnv(env)
-	var ends [6]*os.File // host, child end of: stdin, stdout, stderr
-	for i, hostReads := range []bool{false, true, true} {
-		h, c, err := childproc.Pipe(hostReads)
-		if err != nil {
-			closeAll(ends[:2*i]...)
-			return nil, err
-		}
-		ends[2*i], ends[2*i+1] = h, c
-	}
-	inW, inR, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
-	// *os.File pipes: the child writes straight into them, so Wait waits
-	// for the process only, not for copies a grandchild could hold open.
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	childproc.Configure(cmd)
-	if err := cmd.Start(); err != nil {
-		closeAll(ends[:]...)
+	// StopGrace 0: the process is ended once it answered close (or could
+	// not), its log up to then relayed already. Whatever the plugin
+	// started in its process group goes when it is reaped.
+	proc, err := childproc.Start(childproc.Spec{Cmd: cmd, Stdio: true, ExitWait: childExitWait, KillGroupOnExit: true})
+	if err != nil {
 		return nil, err
 	}
-	closeAll(inR, outW, errW)
-	stdin := childproc.HostEnd(inW)
-	p := &childProc{cmd: cmd, log: log, w: newMsgWriter(stdin, 0), stdin: stdin, stdout: childproc.HostReader(outR), stderr: errR, secrets: secrets,
+	stdin := childproc.HostEnd(proc.Stdin)
+	p := &childProc{cmd: cmd, proc: proc, log: log, w: newMsgWriter(stdin, 0), stdin: stdin, stdout: childproc.HostReader(proc.Stdout), stderr: proc.Stderr, secrets: secrets,
 		readTok: make(chan struct{}, 1), waiting: map[uint64]*wireMsg{},
-		gone: make(chan struct{}), exited: make(chan struct{}), errDone: make(chan struct{})}
+		gone: make(chan struct{}), exited: proc.Exited(), errDone: make(chan struct{})}
 	p.rd = childproc.NewMsgReader(p.stdout, maxHostInLine)
 	p.out = childproc.NewOutput(maxCrashLines, maxCrashBytes)
 	p.logs.init()
-	go p.readStderr(errR)
-	go p.wait()
+	go p.readStderr(proc.Stderr)
+	go p.wakeReaderAtExit()
 	return p, nil
 }
 
-func closeAll(fs ...*os.File) {
-	for _, f := range fs {
-		if f != nil {
-			f.Close()
-		}
-	}
-}
-
-func (p *childProc) wait() {
-	err := p.cmd.Wait()
-	p.mu.Lock()
-	p.exitErr = err
-	p.mu.Unlock()
-	// Whatever the plugin started in the process group goes too.
-	childproc.KillTree(p.cmd.Process)
-	close(p.exited)
-	// A reader waits for the end of stdout, which a program the plugin
-	// started outside its group could hold open: wake it (it reads what
-	// is left and stops).
+// wakeReaderAtExit wakes a reader waiting for the end of stdout once the
+// process was reaped: a program the plugin started outside its group
+// could hold stdout open. The reader reads what is left and stops.
+func (p *childProc) wakeReaderAtExit() {
+	<-p.exited
 	_ = p.stdout.SetReadDeadline(time.Now())
 }
 
 // kill ends the process (and its process group where there is one).
 func (p *childProc) kill() {
-	childproc.KillTree(p.cmd.Process)
+	p.proc.Kill()
 	p.stdin.Close()
 }
 
@@ -155,15 +131,7 @@ func (p *childProc) finish() {
 // awaitEnd waits for the process to be reaped and its output read, killing
 // it if it lingers; every wait is bounded.
 func (p *childProc) awaitEnd() {
-	select {
-	case <-p.exited:
-	case <-time.After(childExitWait):
-		p.kill()
-		select {
-		case <-p.exited:
-		case <-time.After(childExitWait):
-		}
-	}
+	p.proc.Stop(context.Background())
 	select {
 	case <-p.errDone:
 	case <-time.After(childExitWait):

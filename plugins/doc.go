@@ -74,10 +74,12 @@
 // Options.Child, whose ServeChild (serve.go) rebuilds the plugin from the
 // checked bytes and the authority the host settled and runs it with the
 // same in-process machinery. The two talk JSON lines over stdin/stdout
-// (wire.go; framing, version check, process group and crash summary from
-// plugins/internal/childproc, which code mode's program process uses too);
-// the child's slog records come back on stderr and are logged
-// under the capability; env.Secret is a request the host answers with the
+// (wire.go). Starting the process (childproc.Start with pipes on fds 0-2),
+// ending it (Process.Stop: input closed, then the process group killed),
+// the framing, the version check, the stderr relay (RelayStderr), and the
+// crash summary are plugins/internal/childproc's, which code mode's
+// program process uses too; the child's slog records come back on stderr
+// and are logged under the capability; env.Secret is a request the host answers with the
 // plugin's rules. The process environment is the plugin's virtual one; the
 // process has a 64 MiB stack limit, one thread of Go code (one P), and on Linux
 // (without exec) an address-space cap. If it dies, the call fails with

@@ -66,7 +66,7 @@ func FuzzChildOutput(f *testing.F) {
 			if len(line) > 512 {
 				t.Fatalf("cutLine returned %d bytes; max 512", len(line))
 			}
-			if !p.relay(line) {
+			if !childproc.LogRecord(p.log, line, "capability") {
 				raw = append(raw, string(line))
 			}
 		}

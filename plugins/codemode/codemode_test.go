@@ -31,10 +31,21 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour) // a process that never answers
 		os.Exit(0)
 	}
+	if len(os.Args) > 1 && os.Args[1] == crashCommand {
+		// A process that dies as the Go runtime reports a crash, after a
+		// log record (logged, not part of the report) and a stdout line.
+		fmt.Fprintln(os.Stderr, `{"time":"2026-01-01T00:00:00Z","level":"INFO","msg":"serving"}`)
+		fmt.Fprintln(os.Stdout, "runtime: goroutine stack exceeds 1000000000-byte limit")
+		fmt.Fprintln(os.Stderr, "fatal error: stack overflow")
+		os.Exit(2)
+	}
 	os.Exit(m.Run())
 }
 
-const hangCommand = "__hang"
+const (
+	hangCommand  = "__hang"
+	crashCommand = "__crash"
+)
 
 func childRunner(timeout time.Duration) *Runner {
 	return &Runner{Command: []string{os.Args[0], ChildCommand}, Timeout: timeout, MaxOutput: 4 << 10}
@@ -241,6 +252,8 @@ func TestRunUnresponsiveProcess(t *testing.T) {
 		{name: "never answers", command: []string{os.Args[0], hangCommand}, err: ErrTimeout, errText: "killed"},
 		{name: "never answers the stop", command: []string{os.Args[0], hangCommand}, cancel: true, err: ErrStopped, errText: "killed"},
 		{name: "ends without answering", command: []string{os.Args[0], "-test.run=^$"}, err: ErrCrashed},
+		{name: "crashes", command: []string{os.Args[0], crashCommand}, err: ErrCrashed,
+			errText: "fatal error: stack overflow (goroutine stack exceeds 1000000000-byte limit) (exit status 2)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

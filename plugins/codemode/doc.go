@@ -42,9 +42,12 @@
 // JSON lines on three extra pipes (fd 3 parent → child, fd 4 child →
 // parent, fd 5 the stop), so nothing the interpreter or the Go runtime
 // prints can break the stream; stderr carries the child's log and, when
-// it dies, the runtime's report. The framing, the version check, the
-// process group and the crash summary are the plugin process's
-// (plugins/internal/childproc): the run request carries the protocol
+// it dies, the runtime's report (fds 1 and 2 share one pipe). Starting
+// the process (childproc.Start with blocking pipes on fds 3-5), ending it
+// (Process.Stop, no grace: the process group is killed once the run is
+// over), the framing, the version check, the stderr relay (RelayStderr,
+// records logged at debug level) and the crash summary are the plugin
+// process's (plugins/internal/childproc): the run request carries the protocol
 // version, and a process speaking another refuses it (ErrVersion, "restart
 // Wrasse") before it runs anything.
 //

@@ -122,7 +122,7 @@ func (r *Runner) inProcess(ctx context.Context, req *message, call CallFunc) (Re
 
 // proc is one program process.
 type proc struct {
-	cmd *exec.Cmd
+	*childproc.Process
 	// The process's fd 3, 4 and 5, all blocking (see childproc.BlockingPipe): the
 	// reply to a call wakes the thread that reads it and no other.
 	toKid   *os.File // fd 3
@@ -130,55 +130,34 @@ type proc struct {
 	ctl     *os.File // fd 5: a byte stops the program
 	w       writer
 	rd      reader
-	exited  chan struct{}
 	report  *tail
+	// relayed is closed when the process's stderr (fds 1 and 2) ended.
+	relayed chan struct{}
 }
 
 func (r *Runner) start() (*proc, error) {
-	var ends [6]*os.File // read, write of: in, out, ctl
-	for i := 0; i < len(ends); i += 2 {
-		rd, wr, err := childproc.BlockingPipe()
-		if err != nil {
-			closeAll(ends[:i]...)
-			return nil, err
-		}
-		ends[i], ends[i+1] = rd, wr
-	}
-	inR, inW, outR, outW, ctlR, ctlW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	cmd := exec.Command(r.Command[0], r.Command[1:]...)
 	cmd.Env = []string{} // nothing of the app's environment (API keys)
-	cmd.ExtraFiles = []*os.File{inR, outW, ctlR}
-	rep := &tail{max: maxReport, log: r.log()}
-	cmd.Stdout, cmd.Stderr = rep, rep
-	childproc.Configure(cmd)
-	if err := cmd.Start(); err != nil {
-		closeAll(ends[:]...)
+	// StopGrace 0: the process is killed as soon as the run is over.
+	cp, err := childproc.Start(childproc.Spec{Cmd: cmd, Stderr: true, ExitWait: exitWait,
+		ExtraFiles: []childproc.Dir{childproc.ChildReads, childproc.ChildWrites, childproc.ChildReads}})
+	if err != nil {
 		return nil, err
 	}
-	closeAll(inR, outW, ctlR)
-	p := &proc{cmd: cmd, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR),
-		exited: make(chan struct{}), report: rep}
+	rep := &tail{max: maxReport, log: r.log()}
+	relayed := make(chan struct{})
 	go func() {
-		_ = cmd.Wait()
-		close(p.exited)
+		defer close(relayed)
+		childproc.RelayStderr(cp.Stderr, childproc.Relay{MaxLine: maxReport, Record: rep.record, Keep: rep.keep})
 	}()
-	return p, nil
-}
-
-func closeAll(fs ...*os.File) {
-	for _, f := range fs {
-		f.Close()
-	}
+	inW, outR, ctlW := cp.Extra[0], cp.Extra[1], cp.Extra[2]
+	return &proc{Process: cp, toKid: inW, fromKid: outR, ctl: ctlW, w: newWriter(inW), rd: newReader(outR), report: rep, relayed: relayed}, nil
 }
 
 // stop kills the process and waits (bounded) for it.
 func (p *proc) stop() {
-	childproc.KillTree(p.cmd.Process)
-	closeAll(p.toKid, p.ctl, p.fromKid)
-	select {
-	case <-p.exited:
-	case <-time.After(exitWait):
-	}
+	p.Stop(context.Background())
+	p.fromKid.Close()
 }
 
 // inChild runs the program in a process of its own. The calling
@@ -221,7 +200,7 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 		} else {
 			killed = fmt.Errorf("%w: %w; the program process did not stop and was killed", ErrStopped, context.Cause(ctx))
 		}
-		childproc.KillTree(p.cmd.Process)
+		p.Kill()
 	})
 	mu.Unlock()
 	defer bound.Stop()
@@ -292,9 +271,11 @@ func (r *Runner) inChild(ctx context.Context, req *message, call CallFunc) (Resu
 
 // crashed reports the death of the process with the Go runtime's reason.
 func (r *Runner) crashed(p *proc, cause error) error {
-	childproc.KillTree(p.cmd.Process)
+	p.Kill()
+	p.AwaitExit()
+	// Its crash report is read to its end (bounded) before it is summed up.
 	select {
-	case <-p.exited:
+	case <-p.relayed:
 	case <-time.After(exitWait):
 	}
 	why := p.report.summary()
@@ -304,7 +285,7 @@ func (r *Runner) crashed(p *proc, cause error) error {
 	if why == "" {
 		why = "it ended without answering"
 	}
-	if st := p.cmd.ProcessState; st != nil {
+	if st := p.Cmd.ProcessState; st != nil {
 		why += " (" + st.String() + ")"
 	}
 	return fmt.Errorf("%w: %s", ErrCrashed, why)
@@ -313,42 +294,34 @@ func (r *Runner) crashed(p *proc, cause error) error {
 // tail keeps the first bytes of a process's raw output (a crash report
 // starts with what matters) and logs its slog lines.
 type tail struct {
-	mu   sync.Mutex
-	max  int
-	buf  []byte
-	part []byte
-	log  *slog.Logger
+	mu  sync.Mutex
+	max int
+	buf []byte
+	log *slog.Logger
 }
 
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.part = append(t.part, b...)
-	for {
-		i := strings.IndexByte(string(t.part), '\n')
-		if i < 0 {
-			break
-		}
-		t.line(string(t.part[:i]))
-		t.part = t.part[i+1:]
-	}
-	if len(t.part) > t.max {
-		t.line(string(t.part))
-		t.part = nil
-	}
-	return len(b), nil
-}
-
-func (t *tail) line(l string) {
-	if strings.HasPrefix(l, "{") {
+// record logs a slog line whole; false if l is not one.
+func (t *tail) record(l []byte) bool {
+	if len(l) > 0 && l[0] == '{' {
 		var rec struct {
 			Msg string `json:"msg"`
 		}
-		if json.Unmarshal([]byte(l), &rec) == nil && rec.Msg != "" {
-			t.log.Debug("program process", "record", l)
-			return
+		if json.Unmarshal(l, &rec) == nil && rec.Msg != "" {
+			t.log.Debug("program process", "record", string(l))
+			return true
 		}
 	}
+	return false
+}
+
+// keep keeps l if there is room, cut to it.
+func (t *tail) keep(l string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.line(l)
+}
+
+func (t *tail) line(l string) {
 	if room := t.max - len(t.buf); room > 0 {
 		if len(l) > room {
 			l = l[:room]
@@ -368,7 +341,7 @@ func (t *tail) note(s string) {
 // header.
 func (t *tail) summary() string {
 	t.mu.Lock()
-	text := string(t.buf) + string(t.part)
+	text := string(t.buf)
 	t.mu.Unlock()
 	lines := strings.Split(text, "\n")
 	if s := childproc.Summary(lines); s != "" {

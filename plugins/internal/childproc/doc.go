@@ -2,9 +2,10 @@
 // plugin's process (plugins, child.go and serve.go) and a code mode
 // program's (plugins/codemode, runner.go and serve.go).
 //
-// Read first: Writer and MsgReader (the framing both protocols use),
-// CheckVersion (the handshake), Configure and KillTree (the process
-// group), Summary and Output (the crash report).
+// Read first: Start and Process (starting and ending a child), Writer
+// and MsgReader (the framing both protocols use), CheckVersion (the
+// handshake), RelayStderr (its log), Summary and Output (the crash
+// report).
 //
 // # Framing
 //
@@ -26,8 +27,20 @@
 //
 // # Processes
 //
-// Configure puts a child in a session and process group of its own;
-// KillTree kills the child and its group (the programs it started).
+// Start starts a child as its Spec says and reaps it: the plugin host
+// asks for pipes on fds 0-2 (Stdio, parent ends served by the poller),
+// code mode for blocking pipes on fds 3-5 (ExtraFiles) and one pipe on
+// fds 1 and 2 (Stderr). Process.Stop ends it: it closes the child's input,
+// waits StopGrace (both use 0: each says goodbye over its protocol
+// first), kills the process group and waits ExitWait, twice at most.
+// Configure (called by Start) puts a child in a session and process group
+// of its own; KillTree kills the child and its group (the programs it
+// started).
+//
+// RelayStderr reads a child's stderr in bounded lines: a Relay says what
+// becomes of a log record (LogRecord logs it again at its own level, as
+// the plugin host does; code mode logs it whole at debug level) and of
+// the other lines (kept for the crash report).
 // LimitMemory, called by the child itself, caps its address space at what
 // it reserved plus MemoryRoom (Linux). A child that dies leaves the Go
 // runtime's report on its stderr; Output keeps the start of it and
