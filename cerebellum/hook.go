@@ -2,6 +2,8 @@ package cerebellum
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
@@ -70,3 +72,17 @@ func (h Hook) PendingFolders(folders []string) (Diff, error) { return h.r.pendin
 // CheckPlugins checks the plugins not loaded yet and publishes their
 // failures (see Registry.checkPlugins).
 func (h Hook) CheckPlugins(ctx context.Context, workers int) { h.r.checkPlugins(ctx, workers) }
+
+// StoreState writes a state without publishing a snapshot, for install
+// and restore, which resync afterwards.
+func (h Hook) StoreState(name string, st CapState) error { return h.r.storeState(name, st) }
+
+// ForgetState deletes a stored state (after a remove).
+func (h Hook) ForgetState(name string) error { return h.r.forgetState(name) }
+
+// Now is the registry's clock (Options.Now), so a trash record and the
+// registry agree on time in tests.
+func (h Hook) Now() time.Time { return h.r.now() }
+
+// Logger is the registry's logger.
+func (h Hook) Logger() *slog.Logger { return h.r.log }
