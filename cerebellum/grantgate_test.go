@@ -78,7 +78,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 	}
 	for _, name := range []string{"marker", "boom"} {
 		dir, skillMD, src := grantFixture(t, name, marks)
-		if rep := r.Validate(ctx, os.DirFS(dir), name, dir, cerebellum.ValidateOptions{}); !rep.OK() {
+		if rep := manage.New(r, manage.Options{}).Validate(ctx, os.DirFS(dir), name, dir, manage.ValidateOptions{}); !rep.OK() {
 			t.Fatalf("validate %s: %+v", name, rep)
 		}
 		ranCode("validate " + name)

@@ -86,3 +86,11 @@ func (h Hook) Now() time.Time { return h.r.now() }
 
 // Logger is the registry's logger.
 func (h Hook) Logger() *slog.Logger { return h.r.log }
+
+// ShadowOwner returns the capability of snap that declares tool but
+// cannot serve it (failed or disabled; the first in scan order), so a
+// validation can name a clash with a capability that is off now.
+func (h Hook) ShadowOwner(snap *Snapshot, tool string) (*Capability, bool) {
+	c, ok := snap.shadowOwners()[tool]
+	return c, ok
+}

@@ -36,7 +36,7 @@ func TestValidationNeverRunsUngrantedPlugins(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), src)
 	ctx := context.Background()
 
-	rep := r.Validate(ctx, os.DirFS(dir), "pwn", dir, cerebellum.ValidateOptions{})
+	rep := manage.New(r, manage.Options{}).Validate(ctx, os.DirFS(dir), "pwn", dir, manage.ValidateOptions{})
 	if !rep.OK() || !strings.Contains(strings.Join(rep.Warnings, "\n"), "not run") {
 		t.Fatalf("validate: %+v", rep)
 	}

@@ -51,7 +51,7 @@ func (a *App) InstallCollection(ctx context.Context, path string, only []string,
 // it, staged exactly as an install would stage it (so links, nested
 // archives and size limits are caught too). Checking an installed
 // capability's own folder is not a name clash.
-func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, error) {
+func (a *App) Validate(ctx context.Context, path string) (*manage.Report, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -72,12 +72,12 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 	if st.Kind != stage.KindFolder {
 		folder = strings.TrimSuffix(folder, filepath.Ext(folder))
 		if data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md")); err == nil {
-			if m, _, err := cerebellum.ValidateManifest(data, filepath.Base(path)); err == nil {
+			if m, _, err := manage.ValidateManifest(data, filepath.Base(path)); err == nil {
 				folder = m.Name
 			}
 		}
 	}
-	opt := cerebellum.ValidateOptions{}
+	opt := manage.ValidateOptions{}
 	for _, c := range a.reg.List() {
 		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
 			opt.Replace = true
@@ -88,7 +88,7 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 			}
 		}
 	}
-	return a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
+	return a.mgr.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
 }
 
 // Remove moves a capability to the trash (restorable for 7 days) and

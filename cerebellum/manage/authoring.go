@@ -64,8 +64,8 @@ func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (
 			}
 			return cerebellum.Result{Content: fmt.Sprintf("%s is %s and loads without errors.", c.Name, c.State)}, nil
 		}
-		rep, err := a.draft(ctx, args, func(dir string) (*cerebellum.Report, error) {
-			return a.manager().reg.Validate(ctx, os.DirFS(dir), draftName(args.SkillMD), dir, cerebellum.ValidateOptions{Replace: args.Replace && a.manager().isAuthored(draftName(args.SkillMD))}), nil
+		rep, err := a.draft(ctx, args, func(dir string) (*Report, error) {
+			return a.manager().Validate(ctx, os.DirFS(dir), draftName(args.SkillMD), dir, ValidateOptions{Replace: args.Replace && a.manager().isAuthored(draftName(args.SkillMD))}), nil
 		})
 		if err != nil {
 			return cerebellum.Result{Content: err.Error(), IsError: true}, nil
@@ -73,7 +73,7 @@ func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (
 		return cerebellum.Result{Content: formatReport(rep), IsError: !rep.OK()}, nil
 	case "skill_create":
 		var res *InstallResult
-		_, err := a.draft(ctx, args, func(dir string) (*cerebellum.Report, error) {
+		_, err := a.draft(ctx, args, func(dir string) (*Report, error) {
 			var err error
 			res, err = a.manager().Install(ctx, dir, InstallOptions{Authored: true, Replace: args.Replace})
 			return nil, err
@@ -95,7 +95,7 @@ func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (
 
 // draft writes the SKILL.md and plugin files to a private folder in the
 // staging area, runs fn on it and removes it.
-func (a authoring) draft(ctx context.Context, args authoringArgs, fn func(dir string) (*cerebellum.Report, error)) (*cerebellum.Report, error) {
+func (a authoring) draft(ctx context.Context, args authoringArgs, fn func(dir string) (*Report, error)) (*Report, error) {
 	if strings.TrimSpace(args.SkillMD) == "" {
 		return nil, fmt.Errorf("skill_md is required: the full SKILL.md text, frontmatter included")
 	}
@@ -136,7 +136,7 @@ func (a authoring) draft(ctx context.Context, args authoringArgs, fn func(dir st
 }
 
 func draftName(skill string) string {
-	if m, _, err := cerebellum.ValidateManifest([]byte(skill), "SKILL.md"); err == nil && m != nil {
+	if m, _, err := ValidateManifest([]byte(skill), "SKILL.md"); err == nil && m != nil {
 		return m.Name
 	}
 	return "draft"
@@ -179,7 +179,7 @@ func (a authoring) list(filter string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func formatReport(rep *cerebellum.Report) string {
+func formatReport(rep *Report) string {
 	var b strings.Builder
 	if rep.OK() {
 		fmt.Fprintf(&b, "%s is valid (%s", rep.Name, rep.Kind)

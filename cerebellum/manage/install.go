@@ -49,7 +49,7 @@ type InstallResult struct {
 	Replaced bool               `json:"replaced,omitempty"`
 	Disabled bool               `json:"disabled,omitempty"`
 	Ignored  []string           `json:"ignored,omitempty"`
-	Report   *cerebellum.Report `json:"report"`
+	Report   *Report `json:"report"`
 }
 
 // Install adds a capability from a SKILL.md file, a folder, or a .zip/.skill
@@ -114,7 +114,7 @@ func (m *Manager) installStaged(ctx context.Context, input string, st *stage.Sta
 		// The assistant cannot grant itself anything: no permissions either.
 		opt.Replace = opt.Replace && m.isAuthored(folder)
 	}
-	rep := m.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, cerebellum.ValidateOptions{Replace: opt.Replace})
+	rep := m.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
 	if written := writtenFolder(input, st); written != "" && written != folder && rep.OK() {
 		// The spec wants name and folder equal; installing renames the folder.
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: name: %q differs from its folder name %q; it is installed as %s", displayInput(input, st), folder, written, folder))
@@ -527,7 +527,7 @@ func (m *Manager) Restore(ctx context.Context, name string) error {
 			return fmt.Errorf("%w: the folder %s is in use again; remove it before restoring the old one", cerebellum.ErrExists, it.Folder)
 		}
 		// What was installed since may collide with it: check as an install would.
-		if rep := m.reg.Validate(ctx, os.DirFS(it.path), it.Folder, it.path, cerebellum.ValidateOptions{}); !rep.OK() {
+		if rep := m.Validate(ctx, os.DirFS(it.path), it.Folder, it.path, ValidateOptions{}); !rep.OK() {
 			return fmt.Errorf("restore %s: %w", name, rep.Err())
 		}
 		if err := os.Rename(it.path, target); err != nil {

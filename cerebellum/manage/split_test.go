@@ -23,7 +23,7 @@ var runTime = []string{
 	"LoadedToolTokens", "Loader", "NewSession", "Prepare", "ReadSource", "ReloadRuntimes",
 	"Run", "RuntimeStatus", "Search",
 	"SetToolPolicy", "SetTuning", "Settings", "Snapshot", "StableIndex", "Start", "Subscribe",
-	"Tools", "TrackLoaded", "Tuning", "UnknownPinned", "UseRuntime", "Validate", "Workspace",
+	"Tools", "TrackLoaded", "Tuning", "UnknownPinned", "UseRuntime", "Workspace",
 }
 
 // parseDir parses the non-test Go files of one package folder.
