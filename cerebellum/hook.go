@@ -94,3 +94,21 @@ func (h Hook) ShadowOwner(snap *Snapshot, tool string) (*Capability, bool) {
 	c, ok := snap.shadowOwners()[tool]
 	return c, ok
 }
+
+// Republish assembles and publishes a snapshot from the stored state and
+// settings (after a tool policy changed, say) and tells subscribers why.
+func (h Hook) Republish(reason string, names ...string) error {
+	r := h.r
+	r.mu.Lock()
+	snap, err := r.assembleLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	r.notify(Change{Generation: snap.Generation, Reason: reason, Names: names})
+	return nil
+}
+
+// ApplyTuning stores new pins and budgets and publishes the snapshot they
+// shape (see Registry.applyTuning).
+func (h Hook) ApplyTuning(t Tuning) error { return h.r.applyTuning(t) }

@@ -44,12 +44,12 @@ type InstallOptions struct {
 
 // InstallResult says what an install did.
 type InstallResult struct {
-	Name     string             `json:"name"`
-	Folder   string             `json:"folder"`
-	Replaced bool               `json:"replaced,omitempty"`
-	Disabled bool               `json:"disabled,omitempty"`
-	Ignored  []string           `json:"ignored,omitempty"`
-	Report   *Report `json:"report"`
+	Name     string   `json:"name"`
+	Folder   string   `json:"folder"`
+	Replaced bool     `json:"replaced,omitempty"`
+	Disabled bool     `json:"disabled,omitempty"`
+	Ignored  []string `json:"ignored,omitempty"`
+	Report   *Report  `json:"report"`
 }
 
 // Install adds a capability from a SKILL.md file, a folder, or a .zip/.skill

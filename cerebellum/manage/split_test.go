@@ -22,7 +22,7 @@ var runTime = []string{
 	"DeferrableTools", "Get", "Hook", "Index", "Learn", "List", "LoadedNames",
 	"LoadedToolTokens", "Loader", "NewSession", "Prepare", "ReadSource", "ReloadRuntimes",
 	"Run", "RuntimeStatus", "Search",
-	"SetToolPolicy", "SetTuning", "Settings", "Snapshot", "StableIndex", "Start", "Subscribe",
+	"Settings", "Snapshot", "StableIndex", "Start", "Subscribe",
 	"Tools", "TrackLoaded", "Tuning", "UnknownPinned", "UseRuntime", "Workspace",
 }
 
