@@ -25,7 +25,7 @@
 // discovery.go (tool_search and reading sources, served by the engine
 // itself), hook.go (the door for cerebellum/manage) and the mechanisms
 // behind it: resync.go, statewrite.go, checkplugins.go and tuning.go;
-// settings.go (the values in force); install.go (the staging and trash
+// settings.go (the values in force); workdirs.go (the staging and trash
 // folders of the workspace layout); describe.go (a capability as the
 // assistant reads it); mcp.go (MCP catalogs, tool names and reading
 // policies), scan.go and cache.go (reading the trees; the cache file is
