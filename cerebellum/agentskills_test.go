@@ -16,6 +16,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // collectionDir is a collection shaped like anthropics/skills: skills under
@@ -91,7 +92,7 @@ func TestCollectionInstall(t *testing.T) {
 			e := skillsEnv(t)
 			r := e.open()
 			ctx := context.Background()
-			c, err := r.Survey(input, nil)
+			c, err := manage.New(r, manage.Options{}).Survey(input, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,8 +100,8 @@ func TestCollectionInstall(t *testing.T) {
 				t.Fatalf("survey found %q", got)
 			}
 			// Installing it as one capability is refused, naming the skills.
-			_, err = r.Install(ctx, input, cerebellum.InstallOptions{})
-			var ce *cerebellum.CollectionError
+			_, err = manage.New(r, manage.Options{}).Install(ctx, input, manage.InstallOptions{})
+			var ce *manage.CollectionError
 			if !errors.As(err, &ce) || !errors.Is(err, cerebellum.ErrCollection) || !strings.Contains(err.Error(), "broken, pdf, spec-full, web-builder") {
 				t.Fatalf("Install: %v", err)
 			}
@@ -108,18 +109,18 @@ func TestCollectionInstall(t *testing.T) {
 				t.Fatal("a refused collection installed something")
 			}
 			// An unknown name fails before anything is installed.
-			if _, err := r.InstallCollection(ctx, input, []string{"pdf", "nope"}, cerebellum.InstallOptions{}); !errors.Is(err, cerebellum.ErrNotInCollection) || !strings.Contains(err.Error(), "not nope") {
+			if _, err := manage.New(r, manage.Options{}).InstallCollection(ctx, input, []string{"pdf", "nope"}, manage.InstallOptions{}); !errors.Is(err, cerebellum.ErrNotInCollection) || !strings.Contains(err.Error(), "not nope") {
 				t.Fatalf("unknown name: %v", err)
 			}
 			if _, err := r.Get("pdf"); err == nil {
 				t.Fatal("a refused --only installed something")
 			}
-			items, err := r.InstallCollection(ctx, input, []string{"pdf"}, cerebellum.InstallOptions{})
+			items, err := manage.New(r, manage.Options{}).InstallCollection(ctx, input, []string{"pdf"}, manage.InstallOptions{})
 			if err != nil || len(items) != 1 || items[0].Err != nil {
 				t.Fatalf("only pdf: %+v %v", items, err)
 			}
 			// All: the broken one fails alone; pdf is already there.
-			items, err = r.InstallCollection(ctx, input, nil, cerebellum.InstallOptions{})
+			items, err = manage.New(r, manage.Options{}).InstallCollection(ctx, input, nil, manage.InstallOptions{})
 			if err != nil || len(items) != 4 {
 				t.Fatalf("all: %+v %v", items, err)
 			}
@@ -174,7 +175,7 @@ func TestSkillInstallForms(t *testing.T) {
 			t.Run(name+"/"+form, func(t *testing.T) {
 				e := skillsEnv(t)
 				r := e.open()
-				res, err := r.Install(context.Background(), input, cerebellum.InstallOptions{})
+				res, err := manage.New(r, manage.Options{}).Install(context.Background(), input, manage.InstallOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,7 +209,7 @@ func TestInstallWarnsNameDiffersFromFolder(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "pdf-tools")
 	copyDir(t, filepath.Join(collectionDir, "skills", "pdf"), src)
 	r := skillsEnv(t).open()
-	res, err := r.Install(context.Background(), src, cerebellum.InstallOptions{})
+	res, err := manage.New(r, manage.Options{}).Install(context.Background(), src, manage.InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestInstallWarnsNameDiffersFromFolder(t *testing.T) {
 func TestReadSourceNamesAsWritten(t *testing.T) {
 	e := skillsEnv(t)
 	r := e.open()
-	if _, err := r.Install(context.Background(), filepath.Join(collectionDir, "skills", "pdf"), cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(context.Background(), filepath.Join(collectionDir, "skills", "pdf"), manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pdf := stateOf(t, r, "pdf")
@@ -266,7 +267,7 @@ func TestAllowedToolsLoadWithTheSkill(t *testing.T) {
 	e := skillsEnv(t)
 	r := e.open()
 	ctx := context.Background()
-	if _, err := r.Install(ctx, filepath.Join(collectionDir, "skills", "spec-full"), cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, filepath.Join(collectionDir, "skills", "spec-full"), manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sess := r.NewSession("c", nil)

@@ -84,7 +84,7 @@ func TestSkillCollectionPick(t *testing.T) {
 	for _, tc := range tests {
 		e := skillsEnv(t)
 		r := e.open()
-		items, err := r.InstallCollection(context.Background(), src, tc.only, cerebellum.InstallOptions{})
+		items, err := manage.New(r, manage.Options{}).InstallCollection(context.Background(), src, tc.only, manage.InstallOptions{})
 		if err != nil {
 			t.Errorf("only %q: %v", tc.only, err)
 			continue
@@ -117,7 +117,7 @@ func TestSkillCollectionRefusedSkillListed(t *testing.T) {
 	}
 	e := skillsEnv(t)
 	r := e.open()
-	items, err := r.InstallCollection(context.Background(), src, nil, cerebellum.InstallOptions{})
+	items, err := manage.New(r, manage.Options{}).InstallCollection(context.Background(), src, nil, manage.InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

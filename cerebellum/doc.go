@@ -1,8 +1,10 @@
 // Package cerebellum is the capability engine: its job is what a
 // conversation needs at run time — finding, loading and calling the
-// capabilities it can use. Changing them (state and settings writes,
-// Resync, plugin checks) is package cerebellum/manage's job, which reaches
-// the registry only through Hook (hook.go).
+// capabilities it can use. Changing them (install, validate, trash, state
+// and settings writes, tool policies, tuning, Resync, plugin checks, and the
+// built-in skills capability that installs what the assistant writes) is
+// package cerebellum/manage's job, which reaches the registry only through
+// Hook (hook.go). The engine serves no management capability itself.
 //
 // Read these first:
 //   - Registry (registry.go): the live set of capabilities, opened from
@@ -22,11 +24,12 @@
 // The rest, by file: index.go and toolbudget.go (what a request carries),
 // discovery.go (tool_search and reading sources, served by the engine
 // itself), hook.go (the door for cerebellum/manage) and the mechanisms
-// behind it: resync.go, statewrite.go and checkplugins.go; settings.go
-// (the values in force); install.go, validate.go and authoring.go
-// (installing, not moved to manage yet), mcp.go (MCP
-// catalogs, tool names and policies), scan.go and cache.go (reading the
-// trees; the cache file is internal/scancache).
+// behind it: resync.go, statewrite.go, checkplugins.go and tuning.go;
+// settings.go (the values in force); workdirs.go (the staging and trash
+// folders of the workspace layout); describe.go (a capability as the
+// assistant reads it); mcp.go (MCP catalogs, tool names and reading
+// policies), scan.go and cache.go (reading the trees; the cache file is
+// internal/scancache).
 //
 // It does not own the safety gate (brain/gate), the plugin host (plugins/)
 // or the workspace database (brain/store); those plug in through the

@@ -43,7 +43,7 @@ func openWithHost(t *testing.T) *cerebellum.Registry {
 		t.Fatal(err)
 	}
 	e.addBuiltin("skills", string(data), false)
-	r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states,
+	r, err := openServing(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states,
 		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: plugins.NewHost(plugins.Options{})}})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 	}
 	for _, name := range []string{"marker", "boom"} {
 		dir, skillMD, src := grantFixture(t, name, marks)
-		if rep := r.Validate(ctx, os.DirFS(dir), name, dir, cerebellum.ValidateOptions{}); !rep.OK() {
+		if rep := manage.New(r, manage.Options{}).Validate(ctx, os.DirFS(dir), name, dir, manage.ValidateOptions{}); !rep.OK() {
 			t.Fatalf("validate %s: %+v", name, rep)
 		}
 		ranCode("validate " + name)
@@ -89,7 +89,7 @@ func TestNoPluginCodeBeforeEveryGrant(t *testing.T) {
 			t.Fatalf("skill_validate %s: %+v %v", name, res, err)
 		}
 		ranCode("skill_validate " + name)
-		if _, err := r.Install(ctx, dir, cerebellum.InstallOptions{}); err != nil {
+		if _, err := manage.New(r, manage.Options{}).Install(ctx, dir, manage.InstallOptions{}); err != nil {
 			t.Fatalf("install %s: %v", name, err)
 		}
 		ranCode("install " + name)

@@ -60,19 +60,6 @@ func resyncHint() hint.Hint {
 	return hint.Hint{Action: "Apply the changes on disk", Command: []string{"caps", "resync"}, Page: hint.PageCapabilities}
 }
 
-func disableHint(name string) hint.Hint {
-	return hint.Hint{Action: "Switch off " + name, Command: []string{"caps", "disable", name}, Page: hint.PageCapability, Target: name}
-}
-
-func replaceHint(name, input string) hint.Hint {
-	return hint.Hint{Action: "Replace the installed " + name, Command: []string{"caps", "install", input, "--replace"},
-		Page: hint.PageCapabilities, Target: name}
-}
-
-func restoreHint(name string) hint.Hint {
-	return hint.Hint{Action: "Restore " + name, Command: []string{"caps", "restore", name}, Page: hint.PageCapabilities, Target: name}
-}
-
 // unusable explains why c's tools cannot run, with the fix when there is
 // one: enable it, or grant what its plugin is missing.
 func unusable(c *Capability, err error) error {
@@ -85,7 +72,7 @@ func unusable(c *Capability, err error) error {
 	return err
 }
 
-// coreError is the one answer to removing or disabling a core capability.
-func coreError(name string) error {
+// CoreError is the one answer to removing or disabling a core capability.
+func CoreError(name string) error {
 	return fmt.Errorf("%w: %s is a core capability: Wrasse needs it, so it is always on and can be neither removed nor disabled", ErrReadOnly, name)
 }

@@ -28,7 +28,7 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 	if err := manage.New(r, manage.Options{}).Disable("notes"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Remove(ctx, "gone"); err != nil {
+	if err := manage.New(r, manage.Options{}).Remove(ctx, "gone"); err != nil {
 		t.Fatal(err)
 	}
 	dup := filepath.Join(t.TempDir(), "notes.md")
@@ -38,7 +38,7 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 	_, callDisabledErr := r.Call(ctx, nil, "notes_add", nil)
 	_, callUngrantedErr := r.Call(ctx, nil, "runner_go", nil)
 	_, activateUngrantedErr := r.Activate(nil, "runner")
-	_, installErr := r.Install(ctx, dup, cerebellum.InstallOptions{})
+	_, installErr := manage.New(r, manage.Options{}).Install(ctx, dup, manage.InstallOptions{})
 	cases := []struct {
 		name string
 		err  error
@@ -55,9 +55,9 @@ func TestEngineErrorsCarryHints(t *testing.T) {
 			hint.Hint{Action: "Grant exec and network to runner", Command: []string{"caps", "enable", "runner", "--grant", "exec,network"}, Page: hint.PageCapability, Target: "runner"}},
 		{"already installed", installErr, cerebellum.ErrExists,
 			hint.Hint{Action: "Replace the installed notes", Command: []string{"caps", "install", dup, "--replace"}, Page: hint.PageCapabilities, Target: "notes"}},
-		{"remove a built-in", r.Remove(ctx, "official"), cerebellum.ErrReadOnly,
+		{"remove a built-in", manage.New(r, manage.Options{}).Remove(ctx, "official"), cerebellum.ErrReadOnly,
 			hint.Hint{Action: "Switch off official", Command: []string{"caps", "disable", "official"}, Page: hint.PageCapability, Target: "official"}},
-		{"restore a misspelt name", r.Restore(ctx, "gon"), cerebellum.ErrNotInTrash,
+		{"restore a misspelt name", manage.New(r, manage.Options{}).Restore(ctx, "gon"), cerebellum.ErrNotInTrash,
 			hint.Hint{Action: "Restore gone", Command: []string{"caps", "restore", "gone"}, Page: hint.PageCapabilities, Target: "gone"}},
 	}
 	for _, tc := range cases {
@@ -84,7 +84,7 @@ func TestCoreCapabilityOneAnswer(t *testing.T) {
 	e := newEnv(t)
 	e.addBuiltin("core-thing", "---\nname: core-thing\ndescription: C.\ncore: true\n---\nx\n", false)
 	r := e.open()
-	removeErr := r.Remove(context.Background(), "core-thing")
+	removeErr := manage.New(r, manage.Options{}).Remove(context.Background(), "core-thing")
 	disableErr := manage.New(r, manage.Options{}).Disable("core-thing")
 	for _, err := range []error{removeErr, disableErr} {
 		if !errors.Is(err, cerebellum.ErrReadOnly) {
@@ -98,7 +98,7 @@ func TestCoreCapabilityOneAnswer(t *testing.T) {
 
 func TestRestoreWithNothingRemoved(t *testing.T) {
 	r := newEnv(t).open()
-	err := r.Restore(context.Background(), "anything")
+	err := manage.New(r, manage.Options{}).Restore(context.Background(), "anything")
 	if !errors.Is(err, cerebellum.ErrNotInTrash) || !strings.Contains(err.Error(), "nothing is restorable now") {
 		t.Errorf("restore with an empty trash: %v", err)
 	}

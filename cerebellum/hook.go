@@ -2,6 +2,8 @@ package cerebellum
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
@@ -70,3 +72,43 @@ func (h Hook) PendingFolders(folders []string) (Diff, error) { return h.r.pendin
 // CheckPlugins checks the plugins not loaded yet and publishes their
 // failures (see Registry.checkPlugins).
 func (h Hook) CheckPlugins(ctx context.Context, workers int) { h.r.checkPlugins(ctx, workers) }
+
+// StoreState writes a state without publishing a snapshot, for install
+// and restore, which resync afterwards.
+func (h Hook) StoreState(name string, st CapState) error { return h.r.storeState(name, st) }
+
+// ForgetState deletes a stored state (after a remove).
+func (h Hook) ForgetState(name string) error { return h.r.forgetState(name) }
+
+// Now is the registry's clock (Options.Now), so a trash record and the
+// registry agree on time in tests.
+func (h Hook) Now() time.Time { return h.r.now() }
+
+// Logger is the registry's logger.
+func (h Hook) Logger() *slog.Logger { return h.r.log }
+
+// ShadowOwner returns the capability of snap that declares tool but
+// cannot serve it (failed or disabled; the first in scan order), so a
+// validation can name a clash with a capability that is off now.
+func (h Hook) ShadowOwner(snap *Snapshot, tool string) (*Capability, bool) {
+	c, ok := snap.shadowOwners()[tool]
+	return c, ok
+}
+
+// Republish assembles and publishes a snapshot from the stored state and
+// settings (after a tool policy changed, say) and tells subscribers why.
+func (h Hook) Republish(reason string, names ...string) error {
+	r := h.r
+	r.mu.Lock()
+	snap, err := r.assembleLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	r.notify(Change{Generation: snap.Generation, Reason: reason, Names: names})
+	return nil
+}
+
+// ApplyTuning stores new pins and budgets and publishes the snapshot they
+// shape (see Registry.applyTuning).
+func (h Hook) ApplyTuning(t Tuning) error { return h.r.applyTuning(t) }

@@ -173,7 +173,7 @@ func TestInstallRejectsHostileAndBrokenInputs(t *testing.T) {
 	before := treeHash(t, e.ws)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := r.Install(context.Background(), c.path, cerebellum.InstallOptions{Limits: &lim})
+			res, err := manage.New(r, manage.Options{}).Install(context.Background(), c.path, manage.InstallOptions{Limits: &lim})
 			if err == nil {
 				t.Fatalf("installed %+v", res)
 			}
@@ -199,7 +199,7 @@ func TestInstallForms(t *testing.T) {
 	// A lone SKILL.md becomes a guide folder named after its name.
 	lone := filepath.Join(in, "whatever.md")
 	writeFile(t, lone, skill("recipes", "Cook things."))
-	res, err := r.Install(ctx, lone, cerebellum.InstallOptions{})
+	res, err := manage.New(r, manage.Options{}).Install(ctx, lone, manage.InstallOptions{})
 	if err != nil || res.Name != "recipes" {
 		t.Fatalf("lone SKILL.md: %+v %v", res, err)
 	}
@@ -210,13 +210,13 @@ func TestInstallForms(t *testing.T) {
 	dir := filepath.Join(in, "src-folder")
 	writeFile(t, filepath.Join(dir, "SKILL.md"), skill("timer", "Timers.", "timer_start"))
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), pluginSrc)
-	if _, err := r.Install(ctx, dir, cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, dir, manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A zip with one top-level folder and junk.
 	z := filepath.Join(in, "pack.skill")
 	zipOf(t, z, map[string]string{"pack/SKILL.md": skill("pack", "Packed."), "pack/references/r.md": "ref", "__MACOSX/._SKILL.md": "junk"})
-	if _, err := r.Install(ctx, z, cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, z, manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"recipes", "timer", "pack"} {
@@ -241,7 +241,7 @@ func TestReplaceKeepsOldUntilNewValidates(t *testing.T) {
 	bad := filepath.Join(in, "notes-bad")
 	writeFile(t, filepath.Join(bad, "SKILL.md"), "---\nname: notes\n---\n")
 	before := treeHash(t, e.ws)
-	if _, err := r.Install(ctx, bad, cerebellum.InstallOptions{Replace: true}); err == nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, bad, manage.InstallOptions{Replace: true}); err == nil {
 		t.Fatal("invalid replacement installed")
 	}
 	if treeHash(t, e.ws) != before {
@@ -250,10 +250,10 @@ func TestReplaceKeepsOldUntilNewValidates(t *testing.T) {
 	good := filepath.Join(in, "notes-good")
 	writeFile(t, filepath.Join(good, "SKILL.md"), skill("notes", "Take better notes.", "notes_add", "notes_list"))
 	writeFile(t, filepath.Join(good, "plugin", "main.go"), pluginSrc)
-	if _, err := r.Install(ctx, good, cerebellum.InstallOptions{}); err == nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, good, manage.InstallOptions{}); err == nil {
 		t.Fatal("replaced without --replace")
 	}
-	res, err := r.Install(ctx, good, cerebellum.InstallOptions{Replace: true})
+	res, err := manage.New(r, manage.Options{}).Install(ctx, good, manage.InstallOptions{Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatalf("replace: %+v %v", res, err)
 	}
@@ -261,7 +261,7 @@ func TestReplaceKeepsOldUntilNewValidates(t *testing.T) {
 		t.Fatalf("after replace: %+v", c)
 	}
 	// The old version went to the trash.
-	items, _ := r.Trash()
+	items, _ := manage.New(r, manage.Options{}).Trash()
 	if len(items) != 1 || items[0].Name != "notes" {
 		t.Fatalf("trash: %+v", items)
 	}
@@ -276,31 +276,31 @@ func TestRemoveRestoreAndTrashExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := r.Remove(ctx, "web"); !errors.Is(err, cerebellum.ErrReadOnly) {
+	if err := manage.New(r, manage.Options{}).Remove(ctx, "web"); !errors.Is(err, cerebellum.ErrReadOnly) {
 		t.Fatalf("removing a built-in: %v", err)
 	}
-	if err := r.Remove(ctx, "../notes"); !errors.Is(err, cerebellum.ErrNotFound) {
+	if err := manage.New(r, manage.Options{}).Remove(ctx, "../notes"); !errors.Is(err, cerebellum.ErrNotFound) {
 		t.Fatalf("path-like name: %v", err)
 	}
 	if err := manage.New(r, manage.Options{}).Enable("notes", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Remove(ctx, "notes"); err != nil {
+	if err := manage.New(r, manage.Options{}).Remove(ctx, "notes"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Get("notes"); !errors.Is(err, cerebellum.ErrNotFound) {
 		t.Fatalf("still listed: %v", err)
 	}
-	if err := r.Restore(ctx, "notes"); err != nil {
+	if err := manage.New(r, manage.Options{}).Restore(ctx, "notes"); err != nil {
 		t.Fatal(err)
 	}
 	if c, err := r.Get("notes"); err != nil || c.State != cerebellum.StateOK {
 		t.Fatalf("restored: %+v %v", c, err)
 	}
 	// After 7 days the trash forgets it.
-	r.Remove(ctx, "notes")
-	now = now.Add(cerebellum.TrashRetention + time.Hour)
-	if err := r.Restore(ctx, "notes"); !errors.Is(err, cerebellum.ErrNotInTrash) {
+	manage.New(r, manage.Options{}).Remove(ctx, "notes")
+	now = now.Add(manage.TrashRetention + time.Hour)
+	if err := manage.New(r, manage.Options{}).Restore(ctx, "notes"); !errors.Is(err, cerebellum.ErrNotInTrash) {
 		t.Fatalf("restore after expiry: %v", err)
 	}
 	if entries, _ := os.ReadDir(cerebellum.TrashDir(e.ws)); len(entries) != 0 {
@@ -446,7 +446,7 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 	repl := filepath.Join(in, "realname")
 	writeFile(t, filepath.Join(repl, "SKILL.md"), skill("realname", "Real v2.", "real_run"))
 	writeFile(t, filepath.Join(repl, "plugin", "main.go"), pluginSrc)
-	res, err := r.Install(ctx, repl, cerebellum.InstallOptions{Replace: true})
+	res, err := manage.New(r, manage.Options{}).Install(ctx, repl, manage.InstallOptions{Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatalf("replace: %+v %v", res, err)
 	}
@@ -460,8 +460,8 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 		t.Fatal("the old folder was not set aside")
 	}
 	// Remove and restore by name bring back the folder with its state.
-	r.Remove(ctx, "realname")
-	if err := r.Restore(ctx, "realname"); err != nil {
+	manage.New(r, manage.Options{}).Remove(ctx, "realname")
+	if err := manage.New(r, manage.Options{}).Restore(ctx, "realname"); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := r.Get("realname")
@@ -472,7 +472,7 @@ func TestFolderNameDiffersFromName(t *testing.T) {
 	writeFile(t, filepath.Join(in, "x.md"), skill("other-name", "X."))
 	e.addWorkspace("other-name", skill("squatter", "S."), false)
 	manage.New(r, manage.Options{}).Resync(ctx)
-	if _, err := r.Install(ctx, filepath.Join(in, "x.md"), cerebellum.InstallOptions{}); err == nil || !strings.Contains(err.Error(), "used by the capability squatter") {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, filepath.Join(in, "x.md"), manage.InstallOptions{}); err == nil || !strings.Contains(err.Error(), "used by the capability squatter") {
 		t.Fatalf("folder squatting: %v", err)
 	}
 }
@@ -482,16 +482,16 @@ func TestRestoreRefusesCollisions(t *testing.T) {
 	e.addWorkspace("aaa", skill("aaa", "A.", "echo_it"), true)
 	r := e.open()
 	ctx := context.Background()
-	if err := r.Remove(ctx, "aaa"); err != nil {
+	if err := manage.New(r, manage.Options{}).Remove(ctx, "aaa"); err != nil {
 		t.Fatal(err)
 	}
 	in := filepath.Join(t.TempDir(), "zzz")
 	writeFile(t, filepath.Join(in, "SKILL.md"), skill("zzz", "Z.", "echo_it"))
 	writeFile(t, filepath.Join(in, "plugin", "main.go"), pluginSrc)
-	if _, err := r.Install(ctx, in, cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, in, manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	err := r.Restore(ctx, "aaa")
+	err := manage.New(r, manage.Options{}).Restore(ctx, "aaa")
 	if err == nil || !strings.Contains(err.Error(), "echo_it (already provided by zzz)") {
 		t.Fatalf("restore over a collision: %v", err)
 	}

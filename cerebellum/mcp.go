@@ -560,48 +560,6 @@ func PolicyKey(remote string) string {
 	return prefix + hex.EncodeToString(sum[:12])
 }
 
-// SetToolPolicy stores the user's rule for tool (the server's name or the
-// name the model sees) of MCP capability name and publishes a snapshot
-// the gate reads it from. PolicyAsk forgets the rule.
-func (r *Registry) SetToolPolicy(name, tool string, p ToolPolicy) error {
-	if _, err := ParseToolPolicy(string(p)); err != nil {
-		return err
-	}
-	c, err := r.Get(name)
-	if err != nil {
-		return err
-	}
-	if c.Kind != KindMCP {
-		return fmt.Errorf("%w: %s is not an MCP capability; tool policies are for MCP servers", ErrInvalidSetting, name)
-	}
-	remote := ""
-	for _, t := range c.Tools() {
-		if t.Remote == tool || t.Name == tool {
-			remote = t.Remote
-		}
-	}
-	if remote == "" {
-		return fmt.Errorf("%w: %s has no tool %q (its tools are learnt when its server is first started; test it first)", ErrUnknownTool, name, tool)
-	}
-	key := PolicyKey(remote)
-	if p == PolicyAsk || p == "" {
-		err = r.opts.Settings.DeleteCapSetting(name, key)
-	} else {
-		err = r.opts.Settings.SetCapSetting(name, key, string(p))
-	}
-	if err != nil {
-		return fmt.Errorf("save the policy of %s of %s: %w", tool, name, err)
-	}
-	r.mu.Lock()
-	snap, err := r.assembleLocked()
-	r.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	r.notify(Change{Generation: snap.Generation, Reason: "settings", Names: []string{name}})
-	return nil
-}
-
 // ToolPolicy is the user's rule for a tool (PolicyAsk when none).
 func (s *Snapshot) ToolPolicy(tool string) ToolPolicy {
 	if p, ok := s.policies[tool]; ok {

@@ -213,7 +213,7 @@ func Open(opts Options) (*Registry, error) {
 	if vf, ok := opts.Builtin.(VerifiedFS); ok {
 		r.verified = vf.Verified()
 	}
-	r.native = map[string]Runtime{DiscoveryName: discovery{r}, AuthoringName: authoring{r}}
+	r.native = map[string]Runtime{DiscoveryName: discovery{r}}
 	for _, l := range opts.Loaders {
 		if np, ok := l.(NativeProvider); ok {
 			for k, v := range np.Natives(r) {
@@ -649,4 +649,11 @@ func (r *Registry) UnknownPinned() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func (r *Registry) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
 }

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // skill renders a SKILL.md with the given name, description and tool names.
@@ -121,7 +122,7 @@ func (e *env) addWorkspace(folder, skillMD string, plugin bool) {
 
 func (e *env) open() *cerebellum.Registry {
 	e.t.Helper()
-	r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states, Pinned: e.pinned,
+	r, err := openServing(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws, States: e.states, Pinned: e.pinned,
 		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: e.loader}})
 	if err != nil {
 		e.t.Fatal(err)
@@ -628,4 +629,21 @@ func TestSearchNamesADisabledExactMatch(t *testing.T) {
 	if out := cerebellum.FormatSearch(res, nil, nil); !strings.Contains(out, "plug-one matches exactly but is switched off") {
 		t.Fatalf("format:\n%s", out)
 	}
+}
+
+// openServing opens a registry that serves the built-in skills capability
+// as the app does: manage.Authoring through Options.Native, bound to the
+// registry's Manager once it is open.
+func openServing(opts cerebellum.Options) (*cerebellum.Registry, error) {
+	var mgr *manage.Manager
+	native := map[string]cerebellum.Runtime{manage.AuthoringName: manage.Authoring(func() *manage.Manager { return mgr })}
+	for k, v := range opts.Native {
+		native[k] = v
+	}
+	opts.Native = native
+	r, err := cerebellum.Open(opts)
+	if err == nil {
+		mgr = manage.New(r, manage.Options{})
+	}
+	return r, err
 }

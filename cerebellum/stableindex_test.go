@@ -33,7 +33,7 @@ func TestStableIndexFollowsSnapshots(t *testing.T) {
 	}
 	tu := r.Tuning()
 	tu.IndexBudget = cerebellum.MinIndexBudget
-	if err := r.SetTuning(tu); err != nil {
+	if err := manage.New(r, manage.Options{}).SetTuning(tu); err != nil {
 		t.Fatal(err)
 	}
 	if idx := r.StableIndex(); idx == edited {

@@ -34,7 +34,7 @@ func (r *Registry) updateState(name string, change func(c *Capability, st *CapSt
 	}
 	if c.Core && st.Disabled {
 		r.mu.Unlock()
-		return coreError(c.Name)
+		return CoreError(c.Name)
 	}
 	if err := r.opts.States.SetState(c.Name, st); err != nil {
 		r.mu.Unlock()

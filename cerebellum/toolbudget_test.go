@@ -134,7 +134,7 @@ func TestOversizedCapabilityLoadsPartly(t *testing.T) {
 	}
 
 	// A smaller budget holds at the next request.
-	if err := r.SetTuning(cerebellum.Tuning{ToolBudget: budget / 3}); err != nil {
+	if err := manage.New(r, manage.Options{}).SetTuning(cerebellum.Tuning{ToolBudget: budget / 3}); err != nil {
 		t.Fatal(err)
 	}
 	if tokens, _ := loadedTokens(r, sess); tokens > budget/3 {

@@ -60,11 +60,12 @@ func (r *Registry) Tuning() Tuning {
 	return t
 }
 
-// SetTuning applies new pinned capabilities and budgets: the snapshot it
+// applyTuning applies new pinned capabilities and budgets (for
+// manage.Manager.SetTuning, through Hook.ApplyTuning): the snapshot it
 // publishes marks the new pins, and the next index and tool-budget check
 // use the new budgets, without reopening the registry. Names pinned but not
 // installed are allowed (they take effect once installed) and logged.
-func (r *Registry) SetTuning(t Tuning) error {
+func (r *Registry) applyTuning(t Tuning) error {
 	t, err := t.normalized()
 	if err != nil {
 		return fmt.Errorf("capability tuning: %w", err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 func TestSetTuningPinsAndBudgetsWithoutReopening(t *testing.T) {
@@ -27,7 +28,7 @@ func TestSetTuningPinsAndBudgetsWithoutReopening(t *testing.T) {
 	sess := r.NewSession("c", nil)
 	wideIndex := r.Index(sess)
 
-	if err := r.SetTuning(cerebellum.Tuning{Pinned: []string{"cap-3", "cap-1", "cap-3", "not-installed"}, IndexBudget: cerebellum.MinIndexBudget}); err != nil {
+	if err := manage.New(r, manage.Options{}).SetTuning(cerebellum.Tuning{Pinned: []string{"cap-3", "cap-1", "cap-3", "not-installed"}, IndexBudget: cerebellum.MinIndexBudget}); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.LoadedNames(sess); !slices.Equal(got, []string{"tool-discovery", "cap-1", "cap-3"}) {
@@ -51,7 +52,7 @@ func TestSetTuningPinsAndBudgetsWithoutReopening(t *testing.T) {
 	for _, n := range []string{"cap-0", "cap-2", "cap-4"} {
 		one = max(one, r.Snapshot().SchemaTokens(n))
 	}
-	if err := r.SetTuning(cerebellum.Tuning{ToolBudget: one}); err != nil {
+	if err := manage.New(r, manage.Options{}).SetTuning(cerebellum.Tuning{ToolBudget: one}); err != nil {
 		t.Fatal(err)
 	}
 	if c := stateOf(t, r, "cap-1"); c.Pinned {
@@ -79,7 +80,7 @@ func TestSetTuningRejectsNegativeBudgets(t *testing.T) {
 	r := newEnv(t).open()
 	before := r.Tuning()
 	for _, tu := range []cerebellum.Tuning{{IndexBudget: -1}, {ToolBudget: -5}} {
-		if err := r.SetTuning(tu); err == nil {
+		if err := manage.New(r, manage.Options{}).SetTuning(tu); err == nil {
 			t.Errorf("SetTuning(%+v) succeeded", tu)
 		}
 	}

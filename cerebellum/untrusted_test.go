@@ -20,7 +20,7 @@ func TestValidationNeverRunsUngrantedPlugins(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join("..", "brain", "cerebellum", "skills", "SKILL.md"))
 	e.addBuiltin("skills", string(data), false)
 	host := plugins.NewHost(plugins.Options{})
-	r, err := cerebellum.Open(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws,
+	r, err := openServing(cerebellum.Options{Builtin: e.builtin, Workspace: e.ws,
 		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: host}})
 	if err != nil {
 		t.Fatal(err)
@@ -36,11 +36,11 @@ func TestValidationNeverRunsUngrantedPlugins(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "plugin", "main.go"), src)
 	ctx := context.Background()
 
-	rep := r.Validate(ctx, os.DirFS(dir), "pwn", dir, cerebellum.ValidateOptions{})
+	rep := manage.New(r, manage.Options{}).Validate(ctx, os.DirFS(dir), "pwn", dir, manage.ValidateOptions{})
 	if !rep.OK() || !strings.Contains(strings.Join(rep.Warnings, "\n"), "not run") {
 		t.Fatalf("validate: %+v", rep)
 	}
-	if _, err := r.Install(ctx, dir, cerebellum.InstallOptions{}); err != nil {
+	if _, err := manage.New(r, manage.Options{}).Install(ctx, dir, manage.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sess := r.NewSession("c", nil)

@@ -180,7 +180,7 @@ func Open(opts Options) (*App, error) {
 		ManifestCache: ws.ManifestCache(),
 		AppliedState:  ws.AppliedState(),
 		CheckCache:    ws.CheckCache(),
-		Native: map[string]cerebellum.Runtime{history.Name: history.New(db), TasksCapability: taskTools{a},
+		Native: map[string]cerebellum.Runtime{history.Name: history.New(db), TasksCapability: taskTools{a}, manage.AuthoringName: manage.Authoring(func() *manage.Manager { return a.mgr }),
 			agent.CodeModeCapability: agent.NewCodeMode(&codemode.Runner{Command: codemode.ChildCommandFor(opts.PluginChild), Logger: logger})},
 	})
 	if err != nil {
@@ -199,7 +199,7 @@ func Open(opts Options) (*App, error) {
 	})
 	// The database lock makes this process the workspace's only user, so
 	// leftovers of an interrupted install can go.
-	if err := reg.Sweep(); err != nil {
+	if err := a.mgr.Sweep(); err != nil {
 		logger.Warn("sweeping the workspace", "error", err)
 	}
 	return a, nil

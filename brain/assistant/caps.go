@@ -9,6 +9,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 	"github.com/wrasse-app/wrasse/cerebellum/watch"
 )
@@ -19,10 +20,10 @@ import (
 
 // Install adds a capability from a SKILL.md, a folder or a .zip/.skill
 // archive, validated completely before anything is written.
-func (a *App) Install(ctx context.Context, path string, replace bool) (*cerebellum.InstallResult, error) {
+func (a *App) Install(ctx context.Context, path string, replace bool) (*manage.InstallResult, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	res, err := a.reg.Install(ctx, path, cerebellum.InstallOptions{Replace: replace})
+	res, err := a.mgr.Install(ctx, path, manage.InstallOptions{Replace: replace})
 	a.afterInstall(res)
 	return res, err
 }
@@ -30,16 +31,16 @@ func (a *App) Install(ctx context.Context, path string, replace bool) (*cerebell
 // Survey lists the skills an input holds (a collection: one archive or
 // folder with several skill folders), writing nothing.
 func (a *App) Survey(path string) (*stage.Collection, error) {
-	return a.reg.Survey(path, nil)
+	return a.mgr.Survey(path, nil)
 }
 
 // InstallCollection installs skills of a collection, each validated and
 // installed on its own (one bad skill does not stop the others); only
 // names them as Survey lists them, all when empty.
-func (a *App) InstallCollection(ctx context.Context, path string, only []string, replace bool) ([]cerebellum.CollectionItem, error) {
+func (a *App) InstallCollection(ctx context.Context, path string, only []string, replace bool) ([]manage.CollectionItem, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	items, err := a.reg.InstallCollection(ctx, path, only, cerebellum.InstallOptions{Replace: replace})
+	items, err := a.mgr.InstallCollection(ctx, path, only, manage.InstallOptions{Replace: replace})
 	for _, it := range items {
 		a.afterInstall(it.Result)
 	}
@@ -50,7 +51,7 @@ func (a *App) InstallCollection(ctx context.Context, path string, only []string,
 // it, staged exactly as an install would stage it (so links, nested
 // archives and size limits are caught too). Checking an installed
 // capability's own folder is not a name clash.
-func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, error) {
+func (a *App) Validate(ctx context.Context, path string) (*manage.Report, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -71,12 +72,12 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 	if st.Kind != stage.KindFolder {
 		folder = strings.TrimSuffix(folder, filepath.Ext(folder))
 		if data, err := os.ReadFile(filepath.Join(st.Dir, "SKILL.md")); err == nil {
-			if m, _, err := cerebellum.ValidateManifest(data, filepath.Base(path)); err == nil {
+			if m, _, err := manage.ValidateManifest(data, filepath.Base(path)); err == nil {
 				folder = m.Name
 			}
 		}
 	}
-	opt := cerebellum.ValidateOptions{}
+	opt := manage.ValidateOptions{}
 	for _, c := range a.reg.List() {
 		if c.Dir != "" && filepath.Clean(c.Dir) == abs {
 			opt.Replace = true
@@ -87,7 +88,7 @@ func (a *App) Validate(ctx context.Context, path string) (*cerebellum.Report, er
 			}
 		}
 	}
-	return a.reg.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
+	return a.mgr.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, opt), nil
 }
 
 // Remove moves a capability to the trash (restorable for 7 days) and
@@ -100,7 +101,7 @@ func (a *App) Remove(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if err := a.reg.Remove(ctx, name); err != nil {
+	if err := a.mgr.Remove(ctx, name); err != nil {
 		return err
 	}
 	withdrawn, err := a.db.UnassignAll(c.Name)
@@ -117,7 +118,7 @@ func (a *App) Remove(ctx context.Context, name string) error {
 // (a replacement, or a new one under a name used before) that it would
 // send elsewhere than when they were assigned, and says so in its report.
 // Call with a.mu held.
-func (a *App) afterInstall(res *cerebellum.InstallResult) {
+func (a *App) afterInstall(res *manage.InstallResult) {
 	if res == nil || res.Name == "" {
 		return
 	}
@@ -144,11 +145,11 @@ func (a *App) afterInstall(res *cerebellum.InstallResult) {
 func (a *App) Restore(ctx context.Context, name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.Restore(ctx, name)
+	return a.mgr.Restore(ctx, name)
 }
 
 // Trash lists restorable capabilities, newest first.
-func (a *App) Trash() ([]cerebellum.Trashed, error) { return a.reg.Trash() }
+func (a *App) Trash() ([]manage.Trashed, error) { return a.mgr.Trash() }
 
 // Enable switches a capability on, granting its plugin the permissions
 // listed (only those it declares).

@@ -136,7 +136,7 @@ func (a *App) ReloadConfig() error {
 func (a *App) applyConfig(old, next workspace.Config) {
 	eff := next.WithDefaults()
 	a.swapModel(next)
-	if err := a.reg.SetTuning(cerebellum.Tuning{Pinned: eff.PinnedCapabilities, IndexBudget: eff.IndexBudget,
+	if err := a.mgr.SetTuning(cerebellum.Tuning{Pinned: eff.PinnedCapabilities, IndexBudget: eff.IndexBudget,
 		ToolBudget: eff.EffectiveToolBudget()}); err != nil {
 		a.log.Warn("applying pinned capabilities and budgets", "error", err)
 	}

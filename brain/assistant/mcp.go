@@ -155,7 +155,7 @@ func (a *App) SetMCPToolPolicy(name, tool string, policy MCPToolPolicy) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.reg.SetToolPolicy(name, tool, p)
+	return a.mgr.SetToolPolicy(name, tool, p)
 }
 
 // MCPStatus says whether MCP capability name's server runs, and its last

@@ -19,6 +19,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
@@ -43,7 +44,7 @@ type MCPServer struct {
 // header whose name says it is a secret (a token, a key, a password,
 // Authorization) is stored as a secret and referenced, never written to
 // the folder.
-func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebellum.InstallResult, error) {
+func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*manage.InstallResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (a *App) AddMCP(ctx context.Context, s MCPServer, imported bool) (*cerebell
 	if err != nil {
 		return nil, fmt.Errorf("add MCP server %s: store its secrets: %w", s.Name, err)
 	}
-	res, err := a.reg.Install(ctx, folder, cerebellum.InstallOptions{Approved: !imported})
+	res, err := a.mgr.Install(ctx, folder, manage.InstallOptions{Approved: !imported})
 	if err != nil && res == nil {
 		restore()
 		return nil, fmt.Errorf("add MCP server %s: %w", s.Name, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/mcpbundle"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
 
@@ -30,7 +31,7 @@ func (a *App) OpenBundle(path string) (*mcpbundle.Bundle, error) {
 // the person has seen the command and enabled it. Sensitive answers are
 // stored as secrets (mcp.<name>.<key>) assigned to it, never written to
 // the folder. A refused install leaves nothing behind.
-func (a *App) InstallBundle(ctx context.Context, b *mcpbundle.Bundle, answers mcpbundle.Answers, replace bool) (*cerebellum.InstallResult, error) {
+func (a *App) InstallBundle(ctx context.Context, b *mcpbundle.Bundle, answers mcpbundle.Answers, replace bool) (*manage.InstallResult, error) {
 	launch, err := b.Plan(answers, mcpbundle.UserFolders())
 	if err != nil {
 		return nil, fmt.Errorf("install %s: %w", filepath.Base(b.Path), err)
@@ -70,7 +71,7 @@ func (a *App) InstallBundle(ctx context.Context, b *mcpbundle.Bundle, answers mc
 	if err != nil {
 		return nil, fmt.Errorf("install %s: store its secrets: %w", b.Name, err)
 	}
-	res, err := a.reg.Install(ctx, folder, cerebellum.InstallOptions{Replace: replace})
+	res, err := a.mgr.Install(ctx, folder, manage.InstallOptions{Replace: replace})
 	if err != nil && res == nil {
 		restore()
 		return nil, fmt.Errorf("install %s: %w", filepath.Base(b.Path), err)

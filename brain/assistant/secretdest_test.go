@@ -11,12 +11,13 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // installMCP installs (or replaces) a capability named remote from a
 // folder elsewhere, as `wrasse caps install` does.
-func installMCP(t *testing.T, a *App, url string, replace bool) *cerebellum.InstallResult {
+func installMCP(t *testing.T, a *App, url string, replace bool) *manage.InstallResult {
 	t.Helper()
 	src := filepath.Join(t.TempDir(), "remote")
 	if err := os.MkdirAll(src, 0o700); err != nil {

@@ -39,7 +39,7 @@ func (a *App) checkInstalled(ctx context.Context, name string, data []byte) erro
 	if err == nil && bytes.Equal(got, data) {
 		return nil
 	}
-	if rerr := a.reg.Remove(ctx, name); rerr != nil {
+	if rerr := a.mgr.Remove(ctx, name); rerr != nil {
 		return fmt.Errorf("%w: %s's installed SKILL.md is not the one approved, and removing it failed: %w", ErrStagingChanged, name, rerr)
 	}
 	if err != nil {

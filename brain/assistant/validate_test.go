@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
 
 // Validating an installed plugin's own folder runs it with its grants
@@ -39,7 +40,7 @@ func TestValidateRunsOnlyGrantedCode(t *testing.T) {
 	if err := a.Enable("runner", []string{"exec"}); err != nil {
 		t.Fatal(err)
 	}
-	notRun := func(rep *cerebellum.Report) bool {
+	notRun := func(rep *manage.Report) bool {
 		for _, w := range rep.Warnings {
 			if strings.Contains(w, "was checked but it was not run") {
 				return true

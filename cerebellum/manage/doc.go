@@ -9,13 +9,16 @@
 //     uses it (TestOnlyManageUsesTheHook).
 //
 // By file: state.go (enable, disable, grants, an MCP server's network),
-// settings.go (writing the values of capability settings), resync.go (Resync,
-// Pending and plugin checks: entry points whose mechanism stays behind the
-// Hook, since it publishes snapshots).
-//
-// Install, validate, trash and the built-in skills capability are still
-// Registry methods (cerebellum/install.go, validate.go, authoring.go): they
-// are the next to move.
+// settings.go (writing the values of capability settings), policy.go (an
+// MCP tool's policy), tuning.go (pins and budgets), resync.go (Resync,
+// Pending and plugin checks), install.go (Install, Survey, InstallCollection,
+// Remove, Trash, Restore, Sweep), validate.go (Validate and its Report),
+// authoring.go (the built-in skills capability: its runtime, Authoring, is
+// handed to cerebellum.Options.Native under AuthoringName, as the app's
+// history and tasks runtimes are). Where a change must publish a snapshot
+// or swap what the engine reads under its lock (Resync, plugin checks,
+// tuning, republishing after a settings write), the mechanism stays in
+// cerebellum behind a Hook method and only the entry point is here.
 //
 // A running conversation never needs this package: it uses the Registry.
 // The split is enforced by split_test.go: the Registry's exported methods

@@ -19,11 +19,11 @@ import (
 // add one here only if a running conversation needs it.
 var runTime = []string{
 	"Activate", "ActivateFor", "Call", "Catalog", "Close", "Closest",
-	"DeferrableTools", "Get", "Hook", "Index", "Install", "InstallCollection", "Learn", "List", "LoadedNames",
+	"DeferrableTools", "Get", "Hook", "Index", "Learn", "List", "LoadedNames",
 	"LoadedToolTokens", "Loader", "NewSession", "Prepare", "ReadSource", "ReloadRuntimes",
-	"Remove", "Restore", "Run", "RuntimeStatus", "Search",
-	"SetToolPolicy", "SetTuning", "Settings", "Snapshot", "StableIndex", "Start", "Subscribe", "Survey", "Sweep",
-	"Tools", "TrackLoaded", "Trash", "Tuning", "UnknownPinned", "UseRuntime", "Validate", "Workspace",
+	"Run", "RuntimeStatus", "Search",
+	"Settings", "Snapshot", "StableIndex", "Start", "Subscribe",
+	"Tools", "TrackLoaded", "Tuning", "UnknownPinned", "UseRuntime", "Workspace",
 }
 
 // parseDir parses the non-test Go files of one package folder.

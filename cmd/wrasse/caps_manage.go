@@ -12,6 +12,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 )
 
@@ -22,7 +23,7 @@ func capsValidate(ctx context.Context, app *assistant.App, c *call) error {
 	if errors.Is(err, stage.ErrMultipleSkillMD) {
 		// A collection: say what it holds and how to install it.
 		if coll, serr := app.Survey(c.path(c.args[0])); serr == nil && len(coll.Skills) > 1 {
-			return explainCollection(c.args[0], &cerebellum.CollectionError{Input: filepath.Base(c.args[0]), Collection: coll})
+			return explainCollection(c.args[0], &manage.CollectionError{Input: filepath.Base(c.args[0]), Collection: coll})
 		}
 	}
 	if err != nil {
@@ -79,7 +80,7 @@ func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool)
 	}
 	path := c.path(c.args[0])
 	res, err := app.Install(ctx, path, replace)
-	var coll *cerebellum.CollectionError
+	var coll *manage.CollectionError
 	if errors.As(err, &coll) {
 		return explainCollection(c.args[0], coll)
 	}
@@ -108,7 +109,7 @@ func capsInstall(ctx context.Context, app *assistant.App, c *call, replace bool)
 
 // explainCollection refuses a collection installed as one capability,
 // naming its skills and the two ways to install them.
-func explainCollection(typed string, coll *cerebellum.CollectionError) error {
+func explainCollection(typed string, coll *manage.CollectionError) error {
 	names := coll.Collection.Names()
 	var example []string // skills expected to install, for the --only example
 	for _, f := range coll.Collection.Skills {

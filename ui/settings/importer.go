@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
@@ -111,7 +112,7 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 		ok, failed := 0, 0
 		for _, p := range paths {
 			res, err := im.env.Core.Install(context.Background(), p, replace)
-			var coll *cerebellum.CollectionError
+			var coll *manage.CollectionError
 			if errors.As(err, &coll) {
 				// Several skills: the user picks which, in a checklist.
 				colls = append(colls, collectionDrop{path: p, c: coll.Collection})
@@ -287,7 +288,7 @@ func importTitle(ok, failed int) string {
 	return fmt.Sprintf("Imported %d, rejected %d (nothing was written for those)", ok, failed)
 }
 
-func installedText(path string, res *cerebellum.InstallResult) string {
+func installedText(path string, res *manage.InstallResult) string {
 	var b strings.Builder
 	verb := "Installed"
 	if res.Replaced {

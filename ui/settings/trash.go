@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
@@ -18,7 +18,7 @@ import (
 type trashView struct {
 	env     *bridge.Env
 	restore func(name string)
-	items   []cerebellum.Trashed
+	items   []manage.Trashed
 	list    *widget.List
 	note    *widget.Label
 	obj     fyne.CanvasObject
@@ -82,6 +82,6 @@ func (t *trashView) Names() []string {
 }
 
 func trashWhen(removed time.Time) string {
-	until := removed.Add(cerebellum.TrashRetention)
+	until := removed.Add(manage.TrashRetention)
 	return "removed " + removed.Local().Format("2 Jan 15:04") + ", restorable until " + until.Local().Format("2 Jan 15:04")
 }

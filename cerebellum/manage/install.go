@@ -1,4 +1,4 @@
-package cerebellum
+package manage
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/atomicfile"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
@@ -22,13 +23,6 @@ import (
 
 // TrashRetention is how long removed capabilities stay restorable.
 const TrashRetention = 7 * 24 * time.Hour
-
-// StagingDir is where installs are prepared, inside the workspace so the
-// final move is a rename on one file system.
-func StagingDir(workspace string) string { return filepath.Join(workspace, ".staging") }
-
-// TrashDir holds removed capabilities.
-func TrashDir(workspace string) string { return filepath.Join(workspace, ".trash") }
 
 // InstallOptions tune Install.
 type InstallOptions struct {
@@ -62,16 +56,16 @@ type InstallResult struct {
 // archive. The input is staged in the workspace, validated completely, and
 // only then renamed into place; a rejected install leaves the workspace as
 // it was. Replacing keeps the old version until the new one has validated.
-func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions) (*InstallResult, error) {
-	ws := r.opts.Workspace
+func (m *Manager) Install(ctx context.Context, input string, opt InstallOptions) (*InstallResult, error) {
+	ws := m.reg.Workspace()
 	if ws == "" {
-		return nil, ErrNoWorkspace
+		return nil, cerebellum.ErrNoWorkspace
 	}
 	lim := stage.DefaultLimits()
 	if opt.Limits != nil {
 		lim = *opt.Limits
 	}
-	stagingRoot := StagingDir(ws)
+	stagingRoot := cerebellum.StagingDir(ws)
 	if err := os.MkdirAll(stagingRoot, 0o700); err != nil {
 		return nil, fmt.Errorf("prepare staging folder: %w", err)
 	}
@@ -85,17 +79,17 @@ func (r *Registry) Install(ctx context.Context, input string, opt InstallOptions
 		}
 		return nil, fmt.Errorf("install %s: %w", filepath.Base(input), err)
 	}
-	return r.installStaged(ctx, input, st, opt)
+	return m.installStaged(ctx, input, st, opt)
 }
 
 // installStaged validates a staged capability and renames it into place;
 // the staging folder is gone when it returns.
-func (r *Registry) installStaged(ctx context.Context, input string, st *stage.Staged, opt InstallOptions) (*InstallResult, error) {
+func (m *Manager) installStaged(ctx context.Context, input string, st *stage.Staged, opt InstallOptions) (*InstallResult, error) {
 	label := filepath.Base(input)
 	if opt.only != "" {
 		label = opt.only // one skill of a collection: messages name it
 	}
-	ws := r.opts.Workspace
+	ws := m.reg.Workspace()
 	defer os.RemoveAll(st.Dir)
 
 	// Name the folder after the manifest's name (a lone SKILL.md has no folder).
@@ -112,15 +106,15 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 			for i := range pe.Problems {
 				pe.Problems[i].File = displayInput(input, st)
 			}
-			return nil, fmt.Errorf("install %s: %w\n%s", label, ErrInvalidCapability, pe.Detail())
+			return nil, fmt.Errorf("install %s: %w\n%s", label, cerebellum.ErrInvalidCapability, pe.Detail())
 		}
 		return nil, fmt.Errorf("install %s: %w", label, perr)
 	}
 	if opt.Authored {
 		// The assistant cannot grant itself anything: no permissions either.
-		opt.Replace = opt.Replace && r.isAuthored(folder)
+		opt.Replace = opt.Replace && m.isAuthored(folder)
 	}
-	rep := r.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
+	rep := m.Validate(ctx, os.DirFS(st.Dir), folder, st.Dir, ValidateOptions{Replace: opt.Replace})
 	if written := writtenFolder(input, st); written != "" && written != folder && rep.OK() {
 		// The spec wants name and folder equal; installing renames the folder.
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: name: %q differs from its folder name %q; it is installed as %s", displayInput(input, st), folder, written, folder))
@@ -129,7 +123,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		if rep.Installed != "" && len(rep.Errors) == 1 {
 			// The only problem is the name: say so plainly, not as a report.
 			return nil, hint.With(fmt.Errorf("install %s: %w: %s is already installed; to put this version in its place, install it again replacing the installed one",
-				label, ErrExists, rep.Installed), replaceOneHint(rep.Installed, input, opt.only))
+				label, cerebellum.ErrExists, rep.Installed), replaceOneHint(rep.Installed, input, opt.only))
 		}
 		err := fmt.Errorf("install %s: %w", label, rep.Err())
 		if rep.Installed != "" {
@@ -137,32 +131,32 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		}
 		return nil, err
 	}
-	target := filepath.Join(CapabilitiesDir(ws), folder)
+	target := filepath.Join(cerebellum.CapabilitiesDir(ws), folder)
 	res := &InstallResult{Name: rep.Name, Folder: folder, Ignored: st.Ignored, Report: rep}
-	var old *Capability
+	var old *cerebellum.Capability
 	if rep.Replaces != "" {
-		old = r.Snapshot().byName[rep.Replaces]
-		if old == nil || old.Source != SourceWorkspace {
-			return nil, fmt.Errorf("%w: %s", ErrReadOnly, rep.Replaces)
+		old, _ = m.reg.Snapshot().Get(rep.Replaces)
+		if old == nil || old.Source != cerebellum.SourceWorkspace {
+			return nil, fmt.Errorf("%w: %s", cerebellum.ErrReadOnly, rep.Replaces)
 		}
 		res.Replaced = true
 	}
 	if _, err := os.Lstat(target); err == nil && (old == nil || old.Folder != folder) {
 		owner := "another capability"
-		for _, c := range r.Snapshot().caps {
-			if c.Source == SourceWorkspace && c.Folder == folder {
+		for _, c := range m.reg.List() {
+			if c.Source == cerebellum.SourceWorkspace && c.Folder == folder {
 				owner = "the capability " + c.Name
 			}
 		}
-		return nil, fmt.Errorf("install %s: %w: the folder %s is used by %s; rename or remove that folder first", label, ErrExists, target, owner)
+		return nil, fmt.Errorf("install %s: %w: the folder %s is used by %s; rename or remove that folder first", label, cerebellum.ErrExists, target, owner)
 	}
-	if err := os.MkdirAll(CapabilitiesDir(ws), 0o755); err != nil {
+	if err := os.MkdirAll(cerebellum.CapabilitiesDir(ws), 0o755); err != nil {
 		return nil, err
 	}
 	var trashed string
 	if old != nil {
-		oldState, _ := r.Hook().StoredState(old.Name)
-		trashed, err = r.moveToTrash(old.Folder, old.Name, oldState)
+		oldState, _ := m.hook.StoredState(old.Name)
+		trashed, err = m.moveToTrash(old.Folder, old.Name, oldState)
 		if err != nil {
 			return nil, fmt.Errorf("install %s: set the old version aside: %w", folder, err)
 		}
@@ -170,7 +164,7 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	if err := os.Rename(st.Dir, target); err != nil {
 		if trashed != "" {
 			// Put the old version back: the install failed as a whole.
-			if rerr := os.Rename(trashed, filepath.Join(CapabilitiesDir(ws), old.Folder)); rerr == nil {
+			if rerr := os.Rename(trashed, filepath.Join(cerebellum.CapabilitiesDir(ws), old.Folder)); rerr == nil {
 				os.Remove(trashed + ".json")
 			}
 		}
@@ -178,15 +172,15 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 	}
 	// A replacement keeps the stored state (grants lapse by code hash on
 	// their own); a new install starts clean, an authored one disabled.
-	waits := rep.Kind == KindMCP && !opt.Approved
-	approved := rep.Kind == KindMCP && opt.Approved && !opt.Authored
+	waits := rep.Kind == cerebellum.KindMCP && !opt.Approved
+	approved := rep.Kind == cerebellum.KindMCP && opt.Approved && !opt.Authored
 	if opt.Authored || !res.Replaced || waits || approved {
-		state := CapState{}
+		state := cerebellum.CapState{}
 		if res.Replaced && !opt.Authored {
-			state, _ = r.Hook().StoredState(rep.Name)
+			state, _ = m.hook.StoredState(rep.Name)
 		}
 		if opt.Authored {
-			state = CapState{Disabled: true, Authored: true}
+			state = cerebellum.CapState{Disabled: true, Authored: true}
 			res.Disabled = true
 		}
 		if waits {
@@ -196,13 +190,13 @@ func (r *Registry) installStaged(ctx context.Context, input string, st *stage.St
 		if approved {
 			// The person wrote or confirmed this block's command (mcp add),
 			// as installed: with the files it runs from its folder.
-			state.Launch = ApprovalKey(block, target)
+			state.Launch = cerebellum.ApprovalKey(block, target)
 		}
-		if err := r.storeState(rep.Name, state); err != nil {
+		if err := m.hook.StoreState(rep.Name, state); err != nil {
 			return res, fmt.Errorf("installed %s but could not save its state: %w", rep.Name, err)
 		}
 	}
-	if _, err := r.resyncAll(ctx); err != nil {
+	if _, err := m.hook.Resync(ctx); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -251,14 +245,14 @@ type CollectionError struct {
 }
 
 func (e *CollectionError) Error() string {
-	return fmt.Sprintf("install %s: %v: %s; install all of them, or choose which", e.Input, ErrCollection, strings.Join(e.Collection.Names(), ", "))
+	return fmt.Sprintf("install %s: %v: %s; install all of them, or choose which", e.Input, cerebellum.ErrCollection, strings.Join(e.Collection.Names(), ", "))
 }
 
-func (e *CollectionError) Unwrap() error { return ErrCollection }
+func (e *CollectionError) Unwrap() error { return cerebellum.ErrCollection }
 
 // Survey lists the skills an input holds (see stage.Survey), without
 // writing anything.
-func (r *Registry) Survey(input string, lim *stage.Limits) (*stage.Collection, error) {
+func (m *Manager) Survey(input string, lim *stage.Limits) (*stage.Collection, error) {
 	l := stage.DefaultLimits()
 	if lim != nil {
 		l = *lim
@@ -284,16 +278,16 @@ type CollectionItem struct {
 // others. only picks skills by name or root (as Survey lists them); empty
 // means all. A name that matches nothing fails before anything is
 // installed; otherwise the error is nil and each item says how it went.
-func (r *Registry) InstallCollection(ctx context.Context, input string, only []string, opt InstallOptions) ([]CollectionItem, error) {
-	ws := r.opts.Workspace
+func (m *Manager) InstallCollection(ctx context.Context, input string, only []string, opt InstallOptions) ([]CollectionItem, error) {
+	ws := m.reg.Workspace()
 	if ws == "" {
-		return nil, ErrNoWorkspace
+		return nil, cerebellum.ErrNoWorkspace
 	}
 	lim := stage.DefaultLimits()
 	if opt.Limits != nil {
 		lim = *opt.Limits
 	}
-	c, err := r.Survey(input, &lim)
+	c, err := m.Survey(input, &lim)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +295,7 @@ func (r *Registry) InstallCollection(ctx context.Context, input string, only []s
 	if err != nil {
 		return nil, err
 	}
-	stagingRoot := StagingDir(ws)
+	stagingRoot := cerebellum.StagingDir(ws)
 	if err := os.MkdirAll(stagingRoot, 0o700); err != nil {
 		return nil, fmt.Errorf("prepare staging folder: %w", err)
 	}
@@ -317,7 +311,7 @@ func (r *Registry) InstallCollection(ctx context.Context, input string, only []s
 		if err == nil {
 			one := opt
 			one.only = f.Name
-			it.Result, err = r.installStaged(ctx, input, st, one)
+			it.Result, err = m.installStaged(ctx, input, st, one)
 		} else {
 			err = fmt.Errorf("install %s: %w", f.Name, err)
 		}
@@ -361,7 +355,7 @@ func pick(c *stage.Collection, only []string, input string) ([]stage.Found, erro
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%w: %s holds %s, not %s", ErrNotInCollection, input, strings.Join(c.Names(), ", "), strings.Join(missing, ", "))
+		return nil, fmt.Errorf("%w: %s holds %s, not %s", cerebellum.ErrNotInCollection, input, strings.Join(c.Names(), ", "), strings.Join(missing, ", "))
 	}
 	return out, nil
 }
@@ -383,51 +377,51 @@ func displayInput(input string, st *stage.Staged) string {
 	return base + ":" + inner
 }
 
-func (r *Registry) isAuthored(name string) bool {
-	c, ok := r.Snapshot().byName[name]
-	return ok && c.Badge == BadgeAuthored
+func (m *Manager) isAuthored(name string) bool {
+	c, ok := m.reg.Snapshot().Get(name)
+	return ok && c.Badge == cerebellum.BadgeAuthored
 }
 
 // trashMeta is written beside each trashed folder.
 type trashMeta struct {
-	Name      string    `json:"name"`
-	Folder    string    `json:"folder"`
-	RemovedAt time.Time `json:"removedAt"`
-	State     CapState  `json:"state"`
+	Name      string              `json:"name"`
+	Folder    string              `json:"folder"`
+	RemovedAt time.Time           `json:"removedAt"`
+	State     cerebellum.CapState `json:"state"`
 }
 
 // Remove moves an installed (Unknown or Authored) capability to the trash,
 // restorable for TrashRetention.
-func (r *Registry) Remove(ctx context.Context, name string) error {
-	c, err := r.Get(name)
+func (m *Manager) Remove(ctx context.Context, name string) error {
+	c, err := m.reg.Get(name)
 	if err != nil {
 		return err
 	}
-	if c.Source != SourceWorkspace {
+	if c.Source != cerebellum.SourceWorkspace {
 		if c.Core {
-			return coreError(c.Name)
+			return cerebellum.CoreError(c.Name)
 		}
-		return hint.With(fmt.Errorf("%w: %s ships with Wrasse, so it cannot be removed; it can be switched off", ErrReadOnly, c.Name), disableHint(c.Name))
+		return hint.With(fmt.Errorf("%w: %s ships with Wrasse, so it cannot be removed; it can be switched off", cerebellum.ErrReadOnly, c.Name), disableHint(c.Name))
 	}
-	state, _ := r.Hook().StoredState(c.Name)
-	if _, err := r.moveToTrash(c.Folder, c.Name, state); err != nil {
+	state, _ := m.hook.StoredState(c.Name)
+	if _, err := m.moveToTrash(c.Folder, c.Name, state); err != nil {
 		return err
 	}
-	if err := r.forgetState(c.Name); err != nil {
-		r.log.Warn("forget state of removed capability", "capability", c.Name, "error", err)
+	if err := m.hook.ForgetState(c.Name); err != nil {
+		m.hook.Logger().Warn("forget state of removed capability", "capability", c.Name, "error", err)
 	}
-	_, err = r.resyncAll(ctx)
+	_, err = m.hook.Resync(ctx)
 	return err
 }
 
 // moveToTrash renames a direct child of the capabilities folder into the
 // trash, recording the capability's name and state beside it, and returns
 // its new path.
-func (r *Registry) moveToTrash(folder, name string, state CapState) (string, error) {
-	ws := r.opts.Workspace
-	base := CapabilitiesDir(ws)
+func (m *Manager) moveToTrash(folder, name string, state cerebellum.CapState) (string, error) {
+	ws := m.reg.Workspace()
+	base := cerebellum.CapabilitiesDir(ws)
 	if !plainFolderName(folder) {
-		return "", fmt.Errorf("%w: %q is not a capability folder", ErrOutsideFolder, folder)
+		return "", fmt.Errorf("%w: %q is not a capability folder", cerebellum.ErrOutsideFolder, folder)
 	}
 	src := filepath.Join(base, folder)
 	info, err := os.Lstat(src)
@@ -437,11 +431,11 @@ func (r *Registry) moveToTrash(folder, name string, state CapState) (string, err
 	if !info.IsDir() {
 		return "", fmt.Errorf("remove %s: not a folder", folder)
 	}
-	if err := os.MkdirAll(TrashDir(ws), 0o700); err != nil {
+	if err := os.MkdirAll(cerebellum.TrashDir(ws), 0o700); err != nil {
 		return "", err
 	}
-	now := r.now()
-	dst := filepath.Join(TrashDir(ws), fmt.Sprintf("%s-%d", folder, now.UnixNano()))
+	now := m.hook.Now()
+	dst := filepath.Join(cerebellum.TrashDir(ws), fmt.Sprintf("%s-%d", folder, now.UnixNano()))
 	// The record is written whole first: a restore relies on it.
 	if err := atomicfile.WriteJSON(dst+".json", trashMeta{Name: name, Folder: folder, RemovedAt: now.UTC(), State: state}, 0o600); err != nil {
 		return "", fmt.Errorf("move %s to the trash: %w", folder, err)
@@ -460,26 +454,19 @@ func plainFolderName(folder string) bool {
 		filepath.Base(folder) == folder && !strings.HasPrefix(folder, ".")
 }
 
-func (r *Registry) now() time.Time {
-	if r.opts.Now != nil {
-		return r.opts.Now()
-	}
-	return time.Now()
-}
-
 // Trashed is one restorable capability.
 type Trashed struct {
 	Name      string    `json:"name"`
 	Folder    string    `json:"folder"`
 	RemovedAt time.Time `json:"removedAt"`
 	path      string
-	state     CapState
+	state     cerebellum.CapState
 }
 
 // Trash lists restorable capabilities, newest first, and deletes those
 // older than TrashRetention.
-func (r *Registry) Trash() ([]Trashed, error) {
-	dir := TrashDir(r.opts.Workspace)
+func (m *Manager) Trash() ([]Trashed, error) {
+	dir := cerebellum.TrashDir(m.reg.Workspace())
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -488,7 +475,7 @@ func (r *Registry) Trash() ([]Trashed, error) {
 		return nil, err
 	}
 	var out []Trashed
-	now := r.now()
+	now := m.hook.Now()
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
@@ -523,8 +510,8 @@ func (r *Registry) Trash() ([]Trashed, error) {
 }
 
 // Restore puts the most recently removed capability of that name back.
-func (r *Registry) Restore(ctx context.Context, name string) error {
-	items, err := r.Trash()
+func (m *Manager) Restore(ctx context.Context, name string) error {
+	items, err := m.Trash()
 	if err != nil {
 		return err
 	}
@@ -533,24 +520,24 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 			continue
 		}
 		if !plainFolderName(it.Folder) {
-			return fmt.Errorf("%w: %q is not a capability folder", ErrOutsideFolder, it.Folder)
+			return fmt.Errorf("%w: %q is not a capability folder", cerebellum.ErrOutsideFolder, it.Folder)
 		}
-		target := filepath.Join(CapabilitiesDir(r.opts.Workspace), it.Folder)
+		target := filepath.Join(cerebellum.CapabilitiesDir(m.reg.Workspace()), it.Folder)
 		if _, err := os.Lstat(target); err == nil {
-			return fmt.Errorf("%w: the folder %s is in use again; remove it before restoring the old one", ErrExists, it.Folder)
+			return fmt.Errorf("%w: the folder %s is in use again; remove it before restoring the old one", cerebellum.ErrExists, it.Folder)
 		}
 		// What was installed since may collide with it: check as an install would.
-		if rep := r.Validate(ctx, os.DirFS(it.path), it.Folder, it.path, ValidateOptions{}); !rep.OK() {
+		if rep := m.Validate(ctx, os.DirFS(it.path), it.Folder, it.path, ValidateOptions{}); !rep.OK() {
 			return fmt.Errorf("restore %s: %w", name, rep.Err())
 		}
 		if err := os.Rename(it.path, target); err != nil {
 			return fmt.Errorf("restore %s: %w", name, err)
 		}
 		os.Remove(it.path + ".json")
-		if err := r.storeState(it.Name, it.state); err != nil {
+		if err := m.hook.StoreState(it.Name, it.state); err != nil {
 			return err
 		}
-		_, err := r.resyncAll(ctx)
+		_, err := m.hook.Resync(ctx)
 		return err
 	}
 	var names []string
@@ -559,7 +546,7 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 			names = append(names, it.Name)
 		}
 	}
-	err = fmt.Errorf("%w: %q was not removed in the last 7 days, and only removed capabilities can be restored", ErrNotInTrash, name)
+	err = fmt.Errorf("%w: %q was not removed in the last 7 days, and only removed capabilities can be restored", cerebellum.ErrNotInTrash, name)
 	if len(names) == 0 {
 		return fmt.Errorf("%w; nothing is restorable now", err)
 	}
@@ -574,13 +561,26 @@ func (r *Registry) Restore(ctx context.Context, name string) error {
 // staging folder, and removed capabilities past TrashRetention. Call it
 // only while holding the workspace (the app does, under the database lock),
 // since another process's install in progress would be swept too.
-func (r *Registry) Sweep() error {
-	if r.opts.Workspace == "" {
+func (m *Manager) Sweep() error {
+	if m.reg.Workspace() == "" {
 		return nil
 	}
-	if err := os.RemoveAll(StagingDir(r.opts.Workspace)); err != nil {
-		return fmt.Errorf("clear %s: %w", StagingDir(r.opts.Workspace), err)
+	if err := os.RemoveAll(cerebellum.StagingDir(m.reg.Workspace())); err != nil {
+		return fmt.Errorf("clear %s: %w", cerebellum.StagingDir(m.reg.Workspace()), err)
 	}
-	_, err := r.Trash()
+	_, err := m.Trash()
 	return err
+}
+
+func disableHint(name string) hint.Hint {
+	return hint.Hint{Action: "Switch off " + name, Command: []string{"caps", "disable", name}, Page: hint.PageCapability, Target: name}
+}
+
+func replaceHint(name, input string) hint.Hint {
+	return hint.Hint{Action: "Replace the installed " + name, Command: []string{"caps", "install", input, "--replace"},
+		Page: hint.PageCapabilities, Target: name}
+}
+
+func restoreHint(name string) hint.Hint {
+	return hint.Hint{Action: "Restore " + name, Command: []string{"caps", "restore", name}, Page: hint.PageCapabilities, Target: name}
 }

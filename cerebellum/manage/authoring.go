@@ -1,4 +1,4 @@
-package cerebellum
+package manage
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // AuthoringName is the built-in capability that lets the assistant list,
@@ -17,10 +19,15 @@ const AuthoringName = "skills"
 
 var pluginFileRe = regexp.MustCompile(`^[a-zA-Z0-9_]+\.go$`)
 
-// authoring is the native runtime of the built-in skills capability. What
-// it creates is installed disabled with badge Authored; it has no way to
-// enable a capability or grant a permission.
-type authoring struct{ r *Registry }
+// Authoring is the native runtime of the built-in skills capability, for
+// cerebellum.Options.Native under AuthoringName. What it creates is
+// installed disabled with badge Authored; it has no way to enable a
+// capability or grant a permission. manager returns the Manager of the
+// registry it serves: the runtime is made before the registry is opened,
+// and is first called after.
+func Authoring(manager func() *Manager) cerebellum.Runtime { return authoring{manager} }
+
+type authoring struct{ manager func() *Manager }
 
 func (a authoring) Close() error { return nil }
 
@@ -32,47 +39,47 @@ type authoringArgs struct {
 	Replace    bool              `json:"replace"`
 }
 
-func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (Result, error) {
+func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (cerebellum.Result, error) {
 	var args authoringArgs
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return Result{Content: "arguments must be a JSON object: " + err.Error(), IsError: true}, nil
+		return cerebellum.Result{Content: "arguments must be a JSON object: " + err.Error(), IsError: true}, nil
 	}
 	switch tool {
 	case "skill_list":
-		return Result{Content: a.list(args.Filter)}, nil
+		return cerebellum.Result{Content: a.list(args.Filter)}, nil
 	case "skill_inspect":
-		c, err := a.r.Get(args.Capability)
+		c, err := a.manager().reg.Get(args.Capability)
 		if err != nil {
-			return Result{Content: err.Error(), IsError: true}, nil
+			return cerebellum.Result{Content: err.Error(), IsError: true}, nil
 		}
-		return Result{Content: describeCapability(c)}, nil
+		return cerebellum.Result{Content: cerebellum.DescribeCapability(c)}, nil
 	case "skill_validate":
 		if args.Capability != "" && args.SkillMD == "" {
-			c, err := a.r.Get(args.Capability)
+			c, err := a.manager().reg.Get(args.Capability)
 			if err != nil {
-				return Result{Content: err.Error(), IsError: true}, nil
+				return cerebellum.Result{Content: err.Error(), IsError: true}, nil
 			}
-			if c.State == StateFailed {
-				return Result{Content: fmt.Sprintf("%s is failed:\n%s", c.Name, firstNonEmpty(c.Detail, c.Error))}, nil
+			if c.State == cerebellum.StateFailed {
+				return cerebellum.Result{Content: fmt.Sprintf("%s is failed:\n%s", c.Name, firstNonEmpty(c.Detail, c.Error))}, nil
 			}
-			return Result{Content: fmt.Sprintf("%s is %s and loads without errors.", c.Name, c.State)}, nil
+			return cerebellum.Result{Content: fmt.Sprintf("%s is %s and loads without errors.", c.Name, c.State)}, nil
 		}
 		rep, err := a.draft(ctx, args, func(dir string) (*Report, error) {
-			return a.r.Validate(ctx, os.DirFS(dir), draftName(args.SkillMD), dir, ValidateOptions{Replace: args.Replace && a.r.isAuthored(draftName(args.SkillMD))}), nil
+			return a.manager().Validate(ctx, os.DirFS(dir), draftName(args.SkillMD), dir, ValidateOptions{Replace: args.Replace && a.manager().isAuthored(draftName(args.SkillMD))}), nil
 		})
 		if err != nil {
-			return Result{Content: err.Error(), IsError: true}, nil
+			return cerebellum.Result{Content: err.Error(), IsError: true}, nil
 		}
-		return Result{Content: formatReport(rep), IsError: !rep.OK()}, nil
+		return cerebellum.Result{Content: formatReport(rep), IsError: !rep.OK()}, nil
 	case "skill_create":
 		var res *InstallResult
 		_, err := a.draft(ctx, args, func(dir string) (*Report, error) {
 			var err error
-			res, err = a.r.Install(ctx, dir, InstallOptions{Authored: true, Replace: args.Replace})
+			res, err = a.manager().Install(ctx, dir, InstallOptions{Authored: true, Replace: args.Replace})
 			return nil, err
 		})
 		if err != nil {
-			return Result{Content: err.Error(), IsError: true}, nil
+			return cerebellum.Result{Content: err.Error(), IsError: true}, nil
 		}
 		msg := fmt.Sprintf("Created %s (%s) in the workspace. It is installed DISABLED with the badge Authored: ask the user to review and enable it in Settings → Capabilities (or `wrasse caps enable %s`).", res.Name, res.Report.Kind, res.Name)
 		if len(res.Report.Permissions) > 0 {
@@ -81,9 +88,9 @@ func (a authoring) Call(ctx context.Context, tool string, raw json.RawMessage) (
 		if len(res.Report.Warnings) > 0 {
 			msg += "\nWarnings:\n- " + strings.Join(res.Report.Warnings, "\n- ")
 		}
-		return Result{Content: msg}, nil
+		return cerebellum.Result{Content: msg}, nil
 	}
-	return Result{}, fmt.Errorf("%w: skills has no tool %q", ErrUnknownTool, tool)
+	return cerebellum.Result{}, fmt.Errorf("%w: skills has no tool %q", cerebellum.ErrUnknownTool, tool)
 }
 
 // draft writes the SKILL.md and plugin files to a private folder in the
@@ -92,15 +99,15 @@ func (a authoring) draft(ctx context.Context, args authoringArgs, fn func(dir st
 	if strings.TrimSpace(args.SkillMD) == "" {
 		return nil, fmt.Errorf("skill_md is required: the full SKILL.md text, frontmatter included")
 	}
-	ws := a.r.opts.Workspace
+	ws := a.manager().reg.Workspace()
 	if ws == "" {
-		return nil, ErrNoWorkspace
+		return nil, cerebellum.ErrNoWorkspace
 	}
-	if err := os.MkdirAll(StagingDir(ws), 0o700); err != nil {
+	if err := os.MkdirAll(cerebellum.StagingDir(ws), 0o700); err != nil {
 		return nil, err
 	}
-	defer os.Remove(StagingDir(ws))
-	dir, err := os.MkdirTemp(StagingDir(ws), "draft-")
+	defer os.Remove(cerebellum.StagingDir(ws))
+	dir, err := os.MkdirTemp(cerebellum.StagingDir(ws), "draft-")
 	if err != nil {
 		return nil, err
 	}
@@ -138,14 +145,14 @@ func draftName(skill string) string {
 func (a authoring) list(filter string) string {
 	var b strings.Builder
 	n := 0
-	for _, c := range a.r.List() {
+	for _, c := range a.manager().reg.List() {
 		switch filter {
 		case "workspace":
-			if c.Source != SourceWorkspace {
+			if c.Source != cerebellum.SourceWorkspace {
 				continue
 			}
 		case "builtin":
-			if c.Source != SourceBuiltin {
+			if c.Source != cerebellum.SourceBuiltin {
 				continue
 			}
 		case "failed", "disabled", "ok":
@@ -159,45 +166,15 @@ func (a authoring) list(filter string) string {
 			kind = fmt.Sprintf("%d %s", len(c.Tools()), plural(len(c.Tools()), "tool", "tools"))
 		}
 		line := fmt.Sprintf("- %s (%s) [%s, %s]", c.Name, kind, c.State, c.Badge)
-		if c.State == StateFailed {
-			line += " error: " + PromptLine(c.Error, 160)
+		if c.State == cerebellum.StateFailed {
+			line += " error: " + cerebellum.PromptLine(c.Error, 160)
 		} else {
-			line += " — " + PromptLine(c.Description(), IndexDescriptionLimit)
+			line += " — " + cerebellum.PromptLine(c.Description(), cerebellum.IndexDescriptionLimit)
 		}
 		b.WriteString(line + "\n")
 	}
 	if n == 0 {
 		return "No capabilities match."
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-func describeCapability(c *Capability) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s %s, %s, badge %s, folder %s\n", c.Name, c.Source, c.Kind, c.State, c.Badge, c.Folder)
-	if c.Dir != "" {
-		fmt.Fprintf(&b, "Base directory: %s (paths in its instructions are relative to it)\n", c.Dir)
-	}
-	if c.State == StateFailed {
-		fmt.Fprintf(&b, "Error:\n%s\n", PromptBlock(firstNonEmpty(c.Detail, c.Error)))
-	}
-	if m := c.Manifest; m != nil {
-		fmt.Fprintf(&b, "Description: %s\n", PromptLine(m.Description, ToolDescriptionLimit))
-		if len(m.Requires) > 0 {
-			fmt.Fprintf(&b, "Requires: %s\n", strings.Join(m.Requires, ", "))
-		}
-		if names := m.Permissions.Names(); len(names) > 0 {
-			fmt.Fprintf(&b, "Permissions declared: %s; granted: %s\n", strings.Join(names, ", "), orNone(c.Granted))
-		}
-		for _, t := range m.Tools {
-			fmt.Fprintf(&b, "Tool %s — %s\n  parameters: %s\n", t.Name, toolText(c, t.Description, 200), promptSchema(t.Parameters))
-		}
-		for _, w := range m.Warnings {
-			fmt.Fprintf(&b, "Warning: %s\n", PromptLine(w.String(), ToolDescriptionLimit))
-		}
-	}
-	if len(c.Files) > 0 {
-		fmt.Fprintf(&b, "Files: %s\n", strings.Join(c.Files, ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -230,4 +207,11 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,4 +1,4 @@
-package cerebellum
+package manage
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/commalist"
 	"github.com/wrasse-app/wrasse/cerebellum/schema"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
@@ -15,10 +16,10 @@ import (
 // Report is the outcome of validating a capability folder against the
 // current registry, before anything is installed.
 type Report struct {
-	Capability *Capability `json:"-"`
-	Name       string      `json:"name"`
-	Kind       Kind        `json:"kind"`
-	Tools      []string    `json:"tools,omitempty"`
+	Capability *cerebellum.Capability `json:"-"`
+	Name       string                 `json:"name"`
+	Kind       cerebellum.Kind        `json:"kind"`
+	Tools      []string               `json:"tools,omitempty"`
 	// Permissions are what its plugin declares it needs.
 	Permissions []string `json:"permissions,omitempty"`
 	Errors      []string `json:"errors,omitempty"`
@@ -38,7 +39,7 @@ func (r *Report) Err() error {
 	if r.OK() {
 		return nil
 	}
-	return fmt.Errorf("%w: %s:\n%s", ErrInvalidCapability, r.Name, strings.Join(r.Errors, "\n"))
+	return fmt.Errorf("%w: %s:\n%s", cerebellum.ErrInvalidCapability, r.Name, strings.Join(r.Errors, "\n"))
 }
 
 // ValidateOptions tune Validate.
@@ -55,10 +56,10 @@ type ValidateOptions struct {
 // checks as the registry, every schema compiled, names and tools against
 // what is installed, and a plugin compiled under its permission rules —
 // without installing or loading anything.
-func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string, opt ValidateOptions) *Report {
-	c := ReadCapability(fsys, folder, dir, SourceWorkspace)
+func (mgr *Manager) Validate(ctx context.Context, fsys fs.FS, folder, dir string, opt ValidateOptions) *Report {
+	c := cerebellum.ReadCapability(fsys, folder, dir, cerebellum.SourceWorkspace)
 	rep := &Report{Capability: c, Name: c.Name, Kind: c.Kind}
-	if c.State == StateFailed {
+	if c.State == cerebellum.StateFailed {
 		detail := c.Detail
 		if detail == "" {
 			detail = c.Error
@@ -70,13 +71,13 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 	for _, w := range m.Warnings {
 		rep.Warnings = append(rep.Warnings, w.String())
 	}
-	if names := m.Permissions.Names(); c.Kind == KindPlugin {
+	if names := m.Permissions.Names(); c.Kind == cerebellum.KindPlugin {
 		rep.Permissions = names
 	} else if len(names) > 0 {
 		// Only a plugin's code is held to permissions; saying "grant"
 		// for anything else would promise a protection that is not there.
 		what := "a guide (no plugin/ folder)"
-		if c.Kind == KindMCP {
+		if c.Kind == cerebellum.KindMCP {
 			what = "an MCP server, which is approved by enabling it"
 		}
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s/SKILL.md: permissions: %s apply to plugins only, and this is %s: nothing grants or checks them",
@@ -93,10 +94,10 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 			}
 		}
 	}
-	snap := r.Snapshot()
-	if other, ok := snap.byName[c.Name]; ok {
+	snap := mgr.reg.Snapshot()
+	if other, ok := snap.Get(c.Name); ok {
 		switch {
-		case other.Source == SourceBuiltin:
+		case other.Source == cerebellum.SourceBuiltin:
 			rep.Errors = append(rep.Errors, fmt.Sprintf("the name %q belongs to a capability that ships with Wrasse; choose another name", c.Name))
 		case opt.Replace:
 			rep.Replaces = other.Name
@@ -105,45 +106,45 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 			rep.Errors = append(rep.Errors, fmt.Sprintf("a capability named %q is already installed (folder %s); remove it first, or install again replacing it", c.Name, other.Folder))
 		}
 	}
-	for _, b := range snap.caps {
-		if b.Source == SourceBuiltin && b.Folder == c.Name && b.Name != c.Name {
+	for _, b := range snap.Capabilities() {
+		if b.Source == cerebellum.SourceBuiltin && b.Folder == c.Name && b.Name != c.Name {
 			rep.Errors = append(rep.Errors, fmt.Sprintf("the folder name %q belongs to a capability that ships with Wrasse; choose another name", c.Name))
 		}
 	}
 	var clashes []string
 	for _, t := range m.Tools {
-		owner, ok := snap.tools[t.Name]
+		owner, ok := snap.Owner(t.Name)
 		if !ok {
-			if sh, ok := snap.shadowOwners()[t.Name]; ok && sh.Name != c.Name && sh.Name != rep.Replaces {
+			if sh, ok := mgr.hook.ShadowOwner(snap, t.Name); ok && sh.Name != c.Name && sh.Name != rep.Replaces {
 				clashes = append(clashes, fmt.Sprintf("%s (also declared by %s, which is %s)", t.Name, sh.Name, sh.State))
 			}
 			continue
 		}
-		if owner.cap.Name == rep.Replaces {
+		if owner.Name == rep.Replaces {
 			continue
 		}
-		clashes = append(clashes, fmt.Sprintf("%s (already provided by %s)", t.Name, owner.cap.Name))
+		clashes = append(clashes, fmt.Sprintf("%s (already provided by %s)", t.Name, owner.Name))
 	}
 	if len(clashes) > 0 {
 		sort.Strings(clashes)
 		rep.Errors = append(rep.Errors, "tool name collision: "+strings.Join(clashes, ", ")+"; rename these tools")
 	}
 	for _, req := range m.Requires {
-		dep, ok := snap.byName[req]
+		dep, ok := snap.Get(req)
 		switch {
 		case !ok:
 			rep.Errors = append(rep.Errors, fmt.Sprintf("requires %s, which is not installed; install it first", req))
-		case dep.State != StateOK:
+		case dep.State != cerebellum.StateOK:
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("requires %s, which is %s; it will fail until that is fixed", req, dep.State))
 		}
 	}
 	switch c.Kind {
-	case KindPlugin:
+	case cerebellum.KindPlugin:
 		if !c.HasPluginSource() {
 			rep.Errors = append(rep.Errors, "SKILL.md declares tools but the folder has no plugin/*.go to serve them: add the plugin, or remove the tools to make it a guide")
 			break
 		}
-		loader := r.opts.Loaders[KindPlugin]
+		loader := mgr.reg.Loader(cerebellum.KindPlugin)
 		declared := m.Permissions.Names()
 		granted := map[string]bool{}
 		for _, g := range opt.Grant {
@@ -156,13 +157,13 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 			}
 		}
 		// Judge imports against what the plugin declares, without running it.
-		if sc, ok := loader.(SourceChecker); ok {
-			if err := sc.CheckSource(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: declared}); err != nil {
+		if sc, ok := loader.(cerebellum.SourceChecker); ok {
+			if err := sc.CheckSource(ctx, cerebellum.LoadRequest{Capability: c, Workspace: mgr.reg.Workspace(), Granted: declared}); err != nil {
 				rep.Errors = append(rep.Errors, err.Error())
 				break
 			}
 		}
-		ch, ok := loader.(Checker)
+		ch, ok := loader.(cerebellum.Checker)
 		if !ok {
 			rep.Warnings = append(rep.Warnings, "the plugin was not compiled: this build has no plugin host")
 			break
@@ -173,11 +174,11 @@ func (r *Registry) Validate(ctx context.Context, fsys fs.FS, folder, dir string,
 			break
 		}
 		c.Granted = opt.Grant
-		if err := ch.Check(ctx, LoadRequest{Capability: c, Workspace: r.opts.Workspace, Granted: opt.Grant}); err != nil {
+		if err := ch.Check(ctx, cerebellum.LoadRequest{Capability: c, Workspace: mgr.reg.Workspace(), Granted: opt.Grant}); err != nil {
 			rep.Errors = append(rep.Errors, err.Error())
 		}
-	case KindMCP:
-		if r.opts.Loaders[KindMCP] == nil {
+	case cerebellum.KindMCP:
+		if mgr.reg.Loader(cerebellum.KindMCP) == nil {
 			rep.Warnings = append(rep.Warnings, "MCP servers are not supported by this build yet; it will be listed as failed")
 		}
 	}
@@ -201,7 +202,7 @@ func ValidateManifest(data []byte, file string) (*skillmd.Manifest, []string, er
 		}
 	}
 	if len(errs) > 0 {
-		return m, warnings, fmt.Errorf("%w: %s", ErrInvalidCapability, strings.Join(errs, "\n"))
+		return m, warnings, fmt.Errorf("%w: %s", cerebellum.ErrInvalidCapability, strings.Join(errs, "\n"))
 	}
 	return m, warnings, nil
 }
