@@ -142,10 +142,10 @@ func TestAnnotationsOntoGate(t *testing.T) {
 		t.Error("approving delete_note covers add_note")
 	}
 	// The user's per-tool rules.
-	if err := e.reg.SetToolPolicy("notes", "delete_note", cerebellum.PolicyAlways); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).SetToolPolicy("notes", "delete_note", cerebellum.PolicyAlways); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.reg.SetToolPolicy("notes", "notes__echo", cerebellum.PolicyNever); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).SetToolPolicy("notes", "notes__echo", cerebellum.PolicyNever); err != nil {
 		t.Fatal(err)
 	}
 	snap = e.reg.Snapshot()
@@ -155,13 +155,13 @@ func TestAnnotationsOntoGate(t *testing.T) {
 	if v := gate.Check(snap, "notes__echo", nil); v.Decision != gate.Block {
 		t.Errorf("never: %s; want block", v.Decision)
 	}
-	if err := e.reg.SetToolPolicy("notes", "delete_note", cerebellum.PolicyAsk); err != nil {
+	if err := manage.New(e.reg, manage.Options{}).SetToolPolicy("notes", "delete_note", cerebellum.PolicyAsk); err != nil {
 		t.Fatal(err)
 	}
 	if v := gate.Check(e.reg.Snapshot(), "notes__delete_note", nil); v.Decision != gate.Confirm {
 		t.Errorf("back to ask: %s; want confirm", v.Decision)
 	}
-	if err := e.reg.SetToolPolicy("notes", "nope", cerebellum.PolicyNever); !errors.Is(err, cerebellum.ErrUnknownTool) {
+	if err := manage.New(e.reg, manage.Options{}).SetToolPolicy("notes", "nope", cerebellum.PolicyNever); !errors.Is(err, cerebellum.ErrUnknownTool) {
 		t.Errorf("policy for an unknown tool: %v; want ErrUnknownTool", err)
 	}
 }
