@@ -40,7 +40,7 @@ type entry struct {
 // both, writing nothing. lim bounds the archive (zero fields: the
 // install defaults, stage.DefaultLimits).
 func Open(file string, lim stage.Limits) (*Bundle, error) {
-	lim = withDefaults(lim)
+	lim = lim.WithDefaults()
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("open the bundle: %w", err)
@@ -91,26 +91,6 @@ func Open(file string, lim stage.Limits) (*Bundle, error) {
 	}
 	// Keep the bundle's data from f being closed: reopen at Extract.
 	return &Bundle{Path: file, Manifest: m, Name: CapabilityName(m.Name), entries: entries, limits: lim}, nil
-}
-
-func withDefaults(l stage.Limits) stage.Limits {
-	d := stage.DefaultLimits()
-	if l.MaxFiles <= 0 {
-		l.MaxFiles = d.MaxFiles
-	}
-	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = d.MaxTotalBytes
-	}
-	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = d.MaxFileBytes
-	}
-	if l.MaxRatio <= 0 {
-		l.MaxRatio = d.MaxRatio
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = d.MaxDepth
-	}
-	return l
 }
 
 // ratioFloor: an entry is held to MaxRatio once it expands past this, as

@@ -63,7 +63,7 @@ func (c *Collection) Names() []string {
 // skill folder (a README, a spec/ folder) are never staged. A lone .md
 // file is a collection of one.
 func Survey(input string, lim Limits) (*Collection, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	kind, fi, err := kindOf(input)
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func Survey(input string, lim Limits) (*Collection, error) {
 // Entries outside root are neither checked (beyond their paths) nor
 // written.
 func StageRoot(input, parent, root string, lim Limits) (*Staged, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	kind, fi, err := kindOf(input)
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func TestGuardStopsAtCaps(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer root.Close()
-			s := &stager{root: root, kind: KindZip, input: "x.zip", lim: tc.lim.withDefaults(), archiveSize: tc.archive, made: map[string]bool{}}
+			s := &stager{root: root, kind: KindZip, input: "x.zip", lim: tc.lim.WithDefaults(), archiveSize: tc.archive, made: map[string]bool{}}
 			src := &endless{}
 			err = s.write(tc.rel, tc.rel, src, tc.compressed, false)
 			if !errors.Is(err, tc.want) {

@@ -51,7 +51,8 @@ const (
 	maxPathBytes      = 1024
 )
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults is l with DefaultLimits for every limit left at zero.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = d.MaxFiles

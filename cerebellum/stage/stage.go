@@ -38,7 +38,7 @@ type Staged struct {
 // values wrapping one sentinel of errors.go; I/O failures are wrapped
 // *fs.PathError values.
 func Stage(input, parent string, lim Limits) (*Staged, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	kind, fi, err := kindOf(input)
 	if err != nil {
 		return nil, err

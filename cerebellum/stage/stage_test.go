@@ -194,7 +194,7 @@ func TestStageMissingInput(t *testing.T) {
 
 // TestZeroLimitsMeanDefaults: Limits{} must not mean "no limits".
 func TestZeroLimitsMeanDefaults(t *testing.T) {
-	if got := (Limits{}).withDefaults(); got != DefaultLimits() {
+	if got := (Limits{}).WithDefaults(); got != DefaultLimits() {
 		t.Errorf("Limits{} became %+v", got)
 	}
 	want := Limits{MaxFiles: 5000, MaxTotalBytes: 50 << 20, MaxFileBytes: 10 << 20, MaxRatio: 100, MaxSkillMD: 1 << 20, MaxDepth: 16}
