@@ -403,6 +403,46 @@ func TestFileCutWhileOpen(t *testing.T) {
 	within(t, ctx, "Close", func() { _ = db.Close() })
 }
 
+// TestFileCutDuringAWrite: a file cut short while a write transaction
+// runs is not written to when it commits (bbolt would grow it back and
+// write its pages without a fault), and later writes are refused.
+func TestFileCutDuringAWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	fixture(t, path, 12)
+	db, err := Open(path, testOptions(newClock()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var cut []byte
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists([]byte("cut-test"))
+		if err != nil {
+			return err
+		}
+		if err := b.Put([]byte("k"), bytes.Repeat([]byte("v"), 64<<10)); err != nil {
+			return err
+		}
+		// The last page only: what the commit reads (the free list, the
+		// pages it changes) is still in the file, so bbolt finds nothing
+		// wrong by itself.
+		if err := os.Truncate(path, tx.Size()-int64(os.Getpagesize())); err != nil {
+			return err
+		}
+		cut, err = os.ReadFile(path)
+		return err
+	})
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a commit to a file cut during the transaction = %v, want ErrCorrupt", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, cut) {
+		t.Fatalf("the cut file was written to (%d bytes, was %d)", len(got), len(cut))
+	}
+	if _, err := db.CreateConversation("after"); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a later write = %v, want refused with ErrCorrupt", err)
+	}
+}
+
 // TestDiagnose: the doctor's report counts what can be read and names
 // what cannot.
 func TestDiagnose(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"sync"
 	"syscall"
@@ -84,6 +85,7 @@ func (g *guard) run(write bool, fn func(*bolt.Tx) error) (err error) {
 	if err != nil {
 		return err
 	}
+	begun := tx.Size()
 	if err = fn(tx); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -91,11 +93,32 @@ func (g *guard) run(write bool, fn func(*bolt.Tx) error) (err error) {
 	if !write {
 		return tx.Rollback()
 	}
+	// bbolt writes a commit's pages with pwrite and grows a file it finds
+	// short, so a file cut while this transaction ran would be written to
+	// without a fault to warn of it. A file shorter than the data it held
+	// when the transaction began is damaged: nothing is written to it.
+	if cut := g.truncated(tx, begun); cut != nil {
+		_ = tx.Rollback()
+		g.log.Error("workspace database is damaged; writes stop", "error", cut)
+		g.damaged(cut)
+		return fmt.Errorf("not written: %w", cut)
+	}
 	if err = tx.Commit(); err != nil {
 		return g.writeFailed(err)
 	}
 	g.wrote()
 	return nil
+}
+
+// truncated reports, as ErrCorrupt, a file now shorter than the size
+// (begun) its data had when tx began; nil when it is not, or when the file
+// cannot be looked at (the commit then says why).
+func (g *guard) truncated(tx *bolt.Tx, begun int64) error {
+	fi, err := os.Stat(g.Path())
+	if err != nil || fi.Size() >= begun {
+		return nil
+	}
+	return hint.With(fmt.Errorf("%w: the file was cut short while open (%d bytes, its data needs %d)", ErrCorrupt, fi.Size(), begun), DamageHint())
 }
 
 // recovered turns a panic inside bbolt into ErrCorrupt and ends tx. The
