@@ -221,10 +221,10 @@ func (a *attachments) message(text string) (string, []provider.Image, bool) {
 	}
 	switch {
 	case len(waiting) > 0:
-		a.m.k.c.showNotice("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
+		a.m.k.block("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
 		return "", nil, false
 	case len(failed) > 0:
-		a.m.k.c.showNotice("Could not read " + strings.Join(failed, ", ") + "; remove it to send.")
+		a.m.k.block("Could not attach " + strings.Join(failed, ", ") + "; remove " + plural(len(failed), "it", "them") + " to send (× on the chip).")
 		return "", nil, false
 	}
 	msg, images := assistant.AttachedMessage(text, atts)

@@ -25,9 +25,10 @@ type composer struct {
 	note    *widget.Label
 	menu    *composerMenu // / prompts, @ resources, attached chips
 	running bool
-	// blocked: Enter was pressed while an approval waited; the note says
-	// so until the turn ends or the person types.
-	blocked bool
+	// blocked says why Enter did not send (an approval waits, an
+	// attached file is still read or failed); the note shows it until the
+	// person types, the turn ends or the file is removed.
+	blocked string
 	rows    int // lines the entry shows
 	object  fyne.CanvasObject
 }
@@ -41,9 +42,8 @@ func newComposer(c *Chat) *composer {
 	k.entry.OnChanged = func(s string) {
 		k.grow()
 		k.menu.textChanged(s)
-		if k.blocked {
-			k.blocked = false
-			k.refreshNote()
+		if k.blocked != "" {
+			k.block("")
 		}
 	}
 	k.entry.onPaste = k.paste
@@ -92,8 +92,7 @@ func (k *composer) submit() {
 		// Enter while an approval waits would otherwise do nothing at
 		// all: say what the turn waits for.
 		if len(k.c.approvals.For(k.c.cur.id.String())) > 0 {
-			k.blocked = true
-			k.refreshNote()
+			k.block(blockedNote)
 		}
 		return
 	}
@@ -142,9 +141,15 @@ func (k *composer) setRunning(running bool) {
 		k.send.Importance = widget.HighImportance
 	}
 	k.send.Refresh()
-	if !running && k.blocked {
-		k.blocked = false
+	if !running {
+		k.blocked = ""
 	}
+	k.refreshNote()
+}
+
+// block shows why Enter did not send ("" clears it).
+func (k *composer) block(why string) {
+	k.blocked = why
 	k.refreshNote()
 }
 
@@ -156,8 +161,8 @@ const blockedNote = "Answer the approval above first (Ctrl+Enter approves): the 
 func (k *composer) refreshNote() {
 	text := ""
 	switch {
-	case k.blocked:
-		text = blockedNote
+	case k.blocked != "":
+		text = k.blocked
 	case k.menu.fileImages() > 0:
 		model, _ := k.c.picker.current()
 		if !k.c.core.SeesImages(model) {

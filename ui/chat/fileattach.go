@@ -92,7 +92,9 @@ func (a *attachments) drawFile(at *attachedFile) {
 	case at.loading:
 		s += " (reading…)"
 	case at.err != nil:
-		s += ": " + reason(at.err)
+		if s = reason(at.err); !strings.Contains(s, filepath.Base(at.path)) {
+			s = name + ": " + s
+		}
 		at.text.Importance = widget.DangerImportance
 		at.icon.Objects = []fyne.CanvasObject{widget.NewIcon(theme.ErrorIcon())}
 	default:
@@ -143,6 +145,7 @@ func (a *attachments) removeFile(at *attachedFile) {
 	if len(a.files) == 0 && len(a.list) == 0 {
 		a.chips.Hide()
 	}
+	a.m.k.blocked = "" // what blocked sending may have gone with it
 	a.m.k.refreshNote()
 	a.m.k.c.relayout()
 }

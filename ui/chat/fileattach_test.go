@@ -11,10 +11,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
@@ -163,7 +165,7 @@ func TestUnsendableFileChip(t *testing.T) {
 			h.chat.composer.attach([]string{p})
 			h.until("the chip", func() bool { return h.shows(tt.says) })
 			h.send("hello")
-			if !h.shows("Could not read " + tt.name + "; remove it to send.") {
+			if !h.shows("Could not attach " + tt.name + "; remove it to send") {
 				t.Fatalf("sending with a failed file said nothing:\n%s", h.texts())
 			}
 			if n := len(h.model.Requests()); n != 0 {
@@ -174,6 +176,9 @@ func TestUnsendableFileChip(t *testing.T) {
 				t.Errorf("the remove button's tip is %q", at.remove.Tip)
 			}
 			test.Tap(at.remove)
+			if h.shows("Could not attach") {
+				t.Error("the note stayed after the file was removed")
+			}
 			h.model.Reply(pt.Text("hi"))
 			h.send("hello")
 			h.idle()
@@ -236,5 +241,29 @@ func TestPastedPaths(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("pastedPaths(%q) = %v; want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A user message's pictures show as thumbnails built from the stored
+// bytes, not decoded images: the canvas decodes them when it draws them,
+// at thumbnail size. Other rows show none.
+func TestMessageImages(t *testing.T) {
+	test.NewTempApp(t)
+	pic := testPNG(t)
+	m := newMessageImages()
+	m.bind(&row{kind: rowUser, images: []provider.Image{{MIMEType: "image/png", Data: pic}}}, false)
+	if !m.Object().Visible() || len(m.box.Objects) != 1 {
+		t.Fatalf("a user message with a picture shows %d thumbnails", len(m.box.Objects))
+	}
+	img := m.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Image)
+	if img.Image != nil || img.Resource == nil {
+		t.Error("the thumbnail holds a decoded picture; it must decode when drawn")
+	}
+	if got := img.MinSize(); got.Height != thumbHeight || got.Width != 2*thumbHeight {
+		t.Errorf("thumbnail %v; want the 64×32 picture's shape at height %d", got, thumbHeight)
+	}
+	m.bind(&row{kind: rowAssistant, images: []provider.Image{{MIMEType: "image/png", Data: pic}}}, false)
+	if m.Object().Visible() {
+		t.Error("a reply row shows the user's pictures")
 	}
 }
