@@ -104,9 +104,13 @@ func (a *attachments) drawFile(at *attachedFile) {
 			s += " · " + f.Cut
 		}
 		if f.Kind == attach.Image {
-			// Decoded at chip size by the canvas, on demand: the chip holds
-			// only the file's bytes.
-			img := canvas.NewImageFromResource(fyne.NewStaticResource(name, f.Data))
+			// Kept at chip size (thumbs.go says why).
+			var img *canvas.Image
+			if pic := thumbImage(f.Data, fyne.NewSquareSize(chipThumb)); pic != nil {
+				img = canvas.NewImageFromImage(pic)
+			} else {
+				img = canvas.NewImageFromResource(fyne.NewStaticResource(name, f.Data))
+			}
 			img.FillMode = canvas.ImageFillContain
 			img.ScaleMode = canvas.ImageScaleFastest
 			img.SetMinSize(fyne.NewSquareSize(chipThumb))

@@ -244,25 +244,41 @@ func TestPastedPaths(t *testing.T) {
 	}
 }
 
-// A user message's pictures show as thumbnails built from the stored
-// bytes, not decoded images: the canvas decodes them when it draws them,
-// at thumbnail size. Other rows show none.
+// A user message's pictures show as thumbnails kept at thumbnail size,
+// not as the whole decoded picture (which the canvas would keep as long
+// as the thumbnail lives); the measuring row decodes nothing. Other rows
+// show none.
 func TestMessageImages(t *testing.T) {
 	test.NewTempApp(t)
-	pic := testPNG(t)
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 1000, 500))); err != nil {
+		t.Fatal(err)
+	}
+	pics := []provider.Image{{MIMEType: "image/png", Data: b.Bytes()}}
+	quiet := newMessageImages()
+	quiet.bind(&row{kind: rowUser, images: pics}, true)
+	if _, ok := quiet.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Rectangle); !ok {
+		t.Error("the measuring row decoded the picture")
+	}
+	if got := quiet.box.MinSize().Height; got != thumbHeight {
+		t.Errorf("the measuring row is %v high; want %d", got, thumbHeight)
+	}
 	m := newMessageImages()
-	m.bind(&row{kind: rowUser, images: []provider.Image{{MIMEType: "image/png", Data: pic}}}, false)
+	m.bind(&row{kind: rowUser, images: pics}, false)
 	if !m.Object().Visible() || len(m.box.Objects) != 1 {
 		t.Fatalf("a user message with a picture shows %d thumbnails", len(m.box.Objects))
 	}
 	img := m.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Image)
-	if img.Image != nil || img.Resource == nil {
-		t.Error("the thumbnail holds a decoded picture; it must decode when drawn")
+	if img.Image == nil {
+		t.Fatal("the thumbnail is not decoded at its size")
+	}
+	if got := img.Image.Bounds().Size(); got.X > thumbScale*thumbMaxWidth || got.Y > thumbScale*thumbHeight {
+		t.Errorf("the thumbnail keeps %v pixels of a 1000×500 picture; want at most %d high", got, thumbScale*thumbHeight)
 	}
 	if got := img.MinSize(); got.Height != thumbHeight || got.Width != 2*thumbHeight {
-		t.Errorf("thumbnail %v; want the 64×32 picture's shape at height %d", got, thumbHeight)
+		t.Errorf("thumbnail %v; want the picture's shape at height %d", got, thumbHeight)
 	}
-	m.bind(&row{kind: rowAssistant, images: []provider.Image{{MIMEType: "image/png", Data: pic}}}, false)
+	m.bind(&row{kind: rowAssistant, images: pics}, false)
 	if m.Object().Visible() {
 		t.Error("a reply row shows the user's pictures")
 	}
