@@ -86,23 +86,24 @@ type File struct {
 // ErrBinary, ErrUnreadable or ErrNoText, worded for the person.
 func Read(path string) (File, error) {
 	name := filepath.Base(path)
+	// Stat before opening: opening a named pipe waits for a writer.
+	info, err := os.Stat(path)
+	if err != nil {
+		return File{}, fmt.Errorf("%w: %s: %w", ErrUnreadable, name, err)
+	}
+	if err := checkInfo(name, info); err != nil {
+		return File{}, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return File{}, fmt.Errorf("%w: %s: %w", ErrUnreadable, name, err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
+	if info, err = f.Stat(); err != nil {
 		return File{}, fmt.Errorf("%w: %s: %w", ErrUnreadable, name, err)
 	}
-	if info.IsDir() {
-		return File{}, fmt.Errorf("%w: %s is a folder; attach the files in it, or grant the folder in Settings → Folders", ErrUnreadable, name)
-	}
-	if !info.Mode().IsRegular() {
-		return File{}, fmt.Errorf("%w: %s is not a regular file", ErrUnreadable, name)
-	}
-	if info.Size() > MaxFileBytes {
-		return File{}, fmt.Errorf("%w: %s is %s; files up to %s can be attached", ErrTooBig, name, Size(info.Size()), Size(MaxFileBytes))
+	if err := checkInfo(name, info); err != nil { // replaced since the first look
+		return File{}, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
@@ -114,6 +115,20 @@ func Read(path string) (File, error) {
 	out, err := Parse(name, data)
 	out.Path = path
 	return out, err
+}
+
+// checkInfo refuses what is not a regular file of at most MaxFileBytes.
+func checkInfo(name string, info os.FileInfo) error {
+	if info.IsDir() {
+		return fmt.Errorf("%w: %s is a folder; attach the files in it, or grant the folder in Settings → Folders", ErrUnreadable, name)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is not a regular file", ErrUnreadable, name)
+	}
+	if info.Size() > MaxFileBytes {
+		return fmt.Errorf("%w: %s is %s; files up to %s can be attached", ErrTooBig, name, Size(info.Size()), Size(MaxFileBytes))
+	}
+	return nil
 }
 
 // Parse makes an attachment of a file's content; name is only for

@@ -195,9 +195,29 @@ func TestImageForBlindModelWarns(t *testing.T) {
 	h := newHarness(t)
 	h.chat.composer.attach([]string{writeFile(t, "photo.png", testPNG(t))})
 	h.until("the warning", func() bool { return h.shows("fake-model does not read images") })
+	h.chat.picker.choose("gpt-4o") // a model that reads images: no warning
+	if h.shows("does not read images") {
+		t.Error("the warning stayed after choosing a model that reads images")
+	}
+	h.chat.picker.choose("fake-model")
+	if !h.shows("fake-model does not read images") {
+		t.Error("no warning after choosing a model that does not read images again")
+	}
 	test.Tap(h.chat.composer.menu.files[0].remove)
 	if h.shows("does not read images") {
 		t.Error("the warning stayed after the image was removed")
+	}
+}
+
+// The paperclip opens the file chooser.
+func TestPaperclipOpensChooser(t *testing.T) {
+	h := newHarness(t)
+	if !strings.Contains(h.chat.composer.clip.Tip, "Attach a file") {
+		t.Errorf("the paperclip's tip is %q", h.chat.composer.clip.Tip)
+	}
+	test.Tap(h.chat.composer.clip)
+	if h.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("the paperclip opened no file chooser")
 	}
 }
 
