@@ -69,6 +69,7 @@ bench: deps
 fuzz:
 	$(GO) test ./cerebellum/skillmd -run '^$$' -fuzz FuzzParse -fuzztime 30s
 	$(GO) test ./cerebellum/stage -run '^$$' -fuzz FuzzStageZip -fuzztime 30s
+	$(GO) test ./brain/attach -run '^$$' -fuzz FuzzParse -fuzztime 30s
 
 clean:
 	rm -rf $(BIN)

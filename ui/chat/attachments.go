@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/attach"
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
@@ -46,6 +48,7 @@ type attached struct {
 type attachments struct {
 	m     *composerMenu
 	list  []*attached
+	files []*attachedFile // fileattach.go
 	chips *fyne.Container
 }
 
@@ -182,15 +185,15 @@ func (a *attachments) remove(at *attached) {
 	if at.unsubscribe != nil {
 		a.m.k.c.env.Go(at.unsubscribe)
 	}
-	if len(a.list) == 0 {
+	if len(a.list) == 0 && len(a.files) == 0 {
 		a.chips.Hide()
 	}
 	a.m.k.c.relayout()
 }
 
-// message is text with the attached resources' contents, and the images
-// among them; not ok while one is still being read or failed (the
-// composer says so).
+// message is text with the attached resources' and files' contents, and
+// the images among them; not ok while one is still being read or failed
+// (the composer says so).
 func (a *attachments) message(text string) (string, []provider.Image, bool) {
 	var atts []assistant.Attachment
 	var waiting, failed []string
@@ -204,15 +207,28 @@ func (a *attachments) message(text string) (string, []provider.Image, bool) {
 			atts = append(atts, assistant.Attachment{Server: at.server, URI: at.uri, Contents: at.contents})
 		}
 	}
+	var files []attach.File
+	for _, at := range a.files {
+		name := filepath.Base(at.path)
+		switch {
+		case at.loading:
+			waiting = append(waiting, name)
+		case at.err != nil:
+			failed = append(failed, name)
+		default:
+			files = append(files, at.file)
+		}
+	}
 	switch {
 	case len(waiting) > 0:
-		a.m.k.c.showNotice("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
+		a.m.k.block("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
 		return "", nil, false
 	case len(failed) > 0:
-		a.m.k.c.showNotice("Could not read " + strings.Join(failed, ", ") + "; remove it to send.")
+		a.m.k.block("Could not attach " + strings.Join(failed, ", ") + "; remove " + plural(len(failed), "it", "them") + " to send (× on the chip).")
 		return "", nil, false
 	}
 	msg, images := assistant.AttachedMessage(text, atts)
+	msg, images = assistant.FilesMessage(msg, files, images)
 	return msg, images, true
 }
 
@@ -220,5 +236,8 @@ func (a *attachments) message(text string) (string, []provider.Image, bool) {
 func (a *attachments) clear() {
 	for len(a.list) > 0 {
 		a.remove(a.list[len(a.list)-1])
+	}
+	for len(a.files) > 0 {
+		a.removeFile(a.files[len(a.files)-1])
 	}
 }

@@ -11,15 +11,24 @@ import (
 )
 
 // composer is where a message is written: a multi-line entry (Enter
-// sends, Shift+Enter adds a line, Esc stops) and Send, which turns into
-// Stop while a turn runs. Editing a sent message shows a banner.
+// sends, Shift+Enter adds a line, Esc stops; Tab and Shift+Tab move the
+// focus on, Ctrl+Tab types a tab), the paperclip that attaches a file,
+// and Send, which turns into Stop while a turn runs. Editing a sent
+// message shows a banner; a note above the entry says why Enter did not
+// send, or warns that the model will not see the attached images.
 type composer struct {
 	c       *Chat
 	entry   *composerEntry
 	send    *widget.Button
+	clip    *tipButton
 	banner  *fyne.Container
+	note    *widget.Label
 	menu    *composerMenu // / prompts, @ resources, attached chips
 	running bool
+	// blocked says why Enter did not send (an approval waits, an
+	// attached file is still read or failed); the note shows it until the
+	// person types, the turn ends or the file is removed.
+	blocked string
 	rows    int // lines the entry shows
 	object  fyne.CanvasObject
 }
@@ -33,7 +42,11 @@ func newComposer(c *Chat) *composer {
 	k.entry.OnChanged = func(s string) {
 		k.grow()
 		k.menu.textChanged(s)
+		if k.blocked != "" {
+			k.block("")
+		}
 	}
+	k.entry.onPaste = k.paste
 	k.entry.onKey = k.menu.key
 	k.entry.onEscape = func() {
 		if k.running {
@@ -56,8 +69,13 @@ func newComposer(c *Chat) *composer {
 	note.Importance = widget.WarningImportance
 	k.banner = container.NewBorder(nil, nil, nil, cancel, note)
 	k.banner.Hide()
-	top := container.NewVBox(k.banner, k.menu.panel, k.menu.chips)
-	k.object = container.NewPadded(container.NewBorder(top, nil, k.menu.plus, k.send, k.entry))
+	k.note = widget.NewLabel("")
+	k.note.Wrapping = fyne.TextWrapWord
+	k.note.Importance = widget.WarningImportance
+	k.note.Hide()
+	k.clip = newTipButton(theme.MailAttachmentIcon(), "Attach a file: an image, a text or code file, or a PDF (or drop it on the window)", k.pickFile)
+	top := container.NewVBox(k.banner, k.menu.panel, k.menu.chips, k.note)
+	k.object = container.NewPadded(container.NewBorder(top, nil, container.NewHBox(k.menu.plus, k.clip), k.send, k.entry))
 	return k
 }
 
@@ -71,6 +89,11 @@ func (k *composer) tapped() {
 
 func (k *composer) submit() {
 	if k.running {
+		// Enter while an approval waits would otherwise do nothing at
+		// all: say what the turn waits for.
+		if len(k.c.approvals.For(k.c.cur.id.String())) > 0 {
+			k.block(blockedNote)
+		}
 		return
 	}
 	text, images, ok := k.menu.message(k.entry.Text)
@@ -118,6 +141,42 @@ func (k *composer) setRunning(running bool) {
 		k.send.Importance = widget.HighImportance
 	}
 	k.send.Refresh()
+	if !running {
+		k.blocked = ""
+	}
+	k.refreshNote()
+}
+
+// block shows why Enter did not send ("" clears it).
+func (k *composer) block(why string) {
+	k.blocked = why
+	k.refreshNote()
+}
+
+// blockedNote is the composer's note after Enter while an approval waits.
+const blockedNote = "Answer the approval above first (Ctrl+Enter approves): the reply waits for it, and your message is kept."
+
+// refreshNote shows why Enter did not send, else a warning that the
+// model will not see the attached images, else nothing.
+func (k *composer) refreshNote() {
+	text := ""
+	switch {
+	case k.blocked != "":
+		text = k.blocked
+	case k.menu.fileImages() > 0:
+		model, _ := k.c.picker.current()
+		if !k.c.core.SeesImages(model) {
+			text = model + " does not read images, as far as Wrasse knows: it will be told only that " +
+				plural(k.menu.fileImages(), "an image was", "images were") +
+				" attached. Choose a model that reads images, or set imageInput to on if this one does."
+		}
+	}
+	if text == k.note.Text && k.note.Visible() == (text != "") {
+		return
+	}
+	k.note.SetText(text)
+	setVisible(k.note, text != "")
+	k.c.relayout()
 }
 
 // edit puts a sent message in the composer to be changed and resent.
@@ -128,13 +187,19 @@ func (k *composer) edit(text string) {
 
 func (k *composer) endEdit() { k.banner.Hide() }
 
-// attach adds file paths to the message, one a line.
-func (k *composer) attach(paths []string) {
-	text := k.entry.Text
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
+// attach attaches files to the message, as chips.
+func (k *composer) attach(paths []string) { k.menu.attachFiles(paths) }
+
+// paste attaches the files a pasted text names (a file manager's Copy
+// gives paths or file: URIs as text; Fyne's clipboard carries text only,
+// so a copied picture's pixels cannot be pasted); true when it did.
+func (k *composer) paste(text string) bool {
+	paths := pastedPaths(text)
+	if len(paths) == 0 {
+		return false
 	}
-	k.entry.SetText(text + strings.Join(paths, "\n"))
+	k.attach(paths)
+	return true
 }
 
 // composerEntry is a multi-line Entry where Enter sends and Shift+Enter
@@ -145,6 +210,8 @@ type composerEntry struct {
 	shift    bool
 	onSend   func()
 	onEscape func()
+	// onPaste sees pasted text first; true means it took it.
+	onPaste func(string) bool
 	// onKey sees keys first (the prompts and resources menu); true
 	// means it took the key.
 	onKey func(*fyne.KeyEvent) bool
@@ -193,6 +260,17 @@ func (e *composerEntry) TypedKey(k *fyne.KeyEvent) {
 // TypedShortcut passes the window's own shortcuts (Ctrl/Cmd+F, +N, +,)
 // on to the window: a focused widget otherwise swallows them.
 func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
+	switch s := s.(type) {
+	case *fyne.ShortcutPaste:
+		if e.onPaste != nil && s.Clipboard != nil && e.onPaste(s.Clipboard.Content()) {
+			return
+		}
+	case *desktop.CustomShortcut:
+		if s.KeyName == fyne.KeyTab && s.Modifier == fyne.KeyModifierControl {
+			e.TypedRune('\t') // Tab moves the focus on; Ctrl+Tab types one
+			return
+		}
+	}
 	if cs, ok := s.(*desktop.CustomShortcut); ok && windowShortcut(cs) && e.c.env.Window != nil {
 		if h, ok := e.c.env.Window.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }); ok {
 			h.TypedShortcut(s)
@@ -201,6 +279,11 @@ func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	}
 	e.Entry.TypedShortcut(s)
 }
+
+// AcceptsTab is false: Tab and Shift+Tab move the focus out of the
+// composer, as in every other field, so a keyboard user can reach the
+// rest of the window (a multi-line Entry takes Tab as text).
+func (e *composerEntry) AcceptsTab() bool { return false }
 
 func windowShortcut(cs *desktop.CustomShortcut) bool {
 	if cs.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {

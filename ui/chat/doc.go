@@ -24,5 +24,11 @@
 // The composer's menu (composermenu.go) offers the enabled MCP servers'
 // prompts on / and their resources on @ or the + button; attached
 // resources are chips above the message, kept up to date by subscription
-// until it is sent, and travel with it as text (attachments.go).
+// until it is sent, and travel with it as text (attachments.go). Files
+// dropped on the window, pasted as paths or picked with the paperclip are
+// chips too (fileattach.go): images go as image content, text, code and
+// PDFs as their text (brain/attach), and a file that cannot go stays red
+// and blocks sending; attaching grants no folder. Thumbnails, in chips,
+// tool cards and user messages, are decoded when drawn and kept at their
+// size (thumbs.go).
 package chat

@@ -10,35 +10,34 @@ import (
 	"fyne.io/fyne/v2/dialog"
 )
 
-// HandleDrop attaches dropped files' paths to the composer. A file
-// outside the folders the assistant may use comes with an offer to grant
-// its folder (confirmed; the folder is added to the granted ones).
+// HandleDrop attaches dropped files to the message being written
+// (fileattach.go): their content goes with it, so a file from anywhere
+// can be attached and no folder is granted for it. A dropped folder
+// cannot be attached; outside the granted folders it comes with an offer
+// to grant it, which the person confirms or declines (the folders
+// granted never change without that answer).
 func (c *Chat) HandleDrop(uris []fyne.URI) {
-	var paths, outside []string
+	var files, dirs []string
 	folders := c.core.Folders()
 	for _, u := range uris {
 		if u == nil || u.Scheme() != "file" {
 			continue
 		}
 		p := filepath.Clean(u.Path())
-		paths = append(paths, p)
-		if !within(p, folders) {
-			dir := p
-			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
-				dir = filepath.Dir(p)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if !within(p, folders) && !slices.Contains(dirs, p) {
+				dirs = append(dirs, p)
 			}
-			if !slices.Contains(outside, dir) {
-				outside = append(outside, dir)
-			}
+			continue
 		}
+		files = append(files, p)
 	}
-	if len(paths) == 0 {
-		return
+	if len(files) > 0 {
+		c.composer.attach(files)
+		c.FocusComposer()
 	}
-	c.composer.attach(paths)
-	c.FocusComposer()
-	if len(outside) > 0 && c.env.Window != nil {
-		c.offerGrant(outside)
+	if len(dirs) > 0 && c.env.Window != nil {
+		c.offerGrant(dirs)
 	}
 }
 

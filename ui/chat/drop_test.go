@@ -22,23 +22,26 @@ func dropFile(t *testing.T, name string) (dir, file string) {
 	return dir, file
 }
 
-// Dropping files attaches their paths; one from outside the granted
-// folders offers its folder, and accepting adds it to the grants, the
-// others kept (on main the offer replaced them: with the home folder
-// granted, a drop from /tmp/x left folders ["/tmp/x"]). Two drops offered
-// at once, and one drop from two folders, add every folder.
+// Dropped files become chips of the message (fileattach_test.go), never
+// a grant: a file from outside the granted folders offers nothing. A
+// dropped folder outside them offers itself, and accepting adds it to the
+// grants, the others kept (on main the offer replaced them: with the home
+// folder granted, a drop from /tmp/x left folders ["/tmp/x"]). Two drops
+// offered at once, and one drop of two folders, add every folder.
 func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	h := newHarness(t)
 	granted, inside := dropFile(t, "inside.txt")
 	if _, err := h.core.SetConfig("folders", granted); err != nil {
 		t.Fatal(err)
 	}
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(inside)})
-	if got := h.chat.composer.entry.Text; got != inside {
-		t.Errorf("composer %q, want %q", got, inside)
+	_, outside := dropFile(t, "outside.txt")
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(inside), storage.NewFileURI(outside)})
+	h.until("the files read", func() bool { return h.shows("inside.txt · text") && h.shows("outside.txt · text") })
+	if got := h.chat.composer.entry.Text; got != "" {
+		t.Errorf("composer %q; the files are chips, not text", got)
 	}
 	if h.shows("Grant folder access?") {
-		t.Error("a path inside the folders offered a grant")
+		t.Error("dropping files offered a grant")
 	}
 	waitFolders := func(want ...string) {
 		t.Helper()
@@ -53,12 +56,15 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 		})
 	}
 
-	// One drop from outside: accepting adds its folder, the granted one stays.
-	outDir, outside := dropFile(t, "notes.txt")
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(outside)})
-	if got := h.chat.composer.entry.Text; got != inside+"\n"+outside {
-		t.Errorf("composer %q", got)
+	// A folder inside the granted ones offers nothing.
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(granted)})
+	if h.shows("Grant folder access?") {
+		t.Error("a folder inside the grants offered a grant")
 	}
+
+	// A folder from outside: accepting adds it, the granted one stays.
+	outDir := t.TempDir()
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(outDir)})
 	if !h.shows("Grant folder access?") {
 		t.Fatalf("no offer to grant; window shows:\n%s", h.texts())
 	}
@@ -73,19 +79,25 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	}
 	test.Tap(h.button("OK"))
 
+	// Declined: nothing changes.
+	declined := t.TempDir()
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(declined)})
+	test.Tap(h.button("No"))
+	if slices.Contains(h.core.Folders(), declined) {
+		t.Error("a declined offer granted the folder")
+	}
+
 	// Two drops at once: two offers, both accepted, both added.
-	dirA, fileA := dropFile(t, "a.txt")
-	dirB, fileB := dropFile(t, "b.txt")
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(fileA)})
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(fileB)})
+	dirA, dirB := t.TempDir(), t.TempDir()
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(dirA)})
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(dirB)})
 	test.Tap(h.button("Yes"))
 	test.Tap(h.button("Yes"))
 	waitFolders(granted, outDir, dirA, dirB)
 
-	// One drop from two folders: one offer naming both.
-	dirC, fileC := dropFile(t, "c.txt")
-	dirD, fileD := dropFile(t, "d.txt")
-	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(fileC), storage.NewFileURI(fileD)})
+	// One drop of two folders: one offer naming both.
+	dirC, dirD := t.TempDir(), t.TempDir()
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(dirC), storage.NewFileURI(dirD)})
 	if !h.shows(dirC) || !h.shows(dirD) {
 		t.Errorf("the offer does not name both folders:\n%s", h.texts())
 	}

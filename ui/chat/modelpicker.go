@@ -175,6 +175,7 @@ func (p *modelPicker) choose(model string) {
 	if tr.id == 0 {
 		p.pending, p.pendingTr = model, tr
 		p.c.status.refresh()
+		p.c.composer.refreshNote() // whether the model reads attached images
 		return
 	}
 	id := tr.id
@@ -186,6 +187,7 @@ func (p *modelPicker) choose(model string) {
 				p.c.showNotice("The model could not be chosen: " + err.Error())
 			}
 			p.c.status.refresh()
+			p.c.composer.refreshNote()
 		})
 	})
 }

@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/gif"  // decoders for the thumbnails' sizes
-	_ "image/jpeg" // (the canvas decodes the pictures itself)
+	_ "image/gif" // the decoders of the types a model API takes
+	_ "image/jpeg"
 	_ "image/png"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	xdraw "golang.org/x/image/draw"
+	_ "golang.org/x/image/webp" // WebP, which Go's image package does not read
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
@@ -29,10 +31,22 @@ const (
 func thumbBackdrop() color.Color { return color.NRGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff} }
 
 // thumbs shows the images of a tool result in a row of thumbnails, left
-// aligned under the call's arguments.
+// aligned under the call's arguments (and a user message's pictures,
+// messagethumbs.go).
+//
+// Each picture is decoded when a drawn row shows it and kept only at
+// thumbnail size: a canvas.Image made from the file's bytes keeps the
+// whole decoded picture for as long as the object lives (3 MB for a
+// 1024×768 photo), which for a conversation of pictures scrolled through
+// came to 180 MB over the same conversation without them. A measuring
+// row (quiet) decodes nothing: the thumbnail's size comes from the
+// picture's header.
 type thumbs struct {
 	box   *fyne.Container
 	shown []provider.Image
+	// drawn: the thumbnails hold decoded pictures (not the quiet
+	// placeholders).
+	drawn bool
 }
 
 func newThumbs() *thumbs {
@@ -44,17 +58,30 @@ func newThumbs() *thumbs {
 // set shows images, rebuilding the row only when they changed (a card is
 // bound again on every change of its call).
 func (t *thumbs) set(images []provider.Image, quiet bool) {
-	if !sameImages(t.shown, images) {
-		t.shown = images
+	if !sameImages(t.shown, images) || !quiet && !t.drawn {
+		t.shown, t.drawn = images, !quiet
 		objs := make([]fyne.CanvasObject, 0, len(images))
 		for i, img := range images {
 			if len(img.Data) == 0 {
 				continue
 			}
-			c := canvas.NewImageFromResource(fyne.NewStaticResource(fmt.Sprintf("result-image-%d", i), img.Data))
-			c.FillMode = canvas.ImageFillContain
-			c.ScaleMode = canvas.ImageScaleSmooth
-			c.SetMinSize(thumbSize(img.Data))
+			size := thumbSize(img.Data)
+			var c fyne.CanvasObject
+			if quiet {
+				r := canvas.NewRectangle(color.Transparent)
+				r.SetMinSize(size)
+				c = r
+			} else {
+				var ci *canvas.Image
+				if pic := thumbImage(img.Data, size); pic != nil {
+					ci = canvas.NewImageFromImage(pic)
+				} else { // a type Go cannot decode: the canvas tries
+					ci = canvas.NewImageFromResource(fyne.NewStaticResource(fmt.Sprintf("result-image-%d", i), img.Data))
+				}
+				ci.FillMode, ci.ScaleMode = canvas.ImageFillContain, canvas.ImageScaleSmooth
+				ci.SetMinSize(size)
+				c = ci
+			}
 			// A light backdrop: pictures with transparency (logos, icons)
 			// are often dark drawings that vanish on the dark theme.
 			bg := canvas.NewRectangle(thumbBackdrop())
@@ -67,6 +94,28 @@ func (t *thumbs) set(images []provider.Image, quiet bool) {
 	if !quiet {
 		t.box.Refresh()
 	}
+}
+
+// thumbScale is how many pixels a thumbnail keeps per unit of its size:
+// enough for a screen at twice the usual density.
+const thumbScale = 2
+
+// thumbImage decodes a picture and shrinks it to size at thumbScale; nil
+// when Go cannot decode it. Only quiet rows skip it (see thumbs).
+func thumbImage(data []byte, size fyne.Size) image.Image {
+	src, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	b := src.Bounds()
+	w, h := int(size.Width*thumbScale), int(size.Height*thumbScale)
+	if b.Dx() <= w && b.Dy() <= h {
+		return src
+	}
+	f := min(float64(w)/float64(b.Dx()), float64(h)/float64(b.Dy()))
+	dst := image.NewNRGBA(image.Rect(0, 0, max(1, int(float64(b.Dx())*f)), max(1, int(float64(b.Dy())*f))))
+	xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), src, b, xdraw.Src, nil)
+	return dst
 }
 
 // thumbSize keeps the picture's shape at thumbHeight (a square when its

@@ -104,6 +104,7 @@ func (r *runner) window(ctx context.Context, bin string) []Row {
 		rows = append(rows, r.windowSession(ctx, w, srv)...)
 		w.stop()
 	}
+	rows = append(rows, r.windowImages(ctx, bin, ws)...) // window_images.go
 	// The idle figure's baseline, measured after wrasse's runs so that
 	// their first (cold) launch is the first to read Mesa's libraries.
 	if i := slices.IndexFunc(rows, func(row Row) bool { return row.Measure == idleMeasure }); i >= 0 {

@@ -1,0 +1,305 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/wrasse-app/wrasse/brain/provider"
+	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+)
+
+// testPNG is a small picture's bytes.
+func testPNG(t testing.TB) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 32))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func writeFile(t testing.TB, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pressTab does what the desktop driver does with Tab (glfw
+// window.capturesTab): a focused widget that accepts tabs gets the key as
+// text; otherwise the focus moves on, or back with Shift.
+func pressTab(c fyne.Canvas, shift bool) {
+	if t, ok := c.Focused().(fyne.Tabbable); ok && t.AcceptsTab() {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyTab})
+		return
+	}
+	if shift {
+		c.FocusPrevious()
+	} else {
+		c.FocusNext()
+	}
+}
+
+// Tab and Shift+Tab leave the composer (on main they typed tab characters
+// into it, trapping a keyboard user); Ctrl+Tab still types one.
+func TestComposerTabMovesFocus(t *testing.T) {
+	h := newHarness(t)
+	e := h.chat.composer.entry
+	c := h.win.Canvas()
+	for _, shift := range []bool{false, true} {
+		c.Focus(e)
+		e.SetText("draft")
+		pressTab(c, shift)
+		if c.Focused() == e {
+			t.Errorf("shift=%v: the composer kept the focus", shift)
+		}
+		if e.Text != "draft" {
+			t.Errorf("shift=%v: Tab changed the message to %q", shift, e.Text)
+		}
+	}
+	c.Focus(e)
+	e.SetText("")
+	e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl})
+	if e.Text != "\t" {
+		t.Errorf("Ctrl+Tab typed %q; want a tab", e.Text)
+	}
+}
+
+// Enter while an approval waits says why nothing was sent (on main it did
+// nothing at all), keeps the message, and the note goes when the person
+// types or the turn ends.
+func TestEnterDuringApprovalSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"echo hi"}`))
+	h.model.Reply(pt.Text("done"))
+	h.send("run it")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	h.send("and another thing")
+	if !h.shows("Answer the approval above first (Ctrl+Enter approves)") {
+		t.Fatalf("Enter during an approval said nothing; the window shows:\n%s", h.texts())
+	}
+	if got := h.chat.composer.entry.Text; got != "and another thing" {
+		t.Errorf("the message became %q; it must be kept", got)
+	}
+	test.Tap(h.button("Approve"))
+	h.idle()
+	if h.shows("Answer the approval above first") {
+		t.Error("the note stayed after the turn ended")
+	}
+}
+
+// Dropped files become chips: a text file goes as its text, an image as
+// image content of the message (on main a drop typed the file's path
+// into the message, which the model could not read outside the granted
+// folders). The chips go once sent.
+func TestDroppedFilesReachTheModel(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.core.SetConfig("imageInput", "on"); err != nil {
+		t.Fatal(err)
+	}
+	pic := testPNG(t)
+	img := writeFile(t, "chart.png", pic)
+	notes := writeFile(t, "notes.md", []byte("# Plan\nShip on Friday.\n"))
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(img), storage.NewFileURI(notes)})
+	h.until("the chips", func() bool { return h.shows("chart.png · image") && h.shows("notes.md · text") })
+	if h.shows("does not read images") {
+		t.Errorf("warned about images with imageInput on:\n%s", h.texts())
+	}
+	h.model.Reply(pt.Text("Seen."))
+	h.send("What do these say?")
+	h.idle()
+	reqs := h.model.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	for _, want := range []string{
+		`"url":"data:image/png;base64,` + base64.StdEncoding.EncodeToString(pic),
+		`What do these say?`,
+		`<file name=\"notes.md\" path=\"` + notes,
+		`Ship on Friday.`,
+		`[Attached image chart.png (image/png,`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the request lacks %.120q:\n%.2000s", want, body)
+		}
+	}
+	if h.shows("chart.png · image") {
+		t.Error("the chips stayed after sending")
+	}
+	if u := h.rowsOf(rowUser); len(u) != 1 || len(u[0].images) != 1 {
+		t.Errorf("the user message does not keep its image")
+	}
+}
+
+// A file that cannot go stays as a red chip saying why, blocks sending
+// until removed, and removing it sends the rest.
+func TestUnsendableFileChip(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		says string
+	}{
+		{"tool.bin", []byte{0x7f, 'E', 'L', 'F', 0, 0, 1, 2}, "is binary data"},
+		{"scan.pdf", []byte("%PDF-1.4\nnot really"), "could not be read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			p := writeFile(t, tt.name, tt.data)
+			h.chat.composer.attach([]string{p})
+			h.until("the chip", func() bool { return h.shows(tt.says) })
+			h.send("hello")
+			if !h.shows("Could not attach " + tt.name + "; remove it to send") {
+				t.Fatalf("sending with a failed file said nothing:\n%s", h.texts())
+			}
+			if n := len(h.model.Requests()); n != 0 {
+				t.Fatalf("%d requests: the message went with a failed file", n)
+			}
+			at := h.chat.composer.menu.files[0]
+			if !strings.Contains(at.remove.Tip, "Remove "+tt.name) {
+				t.Errorf("the remove button's tip is %q", at.remove.Tip)
+			}
+			test.Tap(at.remove)
+			if h.shows("Could not attach") {
+				t.Error("the note stayed after the file was removed")
+			}
+			h.model.Reply(pt.Text("hi"))
+			h.send("hello")
+			h.idle()
+			if n := len(h.model.Requests()); n != 1 {
+				t.Errorf("%d requests after removing the file", n)
+			}
+		})
+	}
+}
+
+// An image attached for a model that does not read images warns before
+// sending (the fake model's name is no vision model's).
+func TestImageForBlindModelWarns(t *testing.T) {
+	h := newHarness(t)
+	h.chat.composer.attach([]string{writeFile(t, "photo.png", testPNG(t))})
+	h.until("the warning", func() bool { return h.shows("fake-model does not read images") })
+	h.chat.picker.choose("gpt-4o") // a model that reads images: no warning
+	if h.shows("does not read images") {
+		t.Error("the warning stayed after choosing a model that reads images")
+	}
+	h.chat.picker.choose("fake-model")
+	if !h.shows("fake-model does not read images") {
+		t.Error("no warning after choosing a model that does not read images again")
+	}
+	test.Tap(h.chat.composer.menu.files[0].remove)
+	if h.shows("does not read images") {
+		t.Error("the warning stayed after the image was removed")
+	}
+}
+
+// The paperclip opens the file chooser.
+func TestPaperclipOpensChooser(t *testing.T) {
+	h := newHarness(t)
+	if !strings.Contains(h.chat.composer.clip.Tip, "Attach a file") {
+		t.Errorf("the paperclip's tip is %q", h.chat.composer.clip.Tip)
+	}
+	test.Tap(h.chat.composer.clip)
+	if h.win.Canvas().Overlays().Top() == nil {
+		t.Fatal("the paperclip opened no file chooser")
+	}
+}
+
+// Pasting text that names files attaches them; other text pastes as text.
+func TestPasteFilePaths(t *testing.T) {
+	h := newHarness(t)
+	e := h.chat.composer.entry
+	h.win.Canvas().Focus(e)
+	p := writeFile(t, "pasted.txt", []byte("hello"))
+	clip := fyne.CurrentApp().Clipboard()
+	clip.SetContent("file://" + p + "\n")
+	e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+	h.until("the chip", func() bool { return h.shows("pasted.txt · text") })
+	if e.Text != "" {
+		t.Errorf("the path was also typed: %q", e.Text)
+	}
+	clip.SetContent("just words " + p)
+	e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+	if e.Text != "just words "+p {
+		t.Errorf("text pasted as %q", e.Text)
+	}
+}
+
+func TestPastedPaths(t *testing.T) {
+	a := writeFile(t, "a.txt", []byte("a"))
+	b := writeFile(t, "b.txt", []byte("b"))
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{a, []string{a}},
+		{"file://" + a + "\r\nfile://" + b + "\n", []string{a, b}},
+		{a + "\n" + b, []string{a, b}},
+		{"a.txt", nil},
+		{a + "\nsome words", nil},
+		{filepath.Dir(a), nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		got := pastedPaths(tt.in)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("pastedPaths(%q) = %v; want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A user message's pictures show as thumbnails kept at thumbnail size,
+// not as the whole decoded picture (which the canvas would keep as long
+// as the thumbnail lives); the measuring row decodes nothing. Other rows
+// show none.
+func TestMessageImages(t *testing.T) {
+	test.NewTempApp(t)
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 1000, 500))); err != nil {
+		t.Fatal(err)
+	}
+	pics := []provider.Image{{MIMEType: "image/png", Data: b.Bytes()}}
+	quiet := newMessageImages()
+	quiet.bind(&row{kind: rowUser, images: pics}, true)
+	if _, ok := quiet.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Rectangle); !ok {
+		t.Error("the measuring row decoded the picture")
+	}
+	if got := quiet.box.MinSize().Height; got != thumbHeight {
+		t.Errorf("the measuring row is %v high; want %d", got, thumbHeight)
+	}
+	m := newMessageImages()
+	m.bind(&row{kind: rowUser, images: pics}, false)
+	if !m.Object().Visible() || len(m.box.Objects) != 1 {
+		t.Fatalf("a user message with a picture shows %d thumbnails", len(m.box.Objects))
+	}
+	img := m.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Image)
+	if img.Image == nil {
+		t.Fatal("the thumbnail is not decoded at its size")
+	}
+	if got := img.Image.Bounds().Size(); got.X > thumbScale*thumbMaxWidth || got.Y > thumbScale*thumbHeight {
+		t.Errorf("the thumbnail keeps %v pixels of a 1000×500 picture; want at most %d high", got, thumbScale*thumbHeight)
+	}
+	if got := img.MinSize(); got.Height != thumbHeight || got.Width != 2*thumbHeight {
+		t.Errorf("thumbnail %v; want the picture's shape at height %d", got, thumbHeight)
+	}
+	m.bind(&row{kind: rowAssistant, images: pics}, false)
+	if m.Object().Visible() {
+		t.Error("a reply row shows the user's pictures")
+	}
+}
