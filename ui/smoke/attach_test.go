@@ -146,23 +146,14 @@ func TestWindowAttachAndTab(t *testing.T) {
 	shoot(t, ctx, "attach-error.png")
 }
 
-// buildXdnd compiles the X11 drag source from the shared tools beside the
-// repository (../shared/tools/xdnd.c from its root).
+// buildXdnd compiles the X11 drag source kept in testdata (a copy of the
+// team's shared tools/xdnd.c), so the drop is a real XDND drop wherever
+// the smoke test runs, CI included.
 func buildXdnd(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	src := ""
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		if p := filepath.Join(d, "shared", "tools", "xdnd.c"); fileExists(p) {
-			src = p
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if src == "" {
-		t.Skip("shared/tools/xdnd.c (the X11 drag source) is not beside the repository")
+	src, err := filepath.Abs(filepath.Join("testdata", "xdnd.c"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "xdnd")
 	if msg, err := exec.CommandContext(ctx, "cc", "-o", out, src, "-lX11").CombinedOutput(); err != nil {
@@ -171,10 +162,6 @@ func buildXdnd(t *testing.T, ctx context.Context) string {
 	return out
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
-}
 
 // geometry is the window's position and size on the root window.
 func geometry(t *testing.T, ctx context.Context, wid string) (x, y, w, h int) {
