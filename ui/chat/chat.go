@@ -268,6 +268,7 @@ func (c *Chat) Open(id store.ID) {
 		complete = len(older) < pageSize
 		events = append(older, events...)
 	}
+	c.readVersions(tr) // before the rows are made (versions.go)
 	tr.load(events, complete)
 	c.show(tr, a)
 }

@@ -26,8 +26,10 @@ type messageView struct {
 	copy   *widget.Button
 	edit   *widget.Button
 	regen  *widget.Button
-	user   *wrapText
-	md     *markdown.View
+	// vsw is ‹ 2 / 3 › on a message with versions (versions.go).
+	vsw  *versionSwitch
+	user *wrapText
+	md   *markdown.View
 	// length says a reply stopped at the length limit (lengthnote.go).
 	length *lengthNote
 	// look is what decides the card's layout as last bound: what
@@ -39,6 +41,7 @@ type messageView struct {
 // messageLook is what of a message's card decides its layout.
 type messageLook struct {
 	bound, user, header, trimTop, trimBottom, edit, regen, length, cont bool
+	vers                                                                store.Version
 }
 
 func newMessageView(c *Chat) *messageView {
@@ -53,7 +56,8 @@ func newMessageView(c *Chat) *messageView {
 	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {
 		b.Importance = widget.LowImportance
 	}
-	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.edit, v.regen, v.copy)
+	v.vsw = newVersionSwitch(v)
+	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.vsw.box, v.edit, v.regen, v.copy)
 	v.user = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
 	var parser *markdown.Parser
 	if c.list != nil {
@@ -106,6 +110,7 @@ func (v *messageView) bind(r *row, last bool) {
 		v.edit.Hide()
 		setVisible(v.regen, last && !running)
 	}
+	v.vsw.bind(r, running, v.quiet)
 	v.length.bind(r, last, running)
 	if r.span() > 0 {
 		// Of a long reply the note would sit under its first piece; the
@@ -117,7 +122,7 @@ func (v *messageView) bind(r *row, last bool) {
 	}
 	look := messageLook{bound: true, user: r.kind == rowUser, header: v.header.Visible(), trimTop: v.col.trimTop,
 		trimBottom: v.col.trimBottom, edit: v.edit.Visible(), regen: v.regen.Visible(),
-		length: v.length.box.Visible(), cont: v.length.cont.Visible()}
+		length: v.length.box.Visible(), cont: v.length.cont.Visible(), vers: r.vers}
 	if look != v.look {
 		v.look = look
 		v.col.Refresh()

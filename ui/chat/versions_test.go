@@ -1,0 +1,98 @@
+package chat
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// TestVersionSwitchOnMessage: an edit then a regenerate give the message
+// ‹ 3 / 3 ›; its arrows show the other versions, with what followed
+// each, and the control is there again after the conversation reopens.
+func TestVersionSwitchOnMessage(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Text("ferns are old"))
+	h.send("tell me about ferns")
+	h.idle()
+	h.model.Reply(pt.Text("by spores"))
+	h.send("how do they spread")
+	h.idle()
+	if s := h.versionSwitch(); s != nil {
+		t.Fatal("a message with one version shows a version switch")
+	}
+
+	h.chat.beginEdit(h.rowsOf(rowUser)[0])
+	h.model.Reply(pt.Text("mosses are older"))
+	h.send("tell me about mosses")
+	h.idle()
+	if s := h.versionSwitch(); s == nil || s.label.Text != "2 / 2" {
+		t.Fatalf("after an edit the message shows %v; want 2 / 2", h.switchText())
+	}
+	h.model.Reply(pt.Text("mosses are very old"))
+	test.Tap(h.regenButton())
+	h.idle()
+	s := h.versionSwitch()
+	if s == nil || s.label.Text != "3 / 3" || !s.next.Disabled() || s.prev.Disabled() {
+		t.Fatalf("after a regenerate the message shows %v; want 3 / 3 with only ‹", h.switchText())
+	}
+
+	steps := []struct {
+		back   bool
+		label  string
+		shows  []string
+		hidden []string
+	}{
+		{true, "2 / 3", []string{"mosses are older"}, []string{"mosses are very old", "by spores"}},
+		{true, "1 / 3", []string{"tell me about ferns", "ferns are old", "how do they spread", "by spores"}, []string{"mosses"}},
+		{false, "2 / 3", []string{"tell me about mosses", "mosses are older"}, []string{"ferns", "by spores"}},
+	}
+	for _, st := range steps {
+		b := h.versionSwitch().next
+		if st.back {
+			b = h.versionSwitch().prev
+		}
+		test.Tap(b)
+		h.until("the switch to "+st.label, func() bool { return h.versionSwitch() != nil && h.versionSwitch().label.Text == st.label })
+		h.idle()
+		for _, want := range st.shows {
+			if !h.shows(want) {
+				t.Errorf("on %s the window does not show %q:\n%s", st.label, want, h.texts())
+			}
+		}
+		for _, gone := range st.hidden {
+			if h.shows(gone) {
+				t.Errorf("on %s the window still shows %q", st.label, gone)
+			}
+		}
+	}
+	// What the store has live is what shows, and it lasts a reopen.
+	id := h.chat.Current()
+	if evs := h.stored(id); len(evs) < 2 || evs[0].Text != "tell me about mosses" || evs[0].Type != store.EventUserMessage {
+		t.Fatalf("stored live events %+v", evs)
+	}
+	h.chat.NewConversation()
+	h.chat.Open(id)
+	if s := h.versionSwitch(); s == nil || s.label.Text != "2 / 3" {
+		t.Fatalf("reopened, the message shows %v; want 2 / 3", h.switchText())
+	}
+}
+
+// versionSwitch is the shown ‹ n / m › of a message, or nil.
+func (h *harness) versionSwitch() *versionSwitch {
+	for _, o := range h.visible() {
+		if rv, ok := o.(*rowView); ok && rv.msg != nil && rv.shown == rv.msg.col && rv.msg.vsw.box.Visible() {
+			return rv.msg.vsw
+		}
+	}
+	return nil
+}
+
+func (h *harness) switchText() string {
+	if s := h.versionSwitch(); s != nil {
+		return s.label.Text
+	}
+	return "no switch"
+}
