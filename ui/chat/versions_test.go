@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"regexp"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -96,3 +97,71 @@ func (h *harness) switchText() string {
 	}
 	return "no switch"
 }
+
+// TestExportShowsOtherVersions: the Markdown export has the versions not
+// shown, collapsed, before the one shown, which is marked.
+func TestExportShowsOtherVersions(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Text("ferns are old"))
+	h.send("tell me about ferns")
+	h.idle()
+	h.chat.beginEdit(h.rowsOf(rowUser)[0])
+	h.model.Reply(pt.Text("mosses are older"))
+	h.send("tell me about mosses")
+	h.idle()
+	h.model.Reply(pt.Text("mosses are very old"))
+	test.Tap(h.regenButton())
+	h.idle()
+	var out bufCloser
+	done := false
+	h.chat.export(h.chat.Current(), "Plants", &out, func(err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		done = true
+	})
+	h.until("the export", func() bool { return done })
+	want := `# Plants
+
+<details>
+<summary>Version 1 of 3 (not shown)</summary>
+
+### You · X
+
+tell me about ferns
+
+### Wrasse (fake-model) · X
+
+ferns are old
+
+</details>
+
+<details>
+<summary>Version 2 of 3 (not shown)</summary>
+
+### You · X
+
+tell me about mosses
+
+### Wrasse (fake-model) · X
+
+mosses are older
+
+</details>
+
+*Version 3 of 3, the one shown:*
+
+## You · X
+
+tell me about mosses
+
+## Wrasse (fake-model) · X
+
+mosses are very old
+`
+	if got := stampRE.ReplaceAllString(out.String(), "· X"); got != want {
+		t.Errorf("export:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+var stampRE = regexp.MustCompile(`· \d{4}-\d\d-\d\d \d\d:\d\d`)
