@@ -111,6 +111,7 @@ func (v *messageView) bind(r *row, last bool) {
 		setVisible(v.regen, last && !running)
 	}
 	v.vsw.bind(r, running, v.quiet)
+	v.markFound(r)
 	v.length.bind(r, last, running)
 	if r.span() > 0 {
 		// Of a long reply the note would sit under its first piece; the
