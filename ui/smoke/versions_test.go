@@ -37,7 +37,8 @@ func env2(name, x, y string) [2]string {
 
 // TestWindowSwitchesVersionsAfterRegenerate: in the real window,
 // Regenerate keeps the first reply as version 1 of the message, and the
-// message's ‹ brings it back; the database holds what the window shows.
+// message's ‹ brings it back; a second Regenerate makes version 3, and ‹
+// shows version 2 again. The database holds what the window shows.
 func TestWindowSwitchesVersionsAfterRegenerate(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		if os.Getenv("CI") != "" {
@@ -51,6 +52,7 @@ func TestWindowSwitchesVersionsAfterRegenerate(t *testing.T) {
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Ferns are old."))
 	model.Reply(providertest.Text("Ferns are very old: 360 million years."))
+	model.Reply(providertest.Text("Older than the dinosaurs."))
 
 	ws := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
@@ -106,6 +108,18 @@ func TestWindowSwitchesVersionsAfterRegenerate(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	versionShot(t, ctx, "versions-3-switched.png")
 
+	// A third version from there, then back to the second: ‹ 2 / 3 ›.
+	xdo(t, ctx, "mousemove", "--sync", regenerateAt[0], regenerateAt[1], "click", "1")
+	waitFor(t, ctx, "the third reply", func() bool { return strings.Contains(show(), "dinosaurs") })
+	time.Sleep(500 * time.Millisecond)
+	xdo(t, ctx, "mousemove", "--sync", previousAt[0], previousAt[1], "click", "1")
+	waitFor(t, ctx, "version 2 again", func() bool {
+		out := show()
+		return strings.Contains(out, "360 million years") && !strings.Contains(out, "dinosaurs")
+	})
+	time.Sleep(500 * time.Millisecond)
+	versionShot(t, ctx, "versions.png")
+
 	if err := app.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +140,7 @@ func TestWindowSwitchesVersionsAfterRegenerate(t *testing.T) {
 	if err != nil || len(events) == 0 {
 		t.Fatalf("events: %v, %v", events, err)
 	}
-	want := map[uint64]store.Version{events[0].Seq: {N: 1, Of: 2}}
+	want := map[uint64]store.Version{events[0].Seq: {N: 2, Of: 3}}
 	if got, err := core.History().Versions(1); err != nil || !maps.Equal(got, want) {
 		t.Errorf("stored versions %v, %v; want %v", got, err, want)
 	}
