@@ -19,20 +19,14 @@ func (m *messageList) matchOffset(i int, q string, n int) float32 {
 	return v.matchOffset(m.width, q, n)
 }
 
-// showAt highlights row i and scrolls it into view: from its top, or,
-// when it is taller than the view and the match dy below its top would
-// not show, with the match a third of the way down the view.
+// showAt highlights row i and scrolls it into view (the list's show),
+// then, when the match dy below its top would not show (a row taller
+// than the view), on to put the match a third of the way down the view.
 func (m *messageList) showAt(i int, dy float32) {
-	m.highlight = m.c.rowAt(i)
-	m.list.Refresh()
-	if i < 0 {
-		return
+	m.show(i)
+	if h := m.list.Size().Height; i >= 0 && h > 0 && dy > h*2/3 {
+		m.list.ScrollToOffset(m.top(i) + dy - h/3)
 	}
-	off := m.top(i)
-	if h := m.list.Size().Height; h > 0 && dy > h*2/3 {
-		off += dy - h/3
-	}
-	m.list.ScrollToOffset(off)
 }
 
 // matchOffset is how far below the card's top occurrence n of q lies in
