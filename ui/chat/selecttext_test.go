@@ -70,4 +70,3 @@ func selectableOf(t *testing.T, l *widget.Label) fyne.CanvasObject {
 	t.Fatal("the label has nothing to select with")
 	return nil
 }
-
