@@ -229,3 +229,31 @@ func assertVersions(t *testing.T, db *DB, id ID, want map[uint64]Version) {
 		t.Fatalf("Versions = %v, %v; want %v", got, err, want)
 	}
 }
+
+// TestVersionsAfterUpgrade: a file of schema 3 (no versions bucket) is
+// upgraded on open, and an edit then keeps a version in it.
+func TestVersionsAfterUpgrade(t *testing.T) {
+	db, path, clock := openTest(t)
+	c := mustConv(t, db, "m")
+	u := mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "old file"})
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bucketVersions)); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchemaVersion), encodeU64(3))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = reopen(t, db, path, clock)
+	var v uint64
+	_ = db.bolt.View(func(tx *bolt.Tx) error {
+		v, _ = decodeU64(tx.Bucket([]byte(bucketMeta)).Get([]byte(keySchemaVersion)))
+		return nil
+	})
+	if v != 4 {
+		t.Fatalf("schema after opening a version 3 file = %d, want 4", v)
+	}
+	u2 := edit(t, db, c.ID, u.Seq, "new file", "ok")
+	assertVersions(t, db, c.ID, map[uint64]Version{u2.Seq: {2, 2}})
+}

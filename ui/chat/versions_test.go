@@ -32,6 +32,10 @@ func TestVersionSwitchOnMessage(t *testing.T) {
 	if s := h.versionSwitch(); s == nil || s.label.Text != "2 / 2" {
 		t.Fatalf("after an edit the message shows %v; want 2 / 2", h.switchText())
 	}
+	id := h.chat.Current()
+	if c, _ := h.core.History().GetConversation(id); c.Title != "tell me about mosses" {
+		t.Errorf("the title after editing the first message is %q; want it to follow", c.Title)
+	}
 	h.model.Reply(pt.Text("mosses are very old"))
 	test.Tap(h.regenButton())
 	h.idle()
@@ -70,7 +74,6 @@ func TestVersionSwitchOnMessage(t *testing.T) {
 		}
 	}
 	// What the store has live is what shows, and it lasts a reopen.
-	id := h.chat.Current()
 	if evs := h.stored(id); len(evs) < 2 || evs[0].Text != "tell me about mosses" || evs[0].Type != store.EventUserMessage {
 		t.Fatalf("stored live events %+v", evs)
 	}
