@@ -18,10 +18,14 @@ import (
 // shown, and occurrence cur (from 0, in reading order; -1 for none) more
 // strongly. It returns how many occurrences there are.
 func (v *View) SetMark(q string, cur int) int {
+	if q == "" && !v.marked {
+		return 0 // the common case: a message bound with nothing to find
+	}
+	v.marked = q != ""
 	width := knownWidth(v.Size().Width)
 	n := 0
 	for _, o := range v.objects {
-		walkFlows(o, width, 0, func(f *textFlow, w, _ float32) bool {
+		walkFlows(o, width, -1, func(f *textFlow, w, _ float32) bool {
 			k := len(f.occurrences(q, w))
 			at := -1
 			if cur >= n && cur < n+k {
@@ -74,12 +78,14 @@ func (v *View) MarkOffset(q string, n int, width float32) (float32, bool) {
 // walkFlows calls visit with each text of o in reading order, the width
 // it has when o is width wide and its top below o's (exact for stacked
 // blocks and list items; a table's cells and a quote's blocks count from
-// the table's or the quote's top). visit returns false to stop; so does
-// walkFlows.
+// the table's or the quote's top). A negative top measures nothing (the
+// tops passed on are then meaningless). visit returns false to stop; so
+// does walkFlows.
 func walkFlows(o fyne.CanvasObject, width, top float32, visit func(f *textFlow, width, top float32) bool) bool {
 	if !o.Visible() {
 		return true
 	}
+	measure := top >= 0
 	switch x := o.(type) {
 	case *textFlow:
 		return visit(x, width, top)
@@ -112,6 +118,12 @@ func walkFlows(o fyne.CanvasObject, width, top float32, visit func(f *textFlow, 
 				if !c.Visible() {
 					continue
 				}
+				if !measure {
+					if !walkFlows(c, width, top, visit) {
+						return false
+					}
+					continue
+				}
 				y += l.gapBefore(x.Objects, i)
 				if !walkFlows(c, width, y, visit) {
 					return false
@@ -131,6 +143,9 @@ func walkFlows(o fyne.CanvasObject, width, top float32, visit func(f *textFlow, 
 				cw := max(width-mw, 1)
 				if !walkFlows(content, cw, y, visit) {
 					return false
+				}
+				if !measure {
+					continue
 				}
 				mh := marker.MinSize().Height
 				if f, ok := marker.(*textFlow); ok {
