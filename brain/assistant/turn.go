@@ -94,7 +94,8 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 // (the same text regenerates) and runs the turn again. What it replaces,
 // the message and everything after it, is kept as a version of that place
 // (store.KeepVersion; SwitchVersion brings it back), so the turn answers
-// the history before the message only.
+// the history before the message only; a retry of a message nothing
+// answered keeps nothing (replaceFrom).
 func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
 	return a.enterTurn(ctx, id, text, opt, func(opt *TurnOptions) error {
 		e, err := a.db.Event(id, seq)
@@ -108,7 +109,7 @@ func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, 
 			// An edited message keeps the pictures it was sent with.
 			opt.Images = e.Images
 		}
-		if _, err := a.db.KeepVersion(id, seq); err != nil {
+		if err := a.replaceFrom(id, e, text); err != nil {
 			return err
 		}
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})

@@ -31,6 +31,47 @@ func (a *App) SwitchVersion(ctx context.Context, id store.ID, seq uint64, n int)
 	return head, nil
 }
 
+// replaceFrom takes user message msg and what followed it out of
+// conversation id before text replaces it: kept as a version
+// (store.KeepVersion), unless it is the same message again and nothing
+// answered it (a Retry after a failure), which would be a version with
+// nothing in it that the new one lacks.
+func (a *App) replaceFrom(id store.ID, msg store.Event, text string) error {
+	if text == msg.Text {
+		events, err := a.db.Events(id)
+		if err != nil {
+			return err
+		}
+		if !answered(events, msg.Seq) {
+			_, err := a.db.TruncateFrom(id, msg.Seq)
+			return err
+		}
+	}
+	_, err := a.db.KeepVersion(id, msg.Seq)
+	return err
+}
+
+// answered reports whether anything after the message at seq answered it:
+// a reply with text, a tool call, its decision or its result (failures,
+// notices and token counts do not count).
+func answered(events []store.Event, seq uint64) bool {
+	for _, e := range events {
+		if e.Seq <= seq {
+			continue
+		}
+		switch e.Type {
+		case store.EventError, store.EventUsage, store.EventNotice, store.EventUserMessage:
+		case store.EventAssistantText, store.EventThinking:
+			if e.Text != "" {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // Versions says, for each message of conversation id that has other
 // versions, which one is shown and how many there are.
 func (h History) Versions(id store.ID) (map[uint64]store.Version, error) {

@@ -153,3 +153,42 @@ func assertAppVersions(t *testing.T, a *App, id store.ID, want map[uint64]store.
 		t.Fatalf("Versions = %v, %v; want %v", got, err, want)
 	}
 }
+
+// TestRetryOfAFailedTurnKeepsNoVersion: answering again a message nothing
+// answered (Retry after a failure) keeps no empty version; an edit of it
+// keeps the message as written.
+func TestRetryOfAFailedTurnKeepsNoVersion(t *testing.T) {
+	a := openTest(t)
+	m := providertest.NewModel(t, providertest.OpenAI)
+	useModel(t, a, m, "m")
+	ctx := context.Background()
+	m.Reply(providertest.Text("hi"))
+	id, err := a.Turn(ctx, 0, "hello", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Reply(providertest.Status(500, `{"error":{"message":"down"}}`))
+	if _, err := a.Turn(ctx, id, "are you there", TurnOptions{}); err == nil {
+		t.Fatal("the failing turn did not fail")
+	}
+	m.Reply(providertest.Text("yes"))
+	if _, err := a.Regenerate(ctx, id, TurnOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	assertAppVersions(t, a, id, map[uint64]store.Version{})
+	if got := strings.Join(texts(t, a, id), " | "); !strings.HasSuffix(got, "user_message:are you there | assistant_text:yes") || strings.Count(got, "are you there") != 1 {
+		t.Fatalf("after the retry: %s", got)
+	}
+	// A failed message edited is kept as written.
+	m.Reply(providertest.Status(500, `{"error":{"message":"down"}}`))
+	if _, err := a.Turn(ctx, id, "one more", TurnOptions{}); err == nil {
+		t.Fatal("the failing turn did not fail")
+	}
+	seqs := userSeqs(t, a, id)
+	m.Reply(providertest.Text("sure"))
+	if _, err := a.Resend(ctx, id, seqs[len(seqs)-1], "one more, please", TurnOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	seqs = userSeqs(t, a, id)
+	assertAppVersions(t, a, id, map[uint64]store.Version{seqs[len(seqs)-1]: {N: 2, Of: 2}})
+}
