@@ -257,3 +257,26 @@ func TestVersionsAfterUpgrade(t *testing.T) {
 	u2 := edit(t, db, c.ID, u.Seq, "new file", "ok")
 	assertVersions(t, db, c.ID, map[uint64]Version{u2.Seq: {2, 2}})
 }
+
+// TestVersionKeepsAStreamingReply: a reply left streaming is kept with
+// the text it had, marked interrupted, and its pieces leave the
+// streaming bucket (Open would otherwise look for it).
+func TestVersionKeepsAStreamingReply(t *testing.T) {
+	db, path, clock := openTest(t)
+	c := mustConv(t, db, "m")
+	u := mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "go"})
+	s := mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Status: StatusStreaming})
+	if err := db.AppendText(c.ID, s.Seq, "half a repl"); err != nil {
+		t.Fatal(err)
+	}
+	u2 := edit(t, db, c.ID, u.Seq, "go on", "done")
+	assertNoStreamingIndex(t, db)
+	db = reopen(t, db, path, clock)
+	if _, err := db.SwitchVersion(c.ID, u2.Seq, 1); err != nil {
+		t.Fatal(err)
+	}
+	evs := mustEvents(t, db, c.ID)
+	if len(evs) != 2 || evs[1].Text != "half a repl" || evs[1].Status != StatusInterrupted {
+		t.Fatalf("the kept streaming reply came back as %+v", evs)
+	}
+}
