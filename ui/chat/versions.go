@@ -95,35 +95,31 @@ func setEnabled(b *widget.Button, on bool) {
 }
 
 // switchVersion shows version n of user message r, keeping the view on
-// the message when it was at or above the top of the view.
+// the message when it was at or above the top of the view. The switch is
+// one small transaction, made here as a rename is, so the conversation
+// is read again once, before the core's news of it arrives (which then
+// finds it up to date).
 func (c *Chat) switchVersion(r *row, n int) {
 	tr := c.cur
 	if c.running(tr) || tr.id == 0 || r.kind != rowUser || n < 1 || n > r.vers.Of || n == r.vers.N {
 		return
 	}
 	id, seq := tr.id, r.seq
-	c.env.Go(func() {
-		head, err := c.core.SwitchVersion(context.Background(), id, seq, n)
-		c.env.Do(func() {
-			if err != nil {
-				if c.env.Window != nil {
-					dialog.ShowError(err, c.env.Window)
-				}
-				c.core.Logger().Warn("switching a message's version", "conversation", id.String(), "error", err)
-				return
-			}
-			if c.cur.id != id {
-				return
-			}
-			a := c.list.anchorTop()
-			if a.end || a.seq >= seq {
-				a = anchor{seq: head}
-			}
-			c.cur = newTranscript(0, c.owner) // force the reload
-			c.anchors[id] = a
-			c.Open(id)
-		})
-	})
+	head, err := c.core.SwitchVersion(context.Background(), id, seq, n)
+	if err != nil {
+		c.core.Logger().Warn("switching a message's version", "conversation", id.String(), "error", err)
+		if c.env.Window != nil {
+			dialog.ShowError(err, c.env.Window)
+		}
+		return
+	}
+	a := c.list.anchorTop()
+	if a.end || a.seq >= seq {
+		a = anchor{seq: head}
+	}
+	c.cur = newTranscript(0, c.owner) // force the reload
+	c.anchors[id] = a
+	c.Open(id)
 }
 
 // tightRow lays its objects side by side without gaps, centred
