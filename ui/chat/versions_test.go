@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -168,3 +169,37 @@ mosses are very old
 }
 
 var stampRE = regexp.MustCompile(`· \d{4}-\d\d-\d\d \d\d:\d\d`)
+
+// TestVersionSwitchKeepsTheViewOnTheMessage: in a conversation taller
+// than the view, switching the versions of the message at the top of the
+// view shows that message where it was, not the end.
+func TestVersionSwitchKeepsTheViewOnTheMessage(t *testing.T) {
+	h := newHarness(t)
+	ask := func(q string) {
+		h.model.Reply(pt.Text("an answer to " + q + "\n\nwith a second paragraph\n\nand a third"))
+		h.send(q)
+		h.idle()
+	}
+	for i := range 12 {
+		ask(fmt.Sprintf("question %d", i))
+	}
+	h.chat.beginEdit(h.rowsOf(rowUser)[2])
+	ask("question 2, edited")
+	for i := range 10 {
+		ask(fmt.Sprintf("question %d after the edit", i))
+	}
+	edited := h.rowsOf(rowUser)[2]
+	h.chat.list.list.ScrollToOffset(h.chat.list.top(h.chat.cur.index(edited)))
+	if a := h.chat.list.anchorTop(); a.seq != edited.seq {
+		t.Fatalf("the test could not put the edited message at the top (%+v)", a)
+	}
+	h.chat.switchVersion(edited, 1)
+	h.idle()
+	if n := len(h.rowsOf(rowUser)); n != 12 || h.rowsOf(rowUser)[2].text != "question 2" {
+		t.Fatalf("%d messages after switching back; want the 12 of version 1", n)
+	}
+	top := h.chat.list.anchorTop()
+	if r := h.chat.rowAt(h.chat.rowIndex(rowKey{seq: top.seq})); r == nil || r.text != "question 2" || top.delta != 0 {
+		t.Fatalf("the view's top is %+v (%+v); want the switched message", top, r)
+	}
+}
