@@ -20,6 +20,7 @@
 //     each change serialised and announced.
 //   - Turns: Turn runs one turn of a conversation with the caller's
 //     Approver and Sink; Resend and Regenerate replace what followed a
-//     message; CallTool runs one tool through the same gate without a
-//     model.
+//     message, keeping it as a version that SwitchVersion brings back
+//     (versions.go); CallTool runs one tool through the same gate
+//     without a model.
 package assistant

@@ -91,8 +91,11 @@ func (a *App) enterTurn(ctx context.Context, id store.ID, text string, opt TurnO
 }
 
 // Resend replaces the user message at seq of conversation id with text
-// (the same text regenerates), removes everything after it, and runs the
-// turn again.
+// (the same text regenerates) and runs the turn again. What it replaces,
+// the message and everything after it, is kept as a version of that place
+// (store.KeepVersion; SwitchVersion brings it back), so the turn answers
+// the history before the message only; a retry of a message nothing
+// answered keeps nothing (replaceFrom).
 func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, opt TurnOptions) (store.ID, error) {
 	return a.enterTurn(ctx, id, text, opt, func(opt *TurnOptions) error {
 		e, err := a.db.Event(id, seq)
@@ -106,7 +109,7 @@ func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, 
 			// An edited message keeps the pictures it was sent with.
 			opt.Images = e.Images
 		}
-		if _, err := a.db.TruncateFrom(id, seq); err != nil {
+		if err := a.replaceFrom(id, e, text); err != nil {
 			return err
 		}
 		a.subs.publish(Event{Kind: EventConversations, Names: []string{id.String()}})
@@ -115,7 +118,8 @@ func (a *App) Resend(ctx context.Context, id store.ID, seq uint64, text string, 
 }
 
 // Regenerate runs the last user message of conversation id again,
-// replacing the reply (and tool calls) that followed it.
+// replacing the reply (and tool calls) that followed it; the replaced
+// answer is kept as a version, as Resend keeps it.
 func (a *App) Regenerate(ctx context.Context, id store.ID, opt TurnOptions) (store.ID, error) {
 	events, err := a.db.Events(id)
 	if err != nil {

@@ -156,7 +156,8 @@ func (d *DB) ListConversations() ([]Conversation, error) {
 	return out, nil
 }
 
-// DeleteConversation removes a conversation and all its events.
+// DeleteConversation removes a conversation and all its events, kept
+// versions included.
 func (d *DB) DeleteConversation(id ID) error {
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		cb := tx.Bucket([]byte(bucketConversations))
@@ -177,6 +178,13 @@ func (d *DB) DeleteConversation(id ID) error {
 		}
 		if err := dropIndex(tx, id); err != nil {
 			return err
+		}
+		// Its kept versions (their images went with the conversation's).
+		vb := tx.Bucket([]byte(bucketVersions))
+		if vb.Bucket(conversationKey(id)) != nil {
+			if err := vb.DeleteBucket(conversationKey(id)); err != nil {
+				return err
+			}
 		}
 		// Forget its streaming replies too, or Open would look for them.
 		sb := tx.Bucket([]byte(bucketStreaming))

@@ -36,9 +36,21 @@
 //	search_index   ID → nested bucket: 't' word 0 chunk → seqs (the search index,
 //	               written with each event; see index.go)
 //	search_words   word 0 ID → empty: the conversations that have the word
+//	versions       ID → nested: anchor seq → nested: first seq of a kept
+//	               version → nested: seq → JSON event (as in events); the
+//	               versions an edit or a regenerate kept (versions.go)
 //
 // Migrations key off meta/schema_version (see schema.go). A file written by a
 // newer schema is refused with ErrNewerSchema rather than misread.
+//
+// # Versions
+//
+// Editing a message or regenerating a reply keeps what it replaces as a
+// version of that place (KeepVersion), and SwitchVersion brings another
+// version back, each in one transaction. The live events are always the
+// chosen versions, so every reader sees a plain list; Versions says where
+// a live message has others. Kept versions are not searched and Salvage
+// does not recover them.
 //
 // # Streaming replies
 //

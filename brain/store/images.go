@@ -94,21 +94,3 @@ func deleteImages(ib *bolt.Bucket, prefix []byte) error {
 	}
 	return nil
 }
-
-// deleteImagesFrom removes the images of the conversation's events from
-// seq on.
-func deleteImagesFrom(tx *bolt.Tx, id ID, seq uint64) error {
-	ib := tx.Bucket([]byte(bucketImages))
-	var keys [][]byte
-	prefix := conversationKey(id)
-	c := ib.Cursor()
-	for k, _ := c.Seek(streamKey(id, seq)); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, bytes.Clone(k))
-	}
-	for _, k := range keys {
-		if err := ib.Delete(k); err != nil {
-			return fmt.Errorf("delete image: %w", err)
-		}
-	}
-	return nil
-}

@@ -27,6 +27,9 @@ const (
 	bucketTasks     = "tasks"
 	bucketTaskRuns  = "task_runs"
 	bucketProposals = "task_proposals"
+	// bucketVersions holds the versions an edit or a regenerate kept
+	// (versions.go); schema 4.
+	bucketVersions = "versions"
 
 	keySchemaVersion = "schema_version"
 	// keyPlacesStarted marks a file whose secret_places bucket was started
@@ -38,7 +41,7 @@ const (
 	keyDestinationsRecorded = "secret_destinations_recorded"
 
 	// schemaVersion is the layout this code reads and writes.
-	schemaVersion uint64 = 3
+	schemaVersion uint64 = 4
 )
 
 // SchemaVersion is the newest database layout this Wrasse reads and writes.
@@ -62,7 +65,7 @@ func (e *SchemaError) Is(target error) bool { return target == ErrNewerSchema }
 func allBuckets() []string {
 	return []string{bucketMeta, bucketConversations, bucketEvents, bucketStreaming,
 		bucketCapabilities, bucketSecrets, bucketSecretPlaces, bucketSettings, bucketCapSettings, bucketMCPCatalogs, bucketImages, bucketSearch, bucketSearchWords,
-		bucketTasks, bucketTaskRuns, bucketProposals}
+		bucketTasks, bucketTaskRuns, bucketProposals, bucketVersions}
 }
 
 // migrations()[i] upgrades a database from schema version i to i+1. It runs
@@ -75,6 +78,12 @@ func migrations() []func(*bolt.Tx) error {
 		rebuildIndex,
 		// 2 → 3: the index gains search_words; built afresh.
 		rebuildIndex,
+		// 3 → 4: kept versions (versions.go). The bucket was just created
+		// and holds nothing yet. The version moves because an older
+		// Wrasse would lose them: its TruncateFrom deletes the images of
+		// every event from a seq on, kept versions' included, and its
+		// DeleteConversation leaves them behind.
+		func(*bolt.Tx) error { return nil },
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 // TruncateFrom removes the conversation's events from seq on (seq itself
 // included), in one transaction: editing and resending a message, or
 // regenerating a reply, replaces what followed. It returns how many events
-// went. A seq past the end removes nothing.
+// went. A seq past the end removes nothing. Versions kept after the
+// events removed go with them; KeepVersion keeps what it removes.
 func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 	removed := 0
 	var gone []uint64
@@ -37,7 +38,15 @@ func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 				return err
 			}
 		}
-		if err := deleteImagesFrom(tx, id, seq); err != nil {
+		// Only the images of the events removed: a kept version's events
+		// may have later seqs (versions.go).
+		ib := tx.Bucket([]byte(bucketImages))
+		for _, s := range gone {
+			if err := deleteImages(ib, streamKey(id, s)); err != nil {
+				return err
+			}
+		}
+		if err := dropVersionsAfter(tx, id, gone); err != nil {
 			return err
 		}
 		removed = len(gone)

@@ -50,7 +50,9 @@ type Chat struct {
 	live    map[store.ID]*transcript
 	anchors map[store.ID]anchor
 	// editing is the user message the composer is editing, or nil.
-	editing      *row
+	editing *row
+	// selecting is the message shown as selectable text (selecttext.go).
+	selecting    *row
 	loadingOlder bool
 	settling     bool // the list is being laid out for a reset
 
@@ -268,6 +270,7 @@ func (c *Chat) Open(id store.ID) {
 		complete = len(older) < pageSize
 		events = append(older, events...)
 	}
+	c.readVersions(tr) // before the rows are made (versions.go)
 	tr.load(events, complete)
 	c.show(tr, a)
 }

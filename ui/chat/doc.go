@@ -15,9 +15,16 @@
 // times a second (throttle.go), re-rendering only the message that changed.
 //
 // A conversation loads a page of events at a time (older ones as the view
-// reaches the top); find searches the stored events before the loaded
-// pages in the background and loads the pages up to a match before going
-// to it (findbar.go). Row heights are measured up front; after a width
+// reaches the top); find counts every occurrence, searches the stored
+// events before the loaded pages in the background and loads the pages up
+// to a match before going to it, scrolling a tall message to the
+// occurrence and marking it apart (findbar.go, findscroll.go).
+//
+// A message edited or answered again keeps its earlier versions (the
+// core's Resend keeps them in the store): ‹ 2 / 3 › on the message
+// switches between them, each with what followed it (versions.go), and
+// the export lists the others. Select text shows a message as a
+// selectable label, for copying part of it (selecttext.go). Row heights are measured up front; after a width
 // change they are measured again once the width has settled, the rows in
 // view first and the rest a chunk at a time (messagelist.go).
 //

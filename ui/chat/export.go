@@ -16,16 +16,42 @@ import (
 // and errors, notices and the gate's refusals as notes. Token accounting
 // is left out.
 func exportMarkdown(title string, events []store.Event) string {
+	return exportWithVersions(title, events, nil)
+}
+
+// exportVersions are the other versions of the messages that have some,
+// by the seq of the version shown: each version's number and events.
+type exportVersions map[uint64]otherVersions
+
+type otherVersions struct {
+	shown  store.Version
+	others map[int][]store.Event
+}
+
+// exportWithVersions is exportMarkdown with the versions not shown of
+// each message that has some: each in a collapsed <details> block before
+// the version shown, which is marked "Version 2 of 3".
+func exportWithVersions(title string, events []store.Event, versions exportVersions) string {
 	var b strings.Builder
 	if title == "" {
 		title = "Conversation"
 	}
 	fmt.Fprintf(&b, "# %s\n", title)
+	exportEvents(&b, events, "##", versions)
+	return b.String()
+}
+
+// exportEvents writes events with headings at level h ("##").
+func exportEvents(b *strings.Builder, events []store.Event, h string, versions exportVersions) {
 	calls := map[string]store.Event{}
 	for _, e := range events {
 		switch e.Type {
 		case store.EventUserMessage:
-			fmt.Fprintf(&b, "\n## You%s\n\n%s\n", stamp(e.Time), strings.TrimRight(e.Text, "\n"))
+			if v, ok := versions[e.Seq]; ok {
+				exportOthers(b, v)
+				fmt.Fprintf(b, "\n*Version %d of %d, the one shown:*\n", v.shown.N, v.shown.Of)
+			}
+			fmt.Fprintf(b, "\n%s You%s\n\n%s\n", h, stamp(e.Time), strings.TrimRight(e.Text, "\n"))
 		case store.EventAssistantText:
 			if e.Text == "" && e.Status != store.StatusLength {
 				continue
@@ -34,9 +60,9 @@ func exportMarkdown(title string, events []store.Event) string {
 			if e.Model != "" {
 				who += " (" + e.Model + ")"
 			}
-			fmt.Fprintf(&b, "\n## %s%s\n", who, stamp(e.Time))
+			fmt.Fprintf(b, "\n%s %s%s\n", h, who, stamp(e.Time))
 			if text := strings.TrimRight(e.Text, "\n"); text != "" {
-				fmt.Fprintf(&b, "\n%s\n", text)
+				fmt.Fprintf(b, "\n%s\n", text)
 			}
 			if e.Status == store.StatusInterrupted {
 				b.WriteString("\n*(interrupted)*\n")
@@ -47,17 +73,17 @@ func exportMarkdown(title string, events []store.Event) string {
 		case store.EventThinking:
 			b.WriteString(exportThinking(e))
 		case store.EventNotice:
-			fmt.Fprintf(&b, "\n> *Note:* %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
+			fmt.Fprintf(b, "\n> *Note:* %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
 		case store.EventToolCall:
 			calls[e.ToolCallID] = e
 			args := fence(compactJSON(e.Arguments), "json")
 			if p := programOf(e.ToolName, e.Arguments); p != "" {
 				args = fence(p, "go")
 			}
-			nested(&b, e, fmt.Sprintf("\n> **Tool call** `%s`\n>\n%s", e.ToolName, quote(args)))
+			nested(b, e, fmt.Sprintf("\n> **Tool call** `%s`\n>\n%s", e.ToolName, quote(args)))
 		case store.EventApproval:
 			if d := e.Decision; d != nil {
-				nested(&b, e, fmt.Sprintf(">\n> *%s*%s\n", decisionWords(d.Kind), reasonSuffix(d.Reason)))
+				nested(b, e, fmt.Sprintf(">\n> *%s*%s\n", decisionWords(d.Kind), reasonSuffix(d.Reason)))
 			}
 		case store.EventToolResult:
 			label := "Result"
@@ -67,13 +93,26 @@ func exportMarkdown(title string, events []store.Event) string {
 			if c, ok := calls[e.ToolCallID]; ok && !c.Time.IsZero() && !e.Time.IsZero() {
 				label += " after " + formatDuration(e.Time.Sub(c.Time))
 			}
-			nested(&b, e, fmt.Sprintf(">\n> %s:\n>\n%s", label, quote(fence(e.Text, ""))))
+			nested(b, e, fmt.Sprintf(">\n> %s:\n>\n%s", label, quote(fence(e.Text, ""))))
 			b.WriteString(exportImages(e.Images))
 		case store.EventError:
-			fmt.Fprintf(&b, "\n> **Error:** %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
+			fmt.Fprintf(b, "\n> **Error:** %s\n", strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", "\n> "))
 		}
 	}
-	return b.String()
+}
+
+// exportOthers writes the versions not shown of one place, each
+// collapsed, with what followed it.
+func exportOthers(b *strings.Builder, v otherVersions) {
+	for n := 1; n <= v.shown.Of; n++ {
+		evs, ok := v.others[n]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(b, "\n<details>\n<summary>Version %d of %d (not shown)</summary>\n", n, v.shown.Of)
+		exportEvents(b, evs, "###", nil)
+		b.WriteString("\n</details>\n")
+	}
 }
 
 // nested writes s, quoted once more when e is a call a code-mode program

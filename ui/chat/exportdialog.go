@@ -58,7 +58,12 @@ func (c *Chat) export(id store.ID, title string, w io.WriteCloser, done func(err
 				w.Close()
 				return err
 			}
-			if _, err := io.WriteString(w, exportMarkdown(title, events)); err != nil {
+			versions, err := c.exportVersions(id)
+			if err != nil {
+				w.Close()
+				return err
+			}
+			if _, err := io.WriteString(w, exportWithVersions(title, events, versions)); err != nil {
 				w.Close()
 				return fmt.Errorf("export the conversation: %w", err)
 			}
@@ -69,4 +74,22 @@ func (c *Chat) export(id store.ID, title string, w io.WriteCloser, done func(err
 		}()
 		c.env.Do(func() { done(err) })
 	})
+}
+
+// exportVersions reads the versions not shown of conversation id's
+// messages that have some (off the UI goroutine).
+func (c *Chat) exportVersions(id store.ID) (exportVersions, error) {
+	shown, err := c.core.History().Versions(id)
+	if err != nil {
+		return nil, err
+	}
+	out := exportVersions{}
+	for seq, v := range shown {
+		others, err := c.core.History().VersionEvents(id, seq)
+		if err != nil {
+			return nil, err
+		}
+		out[seq] = otherVersions{shown: v, others: others}
+	}
+	return out, nil
 }

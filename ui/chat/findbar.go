@@ -14,10 +14,11 @@ import (
 )
 
 // findBar finds text in the conversation shown (Ctrl/Cmd+F), all of it,
-// not only the pages loaded: it counts the messages and cards that
-// contain the text, and Next and Previous scroll to each one and
-// highlight it, loading older pages first when the match lies in one.
-// Enter goes to the next, Esc closes.
+// not only the pages loaded: it counts every occurrence ("3 of 17"), and
+// Next and Previous go from one occurrence to the next, scrolling a tall
+// message to the one found and marking it apart from the others, loading
+// older pages first when the match lies in one. Enter goes to the next,
+// Esc closes.
 //
 // The loaded rows are searched at once; the stored events before them
 // are searched in the background (a transcript built from them, so a
@@ -38,14 +39,29 @@ type findBar struct {
 	searching bool
 	// loading is true while the pages up to the current match load.
 	loading bool
+	// lit is the row showing the current match (of a long message, the
+	// row of its piece that holds it), litN the occurrence in its text.
+	lit  *row
+	litN int
 }
 
-// match is one find result: a row, loaded or not yet.
+// match is one occurrence found: in a row, loaded or not yet.
 type match struct {
 	key rowKey
 	// seq is where the row begins (a tool card: its call), to know which
 	// pages to load to show it.
 	seq uint64
+	// n is which occurrence in the row's text it is (from 0).
+	n int
+}
+
+// rowMatches are the occurrences of q in r's text.
+func rowMatches(r *row, q string) []match {
+	var out []match
+	for n := range findSpans(r.plain(), q) {
+		out = append(out, match{key: keyOf(r), seq: r.seq, n: n})
+	}
+	return out
 }
 
 // rowKey names a row across rebuilds of the transcript (loading an older
@@ -104,6 +120,7 @@ func (f *findBar) close() {
 	f.c.relayout()
 	f.gen++
 	f.matches, f.searching, f.loading = nil, false, false
+	f.unlight()
 	f.c.list.clearHighlight()
 	f.c.FocusComposer()
 }
@@ -113,6 +130,7 @@ func (f *findBar) reset() {
 	f.gen++
 	f.matches, f.searching, f.loading = nil, false, false
 	f.count.SetText("")
+	f.unlight()
 	f.c.list.clearHighlight()
 }
 
@@ -126,6 +144,7 @@ func (f *findBar) search() {
 	q := f.query()
 	if q == "" || !f.object.Visible() {
 		f.count.SetText("")
+		f.unlight()
 		f.c.list.clearHighlight()
 		return
 	}
@@ -143,9 +162,7 @@ func (f *findBar) search() {
 func (f *findBar) loadedMatches(q string) []match {
 	var out []match
 	for i := range f.c.rowCount() {
-		if r := f.c.rowAt(i); strings.Contains(strings.ToLower(r.plain()), q) {
-			out = append(out, match{key: keyOf(r), seq: r.seq})
-		}
+		out = append(out, rowMatches(f.c.rowAt(i), q)...)
 	}
 	return out
 }
@@ -180,9 +197,7 @@ func matchEvents(events []store.Event, q string, owner func(string) string) []ma
 	t.load(events, true)
 	var out []match
 	for _, r := range t.rows {
-		if strings.Contains(strings.ToLower(r.plain()), q) {
-			out = append(out, match{key: keyOf(r), seq: r.seq})
-		}
+		out = append(out, rowMatches(r, q)...)
 	}
 	return out
 }
@@ -190,9 +205,9 @@ func matchEvents(events []store.Event, q string, owner func(string) string) []ma
 // merge puts the stored matches found before the loaded rows in front of
 // the loaded matches, staying on the match shown.
 func (f *findBar) merge(tr *transcript, q string, found []match) {
-	var cur *rowKey
+	var cur *match
 	if f.at >= 0 && f.at < len(f.matches) {
-		cur = &f.matches[f.at].key
+		cur = &f.matches[f.at]
 	}
 	// Rows loaded meanwhile (the view scrolled up), and a tool card whose
 	// call lies before the first page but whose result is in it, are
@@ -204,7 +219,7 @@ func (f *findBar) merge(tr *transcript, q string, found []match) {
 	f.matches = append(found, f.loadedMatches(q)...)
 	f.at = len(f.matches) - 1
 	if cur != nil {
-		if i := slices.IndexFunc(f.matches, func(m match) bool { return m.key == *cur }); i >= 0 {
+		if i := slices.IndexFunc(f.matches, func(m match) bool { return m == *cur }); i >= 0 {
 			f.at = i
 		}
 	}
@@ -236,6 +251,7 @@ func (f *findBar) goTo() {
 		} else {
 			f.count.SetText("no matches")
 		}
+		f.unlight()
 		f.c.list.clearHighlight()
 		return
 	}
@@ -247,7 +263,9 @@ func (f *findBar) goTo() {
 	m := f.matches[f.at]
 	f.loading = false
 	if i := f.c.rowIndex(m.key); i >= 0 {
-		f.c.list.show(i)
+		i, r, n := f.locate(i, m.n)
+		f.light(r, n)
+		f.c.list.showAt(i, f.c.list.matchOffset(i, f.query(), n))
 		return
 	}
 	tr := f.c.cur
@@ -276,8 +294,78 @@ func (f *findBar) rowsRebuilt() {
 	case i >= 0 && f.loading:
 		f.goTo()
 	case i >= 0:
-		f.c.list.highlightRow(f.c.rowAt(i))
+		_, r, n := f.locate(i, f.matches[f.at].n)
+		f.light(r, n)
+		f.c.list.highlightRow(r)
 	}
+}
+
+// locate is the row that shows occurrence n of row i's text: of a long
+// message the row of the piece holding it (when that piece is shown),
+// with the occurrence's number in that piece; row i itself otherwise.
+func (f *findBar) locate(i, n int) (int, *row, int) {
+	r := f.c.rowAt(i)
+	if r == nil || r.long == nil || r.part != nil {
+		return i, r, n
+	}
+	spans := findSpans(r.text, f.query())
+	if n >= len(spans) {
+		return i, r, n
+	}
+	off := spans[n][0]
+	for k, p := range r.long.split.pieces() {
+		if off < p.start || off >= p.end {
+			continue
+		}
+		pr := r
+		if k > 0 {
+			if k > len(r.long.parts) {
+				return i, r, n // a piece not shown yet
+			}
+			pr = r.long.parts[k-1]
+		}
+		local := 0
+		for _, s := range spans[:n] {
+			if s[0] >= p.start {
+				local++
+			}
+		}
+		return i + k, pr, local
+	}
+	return i, r, n
+}
+
+// light makes occurrence n of row r's text the one marked current; the
+// row is bound again when only n changed (the list binds a row again only
+// when it changed).
+func (f *findBar) light(r *row, n int) {
+	if f.lit == r && f.litN == n {
+		return
+	}
+	if f.lit != nil {
+		f.lit.version++
+	}
+	if r != nil && r != f.lit {
+		r.version++
+	}
+	f.lit, f.litN = r, n
+}
+
+// unlight forgets the current occurrence.
+func (f *findBar) unlight() {
+	if f.lit != nil {
+		f.lit.version++
+	}
+	f.lit, f.litN = nil, 0
+}
+
+// markIn is the query to mark in row r and the occurrence to mark as the
+// current one: "" and -1 unless r shows the current match.
+func (f *findBar) markIn(r *row) (string, int) {
+	if r == nil || r != f.lit || !f.object.Visible() {
+		return "", -1
+	}
+	return f.query(), f.litN
 }
 
 // findEntry is the find bar's entry: Enter finds the next, Esc closes.

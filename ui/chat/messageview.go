@@ -26,6 +26,12 @@ type messageView struct {
 	copy   *widget.Button
 	edit   *widget.Button
 	regen  *widget.Button
+	// vsw is ‹ 2 / 3 › on a message with versions (versions.go).
+	vsw *versionSwitch
+	// sel is the message as selectable text, selBtn what turns that on
+	// and off (selecttext.go).
+	sel    *widget.Label
+	selBtn *widget.Button
 	user   *wrapText
 	md     *markdown.View
 	// length says a reply stopped at the length limit (lengthnote.go).
@@ -39,6 +45,8 @@ type messageView struct {
 // messageLook is what of a message's card decides its layout.
 type messageLook struct {
 	bound, user, header, trimTop, trimBottom, edit, regen, length, cont bool
+	vers                                                                store.Version
+	selecting                                                           bool
 }
 
 func newMessageView(c *Chat) *messageView {
@@ -53,7 +61,11 @@ func newMessageView(c *Chat) *messageView {
 	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {
 		b.Importance = widget.LowImportance
 	}
-	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.edit, v.regen, v.copy)
+	v.vsw = newVersionSwitch(v)
+	v.sel = newSelectLabel()
+	v.selBtn = widget.NewButton("Select text", func() { c.toggleSelect(v.r) })
+	v.selBtn.Importance = widget.LowImportance
+	header := newHeaderRow(false, nil, []*widget.Label{v.role, v.meta}, v.vsw.box, v.selBtn, v.edit, v.regen, v.copy)
 	v.user = newWrapText("", fyne.TextStyle{}, theme.ColorNameForeground)
 	var parser *markdown.Parser
 	if c.list != nil {
@@ -62,8 +74,9 @@ func newMessageView(c *Chat) *messageView {
 	v.md = markdown.NewView(markdown.Options{Copy: c.env.Copy, OpenURL: c.env.OpenURL, After: c.after, Parsed: c.parsed, Parser: parser})
 	v.header = header
 	v.length = newLengthNote(c)
-	v.col = newColumn("", header, v.user, v.md, v.length.box)
+	v.col = newColumn("", header, v.user, v.md, v.sel, v.length.box)
 	v.col.measureWith(v.md, v.md.HeightFor)
+	v.col.measureWith(v.sel, func(w float32) float32 { return labelHeight(v.sel, w) })
 	return v
 }
 
@@ -106,6 +119,9 @@ func (v *messageView) bind(r *row, last bool) {
 		v.edit.Hide()
 		setVisible(v.regen, last && !running)
 	}
+	v.vsw.bind(r, running, v.quiet)
+	v.bindSelect(r)
+	v.markFound(r)
 	v.length.bind(r, last, running)
 	if r.span() > 0 {
 		// Of a long reply the note would sit under its first piece; the
@@ -117,7 +133,7 @@ func (v *messageView) bind(r *row, last bool) {
 	}
 	look := messageLook{bound: true, user: r.kind == rowUser, header: v.header.Visible(), trimTop: v.col.trimTop,
 		trimBottom: v.col.trimBottom, edit: v.edit.Visible(), regen: v.regen.Visible(),
-		length: v.length.box.Visible(), cont: v.length.cont.Visible()}
+		length: v.length.box.Visible(), cont: v.length.cont.Visible(), vers: r.vers, selecting: v.sel.Visible()}
 	if look != v.look {
 		v.look = look
 		v.col.Refresh()

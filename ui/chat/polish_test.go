@@ -95,14 +95,18 @@ func TestFindHighlightShowsOnEveryRowKind(t *testing.T) {
 
 	h.chat.ShowFind()
 	test.Type(h.chat.find.entry, "Zebra")
-	if got := h.chat.find.count.Text; got != "3 of 3" {
-		t.Fatalf("count %q, want 3 of 3 (the message, the card and the reply)", got)
+	// Every occurrence counts: the card has the word in its arguments
+	// and twice in the calculator's error about it.
+	if got := h.chat.find.count.Text; got != "5 of 5" {
+		t.Fatalf("count %q, want 5 of 5 (the message, three in the card, the reply)", got)
 	}
 	for _, tc := range []struct {
 		kind rowKind
 		text func(v *rowView) *wrapText // where the word is marked; nil: Markdown
 	}{
 		{rowAssistant, nil},
+		{rowTool, func(v *rowView) *wrapText { return v.tool.args }},
+		{rowTool, func(v *rowView) *wrapText { return v.tool.args }},
 		{rowTool, func(v *rowView) *wrapText { return v.tool.args }},
 		{rowUser, func(v *rowView) *wrapText { return v.msg.user }},
 	} {

@@ -57,6 +57,9 @@ type row struct {
 	// version moves whenever the row changes, so a bound widget knows
 	// when to rebuild and a cached height when to be measured again.
 	version int
+	// vers is which version of a user message this is, of how many
+	// (versions.go); zero when it has no others.
+	vers store.Version
 }
 
 // toolCall is what a tool card shows.
@@ -219,6 +222,9 @@ type transcript struct {
 	// were loaded: when it is unchanged, so are the events (a rename or an
 	// unload announces the conversation but changes neither).
 	stamp recordStamp
+	// versions are the user messages with other versions, by seq, as
+	// last read (versions.go).
+	versions map[uint64]store.Version
 }
 
 // recordStamp is what moves in a conversation's record when its events change.
@@ -358,6 +364,7 @@ func (t *transcript) message(k rowKind, e store.Event) int {
 	r.text, r.status, r.model = e.Text, e.Status, e.Model
 	if k == rowUser {
 		r.images = e.Images
+		r.vers = t.versions[e.Seq]
 	}
 	r.version++
 	if k == rowAssistant && e.Text == "" && e.Status != store.StatusStreaming && e.Status != store.StatusLength {

@@ -182,6 +182,9 @@ func (c *Chat) idleLater() {
 
 // applyEvent shows a stored event of run's turn.
 func (c *Chat) applyEvent(run *turnRun, e store.Event) {
+	if e.Type == store.EventUserMessage {
+		c.readVersions(run.tr) // an edit's message is a new version
+	}
 	i := run.tr.apply(e)
 	if run.tr != c.cur {
 		return

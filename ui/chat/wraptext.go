@@ -22,8 +22,10 @@ type wrapText struct {
 	style     fyne.TextStyle
 	sizeName  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
-	// mark is lower-case text to mark where it occurs (find's query).
-	mark string
+	// mark is lower-case text to mark where it occurs (find's query);
+	// current is the occurrence marked as find's current one (-1: none).
+	mark    string
+	current int
 
 	cacheWidth float32
 	cacheText  string
@@ -31,7 +33,7 @@ type wrapText struct {
 }
 
 func newWrapText(text string, style fyne.TextStyle, colour fyne.ThemeColorName) *wrapText {
-	w := &wrapText{text: text, style: style, sizeName: theme.SizeNameText, colorName: colour}
+	w := &wrapText{text: text, style: style, sizeName: theme.SizeNameText, colorName: colour, current: -1}
 	w.ExtendBaseWidget(w)
 	return w
 }
@@ -53,6 +55,18 @@ func (w *wrapText) setMark(q string, quiet bool) {
 		return
 	}
 	w.mark = q
+	if !quiet {
+		w.Refresh()
+	}
+}
+
+// setCurrent marks occurrence n (from 0) of the mark as find's current
+// one; -1 marks none.
+func (w *wrapText) setCurrent(n int, quiet bool) {
+	if n == w.current {
+		return
+	}
+	w.current = n
 	if !quiet {
 		w.Refresh()
 	}
@@ -189,6 +203,11 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 			rr, gg, bb, _ := fill.RGBA()
 			fill = color.NRGBA{R: uint8(rr >> 8), G: uint8(gg >> 8), B: uint8(bb >> 8), A: 0x66}
 		}
+		current := th.Color(theme.ColorNamePrimary, v)
+		{
+			rr, gg, bb, _ := current.RGBA()
+			current = color.NRGBA{R: uint8(rr >> 8), G: uint8(gg >> 8), B: uint8(bb >> 8), A: 0xaa}
+		}
 		measure := func(s string) float32 { return fyne.MeasureText(s, ts, r.w.style).Width }
 		for i, l := range lines {
 			for _, span := range findSpans(l, q) {
@@ -199,6 +218,9 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 				r.marked++
 				x0, x1 := measure(l[:span[0]]), measure(l[:span[1]])
 				m.FillColor = fill
+				if r.marked-1 == r.w.current {
+					m.FillColor = current
+				}
 				m.Move(fyne.NewPos(x0, float32(i)*lh))
 				m.Resize(fyne.NewSize(x1-x0, lh))
 				m.Refresh()

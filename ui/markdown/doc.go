@@ -11,6 +11,10 @@
 // measurement for a virtualised chat list (View.HeightFor), because Fyne's
 // wrapped text reports its height only after it has been laid out.
 //
+// A find bar marks where its query occurs in the text as shown, the
+// current occurrence apart, and learns how far down a message it lies
+// without a layout (View.SetMark, View.MarkOffset in find.go).
+//
 // It knows nothing of conversations or the clipboard: the app injects Copy,
 // OpenURL and the Copy button's timer through Options. Everything here runs
 // on the Fyne UI goroutine; colours and sizes come from the widget's theme,

@@ -70,6 +70,10 @@ type textFlow struct {
 	pre      bool    // preformatted: keep spaces, lines end only at \n or the edge
 	above    float32 // extra space above, in units of the text size (headings)
 	onLink   func(from fyne.CanvasObject, u *url.URL, shown bool)
+	// mark is a find query marked where it occurs (find.go); markAt is
+	// the occurrence marked as the current one (-1: none here).
+	mark   string
+	markAt int
 
 	lay flowCache
 }
@@ -484,6 +488,7 @@ type flowRenderer struct {
 	f       *textFlow
 	texts   []*canvas.Text
 	rects   []*canvas.Rectangle
+	marks   []*canvas.Rectangle // find marks (find.go)
 	strikes []*canvas.Line
 	hits    []*linkHit
 	objects []fyne.CanvasObject
@@ -604,6 +609,11 @@ func (r *flowRenderer) rebuild(size fyne.Size) {
 	r.rects, r.texts, r.strikes, r.hits = r.rects[:nr], r.texts[:nt], r.strikes[:ns], r.hits[:nh]
 	r.objects = r.objects[:0]
 	for _, o := range r.rects {
+		r.objects = append(r.objects, o)
+	}
+	var nm int
+	r.marks, nm = f.markRects(w, r.marks)
+	for _, o := range r.marks[:nm] {
 		r.objects = append(r.objects, o)
 	}
 	for _, o := range r.texts {

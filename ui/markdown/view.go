@@ -30,6 +30,8 @@ type View struct {
 	blocks  []rendered
 	objects []fyne.CanvasObject
 	stack   stackLayout
+	// marked is true while find marks are set (find.go).
+	marked bool
 }
 
 // rendered is one top-level block: its key (what its rendering depends
