@@ -145,6 +145,16 @@ func TestDroppedFilesReachTheModel(t *testing.T) {
 	if u := h.rowsOf(rowUser); len(u) != 1 || len(u[0].images) != 1 {
 		t.Errorf("the user message does not keep its image")
 	}
+	// The sent message shows the picture as a thumbnail under its text.
+	thumbs := 0
+	for _, o := range h.visible() {
+		if img, ok := o.(*canvas.Image); ok && img.Image != nil && img.MinSize().Height == thumbHeight {
+			thumbs++
+		}
+	}
+	if thumbs != 1 {
+		t.Errorf("the sent message shows %d thumbnails; want 1", thumbs)
+	}
 }
 
 // A file that cannot go stays as a red chip saying why, blocks sending

@@ -34,6 +34,8 @@ type messageView struct {
 	selBtn *widget.Button
 	user   *wrapText
 	md     *markdown.View
+	// images are a user message's pictures (messagethumbs.go).
+	images *messageImages
 	// length says a reply stopped at the length limit (lengthnote.go).
 	length *lengthNote
 	// look is what decides the card's layout as last bound: what
@@ -44,9 +46,9 @@ type messageView struct {
 
 // messageLook is what of a message's card decides its layout.
 type messageLook struct {
-	bound, user, header, trimTop, trimBottom, edit, regen, length, cont bool
-	vers                                                                store.Version
-	selecting                                                           bool
+	bound, user, header, trimTop, trimBottom, edit, regen, length, cont, images bool
+	vers                                                                        store.Version
+	selecting                                                                   bool
 }
 
 func newMessageView(c *Chat) *messageView {
@@ -74,7 +76,8 @@ func newMessageView(c *Chat) *messageView {
 	v.md = markdown.NewView(markdown.Options{Copy: c.env.Copy, OpenURL: c.env.OpenURL, After: c.after, Parsed: c.parsed, Parser: parser})
 	v.header = header
 	v.length = newLengthNote(c)
-	v.col = newColumn("", header, v.user, v.md, v.sel, v.length.box)
+	v.images = newMessageImages()
+	v.col = newColumn("", header, v.user, v.images.Object(), v.md, v.sel, v.length.box)
 	v.col.measureWith(v.md, v.md.HeightFor)
 	v.col.measureWith(v.sel, func(w float32) float32 { return labelHeight(v.sel, w) })
 	return v
@@ -122,6 +125,7 @@ func (v *messageView) bind(r *row, last bool) {
 	v.vsw.bind(r, running, v.quiet)
 	v.bindSelect(r)
 	v.markFound(r)
+	v.images.bind(r, v.quiet)
 	v.length.bind(r, last, running)
 	if r.span() > 0 {
 		// Of a long reply the note would sit under its first piece; the
@@ -133,7 +137,8 @@ func (v *messageView) bind(r *row, last bool) {
 	}
 	look := messageLook{bound: true, user: r.kind == rowUser, header: v.header.Visible(), trimTop: v.col.trimTop,
 		trimBottom: v.col.trimBottom, edit: v.edit.Visible(), regen: v.regen.Visible(),
-		length: v.length.box.Visible(), cont: v.length.cont.Visible(), vers: r.vers, selecting: v.sel.Visible()}
+		length: v.length.box.Visible(), cont: v.length.cont.Visible(), vers: r.vers, selecting: v.sel.Visible(),
+		images: v.images.box.Visible()}
 	if look != v.look {
 		v.look = look
 		v.col.Refresh()
