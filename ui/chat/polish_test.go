@@ -374,7 +374,7 @@ func TestToolStateAndNote(t *testing.T) {
 			"ok · 1m27s", "Approved for this chat"},
 		{"stopped", toolCall{done: true, isError: true, interrupted: true, started: t0, ended: t0.Add(time.Second),
 			result: "interrupted: the turn was stopped before this call ran; it did not run"}, "stopped", ""},
-		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "error · 4.3s", ""},
+		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "failed · 4.3s", ""},
 		{"denied by a command-line chat",
 			toolCall{done: true, isError: true, result: "Not run",
 				decision: &store.Decision{Kind: store.Denied, Reason: gate.ErrNoApprover.Error()}},

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -89,8 +90,16 @@ func (t *toolCard) bind(r *row) {
 	setLabel(t.meta, call.capability, t.quiet)
 	t.args.setText(call.argsText(), t.quiet)
 	state, note := toolState(call)
-	if !call.done && call.decision == nil && t.c.awaiting(call.id) {
+	orphan := false
+	switch {
+	case call.done:
+	case call.decision == nil && t.c.awaiting(call.id):
 		state = "waiting for approval"
+	case !t.c.running(t.c.cur):
+		// No turn runs here, so nothing will finish the call: the app
+		// closed (or crashed) while it waited or ran.
+		state, note = orphanState(call, t.c.needsApproval)
+		orphan = true
 	}
 	setLabel(t.state, state, t.quiet)
 	t.progress.bind(call, t.quiet)
@@ -98,7 +107,7 @@ func (t *toolCard) bind(r *row) {
 	denied := call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)
 	switch {
 	case call.stopped():
-	case call.isError || denied:
+	case call.failed() || denied || orphan:
 		t.state.Importance = widget.DangerImportance
 	case call.done:
 		t.state.Importance = widget.SuccessImportance
@@ -109,7 +118,7 @@ func (t *toolCard) bind(r *row) {
 	t.note.setText(note, t.quiet)
 	// An approval reads as a success, a refusal as an error.
 	t.note.colorName = theme.ColorNameError
-	if call.decision != nil && !denied {
+	if call.decision != nil && !denied && !orphan {
 		t.note.colorName = theme.ColorNameSuccess
 	}
 	setVisible(t.note, note != "")
@@ -120,7 +129,7 @@ func (t *toolCard) bind(r *row) {
 	setVisible(t.fixRow, hasFix)
 	setVisible(t.toggle, call.done && call.result != "")
 	what := "Result"
-	if call.isError {
+	if call.failed() {
 		what = "Error"
 	}
 	// ▸ collapsed, ▾ expanded.
@@ -134,7 +143,7 @@ func (t *toolCard) bind(r *row) {
 	setLabel(t.label, what, t.quiet)
 	t.result.setText(clip(call.result, shownResult), t.quiet)
 	t.result.colorName = theme.ColorNameForeground
-	if call.isError && !call.stopped() {
+	if call.failed() && !call.stopped() {
 		t.result.colorName = theme.ColorNameError
 	}
 	setVisible(t.label, r.expanded && call.result != "")
@@ -184,14 +193,62 @@ func toolState(call *toolCall) (state, note string) {
 		// It did not run: no duration, the wait is in the note.
 		return "denied", note
 	case call.isError:
-		state = "error"
+		state = "failed"
 	default:
 		state = "ok"
+	}
+	if code, ok := exitCode(call.result); ok && code != 0 {
+		// A command that ran and exited non-zero failed, though the tool
+		// itself worked: its output says why (Permission denied, ...).
+		state = "failed · exit code " + strconv.Itoa(code)
 	}
 	if dur := call.duration(); dur > 0 {
 		state += " · " + formatDuration(dur)
 	}
 	return state, note
+}
+
+// failed reports whether the call failed: the tool said so, or the
+// command it ran exited with a non-zero code.
+func (t *toolCall) failed() bool {
+	if !t.done {
+		return false
+	}
+	code, ok := exitCode(t.result)
+	return t.isError || ok && code != 0
+}
+
+// exitCode reads the exit code a command tool puts at the top of its
+// result ("exit code: 1", after any "note:" lines: the shell capability's
+// form); ok is false when the result does not start with one.
+func exitCode(result string) (code int, ok bool) {
+	for range 3 {
+		line, rest, _ := strings.Cut(result, "\n")
+		if v, found := strings.CutPrefix(line, "exit code: "); found {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			return n, err == nil
+		}
+		if !strings.HasPrefix(line, "note: ") {
+			return 0, false
+		}
+		result = rest
+	}
+	return 0, false
+}
+
+// orphanState is the state and note of a call that never finished and
+// that no turn runs any more: the app closed while the call waited for
+// the person's approval (it did not run), or while it ran (its outcome is
+// unknown). asks tells whether the gate asks about the call (a call with
+// no recorded decision either waited for one or needed none).
+func orphanState(call *toolCall, asks func(tool string, args []byte) bool) (state, note string) {
+	if call.decision == nil && asks != nil && asks(call.name, call.args) {
+		return "not run", "Not run: the app closed while this call waited for your approval. Send a message to ask again."
+	}
+	if call.decision != nil && (call.decision.Kind == store.Denied || call.decision.Kind == store.Blocked) {
+		return "not run", "Not run: it was refused."
+	}
+	return "did not finish", "Did not finish: the app closed while this call ran, so its outcome is unknown."
 }
 
 // formatDuration writes a duration one way throughout: 340ms, 4.3s,

@@ -1,0 +1,117 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// A call whose approval was pending when the app quit is stored with no
+// decision and no result. A window opened afterwards (nothing asks about
+// it any more) says the call did not run and why, instead of "running…"
+// for ever; a call that needed no approval and never finished says its
+// outcome is unknown.
+func TestUnfinishedCallAfterRestartSaysWhatHappened(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"rm -rf notes"}`))
+	h.send("clean up")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	id := h.chat.Current()
+
+	// The restarted window: a Chat of its own, which never asked.
+	again := New(h.env)
+	t.Cleanup(again.Close)
+	again.Open(id)
+	var call *row
+	for i := range again.rowCount() {
+		if r := again.rowAt(i); r.kind == rowTool {
+			call = r
+		}
+	}
+	if call == nil || call.tool.done {
+		t.Fatalf("no unfinished call in the reopened conversation")
+	}
+	card := newToolCard(again)
+	card.bind(call)
+	if card.state.Text != "not run" || card.state.Importance != widget.DangerImportance {
+		t.Errorf("state %q (importance %v), want a red \"not run\"", card.state.Text, card.state.Importance)
+	}
+	if !strings.Contains(card.note.text, "the app closed while this call waited for your approval") || !card.note.Visible() {
+		t.Errorf("note %q, want it to say the app closed while the call waited for approval", card.note.text)
+	}
+
+	// A call that runs without asking (calc) and never finished.
+	ran := &row{kind: rowTool, tool: &toolCall{id: "c2", name: "calc_eval", args: []byte(`{"expression":"1+1"}`)}}
+	card.bind(ran)
+	if card.state.Text != "did not finish" || !strings.Contains(card.note.text, "outcome is unknown") {
+		t.Errorf("a call that ran: state %q, note %q; want did not finish, outcome unknown", card.state.Text, card.note.text)
+	}
+
+	// In the window that asked, the same call waits for the answer.
+	mine := newToolCard(h.chat)
+	mine.bind(h.rowsOf(rowTool)[0])
+	if mine.state.Text != "waiting for approval" {
+		t.Errorf("the asking window's card says %q, want waiting for approval", mine.state.Text)
+	}
+}
+
+// A command that ran and exited non-zero is a failure: red, "failed" with
+// its exit code, never a green "ok".
+func TestFailedCommandIsNotOK(t *testing.T) {
+	h := newHarness(t)
+	cmd := `{"command":"echo 'rm: cannot remove: Permission denied' >&2; exit 1"}`
+	h.model.Reply(pt.ToolCall("shell_exec", cmd))
+	h.model.Reply(pt.Text("It failed."))
+	h.send("remove it")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	test.Tap(h.button("Approve"))
+	h.idle()
+	r := h.rowsOf(rowTool)[0]
+	if !strings.Contains(r.tool.result, "exit code: 1") || r.tool.isError {
+		t.Fatalf("result %q (isError %v): the shell reports its exit code, not an error", r.tool.result, r.tool.isError)
+	}
+	card := newToolCard(h.chat)
+	card.bind(r)
+	if !strings.HasPrefix(card.state.Text, "failed · exit code 1") || card.state.Importance != widget.DangerImportance {
+		t.Errorf("state %q (importance %v), want a red failed · exit code 1", card.state.Text, card.state.Importance)
+	}
+	if card.toggle.Text != "Error" {
+		t.Errorf("toggle %q, want Error", card.toggle.Text)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		result string
+		code   int
+		ok     bool
+	}{
+		{"exit code: 0\nhi\n", 0, true},
+		{"exit code: 1\nrm: Permission denied\n", 1, true},
+		{"note: pipe held open\nexit code: 2\n", 2, true},
+		{"timed out after 5s: the command was killed.\n", 0, false},
+		{"the answer is 2\nexit code: 1", 0, false},
+		{"", 0, false},
+	} {
+		code, ok := exitCode(tc.result)
+		if code != tc.code || ok != tc.ok {
+			t.Errorf("exitCode(%q) = %d, %v; want %d, %v", tc.result, code, ok, tc.code, tc.ok)
+		}
+	}
+	t0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	call := &toolCall{done: true, started: t0, ended: t0.Add(86 * time.Millisecond), result: "exit code: 1\nPermission denied"}
+	if state, _ := toolState(call); state != "failed · exit code 1 · 86ms" {
+		t.Errorf("state %q, want failed · exit code 1 · 86ms", state)
+	}
+	call.decision = &store.Decision{Kind: store.ApprovedOnce}
+	call.decided = t0
+	if state, _ := toolState(call); state != "failed · exit code 1 · 86ms" {
+		t.Errorf("approved: state %q, want failed · exit code 1 · 86ms", state)
+	}
+}
