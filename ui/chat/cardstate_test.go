@@ -115,3 +115,43 @@ func TestExitCode(t *testing.T) {
 		t.Errorf("approved: state %q, want failed · exit code 1 · 86ms", state)
 	}
 }
+
+// The first message of a conversation that no model answered stays on
+// screen with its error and Retry, and so the conversation stays listed
+// and selected in the sidebar: the screen and the sidebar agree. Retry
+// answers it in the same conversation.
+func TestFirstFailedTurnKeepsItsConversationListed(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Status(401, `{"error":{"message":"bad key"}}`))
+	h.send("hello?")
+	h.idle()
+	id := h.chat.Current()
+	if id == 0 {
+		t.Fatal("the failed first turn left the screen on a conversation that does not exist")
+	}
+	if len(h.rowsOf(rowError)) != 1 || !h.hasButton("Retry") {
+		t.Fatalf("no error card with Retry; window shows:\n%s", h.texts())
+	}
+	listed := false
+	for _, c := range h.chat.sidebar.convs {
+		listed = listed || c.ID == id
+	}
+	if !listed {
+		t.Fatalf("conversation %s is shown but not listed in the sidebar", id)
+	}
+	h.model.Reply(pt.Text("Hello!"))
+	test.Tap(h.button("Retry"))
+	h.idle()
+	if h.chat.Current() != id {
+		t.Errorf("Retry moved to conversation %s, want %s", h.chat.Current(), id)
+	}
+	users := 0
+	for _, e := range h.stored(id) {
+		if e.Type == store.EventUserMessage {
+			users++
+		}
+	}
+	if users != 1 || len(h.rowsOf(rowAssistant)) != 1 {
+		t.Errorf("after Retry: %d stored messages, %d replies; want the one message answered once", users, len(h.rowsOf(rowAssistant)))
+	}
+}

@@ -116,7 +116,9 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	started := func(id store.ID) { c.env.Do(func() { c.bind(run, id) }) }
 	model := c.picker.pendingFor(tr) // a model picked before the first message
 	c.env.Go(func() {
-		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model})
+		// The message and its error stay on screen with Retry, so the
+		// conversation stays too, listed in the sidebar (KeepUnanswered).
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model, KeepUnanswered: true})
 		cancel()
 		c.env.Do(func() { c.turnEnded(run, id, err) })
 	})
@@ -149,7 +151,8 @@ func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
 		c.withdrawAsks(tr.id.String()) // stopped: its servers' questions go too
 	}
 	if err != nil {
-		// A first message no model answered leaves no conversation.
+		// The core removed the conversation (a turn that asked it not to
+		// keep one no model answered): the screen shows an unsent one.
 		tr.id = id
 	}
 	if tr != c.cur {
