@@ -10,6 +10,7 @@ import (
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // A call whose approval was pending when the app quit is stored with no
@@ -153,5 +154,61 @@ func TestFirstFailedTurnKeepsItsConversationListed(t *testing.T) {
 	}
 	if users != 1 || len(h.rowsOf(rowAssistant)) != 1 {
 		t.Errorf("after Retry: %d stored messages, %d replies; want the one message answered once", users, len(h.rowsOf(rowAssistant)))
+	}
+}
+
+// A call refused because its capability is off offers the fix on its card
+// ("Enable calc"), and the button makes it: calc is enabled through the
+// core's enable path, the card says so and offers Retry, which answers
+// the turn again with calc on. Other cards have no such button.
+func TestFailedCallCardMakesItsFix(t *testing.T) {
+	h := newHarness(t)
+	if err := h.core.Disable("calc"); err != nil {
+		t.Fatal(err)
+	}
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`))
+	h.model.Reply(pt.Text("calc is off"))
+	h.send("1+1?")
+	h.idle()
+	test.Tap(h.button("Enable calc"))
+	h.until("calc enabled", func() bool { return h.shows("calc is enabled now.") })
+	if len(h.navigated) != 0 {
+		t.Errorf("the fix navigated to %v instead of enabling", h.navigated)
+	}
+	if cp, err := h.core.Capabilities().Get("calc"); err != nil || !cp.Usable() {
+		t.Fatalf("calc after the fix: %+v, %v; want enabled", cp, err)
+	}
+	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`))
+	h.model.Reply(pt.Text("two"))
+	test.Tap(h.button("Retry"))
+	h.idle()
+	calls := h.rowsOf(rowTool)
+	if len(calls) != 1 || calls[0].tool.failed() || !strings.Contains(calls[0].tool.result, "2") {
+		t.Fatalf("after Retry: calls %d, last %+v; want calc run once more, successfully", len(calls), calls[len(calls)-1].tool)
+	}
+	for _, o := range h.visible() {
+		if b, ok := o.(*widget.Button); ok && (strings.HasPrefix(b.Text, "Enable ") || b.Text == "Retry") {
+			t.Errorf("a %q button shows after a successful call", b.Text)
+		}
+	}
+}
+
+// The fix of a plugin missing a permission grants it; other fixes (a
+// model setting) are not the chat's to make.
+func TestCapFixOf(t *testing.T) {
+	for _, tc := range []struct {
+		h    hint.Hint
+		want capFix
+		ok   bool
+	}{
+		{hint.Hint{Command: []string{"caps", "enable", "calc"}}, capFix{name: "calc"}, true},
+		{hint.Hint{Command: []string{"caps", "enable", "shell", "--grant", "exec,network"}}, capFix{name: "shell", grant: []string{"exec", "network"}}, true},
+		{hint.Hint{Command: []string{"secrets", "set", "openai_api_key"}}, capFix{}, false},
+		{hint.Hint{Page: hint.PageModel}, capFix{}, false},
+	} {
+		got, ok := capFixOf(&tc.h)
+		if ok != tc.ok || got.name != tc.want.name || strings.Join(got.grant, ",") != strings.Join(tc.want.grant, ",") {
+			t.Errorf("capFixOf(%v) = %+v, %v; want %+v, %v", tc.h.Command, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
-	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // The find bar's space comes and goes with it, without waiting for the
@@ -542,38 +541,3 @@ func TestGaugeEstimatesWithoutUsage(t *testing.T) {
 	}
 }
 
-// A call that failed in a way the user can fix offers the fix on its card
-// ("Enable calc"), which opens the page where it is made; other cards
-// have no such button.
-func TestFailedCallCardOffersItsFix(t *testing.T) {
-	h := newHarness(t)
-	if err := h.core.Disable("calc"); err != nil {
-		t.Fatal(err)
-	}
-	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`))
-	h.model.Reply(pt.Text("calc is off"))
-	h.send("1+1?")
-	h.idle()
-	b := h.button("Enable calc")
-	test.Tap(b)
-	if len(h.navigated) != 1 || h.navigated[0] != hint.PageCapabilities {
-		t.Errorf("the fix opened %v; want the Capabilities page", h.navigated)
-	}
-
-	if err := h.core.Enable("calc", nil); err != nil {
-		t.Fatal(err)
-	}
-	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"2+2"}`))
-	h.model.Reply(pt.Text("four"))
-	h.send("2+2?")
-	h.idle()
-	fixes := 0
-	for _, o := range h.visible() {
-		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "Enable ") {
-			fixes++
-		}
-	}
-	if fixes != 1 {
-		t.Errorf("%d fix buttons after a second, successful call; want only the first card's", fixes)
-	}
-}

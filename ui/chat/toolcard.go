@@ -48,6 +48,10 @@ type toolCard struct {
 	// network to fetcher"); shown only when the failure has a fix.
 	fix    *widget.Button
 	fixRow *fyne.Container
+	// fixedNote says the fix is made ("calc is enabled now"); the fix
+	// button is then Retry (fixed).
+	fixedNote *widget.Label
+	fixed     bool
 	// progress is an MCP server's report on the call under way
 	// (progress.go).
 	progress *progressRow
@@ -61,11 +65,12 @@ func newToolCard(c *Chat) *toolCard {
 	t.state = widget.NewLabel("")
 	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuExpandIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
-	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
-	t.copy.OnTapped = func() { c.copyWithTick(t.r, t.copy) }
+	copyBtn := newHoverTipButton(theme.ContentCopyIcon(), "Copy the call and its result", nil)
+	copyBtn.OnTapped = func() { c.copyWithTick(t.r, &copyBtn.Button) }
+	t.copy = &copyBtn.Button
 	t.copy.Importance = widget.LowImportance
 	icon := widget.NewIcon(theme.SettingsIcon())
-	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, t.copy)
+	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, copyBtn)
 	t.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.note = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
 	t.label = widget.NewLabelWithStyle("Result", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -73,11 +78,15 @@ func newToolCard(c *Chat) *toolCard {
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.thumbs = newThumbs()
 	t.fix = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
-		if f := t.r.tool.fix; f != nil {
-			c.env.Show(*f)
+		if t.fixed {
+			c.regenerate()
+			return
 		}
+		c.applyFix(t.r)
 	})
-	t.fixRow = container.NewHBox(t.fix, layout.NewSpacer())
+	t.fixedNote = widget.NewLabel("")
+	t.fixedNote.Importance = widget.SuccessImportance
+	t.fixRow = container.NewHBox(t.fixedNote, t.fix, layout.NewSpacer())
 	t.progress = newProgressRow()
 	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.progress.bar, t.progress.text, t.note, t.fixRow, t.thumbs.box, t.label, t.result)
 	return t
@@ -123,9 +132,22 @@ func (t *toolCard) bind(r *row) {
 	}
 	setVisible(t.note, note != "")
 	hasFix := call.fix != nil && call.fix.Page != hint.PageNone && call.fix.Action != ""
-	if hasFix && !t.quiet {
-		t.fix.SetText(call.fix.Action)
+	f, capFix := capFixOf(call.fix)
+	t.fixed = hasFix && capFix && f.done(t.c.core.Capabilities())
+	fixText, fixIcon := "", theme.SettingsIcon()
+	if hasFix {
+		fixText = call.fix.Action
 	}
+	if t.fixed {
+		fixText, fixIcon = "Retry", theme.ViewRefreshIcon()
+		setLabel(t.fixedNote, f.doneText(), t.quiet)
+	}
+	if hasFix && !t.quiet {
+		t.fix.SetText(fixText)
+		t.fix.SetIcon(fixIcon)
+	}
+	setVisible(t.fixedNote, t.fixed)
+	setVisible(t.fix, hasFix && (!t.fixed || t.c.canRetryAt(r)))
 	setVisible(t.fixRow, hasFix)
 	setVisible(t.toggle, call.done && call.result != "")
 	what := "Result"
