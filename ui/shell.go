@@ -71,6 +71,7 @@ type Shell struct {
 // goes.
 func Build(env *bridge.Env) *Shell {
 	s := &Shell{env: env, memory: newMemoryRelease(freeOSMemory(env.Go))}
+	useReadableTheme(env.App) // coloured texts and buttons that can be read (contrast.go)
 	c, st := newViews(env, func() {
 		s.ShowChat()
 		s.memory.arm() // opening a long conversation leaves garbage behind
