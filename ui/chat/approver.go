@@ -30,6 +30,9 @@ type approvals struct {
 	changed func(conv string)
 	// asked counts the requests made (pending.n).
 	asked uint64
+	// onAsk, when set, is told of each new request (on the asking
+	// goroutine).
+	onAsk func(req gate.Request)
 }
 
 var _ gate.Approver = (*approvals)(nil)
@@ -47,8 +50,12 @@ func (q *approvals) Approve(ctx context.Context, req gate.Request) (gate.Approva
 	q.asked++
 	p.n = q.asked
 	q.byConv[req.ConversationID] = append(q.byConv[req.ConversationID], p)
+	onAsk := q.onAsk
 	q.mu.Unlock()
 	q.changed(req.ConversationID)
+	if onAsk != nil {
+		onAsk(req)
+	}
 	select {
 	case a := <-p.answer:
 		return a, nil

@@ -540,4 +540,3 @@ func TestGaugeEstimatesWithoutUsage(t *testing.T) {
 		t.Errorf("gauge %q, want an estimate marked ≈", got)
 	}
 }
-
