@@ -79,7 +79,7 @@ func Build(env *bridge.Env) *Shell {
 	c = withFirstRun(env, c, assistant.FindLocalServers) // a new workspace sets its model up first (firstrun.go)
 	s.assemble(c, st)
 	s.installTray(env.Core.KeepRunning, trayHost) // tray icon, close to the tray (tray.go)
-	s.watchAttention()                  // notifications while unfocused (attention.go)
+	s.watchAttention()                            // notifications while unfocused (attention.go)
 	return s
 }
 
