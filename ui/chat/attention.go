@@ -45,10 +45,13 @@ func (c *Chat) attention(a Attention) {
 	}
 }
 
-// asked is told of every new approval request (UI goroutine).
+// asked is told of every new approval request (UI goroutine); it asks
+// for attention to those of the chat's own turns.
 func (c *Chat) asked(req gate.Request) {
 	id, err := store.ParseID(req.ConversationID)
-	if err != nil {
+	// A scheduled run's request is not a turn of this chat: the run's
+	// own notification says it waits (ui/tasks.go).
+	if err != nil || c.live[id] == nil {
 		return
 	}
 	c.attention(Attention{Kind: AttentionApproval, Conversation: id,

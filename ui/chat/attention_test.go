@@ -1,11 +1,13 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wrasse-app/wrasse/brain/gate"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 )
 
@@ -59,5 +61,26 @@ func TestChatAsksForAttention(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A scheduled run's approval request (no turn of this chat) asks for no
+// attention here: the run's own notification says it waits.
+func TestScheduledRunApprovalIsNotNotifiedTwice(t *testing.T) {
+	h := newHarness(t)
+	var got []Attention
+	h.chat.SetOnAttention(func(a Attention) { got = append(got, a) })
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = h.chat.approvals.Approve(ctx, gate.Request{ConversationID: "c99", Tool: "shell_exec"})
+	}()
+	h.until("the request", func() bool { return len(h.chat.approvals.For("c99")) == 1 })
+	cancel()
+	<-done
+	h.idle()
+	if len(got) != 0 {
+		t.Errorf("attention %+v for a scheduled run's request", got)
 	}
 }
