@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,9 +9,12 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // A call whose approval was pending when the app quit is stored with no
@@ -210,5 +214,43 @@ func TestCapFixOf(t *testing.T) {
 		if ok != tc.ok || got.name != tc.want.name || strings.Join(got.grant, ",") != strings.Join(tc.want.grant, ",") {
 			t.Errorf("capFixOf(%v) = %+v, %v; want %+v, %v", tc.h.Command, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// An MCP capability's fix asks first, as the Capabilities page does: the
+// dialog shows the command it runs, and only "Approve and enable" enables
+// it; Cancel leaves it off.
+func TestCardFixOfAnMCPServerAsksFirst(t *testing.T) {
+	for _, approve := range []bool{false, true} {
+		t.Run(map[bool]string{false: "cancelled", true: "approved"}[approve], func(t *testing.T) {
+			h := newHarness(t)
+			if _, err := h.core.AddMCP(context.Background(), assistant.MCPServer{Name: "notes", MCPServer: skillmd.MCPServer{Command: "/bin/true", Args: []string{"--notes-server"}}}, false); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.core.Disable("notes"); err != nil {
+				t.Fatal(err)
+			}
+			r := &row{kind: rowTool, tool: &toolCall{id: "x", name: "notes_read", done: true, isError: true,
+				fix: &hint.Hint{Action: "Enable notes", Command: []string{"caps", "enable", "notes"}, Page: hint.PageCapabilities, Target: "notes"}}}
+			h.chat.applyFix(r)
+			h.until("the dialog", func() bool { return h.hasButton("Approve and enable") })
+			if !h.shows("--notes-server") {
+				t.Errorf("the dialog does not show the command; it shows:\n%s", h.texts())
+			}
+			if approve {
+				test.Tap(h.button("Approve and enable"))
+			} else {
+				test.Tap(h.button("Cancel"))
+			}
+			h.idle()
+			h.until("the enable", func() bool {
+				cp, err := h.core.Capabilities().Get("notes")
+				return err == nil && (!approve || cp.State != cerebellum.StateDisabled)
+			})
+			cp, _ := h.core.Capabilities().Get("notes")
+			if on := cp.State != cerebellum.StateDisabled; on != approve {
+				t.Errorf("notes state %s after the dialog (approved %v)", cp.State, approve)
+			}
+		})
 	}
 }
