@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/gate"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -18,51 +19,57 @@ import (
 )
 
 // A call whose approval was pending when the app quit is stored with no
-// decision and no result. A window opened afterwards (nothing asks about
-// it any more) says the call did not run and why, instead of "running…"
-// for ever; a call that needed no approval and never finished says its
-// outcome is unknown.
+// decision and no result (the decision is recorded once given), and no
+// turn runs in its conversation any more. The window opened afterwards
+// says the call did not run and why, instead of "running…" for ever; a
+// call that needed no approval and never finished says its outcome is
+// unknown. The state is written as a killed app leaves it.
 func TestUnfinishedCallAfterRestartSaysWhatHappened(t *testing.T) {
 	h := newHarness(t)
-	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"rm -rf notes"}`))
-	h.send("clean up")
-	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
-	id := h.chat.Current()
-
-	// The restarted window: a Chat of its own, which never asked.
-	again := New(h.env)
-	t.Cleanup(again.Close)
-	again.Open(id)
-	var call *row
-	for i := range again.rowCount() {
-		if r := again.rowAt(i); r.kind == rowTool {
-			call = r
+	db := h.core.Engine().DB
+	conv, err := db.CreateConversation("fake-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []store.Event{
+		{Type: store.EventUserMessage, Text: "clean up, then add"},
+		{Type: store.EventToolCall, ToolCallID: "c1", ToolName: "shell_exec", Arguments: []byte(`{"command":"rm -rf notes"}`)},
+		{Type: store.EventToolCall, ToolCallID: "c2", ToolName: "calc_eval", Arguments: []byte(`{"expression":"1+1"}`)},
+	} {
+		if _, err := db.AppendEvent(conv.ID, e); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if call == nil || call.tool.done {
-		t.Fatalf("no unfinished call in the reopened conversation")
+	h.chat.Open(conv.ID)
+	calls := h.rowsOf(rowTool)
+	if len(calls) != 2 {
+		t.Fatalf("%d calls shown, want 2", len(calls))
 	}
-	card := newToolCard(again)
-	card.bind(call)
+	card := newToolCard(h.chat)
+	card.bind(calls[0])
 	if card.state.Text != "not run" || card.state.Importance != widget.DangerImportance {
 		t.Errorf("state %q (importance %v), want a red \"not run\"", card.state.Text, card.state.Importance)
 	}
 	if !strings.Contains(card.note.text, "the app closed while this call waited for your approval") || !card.note.Visible() {
 		t.Errorf("note %q, want it to say the app closed while the call waited for approval", card.note.text)
 	}
-
-	// A call that runs without asking (calc) and never finished.
-	ran := &row{kind: rowTool, tool: &toolCall{id: "c2", name: "calc_eval", args: []byte(`{"expression":"1+1"}`)}}
-	card.bind(ran)
+	card.bind(calls[1])
 	if card.state.Text != "did not finish" || !strings.Contains(card.note.text, "outcome is unknown") {
 		t.Errorf("a call that ran: state %q, note %q; want did not finish, outcome unknown", card.state.Text, card.note.text)
 	}
+}
 
-	// In the window that asked, the same call waits for the answer.
-	mine := newToolCard(h.chat)
-	mine.bind(h.rowsOf(rowTool)[0])
-	if mine.state.Text != "waiting for approval" {
-		t.Errorf("the asking window's card says %q, want waiting for approval", mine.state.Text)
+// While the window's own turn waits for the answer, the same kind of call
+// reads "waiting for approval".
+func TestWaitingCallReadsWaiting(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"rm -rf notes"}`))
+	h.send("clean up")
+	h.until("the approval card", func() bool { return len(h.rowsOf(rowApproval)) == 1 })
+	card := newToolCard(h.chat)
+	card.bind(h.rowsOf(rowTool)[0])
+	if card.state.Text != "waiting for approval" {
+		t.Errorf("the asking window's card says %q, want waiting for approval", card.state.Text)
 	}
 }
 
@@ -252,5 +259,50 @@ func TestCardFixOfAnMCPServerAsksFirst(t *testing.T) {
 				t.Errorf("notes state %s after the dialog (approved %v)", cp.State, approve)
 			}
 		})
+	}
+}
+
+// A call of a turn the chat did not start (a scheduled run, a command
+// forwarded to the window) that is still under way reads as running, not
+// as left unfinished.
+func TestCallOfAnotherTurnUnderWayIsRunning(t *testing.T) {
+	h := newHarness(t)
+	asked := make(chan struct{})
+	release := make(chan struct{})
+	approver := gate.ApproverFunc(func(ctx context.Context, _ gate.Request) (gate.Approval, error) {
+		close(asked)
+		select {
+		case <-release:
+			return gate.Deny, nil
+		case <-ctx.Done():
+			return gate.Deny, ctx.Err()
+		}
+	})
+	h.model.Reply(pt.ToolCall("shell_exec", `{"command":"rm -r build"}`))
+	h.model.Reply(pt.Text("denied"))
+	ids := make(chan store.ID, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.core.Turn(context.Background(), 0, "clean up", assistant.TurnOptions{Approver: approver, Started: func(id store.ID) { ids <- id }})
+		done <- err
+	}()
+	id := <-ids
+	<-asked
+	h.chat.Open(id)
+	var call *row
+	for _, r := range h.rowsOf(rowTool) {
+		call = r
+	}
+	if call == nil {
+		t.Fatal("no call shown")
+	}
+	card := newToolCard(h.chat)
+	card.bind(call)
+	if card.state.Text != "running…" {
+		t.Errorf("a call of a turn under way reads %q, want running…", card.state.Text)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -104,9 +104,10 @@ func (t *toolCard) bind(r *row) {
 	case call.done:
 	case call.decision == nil && t.c.awaiting(call.id):
 		state = "waiting for approval"
-	case !t.c.running(t.c.cur):
-		// No turn runs here, so nothing will finish the call: the app
-		// closed (or crashed) while it waited or ran.
+	case !t.c.running(t.c.cur) && !t.c.core.TurnRunning(t.c.cur.id):
+		// No turn runs here (not this window's, nor a scheduled run's),
+		// so nothing will finish the call: the app closed (or crashed)
+		// while it waited or ran.
 		state, note = orphanState(call, t.c.needsApproval)
 		orphan = true
 	}
