@@ -71,12 +71,15 @@ type Shell struct {
 // goes.
 func Build(env *bridge.Env) *Shell {
 	s := &Shell{env: env, memory: newMemoryRelease(freeOSMemory(env.Go))}
+	useReadableTheme(env.App) // coloured texts and buttons that can be read (contrast.go)
 	c, st := newViews(env, func() {
 		s.ShowChat()
 		s.memory.arm() // opening a long conversation leaves garbage behind
 	}, func() { s.memory.arm() }) // so do turns
 	c = withFirstRun(env, c, assistant.FindLocalServers) // a new workspace sets its model up first (firstrun.go)
 	s.assemble(c, st)
+	s.installTray(env.Core.KeepRunning, trayHost) // tray icon, close to the tray (tray.go)
+	s.watchAttention()                            // notifications while unfocused (attention.go)
 	return s
 }
 

@@ -10,6 +10,19 @@ type shortcut struct {
 	label string
 	key   desktop.CustomShortcut
 	run   func()
+	// try, set instead of run, does what the key is for when there is
+	// something to do and reports whether there was; when not, the key
+	// goes on to the focused widget as if the window had no such
+	// shortcut (Ctrl+Backspace deletes a word in an entry).
+	try func() bool
+}
+
+// approvalKeys is what the approval shortcuts need of the chat
+// (ui/chat/approvalkeys.go).
+type approvalKeys interface {
+	ApprovePending() bool
+	DenyPending() bool
+	GoToApproval() bool
 }
 
 // shortcuts lists the window's keyboard shortcuts. KeyModifierShortcutDefault
@@ -17,10 +30,43 @@ type shortcut struct {
 func (s *Shell) shortcuts() []shortcut {
 	mod := fyne.KeyModifierShortcutDefault
 	return []shortcut{
-		{"New chat", desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: mod}, s.newChat},
-		{"Find in conversation", desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: mod}, s.find},
-		{"Settings", desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: mod}, s.ShowSettings},
+		{"New chat", desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: mod}, s.newChat, nil},
+		{"Find in conversation", desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: mod}, s.find, nil},
+		{"Settings", desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: mod}, s.ShowSettings, nil},
+		{"Approve the waiting call once", desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}, nil,
+			s.approvalKey(approvalKeys.ApprovePending)},
+		{"Deny the waiting call", desktop.CustomShortcut{KeyName: fyne.KeyBackspace, Modifier: mod}, nil,
+			s.approvalKey(approvalKeys.DenyPending)},
+		{"Go to the waiting approval", desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: mod}, nil,
+			s.goToApproval},
 	}
+}
+
+// approvalKey is an approval shortcut's try: it answers on the chat's
+// card while the chat shows.
+func (s *Shell) approvalKey(act func(approvalKeys) bool) func() bool {
+	return func() bool {
+		a, ok := s.chat.(approvalKeys)
+		return ok && s.showing == viewChat && act(a)
+	}
+}
+
+// goToApproval brings the chat forward at the call waiting for an answer,
+// from the settings too.
+func (s *Shell) goToApproval() bool {
+	a, ok := s.chat.(approvalKeys)
+	if !ok {
+		return false
+	}
+	shown := s.showing
+	s.ShowChat()
+	if a.GoToApproval() {
+		return true
+	}
+	if shown == viewSettings {
+		s.ShowSettings() // nothing waits: stay where the person was
+	}
+	return false
 }
 
 // installShortcuts registers the shortcuts twice over, because Fyne hands
@@ -36,6 +82,13 @@ func (s *Shell) installShortcuts(w fyne.Window) {
 	for _, sc := range s.shortcuts() {
 		key := sc.key
 		run := sc.run
+		if try := sc.try; try != nil {
+			run = func() {
+				if !try() {
+					passOn(c, &key)
+				}
+			}
+		}
 		c.AddShortcut(&key, func(fyne.Shortcut) { run() })
 		item := fyne.NewMenuItem(sc.label, run)
 		item.Shortcut = &key
@@ -45,6 +98,14 @@ func (s *Shell) installShortcuts(w fyne.Window) {
 	items = append(items, fyne.NewMenuItemSeparator(), stop)
 	w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Wrasse", items...)))
 	c.SetOnTypedKey(s.typedKey)
+}
+
+// passOn gives sc to the focused widget, as Fyne would have without the
+// window's shortcut.
+func passOn(c fyne.Canvas, sc fyne.Shortcut) {
+	if f, ok := c.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(sc)
+	}
 }
 
 // typedKey handles keys no focused widget took.

@@ -34,6 +34,13 @@ type TurnOptions struct {
 	// Capabilities, when not nil, are the only capabilities the turn may
 	// use (a scheduled task's list; tool discovery always).
 	Capabilities []string
+	// KeepUnanswered keeps the conversation a first turn made even when
+	// no model answered and nothing but the message was stored: a front
+	// end that goes on showing the message with its error and Retry (the
+	// window) sets it, so the conversation it shows is also listed. Without
+	// it such a conversation is removed (a one-off CLI chat leaves no
+	// empty conversation behind).
+	KeepUnanswered bool
 	// Images are pictures attached to the message (AttachedMessage gives
 	// them from attached resources): stored with it and sent to a model
 	// that reads images, described to one that does not. Resend and
@@ -45,7 +52,8 @@ type TurnOptions struct {
 // one) and runs the turn to its end: see agent.Agent.Turn. It returns the
 // conversation's id. A first turn that no model answered and that stored
 // nothing but the message (no text, no tool call) leaves no empty
-// conversation behind: it is deleted and the id returned is 0. One that
+// conversation behind: it is deleted and the id returned is 0, unless
+// opt.KeepUnanswered asks to keep it (the window shows it). One that
 // stored any work keeps it, with its error. Errors carry a hint (hint.Of)
 // when the fix is known, such as the Model page for a refused key.
 func (a *App) Turn(ctx context.Context, id store.ID, text string, opt TurnOptions) (store.ID, error) {
@@ -203,7 +211,7 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 		return newID, nil
 	}
 	err = a.hintTurnError(err, cfg, setupErr)
-	if first && newID != 0 && unanswered(err) && !a.storedWork(newID) {
+	if first && newID != 0 && !opt.KeepUnanswered && unanswered(err) && !a.storedWork(newID) {
 		if derr := a.db.DeleteConversation(newID); derr != nil {
 			a.log.Warn("removing a conversation no model answered", "conversation", newID.String(), "error", derr)
 			return newID, err

@@ -84,12 +84,6 @@ func (s *windowSession) start(core *assistant.App) error {
 	if err := shell.StartTasks(runCtx); err != nil {
 		core.Logger().Warn("scheduled tasks will not run", "error", err)
 	}
-	trayRefresh := keepInTray(s.a, s.w, core)
-	stopTray := core.Subscribe(func(e assistant.Event) {
-		if e.Kind == assistant.EventSettings {
-			env.Do(trayRefresh)
-		}
-	})
 	srv := &windowServer{
 		raise: func() { env.Do(func() { s.w.Show(); s.w.RequestFocus() }) },
 		done:  runCtx,
@@ -110,7 +104,6 @@ func (s *windowSession) start(core *assistant.App) error {
 		notices.Close()
 	}
 	s.closeCore = func() {
-		stopTray()
 		srv.finish(cancel)
 		shell.Close()
 		cancel()

@@ -14,6 +14,8 @@ type pending struct {
 	req    gate.Request
 	answer chan gate.Approval // buffered: answering never blocks the UI
 	row    *row               // the approval card's row, made once
+	// n numbers the requests in the order asked, across conversations.
+	n uint64
 }
 
 // approvals is the window's gate.Approver: every request waits here, per
@@ -26,6 +28,11 @@ type approvals struct {
 	// changed is told (on the asking goroutine) that conversation conv's
 	// queue changed; the Chat hands that to the UI goroutine.
 	changed func(conv string)
+	// asked counts the requests made (pending.n).
+	asked uint64
+	// onAsk, when set, is told of each new request (on the asking
+	// goroutine).
+	onAsk func(req gate.Request)
 }
 
 var _ gate.Approver = (*approvals)(nil)
@@ -40,9 +47,15 @@ func (q *approvals) Approve(ctx context.Context, req gate.Request) (gate.Approva
 	p := &pending{req: req, answer: make(chan gate.Approval, 1)}
 	p.row = &row{kind: rowApproval, pending: p}
 	q.mu.Lock()
+	q.asked++
+	p.n = q.asked
 	q.byConv[req.ConversationID] = append(q.byConv[req.ConversationID], p)
+	onAsk := q.onAsk
 	q.mu.Unlock()
 	q.changed(req.ConversationID)
+	if onAsk != nil {
+		onAsk(req)
+	}
 	select {
 	case a := <-p.answer:
 		return a, nil
@@ -58,6 +71,21 @@ func (q *approvals) For(conv string) []*pending {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return slices.Clone(q.byConv[conv])
+}
+
+// Oldest is the request that has waited longest, in any conversation;
+// ok is false when none waits.
+func (q *approvals) Oldest() (p *pending, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, list := range q.byConv {
+		// The first of each queue is its oldest; the least n of those is
+		// the oldest of all, whatever order the map gives them in.
+		if len(list) > 0 && (p == nil || list[0].n < p.n) {
+			p = list[0]
+		}
+	}
+	return p, p != nil
 }
 
 // Answer answers p; it reports false when p was already answered or

@@ -17,8 +17,8 @@ import (
 
 // An image resource attached as a chip travels as an image of the
 // message: stored with it, described to this text-only model, and sent
-// again by Retry after a first message no model answered (the core keeps
-// no conversation then, so the chat sends the message again itself).
+// again by Retry after a first message no model answered (the window
+// keeps that conversation, and Retry answers its message again).
 func TestAttachedImageTravelsWithTheMessage(t *testing.T) {
 	var pic bytes.Buffer
 	if err := png.Encode(&pic, image.NewGray(image.Rect(0, 0, 2, 2))); err != nil {
@@ -44,8 +44,8 @@ func TestAttachedImageTravelsWithTheMessage(t *testing.T) {
 			h.typeKey(fyne.KeyReturn)
 			h.idle()
 			if tc.retry {
-				if h.chat.Current() != 0 {
-					t.Fatal("the unanswered first message kept a conversation")
+				if h.chat.Current() == 0 {
+					t.Fatal("the unanswered first message shown with Retry kept no conversation")
 				}
 				h.model.Reply(pt.Text("I cannot see images."))
 				test.Tap(h.button("Retry"))

@@ -32,6 +32,8 @@ type Chat struct {
 	// shell.
 	OnIdle  func()
 	idleGen int
+	// onAttention hears what the person should see (attention.go).
+	onAttention func(Attention)
 
 	env  *bridge.Env
 	core *assistant.App
@@ -100,6 +102,7 @@ func New(env *bridge.Env) *Chat {
 		clock: wallClock{},
 	}
 	c.approvals = newApprovals(func(conv string) { env.Do(func() { c.approvalsChanged(conv) }) })
+	c.approvals.onAsk = func(req gate.Request) { env.Do(func() { c.asked(req) }) }
 	c.cur = newTranscript(0, c.owner)
 	c.list = newMessageList(c)
 	c.strip = newLoadedStrip(c)

@@ -9,6 +9,14 @@
 // conversation, so a pending approval survives switching conversations and
 // rebuilding widgets. Widgets only show rows.
 //
+// The chat also says what the person should see (attention.go: a call
+// waiting for approval, a reply that took a while, a failed turn), which
+// the window notifies while unfocused, and answers the approval keys on
+// the first waiting card (approvalkeys.go). A tool card reads its call's
+// outcome (toolcard.go): a command's non-zero exit code is a failure, and
+// a call no turn will finish (the app closed meanwhile) says so; a
+// capability's fix on a card is made there (cardfix.go).
+//
 // Threading: everything here runs on the UI goroutine except a turn, which
 // runs through env.Go; its Sink and Approver hand every change to env.Do.
 // Streamed text is accumulated off the UI goroutine and shown at most ten

@@ -19,7 +19,6 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
-	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
 
 // The find bar's space comes and goes with it, without waiting for the
@@ -378,7 +377,7 @@ func TestToolStateAndNote(t *testing.T) {
 			"ok · 1m27s", "Approved for this chat"},
 		{"stopped", toolCall{done: true, isError: true, interrupted: true, started: t0, ended: t0.Add(time.Second),
 			result: "interrupted: the turn was stopped before this call ran; it did not run"}, "stopped", ""},
-		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "error · 4.3s", ""},
+		{"failed", toolCall{done: true, isError: true, started: t0, ended: t0.Add(4300 * time.Millisecond), result: "exit 1"}, "failed · 4.3s", ""},
 		{"denied by a command-line chat",
 			toolCall{done: true, isError: true, result: "Not run",
 				decision: &store.Decision{Kind: store.Denied, Reason: gate.ErrNoApprover.Error()}},
@@ -543,41 +542,5 @@ func TestGaugeEstimatesWithoutUsage(t *testing.T) {
 	h.chat.Open(fillWith(t, h.core.Engine().DB, 10, wrapped))
 	if got := h.chat.status.window.Text; !strings.HasPrefix(got, "context ≈") || strings.HasPrefix(got, "context ≈0 ") {
 		t.Errorf("gauge %q, want an estimate marked ≈", got)
-	}
-}
-
-// A call that failed in a way the user can fix offers the fix on its card
-// ("Enable calc"), which opens the page where it is made; other cards
-// have no such button.
-func TestFailedCallCardOffersItsFix(t *testing.T) {
-	h := newHarness(t)
-	if err := h.core.Disable("calc"); err != nil {
-		t.Fatal(err)
-	}
-	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"1+1"}`))
-	h.model.Reply(pt.Text("calc is off"))
-	h.send("1+1?")
-	h.idle()
-	b := h.button("Enable calc")
-	test.Tap(b)
-	if len(h.navigated) != 1 || h.navigated[0] != hint.PageCapabilities {
-		t.Errorf("the fix opened %v; want the Capabilities page", h.navigated)
-	}
-
-	if err := h.core.Enable("calc", nil); err != nil {
-		t.Fatal(err)
-	}
-	h.model.Reply(pt.ToolCall("calc_eval", `{"expression":"2+2"}`))
-	h.model.Reply(pt.Text("four"))
-	h.send("2+2?")
-	h.idle()
-	fixes := 0
-	for _, o := range h.visible() {
-		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, "Enable ") {
-			fixes++
-		}
-	}
-	if fixes != 1 {
-		t.Errorf("%d fix buttons after a second, successful call; want only the first card's", fixes)
 	}
 }

@@ -37,7 +37,7 @@ func TestToolCardTimesTheCallItself(t *testing.T) {
 		{"two calls streamed, then run one after the other",
 			[]store.Event{call(1, "a", 0), call(2, "b", 100*ms), usage(3, 2000*ms),
 				result(4, "a", 2050*ms, false), result(5, "b", 2200*ms, true)},
-			[]want{{"a", "ok · 50ms", ""}, {"b", "error · 150ms", ""}}},
+			[]want{{"a", "ok · 50ms", ""}, {"b", "failed · 150ms", ""}}},
 		{"denied after a wait",
 			[]store.Event{call(1, "a", 0), usage(2, 1000*ms),
 				decision(3, "a", 7400*ms, store.Denied, "the user said no"), result(4, "a", 7401*ms, true)},

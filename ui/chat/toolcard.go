@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -47,6 +48,10 @@ type toolCard struct {
 	// network to fetcher"); shown only when the failure has a fix.
 	fix    *widget.Button
 	fixRow *fyne.Container
+	// fixedNote says the fix is made ("calc is enabled now"); the fix
+	// button is then Retry (fixed).
+	fixedNote *widget.Label
+	fixed     bool
 	// progress is an MCP server's report on the call under way
 	// (progress.go).
 	progress *progressRow
@@ -60,11 +65,12 @@ func newToolCard(c *Chat) *toolCard {
 	t.state = widget.NewLabel("")
 	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuExpandIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
-	t.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
-	t.copy.OnTapped = func() { c.copyWithTick(t.r, t.copy) }
+	copyBtn := newHoverTipButton(theme.ContentCopyIcon(), "Copy the call and its result", nil)
+	copyBtn.OnTapped = func() { c.copyWithTick(t.r, &copyBtn.Button) }
+	t.copy = &copyBtn.Button
 	t.copy.Importance = widget.LowImportance
 	icon := widget.NewIcon(theme.SettingsIcon())
-	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, t.copy)
+	header := newHeaderRow(true, []fyne.CanvasObject{icon}, []*widget.Label{t.name, t.meta}, t.state, t.toggle, copyBtn)
 	t.args = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.note = newWrapText("", fyne.TextStyle{}, theme.ColorNameError)
 	t.label = widget.NewLabelWithStyle("Result", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -72,11 +78,15 @@ func newToolCard(c *Chat) *toolCard {
 	t.result = newWrapText("", fyne.TextStyle{Monospace: true}, theme.ColorNameForeground)
 	t.thumbs = newThumbs()
 	t.fix = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
-		if f := t.r.tool.fix; f != nil {
-			c.env.Show(*f)
+		if t.fixed {
+			c.regenerate()
+			return
 		}
+		c.applyFix(t.r)
 	})
-	t.fixRow = container.NewHBox(t.fix, layout.NewSpacer())
+	t.fixedNote = widget.NewLabel("")
+	t.fixedNote.Importance = widget.SuccessImportance
+	t.fixRow = container.NewHBox(t.fixedNote, t.fix, layout.NewSpacer())
 	t.progress = newProgressRow()
 	t.col = newColumn(theme.ColorNameHeaderBackground, header, t.args, t.progress.bar, t.progress.text, t.note, t.fixRow, t.thumbs.box, t.label, t.result)
 	return t
@@ -89,8 +99,17 @@ func (t *toolCard) bind(r *row) {
 	setLabel(t.meta, call.capability, t.quiet)
 	t.args.setText(call.argsText(), t.quiet)
 	state, note := toolState(call)
-	if !call.done && call.decision == nil && t.c.awaiting(call.id) {
+	orphan := false
+	switch {
+	case call.done:
+	case call.decision == nil && t.c.awaiting(call.id):
 		state = "waiting for approval"
+	case !t.c.running(t.c.cur) && !t.c.core.TurnRunning(t.c.cur.id):
+		// No turn runs here (not this window's, nor a scheduled run's),
+		// so nothing will finish the call: the app closed (or crashed)
+		// while it waited or ran.
+		state, note = orphanState(call, t.c.needsApproval)
+		orphan = true
 	}
 	setLabel(t.state, state, t.quiet)
 	t.progress.bind(call, t.quiet)
@@ -98,7 +117,7 @@ func (t *toolCard) bind(r *row) {
 	denied := call.decision != nil && (call.decision.Kind == store.Blocked || call.decision.Kind == store.Denied)
 	switch {
 	case call.stopped():
-	case call.isError || denied:
+	case call.failed() || denied || orphan:
 		t.state.Importance = widget.DangerImportance
 	case call.done:
 		t.state.Importance = widget.SuccessImportance
@@ -109,18 +128,31 @@ func (t *toolCard) bind(r *row) {
 	t.note.setText(note, t.quiet)
 	// An approval reads as a success, a refusal as an error.
 	t.note.colorName = theme.ColorNameError
-	if call.decision != nil && !denied {
+	if call.decision != nil && !denied && !orphan {
 		t.note.colorName = theme.ColorNameSuccess
 	}
 	setVisible(t.note, note != "")
 	hasFix := call.fix != nil && call.fix.Page != hint.PageNone && call.fix.Action != ""
-	if hasFix && !t.quiet {
-		t.fix.SetText(call.fix.Action)
+	f, capFix := capFixOf(call.fix)
+	t.fixed = hasFix && capFix && f.done(t.c.core.Capabilities())
+	fixText, fixIcon := "", theme.SettingsIcon()
+	if hasFix {
+		fixText = call.fix.Action
 	}
+	if t.fixed {
+		fixText, fixIcon = "Retry", theme.ViewRefreshIcon()
+		setLabel(t.fixedNote, f.doneText(), t.quiet)
+	}
+	if hasFix && !t.quiet {
+		t.fix.SetText(fixText)
+		t.fix.SetIcon(fixIcon)
+	}
+	setVisible(t.fixedNote, t.fixed)
+	setVisible(t.fix, hasFix && (!t.fixed || t.c.canRetryAt(r)))
 	setVisible(t.fixRow, hasFix)
 	setVisible(t.toggle, call.done && call.result != "")
 	what := "Result"
-	if call.isError {
+	if call.failed() {
 		what = "Error"
 	}
 	// ▸ collapsed, ▾ expanded.
@@ -134,7 +166,7 @@ func (t *toolCard) bind(r *row) {
 	setLabel(t.label, what, t.quiet)
 	t.result.setText(clip(call.result, shownResult), t.quiet)
 	t.result.colorName = theme.ColorNameForeground
-	if call.isError && !call.stopped() {
+	if call.failed() && !call.stopped() {
 		t.result.colorName = theme.ColorNameError
 	}
 	setVisible(t.label, r.expanded && call.result != "")
@@ -184,14 +216,62 @@ func toolState(call *toolCall) (state, note string) {
 		// It did not run: no duration, the wait is in the note.
 		return "denied", note
 	case call.isError:
-		state = "error"
+		state = "failed"
 	default:
 		state = "ok"
+	}
+	if code, ok := exitCode(call.result); ok && code != 0 {
+		// A command that ran and exited non-zero failed, though the tool
+		// itself worked: its output says why (Permission denied, ...).
+		state = "failed · exit code " + strconv.Itoa(code)
 	}
 	if dur := call.duration(); dur > 0 {
 		state += " · " + formatDuration(dur)
 	}
 	return state, note
+}
+
+// failed reports whether the call failed: the tool said so, or the
+// command it ran exited with a non-zero code.
+func (t *toolCall) failed() bool {
+	if !t.done {
+		return false
+	}
+	code, ok := exitCode(t.result)
+	return t.isError || ok && code != 0
+}
+
+// exitCode reads the exit code a command tool puts at the top of its
+// result ("exit code: 1", after any "note:" lines: the shell capability's
+// form); ok is false when the result does not start with one.
+func exitCode(result string) (code int, ok bool) {
+	for range 3 {
+		line, rest, _ := strings.Cut(result, "\n")
+		if v, found := strings.CutPrefix(line, "exit code: "); found {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			return n, err == nil
+		}
+		if !strings.HasPrefix(line, "note: ") {
+			return 0, false
+		}
+		result = rest
+	}
+	return 0, false
+}
+
+// orphanState is the state and note of a call that never finished and
+// that no turn runs any more: the app closed while the call waited for
+// the person's approval (it did not run), or while it ran (its outcome is
+// unknown). asks tells whether the gate asks about the call (a call with
+// no recorded decision either waited for one or needed none).
+func orphanState(call *toolCall, asks func(tool string, args []byte) bool) (state, note string) {
+	if call.decision == nil && asks != nil && asks(call.name, call.args) {
+		return "not run", "Not run: the app closed while this call waited for your approval. Send a message to ask again."
+	}
+	if call.decision != nil && (call.decision.Kind == store.Denied || call.decision.Kind == store.Blocked) {
+		return "not run", "Not run: it was refused."
+	}
+	return "did not finish", "Did not finish: the app closed while this call ran, so its outcome is unknown."
 }
 
 // formatDuration writes a duration one way throughout: 340ms, 4.3s,

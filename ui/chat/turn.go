@@ -19,6 +19,8 @@ type turnRun struct {
 	text   string // the message, for Retry when no conversation was kept
 	// wait is what the turn waits for now, shown as a row (waitingline.go).
 	wait *waiting
+	// started is when it started (c.now), to tell a long reply.
+	started time.Time
 }
 
 // runFn starts a turn in the core: Turn, Resend or Regenerate.
@@ -96,7 +98,7 @@ func (c *Chat) retry() {
 // startTurn runs fn in the background, writing what happens into tr.
 func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	ctx, cancel := context.WithCancel(context.Background())
-	run := &turnRun{tr: tr, cancel: cancel, text: text}
+	run := &turnRun{tr: tr, cancel: cancel, text: text, started: c.now()}
 	c.turns[tr] = run
 	c.idleGen++ // not idle
 	if tr.id != 0 {
@@ -116,7 +118,9 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	started := func(id store.ID) { c.env.Do(func() { c.bind(run, id) }) }
 	model := c.picker.pendingFor(tr) // a model picked before the first message
 	c.env.Go(func() {
-		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model})
+		// The message and its error stay on screen with Retry, so the
+		// conversation stays too, listed in the sidebar (KeepUnanswered).
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model, KeepUnanswered: true})
 		cancel()
 		c.env.Do(func() { c.turnEnded(run, id, err) })
 	})
@@ -148,8 +152,10 @@ func (c *Chat) turnEnded(run *turnRun, id store.ID, err error) {
 		delete(c.live, tr.id)
 		c.withdrawAsks(tr.id.String()) // stopped: its servers' questions go too
 	}
+	c.turnAttention(run, tr.id, err)
 	if err != nil {
-		// A first message no model answered leaves no conversation.
+		// The core removed the conversation (a turn that asked it not to
+		// keep one no model answered): the screen shows an unsent one.
 		tr.id = id
 	}
 	if tr != c.cur {
