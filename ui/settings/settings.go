@@ -76,7 +76,12 @@ func New(env *bridge.Env) *Settings {
 	// chat" while the settings show, and two of them confused people.
 	title := widget.NewLabelWithStyle("Settings", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	s.obj = newViewFrame(container.NewBorder(title, nil, nil, nil, s.tabs), s.opened, s.left)
+	// The view scrolls inside whatever room the window gives it: the real
+	// driver grows a window whose content's minimum size rises, so pages
+	// wider or taller than the chat needs (seven tabs, the MCP page's
+	// split) made Ctrl+, resize a small window. A scroll's minimum is its
+	// bars', and each page still scrolls on its own when there is room.
+	s.obj = newViewFrame(container.NewScroll(container.NewBorder(title, nil, nil, nil, s.tabs)), s.opened, s.left)
 
 	stop := env.Core.Subscribe(func(e assistant.Event) {
 		env.Do(func() { s.onEvent(e) })
