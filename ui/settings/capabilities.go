@@ -179,12 +179,29 @@ func (p *capsPage) applyFilter() {
 	p.count.SetText(text)
 	p.list.UnselectAll()
 	p.list.Refresh()
-	// Keep the details on the same capability, as it now stands.
-	if name := p.detail.Name(); name != "" {
-		p.detail.Show(p.find(name))
-		if i := p.index(name); i >= 0 {
-			p.selectRow(i)
-		}
+	p.followSelection(q)
+}
+
+// followSelection keeps the details on the capability they show, as it now
+// stands, while the list still holds it. One the filter hid (or that went
+// away) leaves them: the detail of a row nobody can see read as the
+// detail of the rows that show. A filter down to one capability shows
+// that one; otherwise the panel asks for a selection.
+func (p *capsPage) followSelection(q string) {
+	name := p.detail.Name()
+	if i := p.index(name); name != "" && i >= 0 {
+		p.detail.Show(p.shown[i])
+		p.selectRow(i)
+		return
+	}
+	switch {
+	case len(p.shown) == 1 && q != "":
+		p.detail.Show(p.shown[0])
+		p.selectRow(0)
+	case len(p.shown) == 0 && q != "":
+		p.detail.ShowEmpty("No capability matches “" + q + "”.")
+	default:
+		p.detail.ShowEmpty("")
 	}
 }
 
