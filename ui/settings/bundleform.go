@@ -14,6 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/mcpbundle"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // isBundlePath says whether a dropped or picked file is an MCP bundle
@@ -239,8 +240,9 @@ func (im *importer) installBundle(b *mcpbundle.Bundle, answers mcpbundle.Answers
 			if err != nil {
 				im.show(importTitle(0, 1), rejectedText(b.Path, err))
 				if !replace && errors.Is(err, cerebellum.ErrExists) {
-					dialog.ShowConfirm("Replace the installed version?",
+					confirm.Show("Replace "+b.Name+"?",
 						fmt.Sprintf("%s is installed already. Replace it with the version in %s? The installed one stays until the new one has validated.", b.Name, filepath.Base(b.Path)),
+						"Yes", "No",
 						func(yes bool) {
 							if yes {
 								im.installBundle(b, answers, true, next)

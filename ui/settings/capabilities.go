@@ -8,12 +8,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // capsPage is the Capabilities page: a filter box, import and Resync, the
@@ -314,8 +314,9 @@ func (p *capsPage) confirmRemove(name string) {
 	if c := p.find(name); c != nil && c.Kind == cerebellum.KindGuide {
 		what = "Its instructions go away now."
 	}
-	dialog.ShowConfirm("Move "+name+" to the Trash?",
+	confirm.Show("Move "+name+" to the Trash?",
 		what+" You can restore it from the Trash view for 7 days.",
+		"Yes", "No",
 		func(ok bool) {
 			if ok {
 				p.remove(name)
@@ -352,7 +353,7 @@ func (p *capsPage) resync() {
 			}
 			p.banner.Hide()
 			p.problem.Clear()
-			text := diffText(diff)
+			text := diffText(diff, p.failure)
 			switch moved := movedText(before, folders(p.env.Core.Capabilities().List())); {
 			case moved != "" && diff.Empty():
 				text = moved
@@ -424,20 +425,44 @@ func (p *capsPage) onDisk(diff cerebellum.Diff, applied bool, err error) {
 	}
 }
 
-// diffText says what a Resync changed, one line per kind of change.
-func diffText(d cerebellum.Diff) string {
+// failure is why capability name fails to load now ("" when it loads).
+func (p *capsPage) failure(name string) string {
+	c, err := p.env.Core.Capabilities().Get(name)
+	if err != nil || c.State != cerebellum.StateFailed {
+		return ""
+	}
+	return firstLine(c.Error)
+}
+
+// diffText says what a Resync changed, one line per kind of change; an
+// added or changed capability that now fails to load gets a line of its
+// own with the reason (failure says it), since "Changed: calc" read as
+// if calc still worked.
+func diffText(d cerebellum.Diff, failure func(name string) string) string {
 	if d.Empty() {
 		return "Nothing changed on disk since the last Resync."
 	}
 	var b strings.Builder
-	line := func(label string, names []string) {
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "%s: %s\n", label, strings.Join(names, ", "))
+	line := func(label, failedLabel string, names []string) {
+		var fine []string
+		var failed []string
+		for _, n := range names {
+			if why := failure(n); why != "" {
+				failed = append(failed, fmt.Sprintf("%s — %s: %s: %s", label, failedLabel, n, why))
+				continue
+			}
+			fine = append(fine, n)
+		}
+		if len(fine) > 0 {
+			fmt.Fprintf(&b, "%s: %s\n", label, strings.Join(fine, ", "))
+		}
+		for _, f := range failed {
+			b.WriteString(f + "\n")
 		}
 	}
-	line("Added", d.Added)
-	line("Changed", d.Changed)
-	line("Removed", d.Removed)
+	line("Added", "fails to load", d.Added)
+	line("Changed", "now fails", d.Changed)
+	line("Removed", "", d.Removed)
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -398,6 +398,10 @@ func TestImportOffersReplaceOnAClash(t *testing.T) {
 	if !strings.Contains(h.s.caps.result.Text(), "already installed") {
 		t.Fatalf("the clash is not reported:\n%s", h.s.caps.result.Text())
 	}
+	// The question names the capability it would replace.
+	if text := h.screenText(); !strings.Contains(text, "Replace zipped?") || !strings.Contains(text, "zipped is installed already") {
+		t.Errorf("the Replace dialog does not name zipped:\n%s", text)
+	}
 	h.tap("No")
 	if c, _ := h.core.Capabilities().Get("zipped"); strings.Contains(c.Description(), "second version") {
 		t.Fatal("replaced although the user said No")

@@ -18,6 +18,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // mcpName is the built-in capability MCP servers need.
@@ -575,7 +576,7 @@ func (p *mcpPage) Disable() {
 // Remove moves the selected server to the trash, once confirmed.
 func (p *mcpPage) Remove() {
 	name := p.selected
-	dialog.NewConfirm("Remove "+name+"?", "Move the MCP server "+name+" to the Trash? It can be restored for 7 days from the Capabilities page.", func(ok bool) {
+	confirm.New("Remove "+name+"?", "Move the MCP server "+name+" to the Trash? It can be restored for 7 days from the Capabilities page.", "Yes", "No", func(ok bool) {
 		if !ok {
 			return
 		}

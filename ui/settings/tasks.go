@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/tasks"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 	"github.com/wrasse-app/wrasse/ui/taskform"
 )
 
@@ -276,14 +276,13 @@ func (p *tasksPage) confirmDelete(t tasks.Task) {
 	if p.env.Window == nil {
 		return
 	}
-	d := dialog.NewConfirm("Delete task?", fmt.Sprintf("“%s” will no longer run; its run records go, its conversations stay.", t.Name),
+	d := confirm.New("Delete task?", fmt.Sprintf("“%s” will no longer run; its run records go, its conversations stay.", t.Name), "Delete", "Cancel",
 		func(ok bool) {
 			if ok {
 				_, err := p.env.Core.RemoveTask(t.ID.String())
 				p.done(err, "")
 			}
 		}, p.env.Window)
-	d.SetConfirmText("Delete")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }
