@@ -9,6 +9,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/settings"
 )
 
 // Opening the settings, on any page, never grows the window: the real
@@ -36,7 +37,7 @@ func TestOpeningSettingsKeepsTheWindowSize(t *testing.T) {
 	}{
 		{hint.PageModel, ""}, {hint.PageCapabilities, ""}, {hint.PageFolders, ""},
 		{hint.PageCapability, "shell"}, {hint.PageCapability, "web"}, {hint.PageCapability, "mcp-servers"},
-		{hint.PageCapability, "tasks"},
+		{hint.PageCapability, "tasks"}, {settings.PageInstructions, ""},
 	}
 	for _, p := range pages {
 		env.Navigate(p.page, p.target)
