@@ -62,8 +62,8 @@ func (im *importer) importBundles(paths []string, next func()) {
 // bundleInput is one user_config field of the form.
 type bundleInput struct {
 	field mcpbundle.Field
-	entry *widget.Entry // string, number, directory, file (several: one per line)
-	check *widget.Check // boolean
+	entry *escEntry // string, number, directory, file (several: one per line)
+	check *escCheck // boolean
 }
 
 func (in bundleInput) values() []string {
@@ -99,19 +99,19 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		var obj fyne.CanvasObject
 		switch {
 		case f.Type == mcpbundle.TypeBoolean:
-			in.check = widget.NewCheck("", nil)
+			in.check = newCheck("", nil)
 			in.check.SetChecked(len(f.Defaults) > 0 && f.Defaults[0] == "true")
 			obj = in.check
 		case f.Sensitive:
-			in.entry = widget.NewPasswordEntry()
+			in.entry = newPasswordEntry()
 			obj = in.entry
 		case f.Multiple:
-			in.entry = widget.NewMultiLineEntry()
+			in.entry = newMultiLineEntry()
 			in.entry.SetMinRowsVisible(2)
 			in.entry.SetText(strings.Join(f.Defaults, "\n"))
 			obj = in.entry
 		default:
-			in.entry = widget.NewEntry()
+			in.entry = newEntry()
 			in.entry.SetText(strings.Join(f.Defaults, ""))
 			obj = in.entry
 		}

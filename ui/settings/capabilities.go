@@ -27,7 +27,7 @@ type capsPage struct {
 	shown     []*cerebellum.Capability
 	highlight string
 
-	filter  *widget.Entry
+	filter  *escEntry
 	count   *widget.Label
 	list    *widget.List
 	detail  *capDetail
@@ -56,7 +56,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.detail.OnGrant = p.grant
 	p.detail.OnRevoke = p.revoke
 	p.detail.OnRemove = p.confirmRemove
-	p.filter = widget.NewEntry()
+	p.filter = newEntry()
 	p.filter.SetPlaceHolder("Filter by name, description, kind, badge or state")
 	p.filter.OnChanged = func(string) { p.applyFilter() }
 	p.count = widget.NewLabel("")

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -429,9 +428,9 @@ func TestDropCollectionOffersChecklist(t *testing.T) {
 	}
 	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
 
-	checks := map[string]*widget.Check{}
+	checks := map[string]*escCheck{}
 	for _, o := range h.onScreen() {
-		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, " file") {
+		if c, ok := o.(*escCheck); ok && strings.Contains(c.Text, " file") {
 			checks[strings.Fields(c.Text)[0]] = c
 		}
 	}

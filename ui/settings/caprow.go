@@ -26,7 +26,7 @@ type capRow struct {
 	OnRemove func(name string)
 
 	name    string
-	enabled *widget.Check
+	enabled *escCheck
 	title   *widget.Label
 	meta    *widget.Label
 	state   *widget.Label
@@ -39,7 +39,7 @@ var _ fyne.Widget = (*capRow)(nil)
 
 func newCapRow() *capRow {
 	r := &capRow{}
-	r.enabled = widget.NewCheck("", nil)
+	r.enabled = newCheck("", nil)
 	r.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.meta = widget.NewLabel("")

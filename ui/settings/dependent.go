@@ -56,8 +56,8 @@ type fieldSpec struct {
 // depField is a built control with its error line.
 type depField struct {
 	spec  fieldSpec
-	entry *widget.Entry
-	check *widget.Check
+	entry *escEntry
+	check *escCheck
 	pick  *widget.Button
 	err   *widget.Label
 	// loaded is the value as the core has it; seen once it has been read.
@@ -138,12 +138,12 @@ func (p *dependentPage) build(s fieldSpec) *depField {
 	f.err.Hide()
 	switch s.Kind {
 	case kindBool:
-		f.check = widget.NewCheck("Allowed", nil)
+		f.check = newCheck("Allowed", nil)
 	case kindList:
-		f.entry = widget.NewMultiLineEntry()
+		f.entry = newMultiLineEntry()
 		f.entry.SetMinRowsVisible(4)
 	default:
-		f.entry = widget.NewEntry()
+		f.entry = newEntry()
 	}
 	if s.Kind == kindFolder {
 		f.pick = widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
@@ -276,9 +276,9 @@ func (p *dependentPage) setInert(inert bool) {
 
 func isNil(w fyne.Disableable) bool {
 	switch v := w.(type) {
-	case *widget.Entry:
+	case *escEntry:
 		return v == nil
-	case *widget.Check:
+	case *escCheck:
 		return v == nil
 	case *widget.Button:
 		return v == nil

@@ -47,10 +47,10 @@ var cloudChoices = []cloudChoice{
 type setupPage struct {
 	env    *bridge.Env
 	done   func()
-	choice *widget.Select
-	base   *widget.Entry
-	model  *widget.Entry
-	key    *widget.Entry
+	choice *escSelect
+	base   *escEntry
+	model  *escEntry
+	key    *escEntry
 	keyRow *fyne.Container
 	test   *widget.Button
 	save   *widget.Button
@@ -74,12 +74,12 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	for i, c := range cloudChoices {
 		names[i] = c.Name
 	}
-	s.base = widget.NewEntry()
-	s.model = widget.NewEntry()
+	s.base = newEntry()
+	s.model = newEntry()
 	s.model.SetPlaceHolder("the model's name, as the server lists it")
-	s.key = widget.NewPasswordEntry()
+	s.key = newPasswordEntry()
 	s.key.SetPlaceHolder("paste the API key")
-	s.choice = widget.NewSelect(names, func(string) { s.chosen() })
+	s.choice = newSelect(names, func(string) { s.chosen() })
 	s.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
 	s.save = widget.NewButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
 	s.save.Importance = widget.HighImportance

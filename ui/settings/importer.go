@@ -165,11 +165,11 @@ func (im *importer) offerCollections(colls []collectionDrop) {
 		return
 	}
 	cd, rest := colls[0], colls[1:]
-	checks := make([]*widget.Check, len(cd.c.Skills))
+	checks := make([]*escCheck, len(cd.c.Skills))
 	items := container.NewVBox()
 	for i, f := range cd.c.Skills {
 		label := fmt.Sprintf("%s (%s)", f.Name, plural(f.Files, "file", "files"))
-		checks[i] = widget.NewCheck(label, nil)
+		checks[i] = newCheck(label, nil)
 		checks[i].SetChecked(f.Problem == nil)
 		items.Add(checks[i])
 		if f.Problem != nil {

@@ -26,7 +26,7 @@ const PageInstructions hint.Page = "instructions"
 type instructionsPage struct {
 	env *bridge.Env
 
-	editor  *widget.Entry
+	editor  *escEntry
 	size    *widget.Label
 	where   *widget.Label
 	save    *widget.Button
@@ -51,7 +51,7 @@ func newInstructionsPage(env *bridge.Env) *instructionsPage {
 	about := widget.NewLabel("Who the assistant is and how it works: the identity and standing instructions every conversation starts with. " +
 		"The next turn of every conversation uses what you save here.")
 	about.Wrapping = fyne.TextWrapWord
-	p.editor = widget.NewMultiLineEntry()
+	p.editor = newMultiLineEntry()
 	p.editor.Wrapping = fyne.TextWrapWord
 	p.editor.SetMinRowsVisible(10)
 	p.editor.SetPlaceHolder("You are Wrasse, a helpful desktop assistant…")

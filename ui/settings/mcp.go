@@ -76,11 +76,11 @@ type mcpPage struct {
 	logs *logBox
 	// network is the server's network switch; sandbox says what the
 	// kernel enforces on it.
-	network *widget.Check
+	network *escCheck
 	sandbox *widget.Label
 	toolsHd *widget.Label
 	tools   *fyne.Container
-	rules   map[string]*widget.Select
+	rules   map[string]*escSelect
 	empty   *widget.Label
 	detail  *fyne.Container
 
@@ -90,7 +90,7 @@ type mcpPage struct {
 }
 
 func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
-	p := &mcpPage{env: env, show: show, dep: &dependentPage{env: env, name: mcpName}, rules: map[string]*widget.Select{}, tested: map[string]string{}}
+	p := &mcpPage{env: env, show: show, dep: &dependentPage{env: env, name: mcpName}, rules: map[string]*escSelect{}, tested: map[string]string{}}
 	about := widget.NewLabel("Model Context Protocol servers give the assistant their tools. Each is a capability: its tools are found by tool_search and called through the safety gate; a read-only tool runs, any other asks the first time in a chat.")
 	about.Wrapping = fyne.TextWrapWord
 	p.headline = widget.NewLabel("")
@@ -150,7 +150,7 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.secrets = newSecretsBox(env, p.outcome)
 	p.signIn = newSignInBox(env, p.outcome, func() { p.list.Refresh() })
 	p.logs = newLogBox(env, p.outcome)
-	p.network = widget.NewCheck("Network: the server may reach the internet (most talk to an API)", nil)
+	p.network = newCheck("Network: the server may reach the internet (most talk to an API)", nil)
 	p.sandbox = widget.NewLabel("")
 	p.sandbox.Wrapping = fyne.TextWrapWord
 	p.detail = container.NewVBox(p.title, p.status, p.launch, p.network, p.sandbox,
@@ -435,7 +435,7 @@ func (p *mcpPage) loadTools() {
 // showTools lists the tools with their annotations and the rule for each.
 func (p *mcpPage) showTools(rep assistant.MCPReport) {
 	p.tools.RemoveAll()
-	p.rules = map[string]*widget.Select{}
+	p.rules = map[string]*escSelect{}
 	switch {
 	case rep.Elapsed > 0 && rep.Listed.IsZero():
 		p.toolsHd.SetText(fmt.Sprintf("Tools: %d, just listed", len(rep.Tools)))
@@ -451,7 +451,7 @@ func (p *mcpPage) showTools(rep assistant.MCPReport) {
 		notes.SizeName = theme.SizeNameCaptionText
 		desc := widget.NewLabel(cerebellum.OneLine(t.Description, 160))
 		desc.Wrapping = fyne.TextWrapWord
-		rule := widget.NewSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
+		rule := newSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
 		// A select is as wide as its placeholder, which never shows here:
 		// the widest rule, so none is cut short ("As annotat…").
 		rule.PlaceHolder = widestRule()

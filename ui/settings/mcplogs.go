@@ -24,7 +24,7 @@ type logBox struct {
 	env     *bridge.Env
 	outcome *problemLine
 
-	level   *widget.Select
+	level   *escSelect
 	refresh *widget.Button
 	view    *codeBlock
 	obj     *fyne.Container
@@ -33,7 +33,7 @@ type logBox struct {
 
 func newLogBox(env *bridge.Env, outcome *problemLine) *logBox {
 	b := &logBox{env: env, outcome: outcome}
-	b.level = widget.NewSelect(mcp.LogLevels, nil)
+	b.level = newSelect(mcp.LogLevels, nil)
 	b.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { b.Show(b.name) })
 	b.view = newCodeBlock(env.Copy, 240)
 	heading := widget.NewLabelWithStyle("Server log", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -39,13 +39,13 @@ var thinkingChoices = []string{"auto", "on", "off", "low", "medium", "high"}
 type modelPage struct {
 	env *bridge.Env
 
-	provider *widget.Select
-	baseURL  *widget.Entry
+	provider *escSelect
+	baseURL  *escEntry
 	model    *widget.SelectEntry
-	key      *widget.Entry
-	window   *widget.Entry
-	thinking *widget.Select
-	budget   *widget.Entry
+	key      *escEntry
+	window   *escEntry
+	thinking *escSelect
+	budget   *escEntry
 
 	keyStatus *widget.Label
 	forget    *widget.Button
@@ -86,8 +86,8 @@ type modelPage struct {
 
 func newModelPage(env *bridge.Env) *modelPage {
 	p := &modelPage{env: env, errs: map[string]*widget.Label{}, drafts: map[string]modelForm{}}
-	p.provider = widget.NewSelect(workspace.Providers(), func(string) { p.providerChanged() })
-	p.baseURL = widget.NewEntry()
+	p.provider = newSelect(workspace.Providers(), func(string) { p.providerChanged() })
+	p.baseURL = newEntry()
 	// A list or its failure was for the URL as it was.
 	p.baseURL.OnChanged = func(string) {
 		p.forgetStaleList()
@@ -96,13 +96,13 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.model = widget.NewSelectEntry(nil)
 	p.model.SetPlaceHolder("model name")
 	p.model.OnChanged = func(string) { p.modelChanged() }
-	p.key = widget.NewPasswordEntry()
+	p.key = newPasswordEntry()
 	p.key.SetPlaceHolder("paste a key to store it (never shown again)")
 	p.key.OnChanged = func(string) { p.edited() }
-	p.window = widget.NewEntry()
+	p.window = newEntry()
 	p.window.OnChanged = func(string) { p.edited() }
-	p.thinking = widget.NewSelect(thinkingChoices, func(string) { p.edited() })
-	p.budget = widget.NewEntry()
+	p.thinking = newSelect(thinkingChoices, func(string) { p.edited() })
+	p.budget = newEntry()
 	p.budget.SetPlaceHolder("4096")
 	p.budget.OnChanged = func(string) { p.edited() }
 	p.keyStatus = helpText("")

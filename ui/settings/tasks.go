@@ -32,7 +32,7 @@ const historyShown = 10
 type tasksPage struct {
 	env *bridge.Env
 
-	keep    *widget.Check
+	keep    *escCheck
 	capNote *widget.Label
 	list    *fyne.Container
 	empty   *widget.Label
@@ -51,7 +51,7 @@ func newTasksPage(env *bridge.Env) *tasksPage {
 		"grouped under its task. Runs never approve anything themselves: a call that needs approval waits for you with a notification, " +
 		"or is denied if the task says so. Tasks run while Wrasse runs.")
 	about.Wrapping = fyne.TextWrapWord
-	p.keep = widget.NewCheck("Keep Wrasse running in the system tray when the window closes, so tasks still run", func(on bool) {
+	p.keep = newCheck("Keep Wrasse running in the system tray when the window closes, so tasks still run", func(on bool) {
 		if !p.settingKeep {
 			p.setKeep(on)
 		}
@@ -156,7 +156,7 @@ func (p *tasksPage) taskCard(t assistant.TaskInfo) fyne.CanvasObject {
 	prompt.SizeName = theme.SizeNameCaptionText
 
 	id := t.ID
-	on := widget.NewCheck("On", func(v bool) {
+	on := newCheck("On", func(v bool) {
 		p.env.Go(func() {
 			_, err := core.EnableTask(context.Background(), id.String(), v)
 			p.env.Do(func() { p.done(err, "") })

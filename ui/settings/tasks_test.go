@@ -66,10 +66,10 @@ func (h *tasksHarness) add(spec assistant.TaskSpec) tasks.Task {
 }
 
 // entry finds the showing entry whose placeholder is ph.
-func (h *tasksHarness) entry(ph string) *widget.Entry {
+func (h *tasksHarness) entry(ph string) *escEntry {
 	h.t.Helper()
 	for _, o := range h.onScreen() {
-		if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == ph {
+		if e, ok := o.(*escEntry); ok && e.PlaceHolder == ph {
 			return e
 		}
 	}
@@ -107,9 +107,9 @@ func TestTasksPageListsTasksWithNextRun(t *testing.T) {
 func TestTasksPageSwitchOffAndDelete(t *testing.T) {
 	h := newTasksHarness(t)
 	tk := h.add(assistant.TaskSpec{Name: "Morning summary", Prompt: "p", Schedule: "daily 08:00", Enabled: true})
-	var on *widget.Check
+	var on *escCheck
 	for _, o := range h.onScreen() {
-		if c, ok := o.(*widget.Check); ok && c.Text == "On" {
+		if c, ok := o.(*escCheck); ok && c.Text == "On" {
 			on = c
 		}
 	}

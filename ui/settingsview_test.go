@@ -55,3 +55,60 @@ func TestOpeningSettingsKeepsTheWindowSize(t *testing.T) {
 		}
 	}
 }
+
+// Esc goes back to the chat from the settings when a control there has
+// the focus (a capability's switch after a click), not only when nothing
+// has: the window's handler sees it through the control.
+func TestEscapeFromAFocusedSettingsControl(t *testing.T) {
+	core := openCore(t)
+	if _, err := core.UpdateConfig(func(c *workspace.Config) error { c.Model = "llama3.1:8b"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	a := test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	env := &bridge.Env{App: a, Window: w, Core: core, Do: func(f func()) { f() }, Go: func(f func()) { f() }, Copy: func(string) {}}
+	s := Build(env)
+	defer s.Close()
+	w.Resize(fyne.NewSize(defaultWidth, defaultHeight))
+	env.Navigate(hint.PageCapabilities, "")
+
+	// The first switch in the capability list.
+	type toggle interface {
+		fyne.Focusable
+		SetChecked(bool)
+	}
+	var sw toggle
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if sw != nil || o == nil || !o.Visible() {
+			return
+		}
+		if c, ok := o.(toggle); ok {
+			sw = c
+			return
+		}
+		switch v := o.(type) {
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.TempWidgetRenderer(t, v).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(s.settingsObj)
+	if sw == nil {
+		t.Fatal("no switch on the Capabilities page")
+	}
+	w.Canvas().Focus(sw)
+	if w.Canvas().Focused() != sw {
+		t.Fatal("the switch did not take the focus")
+	}
+	// As the driver delivers it: to the focused widget.
+	w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if s.Showing() {
+		t.Error("Esc on a focused switch left the settings showing")
+	}
+}
