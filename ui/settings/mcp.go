@@ -127,7 +127,10 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.addShow = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
 	p.importer = newMCPImporter(env, p.refresh)
 	p.importB = widget.NewButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
-	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB)), nil, nil, p.list)
+	// The import button's words stay short (the page must fit the window
+	// it opens in); the apps it reads are said under it, wrapped.
+	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB),
+		helpText("Reads the MCP servers Claude Desktop, Cursor or VS Code have configured.")), nil, nil, p.list)
 
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.SizeName = theme.SizeNameSubHeadingText
@@ -150,7 +153,7 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.secrets = newSecretsBox(env, p.outcome)
 	p.signIn = newSignInBox(env, p.outcome, func() { p.list.Refresh() })
 	p.logs = newLogBox(env, p.outcome)
-	p.network = newCheck("Network: the server may reach the internet (most talk to an API)", nil)
+	p.network = newCheck("Network: it may reach the internet", nil)
 	p.sandbox = widget.NewLabel("")
 	p.sandbox.Wrapping = fyne.TextWrapWord
 	p.detail = container.NewVBox(p.title, p.status, p.launch, p.network, p.sandbox,

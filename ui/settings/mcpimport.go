@@ -38,7 +38,7 @@ func newMCPImporter(env *bridge.Env, done func()) *mcpImporter {
 }
 
 // label is the button's text.
-const mcpImportLabel = "Import from Claude Desktop / Cursor / VS Code…"
+const mcpImportLabel = "Import from other apps…"
 
 // Show offers the files found, and a picker.
 func (im *mcpImporter) Show() {

@@ -66,10 +66,10 @@ func (h *tasksHarness) add(spec assistant.TaskSpec) tasks.Task {
 }
 
 // entry finds the showing entry whose placeholder is ph.
-func (h *tasksHarness) entry(ph string) *escEntry {
+func (h *tasksHarness) entry(ph string) *widget.Entry {
 	h.t.Helper()
 	for _, o := range h.onScreen() {
-		if e, ok := o.(*escEntry); ok && e.PlaceHolder == ph {
+		if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == ph {
 			return e
 		}
 	}
