@@ -143,7 +143,7 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		}
 		return a
 	}
-	install := widget.NewButton("Install", func() {
+	install := newButton("Install", func() {
 		a := answers()
 		if _, err := b.Plan(a, mcpbundle.UserFolders()); err != nil {
 			problem.SetText(err.Error())
@@ -154,7 +154,7 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		im.installBundle(b, a, false, next)
 	})
 	install.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { d.Hide(); next() })
+	cancel := newButton("Cancel", func() { d.Hide(); next() })
 	scroll := container.NewVScroll(form)
 	scroll.SetMinSize(fyne.NewSize(460, min(float32(len(fields))*70+20, 360)))
 	content := container.NewBorder(intro, problem, nil, nil, scroll)
@@ -197,7 +197,7 @@ func bundleHint(f mcpbundle.Field) string {
 }
 
 // pickerFor is the Choose… button of a folder or file field.
-func (im *importer) pickerFor(in bundleInput) *widget.Button {
+func (im *importer) pickerFor(in bundleInput) *escButton {
 	set := func(p string) {
 		if in.field.Multiple && strings.TrimSpace(in.entry.Text) != "" {
 			in.entry.SetText(strings.TrimRight(in.entry.Text, "\n") + "\n" + p)
@@ -205,7 +205,7 @@ func (im *importer) pickerFor(in bundleInput) *widget.Button {
 		}
 		in.entry.SetText(p)
 	}
-	return widget.NewButton("Choose…", func() {
+	return newButton("Choose…", func() {
 		if in.field.Type == mcpbundle.TypeDirectory {
 			dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 				if err == nil && l != nil {

@@ -33,7 +33,7 @@ type capsPage struct {
 	detail  *capDetail
 	banner  *diskBanner
 	result  *codeBlock
-	resultX *widget.Button
+	resultX *escButton
 	results *fyne.Container
 	problem *problemLine
 	imp     *importer
@@ -80,7 +80,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 		}
 	}
 	p.result = newCodeBlock(env.Copy, 160)
-	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide(); p.relayout() })
+	p.resultX = newButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide(); p.relayout() })
 	p.resultX.Importance = widget.LowImportance
 	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
 	p.results.Hide()
@@ -92,9 +92,9 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.trash = newTrashView(env, p.restore)
 	p.preview = newIndexPreview(env)
 
-	importFile := widget.NewButtonWithIcon("Import file…", theme.FileIcon(), p.imp.PickFile)
-	importFolder := widget.NewButtonWithIcon("Import folder…", theme.FolderOpenIcon(), p.imp.PickFolder)
-	resync := widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
+	importFile := newButtonWithIcon("Import file…", theme.FileIcon(), p.imp.PickFile)
+	importFolder := newButtonWithIcon("Import folder…", theme.FolderOpenIcon(), p.imp.PickFolder)
+	resync := newButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
 	tools := container.NewHBox(importFile, importFolder, resync)
 	top := container.NewBorder(nil, nil, nil, tools, p.filter)
 	hintText := helpText("Drop SKILL.md files, capability folders, .zip/.skill archives or .mcpb/.dxt MCP bundles anywhere on this page to import them; a collection of skills in one archive or folder offers a checklist.")

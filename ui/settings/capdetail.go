@@ -39,7 +39,7 @@ type capDetail struct {
 	tools   *widget.Label
 	perms   *fyne.Container
 	where   *widget.Label
-	remove  *widget.Button
+	remove  *escButton
 	empty   *widget.Label
 	body    *fyne.Container
 	obj     fyne.CanvasObject
@@ -63,7 +63,7 @@ func newCapDetail(copy func(string)) *capDetail {
 	d.where = widget.NewLabel("")
 	d.where.Wrapping = fyne.TextWrapBreak
 	d.where.SizeName = theme.SizeNameCaptionText // the same size as helpText
-	d.remove = widget.NewButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
+	d.remove = newButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
 		if d.OnRemove != nil {
 			d.OnRemove(d.name)
 		}
@@ -260,15 +260,15 @@ func (d *capDetail) showPermissions(c *cerebellum.Capability) {
 			label += " (" + strings.Join(scope, ", ") + ")"
 		}
 		status := widget.NewLabel("not granted")
-		var btn *widget.Button
+		var btn *escButton
 		perm := p
 		if granted[p] {
 			status.SetText("granted")
 			status.Importance = widget.SuccessImportance
-			btn = widget.NewButton("Revoke "+p, func() { d.OnRevoke(name, perm) })
+			btn = newButton("Revoke "+p, func() { d.OnRevoke(name, perm) })
 		} else {
 			status.Importance = widget.WarningImportance
-			btn = widget.NewButton("Grant "+p, func() { d.OnGrant(name, perm) })
+			btn = newButton("Grant "+p, func() { d.OnGrant(name, perm) })
 			btn.Importance = widget.HighImportance
 		}
 		text := widget.NewLabel(label)

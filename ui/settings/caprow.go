@@ -30,7 +30,7 @@ type capRow struct {
 	title   *widget.Label
 	meta    *widget.Label
 	state   *widget.Label
-	trash   *widget.Button
+	trash   *escButton
 	marker  *canvas.Rectangle
 	content *fyne.Container
 }
@@ -46,7 +46,7 @@ func newCapRow() *capRow {
 	r.meta.SizeName = theme.SizeNameCaptionText
 	r.meta.Truncation = fyne.TextTruncateEllipsis
 	r.state = widget.NewLabel("")
-	r.trash = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	r.trash = newButtonWithIcon("", theme.DeleteIcon(), func() {
 		if r.OnRemove != nil {
 			r.OnRemove(r.name)
 		}

@@ -23,7 +23,7 @@
 // watcher's banner), trash.go, indexpreview.go; folders.go;
 // dependent.go (the three-state check shared by pages that need a
 // capability) with shell.go and web.go; codeblock.go and problem.go are
-// the small widgets the pages share; escape.go holds the entry, check box
-// and select every page uses, which let Esc through to the window (back to
+// the small widgets the pages share; escape.go holds the entry, check box,
+// select and button every page uses, which let Esc through to the window (back to
 // the chat) when they have the focus.
 package settings

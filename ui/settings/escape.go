@@ -8,9 +8,10 @@ import (
 // Esc leaves the settings for the chat whatever has the keyboard. The
 // window handles Esc in its canvas's key handler, which Fyne calls only
 // when no widget has the focus; a check box, a select or an entry takes
-// the focus when clicked (a capability's switch, say) and then swallowed
-// Esc. The controls of these pages are these types, which hand Esc to the
-// window's handler and every other key to the stock widget.
+// the focus when clicked (a capability's switch, say), a button when Tab
+// reaches it, and each then swallowed Esc. The controls of these pages
+// are these types, which hand Esc to the window's handler and every other
+// key to the stock widget.
 
 // forwardEscape gives Esc to the window's own key handler and reports
 // whether it did. A dialog showing keeps Esc: it is about the dialog, not
@@ -102,5 +103,28 @@ func newSelect(options []string, changed func(string)) *escSelect {
 func (s *escSelect) TypedKey(ev *fyne.KeyEvent) {
 	if !forwardEscape(s, ev) {
 		s.Select.TypedKey(ev)
+	}
+}
+
+// escButton is a widget.Button that lets Esc through to the window (a
+// button has the focus once Tab reached it).
+type escButton struct{ widget.Button }
+
+var _ fyne.Focusable = (*escButton)(nil)
+
+func newButton(label string, tapped func()) *escButton {
+	return newButtonWithIcon(label, nil, tapped)
+}
+
+func newButtonWithIcon(label string, icon fyne.Resource, tapped func()) *escButton {
+	b := &escButton{}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *escButton) TypedKey(ev *fyne.KeyEvent) {
+	if !forwardEscape(b, ev) {
+		b.Button.TypedKey(ev)
 	}
 }

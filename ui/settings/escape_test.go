@@ -5,9 +5,22 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 )
+
+// asButton is o as a button: the pages' own (escButton) or a stock one
+// (a dialog's).
+func asButton(o fyne.CanvasObject) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *escButton:
+		return &b.Button, true
+	}
+	return nil, false
+}
 
 // press delivers a key as the window's driver does: to the focused
 // widget when there is one, else to the canvas's handler.
@@ -24,7 +37,8 @@ func press(c fyne.Canvas, key fyne.KeyName) {
 
 // Esc reaches the window's handler (which leaves the settings for the
 // chat) whatever control the person clicked last: a capability's switch
-// took the focus and swallowed Esc. Other keys stay with the control.
+// took the focus and swallowed Esc, as did a button Tab had reached.
+// Other keys stay with the control.
 func TestEscapeLeavesSettingsWhateverHasTheFocus(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -50,6 +64,12 @@ func TestEscapeLeavesSettingsWhateverHasTheFocus(t *testing.T) {
 				h.win.Canvas().Overlays().Remove(h.win.Canvas().Overlays().Top())
 			}
 			return h.s.model.provider
+		}},
+		{"a button reached with Tab", func(h *harness) fyne.Focusable {
+			h.s.Show(hint.PageCapability, "mcp-servers")
+			h.s.tabs.Select(h.s.tabOf[pageMCP])
+			h.win.Canvas().Focus(h.s.mcp.addShow)
+			return h.s.mcp.addShow
 		}},
 		{"the instructions editor", func(h *harness) fyne.Focusable {
 			h.s.Show(PageInstructions, "")

@@ -52,8 +52,8 @@ type setupPage struct {
 	model  *escEntry
 	key    *escEntry
 	keyRow *fyne.Container
-	test   *widget.Button
-	save   *widget.Button
+	test   *escButton
+	save   *escButton
 	out    *problemLine
 	obj    fyne.CanvasObject
 }
@@ -66,7 +66,7 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	local.Wrapping = fyne.TextWrapWord
 	link := widget.NewHyperlink("ollama.com/download", ollamaDownload)
 	link.OnTapped = func() { env.OpenURL(ollamaDownload) }
-	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), lookAgain)
+	again := newButtonWithIcon("Look again", theme.ViewRefreshIcon(), lookAgain)
 	left := section("Run models on this computer", container.NewVBox(local, link, container.NewHBox(again)))
 
 	// A service with its key.
@@ -80,8 +80,8 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	s.key = newPasswordEntry()
 	s.key.SetPlaceHolder("paste the API key")
 	s.choice = newSelect(names, func(string) { s.chosen() })
-	s.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
-	s.save = widget.NewButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
+	s.test = newButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
+	s.save = newButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
 	s.save.Importance = widget.HighImportance
 	s.out = newProblemLine(env.Show)
 	s.keyRow = container.NewVBox(widget.NewLabel("API key"), s.key, helpText("Kept in Wrasse's secrets and sent only to this base URL's host."))

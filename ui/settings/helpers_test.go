@@ -151,7 +151,7 @@ func (h *harness) onScreen() []fyne.CanvasObject {
 func (h *harness) button(text string) *widget.Button {
 	h.t.Helper()
 	for _, o := range h.onScreen() {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := asButton(o); ok && b.Text == text {
 			return b
 		}
 	}

@@ -29,9 +29,9 @@ type instructionsPage struct {
 	editor  *escEntry
 	size    *widget.Label
 	where   *widget.Label
-	save    *widget.Button
-	undo    *widget.Button
-	reset   *widget.Button
+	save    *escButton
+	undo    *escButton
+	reset   *escButton
 	outcome *problemLine
 	preview *codeBlock
 	page    *pageScroll
@@ -58,10 +58,10 @@ func newInstructionsPage(env *bridge.Env) *instructionsPage {
 	p.editor.OnChanged = func(string) { p.edited() }
 	p.size = helpText("")
 	p.where = helpText("")
-	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
+	p.save = newButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
 	p.save.Importance = widget.HighImportance
-	p.undo = widget.NewButtonWithIcon("Undo changes", theme.ContentUndoIcon(), p.Undo)
-	p.reset = widget.NewButtonWithIcon("Reset to default…", theme.HistoryIcon(), p.confirmReset)
+	p.undo = newButtonWithIcon("Undo changes", theme.ContentUndoIcon(), p.Undo)
+	p.reset = newButtonWithIcon("Reset to default…", theme.HistoryIcon(), p.confirmReset)
 	p.outcome = newProblemLine(env.Show)
 	p.preview = newCodeBlock(env.Copy, 320)
 	previewHead := widget.NewLabelWithStyle("What the model gets", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

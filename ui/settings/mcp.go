@@ -53,20 +53,20 @@ type mcpPage struct {
 	// of a Test, and a row saying "ok" under a failed Test was a lie.
 	tested map[string]string
 	// turnOn switches the mcp capability on (shown while it is off).
-	turnOn   *widget.Button
-	turnOnD  *widget.Button
-	addShow  *widget.Button
+	turnOn   *escButton
+	turnOnD  *escButton
+	addShow  *escButton
 	importer *mcpImporter
-	importB  *widget.Button
+	importB  *escButton
 	selected string
 
 	title   *widget.Label
 	status  *widget.Label
 	launch  *codeBlock
-	test    *widget.Button
-	enable  *widget.Button
-	disable *widget.Button
-	remove  *widget.Button
+	test    *escButton
+	enable  *escButton
+	disable *escButton
+	remove  *escButton
 	outcome *problemLine
 	failure *codeBlock
 	secrets *secretsBox // what it may use, with Assign and Withdraw
@@ -97,12 +97,12 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.headline.Wrapping = fyne.TextWrapWord
 	p.headline.Importance = widget.WarningImportance
 	p.depErr = newCodeBlock(env.Copy, 200)
-	open := widget.NewButtonWithIcon("Open mcp on the Capabilities page", theme.NavigateNextIcon(), func() {
+	open := newButtonWithIcon("Open mcp on the Capabilities page", theme.NavigateNextIcon(), func() {
 		p.show(hint.PageCapabilities, mcpName)
 	})
-	p.turnOn = widget.NewButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
+	p.turnOn = newButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
 	p.turnOn.Importance = widget.HighImportance
-	p.turnOnD = widget.NewButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
+	p.turnOnD = newButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
 	p.turnOnD.Importance = widget.HighImportance
 	p.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, p.headline),
 		p.depErr, container.NewHBox(p.turnOn, open), widget.NewSeparator())
@@ -124,9 +124,9 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 			p.Select(p.names[i])
 		}
 	}
-	p.addShow = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
+	p.addShow = newButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
 	p.importer = newMCPImporter(env, p.refresh)
-	p.importB = widget.NewButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
+	p.importB = newButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
 	// The import button's words stay short (the page must fit the window
 	// it opens in); the apps it reads are said under it, wrapped.
 	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB),
@@ -137,11 +137,11 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
 	p.launch = newCodeBlock(env.Copy, 160)
-	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
-	p.enable = widget.NewButtonWithIcon("Enable…", theme.ConfirmIcon(), p.Enable)
+	p.test = newButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
+	p.enable = newButtonWithIcon("Enable…", theme.ConfirmIcon(), p.Enable)
 	p.enable.Importance = widget.HighImportance
-	p.disable = widget.NewButtonWithIcon("Disable", theme.CancelIcon(), p.Disable)
-	p.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), p.Remove)
+	p.disable = newButtonWithIcon("Disable", theme.CancelIcon(), p.Disable)
+	p.remove = newButtonWithIcon("Remove…", theme.DeleteIcon(), p.Remove)
 	p.remove.Importance = widget.DangerImportance
 	p.outcome = newProblemLine(env.Show)
 	p.failure = newCodeBlock(env.Copy, 240)
@@ -162,6 +162,7 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 
 	p.form = newMCPForm(env)
 	p.form.OnAdded = func(name string) {
+		delete(p.tested, name) // a new server of an old name is untested
 		p.refresh()
 		p.Select(name)
 		p.outcome.OK("Added " + name + ", enabled. Test it to see its tools.")
@@ -373,7 +374,7 @@ func (p *mcpPage) showDetail() {
 	p.showSandbox(c)
 	p.enable.Hidden, p.disable.Hidden = !off && !lapsed, off
 	ok := p.state == depOK
-	for _, b := range []*widget.Button{p.test, p.enable, p.disable} {
+	for _, b := range []*escButton{p.test, p.enable, p.disable} {
 		if ok {
 			b.Enable()
 		} else {
@@ -591,6 +592,7 @@ func (p *mcpPage) Remove() {
 					p.outcome.Error(err)
 					return
 				}
+				delete(p.tested, name)
 				p.refresh()
 				p.Select("")
 			})

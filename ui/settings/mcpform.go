@@ -34,7 +34,7 @@ type mcpForm struct {
 	args, vars, headers     *escEntry
 	via                     *widget.RadioGroup
 	cmdBox, urlBox          *fyne.Container
-	add                     *widget.Button
+	add                     *escButton
 	outcome                 *problemLine
 	obj                     fyne.CanvasObject
 }
@@ -77,9 +77,9 @@ func newMCPForm(env *bridge.Env) *mcpForm {
 	f.via.Required = true
 	f.via.SetSelected(mcpViaCommand)
 
-	f.add = widget.NewButtonWithIcon("Add server", theme.ContentAddIcon(), f.Submit)
+	f.add = newButtonWithIcon("Add server", theme.ContentAddIcon(), f.Submit)
 	f.add.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() {
+	cancel := newButton("Cancel", func() {
 		if f.OnCancel != nil {
 			f.OnCancel()
 		}

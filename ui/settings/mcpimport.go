@@ -52,12 +52,12 @@ func (im *mcpImporter) Show() {
 	box := container.NewVBox(msg)
 	var d dialog.Dialog
 	for _, f := range found {
-		box.Add(widget.NewButton(fmt.Sprintf("%s: %s", f.Client, f.Path), func() {
+		box.Add(newButton(fmt.Sprintf("%s: %s", f.Client, f.Path), func() {
 			d.Hide()
 			im.Import(f.Path)
 		}))
 	}
-	box.Add(widget.NewButton("Choose a file…", func() {
+	box.Add(newButton("Choose a file…", func() {
 		d.Hide()
 		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 			if err != nil || r == nil {

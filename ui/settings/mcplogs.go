@@ -25,7 +25,7 @@ type logBox struct {
 	outcome *problemLine
 
 	level   *escSelect
-	refresh *widget.Button
+	refresh *escButton
 	view    *codeBlock
 	obj     *fyne.Container
 	name    string
@@ -34,7 +34,7 @@ type logBox struct {
 func newLogBox(env *bridge.Env, outcome *problemLine) *logBox {
 	b := &logBox{env: env, outcome: outcome}
 	b.level = newSelect(mcp.LogLevels, nil)
-	b.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { b.Show(b.name) })
+	b.refresh = newButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { b.Show(b.name) })
 	b.view = newCodeBlock(env.Copy, 240)
 	heading := widget.NewLabelWithStyle("Server log", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.obj = container.NewVBox(widget.NewSeparator(),

@@ -60,7 +60,7 @@ func newTasksPage(env *bridge.Env) *tasksPage {
 	p.capNote.Wrapping = fyne.TextWrapWord
 	p.capNote.Importance = widget.WarningImportance
 	p.capNote.Hide()
-	add := widget.NewButtonWithIcon("New task", theme.ContentAddIcon(), p.newTask)
+	add := newButtonWithIcon("New task", theme.ContentAddIcon(), p.newTask)
 	add.Importance = widget.HighImportance
 	p.empty = widget.NewLabel("No scheduled tasks yet. Make one here, or ask the assistant (\"every weekday at 8, summarise …\") and accept its proposal.")
 	p.empty.Wrapping = fyne.TextWrapWord
@@ -163,19 +163,19 @@ func (p *tasksPage) taskCard(t assistant.TaskInfo) fyne.CanvasObject {
 		})
 	})
 	on.Checked = t.Enabled
-	run := widget.NewButtonWithIcon("Run now", theme.MediaPlayIcon(), func() {
+	run := newButtonWithIcon("Run now", theme.MediaPlayIcon(), func() {
 		_, err := core.RunNow(id.String())
 		p.done(err, fmt.Sprintf("Started a run of “%s”: it is in the sidebar.", t.Name))
 	})
 	if t.Running {
 		run.Disable()
 	}
-	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { p.editTask(t.Task) })
-	hist := widget.NewButtonWithIcon("History", theme.HistoryIcon(), func() {
+	edit := newButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { p.editTask(t.Task) })
+	hist := newButtonWithIcon("History", theme.HistoryIcon(), func() {
 		p.open[id] = !p.open[id]
 		p.Refresh()
 	})
-	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { p.confirmDelete(t.Task) })
+	del := newButtonWithIcon("", theme.DeleteIcon(), func() { p.confirmDelete(t.Task) })
 	del.Importance = widget.LowImportance
 	buttons := container.NewHBox(on, run, edit, hist, del)
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, buttons, title), detail, prompt)
@@ -231,7 +231,7 @@ func (p *tasksPage) history(t tasks.Task) fyne.CanvasObject {
 			continue
 		}
 		conv := store.ID(r.Conversation)
-		open := widget.NewButton("Open", func() { p.env.OpenConversation(conv) })
+		open := newButton("Open", func() { p.env.OpenConversation(conv) })
 		open.Importance = widget.LowImportance
 		box.Add(container.NewBorder(nil, nil, nil, open, l))
 	}

@@ -130,7 +130,7 @@ func TestTasksPageSwitchOffAndDelete(t *testing.T) {
 	// The delete button is the card's icon-only one.
 	var del *widget.Button
 	for _, o := range h.onScreen() {
-		if b, ok := o.(*widget.Button); ok && b.Text == "" && b.Icon != nil {
+		if b, ok := asButton(o); ok && b.Text == "" && b.Icon != nil {
 			del = b
 		}
 	}
