@@ -49,7 +49,7 @@ smoke: deps smoke-deps
 # The README's screenshots of the real window (docs/screenshots/).
 screenshots: deps smoke-deps
 	$(GO) build -o $(BIN)/wrasse ./cmd/wrasse
-	SHOTS=$(CURDIR)/docs/screenshots CAPS_X=440 WEB_X=715 TABS_Y=101 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
+	SHOTS=$(CURDIR)/docs/screenshots CAPS_X=573 WEB_X=845 TABS_Y=101 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
 		$(GO) test -tags "smoke screenshots" -run TestScreenshots -count=1 ./ui/smoke/ -args -wrasse=$(CURDIR)/$(BIN)/wrasse
 	rm -f docs/screenshots/settings-model.png
 

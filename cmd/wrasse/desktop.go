@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
+	"github.com/wrasse-app/wrasse/cmd/wrasse/internal/quietlocale"
 	"github.com/wrasse-app/wrasse/plugins/mcp/signin"
 	"github.com/wrasse-app/wrasse/ui"
 	"github.com/wrasse-app/wrasse/ui/elicit"
@@ -35,6 +36,9 @@ const heapProfileEnv = "WRASSE_HEAP_PROFILE"
 // runDesktop is `wrasse` without a subcommand: it brings forward the
 // window that already has the workspace, or opens one.
 func runDesktop(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
+	// The toolkit looks the locale up again as it draws: under
+	// LANG=C.UTF-8 it falls back to English without logging an error.
+	quietlocale.Apply()
 	fs := flag.NewFlagSet("wrasse", flag.ContinueOnError)
 	fs.SetOutput(io.err)
 	// The window takes the global flags; --json means nothing to it.

@@ -9,10 +9,14 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/wrasse-app/wrasse/cmd/wrasse/internal/quietlocale"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func main() {
+	// The toolkit's start-up is over: the locale variable set to keep it
+	// quiet under LANG=C.UTF-8 goes (the window sets it again).
+	quietlocale.Restore()
 	// First of all: API keys leave the environment (envkeys.go).
 	getenv := takeEnvKeys(os.Args, os.Stderr)
 	// Descriptors inherited open (a launcher's, a terminal's) reach no

@@ -7,11 +7,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // Doctor is what the page needs of assistant.Doctor: the database's
@@ -234,8 +234,9 @@ func (p *Page) Salvage() {
 }
 
 func (p *Page) confirmFresh() {
-	dialog.ShowConfirm("Start afresh?",
+	confirm.Show("Start afresh?",
 		"Conversations, keys and capability states start over. The current file is kept in .cache/backups, so a repair or a restore stays possible later.",
+		"Yes", "No",
 		func(ok bool) {
 			if ok {
 				p.Fresh()
@@ -255,9 +256,10 @@ func (p *Page) Fresh() {
 }
 
 func (p *Page) confirmRestore(b store.Backup) {
-	dialog.ShowConfirm("Restore this backup?",
+	confirm.Show("Restore this backup?",
 		fmt.Sprintf("The database goes back to how it was on %s. Anything since then is not in it. The file it replaces is kept in .cache/backups.",
 			b.Time.Local().Format("Mon 2 Jan 2006 15:04")),
+		"Yes", "No",
 		func(ok bool) {
 			if ok {
 				p.Restore(b.Name)

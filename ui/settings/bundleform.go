@@ -14,6 +14,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/mcpbundle"
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // isBundlePath says whether a dropped or picked file is an MCP bundle
@@ -61,8 +62,8 @@ func (im *importer) importBundles(paths []string, next func()) {
 // bundleInput is one user_config field of the form.
 type bundleInput struct {
 	field mcpbundle.Field
-	entry *widget.Entry // string, number, directory, file (several: one per line)
-	check *widget.Check // boolean
+	entry *escEntry // string, number, directory, file (several: one per line)
+	check *escCheck // boolean
 }
 
 func (in bundleInput) values() []string {
@@ -98,19 +99,19 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		var obj fyne.CanvasObject
 		switch {
 		case f.Type == mcpbundle.TypeBoolean:
-			in.check = widget.NewCheck("", nil)
+			in.check = newCheck("", nil)
 			in.check.SetChecked(len(f.Defaults) > 0 && f.Defaults[0] == "true")
 			obj = in.check
 		case f.Sensitive:
-			in.entry = widget.NewPasswordEntry()
+			in.entry = newPasswordEntry()
 			obj = in.entry
 		case f.Multiple:
-			in.entry = widget.NewMultiLineEntry()
+			in.entry = newMultiLineEntry()
 			in.entry.SetMinRowsVisible(2)
 			in.entry.SetText(strings.Join(f.Defaults, "\n"))
 			obj = in.entry
 		default:
-			in.entry = widget.NewEntry()
+			in.entry = newEntry()
 			in.entry.SetText(strings.Join(f.Defaults, ""))
 			obj = in.entry
 		}
@@ -142,7 +143,7 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		}
 		return a
 	}
-	install := widget.NewButton("Install", func() {
+	install := newButton("Install", func() {
 		a := answers()
 		if _, err := b.Plan(a, mcpbundle.UserFolders()); err != nil {
 			problem.SetText(err.Error())
@@ -153,7 +154,7 @@ func (im *importer) askBundle(b *mcpbundle.Bundle, next func()) {
 		im.installBundle(b, a, false, next)
 	})
 	install.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { d.Hide(); next() })
+	cancel := newButton("Cancel", func() { d.Hide(); next() })
 	scroll := container.NewVScroll(form)
 	scroll.SetMinSize(fyne.NewSize(460, min(float32(len(fields))*70+20, 360)))
 	content := container.NewBorder(intro, problem, nil, nil, scroll)
@@ -196,7 +197,7 @@ func bundleHint(f mcpbundle.Field) string {
 }
 
 // pickerFor is the Choose… button of a folder or file field.
-func (im *importer) pickerFor(in bundleInput) *widget.Button {
+func (im *importer) pickerFor(in bundleInput) *escButton {
 	set := func(p string) {
 		if in.field.Multiple && strings.TrimSpace(in.entry.Text) != "" {
 			in.entry.SetText(strings.TrimRight(in.entry.Text, "\n") + "\n" + p)
@@ -204,7 +205,7 @@ func (im *importer) pickerFor(in bundleInput) *widget.Button {
 		}
 		in.entry.SetText(p)
 	}
-	return widget.NewButton("Choose…", func() {
+	return newButton("Choose…", func() {
 		if in.field.Type == mcpbundle.TypeDirectory {
 			dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 				if err == nil && l != nil {
@@ -239,8 +240,9 @@ func (im *importer) installBundle(b *mcpbundle.Bundle, answers mcpbundle.Answers
 			if err != nil {
 				im.show(importTitle(0, 1), rejectedText(b.Path, err))
 				if !replace && errors.Is(err, cerebellum.ErrExists) {
-					dialog.ShowConfirm("Replace the installed version?",
+					confirm.Show("Replace "+b.Name+"?",
 						fmt.Sprintf("%s is installed already. Replace it with the version in %s? The installed one stays until the new one has validated.", b.Name, filepath.Base(b.Path)),
+						"Yes", "No",
 						func(yes bool) {
 							if yes {
 								im.installBundle(b, answers, true, next)

@@ -7,17 +7,16 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/mcpbundle/mcpbundletest"
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
 // entries are the showing text entries, top to bottom as added.
-func (h *harness) entries() []*widget.Entry {
-	var out []*widget.Entry
+func (h *harness) entries() []*escEntry {
+	var out []*escEntry
 	for _, o := range h.onScreen() {
-		if e, ok := o.(*widget.Entry); ok {
+		if e, ok := o.(*escEntry); ok {
 			out = append(out, e)
 		}
 	}
@@ -40,7 +39,7 @@ func TestDropBundleAsksItsSettings(t *testing.T) {
 			t.Fatalf("the form does not say %q:\n%s", want, text)
 		}
 	}
-	var key, limit, style *widget.Entry
+	var key, limit, style *escEntry
 	for _, e := range h.entries() {
 		switch {
 		case e.Password:

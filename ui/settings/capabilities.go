@@ -8,12 +8,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // capsPage is the Capabilities page: a filter box, import and Resync, the
@@ -27,13 +27,13 @@ type capsPage struct {
 	shown     []*cerebellum.Capability
 	highlight string
 
-	filter  *widget.Entry
+	filter  *escEntry
 	count   *widget.Label
 	list    *widget.List
 	detail  *capDetail
 	banner  *diskBanner
 	result  *codeBlock
-	resultX *widget.Button
+	resultX *escButton
 	results *fyne.Container
 	problem *problemLine
 	imp     *importer
@@ -56,7 +56,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.detail.OnGrant = p.grant
 	p.detail.OnRevoke = p.revoke
 	p.detail.OnRemove = p.confirmRemove
-	p.filter = widget.NewEntry()
+	p.filter = newEntry()
 	p.filter.SetPlaceHolder("Filter by name, description, kind, badge or state")
 	p.filter.OnChanged = func(string) { p.applyFilter() }
 	p.count = widget.NewLabel("")
@@ -80,7 +80,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 		}
 	}
 	p.result = newCodeBlock(env.Copy, 160)
-	p.resultX = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide(); p.relayout() })
+	p.resultX = newButtonWithIcon("", theme.CancelIcon(), func() { p.results.Hide(); p.relayout() })
 	p.resultX.Importance = widget.LowImportance
 	p.results = container.NewBorder(nil, nil, nil, container.NewVBox(p.resultX), p.result)
 	p.results.Hide()
@@ -92,9 +92,9 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.trash = newTrashView(env, p.restore)
 	p.preview = newIndexPreview(env)
 
-	importFile := widget.NewButtonWithIcon("Import file…", theme.FileIcon(), p.imp.PickFile)
-	importFolder := widget.NewButtonWithIcon("Import folder…", theme.FolderOpenIcon(), p.imp.PickFolder)
-	resync := widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
+	importFile := newButtonWithIcon("Import file…", theme.FileIcon(), p.imp.PickFile)
+	importFolder := newButtonWithIcon("Import folder…", theme.FolderOpenIcon(), p.imp.PickFolder)
+	resync := newButtonWithIcon("Resync", theme.ViewRefreshIcon(), p.resync)
 	tools := container.NewHBox(importFile, importFolder, resync)
 	top := container.NewBorder(nil, nil, nil, tools, p.filter)
 	hintText := helpText("Drop SKILL.md files, capability folders, .zip/.skill archives or .mcpb/.dxt MCP bundles anywhere on this page to import them; a collection of skills in one archive or folder offers a checklist.")
@@ -179,12 +179,29 @@ func (p *capsPage) applyFilter() {
 	p.count.SetText(text)
 	p.list.UnselectAll()
 	p.list.Refresh()
-	// Keep the details on the same capability, as it now stands.
-	if name := p.detail.Name(); name != "" {
-		p.detail.Show(p.find(name))
-		if i := p.index(name); i >= 0 {
-			p.selectRow(i)
-		}
+	p.followSelection(q)
+}
+
+// followSelection keeps the details on the capability they show, as it now
+// stands, while the list still holds it. One the filter hid (or that went
+// away) leaves them: the detail of a row nobody can see read as the
+// detail of the rows that show. A filter down to one capability shows
+// that one; otherwise the panel asks for a selection.
+func (p *capsPage) followSelection(q string) {
+	name := p.detail.Name()
+	if i := p.index(name); name != "" && i >= 0 {
+		p.detail.Show(p.shown[i])
+		p.selectRow(i)
+		return
+	}
+	switch {
+	case len(p.shown) == 1 && q != "":
+		p.detail.Show(p.shown[0])
+		p.selectRow(0)
+	case len(p.shown) == 0 && q != "":
+		p.detail.ShowEmpty("No capability matches “" + q + "”.")
+	default:
+		p.detail.ShowEmpty("")
 	}
 }
 
@@ -297,8 +314,9 @@ func (p *capsPage) confirmRemove(name string) {
 	if c := p.find(name); c != nil && c.Kind == cerebellum.KindGuide {
 		what = "Its instructions go away now."
 	}
-	dialog.ShowConfirm("Move "+name+" to the Trash?",
+	confirm.Show("Move "+name+" to the Trash?",
 		what+" You can restore it from the Trash view for 7 days.",
+		"Yes", "No",
 		func(ok bool) {
 			if ok {
 				p.remove(name)
@@ -335,7 +353,7 @@ func (p *capsPage) resync() {
 			}
 			p.banner.Hide()
 			p.problem.Clear()
-			text := diffText(diff)
+			text := diffText(diff, p.failure)
 			switch moved := movedText(before, folders(p.env.Core.Capabilities().List())); {
 			case moved != "" && diff.Empty():
 				text = moved
@@ -407,20 +425,44 @@ func (p *capsPage) onDisk(diff cerebellum.Diff, applied bool, err error) {
 	}
 }
 
-// diffText says what a Resync changed, one line per kind of change.
-func diffText(d cerebellum.Diff) string {
+// failure is why capability name fails to load now ("" when it loads).
+func (p *capsPage) failure(name string) string {
+	c, err := p.env.Core.Capabilities().Get(name)
+	if err != nil || c.State != cerebellum.StateFailed {
+		return ""
+	}
+	return firstLine(c.Error)
+}
+
+// diffText says what a Resync changed, one line per kind of change; an
+// added or changed capability that now fails to load gets a line of its
+// own with the reason (failure says it), since "Changed: calc" read as
+// if calc still worked.
+func diffText(d cerebellum.Diff, failure func(name string) string) string {
 	if d.Empty() {
 		return "Nothing changed on disk since the last Resync."
 	}
 	var b strings.Builder
-	line := func(label string, names []string) {
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "%s: %s\n", label, strings.Join(names, ", "))
+	line := func(label, failedLabel string, names []string) {
+		var fine []string
+		var failed []string
+		for _, n := range names {
+			if why := failure(n); why != "" {
+				failed = append(failed, fmt.Sprintf("%s — %s: %s: %s", label, failedLabel, n, why))
+				continue
+			}
+			fine = append(fine, n)
+		}
+		if len(fine) > 0 {
+			fmt.Fprintf(&b, "%s: %s\n", label, strings.Join(fine, ", "))
+		}
+		for _, f := range failed {
+			b.WriteString(f + "\n")
 		}
 	}
-	line("Added", d.Added)
-	line("Changed", d.Changed)
-	line("Removed", d.Removed)
+	line("Added", "fails to load", d.Added)
+	line("Changed", "now fails", d.Changed)
+	line("Removed", "", d.Removed)
 	return strings.TrimRight(b.String(), "\n")
 }
 

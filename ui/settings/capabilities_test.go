@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -398,6 +397,10 @@ func TestImportOffersReplaceOnAClash(t *testing.T) {
 	if !strings.Contains(h.s.caps.result.Text(), "already installed") {
 		t.Fatalf("the clash is not reported:\n%s", h.s.caps.result.Text())
 	}
+	// The question names the capability it would replace.
+	if text := h.screenText(); !strings.Contains(text, "Replace zipped?") || !strings.Contains(text, "zipped is installed already") {
+		t.Errorf("the Replace dialog does not name zipped:\n%s", text)
+	}
 	h.tap("No")
 	if c, _ := h.core.Capabilities().Get("zipped"); strings.Contains(c.Description(), "second version") {
 		t.Fatal("replaced although the user said No")
@@ -425,9 +428,9 @@ func TestDropCollectionOffersChecklist(t *testing.T) {
 	}
 	h.s.HandleDrop([]fyne.URI{storage.NewFileURI(coll)})
 
-	checks := map[string]*widget.Check{}
+	checks := map[string]*escCheck{}
 	for _, o := range h.onScreen() {
-		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, " file") {
+		if c, ok := o.(*escCheck); ok && strings.Contains(c.Text, " file") {
 			checks[strings.Fields(c.Text)[0]] = c
 		}
 	}

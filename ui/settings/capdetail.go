@@ -39,7 +39,7 @@ type capDetail struct {
 	tools   *widget.Label
 	perms   *fyne.Container
 	where   *widget.Label
-	remove  *widget.Button
+	remove  *escButton
 	empty   *widget.Label
 	body    *fyne.Container
 	obj     fyne.CanvasObject
@@ -63,13 +63,13 @@ func newCapDetail(copy func(string)) *capDetail {
 	d.where = widget.NewLabel("")
 	d.where.Wrapping = fyne.TextWrapBreak
 	d.where.SizeName = theme.SizeNameCaptionText // the same size as helpText
-	d.remove = widget.NewButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
+	d.remove = newButtonWithIcon("Move to Trash", theme.DeleteIcon(), func() {
 		if d.OnRemove != nil {
 			d.OnRemove(d.name)
 		}
 	})
 	d.remove.Importance = widget.DangerImportance
-	d.empty = widget.NewLabel("Select a capability to see its tools, permissions and state.")
+	d.empty = widget.NewLabel(selectCapability)
 	d.empty.Wrapping = fyne.TextWrapWord
 	d.body = container.NewVBox(d.title, d.meta, d.desc, d.state, d.failure,
 		widget.NewSeparator(), d.tools, d.perms, d.sandbox, d.where, container.NewHBox(d.remove))
@@ -95,12 +95,32 @@ func (d *capDetail) SetSecrets(b *secretsBox) {
 // Name is the capability shown ("" for none).
 func (d *capDetail) Name() string { return d.name }
 
+// selectCapability is what the panel says with nothing selected.
+const selectCapability = "Select a capability to see its tools, permissions and state."
+
+// ShowEmpty clears the panel, saying why ("" for nothing selected).
+func (d *capDetail) ShowEmpty(why string) {
+	if why == "" {
+		why = selectCapability
+	}
+	d.name = ""
+	d.body.Hide()
+	d.empty.SetText(why)
+	d.empty.Show()
+}
+
+// Empty is what the cleared panel says ("" while it shows a capability).
+func (d *capDetail) Empty() string {
+	if d.name != "" {
+		return ""
+	}
+	return d.empty.Text
+}
+
 // Show fills the panel with c (nil: nothing selected).
 func (d *capDetail) Show(c *cerebellum.Capability) {
 	if c == nil {
-		d.name = ""
-		d.body.Hide()
-		d.empty.Show()
+		d.ShowEmpty("")
 		return
 	}
 	d.empty.Hide()
@@ -240,15 +260,15 @@ func (d *capDetail) showPermissions(c *cerebellum.Capability) {
 			label += " (" + strings.Join(scope, ", ") + ")"
 		}
 		status := widget.NewLabel("not granted")
-		var btn *widget.Button
+		var btn *escButton
 		perm := p
 		if granted[p] {
 			status.SetText("granted")
 			status.Importance = widget.SuccessImportance
-			btn = widget.NewButton("Revoke "+p, func() { d.OnRevoke(name, perm) })
+			btn = newButton("Revoke "+p, func() { d.OnRevoke(name, perm) })
 		} else {
 			status.Importance = widget.WarningImportance
-			btn = widget.NewButton("Grant "+p, func() { d.OnGrant(name, perm) })
+			btn = newButton("Grant "+p, func() { d.OnGrant(name, perm) })
 			btn.Importance = widget.HighImportance
 		}
 		text := widget.NewLabel(label)

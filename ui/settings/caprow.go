@@ -26,11 +26,11 @@ type capRow struct {
 	OnRemove func(name string)
 
 	name    string
-	enabled *widget.Check
+	enabled *escCheck
 	title   *widget.Label
 	meta    *widget.Label
 	state   *widget.Label
-	trash   *widget.Button
+	trash   *escButton
 	marker  *canvas.Rectangle
 	content *fyne.Container
 }
@@ -39,14 +39,14 @@ var _ fyne.Widget = (*capRow)(nil)
 
 func newCapRow() *capRow {
 	r := &capRow{}
-	r.enabled = widget.NewCheck("", nil)
+	r.enabled = newCheck("", nil)
 	r.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.meta = widget.NewLabel("")
 	r.meta.SizeName = theme.SizeNameCaptionText
 	r.meta.Truncation = fyne.TextTruncateEllipsis
 	r.state = widget.NewLabel("")
-	r.trash = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	r.trash = newButtonWithIcon("", theme.DeleteIcon(), func() {
 		if r.OnRemove != nil {
 			r.OnRemove(r.name)
 		}

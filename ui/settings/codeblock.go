@@ -19,7 +19,7 @@ type codeBlock struct {
 
 	copy  func(string)
 	text  *widget.Label
-	btn   *widget.Button
+	btn   *escButton
 	title *widget.Label
 	// maxHeight bounds the block; longer text scrolls inside it.
 	maxHeight float32
@@ -40,7 +40,7 @@ func newCodeBlock(copy func(string), maxHeight float32) *codeBlock {
 	// a source snippet whole so the caret stays under its column.
 	b.text.Wrapping = fyne.TextWrapOff
 	b.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	b.btn = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	b.btn = newButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		if b.copy != nil {
 			b.copy(b.raw)
 		}

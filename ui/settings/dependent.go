@@ -56,9 +56,9 @@ type fieldSpec struct {
 // depField is a built control with its error line.
 type depField struct {
 	spec  fieldSpec
-	entry *widget.Entry
-	check *widget.Check
-	pick  *widget.Button
+	entry *escEntry
+	check *escCheck
+	pick  *escButton
 	err   *widget.Label
 	// loaded is the value as the core has it; seen once it has been read.
 	loaded string
@@ -77,10 +77,10 @@ type dependentPage struct {
 	state    depState
 	headline *widget.Label
 	failure  *codeBlock
-	open     *widget.Button
+	open     *escButton
 	banner   *fyne.Container
 	fields   []*depField
-	save     *widget.Button
+	save     *escButton
 	outcome  *problemLine
 	page     *pageScroll
 	obj      fyne.CanvasObject
@@ -94,7 +94,7 @@ func newDependentPage(env *bridge.Env, name, intro string, specs []fieldSpec, sh
 	p.headline.Wrapping = fyne.TextWrapWord
 	p.headline.Importance = widget.WarningImportance
 	p.failure = newCodeBlock(env.Copy, 220)
-	p.open = widget.NewButtonWithIcon("Open "+name+" on the Capabilities page", theme.NavigateNextIcon(), func() {
+	p.open = newButtonWithIcon("Open "+name+" on the Capabilities page", theme.NavigateNextIcon(), func() {
 		p.show(hint.PageCapabilities, p.name)
 	})
 	p.open.Importance = widget.HighImportance
@@ -119,7 +119,7 @@ func newDependentPage(env *bridge.Env, name, intro string, specs []fieldSpec, sh
 		}
 		form.Append(s.Label, box)
 	}
-	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
+	p.save = newButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
 	p.save.Importance = widget.HighImportance
 	p.outcome = newProblemLine(env.Show)
 	p.page = newPageScroll(container.NewVBox(about, p.banner, form,
@@ -138,15 +138,15 @@ func (p *dependentPage) build(s fieldSpec) *depField {
 	f.err.Hide()
 	switch s.Kind {
 	case kindBool:
-		f.check = widget.NewCheck("Allowed", nil)
+		f.check = newCheck("Allowed", nil)
 	case kindList:
-		f.entry = widget.NewMultiLineEntry()
+		f.entry = newMultiLineEntry()
 		f.entry.SetMinRowsVisible(4)
 	default:
-		f.entry = widget.NewEntry()
+		f.entry = newEntry()
 	}
 	if s.Kind == kindFolder {
-		f.pick = widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
+		f.pick = newButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
 			dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 				if err == nil && l != nil && l.Scheme() == "file" {
 					f.entry.SetText(l.Path())
@@ -276,11 +276,11 @@ func (p *dependentPage) setInert(inert bool) {
 
 func isNil(w fyne.Disableable) bool {
 	switch v := w.(type) {
-	case *widget.Entry:
+	case *escEntry:
 		return v == nil
-	case *widget.Check:
+	case *escCheck:
 		return v == nil
-	case *widget.Button:
+	case *escButton:
 		return v == nil
 	}
 	return w == nil

@@ -16,7 +16,7 @@ import (
 // with autoResync).
 type diskBanner struct {
 	text   *widget.Label
-	resync *widget.Button
+	resync *escButton
 	box    *fyne.Container
 	// changed, when set, is told the banner showed or went.
 	changed func()
@@ -30,9 +30,9 @@ func newDiskBanner(resync func()) *diskBanner {
 	b := &diskBanner{}
 	b.text = widget.NewLabel("")
 	b.text.Wrapping = fyne.TextWrapWord
-	b.resync = widget.NewButtonWithIcon("Resync", theme.ViewRefreshIcon(), resync)
+	b.resync = newButtonWithIcon("Resync", theme.ViewRefreshIcon(), resync)
 	b.resync.Importance = widget.HighImportance
-	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { b.Hide() })
+	dismiss := newButtonWithIcon("", theme.CancelIcon(), func() { b.Hide() })
 	dismiss.Importance = widget.LowImportance
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHover))
 	bg.CornerRadius = theme.InputRadiusSize()

@@ -55,7 +55,7 @@ type FirstRun struct {
 	// choices are the radio groups of the servers found, by server, with
 	// their labels' model IDs.
 	choices map[*widget.RadioGroup]serverChoice
-	start   *widget.Button
+	start   *escButton
 	picked  serverChoice
 	model   string
 	done    bool
@@ -83,7 +83,7 @@ func NewFirstRun(env *bridge.Env, find ServerFinder) *FirstRun {
 	f.outcome = newProblemLine(env.Show)
 	f.pull = newPullPanel(env)
 	f.setup = newSetupPage(env, f.finish, f.Start)
-	skip := widget.NewButton("Skip: set it up later on the Model page", func() { f.finish() })
+	skip := newButton("Skip: set it up later on the Model page", func() { f.finish() })
 	skip.Importance = widget.LowImportance
 	f.page = newPageScroll(container.NewVBox(f.title, f.intro, f.body, f.pull.Object(), f.outcome.Object(),
 		container.NewHBox(skip)))
@@ -128,14 +128,14 @@ func (f *FirstRun) found(servers []assistant.LocalServer) {
 		return
 	}
 	f.intro.SetText("Wrasse found a model server on this computer. Pick the model to chat with; one that uses tools lets the assistant act (read files, run commands, search the web).")
-	f.start = widget.NewButtonWithIcon("", theme.ConfirmIcon(), f.useChoice)
+	f.start = newButtonWithIcon("", theme.ConfirmIcon(), f.useChoice)
 	f.start.Importance = widget.HighImportance
 	first := true
 	for _, s := range servers {
 		f.body.Add(f.serverCard(s, first))
 		first = false
 	}
-	other := widget.NewButton("Other choices (a cloud provider, another server)…", func() {
+	other := newButton("Other choices (a cloud provider, another server)…", func() {
 		f.body.Objects = []fyne.CanvasObject{f.setup.Object()}
 		f.body.Refresh()
 		f.page.Relayout()
@@ -223,7 +223,7 @@ func (f *FirstRun) downloads(s assistant.LocalServer) fyne.CanvasObject {
 	text.Wrapping = fyne.TextWrapWord
 	row := container.NewHBox()
 	for _, name := range assistant.SuggestedModels {
-		row.Add(widget.NewButtonWithIcon("Download "+name, theme.DownloadIcon(), func() { f.download(s, name) }))
+		row.Add(newButtonWithIcon("Download "+name, theme.DownloadIcon(), func() { f.download(s, name) }))
 	}
 	return container.NewVBox(text, row)
 }

@@ -88,6 +88,8 @@ func (h *firstRunHarness) screen() string {
 			}
 		case *widget.Button:
 			b.WriteString("[" + w.Text + "]\n")
+		case *escButton:
+			b.WriteString("[" + w.Text + "]\n")
 		case *widget.Hyperlink:
 			b.WriteString(w.Text + "\n")
 		}
@@ -98,7 +100,7 @@ func (h *firstRunHarness) screen() string {
 func (h *firstRunHarness) tap(text string) {
 	h.t.Helper()
 	for _, o := range visible(h.win.Canvas().Content()) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := asButton(o); ok && b.Text == text {
 			if b.Disabled() {
 				h.t.Fatalf("button %q is disabled", text)
 			}

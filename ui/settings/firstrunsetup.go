@@ -47,13 +47,13 @@ var cloudChoices = []cloudChoice{
 type setupPage struct {
 	env    *bridge.Env
 	done   func()
-	choice *widget.Select
-	base   *widget.Entry
-	model  *widget.Entry
-	key    *widget.Entry
+	choice *escSelect
+	base   *escEntry
+	model  *escEntry
+	key    *escEntry
 	keyRow *fyne.Container
-	test   *widget.Button
-	save   *widget.Button
+	test   *escButton
+	save   *escButton
 	out    *problemLine
 	obj    fyne.CanvasObject
 }
@@ -66,7 +66,7 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	local.Wrapping = fyne.TextWrapWord
 	link := widget.NewHyperlink("ollama.com/download", ollamaDownload)
 	link.OnTapped = func() { env.OpenURL(ollamaDownload) }
-	again := widget.NewButtonWithIcon("Look again", theme.ViewRefreshIcon(), lookAgain)
+	again := newButtonWithIcon("Look again", theme.ViewRefreshIcon(), lookAgain)
 	left := section("Run models on this computer", container.NewVBox(local, link, container.NewHBox(again)))
 
 	// A service with its key.
@@ -74,14 +74,14 @@ func newSetupPage(env *bridge.Env, done, lookAgain func()) *setupPage {
 	for i, c := range cloudChoices {
 		names[i] = c.Name
 	}
-	s.base = widget.NewEntry()
-	s.model = widget.NewEntry()
+	s.base = newEntry()
+	s.model = newEntry()
 	s.model.SetPlaceHolder("the model's name, as the server lists it")
-	s.key = widget.NewPasswordEntry()
+	s.key = newPasswordEntry()
 	s.key.SetPlaceHolder("paste the API key")
-	s.choice = widget.NewSelect(names, func(string) { s.chosen() })
-	s.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
-	s.save = widget.NewButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
+	s.choice = newSelect(names, func(string) { s.chosen() })
+	s.test = newButtonWithIcon("Test", theme.MediaPlayIcon(), s.Test)
+	s.save = newButtonWithIcon("Save and start", theme.ConfirmIcon(), s.Save)
 	s.save.Importance = widget.HighImportance
 	s.out = newProblemLine(env.Show)
 	s.keyRow = container.NewVBox(widget.NewLabel("API key"), s.key, helpText("Kept in Wrasse's secrets and sent only to this base URL's host."))

@@ -40,7 +40,7 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 	p.list = widget.NewList(
 		func() int { return len(p.folders) },
 		func() fyne.CanvasObject {
-			rm := widget.NewButtonWithIcon("Remove", theme.ContentRemoveIcon(), nil)
+			rm := newButtonWithIcon("Remove", theme.ContentRemoveIcon(), nil)
 			return container.NewBorder(nil, nil, widget.NewIcon(theme.FolderIcon()), rm, widget.NewLabel(""))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -50,7 +50,7 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 			f := p.folders[id]
 			c := o.(*fyne.Container)
 			label := c.Objects[0].(*widget.Label)
-			rm := c.Objects[2].(*widget.Button)
+			rm := c.Objects[2].(*escButton)
 			text := f
 			if f == p.env.Core.HomeFolder() {
 				text += "  (your whole home folder)"
@@ -58,7 +58,7 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 			label.SetText(text)
 			rm.OnTapped = func() { p.Remove(f) }
 		})
-	add := widget.NewButtonWithIcon("Add folder…", theme.ContentAddIcon(), func() {
+	add := newButtonWithIcon("Add folder…", theme.ContentAddIcon(), func() {
 		dialog.NewFolderOpen(p.FolderPicked, env.Window).Show()
 	})
 	add.Importance = widget.HighImportance
@@ -83,7 +83,7 @@ func (p *foldersPage) Refresh() {
 	if s := p.env.Core.SuggestedFolders(); len(s) > 0 {
 		p.common.Add(widget.NewLabel("Common folders:"))
 		for _, f := range s {
-			b := widget.NewButtonWithIcon(p.short(f), theme.ContentAddIcon(), func() { p.Add(f) })
+			b := newButtonWithIcon(p.short(f), theme.ContentAddIcon(), func() { p.Add(f) })
 			p.common.Add(b)
 		}
 	}

@@ -32,7 +32,7 @@ func withHome(t *testing.T) string {
 func (p *foldersPage) button(t *testing.T, text string) *widget.Button {
 	t.Helper()
 	for _, o := range p.common.Objects {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := asButton(o); ok && b.Text == text {
 			return b
 		}
 	}
@@ -65,7 +65,7 @@ func TestFoldersAddAndRemove(t *testing.T) {
 	}
 	// Offered no more once granted; the next one adds to the first.
 	for _, o := range p.common.Objects {
-		if b, ok := o.(*widget.Button); ok && b.Text == "~"+sep+"Documents" {
+		if b, ok := asButton(o); ok && b.Text == "~"+sep+"Documents" {
 			t.Error("Documents is still offered once granted")
 		}
 	}
@@ -93,7 +93,7 @@ func TestFoldersAddAndRemove(t *testing.T) {
 	}
 	// The whole home folder: only by hand, and the page warns.
 	for _, o := range p.common.Objects {
-		if b, ok := o.(*widget.Button); ok && b.Text == home {
+		if b, ok := asButton(o); ok && b.Text == home {
 			t.Error("the home folder is offered as a common folder")
 		}
 	}

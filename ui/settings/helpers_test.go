@@ -151,7 +151,7 @@ func (h *harness) onScreen() []fyne.CanvasObject {
 func (h *harness) button(text string) *widget.Button {
 	h.t.Helper()
 	for _, o := range h.onScreen() {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := asButton(o); ok && b.Text == text {
 			return b
 		}
 	}
@@ -207,7 +207,7 @@ func (h *harness) state(name string) string {
 
 // tapCheck taps a check box in its box (a tap elsewhere in a tall row
 // does nothing, as in the real window).
-func tapCheck(c *widget.Check) {
+func tapCheck(c *escCheck) {
 	m := c.MinSize()
 	test.TapAt(c, fyne.NewPos(m.Height/2, c.Size().Height/2))
 }

@@ -14,9 +14,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/commalist"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"github.com/wrasse-app/wrasse/cerebellum/stage"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // importer installs capabilities from the file picker, the folder picker
@@ -107,7 +110,7 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 		im.started()
 	}
 	im.env.Go(func() {
-		var parts, clashes []string
+		var parts, clashes, clashNames []string
 		var colls []collectionDrop
 		ok, failed := 0, 0
 		for _, p := range paths {
@@ -123,6 +126,7 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 				parts = append(parts, rejectedText(p, err))
 				if errors.Is(err, cerebellum.ErrExists) {
 					clashes = append(clashes, p)
+					clashNames = append(clashNames, installedName(p, err))
 				}
 				continue
 			}
@@ -140,7 +144,7 @@ func (im *importer) install(paths, skipped []string, replace bool) {
 				im.show(title, text)
 			}
 			if len(clashes) > 0 {
-				im.offerReplace(clashes)
+				im.offerReplace(clashes, clashNames)
 			}
 			im.offerCollections(colls)
 		})
@@ -161,11 +165,11 @@ func (im *importer) offerCollections(colls []collectionDrop) {
 		return
 	}
 	cd, rest := colls[0], colls[1:]
-	checks := make([]*widget.Check, len(cd.c.Skills))
+	checks := make([]*escCheck, len(cd.c.Skills))
 	items := container.NewVBox()
 	for i, f := range cd.c.Skills {
 		label := fmt.Sprintf("%s (%s)", f.Name, plural(f.Files, "file", "files"))
-		checks[i] = widget.NewCheck(label, nil)
+		checks[i] = newCheck(label, nil)
 		checks[i].SetChecked(f.Problem == nil)
 		items.Add(checks[i])
 		if f.Problem != nil {
@@ -247,10 +251,11 @@ func (im *importer) offerCollectionReplace(path string, roots, names []string, n
 	if len(names) == 1 {
 		them = "it"
 	}
-	dialog.ShowConfirm("Replace the installed version?",
+	confirm.Show("Replace "+commalist.Prose(names)+"?",
 		fmt.Sprintf("%s holds %s, already installed. Replace %s with the version in the collection? "+
 			"The installed one stays until the new one has validated.",
 			filepath.Base(path), strings.Join(names, ", "), them),
+		"Yes", "No",
 		func(yes bool) {
 			if yes {
 				im.installCollection(path, roots, true, next)
@@ -260,17 +265,27 @@ func (im *importer) offerCollectionReplace(path string, roots, names []string, n
 		}, im.env.Window)
 }
 
-// offerReplace asks whether inputs whose capability is already installed
-// should replace it. The installed version stays until the new one has
-// validated, so saying yes loses nothing if the new one is broken.
-func (im *importer) offerReplace(paths []string) {
-	what := "a capability that is already installed"
-	if len(paths) > 1 {
-		what = fmt.Sprintf("%d capabilities that are already installed", len(paths))
+// installedName is the installed capability an import clashed with, as
+// the core's hint names it; the input's file name when it does not.
+func installedName(path string, err error) string {
+	if h, ok := hint.Of(err); ok && h.Target != "" {
+		return h.Target
 	}
-	dialog.ShowConfirm("Replace the installed version?",
-		"This import holds "+what+". Replace it with the version you imported? "+
-			"The installed one stays until the new one has validated.",
+	return filepath.Base(path)
+}
+
+// offerReplace asks whether inputs whose capability (names, one per
+// input) is already installed should replace it, naming each. The
+// installed version stays until the new one has validated, so saying yes
+// loses nothing if the new one is broken.
+func (im *importer) offerReplace(paths, names []string) {
+	what := names[0] + " is installed already. Replace it with the version you imported?"
+	if len(names) > 1 {
+		what = commalist.Prose(names) + " are installed already. Replace them with the versions you imported?"
+	}
+	confirm.Show("Replace "+commalist.Prose(names)+"?",
+		what+" The installed one stays until the new one has validated.",
+		"Yes", "No",
 		func(yes bool) {
 			if yes {
 				im.install(paths, nil, true)

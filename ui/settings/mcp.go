@@ -18,6 +18,7 @@ import (
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // mcpName is the built-in capability MCP servers need.
@@ -45,20 +46,27 @@ type mcpPage struct {
 	depErr   *codeBlock
 	banner   *fyne.Container
 
-	names    []string
-	list     *widget.List
-	addShow  *widget.Button
+	names []string
+	list  *widget.List
+	// tested is each server's last Test in this window: "" when it
+	// connected, else the first line of why not. The core keeps no record
+	// of a Test, and a row saying "ok" under a failed Test was a lie.
+	tested map[string]string
+	// turnOn switches the mcp capability on (shown while it is off).
+	turnOn   *escButton
+	turnOnD  *escButton
+	addShow  *escButton
 	importer *mcpImporter
-	importB  *widget.Button
+	importB  *escButton
 	selected string
 
 	title   *widget.Label
 	status  *widget.Label
 	launch  *codeBlock
-	test    *widget.Button
-	enable  *widget.Button
-	disable *widget.Button
-	remove  *widget.Button
+	test    *escButton
+	enable  *escButton
+	disable *escButton
+	remove  *escButton
 	outcome *problemLine
 	failure *codeBlock
 	secrets *secretsBox // what it may use, with Assign and Withdraw
@@ -68,11 +76,11 @@ type mcpPage struct {
 	logs *logBox
 	// network is the server's network switch; sandbox says what the
 	// kernel enforces on it.
-	network *widget.Check
+	network *escCheck
 	sandbox *widget.Label
 	toolsHd *widget.Label
 	tools   *fyne.Container
-	rules   map[string]*widget.Select
+	rules   map[string]*escSelect
 	empty   *widget.Label
 	detail  *fyne.Container
 
@@ -82,19 +90,22 @@ type mcpPage struct {
 }
 
 func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
-	p := &mcpPage{env: env, show: show, dep: &dependentPage{env: env, name: mcpName}, rules: map[string]*widget.Select{}}
+	p := &mcpPage{env: env, show: show, dep: &dependentPage{env: env, name: mcpName}, rules: map[string]*escSelect{}, tested: map[string]string{}}
 	about := widget.NewLabel("Model Context Protocol servers give the assistant their tools. Each is a capability: its tools are found by tool_search and called through the safety gate; a read-only tool runs, any other asks the first time in a chat.")
 	about.Wrapping = fyne.TextWrapWord
 	p.headline = widget.NewLabel("")
 	p.headline.Wrapping = fyne.TextWrapWord
 	p.headline.Importance = widget.WarningImportance
 	p.depErr = newCodeBlock(env.Copy, 200)
-	open := widget.NewButtonWithIcon("Open mcp on the Capabilities page", theme.NavigateNextIcon(), func() {
+	open := newButtonWithIcon("Open mcp on the Capabilities page", theme.NavigateNextIcon(), func() {
 		p.show(hint.PageCapabilities, mcpName)
 	})
-	open.Importance = widget.HighImportance
+	p.turnOn = newButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
+	p.turnOn.Importance = widget.HighImportance
+	p.turnOnD = newButtonWithIcon("Turn mcp on", theme.ConfirmIcon(), p.TurnOnMCP)
+	p.turnOnD.Importance = widget.HighImportance
 	p.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, p.headline),
-		p.depErr, container.NewHBox(open), widget.NewSeparator())
+		p.depErr, container.NewHBox(p.turnOn, open), widget.NewSeparator())
 
 	p.list = widget.NewList(func() int { return len(p.names) },
 		func() fyne.CanvasObject {
@@ -104,28 +115,33 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Label).SetText(p.names[i])
 			st := row.Objects[1].(*widget.Label)
-			st.SetText(p.stateWord(p.names[i]))
+			v := p.serverState(p.names[i])
+			st.Importance = v.importance
+			st.SetText(v.word)
 		})
 	p.list.OnSelected = func(i widget.ListItemID) {
 		if i >= 0 && i < len(p.names) {
 			p.Select(p.names[i])
 		}
 	}
-	p.addShow = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
+	p.addShow = newButtonWithIcon("Add server…", theme.ContentAddIcon(), p.ShowForm)
 	p.importer = newMCPImporter(env, p.refresh)
-	p.importB = widget.NewButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
-	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB)), nil, nil, p.list)
+	p.importB = newButtonWithIcon(mcpImportLabel, theme.DownloadIcon(), p.importer.Show)
+	// The import button's words stay short (the page must fit the window
+	// it opens in); the apps it reads are said under it, wrapped.
+	left := container.NewBorder(nil, container.NewVBox(container.NewHBox(p.addShow), container.NewHBox(p.importB),
+		helpText("Reads the MCP servers Claude Desktop, Cursor or VS Code have configured.")), nil, nil, p.list)
 
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
 	p.launch = newCodeBlock(env.Copy, 160)
-	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
-	p.enable = widget.NewButtonWithIcon("Enable…", theme.ConfirmIcon(), p.Enable)
+	p.test = newButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
+	p.enable = newButtonWithIcon("Enable…", theme.ConfirmIcon(), p.Enable)
 	p.enable.Importance = widget.HighImportance
-	p.disable = widget.NewButtonWithIcon("Disable", theme.CancelIcon(), p.Disable)
-	p.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), p.Remove)
+	p.disable = newButtonWithIcon("Disable", theme.CancelIcon(), p.Disable)
+	p.remove = newButtonWithIcon("Remove…", theme.DeleteIcon(), p.Remove)
 	p.remove.Importance = widget.DangerImportance
 	p.outcome = newProblemLine(env.Show)
 	p.failure = newCodeBlock(env.Copy, 240)
@@ -137,15 +153,16 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.secrets = newSecretsBox(env, p.outcome)
 	p.signIn = newSignInBox(env, p.outcome, func() { p.list.Refresh() })
 	p.logs = newLogBox(env, p.outcome)
-	p.network = widget.NewCheck("Network: the server may reach the internet (most talk to an API)", nil)
+	p.network = newCheck("Network: it may reach the internet", nil)
 	p.sandbox = widget.NewLabel("")
 	p.sandbox.Wrapping = fyne.TextWrapWord
 	p.detail = container.NewVBox(p.title, p.status, p.launch, p.network, p.sandbox,
-		container.NewHBox(p.test, p.enable, p.disable, p.remove), p.signIn.Object(), p.outcome.Object(), p.failure,
+		container.NewHBox(p.turnOnD, p.test, p.enable, p.disable, p.remove), p.signIn.Object(), p.outcome.Object(), p.failure,
 		p.secrets.Object(), widget.NewSeparator(), p.toolsHd, p.tools, p.logs.Object())
 
 	p.form = newMCPForm(env)
 	p.form.OnAdded = func(name string) {
+		delete(p.tested, name) // a new server of an old name is untested
 		p.refresh()
 		p.Select(name)
 		p.outcome.OK("Added " + name + ", enabled. Test it to see its tools.")
@@ -227,20 +244,83 @@ func (p *mcpPage) checkDep() depState {
 		p.depErr.Show()
 	}
 	p.banner.Hidden = state == depOK
+	p.turnOn.Hidden = state != depOff
 	p.banner.Refresh()
 	return state
 }
 
-// stateWord is a server's state for its row.
-func (p *mcpPage) stateWord(name string) string {
+// serverView is how a server stands, said once for its row and its
+// detail so the two agree: the row's word, the detail's sentence and the
+// colour of both.
+type serverView struct {
+	word       string
+	status     string
+	importance widget.Importance
+	// lapsed: on, but a file its command runs changed since it was
+	// approved, so it does not start until approved again.
+	lapsed bool
+}
+
+// serverState says how server name stands, from the most telling fact
+// down: its capability's own state, the mcp capability it needs, whether
+// it runs, the last Test in this window, the last start.
+func (p *mcpPage) serverState(name string) serverView {
 	c, err := p.env.Core.Capabilities().Get(name)
 	if err != nil {
-		return ""
+		return serverView{}
 	}
-	if st, err := p.env.Core.MCPStatus(name); err == nil && st.State == cerebellum.RuntimeRunning {
-		return "running"
+	switch c.State {
+	case cerebellum.StateDisabled:
+		v := serverView{word: "off", importance: widget.WarningImportance,
+			status: "Switched off. Read what it runs before enabling it: it runs on your computer with your permissions."}
+		if c.Unapproved != "" {
+			v.status = "Off until you enable it: " + c.Unapproved + ". Read what it runs first."
+		}
+		return v
+	case cerebellum.StateFailed:
+		return serverView{word: "failed", importance: widget.DangerImportance, status: "Failed: " + firstLine(c.Error)}
 	}
-	return string(c.State)
+	switch p.state {
+	case depOff:
+		return serverView{word: "won't start", importance: widget.WarningImportance,
+			status: "Enabled, but it won't start: the mcp capability is switched off, and no MCP server starts until it is on again (Turn mcp on)."}
+	case depMissing:
+		return serverView{word: "won't start", importance: widget.WarningImportance,
+			status: "Enabled, but it won't start: the mcp capability is missing from this workspace. Restore it from the Trash on the Capabilities page."}
+	case depFailed:
+		return serverView{word: "won't start", importance: widget.WarningImportance,
+			status: "Enabled, but it won't start: the mcp capability failed to load (see above)."}
+	}
+	st, stErr := p.env.Core.MCPStatus(name)
+	if stErr == nil && st.State == cerebellum.RuntimeRunning {
+		return serverView{word: "running", importance: widget.SuccessImportance, status: "Running: the assistant is using it now; it stops when idle."}
+	}
+	if why, ok := p.tested[name]; ok && why != "" {
+		return serverView{word: "test failed", importance: widget.DangerImportance,
+			status: "Enabled, but its last Test failed: " + why + ". The assistant's calls to it will fail the same way until that is fixed; Test again after."}
+	}
+	if stErr == nil && st.Error != "" {
+		if strings.Contains(st.Error, mcp.ErrNotApproved.Error()) {
+			return serverView{word: "needs approval", importance: widget.WarningImportance, lapsed: true,
+				status: "Enabled, but it does not start: " + firstLine(st.Error) + " (Enable…)."}
+		}
+		word := "start failed"
+		if st.State == cerebellum.RuntimeCrashed {
+			word = "crashed"
+		}
+		return serverView{word: word, importance: widget.DangerImportance, status: "Enabled; its last start failed: " + firstLine(st.Error)}
+	}
+	if why, ok := p.tested[name]; ok && why == "" {
+		return serverView{word: "ok", importance: widget.SuccessImportance,
+			status: "Enabled, and its last Test connected. It starts when the assistant first uses it and stops when idle."}
+	}
+	return serverView{word: "enabled", importance: widget.MediumImportance,
+		status: "Enabled, not tested yet: it starts when the assistant first uses it and stops when idle. Test shows that it connects."}
+}
+
+// TurnOnMCP switches the mcp capability on: the servers can start again.
+func (p *mcpPage) TurnOnMCP() {
+	p.run(func(core *assistant.App) error { return core.Enable(mcpName, nil) }, "The mcp capability is on: MCP servers start when the assistant uses them.")
 }
 
 // ShowForm shows the add form in place of the selected server.
@@ -285,35 +365,16 @@ func (p *mcpPage) showDetail() {
 	p.title.SetText(c.Name)
 	p.launch.Set("It runs", c.Launch())
 	off := c.State == cerebellum.StateDisabled
-	// lapsed: on, but a file its command runs changed since it was
-	// approved, so it does not start until approved again.
-	lapsed := false
-	switch c.State {
-	case cerebellum.StateDisabled:
-		p.status.Importance = widget.WarningImportance
-		p.status.SetText("Switched off. Read what it runs before enabling it: it runs on your computer with your permissions.")
-		if c.Unapproved != "" {
-			p.status.SetText("Off until you enable it: " + c.Unapproved + ". Read what it runs first.")
-		}
-	case cerebellum.StateFailed:
-		p.status.Importance = widget.DangerImportance
-		p.status.SetText("Failed: " + firstLine(c.Error))
-	default:
-		p.status.Importance = widget.SuccessImportance
-		p.status.SetText("Enabled. It starts when the assistant first uses it and stops when idle.")
-		if st, err := p.env.Core.MCPStatus(c.Name); err == nil && st.Error != "" {
-			p.status.Importance = widget.WarningImportance
-			p.status.SetText("Enabled; its last start failed: " + firstLine(st.Error))
-			if lapsed = strings.Contains(st.Error, mcp.ErrNotApproved.Error()); lapsed {
-				p.status.SetText("Enabled, but it does not start: " + firstLine(st.Error) + " (Enable…).")
-			}
-		}
-	}
+	v := p.serverState(c.Name)
+	lapsed := v.lapsed
+	p.status.Importance = v.importance
+	p.status.SetText(v.status)
 	p.status.Refresh()
+	p.turnOnD.Hidden = p.state != depOff || off
 	p.showSandbox(c)
 	p.enable.Hidden, p.disable.Hidden = !off && !lapsed, off
 	ok := p.state == depOK
-	for _, b := range []*widget.Button{p.test, p.enable, p.disable} {
+	for _, b := range []*escButton{p.test, p.enable, p.disable} {
 		if ok {
 			b.Enable()
 		} else {
@@ -378,7 +439,7 @@ func (p *mcpPage) loadTools() {
 // showTools lists the tools with their annotations and the rule for each.
 func (p *mcpPage) showTools(rep assistant.MCPReport) {
 	p.tools.RemoveAll()
-	p.rules = map[string]*widget.Select{}
+	p.rules = map[string]*escSelect{}
 	switch {
 	case rep.Elapsed > 0 && rep.Listed.IsZero():
 		p.toolsHd.SetText(fmt.Sprintf("Tools: %d, just listed", len(rep.Tools)))
@@ -394,7 +455,7 @@ func (p *mcpPage) showTools(rep assistant.MCPReport) {
 		notes.SizeName = theme.SizeNameCaptionText
 		desc := widget.NewLabel(cerebellum.OneLine(t.Description, 160))
 		desc.Wrapping = fyne.TextWrapWord
-		rule := widget.NewSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
+		rule := newSelect([]string{ruleAsk, ruleAlways, ruleNever}, nil)
 		// A select is as wide as its placeholder, which never shows here:
 		// the widest rule, so none is cut short ("As annotat…").
 		rule.PlaceHolder = widestRule()
@@ -519,7 +580,7 @@ func (p *mcpPage) Disable() {
 // Remove moves the selected server to the trash, once confirmed.
 func (p *mcpPage) Remove() {
 	name := p.selected
-	dialog.NewConfirm("Remove "+name+"?", "Move the MCP server "+name+" to the Trash? It can be restored for 7 days from the Capabilities page.", func(ok bool) {
+	confirm.New("Remove "+name+"?", "Move the MCP server "+name+" to the Trash? It can be restored for 7 days from the Capabilities page.", "Yes", "No", func(ok bool) {
 		if !ok {
 			return
 		}
@@ -531,6 +592,7 @@ func (p *mcpPage) Remove() {
 					p.outcome.Error(err)
 					return
 				}
+				delete(p.tested, name)
 				p.refresh()
 				p.Select("")
 			})
@@ -595,9 +657,16 @@ func (p *mcpPage) runTest(shown string) {
 		rep, err := test(ctx, name)
 		p.env.Do(func() {
 			p.test.Enable()
+			if err != nil {
+				p.tested[name] = firstLine(err.Error())
+			} else {
+				p.tested[name] = ""
+			}
+			p.list.Refresh()
 			if p.selected != name {
 				return
 			}
+			p.showDetail()
 			if err != nil {
 				p.outcome.Error(fmt.Errorf("%s did not connect: %s", name, firstLine(err.Error())))
 				p.failure.Set("What happened (with the server's last output)", err.Error())

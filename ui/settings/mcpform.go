@@ -30,32 +30,32 @@ type mcpForm struct {
 	// OnCancel closes the form.
 	OnCancel func()
 
-	name, command, cwd, url *widget.Entry
-	args, vars, headers     *widget.Entry
+	name, command, cwd, url *escEntry
+	args, vars, headers     *escEntry
 	via                     *widget.RadioGroup
 	cmdBox, urlBox          *fyne.Container
-	add                     *widget.Button
+	add                     *escButton
 	outcome                 *problemLine
 	obj                     fyne.CanvasObject
 }
 
 func newMCPForm(env *bridge.Env) *mcpForm {
 	f := &mcpForm{env: env}
-	f.name = widget.NewEntry()
+	f.name = newEntry()
 	f.name.SetPlaceHolder("everything")
-	f.command = widget.NewEntry()
+	f.command = newEntry()
 	f.command.SetPlaceHolder("npx")
-	f.args = widget.NewMultiLineEntry()
+	f.args = newMultiLineEntry()
 	f.args.SetPlaceHolder("-y\n@modelcontextprotocol/server-everything")
 	f.args.SetMinRowsVisible(3)
-	f.vars = widget.NewMultiLineEntry()
+	f.vars = newMultiLineEntry()
 	f.vars.SetPlaceHolder("LOG_LEVEL=info\nAPI_KEY=… (stored as a secret)")
 	f.vars.SetMinRowsVisible(2)
-	f.cwd = widget.NewEntry()
+	f.cwd = newEntry()
 	f.cwd.SetPlaceHolder("optional: the folder it runs in")
-	f.url = widget.NewEntry()
+	f.url = newEntry()
 	f.url.SetPlaceHolder("https://example.com/mcp")
-	f.headers = widget.NewMultiLineEntry()
+	f.headers = newMultiLineEntry()
 	f.headers.SetPlaceHolder("Authorization=Bearer … (stored as a secret)")
 	f.headers.SetMinRowsVisible(2)
 
@@ -77,9 +77,9 @@ func newMCPForm(env *bridge.Env) *mcpForm {
 	f.via.Required = true
 	f.via.SetSelected(mcpViaCommand)
 
-	f.add = widget.NewButtonWithIcon("Add server", theme.ContentAddIcon(), f.Submit)
+	f.add = newButtonWithIcon("Add server", theme.ContentAddIcon(), f.Submit)
 	f.add.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() {
+	cancel := newButton("Cancel", func() {
 		if f.OnCancel != nil {
 			f.OnCancel()
 		}
@@ -99,7 +99,7 @@ func (f *mcpForm) Object() fyne.CanvasObject { return f.obj }
 
 // Reset empties the form.
 func (f *mcpForm) Reset() {
-	for _, e := range []*widget.Entry{f.name, f.command, f.args, f.vars, f.cwd, f.url, f.headers} {
+	for _, e := range []*escEntry{f.name, f.command, f.args, f.vars, f.cwd, f.url, f.headers} {
 		e.SetText("")
 	}
 	f.via.SetSelected(mcpViaCommand)

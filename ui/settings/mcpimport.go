@@ -38,7 +38,7 @@ func newMCPImporter(env *bridge.Env, done func()) *mcpImporter {
 }
 
 // label is the button's text.
-const mcpImportLabel = "Import from Claude Desktop / Cursor / VS Code…"
+const mcpImportLabel = "Import from other apps…"
 
 // Show offers the files found, and a picker.
 func (im *mcpImporter) Show() {
@@ -52,12 +52,12 @@ func (im *mcpImporter) Show() {
 	box := container.NewVBox(msg)
 	var d dialog.Dialog
 	for _, f := range found {
-		box.Add(widget.NewButton(fmt.Sprintf("%s: %s", f.Client, f.Path), func() {
+		box.Add(newButton(fmt.Sprintf("%s: %s", f.Client, f.Path), func() {
 			d.Hide()
 			im.Import(f.Path)
 		}))
 	}
-	box.Add(widget.NewButton("Choose a file…", func() {
+	box.Add(newButton("Choose a file…", func() {
 		d.Hide()
 		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 			if err != nil || r == nil {

@@ -24,8 +24,8 @@ type logBox struct {
 	env     *bridge.Env
 	outcome *problemLine
 
-	level   *widget.Select
-	refresh *widget.Button
+	level   *escSelect
+	refresh *escButton
 	view    *codeBlock
 	obj     *fyne.Container
 	name    string
@@ -33,8 +33,8 @@ type logBox struct {
 
 func newLogBox(env *bridge.Env, outcome *problemLine) *logBox {
 	b := &logBox{env: env, outcome: outcome}
-	b.level = widget.NewSelect(mcp.LogLevels, nil)
-	b.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { b.Show(b.name) })
+	b.level = newSelect(mcp.LogLevels, nil)
+	b.refresh = newButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { b.Show(b.name) })
 	b.view = newCodeBlock(env.Copy, 240)
 	heading := widget.NewLabelWithStyle("Server log", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.obj = container.NewVBox(widget.NewSeparator(),

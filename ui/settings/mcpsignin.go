@@ -43,9 +43,9 @@ type signInBox struct {
 
 	heading *widget.Label
 	state   *widget.Label
-	signIn  *widget.Button
-	signOut *widget.Button
-	cancel  *widget.Button
+	signIn  *escButton
+	signOut *escButton
+	cancel  *escButton
 	obj     *fyne.Container
 
 	name string
@@ -60,10 +60,10 @@ func newSignInBox(env *bridge.Env, outcome *problemLine, after func()) *signInBo
 	b.heading = widget.NewLabelWithStyle("Sign-in", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.state = widget.NewLabel("")
 	b.state.Wrapping = fyne.TextWrapWord
-	b.signIn = widget.NewButtonWithIcon(signInLabel, theme.LoginIcon(), b.SignIn)
+	b.signIn = newButtonWithIcon(signInLabel, theme.LoginIcon(), b.SignIn)
 	b.signIn.Importance = widget.HighImportance
-	b.signOut = widget.NewButtonWithIcon(signOutLabel, theme.LogoutIcon(), b.SignOut)
-	b.cancel = widget.NewButtonWithIcon(signInCancel, theme.CancelIcon(), b.Cancel)
+	b.signOut = newButtonWithIcon(signOutLabel, theme.LogoutIcon(), b.SignOut)
+	b.cancel = newButtonWithIcon(signInCancel, theme.CancelIcon(), b.Cancel)
 	b.obj = container.NewVBox(widget.NewSeparator(), b.heading, b.state, container.NewHBox(b.signIn, b.signOut, b.cancel))
 	b.obj.Hide()
 	return b

@@ -39,23 +39,23 @@ var thinkingChoices = []string{"auto", "on", "off", "low", "medium", "high"}
 type modelPage struct {
 	env *bridge.Env
 
-	provider *widget.Select
-	baseURL  *widget.Entry
+	provider *escSelect
+	baseURL  *escEntry
 	model    *widget.SelectEntry
-	key      *widget.Entry
-	window   *widget.Entry
-	thinking *widget.Select
-	budget   *widget.Entry
+	key      *escEntry
+	window   *escEntry
+	thinking *escSelect
+	budget   *escEntry
 
 	keyStatus *widget.Label
-	forget    *widget.Button
-	listBtn   *widget.Button
+	forget    *escButton
+	listBtn   *escButton
 	listNote  *widget.Label
 	facts     *widget.Label
 	budgetBox *fyne.Container
 	unsaved   *widget.Label
-	save      *widget.Button
-	test      *widget.Button
+	save      *escButton
+	test      *escButton
 	outcome   *problemLine
 	pull      *pullPanel
 	notice    *modelNotice
@@ -86,8 +86,8 @@ type modelPage struct {
 
 func newModelPage(env *bridge.Env) *modelPage {
 	p := &modelPage{env: env, errs: map[string]*widget.Label{}, drafts: map[string]modelForm{}}
-	p.provider = widget.NewSelect(workspace.Providers(), func(string) { p.providerChanged() })
-	p.baseURL = widget.NewEntry()
+	p.provider = newSelect(workspace.Providers(), func(string) { p.providerChanged() })
+	p.baseURL = newEntry()
 	// A list or its failure was for the URL as it was.
 	p.baseURL.OnChanged = func(string) {
 		p.forgetStaleList()
@@ -96,19 +96,19 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.model = widget.NewSelectEntry(nil)
 	p.model.SetPlaceHolder("model name")
 	p.model.OnChanged = func(string) { p.modelChanged() }
-	p.key = widget.NewPasswordEntry()
+	p.key = newPasswordEntry()
 	p.key.SetPlaceHolder("paste a key to store it (never shown again)")
 	p.key.OnChanged = func(string) { p.edited() }
-	p.window = widget.NewEntry()
+	p.window = newEntry()
 	p.window.OnChanged = func(string) { p.edited() }
-	p.thinking = widget.NewSelect(thinkingChoices, func(string) { p.edited() })
-	p.budget = widget.NewEntry()
+	p.thinking = newSelect(thinkingChoices, func(string) { p.edited() })
+	p.budget = newEntry()
 	p.budget.SetPlaceHolder("4096")
 	p.budget.OnChanged = func(string) { p.edited() }
 	p.keyStatus = helpText("")
-	p.forget = widget.NewButtonWithIcon("Forget stored key", theme.DeleteIcon(), p.forgetKey)
+	p.forget = newButtonWithIcon("Forget stored key", theme.DeleteIcon(), p.forgetKey)
 	p.forget.Importance = widget.LowImportance
-	p.listBtn = widget.NewButtonWithIcon("Load models", theme.ViewRefreshIcon(), p.loadModels)
+	p.listBtn = newButtonWithIcon("Load models", theme.ViewRefreshIcon(), p.loadModels)
 	p.listNote = helpText("")
 	p.facts = helpText("")
 	p.facts.Hide()
@@ -118,9 +118,9 @@ func newModelPage(env *bridge.Env) *modelPage {
 	p.unsaved = widget.NewLabel("Not saved yet")
 	p.unsaved.Importance = widget.WarningImportance
 	p.unsaved.Hide()
-	p.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
+	p.save = newButtonWithIcon("Save", theme.DocumentSaveIcon(), p.Save)
 	p.save.Importance = widget.HighImportance
-	p.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
+	p.test = newButtonWithIcon("Test", theme.MediaPlayIcon(), p.Test)
 	p.outcome = newProblemLine(env.Show)
 	p.outcome.Rewrite = onModelPage
 	p.pull = newPullPanel(env)
@@ -405,13 +405,13 @@ func (p *modelPage) Leaving() {
 			fn()
 		}
 	}
-	back := widget.NewButton("Keep editing", answer(func() {
+	back := newButton("Keep editing", answer(func() {
 		if p.env.Navigate != nil {
 			p.env.Navigate(hint.PageModel, "")
 		}
 	}))
-	discard := widget.NewButton("Discard", answer(p.load))
-	save := widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), answer(p.Save))
+	discard := newButton("Discard", answer(p.load))
+	save := newButtonWithIcon("Save", theme.DocumentSaveIcon(), answer(p.Save))
 	save.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{back, discard, save})
 	d.Resize(fyne.NewSize(520, 200))
@@ -540,14 +540,14 @@ func (p *modelPage) confirmMissing(f modelForm, why string) {
 	text := widget.NewLabel(why + " Saved as it is, the next message fails until the model is there.")
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomWithoutButtons("Save "+model+" anyway?", text, p.env.Window)
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	anyway := widget.NewButton("Save anyway", func() {
+	cancel := newButton("Cancel", func() { d.Hide() })
+	anyway := newButton("Save anyway", func() {
 		d.Hide()
 		p.saveChecked(f, nil)
 	})
 	buttons := []fyne.CanvasObject{cancel, anyway}
 	if f.Provider == "ollama" {
-		download := widget.NewButtonWithIcon("Save and download", theme.DownloadIcon(), func() {
+		download := newButtonWithIcon("Save and download", theme.DownloadIcon(), func() {
 			d.Hide()
 			p.saveChecked(f, func() { p.download(model) })
 		})

@@ -20,7 +20,7 @@ import (
 type modelNotice struct {
 	p     *modelPage
 	label *widget.Label
-	swap  *widget.Button
+	swap  *escButton
 	box   *fyne.Container
 }
 
@@ -29,7 +29,7 @@ func newModelNotice(p *modelPage) *modelNotice {
 	n.label = widget.NewLabel("")
 	n.label.Wrapping = fyne.TextWrapWord
 	n.label.Importance = widget.WarningImportance
-	n.swap = widget.NewButtonWithIcon("Switch to provider ollama", theme.ConfirmIcon(), n.switchProvider)
+	n.swap = newButtonWithIcon("Switch to provider ollama", theme.ConfirmIcon(), n.switchProvider)
 	n.box = container.NewVBox(n.label, container.NewHBox(n.swap))
 	n.box.Hide()
 	return n

@@ -23,7 +23,7 @@ import (
 // narrow column.
 type problemLine struct {
 	label *widget.Label
-	fix   *widget.Button
+	fix   *escButton
 	box   *fyne.Container
 	show  func(hint.Hint)
 	hint  hint.Hint
@@ -39,7 +39,7 @@ func newProblemLine(show func(hint.Hint)) *problemLine {
 	p := &problemLine{show: show}
 	p.label = widget.NewLabel("")
 	p.label.Wrapping = fyne.TextWrapWord
-	p.fix = widget.NewButton("", func() { p.show(p.hint) })
+	p.fix = newButton("", func() { p.show(p.hint) })
 	p.box = container.NewVBox(p.label, container.NewHBox(p.fix))
 	p.Clear()
 	return p

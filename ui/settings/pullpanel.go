@@ -35,7 +35,7 @@ type pullPanel struct {
 	title  *widget.Label
 	bar    *widget.ProgressBar
 	detail *widget.Label
-	cancel *widget.Button
+	cancel *escButton
 	obj    *fyne.Container
 
 	stop    context.CancelFunc
@@ -50,7 +50,7 @@ func newPullPanel(env *bridge.Env) *pullPanel {
 	p.bar = widget.NewProgressBar()
 	p.detail = widget.NewLabel("")
 	p.detail.Wrapping = fyne.TextWrapWord
-	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.Cancel)
+	p.cancel = newButtonWithIcon("Cancel", theme.CancelIcon(), p.Cancel)
 	p.obj = container.NewVBox(p.title, p.bar, container.NewBorder(nil, nil, nil, p.cancel, p.detail))
 	p.obj.Hide()
 	return p

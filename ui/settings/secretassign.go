@@ -70,13 +70,13 @@ func (b *secretsBox) row(u assistant.SecretUse) fyne.CanvasObject {
 	}
 	label := widget.NewLabel(text)
 	label.Wrapping = fyne.TextWrapWord
-	var btn *widget.Button
+	var btn *escButton
 	if u.Assigned {
-		btn = widget.NewButtonWithIcon("Withdraw "+u.Name, theme.CancelIcon(), func() {
+		btn = newButtonWithIcon("Withdraw "+u.Name, theme.CancelIcon(), func() {
 			b.change(func(core *assistant.App) error { return core.UnassignSecret(u.Name, b.name) }, b.name+" may no longer use "+u.Name+".")
 		})
 	} else {
-		btn = widget.NewButtonWithIcon("Assign "+u.Name, theme.ConfirmIcon(), func() { b.assign(u) })
+		btn = newButtonWithIcon("Assign "+u.Name, theme.ConfirmIcon(), func() { b.assign(u) })
 	}
 	return container.NewBorder(nil, nil, nil, btn, label)
 }

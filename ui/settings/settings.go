@@ -11,8 +11,9 @@ import (
 	"github.com/wrasse-app/wrasse/ui/bridge"
 )
 
-// Settings is the settings view: tabs for the Model, Capabilities,
-// Folders, Shell and Web pages, kept current by the core's events.
+// Settings is the settings view: tabs for the Model, Instructions,
+// Capabilities, Folders, Shell, Web, MCP servers and Tasks pages, kept
+// current by the core's events.
 type Settings struct {
 	// OnBack is kept for the window shell, which sets it; the view has no
 	// Back control of its own (the sidebar's button is the one).
@@ -20,6 +21,7 @@ type Settings struct {
 
 	env     *bridge.Env
 	model   *modelPage
+	instr   *instructionsPage
 	caps    *capsPage
 	folders *foldersPage
 	shell   *dependentPage
@@ -39,6 +41,7 @@ type Settings struct {
 func New(env *bridge.Env) *Settings {
 	s := &Settings{env: env}
 	s.model = newModelPage(env)
+	s.instr = newInstructionsPage(env)
 	s.caps = newCapsPage(env)
 	s.folders = newFoldersPage(env)
 	s.shell = newShellPage(env, s.Show)
@@ -47,20 +50,24 @@ func New(env *bridge.Env) *Settings {
 	s.tasks = newTasksPage(env)
 
 	modelTab := container.NewTabItemWithIcon("Model", theme.ComputerIcon(), s.model.Object())
+	instrTab := container.NewTabItemWithIcon("Instructions", theme.DocumentIcon(), s.instr.Object())
 	capsTab := container.NewTabItemWithIcon("Capabilities", theme.GridIcon(), s.caps.Object())
 	foldersTab := container.NewTabItemWithIcon("Folders", theme.FolderIcon(), s.folders.Object())
 	shellTab := container.NewTabItemWithIcon("Shell", theme.ListIcon(), s.shell.Object())
 	webTab := container.NewTabItemWithIcon("Web", theme.SearchIcon(), s.web.Object())
 	mcpTab := container.NewTabItemWithIcon("MCP servers", theme.StorageIcon(), s.mcp.Object())
 	tasksTab := container.NewTabItemWithIcon("Tasks", theme.HistoryIcon(), s.tasks.Object())
-	s.tabs = container.NewAppTabs(modelTab, capsTab, foldersTab, shellTab, webTab, mcpTab, tasksTab)
-	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, capsTab: hint.PageCapabilities,
+	s.tabs = container.NewAppTabs(modelTab, instrTab, capsTab, foldersTab, shellTab, webTab, mcpTab, tasksTab)
+	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, instrTab: PageInstructions, capsTab: hint.PageCapabilities,
 		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability, mcpTab: hint.PageCapability, tasksTab: hint.PageCapability}
-	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, hint.PageCapabilities: capsTab,
+	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, PageInstructions: instrTab, hint.PageCapabilities: capsTab,
 		hint.PageFolders: foldersTab, pageShell: shellTab, pageWeb: webTab, pageMCP: mcpTab, pageTasks: tasksTab}
 	s.tabs.OnSelected = func(t *container.TabItem) {
 		if t == modelTab {
 			s.model.Shown()
+		}
+		if t == instrTab {
+			s.instr.Shown()
 		}
 	}
 	s.tabs.OnUnselected = func(t *container.TabItem) {
@@ -76,7 +83,12 @@ func New(env *bridge.Env) *Settings {
 	// chat" while the settings show, and two of them confused people.
 	title := widget.NewLabelWithStyle("Settings", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	s.obj = newViewFrame(container.NewBorder(title, nil, nil, nil, s.tabs), s.opened, s.left)
+	// The view scrolls inside whatever room the window gives it: the real
+	// driver grows a window whose content's minimum size rises, so pages
+	// wider or taller than the chat needs (seven tabs, the MCP page's
+	// split) made Ctrl+, resize a small window. A scroll's minimum is its
+	// bars', and each page still scrolls on its own when there is room.
+	s.obj = newViewFrame(container.NewScroll(container.NewBorder(title, nil, nil, nil, s.tabs)), s.opened, s.left)
 
 	stop := env.Core.Subscribe(func(e assistant.Event) {
 		env.Do(func() { s.onEvent(e) })
@@ -124,6 +136,9 @@ func (s *Settings) Show(page hint.Page, target string) {
 		s.model.Focus(target)
 	case hint.PageFolders:
 		s.tabs.Select(s.tabOf[hint.PageFolders])
+	case PageInstructions:
+		s.tabs.Select(s.tabOf[PageInstructions])
+		s.instr.Shown()
 	case hint.PageCapability, hint.PageCapabilities:
 		switch {
 		case page == hint.PageCapability && target == shellName:
@@ -147,8 +162,11 @@ func (s *Settings) Show(page hint.Page, target string) {
 // opened runs when the window shows the view: the page showing gets
 // what it fills in on arrival (the Model page's model list).
 func (s *Settings) opened() {
-	if s.Page() == hint.PageModel {
+	switch s.Page() {
+	case hint.PageModel:
 		s.model.Shown()
+	case PageInstructions:
+		s.instr.Shown()
 	}
 }
 
@@ -201,6 +219,10 @@ func (s *Settings) onEvent(e assistant.Event) {
 	case assistant.EventDisk:
 		s.caps.onDisk(e.Diff, e.Applied, e.Err)
 	case assistant.EventConfig:
+		if e.Reason == "identity" {
+			s.instr.Changed()
+			return
+		}
 		s.model.ConfigChanged()
 		s.folders.Refresh()
 		s.caps.refresh() // pinned markers

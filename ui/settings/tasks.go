@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/tasks"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 	"github.com/wrasse-app/wrasse/ui/taskform"
 )
 
@@ -32,7 +32,7 @@ const historyShown = 10
 type tasksPage struct {
 	env *bridge.Env
 
-	keep    *widget.Check
+	keep    *escCheck
 	capNote *widget.Label
 	list    *fyne.Container
 	empty   *widget.Label
@@ -51,7 +51,7 @@ func newTasksPage(env *bridge.Env) *tasksPage {
 		"grouped under its task. Runs never approve anything themselves: a call that needs approval waits for you with a notification, " +
 		"or is denied if the task says so. Tasks run while Wrasse runs.")
 	about.Wrapping = fyne.TextWrapWord
-	p.keep = widget.NewCheck("Keep Wrasse running in the system tray when the window closes, so tasks still run", func(on bool) {
+	p.keep = newCheck("Keep Wrasse running in the system tray when the window closes, so tasks still run", func(on bool) {
 		if !p.settingKeep {
 			p.setKeep(on)
 		}
@@ -60,7 +60,7 @@ func newTasksPage(env *bridge.Env) *tasksPage {
 	p.capNote.Wrapping = fyne.TextWrapWord
 	p.capNote.Importance = widget.WarningImportance
 	p.capNote.Hide()
-	add := widget.NewButtonWithIcon("New task", theme.ContentAddIcon(), p.newTask)
+	add := newButtonWithIcon("New task", theme.ContentAddIcon(), p.newTask)
 	add.Importance = widget.HighImportance
 	p.empty = widget.NewLabel("No scheduled tasks yet. Make one here, or ask the assistant (\"every weekday at 8, summarise …\") and accept its proposal.")
 	p.empty.Wrapping = fyne.TextWrapWord
@@ -156,26 +156,26 @@ func (p *tasksPage) taskCard(t assistant.TaskInfo) fyne.CanvasObject {
 	prompt.SizeName = theme.SizeNameCaptionText
 
 	id := t.ID
-	on := widget.NewCheck("On", func(v bool) {
+	on := newCheck("On", func(v bool) {
 		p.env.Go(func() {
 			_, err := core.EnableTask(context.Background(), id.String(), v)
 			p.env.Do(func() { p.done(err, "") })
 		})
 	})
 	on.Checked = t.Enabled
-	run := widget.NewButtonWithIcon("Run now", theme.MediaPlayIcon(), func() {
+	run := newButtonWithIcon("Run now", theme.MediaPlayIcon(), func() {
 		_, err := core.RunNow(id.String())
 		p.done(err, fmt.Sprintf("Started a run of “%s”: it is in the sidebar.", t.Name))
 	})
 	if t.Running {
 		run.Disable()
 	}
-	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { p.editTask(t.Task) })
-	hist := widget.NewButtonWithIcon("History", theme.HistoryIcon(), func() {
+	edit := newButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { p.editTask(t.Task) })
+	hist := newButtonWithIcon("History", theme.HistoryIcon(), func() {
 		p.open[id] = !p.open[id]
 		p.Refresh()
 	})
-	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { p.confirmDelete(t.Task) })
+	del := newButtonWithIcon("", theme.DeleteIcon(), func() { p.confirmDelete(t.Task) })
 	del.Importance = widget.LowImportance
 	buttons := container.NewHBox(on, run, edit, hist, del)
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, buttons, title), detail, prompt)
@@ -231,7 +231,7 @@ func (p *tasksPage) history(t tasks.Task) fyne.CanvasObject {
 			continue
 		}
 		conv := store.ID(r.Conversation)
-		open := widget.NewButton("Open", func() { p.env.OpenConversation(conv) })
+		open := newButton("Open", func() { p.env.OpenConversation(conv) })
 		open.Importance = widget.LowImportance
 		box.Add(container.NewBorder(nil, nil, nil, open, l))
 	}
@@ -276,14 +276,13 @@ func (p *tasksPage) confirmDelete(t tasks.Task) {
 	if p.env.Window == nil {
 		return
 	}
-	d := dialog.NewConfirm("Delete task?", fmt.Sprintf("“%s” will no longer run; its run records go, its conversations stay.", t.Name),
+	d := confirm.New("Delete task?", fmt.Sprintf("“%s” will no longer run; its run records go, its conversations stay.", t.Name), "Delete", "Cancel",
 		func(ok bool) {
 			if ok {
 				_, err := p.env.Core.RemoveTask(t.ID.String())
 				p.done(err, "")
 			}
 		}, p.env.Window)
-	d.SetConfirmText("Delete")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }

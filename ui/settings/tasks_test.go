@@ -107,9 +107,9 @@ func TestTasksPageListsTasksWithNextRun(t *testing.T) {
 func TestTasksPageSwitchOffAndDelete(t *testing.T) {
 	h := newTasksHarness(t)
 	tk := h.add(assistant.TaskSpec{Name: "Morning summary", Prompt: "p", Schedule: "daily 08:00", Enabled: true})
-	var on *widget.Check
+	var on *escCheck
 	for _, o := range h.onScreen() {
-		if c, ok := o.(*widget.Check); ok && c.Text == "On" {
+		if c, ok := o.(*escCheck); ok && c.Text == "On" {
 			on = c
 		}
 	}
@@ -130,7 +130,7 @@ func TestTasksPageSwitchOffAndDelete(t *testing.T) {
 	// The delete button is the card's icon-only one.
 	var del *widget.Button
 	for _, o := range h.onScreen() {
-		if b, ok := o.(*widget.Button); ok && b.Text == "" && b.Icon != nil {
+		if b, ok := asButton(o); ok && b.Text == "" && b.Icon != nil {
 			del = b
 		}
 	}

@@ -33,7 +33,7 @@ func newTrashView(env *bridge.Env, restore func(string)) *trashView {
 		func() fyne.CanvasObject {
 			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			when := widget.NewLabel("")
-			btn := widget.NewButtonWithIcon("Restore", theme.ContentUndoIcon(), nil)
+			btn := newButtonWithIcon("Restore", theme.ContentUndoIcon(), nil)
 			return container.NewBorder(nil, nil, nil, btn, container.NewHBox(name, when))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -45,7 +45,7 @@ func newTrashView(env *bridge.Env, restore func(string)) *trashView {
 			texts := c.Objects[0].(*fyne.Container)
 			texts.Objects[0].(*widget.Label).SetText(it.Name)
 			texts.Objects[1].(*widget.Label).SetText(trashWhen(it.RemovedAt))
-			c.Objects[1].(*widget.Button).OnTapped = func() { t.restore(it.Name) }
+			c.Objects[1].(*escButton).OnTapped = func() { t.restore(it.Name) }
 		})
 	t.obj = container.NewBorder(t.note, nil, nil, nil, t.list)
 	return t

@@ -416,7 +416,7 @@ func TestOffIsReadableWhenSelected(t *testing.T) {
 func TestNoSecondBackControl(t *testing.T) {
 	h := newHarness(t, nil)
 	for _, o := range h.onScreen() {
-		if b, ok := o.(*widget.Button); ok && strings.Contains(b.Text, "Back") {
+		if b, ok := asButton(o); ok && strings.Contains(b.Text, "Back") {
 			t.Errorf("the settings show a %q button", b.Text)
 		}
 	}
