@@ -402,3 +402,24 @@ func (cu *convUsage) take(evs []store.Event) {
 		cu.lastSeq, cu.lastTime = last.Seq, last.Time
 	}
 }
+
+// CostText writes t's cost for people: "$0.42", "<$0.01", "$0.00 (local)",
+// with "+ ?" when some tokens have no price.
+func CostText(t UsageTotal) string {
+	var s string
+	switch {
+	case t.Local:
+		s = "$0.00 (local)"
+	case t.Cost > 0 && t.Cost < 0.005:
+		s = "<$0.01"
+	default:
+		s = fmt.Sprintf("$%.2f", t.Cost)
+	}
+	if t.Unpriced {
+		if t.Cost == 0 {
+			return "?"
+		}
+		s += " + ?"
+	}
+	return s
+}
