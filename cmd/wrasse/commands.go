@@ -214,7 +214,9 @@ func commands() []*command {
 		{path: "conversations list", aliases: []string{"ls"}, summary: "Stored conversations, pinned first, then newest first; archived ones apart.", maxArgs: 0,
 			setup: func(fs *flag.FlagSet, c *call) runFunc {
 				archived := fs.Bool("archived", false, "list the archived conversations instead")
-				return func(ctx context.Context, app *assistant.App, c *call) error { return conversationsList(ctx, app, c, *archived) }
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					return conversationsList(ctx, app, c, *archived)
+				}
 			}},
 		{path: "conversations show", args: "ID", argHelp: conv, summary: "One conversation, event by event.", minArgs: 1, maxArgs: 1,
 			check: checkConversationID, setup: plain(conversationsShow)},
