@@ -507,6 +507,7 @@ func (c *Chat) conversationsChanged(names []string) {
 		conv, err := c.core.History().GetConversation(c.cur.id)
 		if err != nil {
 			// Deleted: show a new conversation instead.
+			c.find.closeForDeleted()
 			delete(c.anchors, c.cur.id)
 			c.cur.id = 0
 			c.NewConversation()
