@@ -201,4 +201,3 @@ func TestFindBarClosesWhenItsConversationIsDeleted(t *testing.T) {
 		})
 	}
 }
-

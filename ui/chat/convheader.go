@@ -1,0 +1,188 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// convHeader is the chat's top bar: the loaded-capabilities strip, the
+// conversation's token use and cost so far, the model picker and the
+// buttons (Instructions, Find, Export), with the conversation's own
+// instructions as a banner under it when it has some.
+type convHeader struct {
+	c *Chat
+	// usage is "52.3k in · 1.2k out · $0.18", the conversation's
+	// tokens so far; its tooltip adds the cache and today's total.
+	usage        *tipLabel
+	instructions *tipButton
+	bar          fyne.CanvasObject
+	// banner shows the conversation's instructions (bannerText, one
+	// line; the whole on hover) with a button to edit them.
+	banner     *fyne.Container
+	bannerText *tipLabel
+	// shown are the instructions the banner shows, for tests.
+	shown string
+}
+
+func newConvHeader(c *Chat) *convHeader {
+	h := &convHeader{c: c}
+	h.usage = newTipLabel()
+	h.usage.SizeName = theme.SizeNameCaptionText
+	h.usage.Importance = widget.LowImportance
+	h.instructions = newTipButton("", theme.ListIcon(), "", h.editInstructions)
+	find := newTipButton("", theme.SearchIcon(), "Find in this conversation (Ctrl+F)", c.ShowFind)
+	export := newTipButton("", theme.DocumentSaveIcon(), "Export this conversation…", c.exportDialog)
+	h.bar = container.NewBorder(nil, nil, nil,
+		container.NewHBox(h.usage, c.picker.button, h.instructions, find, export), c.strip.object)
+
+	h.bannerText = newTipLabel()
+	h.bannerText.Truncation = fyne.TextTruncateEllipsis
+	edit := newTipButton("Edit", theme.DocumentCreateIcon(), "Edit this conversation's instructions", h.editInstructions)
+	icon := widget.NewIcon(theme.ListIcon())
+	h.banner = container.NewBorder(nil, nil, icon, edit, h.bannerText)
+	h.banner.Hide()
+	return h
+}
+
+// refresh shows the current conversation's instructions and use.
+func (h *convHeader) refresh() {
+	id := h.c.cur.id
+	var conv store.Conversation
+	if id != 0 {
+		conv, _ = h.c.core.History().GetConversation(id)
+	}
+	h.showInstructions(conv.Instructions)
+	if id == 0 {
+		h.instructions.Tip = "Instructions for this conversation: send a first message, then set them here"
+		h.instructions.Disable()
+	} else {
+		h.instructions.Tip = "Instructions for this conversation…"
+		h.instructions.Enable()
+	}
+	h.showUsage(id)
+}
+
+func (h *convHeader) showInstructions(text string) {
+	if text == h.shown && h.banner.Visible() == (text != "") {
+		return
+	}
+	h.shown = text
+	if text == "" {
+		h.banner.Hide()
+	} else {
+		first, _, more := strings.Cut(text, "\n")
+		if more {
+			first += " …"
+		}
+		h.bannerText.SetText("Instructions: " + first)
+		h.bannerText.Tip = text
+		h.banner.Show()
+	}
+	h.c.relayout()
+}
+
+// showUsage writes the conversation's tokens and cost so far, and
+// today's across conversations in the tooltip.
+func (h *convHeader) showUsage(id store.ID) {
+	if id == 0 {
+		h.usage.SetText("")
+		h.usage.Hide()
+		return
+	}
+	u, err := h.c.core.ConversationUsage(id)
+	if err != nil || u.InputTokens == 0 && u.OutputTokens == 0 {
+		h.usage.SetText("")
+		h.usage.Hide()
+		return
+	}
+	h.usage.SetText(usageSummary(u))
+	tip := "This conversation: " + usageDetail(u)
+	if rep, err := h.c.core.UsageByDay(); err == nil {
+		today := h.c.clock.Now().Local().Format(time.DateOnly)
+		if d, ok := rep.Days[today]; ok {
+			tip += "\nToday, all conversations: " + usageDetail(d)
+		}
+	}
+	h.usage.Tip = tip + "\nSettings → Usage has every day and the prices."
+	h.usage.Show()
+}
+
+// usageSummary is "52.3k in · 1.2k out · $0.18".
+func usageSummary(u assistant.UsageTotal) string {
+	return fmt.Sprintf("%s in · %s out · %s", tokens(u.InputTokens), tokens(u.OutputTokens), assistant.CostText(u))
+}
+
+// usageDetail adds what the prompt cache served and wrote.
+func usageDetail(u assistant.UsageTotal) string {
+	in := tokens(u.InputTokens) + " in"
+	var cache []string
+	if u.CachedTokens > 0 {
+		cache = append(cache, tokens(u.CachedTokens)+" read from the cache")
+	}
+	if u.CacheWriteTokens > 0 {
+		cache = append(cache, tokens(u.CacheWriteTokens)+" written to it")
+	}
+	if len(cache) > 0 {
+		in += " (" + strings.Join(cache, ", ") + ")"
+	}
+	s := fmt.Sprintf("%s, %s out, %s", in, tokens(u.OutputTokens), assistant.CostText(u))
+	if u.Unpriced {
+		s += " (? : a model with no price; add it in Settings → Usage)"
+	}
+	return s
+}
+
+// instructionsSize is the editor's size: room for a paragraph or two.
+var instructionsSize = fyne.NewSize(560, 320)
+
+// editInstructions opens the editor of the conversation's instructions.
+func (h *convHeader) editInstructions() {
+	id := h.c.cur.id
+	if id == 0 || h.c.env.Window == nil {
+		return
+	}
+	conv, err := h.c.core.History().GetConversation(id)
+	if err != nil {
+		dialog.ShowError(err, h.c.env.Window)
+		return
+	}
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetMinRowsVisible(6)
+	e.SetPlaceHolder("How the assistant should answer in this conversation, e.g. “Answer in French, briefly.”")
+	e.SetText(conv.Instructions)
+	note := widget.NewLabel("Added to the assistant's instructions for every reply in this conversation only. Empty removes them.")
+	note.Wrapping = fyne.TextWrapWord
+	note.SizeName = theme.SizeNameCaptionText
+	d := dialog.NewCustomConfirm("Instructions for “"+titleOf(conv.Title)+"”", "Save", "Cancel",
+		container.NewBorder(nil, note, nil, nil, e), func(ok bool) {
+			if ok {
+				h.saveInstructions(id, e.Text)
+			}
+		}, h.c.env.Window)
+	d.Resize(instructionsSize)
+	d.Show()
+	h.c.env.Window.Canvas().Focus(e)
+}
+
+// saveInstructions stores them through the core, which publishes the
+// change; the header shows it at once.
+func (h *convHeader) saveInstructions(id store.ID, text string) {
+	if err := h.c.core.SetConversationInstructions(id, text); err != nil {
+		dialog.ShowError(err, h.c.env.Window)
+		return
+	}
+	if h.c.cur.id == id {
+		h.refresh()
+	}
+}
