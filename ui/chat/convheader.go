@@ -38,12 +38,11 @@ func newConvHeader(c *Chat) *convHeader {
 	h := &convHeader{c: c}
 	h.usage = newTipLabel()
 	h.usage.SizeName = theme.SizeNameCaptionText
-	h.usage.Importance = widget.LowImportance
 	h.instructions = newTipButton("", theme.ListIcon(), "", h.editInstructions)
 	find := newTipButton("", theme.SearchIcon(), "Find in this conversation (Ctrl+F)", c.ShowFind)
 	export := newTipButton("", theme.DocumentSaveIcon(), "Export this conversation…", c.exportDialog)
 	h.bar = container.NewBorder(nil, nil, nil,
-		container.NewHBox(h.usage, c.picker.button, h.instructions, find, export), c.strip.object)
+		container.NewHBox(container.NewCenter(h.usage), c.picker.button, h.instructions, find, export), c.strip.object)
 
 	h.bannerText = newTipLabel()
 	h.bannerText.Truncation = fyne.TextTruncateEllipsis

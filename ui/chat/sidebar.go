@@ -181,7 +181,7 @@ func (s *sidebar) createRow() fyne.CanvasObject {
 	// A section's title: small and quiet, like a list's group heading.
 	section := widget.NewLabel("")
 	section.SizeName = theme.SizeNameCaptionText
-	section.Importance = widget.LowImportance
+	section.Importance = widget.MediumImportance
 	section.TextStyle.Bold = true
 	section.Hide()
 	return container.NewStack(conv, section)

@@ -46,6 +46,9 @@ func newStatusLine(c *Chat) *statusLine {
 }
 
 func (s *statusLine) refresh() {
+	// The figure's width changes with its text: lay the line out again,
+	// or the gauge beside it would cover it.
+	defer s.object.Refresh()
 	s.c.picker.refresh()
 	model, _ := s.c.picker.current()
 	s.model.SetText(model)
