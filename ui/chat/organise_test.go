@@ -201,3 +201,23 @@ func TestFindBarClosesWhenItsConversationIsDeleted(t *testing.T) {
 		})
 	}
 }
+
+// The sections move on at midnight on the sidebar's clock, without a
+// reload: yesterday's Today is Yesterday.
+func TestSidebarSectionsMoveOnAtMidnight(t *testing.T) {
+	h := newHarness(t)
+	h.newConversation("late night")
+	convs := h.chat.sidebar.convs
+	clk := &tickClock{now: convs[0].Updated.Add(10 * time.Second)}
+	h.chat.setClock(clk)
+	h.idle()
+	if r := sidebarRows(h.chat.sidebar); strings.Join(r, "|") != "# Today|late night" {
+		t.Fatalf("rows %v", r)
+	}
+	y, m, d := clk.now.Date()
+	clk.advance(time.Date(y, m, d+1, 0, 0, 1, 0, clk.now.Location()).Sub(clk.now))
+	h.idle()
+	if r := sidebarRows(h.chat.sidebar); strings.Join(r, "|") != "# Yesterday|late night" {
+		t.Errorf("after midnight: %v", r)
+	}
+}

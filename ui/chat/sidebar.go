@@ -41,6 +41,9 @@ type sidebar struct {
 	// nArchived counts them.
 	archived  bool
 	nArchived int
+	// arrangedOn is the day of the year the sections were last
+	// arranged on: the minute tick arranges them again on a new one.
+	arrangedOn int
 	list      *widget.List
 	search    *widget.Entry
 	// empty says why the list shows nothing ("No conversations match").
@@ -246,10 +249,12 @@ func (s *sidebar) reload() {
 // rearrange lays the conversations read last out again (sections move
 // on at midnight) and shows them.
 func (s *sidebar) rearrange() {
-	s.items, s.nArchived = arrange(s.convs, s.runs, s.c.clock.Now(), s.archived)
+	now := s.c.clock.Now()
+	s.arrangedOn = now.YearDay()
+	s.items, s.nArchived = arrange(s.convs, s.runs, now, s.archived)
 	if s.archived && s.nArchived == 0 {
 		s.archived = false // the last one was unarchived or deleted
-		s.items, s.nArchived = arrange(s.convs, s.runs, s.c.clock.Now(), false)
+		s.items, s.nArchived = arrange(s.convs, s.runs, now, false)
 	}
 	s.shown()
 	s.selectID(s.c.cur.id)
@@ -308,9 +313,14 @@ func (s *sidebar) refresh() { s.list.Refresh() }
 // tick moves the relative times and the date sections on: the list
 // redraws only the rows it shows. Search hits show snippets, not times.
 func (s *sidebar) tick() {
-	if s.query == "" && len(s.convs) > 0 {
-		s.rearrange()
+	if s.query != "" || len(s.convs) == 0 {
+		return
 	}
+	if s.c.clock.Now().YearDay() != s.arrangedOn {
+		s.rearrange() // a new day: the sections move on
+		return
+	}
+	s.list.Refresh()
 }
 
 // setQuery switches between the list and search hits.
