@@ -185,3 +185,20 @@ func (h *convHeader) saveInstructions(id store.ID, text string) {
 		h.refresh()
 	}
 }
+
+// withInstructions puts conversation id's own instructions, when it has
+// some, under the export's heading (md's first line), as a quote.
+func withInstructions(md string, core *assistant.App, id store.ID) string {
+	conv, err := core.History().GetConversation(id)
+	if err != nil || conv.Instructions == "" {
+		return md
+	}
+	head, rest, _ := strings.Cut(md, "\n")
+	var b strings.Builder
+	b.WriteString(head + "\n\n> **Instructions for this conversation**\n>\n")
+	for _, line := range strings.Split(conv.Instructions, "\n") {
+		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+	}
+	b.WriteString(rest)
+	return b.String()
+}

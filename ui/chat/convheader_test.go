@@ -149,3 +149,25 @@ func visibleUnder(root fyne.CanvasObject) []fyne.CanvasObject {
 	walk(root)
 	return out
 }
+
+// The export carries the conversation's instructions under its heading.
+func TestExportCarriesInstructions(t *testing.T) {
+	h := newHarness(t)
+	id := h.newConversation("hello")
+	if err := h.core.SetConversationInstructions(id, "Answer in French.\nBriefly."); err != nil {
+		t.Fatal(err)
+	}
+	var out bufCloser
+	var done bool
+	h.chat.export(id, "Greeting", &out, func(err error) {
+		if err != nil {
+			t.Error(err)
+		}
+		done = true
+	})
+	h.until("the export", func() bool { return done })
+	want := "# Greeting\n\n> **Instructions for this conversation**\n>\n> Answer in French.\n> Briefly.\n\n## You"
+	if !strings.HasPrefix(out.String(), want) {
+		t.Errorf("export starts\n%s\nwant\n%s", out.String()[:min(len(out.String()), 200)], want)
+	}
+}
