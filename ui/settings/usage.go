@@ -54,7 +54,7 @@ func newUsagePage(env *bridge.Env) *usagePage {
 	p.summary = widget.NewLabel("")
 	p.summary.TextStyle.Bold = true
 	p.summary.Wrapping = fyne.TextWrapWord
-	p.table = container.NewGridWithColumns(len(usageHeadings))
+	p.table = container.New(weightedColumns{1.1, 2, 1, 1, 1, 0.9, 1.2})
 	p.more = widget.NewLabel("")
 	p.more.Hide()
 
@@ -276,4 +276,54 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// weightedColumns lays its objects out in rows of len(weights) cells,
+// each column as wide as its share of the weights (the model's name gets
+// more than a number), each row as tall as its tallest cell.
+type weightedColumns []float32
+
+func (w weightedColumns) rows(objs []fyne.CanvasObject) [][]fyne.CanvasObject {
+	var out [][]fyne.CanvasObject
+	for i := 0; i < len(objs); i += len(w) {
+		out = append(out, objs[i:min(i+len(w), len(objs))])
+	}
+	return out
+}
+
+func (w weightedColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var total float32
+	for _, x := range w {
+		total += x
+	}
+	y := float32(0)
+	for _, row := range w.rows(objs) {
+		h := float32(0)
+		for _, o := range row {
+			h = max(h, o.MinSize().Height)
+		}
+		x := float32(0)
+		for i, o := range row {
+			cw := size.Width * w[i] / total
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(fyne.NewSize(cw, h))
+			x += cw
+		}
+		y += h
+	}
+}
+
+func (w weightedColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var width, height float32
+	for _, row := range w.rows(objs) {
+		rw, h := float32(0), float32(0)
+		for _, o := range row {
+			m := o.MinSize()
+			rw += m.Width
+			h = max(h, m.Height)
+		}
+		width = max(width, rw)
+		height += h
+	}
+	return fyne.NewSize(width, height)
 }

@@ -116,12 +116,12 @@ func TestOrganiseScreenshots(t *testing.T) {
 	time.Sleep(time.Second)
 	shot(t, ctx, filepath.Join(out, "conversation-instructions.png"))
 	xdo(t, ctx, "key", "ctrl+comma")
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second) // the settings are built when first shown
 	if x := os.Getenv("USAGE_X"); x == "" {
 		shot(t, ctx, filepath.Join(out, "settings.png")) // to find the tab
 	} else {
 		xdo(t, ctx, "mousemove", "--sync", x, os.Getenv("TABS_Y"), "click", "1")
-		time.Sleep(time.Second)
+		time.Sleep(2 * time.Second)
 		shot(t, ctx, filepath.Join(out, "usage.png"))
 	}
 }
