@@ -32,6 +32,8 @@ type convHeader struct {
 	bannerText *tipLabel
 	// shown are the instructions the banner shows, for tests.
 	shown string
+	// usageGen numbers the usage asked for (showUsage).
+	usageGen int
 }
 
 func newConvHeader(c *Chat) *convHeader {
@@ -91,29 +93,46 @@ func (h *convHeader) showInstructions(text string) {
 }
 
 // showUsage writes the conversation's tokens and cost so far, and
-// today's across conversations in the tooltip.
+// today's across conversations in the tooltip. Adding them up may read
+// the conversation's history (the first time, or what was added since),
+// so it runs off the UI goroutine; usageGen drops an answer for a
+// conversation no longer shown.
 func (h *convHeader) showUsage(id store.ID) {
+	h.usageGen++
+	gen := h.usageGen
 	if id == 0 {
 		h.usage.SetText("")
 		h.usage.Hide()
 		return
 	}
-	u, err := h.c.core.ConversationUsage(id)
-	if err != nil || u.InputTokens == 0 && u.OutputTokens == 0 {
-		h.usage.SetText("")
-		h.usage.Hide()
-		return
-	}
-	h.usage.SetText(usageSummary(u))
-	tip := "This conversation: " + usageDetail(u)
-	if rep, err := h.c.core.UsageByDay(); err == nil {
-		today := h.c.clock.Now().Local().Format(time.DateOnly)
-		if d, ok := rep.Days[today]; ok {
-			tip += "\nToday, all conversations: " + usageDetail(d)
+	today := h.c.clock.Now().Local().Format(time.DateOnly)
+	h.c.env.Go(func() {
+		u, err := h.c.core.ConversationUsage(id)
+		var day assistant.UsageTotal
+		var dayOK bool
+		if err == nil {
+			if rep, rerr := h.c.core.UsageByDay(); rerr == nil {
+				day, dayOK = rep.Days[today]
+			}
 		}
-	}
-	h.usage.Tip = tip + "\nSettings → Usage has every day and the prices."
-	h.usage.Show()
+		h.c.env.Do(func() {
+			if gen != h.usageGen {
+				return
+			}
+			if err != nil || u.InputTokens == 0 && u.OutputTokens == 0 {
+				h.usage.SetText("")
+				h.usage.Hide()
+				return
+			}
+			h.usage.SetText(usageSummary(u))
+			tip := "This conversation: " + usageDetail(u)
+			if dayOK {
+				tip += "\nToday, all conversations: " + usageDetail(day)
+			}
+			h.usage.Tip = tip + "\nSettings → Usage has every day and the prices."
+			h.usage.Show()
+		})
+	})
 }
 
 // usageSummary is "52.3k in · 1.2k out · $0.18".

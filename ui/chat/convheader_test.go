@@ -74,6 +74,7 @@ func TestHeaderShowsConversationUsage(t *testing.T) {
 	h.send("count")
 	h.idle()
 	u := h.chat.header.usage
+	h.until("the usage", func() bool { return u.Visible() })
 	if !u.Visible() || !strings.HasPrefix(u.Text, "1.2k in · 30 out · ") {
 		t.Fatalf("usage label %q (visible %v)", u.Text, u.Visible())
 	}
@@ -83,6 +84,7 @@ func TestHeaderShowsConversationUsage(t *testing.T) {
 	h.model.Reply(pt.Text("ok"), pt.Usage(800, 20))
 	h.send("again")
 	h.idle()
+	h.until("the new usage", func() bool { return strings.HasPrefix(u.Text, "2k in") })
 	if !strings.HasPrefix(u.Text, "2k in · 50 out") {
 		t.Errorf("after a second reply: %q", u.Text)
 	}
