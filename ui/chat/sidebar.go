@@ -44,8 +44,8 @@ type sidebar struct {
 	// arrangedOn is the day of the year the sections were last
 	// arranged on: the minute tick arranges them again on a new one.
 	arrangedOn int
-	list      *widget.List
-	search    *widget.Entry
+	list       *widget.List
+	search     *widget.Entry
 	// empty says why the list shows nothing ("No conversations match").
 	empty       *widget.Label
 	archivedBtn *widget.Button
