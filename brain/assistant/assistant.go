@@ -95,6 +95,8 @@ type App struct {
 	servers []server
 
 	keep modeKeeper
+	// usage holds each conversation's token use by day (usage.go).
+	usage usageCache
 }
 
 // Open opens the workspace with everything wired. The caller owns the App

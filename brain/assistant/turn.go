@@ -178,7 +178,7 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver, GateEnv: a.gateEnv,
 		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: a.windowOf(ctx, st, cfg, p, cfg.Model).Tokens,
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
-		Identity:  a.identity,
+		Identity:  a.identityFor(c), // with the conversation's own instructions (organise.go)
 		SetupHint: a.setupTextFor(cfg, setupErr),
 		AfterCall: a.afterToolCall,
 		Memory:    a.memory,

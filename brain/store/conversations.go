@@ -34,6 +34,11 @@ type Conversation struct {
 	// Choice is the model the person chose for this conversation (the
 	// chat header's picker; modelchoice.go), nil for the default.
 	Choice *ModelChoice `json:"choice,omitempty"`
+	// Pinned, Archived and Instructions are the person's organisation of
+	// the conversation and its own standing instructions (organise.go).
+	Pinned       bool   `json:"pinned,omitempty"`
+	Archived     bool   `json:"archived,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // TitleLen is the longest title MakeTitle produces, in characters,

@@ -98,6 +98,7 @@ var groups = []group{
 	{name: "mcp", summary: "MCP servers as capabilities: add, list, test, tools, logout, remove, import", def: "list"},
 	{name: "models", summary: "the model server's models: what each can do, its window; download one into Ollama", def: "list"},
 	tasksGroup,
+	usageGroup,
 }
 
 // commands returns every command, in the order help lists them. It is a
@@ -210,8 +211,13 @@ func commands() []*command {
 			stdin: func(c *call) bool { return len(c.args) == 0 },
 			check: checkChat, setup: setupChat},
 
-		{path: "conversations list", aliases: []string{"ls"}, summary: "Stored conversations, newest first.", maxArgs: 0,
-			setup: plain(conversationsList)},
+		{path: "conversations list", aliases: []string{"ls"}, summary: "Stored conversations, pinned first, then newest first; archived ones apart.", maxArgs: 0,
+			setup: func(fs *flag.FlagSet, c *call) runFunc {
+				archived := fs.Bool("archived", false, "list the archived conversations instead")
+				return func(ctx context.Context, app *assistant.App, c *call) error {
+					return conversationsList(ctx, app, c, *archived)
+				}
+			}},
 		{path: "conversations show", args: "ID", argHelp: conv, summary: "One conversation, event by event.", minArgs: 1, maxArgs: 1,
 			check: checkConversationID, setup: plain(conversationsShow)},
 		{path: "conversations delete", aliases: []string{"rm"}, args: "ID", argHelp: conv, summary: "Delete a conversation and its events.", minArgs: 1, maxArgs: 1,
@@ -270,6 +276,7 @@ func commands() []*command {
 	}
 	cmds = append(append(append(cmds, mcpCommands()...), modelsCommands()...), tasksCommands()...)
 	cmds = append(cmds, mcpContextCommands()...)
+	cmds = append(append(cmds, organiseCommands(conv)...), usageCommands()...)
 	return append(cmds, doctorCommand())
 }
 

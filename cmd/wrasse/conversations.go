@@ -27,11 +27,25 @@ func conversationID(c *call) (store.ID, error) {
 	return id, nil
 }
 
-func conversationsList(_ context.Context, app *assistant.App, c *call) error {
-	convs, err := app.History().ListConversations()
+// conversationsList lists the conversations, pinned ones first and
+// archived ones left out (archived: only the archived ones), as the
+// window's sidebar does.
+func conversationsList(_ context.Context, app *assistant.App, c *call, archived bool) error {
+	all, err := app.History().ListConversations()
 	if err != nil {
 		return err
 	}
+	var convs, rest []store.Conversation
+	for _, conv := range all {
+		switch {
+		case conv.Archived != archived:
+		case conv.Pinned:
+			convs = append(convs, conv)
+		default:
+			rest = append(rest, conv)
+		}
+	}
+	convs = append(convs, rest...)
 	w := c.io.out
 	if c.g.json {
 		if convs == nil {
@@ -40,13 +54,24 @@ func conversationsList(_ context.Context, app *assistant.App, c *call) error {
 		return writeJSON(w, convs)
 	}
 	if len(convs) == 0 {
-		fmt.Fprintln(w, `No conversations yet. Start one with: wrasse chat "hello"`)
+		switch {
+		case archived:
+			fmt.Fprintln(w, "No archived conversations.")
+		case len(all) > 0:
+			fmt.Fprintln(w, "Every conversation is archived: wrasse conversations list --archived lists them.")
+		default:
+			fmt.Fprintln(w, `No conversations yet. Start one with: wrasse chat "hello"`)
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tEVENTS\tMODEL\tTITLE")
 	for _, conv := range convs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", conv.ID, conv.Updated.Local().Format("2006-01-02 15:04"), conv.EventCount, conv.Model, titleOf(conv))
+		title := titleOf(conv)
+		if conv.Pinned {
+			title = "📌 " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", conv.ID, conv.Updated.Local().Format("2006-01-02 15:04"), conv.EventCount, conv.Model, title)
 	}
 	return tw.Flush()
 }

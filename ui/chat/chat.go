@@ -75,6 +75,7 @@ type Chat struct {
 	composer *composer
 	status   *statusLine
 	picker   *modelPicker // the conversation's model (modelpicker.go)
+	header   *convHeader  // the top bar and the instructions' banner (convheader.go)
 	proposed *proposals   // tasks the model proposed here (proposals.go)
 	object   *fyne.Container
 	area     *fyne.Container // object, kept at least chatMinWidth wide
@@ -113,18 +114,16 @@ func New(env *bridge.Env) *Chat {
 	c.sidebar = newSidebar(c)
 	c.proposed = newProposals(c)
 
-	findBtn := widget.NewButtonWithIcon("", theme.SearchIcon(), c.ShowFind)
-	findBtn.Importance = widget.LowImportance
-	exportBtn := widget.NewButtonWithIcon("", theme.DocumentSaveIcon(), c.exportDialog)
-	exportBtn.Importance = widget.LowImportance
+	c.header = newConvHeader(c)
 	c.notice = widget.NewLabel("")
 	c.notice.Importance = widget.SuccessImportance
 	c.notice.Truncation = fyne.TextTruncateEllipsis
 	c.notice.Hide()
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(c.picker.button, findBtn, exportBtn), c.strip.object),
+		c.header.bar,
 		c.find.object,
 		c.notice,
+		c.header.banner,
 	)
 	bottom := container.NewVBox(c.proposed.object, c.composer.object, c.status.object)
 	c.object = container.NewBorder(top, bottom, nil, nil, c.list)
@@ -139,6 +138,7 @@ func New(env *bridge.Env) *Chat {
 			env.Do(func() {
 				c.strip.refresh()
 				c.status.refresh()
+				c.header.refresh() // the prices may have changed
 			})
 		case assistant.EventToolProgress:
 			if p := e.Progress; p != nil {
@@ -343,6 +343,7 @@ func (c *Chat) refreshChrome() {
 	c.composer.setRunning(c.running(c.cur))
 	c.strip.refresh()
 	c.status.refresh()
+	c.header.refresh()
 }
 
 // running reports whether a turn writes to tr now.
@@ -513,14 +514,17 @@ func (c *Chat) conversationsChanged(names []string) {
 		conv, err := c.core.History().GetConversation(c.cur.id)
 		if err != nil {
 			// Deleted: show a new conversation instead.
+			c.find.closeForDeleted()
 			delete(c.anchors, c.cur.id)
 			c.cur.id = 0
 			c.NewConversation()
 			return
 		}
 		if stampOf(conv).same(c.cur.stamp) {
-			// Renamed, or its loaded set changed: the messages did not.
+			// Renamed, its loaded set or instructions changed: the
+			// messages did not.
 			c.strip.refresh()
+			c.header.refresh()
 			return
 		}
 		id := c.cur.id

@@ -57,8 +57,8 @@ func TestSendShowsStreamedReplyAndToolCard(t *testing.T) {
 	if got := h.chat.status.usage.Text; !strings.Contains(got, "1.5k in") || !strings.Contains(got, "20 out") {
 		t.Errorf("status line usage %q, want 1.5k in · 20 out", got)
 	}
-	if got := h.chat.status.window.Text; got != "context 1.5k / 32k" {
-		t.Errorf("context gauge %q, want context 1.5k / 32k", got)
+	if got := h.chat.status.window.Text; got != "Context 1.5k / 32k" {
+		t.Errorf("context gauge %q, want Context 1.5k / 32k", got)
 	}
 	// The reply copies whole, as its Markdown.
 	replies := h.rowsOf(rowAssistant)

@@ -73,7 +73,7 @@ func newComposer(c *Chat) *composer {
 	k.note.Wrapping = fyne.TextWrapWord
 	k.note.Importance = widget.WarningImportance
 	k.note.Hide()
-	k.clip = newTipButton(theme.MailAttachmentIcon(), "Attach a file: an image, a text or code file, or a PDF (or drop it on the window)", k.pickFile)
+	k.clip = newTipButton("", theme.MailAttachmentIcon(), "Attach a file: an image, a text or code file, or a PDF (or drop it on the window)", k.pickFile)
 	top := container.NewVBox(k.banner, k.menu.panel, k.menu.chips, k.note)
 	k.object = container.NewPadded(container.NewBorder(top, nil, container.NewHBox(k.menu.plus, k.clip), k.send, k.entry))
 	return k

@@ -1,7 +1,10 @@
 // Package chat is the desktop window's conversation side: the sidebar
-// (conversations newest first, new, rename, delete, search) and the chat
-// area (the loaded-capabilities strip, the virtualised message list with
-// tool and approval cards, the find bar, the composer and the status line).
+// (conversations pinned first, then by date in sections, with new,
+// rename, pin, archive, delete and search; sidebargroups.go) and the chat
+// area (the header with the loaded-capabilities strip, the conversation's
+// token use and its instructions' banner (convheader.go), the virtualised
+// message list with tool and approval cards, the find bar, the composer
+// and the status line).
 //
 // The state that matters is plain Go, apart from the widgets: a transcript
 // (transcript.go) turns a conversation's stored events into rows, and the

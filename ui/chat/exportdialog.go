@@ -63,7 +63,8 @@ func (c *Chat) export(id store.ID, title string, w io.WriteCloser, done func(err
 				w.Close()
 				return err
 			}
-			if _, err := io.WriteString(w, exportWithVersions(title, events, versions)); err != nil {
+			md := withInstructions(exportWithVersions(title, events, versions), c.core, id) // convheader.go
+			if _, err := io.WriteString(w, md); err != nil {
 				w.Close()
 				return fmt.Errorf("export the conversation: %w", err)
 			}

@@ -65,7 +65,7 @@ func (a *attachments) attachFiles(paths []string) {
 
 func (a *attachments) addFile(at *attachedFile) {
 	at.text = widget.NewLabel("")
-	at.remove = newTipButton(theme.CancelIcon(), "Remove "+filepath.Base(at.path)+" from the message", func() { a.removeFile(at) })
+	at.remove = newTipButton("", theme.CancelIcon(), "Remove "+filepath.Base(at.path)+" from the message", func() { a.removeFile(at) })
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	at.icon = container.NewStack(widget.NewIcon(theme.FileIcon()))

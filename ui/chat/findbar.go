@@ -125,6 +125,14 @@ func (f *findBar) close() {
 	f.c.FocusComposer()
 }
 
+// closeForDeleted closes the bar when its conversation was deleted: it
+// has nothing left to search.
+func (f *findBar) closeForDeleted() {
+	if f.object.Visible() {
+		f.close()
+	}
+}
+
 // reset forgets matches (another conversation, or it changed).
 func (f *findBar) reset() {
 	f.gen++

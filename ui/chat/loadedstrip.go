@@ -27,12 +27,18 @@ type loadedStrip struct {
 	// problem is why the last unload in conversation problemIn failed.
 	problem   *widget.Label
 	problemIn store.ID
+	// label names the strip ("Loaded:").
+	label *tipLabel
 	// names as shown, for tests
 	always, loaded []string
 }
 
 func newLoadedStrip(c *Chat) *loadedStrip {
 	s := &loadedStrip{c: c, box: container.NewHBox()}
+	s.label = newTipLabel()
+	s.label.SetText("Loaded:")
+	s.label.TextStyle.Bold = true
+	s.label.Tip = "The capabilities this conversation's requests carry now: the ones always loaded, then those it loaded (× unloads one)"
 	s.problem = widget.NewLabel("")
 	s.problem.Importance = widget.DangerImportance
 	s.object = container.NewHScroll(s.box)
@@ -49,7 +55,8 @@ func (s *loadedStrip) refresh() {
 	names := reg.LoadedNames(reg.NewSession(id.String(), saved))
 	snap := reg.Snapshot()
 	s.always, s.loaded = nil, nil
-	objs := []fyne.CanvasObject{widget.NewIcon(theme.StorageIcon())}
+	// Named, not only an icon: what the strip lists is not obvious.
+	objs := []fyne.CanvasObject{widget.NewIcon(theme.StorageIcon()), s.label}
 	running := s.c.running(s.c.cur)
 	for _, n := range names {
 		if cp, ok := snap.Get(n); ok && cp.AlwaysLoaded() {

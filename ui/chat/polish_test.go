@@ -540,7 +540,7 @@ func TestComposerGrows(t *testing.T) {
 func TestGaugeEstimatesWithoutUsage(t *testing.T) {
 	h := newHarness(t)
 	h.chat.Open(fillWith(t, h.core.Engine().DB, 10, wrapped))
-	if got := h.chat.status.window.Text; !strings.HasPrefix(got, "context ≈") || strings.HasPrefix(got, "context ≈0 ") {
+	if got := h.chat.status.window.Text; !strings.HasPrefix(got, "Context ≈") || strings.HasPrefix(got, "Context ≈0 ") {
 		t.Errorf("gauge %q, want an estimate marked ≈", got)
 	}
 }

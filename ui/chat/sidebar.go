@@ -13,24 +13,46 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // searchLimit bounds the sidebar's search hits.
 const searchLimit = 50
 
-// sidebar lists conversations newest first, with New, rename and delete
+// sidebar lists conversations, pinned ones first and the rest by date
+// (sidebargroups.go), with New, a menu to pin, rename and archive, delete
 // (confirmed), and a search by title and content. Tapping one opens it.
+// Archived conversations are listed apart, behind the Archived button.
 type sidebar struct {
-	c      *Chat
-	convs  []store.Conversation
-	items  []sidebarItem // convs, scheduled runs under their task (taskgroups.go)
-	hits   []store.Hit
-	query  string
-	gen    int // numbers searches, so a stale answer is dropped
-	list   *widget.List
-	search *widget.Entry
-	object fyne.CanvasObject
+	c     *Chat
+	convs []store.Conversation
+	// items are convs as rows: section titles, scheduled runs under
+	// their task (taskgroups.go); runs are the task runs they were
+	// arranged with.
+	items []sidebarItem
+	runs  map[store.ID]assistant.TaskRunRef
+	hits  []store.Hit
+	query string
+	gen   int // numbers searches, so a stale answer is dropped
+	// searched: the search for query has answered (hits are its).
+	searched bool
+	// archived: the list shows the archived conversations alone;
+	// nArchived counts them.
+	archived  bool
+	nArchived int
+	// arrangedOn is the day of the year the sections were last
+	// arranged on: the minute tick arranges them again on a new one.
+	arrangedOn int
+	list       *widget.List
+	search     *widget.Entry
+	// empty says why the list shows nothing ("No conversations match").
+	empty       *widget.Label
+	archivedBtn *widget.Button
+	// rowH and sectionH are the heights of a conversation's row and a
+	// section's title.
+	rowH, sectionH float32
+	object         fyne.CanvasObject
 	// selecting is set while the list's selection follows Open, so
 	// OnSelected does not open it again.
 	selecting bool
@@ -45,6 +67,9 @@ type sidebarEntry struct {
 	// heading: a scheduled task's heading; a tap opens its newest run.
 	heading bool
 	open    store.ID
+	// section: a section's title ("Today"), not a conversation.
+	section          bool
+	pinned, archived bool
 }
 
 func newSidebar(c *Chat) *sidebar {
@@ -59,6 +84,10 @@ func newSidebar(c *Chat) *sidebar {
 		}
 		e, ok := s.entry(i)
 		if !ok {
+			return
+		}
+		if e.section {
+			s.selectID(c.cur.id)
 			return
 		}
 		if e.heading {
@@ -80,8 +109,18 @@ func newSidebar(c *Chat) *sidebar {
 		}
 	})
 	newBtn.Importance = widget.HighImportance
+	s.empty = widget.NewLabel("")
+	s.empty.Alignment = fyne.TextAlignCenter
+	s.empty.Wrapping = fyne.TextWrapWord
+	s.empty.Importance = widget.LowImportance
+	s.empty.Hide()
+	s.archivedBtn = widget.NewButtonWithIcon("", theme.FolderIcon(), s.toggleArchived)
+	s.archivedBtn.Importance = widget.LowImportance
+	s.archivedBtn.Alignment = widget.ButtonAlignLeading
+	s.archivedBtn.Hide()
 	s.object = container.New(minWidth(sidebarMinWidth),
-		container.NewBorder(container.NewVBox(newBtn, s.search), nil, nil, nil, s.list))
+		container.NewBorder(container.NewVBox(newBtn, s.search), s.archivedBtn, nil, nil,
+			container.NewStack(s.list, container.NewVBox(s.empty))))
 	return s
 }
 
@@ -104,6 +143,9 @@ func (s *sidebar) entry(i int) (sidebarEntry, bool) {
 		return sidebarEntry{}, false
 	}
 	it := s.items[i]
+	if it.section != "" {
+		return sidebarEntry{title: it.section, section: true}, true
+	}
 	if it.heading {
 		return headingEntry(it), true
 	}
@@ -113,7 +155,8 @@ func (s *sidebar) entry(i int) (sidebarEntry, bool) {
 	if pend {
 		detail = "waiting for your approval"
 	}
-	return sidebarEntry{id: cv.ID, title: runTitle(it, titleOf(cv.Title)), detail: detail, pending: pend}, true
+	return sidebarEntry{id: cv.ID, title: runTitle(it, titleOf(cv.Title)), detail: detail, pending: pend,
+		pinned: cv.Pinned, archived: cv.Archived}, true
 }
 
 func titleOf(t string) string {
@@ -134,12 +177,17 @@ func (s *sidebar) createRow() fyne.CanvasObject {
 	// window would draw italic only here and in the loaded strip (about
 	// 9 MB of heap; docs/performance.md, the desktop window).
 	detail.SizeName = theme.SizeNameCaptionText
-	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), nil)
-	rename.Importance = widget.LowImportance
-	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)
-	del.Importance = widget.LowImportance
+	more := newTipButton("", theme.MoreVerticalIcon(), "Pin, rename or archive", nil)
+	del := newTipButton("", theme.DeleteIcon(), "Delete this conversation", nil)
 	texts := container.New(layout.NewCustomPaddedVBoxLayout(-theme.Padding()*2), title, detail)
-	return container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(rename, del)), texts)
+	conv := container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(more, del)), texts)
+	// A section's title: small and quiet, like a list's group heading.
+	section := widget.NewLabel("")
+	section.SizeName = theme.SizeNameCaptionText
+	section.Importance = widget.MediumImportance
+	section.TextStyle.Bold = true
+	section.Hide()
+	return container.NewStack(conv, section)
 }
 
 func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
@@ -147,7 +195,16 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	if !ok {
 		return
 	}
-	row := o.(*fyne.Container)
+	stack := o.(*fyne.Container)
+	row, section := stack.Objects[0].(*fyne.Container), stack.Objects[1].(*widget.Label)
+	if e.section {
+		row.Hide()
+		section.SetText(e.title)
+		section.Show()
+		return
+	}
+	section.Hide()
+	row.Show()
 	texts := row.Objects[0].(*fyne.Container)
 	buttons := row.Objects[1].(*fyne.Container).Objects[0].(*fyne.Container)
 	title := texts.Objects[0].(*widget.Label)
@@ -168,8 +225,9 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 			b.Show()
 		}
 	}
-	buttons.Objects[0].(*widget.Button).OnTapped = func() { s.rename(id) }
-	buttons.Objects[1].(*widget.Button).OnTapped = func() { s.confirmDelete(id) }
+	more := buttons.Objects[0].(*tipButton)
+	more.OnTapped = func() { s.showMenu(e, more) }
+	buttons.Objects[1].(*tipButton).OnTapped = func() { s.confirmDelete(id) }
 }
 
 // reload reads the conversations again (or runs the search again).
@@ -184,19 +242,85 @@ func (s *sidebar) reload() {
 		return
 	}
 	s.convs = convs
-	s.items = groupRuns(convs, s.runRefs())
-	s.list.Refresh()
+	s.runs = s.runRefs()
+	s.rearrange()
+}
+
+// rearrange lays the conversations read last out again (sections move
+// on at midnight) and shows them.
+func (s *sidebar) rearrange() {
+	now := s.c.clock.Now()
+	s.arrangedOn = now.YearDay()
+	s.items, s.nArchived = arrange(s.convs, s.runs, now, s.archived)
+	if s.archived && s.nArchived == 0 {
+		s.archived = false // the last one was unarchived or deleted
+		s.items, s.nArchived = arrange(s.convs, s.runs, now, false)
+	}
+	s.shown()
 	s.selectID(s.c.cur.id)
+}
+
+// shown brings the list's row heights, its empty note and the Archived
+// button up to date with what it lists.
+func (s *sidebar) shown() {
+	if s.rowH == 0 {
+		stack := s.createRow().(*fyne.Container)
+		s.rowH, s.sectionH = stack.Objects[0].MinSize().Height, stack.Objects[1].MinSize().Height
+	}
+	for i := range s.length() {
+		h := s.rowH
+		if s.query == "" && s.items[i].section != "" {
+			h = s.sectionH
+		}
+		s.list.SetItemHeight(i, h)
+	}
+	s.list.Refresh()
+	note := ""
+	switch {
+	case s.query != "" && s.searched && len(s.hits) == 0:
+		note = "No conversations match “" + s.query + "”."
+	case s.query == "" && len(s.items) == 0 && s.nArchived > 0:
+		note = "Every conversation is archived: Archived below lists them."
+	}
+	s.empty.SetText(note)
+	s.empty.Hidden = note == ""
+	s.empty.Refresh()
+	switch {
+	case s.archived:
+		s.archivedBtn.SetText("Back to conversations")
+		s.archivedBtn.SetIcon(theme.NavigateBackIcon())
+		s.archivedBtn.Show()
+	case s.nArchived > 0:
+		s.archivedBtn.SetText(fmt.Sprintf("Archived (%d)", s.nArchived))
+		s.archivedBtn.SetIcon(theme.FolderIcon())
+		s.archivedBtn.Show()
+	default:
+		s.archivedBtn.Hide()
+	}
+}
+
+// toggleArchived switches between the conversations and the archived
+// ones.
+func (s *sidebar) toggleArchived() {
+	s.archived = !s.archived
+	s.list.UnselectAll()
+	s.rearrange()
+	s.list.ScrollToTop()
 }
 
 func (s *sidebar) refresh() { s.list.Refresh() }
 
-// tick moves the relative times on: the list redraws only the rows it
-// shows. Search hits show snippets, not times.
+// tick moves the relative times and the date sections on: the list
+// redraws only the rows it shows. Search hits show snippets, not times.
 func (s *sidebar) tick() {
-	if s.query == "" && len(s.items) > 0 {
-		s.list.Refresh()
+	if s.query != "" || len(s.convs) == 0 {
+		return
 	}
+	if s.c.clock.Now().YearDay() != s.arrangedOn {
+		s.rearrange() // a new day: the sections move on
+		return
+	}
+	s.list.Refresh()
 }
 
 // setQuery switches between the list and search hits.
@@ -204,10 +328,11 @@ func (s *sidebar) setQuery(q string) {
 	s.query = strings.TrimSpace(q)
 	if s.query == "" || len(store.Terms(s.query)) == 0 {
 		s.query = ""
-		s.hits = nil
+		s.hits, s.searched = nil, false
 		s.reload()
 		return
 	}
+	s.searched = false
 	s.runSearch()
 }
 
@@ -224,9 +349,9 @@ func (s *sidebar) runSearch() {
 			if err != nil {
 				s.c.core.Logger().Warn("searching conversations", "error", err)
 			}
-			s.hits = hits
+			s.hits, s.searched = hits, true
 			s.list.UnselectAll()
-			s.list.Refresh()
+			s.shown()
 			s.selectID(s.c.cur.id)
 		})
 	})
@@ -313,6 +438,7 @@ func (s *sidebar) delete(id store.ID) {
 			}
 			delete(s.c.anchors, id)
 			if s.c.cur.id == id {
+				s.c.find.closeForDeleted()
 				s.c.cur.id = 0
 				s.c.NewConversation()
 			}

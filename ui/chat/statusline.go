@@ -40,11 +40,15 @@ func newStatusLine(c *Chat) *statusLine {
 	s.gauge.TextFormatter = func() string { return "" }
 	s.window = newTipLabel()
 	gauge := container.NewGridWrap(fyne.NewSize(90, s.window.MinSize().Height-8), s.gauge)
-	s.object = newHeaderRow(false, nil, []*widget.Label{s.model, s.usage}, container.NewCenter(gauge), s.window)
+	// The figure names the gauge and comes first: "Context 18.2k / 32k ▮▮▯".
+	s.object = newHeaderRow(false, nil, []*widget.Label{s.model, s.usage}, s.window, container.NewCenter(gauge))
 	return s
 }
 
 func (s *statusLine) refresh() {
+	// The figure's width changes with its text: lay the line out again,
+	// or the gauge beside it would cover it.
+	defer s.object.Refresh()
 	s.c.picker.refresh()
 	model, _ := s.c.picker.current()
 	s.model.SetText(model)
@@ -60,14 +64,14 @@ func (s *statusLine) refresh() {
 	}
 	w, known := s.windowOf(model)
 	if !known {
-		s.window.SetText("context " + tokens(used))
+		s.window.SetText("Context " + tokens(used))
 		s.window.Tip = "Asking the server how long " + model + "'s context window is…"
 		s.gauge.SetValue(0)
 		return
 	}
 	text := gaugeText(used, w.Tokens)
 	if approx && used > 0 {
-		text = "context ≈" + strings.TrimPrefix(text, "context ")
+		text = "Context ≈" + strings.TrimPrefix(text, "Context ")
 	}
 	if w.Source == provider.WindowDefault {
 		text += " (assumed)"
@@ -128,10 +132,10 @@ func usageText(u provider.Usage) string {
 	return fmt.Sprintf("last reply: %s · %s out", in, tokens(u.OutputTokens))
 }
 
-// gaugeText is "18.2k / 32k" context used of the window (a window of
+// gaugeText is "Context 18.2k / 32k": context used of the window (a window of
 // 40,960 tokens is 40k, as its server calls it).
 func gaugeText(used, window int) string {
-	return "context " + tokens(used) + " / " + modelfacts.Tokens(window)
+	return "Context " + tokens(used) + " / " + modelfacts.Tokens(window)
 }
 
 // tokens writes a token count as people read it: 950, 18.2k, 200k.

@@ -20,6 +20,9 @@ type sidebarItem struct {
 	heading bool
 	runs    int
 	newest  store.ID
+	// section, when set, makes this row a section's title ("Today";
+	// sidebargroups.go).
+	section string
 }
 
 // groupRuns lists convs (newest first) with the runs of each scheduled

@@ -65,7 +65,7 @@ func newToolCard(c *Chat) *toolCard {
 	t.state = widget.NewLabel("")
 	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuExpandIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
-	copyBtn := newHoverTipButton(theme.ContentCopyIcon(), "Copy the call and its result", nil)
+	copyBtn := newTipButton("", theme.ContentCopyIcon(), "Copy the call and its result", nil)
 	copyBtn.OnTapped = func() { c.copyWithTick(t.r, &copyBtn.Button) }
 	t.copy = &copyBtn.Button
 	t.copy.Importance = widget.LowImportance

@@ -31,7 +31,7 @@ func TestTokens(t *testing.T) {
 			t.Errorf("tokens(%d) = %q, want %q", n, got, want)
 		}
 	}
-	if got := gaugeText(18200, 32000); got != "context 18.2k / 32k" {
+	if got := gaugeText(18200, 32000); got != "Context 18.2k / 32k" {
 		t.Errorf("gauge %q", got)
 	}
 }

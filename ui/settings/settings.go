@@ -28,6 +28,7 @@ type Settings struct {
 	web     *dependentPage
 	mcp     *mcpPage
 	tasks   *tasksPage
+	usage   *usagePage
 
 	tabs   *container.AppTabs
 	pages  map[*container.TabItem]hint.Page
@@ -48,6 +49,7 @@ func New(env *bridge.Env) *Settings {
 	s.web = newWebPage(env, s.Show)
 	s.mcp = newMCPPage(env, s.Show)
 	s.tasks = newTasksPage(env)
+	s.usage = newUsagePage(env)
 
 	modelTab := container.NewTabItemWithIcon("Model", theme.ComputerIcon(), s.model.Object())
 	instrTab := container.NewTabItemWithIcon("Instructions", theme.DocumentIcon(), s.instr.Object())
@@ -57,7 +59,8 @@ func New(env *bridge.Env) *Settings {
 	webTab := container.NewTabItemWithIcon("Web", theme.SearchIcon(), s.web.Object())
 	mcpTab := container.NewTabItemWithIcon("MCP servers", theme.StorageIcon(), s.mcp.Object())
 	tasksTab := container.NewTabItemWithIcon("Tasks", theme.HistoryIcon(), s.tasks.Object())
-	s.tabs = container.NewAppTabs(modelTab, instrTab, capsTab, foldersTab, shellTab, webTab, mcpTab, tasksTab)
+	usageTab := container.NewTabItemWithIcon("Usage", theme.InfoIcon(), s.usage.Object())
+	s.tabs = container.NewAppTabs(modelTab, instrTab, capsTab, foldersTab, shellTab, webTab, mcpTab, tasksTab, usageTab)
 	s.pages = map[*container.TabItem]hint.Page{modelTab: hint.PageModel, instrTab: PageInstructions, capsTab: hint.PageCapabilities,
 		foldersTab: hint.PageFolders, shellTab: hint.PageCapability, webTab: hint.PageCapability, mcpTab: hint.PageCapability, tasksTab: hint.PageCapability}
 	s.tabOf = map[hint.Page]*container.TabItem{hint.PageModel: modelTab, PageInstructions: instrTab, hint.PageCapabilities: capsTab,
@@ -200,6 +203,7 @@ func (s *Settings) Replay(e assistant.Event) {
 
 // onEvent brings the pages up to date; it runs on the UI goroutine.
 func (s *Settings) onEvent(e assistant.Event) {
+	s.usage.onEvent(e)
 	switch e.Kind {
 	case assistant.EventCapabilities, assistant.EventSettings:
 		if e.Reason == "resync" {

@@ -12,10 +12,10 @@ import (
 
 // An icon-only button says what it does while the pointer rests on it,
 // and the tip goes when it leaves or taps.
-func TestHoverTipButton(t *testing.T) {
+func TestTipButton(t *testing.T) {
 	test.NewTempApp(t)
 	tapped := 0
-	b := newHoverTipButton(theme.ContentCopyIcon(), "Copy the call and its result", func() { tapped++ })
+	b := newTipButton("", theme.ContentCopyIcon(), "Copy the call and its result", func() { tapped++ })
 	w := test.NewTempWindow(t, b)
 	w.Resize(fyne.NewSize(200, 100))
 	tip := func() string {
