@@ -162,7 +162,6 @@ func buildXdnd(t *testing.T, ctx context.Context) string {
 	return out
 }
 
-
 // geometry is the window's position and size on the root window.
 func geometry(t *testing.T, ctx context.Context, wid string) (x, y, w, h int) {
 	t.Helper()
