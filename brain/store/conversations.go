@@ -34,6 +34,8 @@ type Conversation struct {
 	// Choice is the model the person chose for this conversation (the
 	// chat header's picker; modelchoice.go), nil for the default.
 	Choice *ModelChoice `json:"choice,omitempty"`
+	// Attached are the files the person attached here (attached.go).
+	Attached []AttachedFile `json:"attached,omitempty"`
 }
 
 // TitleLen is the longest title MakeTitle produces, in characters,
