@@ -269,5 +269,3 @@ func relink(t *testing.T, target, path string) {
 		t.Fatal(err)
 	}
 }
-
-
