@@ -20,7 +20,7 @@ type AttachedFile struct {
 
 // MaxAttached is how many attached files a conversation remembers; the
 // oldest give way to new ones.
-const MaxAttached = 500
+const MaxAttached = 200
 
 // AddAttached records files as attached to conversation id: one already
 // recorded (by Path) is not recorded twice, and past MaxAttached the
