@@ -174,7 +174,7 @@ func Open(opts Options) (*App, error) {
 		States:    db,
 		Settings:  db,
 		Pinned:    cfg.PinnedCapabilities,
-		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: a.host, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Protected: ProtectedPaths, Secrets: db.Secret, SecretAllowed: a.secretAllowed,
+		Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindPlugin: attachLoader{Host: a.host, a: a}, cerebellum.KindMCP: mcp.NewLoader(mcp.Options{Logger: logger, Protected: ProtectedPaths, Secrets: db.Secret, SecretAllowed: a.secretAllowed,
 			Sandbox: a.sandboxLauncher(), Folders: a.Folders, Asker: opts.MCPAsker, Tokens: db, Progress: a.toolProgress, Sampler: a.mcpSampler(opts.MCPAsker)})},
 		Logger:        logger,
 		IndexBudget:   cfg.IndexBudget,

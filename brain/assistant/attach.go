@@ -54,7 +54,12 @@ func FilesMessage(text string, files []attach.File, images []provider.Image) (st
 		}
 		b.WriteString(">\n" + strings.TrimRight(f.Text, "\n"))
 		if f.Cut != "" {
-			fmt.Fprintf(&b, "\n[%s: the rest of the file was not sent]", f.Cut)
+			fmt.Fprintf(&b, "\n[%s: the rest of the file was not sent", f.Cut)
+			if f.Kind == attach.Text && f.Path != "" {
+				// Sent with TurnOptions.Files, it is readable (attachread.go).
+				b.WriteString("; fs_read of its path reads it in this conversation")
+			}
+			b.WriteString("]")
 		}
 		b.WriteString("\n</file>")
 	}

@@ -41,7 +41,7 @@ func TestFilesMessage(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Look at these.\n\n<file name=\"main.go\" path=\"/src/main.go\" type=\"text/plain\">\npackage main\n</file>",
-		"lines\n[cut at 200.0 KB of 1.2 MB: the rest of the file was not sent]\n</file>",
+		"lines\n[cut at 200.0 KB of 1.2 MB: the rest of the file was not sent; fs_read of its path reads it in this conversation]\n</file>",
 		`note="text extracted from the PDF">` + "\nRevenue grew",
 		"[Attached image shot.png (image/png, ",
 		"image 8 of this message]",

@@ -46,6 +46,11 @@ type TurnOptions struct {
 	// that reads images, described to one that does not. Resend and
 	// Regenerate keep the replaced message's images when this is nil.
 	Images []provider.Image
+	// Files are the paths of the files the person attached to the message
+	// (attach.File.Path): recorded with the conversation, so that its
+	// fs_read reads exactly them wherever they lie (attachread.go).
+	// Wrasse's own data among them fails the turn.
+	Files []string
 }
 
 // Turn adds text as the user's message to conversation id (0 starts a new
@@ -150,6 +155,10 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 	if !first {
 		id = c.ID
 	}
+	attached, err := a.attachedFiles(opt.Files)
+	if err != nil {
+		return id, err
+	}
 	st := a.model.Load()
 	st.turns.Add(1)
 	defer st.turns.Done()
@@ -201,6 +210,9 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 	}
 	if opt.Override.empty() {
 		a.keepChoice(id, cfg, opt)
+	}
+	if err := a.db.AddAttached(id, attached); err != nil {
+		return id, err
 	}
 	if opt.Started != nil {
 		opt.Started(id)

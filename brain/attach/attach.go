@@ -99,7 +99,17 @@ func Read(path string) (File, error) {
 		return File{}, fmt.Errorf("%w: %s: %w", ErrUnreadable, name, err)
 	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
+	return ReadOpen(f, path)
+}
+
+// ReadOpen reads f, opened already at path, as an attachment, as Read
+// does: for a caller that opened it through its own checks (the app
+// refuses its own data, wrasse.db and config.json, on what it opened).
+// The caller closes f.
+func ReadOpen(f *os.File, path string) (File, error) {
+	name := filepath.Base(path)
+	info, err := f.Stat()
+	if err != nil {
 		return File{}, fmt.Errorf("%w: %s: %w", ErrUnreadable, name, err)
 	}
 	if err := checkInfo(name, info); err != nil { // replaced since the first look

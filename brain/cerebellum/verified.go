@@ -9,7 +9,7 @@ func verified() map[string]string {
 		"archive":    "b33a0fc59275c93b",
 		"calc":       "77135dd7e74960be",
 		"data":       "8332739b27cb4210",
-		"filesystem": "39647faf019ed782",
+		"filesystem": "9ecfab1f1b2af501",
 		"shell":      "9c47adcdabdebf4d",
 		"system":     "20b1daa5a8cf91f9",
 		"web":        "eb129a78aa32b27e",

@@ -39,6 +39,8 @@ type Conversation struct {
 	Pinned       bool   `json:"pinned,omitempty"`
 	Archived     bool   `json:"archived,omitempty"`
 	Instructions string `json:"instructions,omitempty"`
+	// Attached are the files the person attached here (attached.go).
+	Attached []AttachedFile `json:"attached,omitempty"`
 }
 
 // TitleLen is the longest title MakeTitle produces, in characters,

@@ -194,7 +194,7 @@ func (a *attachments) remove(at *attached) {
 // message is text with the attached resources' and files' contents, and
 // the images among them; not ok while one is still being read or failed
 // (the composer says so).
-func (a *attachments) message(text string) (string, []provider.Image, bool) {
+func (a *attachments) message(text string) (string, []provider.Image, []string, bool) {
 	var atts []assistant.Attachment
 	var waiting, failed []string
 	for _, at := range a.list {
@@ -208,6 +208,7 @@ func (a *attachments) message(text string) (string, []provider.Image, bool) {
 		}
 	}
 	var files []attach.File
+	var paths []string // readable by fs_read in the conversation (TurnOptions.Files)
 	for _, at := range a.files {
 		name := filepath.Base(at.path)
 		switch {
@@ -217,19 +218,20 @@ func (a *attachments) message(text string) (string, []provider.Image, bool) {
 			failed = append(failed, name)
 		default:
 			files = append(files, at.file)
+			paths = append(paths, at.file.Path)
 		}
 	}
 	switch {
 	case len(waiting) > 0:
 		a.m.k.block("Still reading " + strings.Join(waiting, ", ") + "; send again in a moment.")
-		return "", nil, false
+		return "", nil, nil, false
 	case len(failed) > 0:
 		a.m.k.block("Could not attach " + strings.Join(failed, ", ") + "; remove " + plural(len(failed), "it", "them") + " to send (× on the chip).")
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	msg, images := assistant.AttachedMessage(text, atts)
 	msg, images = assistant.FilesMessage(msg, files, images)
-	return msg, images, true
+	return msg, images, paths, true
 }
 
 // clear drops every chip (the message was sent, or the chat closes).

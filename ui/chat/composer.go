@@ -96,8 +96,8 @@ func (k *composer) submit() {
 		}
 		return
 	}
-	text, images, ok := k.menu.message(k.entry.Text)
-	if ok && k.c.send(text, images...) {
+	text, images, files, ok := k.menu.message(k.entry.Text)
+	if ok && k.c.send(text, files, images...) {
 		k.entry.SetText("")
 		k.menu.clear()
 	}

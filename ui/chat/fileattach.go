@@ -20,12 +20,14 @@ import (
 
 // Files the person attaches (dropped on the window, pasted as paths, or
 // picked with the paperclip) are read off the UI goroutine
-// (attach.Read) into chips beside the resources' ones: an image with a
+// (App.ReadAttachment, which refuses Wrasse's own files) into chips beside the resources' ones: an image with a
 // small thumbnail, a text, code or PDF with its size and what would be
 // cut; a file that cannot go (too big, binary, unreadable) stays as a red
 // chip saying why, and blocks sending until removed, so nothing is
 // dropped silently. Attaching grants no folder: the file's content goes
-// in the message (assistant.FilesMessage).
+// in the message (assistant.FilesMessage), and its path goes with the
+// turn (TurnOptions.Files), so fs_read reads that one file, in that
+// conversation only.
 
 // attachedFile is one file chip.
 type attachedFile struct {
@@ -50,7 +52,7 @@ func (a *attachments) attachFiles(paths []string) {
 		at := &attachedFile{path: p, loading: true}
 		a.addFile(at)
 		env.Go(func() {
-			f, err := attach.Read(p)
+			f, err := a.m.k.c.core.ReadAttachment(p)
 			env.Do(func() {
 				if !slices.Contains(a.files, at) {
 					return // removed while it was read

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,6 +145,19 @@ func TestDroppedFilesReachTheModel(t *testing.T) {
 	}
 	if u := h.rowsOf(rowUser); len(u) != 1 || len(u[0].images) != 1 {
 		t.Errorf("the user message does not keep its image")
+	}
+	// The files go with the turn, so fs_read may read them in this
+	// conversation (and no other) although their folder is not granted.
+	conv, err := h.core.History().GetConversation(h.chat.cur.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attached []string
+	for _, f := range conv.Attached {
+		attached = append(attached, f.Path)
+	}
+	if !slices.Equal(attached, []string{img, notes}) {
+		t.Errorf("the conversation records attached files %q; want %q", attached, []string{img, notes})
 	}
 	// The sent message shows the picture as a thumbnail under its text.
 	thumbs := 0

@@ -29,26 +29,26 @@ type runFn func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error
 // send sends the composer's text, with the images of its attached
 // resources: a new message, or an edited one (which keeps the images it
 // was sent with unless new ones are attached).
-func (c *Chat) send(text string, images ...provider.Image) bool {
+func (c *Chat) send(text string, files []string, images ...provider.Image) bool {
 	if strings.TrimSpace(text) == "" || c.running(c.cur) {
 		return false
 	}
 	if r := c.editing; r != nil {
 		c.editing = nil
 		c.composer.endEdit()
-		c.resend(r, text, images)
+		c.resend(r, text, files, images)
 		return true
 	}
 	id := c.cur.id
 	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
-		opt.Images = images
+		opt.Images, opt.Files = images, files
 		return c.core.Turn(ctx, id, text, opt)
 	})
 	return true
 }
 
 // resend replaces user message r (and what followed) with text.
-func (c *Chat) resend(r *row, text string, images []provider.Image) {
+func (c *Chat) resend(r *row, text string, files []string, images []provider.Image) {
 	if c.running(c.cur) || c.cur.id == 0 {
 		return
 	}
@@ -56,7 +56,7 @@ func (c *Chat) resend(r *row, text string, images []provider.Image) {
 	c.cur.truncateFrom(seq)
 	c.list.changed(0)
 	c.startTurn(c.cur, text, func(ctx context.Context, opt assistant.TurnOptions) (store.ID, error) {
-		opt.Images = images
+		opt.Images, opt.Files = images, files
 		return c.core.Resend(ctx, id, seq, text, opt)
 	})
 }
@@ -92,7 +92,7 @@ func (c *Chat) retry() {
 	text, images := u.text, u.images
 	c.cur.load(nil, true)
 	c.list.changed(0)
-	c.send(text, images...)
+	c.send(text, nil, images...)
 }
 
 // startTurn runs fn in the background, writing what happens into tr.

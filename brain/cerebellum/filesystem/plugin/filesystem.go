@@ -89,6 +89,16 @@ func (f *fsys) read(ctx context.Context, req *sdk.Request) (*sdk.Result, error) 
 		return nil, notFound(arg, err)
 	}
 	defer file.Close()
+	return ReadOpened(file, arg, path, req)
+}
+
+// ReadOpened answers fs_read from file, already opened by the caller
+// through checked handles: arg is the path as the model gave it, path the
+// one shown in the header. Wrasse's core uses it to read a file the
+// person attached to the conversation (outside the granted folders, so
+// not through this plugin), so that the model reads it as it reads any
+// other file.
+func ReadOpened(file *os.File, arg, path string, req *sdk.Request) (*sdk.Result, error) {
 	info, err := file.Stat()
 	if err != nil {
 		return nil, notFound(arg, err)

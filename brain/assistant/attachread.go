@@ -1,0 +1,314 @@
+package assistant
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/brain/attach"
+	filesystem "github.com/wrasse-app/wrasse/brain/cerebellum/filesystem/plugin"
+	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/sdk"
+)
+
+// A file the person attaches to a message travels in it as text, cut at
+// attach.MaxTextBytes. The model may want the rest, or to read it again
+// later, with fs_read on the path the message names; but the filesystem
+// plugin runs confined to the granted folders, fixed when its process
+// starts, and attaching grants no folder. So the core answers fs_read of
+// exactly the attached files itself:
+//
+//   - the files attached to a conversation are recorded with it
+//     (store.AttachedFile, by the path as attached and by its real path
+//     then), so the allowance survives a restart and goes with the
+//     conversation when it is deleted;
+//   - an fs_read in that conversation (the call's session says which) of
+//     one of those paths is answered here, by the plugin's own fs_read
+//     code (filesystem.ReadOpened) on a file opened through the SDK's
+//     checked handles: the real path recorded, no symbolic link followed
+//     at the end or on the way (a link swapped in later is refused, and a
+//     link the person attached keeps leading to what it led to then), and
+//     never Wrasse's own data (wrasse.db, config.json, logs, the control
+//     socket), also under another name;
+//   - nothing else widens: not the file's folder, not another
+//     conversation (whose fs_read of the path is refused by the plugin as
+//     outside the folders, with a note saying why), not writes, not the
+//     other file tools; the plugin's sandbox is as it was.
+//
+// Attaching Wrasse's own data is refused when it is attached
+// (ReadAttachment) and again when the message is sent (TurnOptions.Files).
+
+// attachReadTool is the one tool answered for attached files.
+const attachReadTool = "fs_read"
+
+// filesystemCapability is the built-in capability whose fs_read is
+// answered for attached files.
+const filesystemCapability = "filesystem"
+
+// ReadAttachment reads the file at path as an attachment (attach.Read),
+// refusing Wrasse's own data (the database, config.json, logs, caches,
+// the control socket), also under another name, on what it opened: the
+// window's paperclip, drop and paste read through it, so such a file is
+// refused as it is attached, before its content could go anywhere.
+func (a *App) ReadAttachment(path string) (attach.File, error) {
+	af, err := attachedFile(path)
+	if err != nil {
+		return attach.File{}, err
+	}
+	f, err := a.openAttached(af, path)
+	if err != nil {
+		return attach.File{}, err
+	}
+	defer f.Close()
+	return attach.ReadOpen(f, af.Path)
+}
+
+// attachedFile is path as recorded: absolute and clean, and with its links
+// resolved now.
+func attachedFile(path string) (store.AttachedFile, error) {
+	name := filepath.Base(path)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return store.AttachedFile{}, fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return store.AttachedFile{}, fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
+	}
+	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// attachedFiles checks the files a message attaches (TurnOptions.Files)
+// as ReadAttachment does, before the turn stores anything: one that is
+// Wrasse's own data, or cannot be opened, fails the turn, saying which.
+func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
+	var out []store.AttachedFile
+	for _, p := range paths {
+		af, err := attachedFile(p)
+		if err == nil {
+			var f *os.File
+			if f, err = a.openAttached(af, p); err == nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("attaching %s: %w", p, err)
+		}
+		out = append(out, af)
+	}
+	return out, nil
+}
+
+// openAttached opens the attached file af for reading, shown as path in
+// messages. It is opened from a handle of its folder through the SDK's
+// file API, with the workspace's protected paths: a link at its name is
+// not followed and Wrasse's own data (also as a hard link, or reached
+// through a link) is refused. The SDK follows a folder on the way that
+// was swapped for a link (it resolves the folder once more), so what was
+// opened is compared with what a walk from the top of the file system,
+// refusing every link, finds at the real path: the very file attached,
+// or nothing.
+func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error) {
+	name := filepath.Base(path)
+	dir, leaf := filepath.Dir(af.Real), filepath.Base(af.Real)
+	prot := ProtectedPaths(a.ws.Root)
+	env := &sdk.Env{Name: filesystemCapability, Workspace: a.ws.Root, Roots: []string{dir}, NoAccess: prot.NoAccess, ReadOnly: prot.ReadOnly}
+	d, err := env.OpenDirArg(dir, false)
+	if err != nil {
+		return nil, attachOpenError(name, err)
+	}
+	defer d.Close()
+	f, err := d.Open(leaf)
+	if err != nil {
+		return nil, attachOpenError(name, err)
+	}
+	if err := sameAtRealPath(f, af.Real); err != nil {
+		f.Close()
+		return nil, attachOpenError(name, err)
+	}
+	return f, nil
+}
+
+// errMoved means the attached file's path now leads elsewhere: a link
+// where a file or folder was.
+var errMoved = errors.New("replaced by a symbolic link since it was attached")
+
+// attachOpenError words a failure to open an attached file for the person
+// (the composer's chip) and the model alike.
+func attachOpenError(name string, err error) error {
+	switch {
+	case errors.Is(err, sdk.ErrProtected):
+		return fmt.Errorf("%w: %s is Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file", attach.ErrUnreadable, name)
+	case errors.Is(err, sdk.ErrLink) || errors.Is(err, errMoved):
+		return fmt.Errorf("%w: %s: %w; attach the file it leads to instead", attach.ErrUnreadable, name, errMoved)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s no longer exists", attach.ErrUnreadable, name)
+	}
+	return fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
+}
+
+// sameAtRealPath checks that f is the file at real, a path without links,
+// walking down from the top of the file system one folder handle at a
+// time and refusing a link anywhere (errMoved).
+func sameAtRealPath(f *os.File, real string) error {
+	top := filepath.VolumeName(real) + string(filepath.Separator)
+	rest := strings.TrimPrefix(real, top)
+	comps := strings.Split(rest, string(filepath.Separator))
+	if rest == "" || slices.Contains(comps, "") || slices.Contains(comps, "..") {
+		return fmt.Errorf("%s is not a clean absolute path", real)
+	}
+	h, err := os.OpenRoot(top)
+	if err != nil {
+		return err
+	}
+	for _, c := range comps[:len(comps)-1] {
+		info, err := h.Lstat(c)
+		if err == nil && !info.IsDir() {
+			err = errMoved
+		}
+		var sub *os.Root
+		if err == nil {
+			sub, err = h.OpenRoot(c)
+		}
+		if err == nil {
+			var st fs.FileInfo
+			if st, err = sub.Stat("."); err == nil && !os.SameFile(st, info) {
+				err = errMoved
+			}
+			if err != nil {
+				sub.Close()
+			}
+		}
+		h.Close()
+		if err != nil {
+			return err
+		}
+		h = sub
+	}
+	defer h.Close()
+	info, err := h.Lstat(comps[len(comps)-1])
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(st, info) {
+		return errMoved
+	}
+	return nil
+}
+
+// attachLoader is the plugin host with the built-in filesystem's runtime
+// wrapped (attachRuntime); the host's Check and CheckSource pass as they
+// are.
+type attachLoader struct {
+	*plugins.Host
+	a *App
+}
+
+// Load loads c's runtime; the built-in filesystem's answers fs_read of
+// attached files.
+func (l attachLoader) Load(ctx context.Context, req cerebellum.LoadRequest) (cerebellum.Runtime, error) {
+	rt, err := l.Host.Load(ctx, req)
+	c := req.Capability
+	if err != nil || c == nil || c.Name != filesystemCapability || c.Source != cerebellum.SourceBuiltin {
+		return rt, err
+	}
+	return attachRuntime{Runtime: rt, a: l.a}, nil
+}
+
+// attachRuntime answers fs_read of a file attached to the calling
+// conversation, and passes every other call to the plugin.
+type attachRuntime struct {
+	cerebellum.Runtime
+	a *App
+}
+
+// Call answers fs_read of a path attached to the conversation whose
+// session the call carries; other calls go to the plugin, and its refusal
+// of a path attached to another conversation says why.
+func (r attachRuntime) Call(ctx context.Context, tool string, args json.RawMessage) (cerebellum.Result, error) {
+	if tool != attachReadTool {
+		return r.Runtime.Call(ctx, tool, args)
+	}
+	var in struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(args, &in) != nil || !filepath.IsAbs(in.Path) {
+		return r.Runtime.Call(ctx, tool, args)
+	}
+	want := filepath.Clean(in.Path)
+	id, inConversation := conversationOf(ctx)
+	if inConversation {
+		files, err := r.a.db.Attached(id)
+		if err != nil {
+			r.a.log.Warn("reading the files attached to a conversation", "conversation", id.String(), "error", err)
+		}
+		if i := slices.IndexFunc(files, func(f store.AttachedFile) bool { return f.Path == want || f.Real == want }); i >= 0 {
+			return r.a.readAttached(files[i], in.Path, args), nil
+		}
+	}
+	res, err := r.Runtime.Call(ctx, tool, args)
+	if err == nil && res.IsError && r.a.attachedElsewhere(id, want) {
+		res.Content += "\n(" + in.Path + " was attached to another conversation: an attached file may be read only in the conversation it was attached to. " +
+			"Ask the person to attach it to this one, or to grant its folder in Settings → Folders.)"
+	}
+	return res, err
+}
+
+// conversationOf is the conversation a tool call runs in, from its
+// session; not ok outside a conversation (a call run by itself).
+func conversationOf(ctx context.Context) (store.ID, bool) {
+	sess := cerebellum.SessionFrom(ctx)
+	if sess == nil || sess.ID() == "" {
+		return 0, false
+	}
+	id, err := store.ParseID(sess.ID())
+	return id, err == nil && id != 0
+}
+
+// readAttached answers fs_read (args) of attached file af, named arg.
+func (a *App) readAttached(af store.AttachedFile, arg string, args json.RawMessage) cerebellum.Result {
+	f, err := a.openAttached(af, arg)
+	if err != nil {
+		return cerebellum.Result{IsError: true, Content: strings.TrimPrefix(err.Error(), attach.ErrUnreadable.Error()+": ")}
+	}
+	defer f.Close()
+	req, err := sdk.NewRequest(attachReadTool, args)
+	if err != nil {
+		return cerebellum.Result{IsError: true, Content: fmt.Sprintf("%s: the arguments cannot be read: %v", attachReadTool, err)}
+	}
+	res, err := filesystem.ReadOpened(f, arg, af.Path, req)
+	switch {
+	case err != nil:
+		return cerebellum.Result{IsError: true, Content: err.Error()}
+	case res == nil:
+		return cerebellum.Result{}
+	}
+	return cerebellum.Result{Content: res.Text}
+}
+
+// attachedElsewhere reports whether path is attached to a conversation
+// other than id.
+func (a *App) attachedElsewhere(id store.ID, path string) bool {
+	convs, err := a.db.ListConversations()
+	if err != nil {
+		return false
+	}
+	for _, c := range convs {
+		if c.ID != id && slices.ContainsFunc(c.Attached, func(f store.AttachedFile) bool { return f.Path == path || f.Real == path }) {
+			return true
+		}
+	}
+	return false
+}
