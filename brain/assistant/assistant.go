@@ -97,6 +97,9 @@ type App struct {
 	keep modeKeeper
 	// usage holds each conversation's token use by day (usage.go).
 	usage usageCache
+	// instructionsEdits counts changes of conversations' instructions, so
+	// a running turn re-reads its own only after one (organise.go).
+	instructionsEdits atomic.Uint64
 }
 
 // Open opens the workspace with everything wired. The caller owns the App

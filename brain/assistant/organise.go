@@ -31,7 +31,13 @@ func (a *App) ArchiveConversation(id store.ID, archived bool) error {
 // request on; "" removes them. Secrets in them are redacted, as in
 // titles; more than store.MaxInstructionsLen is refused.
 func (a *App) SetConversationInstructions(id store.ID, text string) error {
-	return a.organise(id, func() error { return a.db.SetInstructions(id, text) })
+	return a.organise(id, func() error {
+		if err := a.db.SetInstructions(id, text); err != nil {
+			return err
+		}
+		a.instructionsEdits.Add(1)
+		return nil
+	})
 }
 
 func (a *App) organise(id store.ID, set func() error) error {
@@ -44,20 +50,26 @@ func (a *App) organise(id store.ID, set func() error) error {
 
 // identityFor is the identity of a turn in conversation c (nil: a new
 // one): the workspace's identity prompt, then the conversation's own
-// instructions, read again for every request the turn builds so an edit
-// made while a turn runs applies to its next step.
+// instructions. An edit made while the turn runs applies to its next
+// request: the record is read again only after some conversation's
+// instructions changed (instructionsEdits), so a turn still reads its
+// conversation once.
 func (a *App) identityFor(c *store.Conversation) func() string {
 	if c == nil {
 		return a.identity
 	}
-	id := c.ID
+	id, instructions, seen := c.ID, c.Instructions, a.instructionsEdits.Load()
 	return func() string {
+		if now := a.instructionsEdits.Load(); now != seen {
+			if conv, err := a.db.GetConversation(id); err == nil {
+				instructions, seen = conv.Instructions, now
+			}
+		}
 		base := a.identity()
-		conv, err := a.db.GetConversation(id)
-		if err != nil || strings.TrimSpace(conv.Instructions) == "" {
+		if strings.TrimSpace(instructions) == "" {
 			return base
 		}
-		return withInstructions(base, conv.Instructions)
+		return withInstructions(base, instructions)
 	}
 }
 
