@@ -179,6 +179,12 @@ func putEvent(eb *bolt.Bucket, id ID, e Event) error {
 // event instead of hiding the rest of the conversation. A streaming reply
 // reads with the pieces stored so far.
 func (d *DB) readEvent(tx *bolt.Tx, id ID, seq uint64, raw []byte) Event {
+	return d.readEventAs(tx, id, seq, raw, true)
+}
+
+// readEventAs is readEvent; without imageBytes the event's images carry
+// their type only (see PageBefore).
+func (d *DB) readEventAs(tx *bolt.Tx, id ID, seq uint64, raw []byte, imageBytes bool) Event {
 	e, err := decodeEvent(raw)
 	if err != nil {
 		d.log.Warn("damaged event", "conversation", id.String(), "seq", seq, "err", err)
@@ -186,7 +192,9 @@ func (d *DB) readEvent(tx *bolt.Tx, id ID, seq uint64, raw []byte) Event {
 			Text: "This part of the conversation is damaged in the workspace database and cannot be shown."}
 	}
 	e.Seq = seq
-	loadImages(tx, id, &e)
+	if imageBytes {
+		loadImages(tx, id, &e)
+	}
 	if e.Status == StatusStreaming {
 		e.Text += pieces(tx.Bucket([]byte(bucketStreaming)), id, seq)
 	}
@@ -526,6 +534,18 @@ func (d *DB) LastEvents(id ID, n int) ([]Event, error) {
 // EventsBefore returns, in order, up to n events with Seq < before: a page
 // for scrolling back. before == 0 means from the end; n <= 0 means no limit.
 func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
+	return d.eventsBefore(id, before, n, true)
+}
+
+// PageBefore is EventsBefore for a page the window shows: the events'
+// images carry their type but no bytes, which ImageData reads when a
+// thumbnail is drawn. A conversation of pictures then holds, in memory,
+// the pixels of the rows in view only, not every picture's file.
+func (d *DB) PageBefore(id ID, before uint64, n int) ([]Event, error) {
+	return d.eventsBefore(id, before, n, false)
+}
+
+func (d *DB) eventsBefore(id ID, before uint64, n int, imageBytes bool) ([]Event, error) {
 	var out []Event
 	err := d.bolt.View(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
@@ -540,7 +560,7 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 				out = make([]Event, 0, min(conv.EventCount, 1<<16))
 			}
 			for k, v := c.First(); k != nil; k, v = c.Next() {
-				if e, ok := d.keyedEvent(tx, id, k, v); ok {
+				if e, ok := d.keyedEvent(tx, id, k, v, imageBytes); ok {
 					out = append(out, e)
 				}
 			}
@@ -555,7 +575,7 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 			k, v = c.Prev()
 		}
 		for ; k != nil && (n <= 0 || len(out) < n); k, v = c.Prev() {
-			if e, ok := d.keyedEvent(tx, id, k, v); ok {
+			if e, ok := d.keyedEvent(tx, id, k, v, imageBytes); ok {
 				out = append(out, e)
 			}
 		}
@@ -568,11 +588,11 @@ func (d *DB) EventsBefore(id ID, before uint64, n int) ([]Event, error) {
 	return out, nil
 }
 
-func (d *DB) keyedEvent(tx *bolt.Tx, id ID, k, v []byte) (Event, bool) {
+func (d *DB) keyedEvent(tx *bolt.Tx, id ID, k, v []byte, imageBytes bool) (Event, bool) {
 	seq, ok := decodeU64(k)
 	if !ok {
 		d.log.Warn("skipping malformed event key", "conversation", id.String(), "key", fmt.Sprintf("%x", k))
 		return Event{}, false
 	}
-	return d.readEvent(tx, id, seq, v), true
+	return d.readEventAs(tx, id, seq, v, imageBytes), true
 }

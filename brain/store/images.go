@@ -79,6 +79,25 @@ func loadImages(tx *bolt.Tx, id ID, e *Event) {
 	}
 }
 
+// ImageData is the bytes of image n of event seq of conversation id, as
+// stored; ErrNotFound when there are none.
+func (d *DB) ImageData(id ID, seq uint64, n int) ([]byte, error) {
+	var data []byte
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket([]byte(bucketImages)).Get(imageKey(id, seq, n)); b != nil {
+			data = bytes.Clone(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read image %d of %s event %d: %w", n, id, seq, err)
+	}
+	if data == nil {
+		return nil, fmt.Errorf("image %d of %s event %d: %w", n, id, seq, ErrNotFound)
+	}
+	return data, nil
+}
+
 // deleteImages removes every image whose key starts with prefix: one
 // event's (streamKey), or a whole conversation's (conversationKey).
 func deleteImages(ib *bolt.Bucket, prefix []byte) error {

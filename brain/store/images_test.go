@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -118,5 +119,32 @@ func TestMissingImageBytes(t *testing.T) {
 	got, err := db.Event(c.ID, e.Seq)
 	if err != nil || len(got.Images) != 1 || got.Images[0].MIMEType != "image/png" || got.Images[0].Data != nil {
 		t.Errorf("Event = %+v, %v; want one image without data", got.Images, err)
+	}
+}
+
+// A page for the window carries its images' types but not their bytes;
+// ImageData reads one picture's bytes when it is drawn.
+func TestPageBeforeLeavesImageBytesInTheFile(t *testing.T) {
+	db, _, _ := openTest(t)
+	c := mustConv(t, db, "m")
+	pic := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1024)
+	u := mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "look", Images: []provider.Image{{MIMEType: "image/png", Data: pic}}})
+	mustAppend(t, db, c.ID, Event{Type: EventAssistantText, Text: "seen"})
+	page, err := db.PageBefore(c.ID, 0, 10)
+	if err != nil || len(page) != 2 {
+		t.Fatalf("PageBefore = %d events, %v", len(page), err)
+	}
+	if im := page[0].Images; len(im) != 1 || im[0].MIMEType != "image/png" || im[0].Data != nil {
+		t.Fatalf("the page's image = %+v; want its type and no bytes", im)
+	}
+	data, err := db.ImageData(c.ID, u.Seq, 0)
+	if err != nil || !bytes.Equal(data, pic) {
+		t.Fatalf("ImageData = %d bytes, %v; want the stored %d", len(data), err, len(pic))
+	}
+	if _, err := db.ImageData(c.ID, u.Seq, 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("ImageData of a picture that is not there = %v; want ErrNotFound", err)
+	}
+	if full, _ := db.EventsBefore(c.ID, 0, 10); !bytes.Equal(full[0].Images[0].Data, pic) {
+		t.Error("EventsBefore no longer reads the bytes")
 	}
 }
