@@ -20,6 +20,8 @@ func (s *Shell) shortcuts() []shortcut {
 		{"New chat", desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: mod}, s.newChat},
 		{"Find in conversation", desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: mod}, s.find},
 		{"Settings", desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: mod}, s.ShowSettings},
+		{"First message", desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToFirst() }},
+		{"Latest message", desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToLast() }},
 	}
 }
 

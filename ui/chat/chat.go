@@ -16,9 +16,18 @@ import (
 	"github.com/wrasse-app/wrasse/ui/elicit"
 )
 
-// pageSize is how many events a conversation loads at a time: the last
-// page when it opens, older pages as the view scrolls up to them.
+// pageSize is how many events a conversation longer than openWhole loads
+// at a time: the last page when it opens, older pages as the view
+// scrolls up to them.
 const pageSize = 60
+
+// openWhole is the longest conversation (in stored events) opened whole:
+// its rows are plain data and cheap, and the list measures only those in
+// view (estimate.go), so the scroll bar spans all of it from the start and
+// its first message is one drag away. Reading 5,000 events takes tens of
+// milliseconds, once (the store keeps them decoded); longer ones load in
+// pages.
+const openWhole = 20000
 
 // Chat is the conversation side of the window: Sidebar and Object are its
 // two halves. All methods run on the UI goroutine.
@@ -53,6 +62,8 @@ type Chat struct {
 	editing      *row
 	loadingOlder bool
 	settling     bool // the list is being laid out for a reset
+	// openWhole is openWhole, lowered by tests of the paged path.
+	openWhole int
 
 	now func() time.Time
 	// after runs fn on the UI goroutine after d (a Copy button's revert);
@@ -87,10 +98,11 @@ type Chat struct {
 func New(env *bridge.Env) *Chat {
 	c := &Chat{
 		env: env, core: env.Core,
-		turns:   map[*transcript]*turnRun{},
-		live:    map[store.ID]*transcript{},
-		anchors: map[store.ID]anchor{},
-		now:     time.Now,
+		turns:     map[*transcript]*turnRun{},
+		live:      map[store.ID]*transcript{},
+		anchors:   map[store.ID]anchor{},
+		now:       time.Now,
+		openWhole: openWhole,
 		after: func(d time.Duration, fn func()) {
 			time.AfterFunc(d, func() { env.Do(fn) })
 		},
@@ -248,9 +260,16 @@ func (c *Chat) Open(id store.ID) {
 	a := c.anchorOf(id)
 	conv, err := c.core.History().GetConversation(id)
 	var events []store.Event
+	complete := false
 	if err == nil {
 		tr.stamp = stampOf(conv)
-		events, err = c.core.History().LastEvents(id, pageSize)
+		if conv.EventCount <= c.openWhole {
+			events, err = c.core.History().Events(id)
+			complete = true
+		} else {
+			events, err = c.core.History().LastEvents(id, pageSize)
+			complete = len(events) < pageSize
+		}
 	}
 	if err != nil {
 		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
@@ -258,7 +277,6 @@ func (c *Chat) Open(id store.ID) {
 		c.show(newTranscript(0, c.owner), anchor{end: true})
 		return
 	}
-	complete := len(events) < pageSize
 	// Load back to where the view was left.
 	for !a.end && !complete && len(events) > 0 && events[0].Seq > a.seq {
 		older, err := c.core.History().EventsBefore(id, events[0].Seq, pageSize)

@@ -31,6 +31,9 @@ type cachedHeight struct {
 	running bool // runningFor when measured
 	width   float32
 	h       float32
+	// guess marks an estimate (estimate.go): the row was not measured
+	// yet, and is when it comes into view.
+	guess bool
 }
 
 // resizeSettle is how long the width must stay the same before rows are
@@ -87,6 +90,7 @@ type messageList struct {
 	// measured counts rows measured, parsed the Markdown parsed by every
 	// row's view (calls and bytes), for tests.
 	measured    int
+	guesses     int
 	parses      int
 	parsedBytes int
 	// count is the number of rows the list was last given.
@@ -95,6 +99,17 @@ type messageList struct {
 	rowViews int
 	// revealGen moves with every reveal step scheduled (see reveal).
 	revealGen int
+	// guessing is set while a list is made for more rows than are
+	// measured up front: rows out of view get estimated heights.
+	guessing bool
+	// est learns from the rows measured how far estimates are off.
+	est estimator
+	// fixing is set while a measure of the guessed rows in view waits.
+	fixing bool
+	// wheel turns the mouse wheel's notches into lines; jump holds the
+	// buttons to the first and latest messages (jump.go).
+	wheel *wheel
+	jump  *jumpButtons
 	// lastRows are the rows given to the list as the last reply or error:
 	// their height changes (Retry goes) when rows come after them, so
 	// changed measures them again whatever its from.
@@ -105,6 +120,8 @@ func newMessageList(c *Chat) *messageList {
 	m := &messageList{c: c, heights: map[*row]cachedHeight{}, shortest: map[rowKind]float32{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
+	m.wheel = newWheel(m)
+	m.jump = newJumpButtons(c)
 	m.list = m.newList()
 	m.ExtendBaseWidget(m)
 	return m
@@ -119,6 +136,9 @@ func (m *messageList) newList() *rowList {
 				return
 			}
 			o.(*rowView).bind(r, m.c.isLast(id), r == m.highlight)
+			if c, ok := m.heights[r]; ok && c.guess {
+				m.fixLater() // in view with an estimated height
+			}
 			// While a scroll position waits to be restored, the list binds
 			// the rows at offset 0, which are not in view.
 			if id < 3 && m.restore == nil {
@@ -129,9 +149,14 @@ func (m *messageList) newList() *rowList {
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) }
 	n := m.c.rowCount()
 	m.lastRows = nil
+	// A long conversation's rows out of view get estimated heights: the
+	// scroll bar spans all of them from the start, and a row is measured
+	// when it comes into view (fixView), the view held in place.
+	m.guessing = n > measureUpFront
 	for i := range n {
 		m.setHeight(l, i)
 	}
+	m.guessing = false
 	m.count = n
 	m.total = m.contentHeight()
 	return l
@@ -154,8 +179,12 @@ func (m *messageList) heightOf(i int) float32 {
 		return 1
 	}
 	last := m.c.isLast(i)
-	if c, ok := m.heights[r]; ok && c.version == r.version && c.last == last && c.running == m.runningFor(r) && (c.width == m.width || m.lazy) {
+	c, ok := m.heights[r]
+	if ok && c.version == r.version && c.last == last && c.running == m.runningFor(r) && (c.width == m.width || m.lazy && !c.guess) {
 		return c.h
+	}
+	if !ok && m.guessing || ok && c.guess && c.version == r.version {
+		return m.guess(r, last)
 	}
 	return m.measure(r, last)
 }
@@ -171,6 +200,7 @@ func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h}
+	m.est.learn(r, h, m.width)
 	if least, ok := m.shortest[r.kind]; (!ok || h < least) && h > 0 {
 		m.shortest[r.kind] = h
 	}
@@ -185,12 +215,23 @@ func (m *messageList) stale(i int) bool {
 		return false
 	}
 	c, ok := m.heights[r]
-	return ok && c.width != m.width
+	return ok && c.width != m.width && !c.guess
 }
 
-// measureNow measures row i at the current width if its height is stale.
+// guessed reports whether row i's height is an estimate.
+func (m *messageList) guessed(i int) bool {
+	r := m.c.rowAt(i)
+	if r == nil {
+		return false
+	}
+	c, ok := m.heights[r]
+	return ok && c.guess
+}
+
+// measureNow measures row i at the current width if its height is stale
+// or estimated.
 func (m *messageList) measureNow(i int) {
-	if m.stale(i) {
+	if m.stale(i) || m.guessed(i) {
 		m.measure(m.c.rowAt(i), m.c.isLast(i))
 	}
 }
@@ -572,7 +613,11 @@ type messageListRenderer struct{ m *messageList }
 
 func (r *messageListRenderer) Destroy() {}
 
-func (r *messageListRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.m.list} }
+// Objects puts the wheel over the list (the last Scrollable under the
+// pointer gets the wheel's events) and the jump buttons over both.
+func (r *messageListRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.m.list, r.m.wheel, r.m.jump.box}
+}
 
 func (r *messageListRenderer) MinSize() fyne.Size { return fyne.NewSize(100, 100) }
 
@@ -583,11 +628,16 @@ func (r *messageListRenderer) Layout(size fyne.Size) {
 	}
 	m.list.Move(fyne.NewPos(0, 0))
 	m.list.Resize(size)
+	m.wheel.Move(fyne.NewPos(0, 0))
+	m.wheel.Resize(size)
 	if m.restore != nil && size.Height > 0 {
 		a := *m.restore
 		m.restore = nil
+		m.settle(a)
 		m.scrollTo(a)
 	}
+	m.jump.place(size, m.list.Theme())
+	m.moved()
 }
 
 func (r *messageListRenderer) Refresh() {
@@ -760,6 +810,16 @@ func (v *rowView) heightFor(width float32) float32 {
 func nestIndent(th fyne.Theme) float32 { return 4 * th.Size(theme.SizeNamePadding) }
 
 func (v *rowView) CreateRenderer() fyne.WidgetRenderer { return &rowRenderer{v: v} }
+
+// Move places the row; the list moves every row in view whenever its
+// offset changes (a drag of the scroll bar too, which tells nobody else),
+// so the jump buttons follow the view from here.
+func (v *rowView) Move(p fyne.Position) {
+	v.BaseWidget.Move(p)
+	if !v.quiet && v.c.list != nil {
+		v.c.list.moved()
+	}
+}
 
 type rowRenderer struct{ v *rowView }
 
