@@ -27,6 +27,10 @@ func (c *Chat) JumpToFirst() {
 	c.list.jumpTop()
 }
 
+// ShowsFirst reports whether the view shows the conversation's first
+// message at its top (wrasse-bench's frame probe reads it).
+func (c *Chat) ShowsFirst() bool { return c.rowCount() > 0 && c.list.atTop() }
+
 // JumpToLast shows the conversation's latest message (Ctrl+End, the
 // "latest" button).
 func (c *Chat) JumpToLast() { c.list.jumpEnd() }
