@@ -89,6 +89,16 @@ func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
 		f, ok := lastFrame(frames)
 		return ok && !f.first
 	})
+	if dir := os.Getenv("SHOTS"); dir != "" {
+		// The picture for the docs: scrolled up a little (ten notches),
+		// both buttons shown, the pointer on the top one for its tip.
+		xdo(t, ctx, "mousemove", "--sync", "700", "350", "click", "--repeat", "10", "--delay", "30", "4")
+		xdo(t, ctx, "mousemove", "--sync", os.Getenv("TOP_X"), os.Getenv("TOP_Y"))
+		time.Sleep(time.Second)
+		if o, err := exec.CommandContext(ctx, "import", "-window", "root", filepath.Join(dir, "long-conversation-jump.png")).CombinedOutput(); err != nil {
+			t.Errorf("screenshot: %v: %s", err, o)
+		}
+	}
 }
 
 // writeLongConversation stores a conversation of n messages, questions
