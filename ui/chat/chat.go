@@ -21,13 +21,15 @@ import (
 // scrolls up to them.
 const pageSize = 60
 
-// openWhole is the longest conversation (in stored events) opened whole:
-// its rows are plain data and cheap, and the list measures only those in
-// view (estimate.go), so the scroll bar spans all of it from the start and
-// its first message is one drag away. Reading 5,000 events takes tens of
-// milliseconds, once (the store keeps them decoded); longer ones load in
-// pages.
-const openWhole = 20000
+// openWhole is the longest conversation (in stored events) loaded whole:
+// the last page shows at once and the rest is read in the background and
+// put in front; its rows are plain data and cheap, and the list measures
+// only those in view (estimate.go), so the scroll bar spans all of it and
+// its first message is one drag away. Longer ones load in pages as the
+// view reaches the top: Fyne's list walks every row's height on each
+// refresh (about 0.2 µs a row), which at this many rows costs about 2 ms
+// per change.
+const openWhole = 10000
 
 // Chat is the conversation side of the window: Sidebar and Object are its
 // two halves. All methods run on the UI goroutine.
@@ -37,8 +39,8 @@ type Chat struct {
 	// shell.
 	OnOpen func()
 	// OnIdle is called when no turn has run for a moment after one ended,
-	// so the window can return the memory the turns left free. Set by the
-	// shell.
+	// and after a long conversation's earlier events were read, so the
+	// window can return the memory that left free. Set by the shell.
 	OnIdle  func()
 	idleGen int
 
@@ -260,16 +262,9 @@ func (c *Chat) Open(id store.ID) {
 	a := c.anchorOf(id)
 	conv, err := c.core.History().GetConversation(id)
 	var events []store.Event
-	complete := false
 	if err == nil {
 		tr.stamp = stampOf(conv)
-		if conv.EventCount <= c.openWhole {
-			events, err = c.core.History().Events(id)
-			complete = true
-		} else {
-			events, err = c.core.History().LastEvents(id, pageSize)
-			complete = len(events) < pageSize
-		}
+		events, err = c.core.History().LastEvents(id, pageSize)
 	}
 	if err != nil {
 		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
@@ -277,6 +272,7 @@ func (c *Chat) Open(id store.ID) {
 		c.show(newTranscript(0, c.owner), anchor{end: true})
 		return
 	}
+	complete := len(events) < pageSize
 	// Load back to where the view was left.
 	for !a.end && !complete && len(events) > 0 && events[0].Seq > a.seq {
 		older, err := c.core.History().EventsBefore(id, events[0].Seq, pageSize)
@@ -288,6 +284,11 @@ func (c *Chat) Open(id store.ID) {
 	}
 	tr.load(events, complete)
 	c.show(tr, a)
+	if !complete && conv.EventCount <= c.openWhole {
+		// The rest, read in the background and put in front keeping the
+		// view: the last page shows at once.
+		c.loadBack(0, func() {})
+	}
 }
 
 func (c *Chat) anchorOf(id store.ID) anchor {
@@ -450,7 +451,7 @@ func (c *Chat) nearTop() {
 }
 
 // loadBack loads older pages of the current conversation in the
-// background until the one holding seq, puts them in front keeping the
+// background until the one holding seq (all of them for 0), puts them in front keeping the
 // view where it is, and then calls done (on the UI goroutine). done is
 // also called when someone else loaded pages meanwhile, so it can look
 // again; it is not called when the conversation changed or reading
@@ -468,6 +469,12 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 		complete := false
 		var err error
 		for b := before; ; {
+			if seq == 0 {
+				// Everything before: one read.
+				older, err = c.core.History().EventsBefore(id, b, 0)
+				complete = true
+				break
+			}
 			var page []store.Event
 			if page, err = c.core.History().EventsBefore(id, b, pageSize); err != nil {
 				break
@@ -495,6 +502,9 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 				tr.prepend(older, complete)
 				c.list.rebuild(a)
 				c.find.rowsRebuilt()
+				if seq == 0 && c.OnIdle != nil {
+					c.OnIdle() // decoding thousands of events left garbage behind
+				}
 			}
 			done()
 		})

@@ -141,7 +141,7 @@ func (m *messageList) measureView() bool {
 	var todo []int
 	y, gap := float32(0), m.gap()
 	for i, n := 0, m.c.rowCount(); i < n && y < hi; i++ {
-		rh := m.heightOf(i)
+		rh := m.height(i)
 		if y+rh >= lo && m.guessed(i) {
 			todo = append(todo, i)
 		}

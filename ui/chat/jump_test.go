@@ -23,7 +23,9 @@ func longChat(t testing.TB, n int) *harness {
 // settle runs what the UI queued (a measure of rows come into view).
 func (h *harness) settle() {
 	h.t.Helper()
-	h.until("the rows in view to be measured", func() bool { return !h.chat.list.fixing })
+	h.until("the conversation to load and the rows in view to be measured", func() bool {
+		return !h.chat.list.fixing && !h.chat.loadingOlder
+	})
 	for {
 		select {
 		case fn := <-h.queue:
@@ -205,5 +207,52 @@ func BenchmarkOpenAndJumpToFirst5000(b *testing.B) {
 		if !h.chat.list.atTop() || h.chat.list.guessed(0) {
 			b.Fatal("message 1 is not in view, measured")
 		}
+	}
+}
+
+// BenchmarkListChangeAtTheEnd is what the list does for each event of a
+// turn (a row at the end changed) and at a turn's start and end (every
+// row looked at again), with a conversation of 60 or 5,000 messages open:
+// it must not grow with the conversation.
+func BenchmarkListChangeAtTheEnd(b *testing.B) {
+	for _, n := range []int{60, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			h := newHarness(b)
+			h.chat.Open(fill(b, h.core.Engine().DB, n))
+			h.settle()
+			l := h.chat.list
+			last := h.chat.rowCount() - 1
+			for b.Loop() {
+				h.chat.cur.rows[last].version++
+				l.rowChanged(last)
+				l.changed(last)
+			}
+		})
+	}
+}
+
+// BenchmarkLoadRest5000 is what the UI goroutine does when the earlier
+// events of a 5,000-message conversation arrive after its last page
+// showed: the rows built, the list made again with estimated heights and
+// the rows in view measured.
+func BenchmarkLoadRest5000(b *testing.B) {
+	h := newHarness(b)
+	id := fill(b, h.core.Engine().DB, 5000)
+	older, err := h.core.History().EventsBefore(id, 5000-pageSize+1, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		h.chat.NewConversation()
+		h.chat.Open(id)
+		h.until("the rest to load", func() bool { return !h.chat.loadingOlder })
+		h.chat.cur.load(h.chat.cur.events[len(h.chat.cur.events)-pageSize:], false)
+		h.chat.list.reset(anchor{end: true})
+		b.StartTimer()
+		a := h.chat.list.anchor()
+		h.chat.cur.prepend(older, true)
+		h.chat.list.rebuild(a)
+		h.chat.list.Refresh()
 	}
 }

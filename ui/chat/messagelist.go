@@ -3,6 +3,7 @@ package chat
 import (
 	"image/color"
 	"slices"
+	"sort"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -106,6 +107,13 @@ type messageList struct {
 	est estimator
 	// fixing is set while a measure of the guessed rows in view waits.
 	fixing bool
+	// given are the heights given to the list, by row; tops the rows'
+	// offsets from them, the first topsOK of which are up to date (at
+	// gap topsGap).
+	given   []float32
+	tops    []float32
+	topsOK  int
+	topsGap float32
 	// wheel turns the mouse wheel's notches into lines; jump holds the
 	// buttons to the first and latest messages (jump.go).
 	wheel *wheel
@@ -149,6 +157,7 @@ func (m *messageList) newList() *rowList {
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) }
 	n := m.c.rowCount()
 	m.lastRows = nil
+	m.given, m.topsOK = m.given[:0], 0 // the heights given to l
 	// A long conversation's rows out of view get estimated heights: the
 	// scroll bar spans all of them from the start, and a row is measured
 	// when it comes into view (fixView), the view held in place.
@@ -164,7 +173,9 @@ func (m *messageList) newList() *rowList {
 
 // setHeight gives list l row i's height.
 func (m *messageList) setHeight(l *rowList, i int) {
-	l.SetItemHeight(i, m.heightOf(i))
+	h := m.heightOf(i)
+	l.SetItemHeight(i, h)
+	m.give(i, h)
 	if m.c.isLast(i) && !slices.Contains(m.lastRows, i) {
 		m.lastRows = append(m.lastRows, i)
 	}
@@ -381,6 +392,7 @@ func (m *messageList) changed(from int) {
 		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
+		m.forget(n)
 		m.count = n
 		m.total = m.contentHeight()
 		m.list.Refresh()
@@ -389,6 +401,14 @@ func (m *messageList) changed(from int) {
 		m.scrollToEnd()
 	}
 	m.revealLater()
+}
+
+// forget drops what was given for rows from n on (rows went).
+func (m *messageList) forget(n int) {
+	if len(m.given) > n {
+		m.given = m.given[:n]
+		m.topsOK = min(m.topsOK, n+1)
+	}
 }
 
 // rowChanged re-renders the rows from i on that changed (a streaming
@@ -469,6 +489,7 @@ func (m *messageList) reveal(gen int, tr *transcript) {
 		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
+		m.forget(n)
 		m.count = n
 		m.total = m.contentHeight()
 		m.list.Refresh()
@@ -488,13 +509,51 @@ func (m *messageList) scrollToEnd() {
 
 func (m *messageList) gap() float32 { return m.list.Theme().Size(theme.SizeNamePadding) }
 
-// top is the offset of row i's top.
-func (m *messageList) top(i int) float32 {
-	y, gap := float32(0), m.gap()
-	for j := 0; j < i; j++ {
-		y += m.heightOf(j) + gap
+// give records that the list was given height h for row i.
+func (m *messageList) give(i int, h float32) {
+	for len(m.given) <= i {
+		m.given = append(m.given, -1)
 	}
-	return y
+	if m.given[i] != h {
+		m.given[i] = h
+		m.topsOK = min(m.topsOK, i+1)
+	}
+}
+
+// height is row i's height as the list has it (as measured or estimated
+// when it was given, whatever changed since), which is what places rows
+// on screen.
+func (m *messageList) height(i int) float32 {
+	if i < len(m.given) && m.given[i] >= 0 {
+		return m.given[i]
+	}
+	return m.heightOf(i)
+}
+
+// top is the offset of row i's top. The offsets are kept from one call to
+// the next and worked out again only from the first row whose height
+// changed, so following a turn at the end of a long conversation costs
+// the same as in a short one.
+func (m *messageList) top(i int) float32 {
+	gap := m.gap()
+	if gap != m.topsGap {
+		m.topsGap, m.topsOK = gap, 0
+	}
+	if m.topsOK == 0 {
+		m.tops = append(m.tops[:0], 0)
+		m.topsOK = 1
+	}
+	for m.topsOK <= i {
+		j := m.topsOK - 1
+		t := m.tops[j] + m.height(j) + gap
+		if len(m.tops) > m.topsOK {
+			m.tops[m.topsOK] = t
+		} else {
+			m.tops = append(m.tops, t)
+		}
+		m.topsOK++
+	}
+	return m.tops[i]
 }
 
 func (m *messageList) contentHeight() float32 {
@@ -532,21 +591,21 @@ func (m *messageList) anchorTop() anchor {
 	if m.restore != nil && !m.restore.end {
 		return *m.restore
 	}
-	off := m.list.GetScrollOffset()
-	y, gap := float32(0), m.gap()
-	first := float32(0) // the top of the first row of the seq at y
-	for i := range m.c.rowCount() {
-		r := m.c.rowAt(i)
-		if r.part == nil {
-			first = y
-		}
-		h := m.heightOf(i)
-		if off < y+h+gap {
-			return anchor{seq: r.seq, delta: off - first}
-		}
-		y += h + gap
+	off, n := m.list.GetScrollOffset(), m.c.rowCount()
+	if n == 0 || off >= m.top(n) {
+		return anchor{end: true}
 	}
-	return anchor{end: true}
+	// The row at the top: the last whose top is at or above the offset.
+	i := sort.Search(n, func(i int) bool { return m.top(i+1) > off })
+	if i >= n {
+		return anchor{end: true}
+	}
+	r := m.c.rowAt(i)
+	head := i // the first row of the seq at i (a long message's own row)
+	for head > 0 && m.c.rowAt(head).part != nil {
+		head--
+	}
+	return anchor{seq: r.seq, delta: off - m.top(head)}
 }
 
 // scrollTo applies a.
