@@ -256,3 +256,25 @@ func BenchmarkLoadRest5000(b *testing.B) {
 		h.chat.list.Refresh()
 	}
 }
+
+// A regeneration reloads the transcript, making every row anew: in a long
+// conversation only the rows in view are measured again, and the heights
+// of the rows gone do not pile up.
+func TestReloadingALongTranscriptMeasuresWhatIsInView(t *testing.T) {
+	h := longChat(t, 500)
+	l := h.chat.list
+	n := h.chat.rowCount()
+	for round := range 3 {
+		measured := l.measured
+		tr := h.chat.cur
+		tr.truncateFrom(tr.rows[len(tr.rows)-1].seq) // what Regenerate does first
+		l.changed(0)
+		h.settle()
+		if got := l.measured - measured; got >= 100 {
+			t.Errorf("round %d: %d rows measured after the reload, want only those in view", round, got)
+		}
+		if len(l.heights) > 3*n+64 {
+			t.Errorf("round %d: %d heights kept for %d rows", round, len(l.heights), n)
+		}
+	}
+}

@@ -158,6 +158,7 @@ func (m *messageList) newList() *rowList {
 	n := m.c.rowCount()
 	m.lastRows = nil
 	m.given, m.topsOK = m.given[:0], 0 // the heights given to l
+	m.prune()
 	// A long conversation's rows out of view get estimated heights: the
 	// scroll bar spans all of them from the start, and a row is measured
 	// when it comes into view (fixView), the view held in place.
@@ -383,6 +384,11 @@ func (m *messageList) changed(from int) {
 	from = max(from, 0)
 	last := m.lastRows
 	m.lastRows = nil // setHeight puts back those still last
+	m.prune()
+	// Rows made anew (an edit or a regeneration reloads the transcript)
+	// are many in a long conversation: those out of view get estimates.
+	guess := n-from > measureUpFront
+	m.guessing = guess
 	m.list.batch(func() {
 		for _, i := range last {
 			if i < from && i < n {
@@ -397,10 +403,33 @@ func (m *messageList) changed(from int) {
 		m.total = m.contentHeight()
 		m.list.Refresh()
 	})
+	m.guessing = false
 	if follow {
 		m.scrollToEnd()
 	}
+	if guess {
+		m.fixLater()
+	}
 	m.revealLater()
+}
+
+// prune drops the heights of rows no longer in the transcript (a reload
+// makes every row anew), once they outnumber the rows: they would keep
+// the old rows and their text alive.
+func (m *messageList) prune() {
+	n := m.c.rowCount()
+	if len(m.heights) <= 2*n+64 {
+		return
+	}
+	keep := make(map[*row]cachedHeight, n)
+	for i := range n {
+		if r := m.c.rowAt(i); r != nil {
+			if c, ok := m.heights[r]; ok {
+				keep[r] = c
+			}
+		}
+	}
+	m.heights = keep
 }
 
 // forget drops what was given for rows from n on (rows went).
