@@ -63,7 +63,10 @@ type Chat struct {
 	// editing is the user message the composer is editing, or nil.
 	editing      *row
 	loadingOlder bool
-	settling     bool // the list is being laid out for a reset
+	// restDue is set while the read of a long conversation's earlier
+	// events waits for its last page to paint.
+	restDue  bool
+	settling bool // the list is being laid out for a reset
 	// openWhole is openWhole, lowered by tests of the paged path.
 	openWhole int
 
@@ -286,10 +289,21 @@ func (c *Chat) Open(id store.ID) {
 	c.show(tr, a)
 	if !complete && conv.EventCount <= c.openWhole {
 		// The rest, read in the background and put in front keeping the
-		// view: the last page shows at once.
-		c.loadBack(0, func() {})
+		// view, once the last page has painted: reading and decoding
+		// thousands of events competes for the CPU with that first frame.
+		c.restDue = true
+		c.after(restAfter, func() {
+			c.restDue = false
+			if c.cur == tr {
+				c.loadBack(0, func() {})
+			}
+		})
 	}
 }
+
+// restAfter is how long after opening a long conversation the rest of it
+// is read: a few frames, so the last page paints first.
+const restAfter = 100 * time.Millisecond
 
 func (c *Chat) anchorOf(id store.ID) anchor {
 	if a, ok := c.anchors[id]; ok {

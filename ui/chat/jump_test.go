@@ -24,7 +24,7 @@ func longChat(t testing.TB, n int) *harness {
 func (h *harness) settle() {
 	h.t.Helper()
 	h.until("the conversation to load and the rows in view to be measured", func() bool {
-		return !h.chat.list.fixing && !h.chat.loadingOlder
+		return !h.chat.list.fixing && !h.chat.loadingOlder && !h.chat.restDue
 	})
 	for {
 		select {
@@ -246,7 +246,7 @@ func BenchmarkLoadRest5000(b *testing.B) {
 		b.StopTimer()
 		h.chat.NewConversation()
 		h.chat.Open(id)
-		h.until("the rest to load", func() bool { return !h.chat.loadingOlder })
+		h.until("the rest to load", func() bool { return !h.chat.loadingOlder && !h.chat.restDue })
 		h.chat.cur.load(h.chat.cur.events[len(h.chat.cur.events)-pageSize:], false)
 		h.chat.list.reset(anchor{end: true})
 		b.StartTimer()
