@@ -278,3 +278,28 @@ func TestReloadingALongTranscriptMeasuresWhatIsInView(t *testing.T) {
 		}
 	}
 }
+
+// The loaded-capabilities strip is refreshed as every turn starts and
+// ends: it keeps its widgets, since Fyne keeps a dropped widget's renderer
+// for a minute and new ones every turn piled up while turns ran (issue 24,
+// memory with a long conversation on screen).
+func TestLoadedStripKeepsItsWidgetsAcrossRefreshes(t *testing.T) {
+	h := newHarness(t)
+	s := h.chat.strip
+	s.refresh()
+	before := append([]fyne.CanvasObject(nil), s.box.Objects...)
+	if len(before) < 2 {
+		t.Fatalf("the strip shows %d objects, want the icon and the always-loaded capabilities", len(before))
+	}
+	for range 3 {
+		s.refresh()
+	}
+	if len(s.box.Objects) != len(before) {
+		t.Fatalf("the strip went from %d to %d objects", len(before), len(s.box.Objects))
+	}
+	for i, o := range s.box.Objects {
+		if o != before[i] {
+			t.Errorf("object %d of the strip was made anew by a refresh", i)
+		}
+	}
+}
