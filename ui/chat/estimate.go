@@ -114,6 +114,5 @@ func (e *estimator) learn(r *row, h, width float32) {
 func (m *messageList) guess(r *row, last bool) float32 {
 	h := m.est.guess(r, m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h, guess: true}
-	m.guesses++
 	return h
 }

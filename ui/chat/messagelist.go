@@ -91,7 +91,6 @@ type messageList struct {
 	// measured counts rows measured, parsed the Markdown parsed by every
 	// row's view (calls and bytes), for tests.
 	measured    int
-	guesses     int
 	parses      int
 	parsedBytes int
 	// count is the number of rows the list was last given.
