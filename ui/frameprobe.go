@@ -13,8 +13,9 @@ import (
 )
 
 // ProbeFrames makes the window log one line per painted frame to w, for
-// wrasse-bench's window figures: "frame UNIXNANO CONVERSATION", where
-// CONVERSATION is the id the chat shows during that frame (0: none).
+// wrasse-bench's window figures: "frame UNIXNANO CONVERSATION FIRST", where
+// CONVERSATION is the id the chat shows during that frame (0: none) and
+// FIRST is 1 when it shows that conversation's first message at the top.
 //
 // Fyne has no paint callback, so the probe is a 1×1 transparent raster
 // laid over the window: the GL painter calls its generator while it paints
@@ -29,7 +30,11 @@ func (s *Shell) ProbeFrames(w io.Writer) {
 	pixel := image.NewNRGBA(image.Rect(0, 0, 1, 1))
 	pixel.Set(0, 0, color.Transparent)
 	probe = canvas.NewRaster(func(int, int) image.Image {
-		fmt.Fprintf(w, "frame %d %d\n", time.Now().UnixNano(), uint64(s.chat.Current()))
+		first := 0
+		if f, ok := s.chat.(interface{ ShowsFirst() bool }); ok && f.ShowsFirst() {
+			first = 1
+		}
+		fmt.Fprintf(w, "frame %d %d %d\n", time.Now().UnixNano(), uint64(s.chat.Current()), first)
 		// Not from inside the paint: queue the next refresh.
 		go s.env.Do(probe.Refresh)
 		return pixel

@@ -31,6 +31,8 @@ func (f *fakeChat) NewConversation()           { f.calls = append(f.calls, "new"
 func (f *fakeChat) Stop()                      { f.calls = append(f.calls, "stop") }
 func (f *fakeChat) ShowFind()                  { f.calls = append(f.calls, "find") }
 func (f *fakeChat) FocusComposer()             { f.calls = append(f.calls, "focus") }
+func (f *fakeChat) JumpToFirst()               { f.calls = append(f.calls, "first") }
+func (f *fakeChat) JumpToLast()                { f.calls = append(f.calls, "last") }
 func (f *fakeChat) Current() store.ID          { return 0 }
 func (f *fakeChat) HandleDrop(uris []fyne.URI) {
 	f.calls = append(f.calls, "drop")
@@ -128,6 +130,8 @@ func TestShortcuts(t *testing.T) {
 		{"Ctrl+F finds in the conversation", false, fyne.KeyF, false, []string{"focus", "find"}},
 		{"Ctrl+F from the settings goes back to the chat", true, fyne.KeyF, false, []string{"focus", "find"}},
 		{"Ctrl+, in the settings stays", true, fyne.KeyComma, true, nil},
+		{"Ctrl+Home goes to the first message", false, fyne.KeyHome, false, []string{"focus", "first"}},
+		{"Ctrl+End goes to the latest message", true, fyne.KeyEnd, false, []string{"focus", "last"}},
 	}
 	// Each shortcut works both through the canvas (nothing focused) and
 	// through the main menu (an entry focused).

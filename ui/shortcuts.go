@@ -39,6 +39,8 @@ func (s *Shell) shortcuts() []shortcut {
 			s.approvalKey(approvalKeys.DenyPending)},
 		{"Go to the waiting approval", desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: mod}, nil,
 			s.goToApproval},
+		{"First message", desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToFirst() }, nil},
+		{"Latest message", desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToLast() }, nil},
 	}
 }
 

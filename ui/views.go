@@ -20,6 +20,8 @@ type chatView interface {
 	Stop()
 	ShowFind()
 	FocusComposer()
+	JumpToFirst() // Ctrl+Home
+	JumpToLast()  // Ctrl+End
 	HandleDrop(uris []fyne.URI)
 	Current() store.ID
 }

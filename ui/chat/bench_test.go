@@ -45,8 +45,10 @@ func BenchmarkOpen5000(b *testing.B) {
 	}
 }
 
-func TestOpen5000ShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
+// A conversation longer than what opens whole loads in pages.
+func TestOpenLongerThanWholeShowsTheEndAndLoadsOlderOnScrollUp(t *testing.T) {
 	h := newHarness(t)
+	h.chat.openWhole = 200
 	id := fill(t, h.core.Engine().DB, 450)
 	h.chat.Open(id)
 	tr := h.chat.cur

@@ -16,9 +16,20 @@ import (
 	"github.com/wrasse-app/wrasse/ui/elicit"
 )
 
-// pageSize is how many events a conversation loads at a time: the last
-// page when it opens, older pages as the view scrolls up to them.
+// pageSize is how many events a conversation longer than openWhole loads
+// at a time: the last page when it opens, older pages as the view
+// scrolls up to them.
 const pageSize = 60
+
+// openWhole is the longest conversation (in stored events) loaded whole:
+// the last page shows at once and the rest is read in the background and
+// put in front; its rows are plain data and cheap, and the list measures
+// only those in view (estimate.go), so the scroll bar spans all of it and
+// its first message is one drag away. Longer ones load in pages as the
+// view reaches the top: Fyne's list walks every row's height on each
+// refresh (about 0.2 µs a row), which at this many rows costs about 2 ms
+// per change.
+const openWhole = 10000
 
 // Chat is the conversation side of the window: Sidebar and Object are its
 // two halves. All methods run on the UI goroutine.
@@ -28,8 +39,8 @@ type Chat struct {
 	// shell.
 	OnOpen func()
 	// OnIdle is called when no turn has run for a moment after one ended,
-	// so the window can return the memory the turns left free. Set by the
-	// shell.
+	// and after a long conversation's earlier events were read, so the
+	// window can return the memory that left free. Set by the shell.
 	OnIdle  func()
 	idleGen int
 	// onAttention hears what the person should see (attention.go).
@@ -56,7 +67,12 @@ type Chat struct {
 	// selecting is the message shown as selectable text (selecttext.go).
 	selecting    *row
 	loadingOlder bool
-	settling     bool // the list is being laid out for a reset
+	// restDue is set while the read of a long conversation's earlier
+	// events waits for its last page to paint.
+	restDue  bool
+	settling bool // the list is being laid out for a reset
+	// openWhole is openWhole, lowered by tests of the paged path.
+	openWhole int
 
 	now func() time.Time
 	// after runs fn on the UI goroutine after d (a Copy button's revert);
@@ -92,10 +108,11 @@ type Chat struct {
 func New(env *bridge.Env) *Chat {
 	c := &Chat{
 		env: env, core: env.Core,
-		turns:   map[*transcript]*turnRun{},
-		live:    map[store.ID]*transcript{},
-		anchors: map[store.ID]anchor{},
-		now:     time.Now,
+		turns:     map[*transcript]*turnRun{},
+		live:      map[store.ID]*transcript{},
+		anchors:   map[store.ID]anchor{},
+		now:       time.Now,
+		openWhole: openWhole,
 		after: func(d time.Duration, fn func()) {
 			time.AfterFunc(d, func() { env.Do(fn) })
 		},
@@ -276,7 +293,23 @@ func (c *Chat) Open(id store.ID) {
 	c.readVersions(tr) // before the rows are made (versions.go)
 	tr.load(events, complete)
 	c.show(tr, a)
+	if !complete && conv.EventCount <= c.openWhole {
+		// The rest, read in the background and put in front keeping the
+		// view, once the last page has painted: reading and decoding
+		// thousands of events competes for the CPU with that first frame.
+		c.restDue = true
+		c.after(restAfter, func() {
+			c.restDue = false
+			if c.cur == tr {
+				c.loadBack(0, func() {})
+			}
+		})
+	}
 }
+
+// restAfter is how long after opening a long conversation the rest of it
+// is read: a few frames, so the last page paints first.
+const restAfter = 100 * time.Millisecond
 
 func (c *Chat) anchorOf(id store.ID) anchor {
 	if a, ok := c.anchors[id]; ok {
@@ -439,7 +472,7 @@ func (c *Chat) nearTop() {
 }
 
 // loadBack loads older pages of the current conversation in the
-// background until the one holding seq, puts them in front keeping the
+// background until the one holding seq (all of them for 0), puts them in front keeping the
 // view where it is, and then calls done (on the UI goroutine). done is
 // also called when someone else loaded pages meanwhile, so it can look
 // again; it is not called when the conversation changed or reading
@@ -457,6 +490,12 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 		complete := false
 		var err error
 		for b := before; ; {
+			if seq == 0 {
+				// Everything before: one read.
+				older, err = c.core.History().EventsBefore(id, b, 0)
+				complete = true
+				break
+			}
 			var page []store.Event
 			if page, err = c.core.History().EventsBefore(id, b, pageSize); err != nil {
 				break
@@ -484,6 +523,9 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 				tr.prepend(older, complete)
 				c.list.rebuild(a)
 				c.find.rowsRebuilt()
+				if seq == 0 && c.OnIdle != nil {
+					c.OnIdle() // decoding thousands of events left garbage behind
+				}
 			}
 			done()
 		})

@@ -751,6 +751,7 @@ func TestFindSearchesTheWholeConversation(t *testing.T) {
 		return fmt.Sprintf("message %d is hay", i)
 	}
 	id := fillWith(t, h.core.Engine().DB, 450, text)
+	h.chat.openWhole = 100 // longer than what opens whole: paged
 	h.chat.Open(id)
 	tr := h.chat.cur
 	if len(tr.events) != pageSize || tr.complete {

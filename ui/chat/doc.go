@@ -25,19 +25,27 @@
 // Streamed text is accumulated off the UI goroutine and shown at most ten
 // times a second (throttle.go), re-rendering only the message that changed.
 //
-// A conversation loads a page of events at a time (older ones as the view
-// reaches the top); find counts every occurrence, searches the stored
-// events before the loaded pages in the background and loads the pages up
-// to a match before going to it, scrolling a tall message to the
-// occurrence and marking it apart (findbar.go, findscroll.go).
+// A conversation opens on its last page of events; one of up to 10,000
+// events then reads the rest in the background and puts it in front, a
+// longer one loads older pages as the view reaches the top; find searches
+// the stored events before the loaded pages in the background and loads
+// the pages up to a match before going to it (findbar.go). Row heights are
+// measured up front in a short conversation; in a long one the rows out
+// of view get estimated heights (estimate.go) and are measured as they
+// come into view, the view held in place, so the scroll bar spans the
+// whole conversation. Ctrl+Home and Ctrl+End, and the buttons over the
+// list, go to the first and the latest message; a wheel notch scrolls
+// three lines (jump.go). After a width change rows are measured again once
+// the width has settled, the rows in view first and the rest a chunk at a
+// time (messagelist.go).
 //
-// A message edited or answered again keeps its earlier versions (the
-// core's Resend keeps them in the store): ‹ 2 / 3 › on the message
-// switches between them, each with what followed it (versions.go), and
-// the export lists the others. Select text shows a message as a
-// selectable label, for copying part of it (selecttext.go). Row heights are measured up front; after a width
-// change they are measured again once the width has settled, the rows in
-// view first and the rest a chunk at a time (messagelist.go).
+// Find counts every occurrence, scrolls a tall message to the occurrence
+// and marks it apart (findbar.go, findscroll.go). A message edited or
+// answered again keeps its earlier versions (the core's Resend keeps them
+// in the store): ‹ 2 / 3 › on the message switches between them, each
+// with what followed it (versions.go), and the export lists the others.
+// Select text shows a message as a selectable label, for copying part of
+// it (selecttext.go).
 //
 // The composer's menu (composermenu.go) offers the enabled MCP servers'
 // prompts on / and their resources on @ or the + button; attached

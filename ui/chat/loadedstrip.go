@@ -31,10 +31,18 @@ type loadedStrip struct {
 	label *tipLabel
 	// names as shown, for tests
 	always, loaded []string
+	// icon, labels and buttons are the strip's widgets, kept from one
+	// refresh to the next (a turn refreshes it as it starts and ends):
+	// Fyne keeps a dropped widget's renderer for a minute, so widgets
+	// made anew at every turn piled up while turns ran.
+	icon    *widget.Icon
+	labels  map[string]*widget.Label
+	buttons map[string]*widget.Button
 }
 
 func newLoadedStrip(c *Chat) *loadedStrip {
-	s := &loadedStrip{c: c, box: container.NewHBox()}
+	s := &loadedStrip{c: c, box: container.NewHBox(), icon: widget.NewIcon(theme.StorageIcon()),
+		labels: map[string]*widget.Label{}, buttons: map[string]*widget.Button{}}
 	s.label = newTipLabel()
 	s.label.SetText("Loaded:")
 	s.label.TextStyle.Bold = true
@@ -56,28 +64,40 @@ func (s *loadedStrip) refresh() {
 	snap := reg.Snapshot()
 	s.always, s.loaded = nil, nil
 	// Named, not only an icon: what the strip lists is not obvious.
-	objs := []fyne.CanvasObject{widget.NewIcon(theme.StorageIcon()), s.label}
+	objs := []fyne.CanvasObject{s.icon, s.label}
 	running := s.c.running(s.c.cur)
+	labels, buttons := map[string]*widget.Label{}, map[string]*widget.Button{}
 	for _, n := range names {
 		if cp, ok := snap.Get(n); ok && cp.AlwaysLoaded() {
 			s.always = append(s.always, n)
 			// A plain label beside the buttons of the unloadable ones (not
 			// italic: see sidebar.createRow on the cost of a text style).
-			l := widget.NewLabel(n)
+			l := s.labels[n]
+			if l == nil {
+				l = widget.NewLabel(n)
+			}
+			labels[n] = l
 			objs = append(objs, l)
 			continue
 		}
 		s.loaded = append(s.loaded, n)
 		name := n
-		b := widget.NewButtonWithIcon(n, theme.CancelIcon(), func() { s.unload(name) })
-		b.Importance = widget.MediumImportance
-		b.IconPlacement = widget.ButtonIconTrailingText
+		b := s.buttons[n]
+		if b == nil {
+			b = widget.NewButtonWithIcon(n, theme.CancelIcon(), func() { s.unload(name) })
+			b.Importance = widget.MediumImportance
+			b.IconPlacement = widget.ButtonIconTrailingText
+		}
+		buttons[n] = b
 		if running {
 			// The running turn's session would write its own set back.
 			b.Disable()
+		} else {
+			b.Enable()
 		}
 		objs = append(objs, b)
 	}
+	s.labels, s.buttons = labels, buttons
 	if s.problem.Text != "" && s.problemIn == id {
 		objs = append(objs, s.problem)
 	}

@@ -3,6 +3,7 @@ package chat
 import (
 	"image/color"
 	"slices"
+	"sort"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -31,6 +32,9 @@ type cachedHeight struct {
 	running bool // runningFor when measured
 	width   float32
 	h       float32
+	// guess marks an estimate (estimate.go): the row was not measured
+	// yet, and is when it comes into view.
+	guess bool
 }
 
 // resizeSettle is how long the width must stay the same before rows are
@@ -95,6 +99,24 @@ type messageList struct {
 	rowViews int
 	// revealGen moves with every reveal step scheduled (see reveal).
 	revealGen int
+	// guessing is set while a list is made for more rows than are
+	// measured up front: rows out of view get estimated heights.
+	guessing bool
+	// est learns from the rows measured how far estimates are off.
+	est estimator
+	// fixing is set while a measure of the guessed rows in view waits.
+	fixing bool
+	// given are the heights given to the list, by row; tops the rows'
+	// offsets from them, the first topsOK of which are up to date (at
+	// gap topsGap).
+	given   []float32
+	tops    []float32
+	topsOK  int
+	topsGap float32
+	// wheel turns the mouse wheel's notches into lines; jump holds the
+	// buttons to the first and latest messages (jump.go).
+	wheel *wheel
+	jump  *jumpButtons
 	// lastRows are the rows given to the list as the last reply or error:
 	// their height changes (Retry goes) when rows come after them, so
 	// changed measures them again whatever its from.
@@ -105,6 +127,8 @@ func newMessageList(c *Chat) *messageList {
 	m := &messageList{c: c, heights: map[*row]cachedHeight{}, shortest: map[rowKind]float32{}, schedule: c.after, cards: newCards(), parser: markdown.NewParser()}
 	m.measurer = newRowView(c)
 	m.measurer.quiet = true
+	m.wheel = newWheel(m)
+	m.jump = newJumpButtons(c)
 	m.list = m.newList()
 	m.ExtendBaseWidget(m)
 	return m
@@ -119,6 +143,9 @@ func (m *messageList) newList() *rowList {
 				return
 			}
 			o.(*rowView).bind(r, m.c.isLast(id), r == m.highlight)
+			if c, ok := m.heights[r]; ok && c.guess {
+				m.fixLater() // in view with an estimated height
+			}
 			// While a scroll position waits to be restored, the list binds
 			// the rows at offset 0, which are not in view.
 			if id < 3 && m.restore == nil {
@@ -129,9 +156,16 @@ func (m *messageList) newList() *rowList {
 	l.OnSelected = func(id widget.ListItemID) { l.Unselect(id) }
 	n := m.c.rowCount()
 	m.lastRows = nil
+	m.given, m.topsOK = m.given[:0], 0 // the heights given to l
+	m.prune()
+	// A long conversation's rows out of view get estimated heights: the
+	// scroll bar spans all of them from the start, and a row is measured
+	// when it comes into view (fixView), the view held in place.
+	m.guessing = n > measureUpFront
 	for i := range n {
 		m.setHeight(l, i)
 	}
+	m.guessing = false
 	m.count = n
 	m.total = m.contentHeight()
 	return l
@@ -139,7 +173,9 @@ func (m *messageList) newList() *rowList {
 
 // setHeight gives list l row i's height.
 func (m *messageList) setHeight(l *rowList, i int) {
-	l.SetItemHeight(i, m.heightOf(i))
+	h := m.heightOf(i)
+	l.SetItemHeight(i, h)
+	m.give(i, h)
 	if m.c.isLast(i) && !slices.Contains(m.lastRows, i) {
 		m.lastRows = append(m.lastRows, i)
 	}
@@ -154,8 +190,12 @@ func (m *messageList) heightOf(i int) float32 {
 		return 1
 	}
 	last := m.c.isLast(i)
-	if c, ok := m.heights[r]; ok && c.version == r.version && c.last == last && c.running == m.runningFor(r) && (c.width == m.width || m.lazy) {
+	c, ok := m.heights[r]
+	if ok && c.version == r.version && c.last == last && c.running == m.runningFor(r) && (c.width == m.width || m.lazy && !c.guess) {
 		return c.h
+	}
+	if !ok && m.guessing || ok && c.guess && c.version == r.version {
+		return m.guess(r, last)
 	}
 	return m.measure(r, last)
 }
@@ -171,6 +211,7 @@ func (m *messageList) measure(r *row, last bool) float32 {
 	m.measurer.bind(r, last, false)
 	h := m.measurer.heightFor(m.width)
 	m.heights[r] = cachedHeight{version: r.version, last: last, running: m.runningFor(r), width: m.width, h: h}
+	m.est.learn(r, h, m.width)
 	if least, ok := m.shortest[r.kind]; (!ok || h < least) && h > 0 {
 		m.shortest[r.kind] = h
 	}
@@ -185,12 +226,23 @@ func (m *messageList) stale(i int) bool {
 		return false
 	}
 	c, ok := m.heights[r]
-	return ok && c.width != m.width
+	return ok && c.width != m.width && !c.guess
 }
 
-// measureNow measures row i at the current width if its height is stale.
+// guessed reports whether row i's height is an estimate.
+func (m *messageList) guessed(i int) bool {
+	r := m.c.rowAt(i)
+	if r == nil {
+		return false
+	}
+	c, ok := m.heights[r]
+	return ok && c.guess
+}
+
+// measureNow measures row i at the current width if its height is stale
+// or estimated.
 func (m *messageList) measureNow(i int) {
-	if m.stale(i) {
+	if m.stale(i) || m.guessed(i) {
 		m.measure(m.c.rowAt(i), m.c.isLast(i))
 	}
 }
@@ -331,6 +383,11 @@ func (m *messageList) changed(from int) {
 	from = max(from, 0)
 	last := m.lastRows
 	m.lastRows = nil // setHeight puts back those still last
+	m.prune()
+	// Rows made anew (an edit or a regeneration reloads the transcript)
+	// are many in a long conversation: those out of view get estimates.
+	guess := n-from > measureUpFront
+	m.guessing = guess
 	m.list.batch(func() {
 		for _, i := range last {
 			if i < from && i < n {
@@ -340,14 +397,46 @@ func (m *messageList) changed(from int) {
 		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
+		m.forget(n)
 		m.count = n
 		m.total = m.contentHeight()
 		m.list.Refresh()
 	})
+	m.guessing = false
 	if follow {
 		m.scrollToEnd()
 	}
+	if guess {
+		m.fixLater()
+	}
 	m.revealLater()
+}
+
+// prune drops the heights of rows no longer in the transcript (a reload
+// makes every row anew), once they outnumber the rows: they would keep
+// the old rows and their text alive.
+func (m *messageList) prune() {
+	n := m.c.rowCount()
+	if len(m.heights) <= 2*n+64 {
+		return
+	}
+	keep := make(map[*row]cachedHeight, n)
+	for i := range n {
+		if r := m.c.rowAt(i); r != nil {
+			if c, ok := m.heights[r]; ok {
+				keep[r] = c
+			}
+		}
+	}
+	m.heights = keep
+}
+
+// forget drops what was given for rows from n on (rows went).
+func (m *messageList) forget(n int) {
+	if len(m.given) > n {
+		m.given = m.given[:n]
+		m.topsOK = min(m.topsOK, n+1)
+	}
 }
 
 // rowChanged re-renders the rows from i on that changed (a streaming
@@ -428,6 +517,7 @@ func (m *messageList) reveal(gen int, tr *transcript) {
 		for i := from; i < n; i++ {
 			m.setHeight(m.list, i)
 		}
+		m.forget(n)
 		m.count = n
 		m.total = m.contentHeight()
 		m.list.Refresh()
@@ -447,13 +537,51 @@ func (m *messageList) scrollToEnd() {
 
 func (m *messageList) gap() float32 { return m.list.Theme().Size(theme.SizeNamePadding) }
 
-// top is the offset of row i's top.
-func (m *messageList) top(i int) float32 {
-	y, gap := float32(0), m.gap()
-	for j := 0; j < i; j++ {
-		y += m.heightOf(j) + gap
+// give records that the list was given height h for row i.
+func (m *messageList) give(i int, h float32) {
+	for len(m.given) <= i {
+		m.given = append(m.given, -1)
 	}
-	return y
+	if m.given[i] != h {
+		m.given[i] = h
+		m.topsOK = min(m.topsOK, i+1)
+	}
+}
+
+// height is row i's height as the list has it (as measured or estimated
+// when it was given, whatever changed since), which is what places rows
+// on screen.
+func (m *messageList) height(i int) float32 {
+	if i < len(m.given) && m.given[i] >= 0 {
+		return m.given[i]
+	}
+	return m.heightOf(i)
+}
+
+// top is the offset of row i's top. The offsets are kept from one call to
+// the next and worked out again only from the first row whose height
+// changed, so following a turn at the end of a long conversation costs
+// the same as in a short one.
+func (m *messageList) top(i int) float32 {
+	gap := m.gap()
+	if gap != m.topsGap {
+		m.topsGap, m.topsOK = gap, 0
+	}
+	if m.topsOK == 0 {
+		m.tops = append(m.tops[:0], 0)
+		m.topsOK = 1
+	}
+	for m.topsOK <= i {
+		j := m.topsOK - 1
+		t := m.tops[j] + m.height(j) + gap
+		if len(m.tops) > m.topsOK {
+			m.tops[m.topsOK] = t
+		} else {
+			m.tops = append(m.tops, t)
+		}
+		m.topsOK++
+	}
+	return m.tops[i]
 }
 
 func (m *messageList) contentHeight() float32 {
@@ -491,21 +619,21 @@ func (m *messageList) anchorTop() anchor {
 	if m.restore != nil && !m.restore.end {
 		return *m.restore
 	}
-	off := m.list.GetScrollOffset()
-	y, gap := float32(0), m.gap()
-	first := float32(0) // the top of the first row of the seq at y
-	for i := range m.c.rowCount() {
-		r := m.c.rowAt(i)
-		if r.part == nil {
-			first = y
-		}
-		h := m.heightOf(i)
-		if off < y+h+gap {
-			return anchor{seq: r.seq, delta: off - first}
-		}
-		y += h + gap
+	off, n := m.list.GetScrollOffset(), m.c.rowCount()
+	if n == 0 || off >= m.top(n) {
+		return anchor{end: true}
 	}
-	return anchor{end: true}
+	// The row at the top: the last whose top is at or above the offset.
+	i := sort.Search(n, func(i int) bool { return m.top(i+1) > off })
+	if i >= n {
+		return anchor{end: true}
+	}
+	r := m.c.rowAt(i)
+	head := i // the first row of the seq at i (a long message's own row)
+	for head > 0 && m.c.rowAt(head).part != nil {
+		head--
+	}
+	return anchor{seq: r.seq, delta: off - m.top(head)}
 }
 
 // scrollTo applies a.
@@ -572,7 +700,11 @@ type messageListRenderer struct{ m *messageList }
 
 func (r *messageListRenderer) Destroy() {}
 
-func (r *messageListRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.m.list} }
+// Objects puts the wheel over the list (the last Scrollable under the
+// pointer gets the wheel's events) and the jump buttons over both.
+func (r *messageListRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.m.list, r.m.wheel, r.m.jump.box}
+}
 
 func (r *messageListRenderer) MinSize() fyne.Size { return fyne.NewSize(100, 100) }
 
@@ -583,11 +715,16 @@ func (r *messageListRenderer) Layout(size fyne.Size) {
 	}
 	m.list.Move(fyne.NewPos(0, 0))
 	m.list.Resize(size)
+	m.wheel.Move(fyne.NewPos(0, 0))
+	m.wheel.Resize(size)
 	if m.restore != nil && size.Height > 0 {
 		a := *m.restore
 		m.restore = nil
+		m.settle(a)
 		m.scrollTo(a)
 	}
+	m.jump.place(size, m.list.Theme())
+	m.moved()
 }
 
 func (r *messageListRenderer) Refresh() {
@@ -760,6 +897,16 @@ func (v *rowView) heightFor(width float32) float32 {
 func nestIndent(th fyne.Theme) float32 { return 4 * th.Size(theme.SizeNamePadding) }
 
 func (v *rowView) CreateRenderer() fyne.WidgetRenderer { return &rowRenderer{v: v} }
+
+// Move places the row; the list moves every row in view whenever its
+// offset changes (a drag of the scroll bar too, which tells nobody else),
+// so the jump buttons follow the view from here.
+func (v *rowView) Move(p fyne.Position) {
+	v.BaseWidget.Move(p)
+	if !v.quiet && v.c.list != nil {
+		v.c.list.moved()
+	}
+}
 
 type rowRenderer struct{ v *rowView }
 

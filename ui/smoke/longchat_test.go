@@ -1,0 +1,155 @@
+//go:build smoke
+
+package smoke
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wrasse-app/wrasse/brain/assistant"
+	"github.com/wrasse-app/wrasse/brain/store"
+)
+
+// longMessages is the length of the conversation Ctrl+Home crosses.
+const longMessages = 500
+
+// TestWindowCtrlHomeShowsTheFirstMessage opens a 500-message conversation
+// in the real window (a click on its sidebar row), presses Ctrl+Home with
+// the composer focused, as after opening it, and waits for a frame that
+// shows message 1 at the top; Ctrl+End goes back. The window reports
+// what it painted through its frame log (WRASSE_FRAME_LOG: each frame's
+// conversation and whether its first message is at the top), so the test
+// reads what was drawn, not the chat's state.
+func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no $DISPLAY under CI: run this through `make smoke` (xvfb-run)")
+		}
+		t.Skip("no $DISPLAY: run `make smoke`, which starts Xvfb")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	bin := wrasseBinary(t, ctx)
+
+	ws := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": "http://127.0.0.1:9/v1", "model": "test-model"})
+	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeLongConversation(t, ws, longMessages)
+
+	home := t.TempDir()
+	frames := filepath.Join(t.TempDir(), "frames.log")
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8",
+		"WRASSE_FRAME_LOG="+frames)
+	app := exec.Command(bin, "--workspace", ws)
+	app.Env = env
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = app.Process.Kill(); _ = app.Wait() }()
+
+	win := strings.Fields(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
+	if len(win) == 0 {
+		t.Fatal("no Wrasse window appeared")
+	}
+	xdo(t, ctx, "windowfocus", "--sync", win[0])
+	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+
+	// The sidebar's first row: the window sits at the screen's corner
+	// (no window manager under Xvfb), as wrasse-bench's window figures
+	// click it.
+	xdo(t, ctx, "mousemove", "--sync", "140", "135", "click", "1")
+	waitFor(t, ctx, "the conversation to open at its end", func() bool {
+		f, ok := lastFrame(frames)
+		return ok && f.conv != 0 && !f.first
+	})
+	xdo(t, ctx, "key", "ctrl+Home")
+	waitFor(t, ctx, "a frame showing message 1 after Ctrl+Home", func() bool {
+		f, ok := lastFrame(frames)
+		return ok && f.first
+	})
+	if out := *shotFlag; out != "" {
+		time.Sleep(time.Second) // a picture: let the buttons' state paint
+		if o, err := exec.CommandContext(ctx, "import", "-window", "root", out).CombinedOutput(); err != nil {
+			t.Errorf("screenshot: %v: %s", err, o)
+		}
+	}
+	xdo(t, ctx, "key", "ctrl+End")
+	waitFor(t, ctx, "Ctrl+End to leave the first message", func() bool {
+		f, ok := lastFrame(frames)
+		return ok && !f.first
+	})
+	if dir := os.Getenv("SHOTS"); dir != "" {
+		// The picture for the docs: scrolled up a little (ten notches),
+		// both buttons shown, the pointer on the top one for its tip.
+		xdo(t, ctx, "mousemove", "--sync", "700", "350", "click", "--repeat", "10", "--delay", "30", "4")
+		xdo(t, ctx, "mousemove", "--sync", os.Getenv("TOP_X"), os.Getenv("TOP_Y"))
+		time.Sleep(time.Second)
+		if o, err := exec.CommandContext(ctx, "import", "-window", "root", filepath.Join(dir, "long-conversation-jump.png")).CombinedOutput(); err != nil {
+			t.Errorf("screenshot: %v: %s", err, o)
+		}
+	}
+}
+
+// writeLongConversation stores a conversation of n messages, questions
+// and Markdown answers, numbered from 0.
+func writeLongConversation(t *testing.T, ws string, n int) {
+	t.Helper()
+	core, err := assistant.Open(assistant.Options{Workspace: ws, LockTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer core.Close()
+	db := core.Engine().DB
+	c, err := db.CreateConversation("test-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		e := store.Event{Type: store.EventUserMessage, Text: fmt.Sprintf("Question %d: how do I do the thing number %d well?", i, i)}
+		if i%2 == 1 {
+			e = store.Event{Type: store.EventAssistantText, Model: "test-model",
+				Text: fmt.Sprintf("## Answer %d\n\nIn **three** steps:\n\n1. Read the `docs`.\n2. Try it.\n3. Check it.\n", i)}
+		}
+		if _, err := db.AppendEvent(c.ID, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// paintedFrame is a line of the window's frame log.
+type paintedFrame struct {
+	conv  uint64
+	first bool
+}
+
+// lastFrame is the last frame the window logged.
+func lastFrame(path string) (paintedFrame, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return paintedFrame{}, false
+	}
+	defer f.Close()
+	var last paintedFrame
+	found := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var ns int64
+		var conv uint64
+		first := 0
+		if n, _ := fmt.Sscanf(sc.Text(), "frame %d %d %d", &ns, &conv, &first); n == 3 {
+			last, found = paintedFrame{conv: conv, first: first == 1}, true
+		}
+	}
+	return last, found
+}
