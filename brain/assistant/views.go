@@ -41,6 +41,18 @@ func (h History) EventsBefore(id store.ID, before uint64, n int) ([]store.Event,
 	return h.db.EventsBefore(id, before, n)
 }
 
+// PageBefore is EventsBefore for a page the window shows: the events'
+// images carry their type but not their bytes, which ImageData reads
+// when a thumbnail is drawn (n ≤ 0 and before 0: the whole conversation).
+func (h History) PageBefore(id store.ID, before uint64, n int) ([]store.Event, error) {
+	return h.db.PageBefore(id, before, n)
+}
+
+// ImageData is the bytes of picture n of event seq of conversation id.
+func (h History) ImageData(id store.ID, seq uint64, n int) ([]byte, error) {
+	return h.db.ImageData(id, seq, n)
+}
+
 // Search finds query in every conversation's messages.
 func (h History) Search(query string, limit int) ([]store.Hit, error) {
 	return h.db.Search(query, limit)

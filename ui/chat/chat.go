@@ -272,7 +272,7 @@ func (c *Chat) Open(id store.ID) {
 	var events []store.Event
 	if err == nil {
 		tr.stamp = stampOf(conv)
-		events, err = c.core.History().LastEvents(id, pageSize)
+		events, err = c.core.History().PageBefore(id, 0, pageSize)
 	}
 	if err != nil {
 		c.core.Logger().Warn("opening a conversation", "conversation", id.String(), "error", err)
@@ -283,7 +283,7 @@ func (c *Chat) Open(id store.ID) {
 	complete := len(events) < pageSize
 	// Load back to where the view was left.
 	for !a.end && !complete && len(events) > 0 && events[0].Seq > a.seq {
-		older, err := c.core.History().EventsBefore(id, events[0].Seq, pageSize)
+		older, err := c.core.History().PageBefore(id, events[0].Seq, pageSize)
 		if err != nil {
 			break
 		}
@@ -492,12 +492,12 @@ func (c *Chat) loadBack(seq uint64, done func()) {
 		for b := before; ; {
 			if seq == 0 {
 				// Everything before: one read.
-				older, err = c.core.History().EventsBefore(id, b, 0)
+				older, err = c.core.History().PageBefore(id, b, 0)
 				complete = true
 				break
 			}
 			var page []store.Event
-			if page, err = c.core.History().EventsBefore(id, b, pageSize); err != nil {
+			if page, err = c.core.History().PageBefore(id, b, pageSize); err != nil {
 				break
 			}
 			older = append(page, older...)

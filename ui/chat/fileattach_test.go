@@ -19,6 +19,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // testPNG is a small picture's bytes.
@@ -300,7 +301,7 @@ func TestMessageImages(t *testing.T) {
 	}
 	pics := []provider.Image{{MIMEType: "image/png", Data: b.Bytes()}}
 	quiet := newMessageImages()
-	quiet.bind(&row{kind: rowUser, images: pics}, true)
+	quiet.bind(&row{kind: rowUser, images: pics}, imageSource{}, true)
 	if _, ok := quiet.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Rectangle); !ok {
 		t.Error("the measuring row decoded the picture")
 	}
@@ -308,7 +309,7 @@ func TestMessageImages(t *testing.T) {
 		t.Errorf("the measuring row is %v high; want %d", got, thumbHeight)
 	}
 	m := newMessageImages()
-	m.bind(&row{kind: rowUser, images: pics}, false)
+	m.bind(&row{kind: rowUser, images: pics}, imageSource{}, false)
 	if !m.Object().Visible() || len(m.box.Objects) != 1 {
 		t.Fatalf("a user message with a picture shows %d thumbnails", len(m.box.Objects))
 	}
@@ -322,8 +323,81 @@ func TestMessageImages(t *testing.T) {
 	if got := img.MinSize(); got.Height != thumbHeight || got.Width != 2*thumbHeight {
 		t.Errorf("thumbnail %v; want the picture's shape at height %d", got, thumbHeight)
 	}
-	m.bind(&row{kind: rowAssistant, images: pics}, false)
+	m.bind(&row{kind: rowAssistant, images: pics}, imageSource{}, false)
 	if m.Object().Visible() {
 		t.Error("a reply row shows the user's pictures")
+	}
+}
+
+// A picture read from the store without its bytes (a page of History) is
+// read when its thumbnail is drawn, not when a row is measured, and two
+// messages with pictures of the same type are told apart by their event.
+func TestThumbnailsReadTheirBytesWhenDrawn(t *testing.T) {
+	test.NewTempApp(t)
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 200, 100))); err != nil {
+		t.Fatal(err)
+	}
+	reads := map[uint64]int{}
+	src := imageSource{id: 7, read: func(id store.ID, seq uint64, n int) ([]byte, error) {
+		if id != 7 || n != 0 {
+			t.Errorf("read picture %d of event %d of %v", n, seq, id)
+		}
+		reads[seq]++
+		return b.Bytes(), nil
+	}}
+	lazy := []provider.Image{{MIMEType: "image/png"}}
+	quiet := newMessageImages()
+	quiet.bind(&row{kind: rowUser, seq: 3, images: lazy}, src, true)
+	if len(reads) != 0 {
+		t.Fatalf("measuring a row read %v", reads)
+	}
+	if got := quiet.box.MinSize().Height; got != thumbHeight {
+		t.Errorf("the measured row is %v high; want %d", got, thumbHeight)
+	}
+	m := newMessageImages()
+	m.bind(&row{kind: rowUser, seq: 3, images: lazy}, src, false)
+	m.bind(&row{kind: rowUser, seq: 3, images: lazy}, src, false) // bound again: no new read
+	if reads[3] != 1 {
+		t.Fatalf("drawing the row read event 3 %d times; want once", reads[3])
+	}
+	img := m.box.Objects[0].(*fyne.Container).Objects[1].(*canvas.Image)
+	if img.Image == nil || img.MinSize().Width != 2*thumbHeight {
+		t.Fatalf("the thumbnail %v is not the 2:1 picture read", img.MinSize())
+	}
+	m.bind(&row{kind: rowUser, seq: 9, images: lazy}, src, false)
+	if reads[9] != 1 {
+		t.Errorf("a view bound to another message's picture showed the old one (reads %v)", reads)
+	}
+}
+
+// The window opens a stored conversation without holding its pictures'
+// bytes in its rows, and still draws them.
+func TestOpenedConversationReadsPicturesOnDemand(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.core.SetConfig("imageInput", "on"); err != nil {
+		t.Fatal(err)
+	}
+	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(writeFile(t, "chart.png", testPNG(t)))})
+	h.until("the chip", func() bool { return h.shows("chart.png · image") })
+	h.model.Reply(pt.Text("Seen."))
+	h.send("What is this?")
+	h.idle()
+	id := h.chat.cur.id
+	h.chat.Open(0)
+	h.chat.Open(id)
+	h.until("the conversation", func() bool { return len(h.rowsOf(rowUser)) == 1 })
+	if u := h.rowsOf(rowUser)[0]; len(u.images) != 1 || u.images[0].Data != nil {
+		t.Fatalf("the opened message's row holds %d pictures with %d bytes; want one without its bytes",
+			len(u.images), len(u.images[0].Data))
+	}
+	thumbs := 0
+	for _, o := range h.visible() {
+		if img, ok := o.(*canvas.Image); ok && img.Image != nil && img.MinSize().Height == thumbHeight {
+			thumbs++
+		}
+	}
+	if thumbs != 1 {
+		t.Errorf("the opened message shows %d thumbnails; want 1", thumbs)
 	}
 }

@@ -180,7 +180,7 @@ func (f *findBar) loadedMatches(q string) []match {
 func (f *findBar) searchStored(tr *transcript, q string) {
 	gen, id, before, owner := f.gen, tr.id, tr.oldest(), tr.owner
 	f.c.env.Go(func() {
-		older, err := f.c.core.History().EventsBefore(id, before, 0)
+		older, err := f.c.core.History().PageBefore(id, before, 0)
 		var found []match
 		if err == nil {
 			found = matchEvents(older, q, owner)

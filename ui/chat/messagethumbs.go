@@ -13,7 +13,7 @@ import (
 // the loaded pages and pixels only for the rows in view (the list keeps
 // no others). A message view binds it to each row it shows:
 //
-//	v.images.bind(r, v.quiet) // in messageView.bind, for every row
+//	v.images.bind(r, v.c.imageSource(), v.quiet) // in messageView.bind, for every row
 //
 // with v.images.box placed in the view's column under the text.
 type messageImages struct {
@@ -27,10 +27,11 @@ func (m *messageImages) Object() fyne.CanvasObject { return m.box }
 
 // bind shows r's pictures: a user message's, and none for any other row
 // or a later piece of a long message (the first piece carries them).
-func (m *messageImages) bind(r *row, quiet bool) {
+func (m *messageImages) bind(r *row, src imageSource, quiet bool) {
 	var images []provider.Image
 	if r != nil && r.kind == rowUser && r.part == nil {
 		images = r.images
+		src.seq = r.seq
 	}
-	m.set(images, quiet)
+	m.set(images, src, quiet)
 }

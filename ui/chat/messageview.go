@@ -125,7 +125,7 @@ func (v *messageView) bind(r *row, last bool) {
 	v.vsw.bind(r, running, v.quiet)
 	v.bindSelect(r)
 	v.markFound(r)
-	v.images.bind(r, v.quiet)
+	v.images.bind(r, v.c.imageSource(), v.quiet)
 	v.length.bind(r, last, running)
 	if r.span() > 0 {
 		// Of a long reply the note would sit under its first piece; the

@@ -18,6 +18,7 @@ import (
 	_ "golang.org/x/image/webp" // WebP, which Go's image package does not read
 
 	"github.com/wrasse-app/wrasse/brain/provider"
+	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // thumbHeight is the height of a result image's thumbnail in a tool card;
@@ -44,6 +45,10 @@ func thumbBackdrop() color.Color { return color.NRGBA{R: 0xee, G: 0xee, B: 0xee,
 type thumbs struct {
 	box   *fyne.Container
 	shown []provider.Image
+	// from is the stored event the shown pictures belong to (its
+	// conversation and seq): pictures read from the store come without
+	// their bytes (History's pages), so two rows' are told apart by it.
+	from imageSource
 	// drawn: the thumbnails hold decoded pictures (not the quiet
 	// placeholders).
 	drawn bool
@@ -55,16 +60,49 @@ func newThumbs() *thumbs {
 	return t
 }
 
+// imageSource is where pictures without their bytes are read from: the
+// stored event seq of conversation id, through read (History.ImageData).
+type imageSource struct {
+	id   store.ID
+	seq  uint64
+	read func(id store.ID, seq uint64, n int) ([]byte, error)
+}
+
+func (s imageSource) same(o imageSource) bool { return s.id == o.id && s.seq == o.seq }
+
+// bytes is picture n's bytes: as given, or read from the store when the
+// page it came in left them there; nil when there are none.
+func (s imageSource) bytes(img provider.Image, n int) []byte {
+	if len(img.Data) > 0 || s.read == nil || s.seq == 0 {
+		return img.Data
+	}
+	data, err := s.read(s.id, s.seq, n)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
 // set shows images, rebuilding the row only when they changed (a card is
-// bound again on every change of its call).
-func (t *thumbs) set(images []provider.Image, quiet bool) {
-	if !sameImages(t.shown, images) || !quiet && !t.drawn {
-		t.shown, t.drawn = images, !quiet
+// bound again on every change of its call). Pictures without their bytes
+// are read from src when drawn, and only then: a measuring row (quiet)
+// gives them the thumbnail's height, all its size depends on.
+func (t *thumbs) set(images []provider.Image, src imageSource, quiet bool) {
+	if !sameImages(t.shown, images) || !t.from.same(src) || !quiet && !t.drawn {
+		t.shown, t.from, t.drawn = images, src, !quiet
 		objs := make([]fyne.CanvasObject, 0, len(images))
 		for i, img := range images {
-			if len(img.Data) == 0 {
+			if quiet && len(img.Data) == 0 {
+				r := canvas.NewRectangle(color.Transparent)
+				r.SetMinSize(fyne.NewSize(thumbHeight, thumbHeight))
+				objs = append(objs, r)
 				continue
 			}
+			data := src.bytes(img, i)
+			if len(data) == 0 {
+				continue
+			}
+			img.Data = data
 			size := thumbSize(img.Data)
 			var c fyne.CanvasObject
 			if quiet {
@@ -153,4 +191,13 @@ func exportImages(images []provider.Image) string {
 		fmt.Fprintf(&b, ">\n> ![image %d (%s)](data:%s;base64,%s)\n", i+1, img.MIMEType, img.MIMEType, base64.StdEncoding.EncodeToString(img.Data))
 	}
 	return b.String()
+}
+
+// imageSource is where the thumbnails of the conversation on screen read
+// the bytes a page left in the store (the caller sets the event's seq).
+func (c *Chat) imageSource() imageSource {
+	if c.core == nil || c.cur == nil {
+		return imageSource{}
+	}
+	return imageSource{id: c.cur.id, read: c.core.History().ImageData}
 }

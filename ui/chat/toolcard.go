@@ -171,7 +171,9 @@ func (t *toolCard) bind(r *row) {
 	}
 	setVisible(t.label, r.expanded && call.result != "")
 	setVisible(t.result, r.expanded && call.result != "")
-	t.thumbs.set(call.images, t.quiet)
+	src := t.c.imageSource()
+	src.seq = call.imagesSeq
+	t.thumbs.set(call.images, src, t.quiet)
 	if !t.quiet {
 		t.col.Refresh()
 	}

@@ -80,8 +80,11 @@ type toolCall struct {
 	// was): an approved call ran from then.
 	decided  time.Time
 	decision *store.Decision
-	// images are the pictures the result carries (shown as thumbnails).
-	images []provider.Image
+	// images are the pictures the result carries (shown as thumbnails);
+	// imagesSeq is the result's event, where a page read from the store
+	// left their bytes (thumbs.go).
+	images    []provider.Image
+	imagesSeq uint64
 	// progress is the server's last progress report while the call runs
 	// (progress.go).
 	progress *mcp.Progress
@@ -319,7 +322,7 @@ func (t *transcript) apply(e store.Event) int {
 		r := t.toolRow(e)
 		r.tool.markReady(prev)
 		r.tool.result, r.tool.isError, r.tool.done, r.tool.ended = e.Text, e.IsError, true, e.Time
-		r.tool.images = e.Images
+		r.tool.images, r.tool.imagesSeq = e.Images, e.Seq
 		r.tool.fix = e.Fix
 		r.tool.interrupted = e.Status == store.StatusInterrupted
 		r.version++
