@@ -160,3 +160,34 @@ func TestAttackAttachHeldOddFiles(t *testing.T) {
 		t.Errorf("fs_read of a 1 TB sparse file put in the attached file's place: %.200q", res.Text)
 	}
 }
+
+// An attached file replaced after it was attached by a hard link to
+// Wrasse's own data (config.json, a log) is refused: the SDK's guard
+// compares what was opened with the protected files on every read.
+func TestAttackAttachHeldHardLinkToWrasseDataLater(t *testing.T) {
+	a, m, home := attackHome(t)
+	ws := a.ws.Root
+	logFile := write(t, filepath.Join(ws, "logs", "wrasse.log"), "a log line with a token")
+	if _, err := os.Stat(filepath.Join(ws, "config.json")); err != nil {
+		write(t, filepath.Join(ws, "config.json"), `{"model":"m"}`)
+	}
+	for _, target := range []string{filepath.Join(ws, "config.json"), logFile} {
+		t.Run(filepath.Base(target), func(t *testing.T) {
+			doc := write(t, filepath.Join(home, "Documents", "a-"+filepath.Base(target)+".txt"), "attached text")
+			conv, res := callTurn(t, a, m, 0, []string{doc}, "fs_read", map[string]any{"path": doc})
+			if res.IsError || !strings.Contains(res.Text, "attached text") {
+				t.Fatalf("fs_read before the swap: %q", res.Text)
+			}
+			if err := os.Remove(doc); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(target, doc); err != nil {
+				t.Skipf("no hard link: %v", err)
+			}
+			_, res = callTurn(t, a, m, conv, nil, "fs_read", map[string]any{"path": doc})
+			if !res.IsError || strings.Contains(res.Text, "token") || strings.Contains(res.Text, `"model"`) {
+				t.Errorf("fs_read of the attached file now a hard link to %s: %q (error %v)", target, res.Text, res.IsError)
+			}
+		})
+	}
+}
