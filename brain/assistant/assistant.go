@@ -100,6 +100,8 @@ type App struct {
 	// instructionsEdits counts changes of conversations' instructions, so
 	// a running turn re-reads its own only after one (organise.go).
 	instructionsEdits atomic.Uint64
+	// attachSeen are the files the window read into chips (attachread.go).
+	attachSeen attachSeen
 }
 
 // Open opens the workspace with everything wired. The caller owns the App

@@ -10,13 +10,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/wrasse-app/wrasse/brain/attach"
 	filesystem "github.com/wrasse-app/wrasse/brain/cerebellum/filesystem/plugin"
+	"github.com/wrasse-app/wrasse/brain/gate"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/plugins"
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 	"github.com/wrasse-app/wrasse/plugins/sdk"
+	"github.com/wrasse-app/wrasse/plugins/sdk/credname"
 )
 
 // A file the person attaches to a message travels in it as text, cut at
@@ -59,7 +63,7 @@ const filesystemCapability = "filesystem"
 // window's paperclip, drop and paste read through it, so such a file is
 // refused as it is attached, before its content could go anywhere.
 func (a *App) ReadAttachment(path string) (attach.File, error) {
-	af, err := attachedFile(path)
+	af, err := a.attachedFile(path)
 	if err != nil {
 		return attach.File{}, err
 	}
@@ -68,12 +72,21 @@ func (a *App) ReadAttachment(path string) (attach.File, error) {
 		return attach.File{}, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		af.Dev, af.Ino = fileID(st)
+	}
+	// What the chip read is what the message may name: a file swapped at
+	// that path before it is sent is refused then (attachedFiles).
+	a.attachSeen.put(af)
 	return attach.ReadOpen(f, af.Path)
 }
 
 // attachedFile is path as recorded: absolute and clean, and with its links
-// resolved now.
-func attachedFile(path string) (store.AttachedFile, error) {
+// resolved now. A link that leads to a file holding keys or passwords (a
+// README.txt in a downloaded archive that links to ~/.ssh/id_ed25519) is
+// refused: the chip would show the harmless name while the secret went to
+// the model.
+func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	name := filepath.Base(path)
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -83,20 +96,62 @@ func attachedFile(path string) (store.AttachedFile, error) {
 	if err != nil {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
 	}
+	if real != abs && a.holdsCredentials(real) {
+		return store.AttachedFile{}, fmt.Errorf("%w: %s leads through a symbolic link to %s, which holds keys or passwords; attach that file itself if you mean to send it",
+			attach.ErrUnreadable, name, real)
+	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// holdsCredentials reports whether real is where keys, tokens or passwords
+// are kept: a credential store of the gate's or a file no sandbox reads
+// (both relative to the home folder), or a file named like one (.env,
+// id_rsa) anywhere.
+func (a *App) holdsCredentials(real string) bool {
+	if credname.Is(filepath.Base(real)) {
+		return true
+	}
+	home := a.home()
+	if home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(home, real)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, c := range slices.Concat(gate.CredentialStores(), sandbox.CredentialFiles()) {
+		if rel == c || strings.HasPrefix(rel, c+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // attachedFiles checks the files a message attaches (TurnOptions.Files)
 // as ReadAttachment does, before the turn stores anything: one that is
 // Wrasse's own data, or cannot be opened, fails the turn, saying which.
+// A file the window read into a chip must still be that file (the same
+// real path and file): one swapped since, for a link or another file,
+// fails the turn instead of becoming what fs_read may read.
 func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 	var out []store.AttachedFile
 	for _, p := range paths {
-		af, err := attachedFile(p)
+		af, err := a.attachedFile(p)
+		var f *os.File
 		if err == nil {
-			var f *os.File
-			if f, err = a.openAttached(af, p); err == nil {
-				f.Close()
+			f, err = a.openAttached(af, p)
+		}
+		if err == nil {
+			st, serr := f.Stat()
+			f.Close()
+			if serr != nil {
+				err = serr
+			} else {
+				af.Dev, af.Ino = fileID(st)
+				if seen, ok := a.attachSeen.get(af.Path); ok && (seen.Real != af.Real || seen.Dev != af.Dev || seen.Ino != af.Ino) {
+					err = fmt.Errorf("%w: %s changed after it was attached (%w); attach it again", attach.ErrUnreadable, filepath.Base(p), errReplaced)
+				}
 			}
 		}
 		if err != nil {
@@ -105,6 +160,35 @@ func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 		out = append(out, af)
 	}
 	return out, nil
+}
+
+// errReplaced means another file now stands at an attached file's path.
+var errReplaced = errors.New("another file stands at its path now")
+
+// attachSeen remembers the files the window read into chips, by the path
+// as attached, so the message that sends them can check they are the same
+// files. Bounded: a window attaches a few files at a time.
+type attachSeen struct {
+	mu     sync.Mutex
+	byPath map[string]store.AttachedFile
+}
+
+const maxAttachSeen = 1024
+
+func (s *attachSeen) put(af store.AttachedFile) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byPath == nil || len(s.byPath) >= maxAttachSeen {
+		s.byPath = map[string]store.AttachedFile{}
+	}
+	s.byPath[af.Path] = af
+}
+
+func (s *attachSeen) get(path string) (store.AttachedFile, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	af, ok := s.byPath[path]
+	return af, ok
 }
 
 // openAttached opens the attached file af for reading, shown as path in
@@ -134,6 +218,20 @@ func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error)
 		f.Close()
 		return nil, attachOpenError(name, err)
 	}
+	if af.Ino != 0 {
+		// The very file attached: not one put in its place since, a hard
+		// link to a key included (no symbolic link is involved then).
+		st, err := f.Stat()
+		if err == nil {
+			if dev, ino := fileID(st); dev != af.Dev || ino != af.Ino {
+				err = errReplaced
+			}
+		}
+		if err != nil {
+			f.Close()
+			return nil, attachOpenError(name, err)
+		}
+	}
 	return f, nil
 }
 
@@ -149,6 +247,8 @@ func attachOpenError(name string, err error) error {
 		return fmt.Errorf("%w: %s is Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file", attach.ErrUnreadable, name)
 	case errors.Is(err, sdk.ErrLink) || errors.Is(err, errMoved):
 		return fmt.Errorf("%w: %s: %w; attach the file it leads to instead", attach.ErrUnreadable, name, errMoved)
+	case errors.Is(err, errReplaced):
+		return fmt.Errorf("%w: %s was replaced since it was attached (%w); attach it again to read it", attach.ErrUnreadable, name, errReplaced)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s no longer exists", attach.ErrUnreadable, name)
 	}

@@ -16,6 +16,11 @@ type AttachedFile struct {
 	// Real is Path with its symbolic links resolved when it was attached:
 	// what is read, so that a link retargeted later leads nowhere new.
 	Real string `json:"real"`
+	// Dev and Ino identify the file that was read when it was attached
+	// (0 where the system does not say): a read that opens another file
+	// there (replaced since, also by a hard link) is refused.
+	Dev uint64 `json:"dev,omitempty"`
+	Ino uint64 `json:"ino,omitempty"`
 }
 
 // MaxAttached is how many attached files a conversation remembers; the

@@ -166,6 +166,12 @@ var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".g
 	".cache/git/credential", ".git-credential-cache", ".local/share/atuin", ".now", ".local/share/now",
 	".config/helm/registry", ".docker/key.pem"}
 
+// CredentialFiles are the files and folders under the home folder,
+// relative to it, that no sandbox reads (credentialFiles): for the checks
+// outside a sandbox that must agree with it, such as the attached files
+// the core reads itself.
+func CredentialFiles() []string { return slices.Clone(credentialFiles) }
+
 // movedCredentials are the environment variables that move a credential
 // store away from the name credentialFiles knows, and the files in the
 // folder each names ("" when the variable names the file itself, or a

@@ -8,7 +8,6 @@ package assistant
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,55 +174,3 @@ func TestAttackAttachReplacedByHardLinkToKey(t *testing.T) {
 	}
 }
 
-// An attached file is readable "in that conversation only" by path, but
-// what was read is not: the message carrying the file, and every fs_read
-// result of it (lines past what the message carried, read outside the
-// granted folders on the attach allowance), are stored as events, and
-// any other conversation's model reads them with history_search and
-// history_read (brain/history), which search and show every conversation
-// but the deleted ones. So conversation B gets, by searching a word,
-// the part of a file attached to A that B's own fs_read is refused
-// (TestAttachedFileReadableInItsConversation). The fix: leave the
-// attached files' text out of other conversations' history (index and
-// render a message's <file> blocks, and fs_read results answered by
-// attachRuntime, as "[attached file report.txt, N lines]" when read from
-// another conversation), or mark those events private to their
-// conversation.
-func TestAttackAttachContentReachesOtherConversationsThroughHistory(t *testing.T) {
-	a, m, home := attackHome(t)
-	var b strings.Builder
-	for i := 1; i <= 25000; i++ {
-		if i == 20000 {
-			b.WriteString("the vault combination is zebracanary4417\n")
-			continue
-		}
-		fmt.Fprintf(&b, "line %05d of the ledger\n", i)
-	}
-	doc := write(t, filepath.Join(home, "Documents", "ledger.txt"), b.String())
-	_, res, err := attackTurn(t, a, m, 0, []string{doc}, map[string]any{"path": doc, "start_line": 20000, "end_line": 20000})
-	if err != nil || !strings.Contains(res.Text, "zebracanary4417") {
-		t.Fatalf("fs_read in the conversation the file was attached to: %q, %v", res.Text, err)
-	}
-
-	// Another conversation: its own fs_read is refused...
-	_, res, err = attackTurn(t, a, m, 0, nil, map[string]any{"path": doc, "start_line": 20000, "end_line": 20000})
-	if err != nil || !res.IsError || strings.Contains(res.Text, "zebracanary4417") {
-		t.Fatalf("fs_read from another conversation: %q (error %v), %v; want a refusal", res.Text, res.IsError, err)
-	}
-	// ...but history_search finds what the first one read.
-	m.Reply(providertest.ToolCall("history_search", `{"query":"zebracanary4417"}`))
-	m.Reply(providertest.Text("Found it."))
-	other, err := a.Turn(context.Background(), 0, "What is new?", TurnOptions{Approver: approveAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, err := a.db.Events(other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range evs {
-		if e.Type == store.EventToolResult && strings.Contains(e.Text, "zebracanary4417") {
-			t.Errorf("history_search in another conversation returned the line of the attached file it may not read: %q", e.Text)
-		}
-	}
-}

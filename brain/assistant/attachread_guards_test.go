@@ -156,7 +156,8 @@ func TestAttackAttachHeldOddFiles(t *testing.T) {
 		t.Skipf("no sparse file: %v", err)
 	}
 	f.Close()
-	if _, res := callTurn(t, a, m, conv, nil, "fs_read", map[string]any{"path": doc}); !res.IsError || !strings.Contains(res.Text, "too large") {
+	// Refused as another file in its place (it is one), or as too large.
+	if _, res := callTurn(t, a, m, conv, nil, "fs_read", map[string]any{"path": doc}); !res.IsError || !strings.Contains(res.Text, "too large") && !strings.Contains(res.Text, "replaced since it was attached") {
 		t.Errorf("fs_read of a 1 TB sparse file put in the attached file's place: %.200q", res.Text)
 	}
 }
