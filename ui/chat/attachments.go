@@ -120,8 +120,7 @@ func (a *attachments) addContent(server string, c mcp.ResourceContent) {
 
 func (a *attachments) add(at *attached) {
 	at.text = widget.NewLabel("")
-	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { a.remove(at) })
-	remove.Importance = widget.LowImportance
+	remove := newTipButton("", theme.CancelIcon(), "Remove this resource from the message", func() { a.remove(at) })
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	icon := widget.NewIcon(theme.FileIcon())

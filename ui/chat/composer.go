@@ -59,12 +59,11 @@ func newComposer(c *Chat) *composer {
 	}
 	k.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), k.tapped)
 	k.send.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+	cancel := newTipButton("", theme.CancelIcon(), "Stop editing: the message stays as it was", func() {
 		c.editing = nil
 		k.endEdit()
 		k.entry.SetText("")
 	})
-	cancel.Importance = widget.LowImportance
 	note := widget.NewLabel("Editing a message: sending replaces it and everything after it.")
 	note.Importance = widget.WarningImportance
 	k.banner = container.NewBorder(nil, nil, nil, cancel, note)

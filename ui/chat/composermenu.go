@@ -69,7 +69,7 @@ type composerMenu struct {
 	rows    *fyne.Container
 	form    *fyne.Container
 	panel   *fyne.Container
-	plus    *widget.Button
+	plus    *tipButton
 
 	attachments
 }
@@ -85,8 +85,7 @@ func newComposerMenu(k *composer) *composerMenu {
 	m.form.Hide()
 	m.panel = container.NewVBox(m.title, m.rows, m.form, widget.NewSeparator())
 	m.panel.Hide()
-	m.plus = widget.NewButtonWithIcon("", theme.ContentAddIcon(), m.plusTapped)
-	m.plus.Importance = widget.LowImportance
+	m.plus = newTipButton("", theme.ContentAddIcon(), "Attach an MCP server's resource (or type @)", m.plusTapped)
 	m.attachments.init(m)
 	return m
 }

@@ -28,7 +28,7 @@ type findBar struct {
 	c        *Chat
 	entry    *findEntry
 	count    *widget.Label
-	closeBtn *widget.Button
+	closeBtn *tipButton
 	object   *fyne.Container
 	matches  []match
 	at       int
@@ -91,9 +91,9 @@ func newFindBar(c *Chat) *findBar {
 	f.entry.onEnter = f.next
 	f.entry.onEscape = f.close
 	f.count = widget.NewLabel("")
-	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), f.prev)
-	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), f.next)
-	f.closeBtn = widget.NewButtonWithIcon("", theme.CancelIcon(), f.close)
+	prev := newTipButton("", theme.MoveUpIcon(), "Previous match (Shift+Enter)", f.prev)
+	next := newTipButton("", theme.MoveDownIcon(), "Next match (Enter)", f.next)
+	f.closeBtn = newTipButton("", theme.CancelIcon(), "Close find (Esc)", f.close)
 	f.object = container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
 		container.NewHBox(f.count, prev, next, f.closeBtn), f.entry)
 	f.object.Hide()

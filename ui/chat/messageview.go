@@ -23,9 +23,9 @@ type messageView struct {
 	header *headerRow
 	role   *widget.Label
 	meta   *widget.Label
-	copy   *widget.Button
-	edit   *widget.Button
-	regen  *widget.Button
+	copy   *tipButton
+	edit   *tipButton
+	regen  *tipButton
 	// vsw is ‹ 2 / 3 › on a message with versions (versions.go).
 	vsw *versionSwitch
 	// sel is the message as selectable text, selBtn what turns that on
@@ -56,13 +56,10 @@ func newMessageView(c *Chat) *messageView {
 	v.role = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.meta = widget.NewLabel("")
 	v.meta.TextStyle.Italic = true
-	v.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
-	v.copy.OnTapped = func() { c.copyWithTick(v.r, v.copy) }
-	v.edit = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { c.beginEdit(v.r) })
-	v.regen = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { c.regenerate() })
-	for _, b := range []*widget.Button{v.copy, v.edit, v.regen} {
-		b.Importance = widget.LowImportance
-	}
+	v.copy = newTipButton("", theme.ContentCopyIcon(), "Copy this message", nil)
+	v.copy.OnTapped = func() { c.copyWithTick(v.r, &v.copy.Button) }
+	v.edit = newTipButton("", theme.DocumentCreateIcon(), "Edit this message and send it again (the old one is kept as a version)", func() { c.beginEdit(v.r) })
+	v.regen = newTipButton("", theme.ViewRefreshIcon(), "Answer again (this reply is kept as a version)", func() { c.regenerate() })
 	v.vsw = newVersionSwitch(v)
 	v.sel = newSelectLabel()
 	v.selBtn = widget.NewButton("Select text", func() { c.toggleSelect(v.r) })

@@ -27,7 +27,7 @@ type thinkingBlock struct {
 	col    *column
 	toggle *widget.Button
 	meta   *widget.Label
-	copy   *widget.Button
+	copy   *tipButton
 	// preview is the latest line while it streams collapsed.
 	preview *widget.Label
 	body    *wrapText
@@ -38,9 +38,8 @@ func newThinkingBlock(c *Chat) *thinkingBlock {
 	b.toggle = widget.NewButtonWithIcon("Thinking", theme.MenuExpandIcon(), func() { c.toggleResult(b.r) })
 	b.toggle.Importance = widget.LowImportance
 	b.meta = widget.NewLabel("")
-	b.copy = widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
-	b.copy.OnTapped = func() { c.copyWithTick(b.r, b.copy) }
-	b.copy.Importance = widget.LowImportance
+	b.copy = newTipButton("", theme.ContentCopyIcon(), "Copy the model's thinking", nil)
+	b.copy.OnTapped = func() { c.copyWithTick(b.r, &b.copy.Button) }
 	header := newHeaderRow(false, []fyne.CanvasObject{b.toggle}, []*widget.Label{b.meta}, b.copy)
 	b.preview = widget.NewLabel("")
 	b.preview.Truncation = fyne.TextTruncateEllipsis

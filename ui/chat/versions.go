@@ -47,18 +47,18 @@ func (c *Chat) readVersions(tr *transcript) int {
 // versionSwitch is a message's ‹ 2 / 3 ›.
 type versionSwitch struct {
 	box        *fyne.Container
-	prev, next *widget.Button
+	prev, next *tipButton
 	label      *widget.Label
 }
 
 func newVersionSwitch(v *messageView) *versionSwitch {
 	s := &versionSwitch{label: widget.NewLabel("")}
-	s.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() {
+	s.prev = newTipButton("", theme.NavigateBackIcon(), "Previous version", func() {
 		if r := v.r; r != nil {
 			v.c.switchVersion(r, r.vers.N-1)
 		}
 	})
-	s.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() {
+	s.next = newTipButton("", theme.NavigateNextIcon(), "Next version", func() {
 		if r := v.r; r != nil {
 			v.c.switchVersion(r, r.vers.N+1)
 		}
@@ -82,8 +82,8 @@ func (s *versionSwitch) bind(r *row, running, quiet bool) {
 	if quiet {
 		return
 	}
-	setEnabled(s.prev, !running && r.vers.N > 1)
-	setEnabled(s.next, !running && r.vers.N < r.vers.Of)
+	setEnabled(&s.prev.Button, !running && r.vers.N > 1)
+	setEnabled(&s.next.Button, !running && r.vers.N < r.vers.Of)
 }
 
 func setEnabled(b *widget.Button, on bool) {
