@@ -28,6 +28,9 @@ const (
 // whichever reads. Colours that already reach it are the base theme's.
 type readableTheme struct {
 	fyne.Theme
+	// textScale sizes every text (Ctrl+plus and Ctrl+minus, textsize.go);
+	// 1 is the base theme's.
+	textScale float32
 
 	mu   sync.Mutex
 	memo map[readableKey]color.Color
@@ -44,7 +47,25 @@ func newReadableTheme(base fyne.Theme) fyne.Theme {
 	if r, ok := base.(*readableTheme); ok {
 		return r
 	}
-	return &readableTheme{Theme: base, memo: map[readableKey]color.Color{}}
+	return &readableTheme{Theme: base, textScale: 1, memo: map[readableKey]color.Color{}}
+}
+
+// withTextScale is t with its texts at scale (a new theme, so that setting
+// it makes every window draw again).
+func (t *readableTheme) withTextScale(scale float32) *readableTheme {
+	return &readableTheme{Theme: t.Theme, textScale: scale, memo: map[readableKey]color.Color{}}
+}
+
+// Size is the base theme's, with the text sizes at textScale.
+func (t *readableTheme) Size(n fyne.ThemeSizeName) float32 {
+	size := t.Theme.Size(n)
+	switch n {
+	case theme.SizeNameText, theme.SizeNameHeadingText, theme.SizeNameSubHeadingText, theme.SizeNameCaptionText:
+		if t.textScale > 0 {
+			return size * t.textScale
+		}
+	}
+	return size
 }
 
 // useReadableTheme makes a's theme readable (Build calls it).

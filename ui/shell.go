@@ -72,6 +72,7 @@ type Shell struct {
 func Build(env *bridge.Env) *Shell {
 	s := &Shell{env: env, memory: newMemoryRelease(freeOSMemory(env.Go))}
 	useReadableTheme(env.App) // coloured texts and buttons that can be read (contrast.go)
+	restoreTextScale(env.App) // the text size the person chose (textsize.go)
 	c, st := newViews(env, func() {
 		s.ShowChat()
 		s.memory.arm() // opening a long conversation leaves garbage behind

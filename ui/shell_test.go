@@ -33,6 +33,7 @@ func (f *fakeChat) ShowFind()                  { f.calls = append(f.calls, "find
 func (f *fakeChat) FocusComposer()             { f.calls = append(f.calls, "focus") }
 func (f *fakeChat) JumpToFirst()               { f.calls = append(f.calls, "first") }
 func (f *fakeChat) JumpToLast()                { f.calls = append(f.calls, "last") }
+func (f *fakeChat) TextSizeChanged()           { f.calls = append(f.calls, "text size") }
 func (f *fakeChat) Current() store.ID          { return 0 }
 func (f *fakeChat) HandleDrop(uris []fyne.URI) {
 	f.calls = append(f.calls, "drop")

@@ -39,6 +39,10 @@ func (s *Shell) shortcuts() []shortcut {
 			s.approvalKey(approvalKeys.DenyPending)},
 		{"Go to the waiting approval", desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: mod}, nil,
 			s.goToApproval},
+		{"Larger text", desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: mod}, func() { s.stepTextSize(1) }, nil},
+		{"Larger text", desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: mod | fyne.KeyModifierShift}, func() { s.stepTextSize(1) }, nil},
+		{"Smaller text", desktop.CustomShortcut{KeyName: fyne.KeyMinus, Modifier: mod}, func() { s.stepTextSize(-1) }, nil},
+		{"Text size as it was", desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: mod}, func() { s.stepTextSize(0) }, nil},
 		{"First message", desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToFirst() }, nil},
 		{"Latest message", desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: mod}, func() { s.ShowChat(); s.chat.JumpToLast() }, nil},
 	}

@@ -298,6 +298,23 @@ func (m *messageList) applyWidth() {
 	m.schedule(0, func() { m.remeasure(gen) })
 }
 
+// textSizeChanged measures the rows again for the theme's new text size
+// (Ctrl+plus, Ctrl+minus): as after a width change, the rows in view at
+// once and the rest a chunk at a time, the view kept on the row it shows.
+func (m *messageList) textSizeChanged() {
+	if m.width <= 0 {
+		return
+	}
+	for r, c := range m.heights {
+		if !c.guess {
+			c.width = -1 // stale at any width
+			m.heights[r] = c
+		}
+	}
+	m.wanted, m.width = m.width, -1
+	m.applyWidth()
+}
+
 // inView is the range of rows the view shows at a, measuring as it goes.
 func (m *messageList) inView(a anchor) (from, to int) {
 	n := m.c.rowCount()

@@ -28,6 +28,7 @@ type wrapText struct {
 	current int
 
 	cacheWidth float32
+	cacheSize  float32 // the text size the lines were broken at
 	cacheText  string
 	cacheLines []string
 }
@@ -96,13 +97,13 @@ func (w *wrapText) heightFor(width float32) float32 {
 }
 
 func (w *wrapText) lines(width float32) []string {
-	if w.cacheLines != nil && w.cacheWidth == width && w.cacheText == w.text {
+	size := w.textSize()
+	if w.cacheLines != nil && w.cacheWidth == width && w.cacheSize == size && w.cacheText == w.text {
 		return w.cacheLines
 	}
-	size := w.textSize()
 	measure := func(s string) float32 { return fyne.MeasureText(s, size, w.style).Width }
 	w.cacheLines = wrapLines(w.text, width, measure)
-	w.cacheWidth, w.cacheText = width, w.text
+	w.cacheWidth, w.cacheSize, w.cacheText = width, size, w.text
 	return w.cacheLines
 }
 

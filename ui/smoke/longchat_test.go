@@ -68,7 +68,7 @@ func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
 	// The sidebar's first row: the window sits at the screen's corner
 	// (no window manager under Xvfb), as wrasse-bench's window figures
 	// click it.
-	xdo(t, ctx, "mousemove", "--sync", "140", "135", "click", "1")
+	xdo(t, ctx, "mousemove", "--sync", "140", "170", "click", "1") // the first row, under its date section's title
 	waitFor(t, ctx, "the conversation to open at its end", func() bool {
 		f, ok := lastFrame(frames)
 		return ok && f.conv != 0 && !f.first
