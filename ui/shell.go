@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // Title is the window's title.
@@ -107,7 +108,8 @@ func (s *Shell) assemble(c chatView, st settingsView) {
 	if s.memory == nil {
 		s.memory = newMemoryRelease(freeOSMemory(s.env.Go))
 	}
-	s.content = container.NewStack(floor, split, container.NewWithoutLayout(s.memory.raster))
+	// The tooltips' layer is last, over everything (ui/tip).
+	s.content = container.NewStack(floor, split, container.NewWithoutLayout(s.memory.raster), tip.NewLayer())
 	s.refreshSettingsButton()
 
 	w := s.env.Window

@@ -119,7 +119,7 @@ func TestHeaderLabelsAndTooltips(t *testing.T) {
 	// Hovering shows the tip.
 	find := h.chat.header.bar.(*fyne.Container).Objects[1].(*fyne.Container).Objects[3].(*tipButton) // usage, picker, instructions, find
 	find.MouseIn(nil)
-	if find.pop == nil || !h.shows("Find in this conversation (Ctrl+F)") {
+	if find.hide == nil || !h.shows("Find in this conversation (Ctrl+F)") {
 		t.Errorf("no tooltip shown on hover:\n%s", h.texts())
 	}
 	find.MouseOut()

@@ -19,6 +19,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // harness is a chat view on a real core whose model is the shared fake
@@ -75,7 +76,7 @@ func newHarness(t testing.TB) *harness {
 	h.win = test.NewTempWindow(t, widget.NewLabel(""))
 	h.env.Window = h.win
 	h.chat = New(h.env)
-	h.win.SetContent(container.NewHSplit(h.chat.Sidebar(), h.chat.Object()))
+	h.win.SetContent(container.NewStack(container.NewHSplit(h.chat.Sidebar(), h.chat.Object()), tip.NewLayer()))
 	h.win.Resize(fyne.NewSize(1100, 800))
 	t.Cleanup(h.close)
 	return h

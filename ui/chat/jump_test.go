@@ -7,7 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // longChat opens a conversation of n messages (fill's questions and
@@ -162,14 +163,7 @@ func TestJumpButtonsAndTheirTips(t *testing.T) {
 	}
 	for _, b := range []*tipButton{j.top, j.latest} {
 		b.MouseIn(&desktop.MouseEvent{})
-		found := false
-		for _, o := range h.win.Canvas().Overlays().List() {
-			if p, ok := o.(*widget.PopUp); ok && p.Visible() {
-				if lbl, ok := p.Content.(*widget.Label); ok && lbl.Text == b.Tip {
-					found = true
-				}
-			}
-		}
+		found := tip.Find(h.win.Content()).Text() == b.Tip
 		b.MouseOut()
 		if !found {
 			t.Errorf("hovering the button shows no tip %q", b.Tip)

@@ -4,10 +4,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // An icon-only button says what it does while the pointer rests on it,
@@ -16,29 +18,26 @@ func TestTipButton(t *testing.T) {
 	test.NewTempApp(t)
 	tapped := 0
 	b := newTipButton("", theme.ContentCopyIcon(), "Copy the call and its result", func() { tapped++ })
-	w := test.NewTempWindow(t, b)
-	w.Resize(fyne.NewSize(200, 100))
-	tip := func() string {
-		for _, o := range w.Canvas().Overlays().List() {
-			if p, ok := o.(*widget.PopUp); ok && p.Visible() {
-				if l, ok := p.Content.(*widget.Label); ok {
-					return l.Text
-				}
-			}
-		}
-		return ""
-	}
+	layer := tip.NewLayer()
+	w := test.NewTempWindow(t, container.NewStack(container.NewCenter(b), layer))
+	w.Resize(fyne.NewSize(300, 200))
 	b.MouseIn(&desktop.MouseEvent{})
-	if got := tip(); got != "Copy the call and its result" {
+	if got := layer.Text(); got != "Copy the call and its result" {
 		t.Fatalf("tip %q while hovering", got)
 	}
 	b.MouseOut()
-	if got := tip(); got != "" {
+	if got := layer.Text(); got != "" {
 		t.Errorf("tip %q after the pointer left", got)
 	}
+	// A click while the tip shows reaches the button (a pop-up tip took
+	// every click for itself, and only went away).
 	b.MouseIn(&desktop.MouseEvent{})
-	test.Tap(b)
-	if got := tip(); got != "" || tapped != 1 {
-		t.Errorf("after a tap: tip %q, tapped %d", got, tapped)
+	if len(w.Canvas().Overlays().List()) != 0 {
+		t.Fatal("the tip is an overlay: it takes the clicks meant for the button")
+	}
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(b.Size().Width/2, b.Size().Height/2))
+	test.TapCanvas(w.Canvas(), at)
+	if got := layer.Text(); got != "" || tapped != 1 {
+		t.Errorf("after a click on the button: tip %q, tapped %d", got, tapped)
 	}
 }
