@@ -400,7 +400,7 @@ func TestDeleteIsConfirmed(t *testing.T) {
 	if !h.shows("Delete conversation?") {
 		t.Fatalf("no confirmation; window shows:\n%s", h.texts())
 	}
-	test.Tap(h.button("No"))
+	test.Tap(h.button("Cancel"))
 	if _, err := h.core.History().GetConversation(id); err != nil {
 		t.Fatalf("cancelled delete deleted: %v", err)
 	}

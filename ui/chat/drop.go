@@ -8,6 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // HandleDrop attaches dropped files to the message being written
@@ -46,7 +48,7 @@ func (c *Chat) offerGrant(dirs []string) {
 	msg := "Wrasse may not use files in:\n\n" + strings.Join(dirs, "\n") +
 		"\n\nAllow it to work in " + plural(len(dirs), "this folder", "these folders") +
 		" too? The folders it may use already stay as they are."
-	dialog.ShowConfirm("Grant folder access?", msg, func(ok bool) {
+	confirm.Show("Grant folder access?", msg, "Allow", "Not now", func(ok bool) {
 		if ok {
 			c.grantFolders(dirs)
 		}

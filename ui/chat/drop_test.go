@@ -68,7 +68,7 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	if !h.shows("Grant folder access?") {
 		t.Fatalf("no offer to grant; window shows:\n%s", h.texts())
 	}
-	test.Tap(h.button("Yes"))
+	test.Tap(h.button("Allow"))
 	waitFolders(granted, outDir)
 	h.until("the grant's outcome", func() bool { return h.shows("Folder access granted") })
 	if !h.shows("Added " + outDir + ".") {
@@ -82,7 +82,7 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	// Declined: nothing changes.
 	declined := t.TempDir()
 	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(declined)})
-	test.Tap(h.button("No"))
+	test.Tap(h.button("Not now"))
 	if slices.Contains(h.core.Folders(), declined) {
 		t.Error("a declined offer granted the folder")
 	}
@@ -91,8 +91,8 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	dirA, dirB := t.TempDir(), t.TempDir()
 	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(dirA)})
 	h.chat.HandleDrop([]fyne.URI{storage.NewFileURI(dirB)})
-	test.Tap(h.button("Yes"))
-	test.Tap(h.button("Yes"))
+	test.Tap(h.button("Allow"))
+	test.Tap(h.button("Allow"))
 	waitFolders(granted, outDir, dirA, dirB)
 
 	// One drop of two folders: one offer naming both.
@@ -101,7 +101,7 @@ func TestHandleDropAttachesAndOffersGrant(t *testing.T) {
 	if !h.shows(dirC) || !h.shows(dirD) {
 		t.Errorf("the offer does not name both folders:\n%s", h.texts())
 	}
-	test.Tap(h.button("Yes"))
+	test.Tap(h.button("Allow"))
 	waitFolders(granted, outDir, dirA, dirB, dirC, dirD)
 	if got := h.core.Config().Folders; len(got) != 6 {
 		t.Errorf("config.json folders %v; want 6", got)

@@ -176,6 +176,12 @@ func (h *harness) texts() string {
 			b.WriteString(t.Text)
 			b.WriteByte('\n')
 		}
+		// A wrapped label's lines break where the width says: its whole
+		// text too, so that a phrase split over two lines is found.
+		if l, ok := o.(*widget.Label); ok && l.Wrapping != fyne.TextWrapOff {
+			b.WriteString(l.Text)
+			b.WriteByte('\n')
+		}
 	}
 	return b.String()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/confirm"
 )
 
 // searchLimit bounds the sidebar's search hits.
@@ -413,14 +414,13 @@ func (s *sidebar) confirmDelete(id store.ID) {
 		return
 	}
 	msg := fmt.Sprintf("“%s” and all its messages will be deleted. This cannot be undone.", titleOf(s.titleOfID(id)))
-	d := dialog.NewConfirm("Delete conversation?", msg, func(ok bool) {
+	q := confirm.New("Delete conversation?", msg, "Delete", "Cancel", func(ok bool) {
 		if ok {
 			s.delete(id)
 		}
 	}, s.c.env.Window)
-	d.SetConfirmText("Delete")
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Show()
+	q.SetConfirmImportance(widget.DangerImportance)
+	q.Show()
 }
 
 func (s *sidebar) delete(id store.ID) {
