@@ -31,9 +31,10 @@ const (
 
 // Where the window's parts are on a 1100×720 window at the screen's
 // corner (Xvfb has no window manager to move it): the sidebar's first
-// conversation and the middle of the message list.
+// conversation (under its date section's title) and the middle of the
+// message list.
 const (
-	firstConvX, firstConvY = 140, 135
+	firstConvX, firstConvY = 140, 170
 	listX, listY           = 700, 350
 )
 
