@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/markdown"
 )
 
 // findBar finds text in the conversation shown (Ctrl/Cmd+F), all of it,
@@ -58,7 +59,7 @@ type match struct {
 // rowMatches are the occurrences of q in r's text.
 func rowMatches(r *row, q string) []match {
 	var out []match
-	for n := range findSpans(r.plain(), q) {
+	for n := range markdown.FindSpans(r.plain(), q) {
 		out = append(out, match{key: keyOf(r), seq: r.seq, n: n})
 	}
 	return out
@@ -316,7 +317,7 @@ func (f *findBar) locate(i, n int) (int, *row, int) {
 	if r == nil || r.long == nil || r.part != nil {
 		return i, r, n
 	}
-	spans := findSpans(r.text, f.query())
+	spans := markdown.FindSpans(r.text, f.query())
 	if n >= len(spans) {
 		return i, r, n
 	}

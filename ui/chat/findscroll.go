@@ -1,5 +1,7 @@
 package chat
 
+import "github.com/wrasse-app/wrasse/ui/markdown"
+
 // Scrolling to a find match inside a row: a message taller than the view
 // is scrolled so the occurrence found shows, not only its first lines.
 
@@ -41,7 +43,7 @@ func (v *messageView) matchOffset(width float32, q string, n int) float32 {
 	if v.r != nil && v.r.kind == rowUser {
 		lines := v.user.lines(inner)
 		for i, l := range lines {
-			k := len(findSpans(l, q))
+			k := len(markdown.FindSpans(l, q))
 			if n < k {
 				return top + float32(i)*v.user.lineHeight()
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
+	"github.com/wrasse-app/wrasse/ui/markdown"
 )
 
 // The find bar's space comes and goes with it, without waiting for the
@@ -146,14 +147,14 @@ func TestFindSpans(t *testing.T) {
 		{"", "x", nil},
 		{"İstanbul zebra", "zebra", [][2]int{{10, 15}}}, // lower case is longer: matched as written
 	} {
-		got := findSpans(tc.line, tc.q)
+		got := markdown.FindSpans(tc.line, tc.q)
 		if len(got) != len(tc.want) {
-			t.Errorf("findSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
+			t.Errorf("markdown.FindSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
 			continue
 		}
 		for i := range got {
 			if got[i] != tc.want[i] {
-				t.Errorf("findSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
+				t.Errorf("markdown.FindSpans(%q, %q) = %v, want %v", tc.line, tc.q, got, tc.want)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/wrasse-app/wrasse/ui/markdown"
 )
 
 // wrapText is plain text wrapped at spaces (and inside words too long for
@@ -211,7 +213,7 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 		}
 		measure := func(s string) float32 { return fyne.MeasureText(s, ts, r.w.style).Width }
 		for i, l := range lines {
-			for _, span := range findSpans(l, q) {
+			for _, span := range markdown.FindSpans(l, q) {
 				if r.marked == len(r.marks) {
 					r.marks = append(r.marks, &canvas.Rectangle{})
 				}
@@ -237,26 +239,6 @@ func (r *wrapRenderer) Layout(size fyne.Size) {
 		t.Refresh()
 		r.objs = append(r.objs, t)
 	}
-}
-
-// findSpans are the byte ranges of line where q (lower case) occurs,
-// case-insensitively. A line whose lower case has another length (a few
-// non-ASCII letters change it) is matched only as written.
-func findSpans(line, q string) [][2]int {
-	hay := strings.ToLower(line)
-	if len(hay) != len(line) {
-		hay = line
-	}
-	var out [][2]int
-	for from := 0; q != "" && from <= len(hay)-len(q); {
-		i := strings.Index(hay[from:], q)
-		if i < 0 {
-			break
-		}
-		out = append(out, [2]int{from + i, from + i + len(q)})
-		from += i + len(q)
-	}
-	return out
 }
 
 func (r *wrapRenderer) Refresh() {

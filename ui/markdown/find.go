@@ -200,7 +200,7 @@ func (f *textFlow) occurrences(q string, width float32) []occurrence {
 			}
 			return 0
 		}
-		for _, sp := range spansOf(b.String(), q) {
+		for _, sp := range FindSpans(b.String(), q) {
 			out = append(out, occurrence{line: li, y: y, x0: xAt(sp[0], false), x1: xAt(sp[1], true)})
 		}
 		y += line.height
@@ -208,10 +208,11 @@ func (f *textFlow) occurrences(q string, width float32) []occurrence {
 	return out
 }
 
-// spansOf are the byte ranges of text where q (lower case) occurs,
+// FindSpans are the byte ranges of text where q (lower case) occurs,
 // case-insensitively; a text whose lower case has another length (a few
-// non-ASCII letters change it) is matched only as written.
-func spansOf(text, q string) [][2]int {
+// non-ASCII letters change it) is matched only as written. The chat's
+// find counts and marks plain text with it too.
+func FindSpans(text, q string) [][2]int {
 	hay := strings.ToLower(text)
 	if len(hay) != len(text) {
 		hay = text
