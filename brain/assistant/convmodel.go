@@ -100,7 +100,7 @@ const ContinueText = "Continue exactly where your last reply stopped."
 // message is ContinueText, run like Turn. ErrNothingToContinue when the
 // last reply did not stop for length.
 func (a *App) Continue(ctx context.Context, id store.ID, opt TurnOptions) (store.ID, error) {
-	events, err := a.db.LastEvents(id, 256)
+	events, err := a.db.PageBefore(id, 0, 256) // statuses only: no pictures' bytes
 	if err != nil {
 		return id, a.noConversation(id, err)
 	}

@@ -755,7 +755,7 @@ func (lr *liveRun) answer(id store.ID) string {
 	if id == 0 {
 		return ""
 	}
-	events, err := lr.ts.a.db.LastEvents(id, 20)
+	events, err := lr.ts.a.db.PageBefore(id, 0, 20) // texts only: no pictures' bytes
 	if err != nil {
 		return ""
 	}

@@ -368,7 +368,7 @@ func (u *usageCache) refresh(db *store.DB, c store.Conversation) (*convUsage, er
 		// It grew (or a reply streamed on): read from the last event
 		// seen, if that one is still the same event (not cut away by an
 		// edit and replaced by another with its number).
-		evs, err := db.LastEvents(c.ID, c.EventCount-cu.events+1)
+		evs, err := db.PageBefore(c.ID, 0, c.EventCount-cu.events+1)
 		if err != nil {
 			return nil, err
 		}
@@ -378,7 +378,11 @@ func (u *usageCache) refresh(db *store.DB, c store.Conversation) (*convUsage, er
 			return cu, nil
 		}
 	}
-	evs, err := db.Events(c.ID)
+	// Read without the pictures' bytes and past the store's cache of
+	// decoded conversations: token counts need neither, and a
+	// conversation of pictures held them all in memory for as long as it
+	// stayed in that cache.
+	evs, err := db.PageBefore(c.ID, 0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -52,12 +52,45 @@ type thumbs struct {
 	// drawn: the thumbnails hold decoded pictures (not the quiet
 	// placeholders).
 	drawn bool
+	// slots are the thumbnails' objects, kept from one bind to the next:
+	// the canvas keeps a texture for every image object drawn until it
+	// has been gone for a minute, so new objects for each row scrolled
+	// past held every picture's pixels twice (the Go image and its
+	// texture); a slot's image object is given the next picture instead.
+	slots []*thumbSlot
+}
+
+// thumbSlot is one thumbnail: its backdrop with a picture, or with a
+// placeholder of the picture's size in a measuring row.
+type thumbSlot struct {
+	stack *fyne.Container
+	bg    *canvas.Rectangle
+	img   *canvas.Image
+	ph    *canvas.Rectangle
+}
+
+func newThumbSlot() *thumbSlot {
+	// A light backdrop: pictures with transparency (logos, icons) are
+	// often dark drawings that vanish on the dark theme.
+	sl := &thumbSlot{bg: canvas.NewRectangle(thumbBackdrop()), img: &canvas.Image{}, ph: canvas.NewRectangle(color.Transparent)}
+	sl.bg.CornerRadius = 4
+	sl.img.FillMode, sl.img.ScaleMode = canvas.ImageFillContain, canvas.ImageScaleSmooth
+	sl.stack = container.NewStack(sl.bg, sl.ph)
+	return sl
 }
 
 func newThumbs() *thumbs {
 	t := &thumbs{box: container.NewHBox()}
 	t.box.Hide()
 	return t
+}
+
+// slot is thumbnail i's slot, made when first needed.
+func (t *thumbs) slot(i int) *thumbSlot {
+	for len(t.slots) <= i {
+		t.slots = append(t.slots, newThumbSlot())
+	}
+	return t.slots[i]
 }
 
 // imageSource is where pictures without their bytes are read from: the
@@ -92,39 +125,23 @@ func (t *thumbs) set(images []provider.Image, src imageSource, quiet bool) {
 		t.shown, t.from, t.drawn = images, src, !quiet
 		objs := make([]fyne.CanvasObject, 0, len(images))
 		for i, img := range images {
+			sl := t.slot(len(objs))
 			if quiet && len(img.Data) == 0 {
-				r := canvas.NewRectangle(color.Transparent)
-				r.SetMinSize(fyne.NewSize(thumbHeight, thumbHeight))
-				objs = append(objs, r)
+				sl.placeholder(fyne.NewSize(thumbHeight, thumbHeight))
+				objs = append(objs, sl.stack)
 				continue
 			}
 			data := src.bytes(img, i)
 			if len(data) == 0 {
 				continue
 			}
-			img.Data = data
-			size := thumbSize(img.Data)
-			var c fyne.CanvasObject
+			size := thumbSize(data)
 			if quiet {
-				r := canvas.NewRectangle(color.Transparent)
-				r.SetMinSize(size)
-				c = r
+				sl.placeholder(size)
 			} else {
-				var ci *canvas.Image
-				if pic := thumbImage(img.Data, size); pic != nil {
-					ci = canvas.NewImageFromImage(pic)
-				} else { // a type Go cannot decode: the canvas tries
-					ci = canvas.NewImageFromResource(fyne.NewStaticResource(fmt.Sprintf("result-image-%d", i), img.Data))
-				}
-				ci.FillMode, ci.ScaleMode = canvas.ImageFillContain, canvas.ImageScaleSmooth
-				ci.SetMinSize(size)
-				c = ci
+				sl.picture(data, size, i)
 			}
-			// A light backdrop: pictures with transparency (logos, icons)
-			// are often dark drawings that vanish on the dark theme.
-			bg := canvas.NewRectangle(thumbBackdrop())
-			bg.CornerRadius = 4
-			objs = append(objs, container.NewStack(bg, c))
+			objs = append(objs, sl.stack)
 		}
 		t.box.Objects = objs
 	}
@@ -132,6 +149,25 @@ func (t *thumbs) set(images []provider.Image, src imageSource, quiet bool) {
 	if !quiet {
 		t.box.Refresh()
 	}
+}
+
+// placeholder shows an empty box of size (a measuring row's).
+func (sl *thumbSlot) placeholder(size fyne.Size) {
+	sl.ph.SetMinSize(size)
+	sl.stack.Objects = []fyne.CanvasObject{sl.bg, sl.ph}
+}
+
+// picture shows data, decoded at size; a type Go cannot decode is left
+// to the canvas.
+func (sl *thumbSlot) picture(data []byte, size fyne.Size, i int) {
+	if pic := thumbImage(data, size); pic != nil {
+		sl.img.Image, sl.img.Resource = pic, nil
+	} else {
+		sl.img.Image, sl.img.Resource = nil, fyne.NewStaticResource(fmt.Sprintf("result-image-%d", i), data)
+	}
+	sl.img.SetMinSize(size)
+	sl.stack.Objects = []fyne.CanvasObject{sl.bg, sl.img}
+	sl.img.Refresh()
 }
 
 // thumbScale is how many pixels a thumbnail keeps per unit of its size:
