@@ -8,6 +8,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/assistant"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
+	"github.com/wrasse-app/wrasse/ui/clipimage"
 	"github.com/wrasse-app/wrasse/ui/notify"
 )
 
@@ -36,6 +37,10 @@ type Env struct {
 	// Notify raises a desktop notification; open runs (on any goroutine)
 	// when it is clicked, where the system says so.
 	Notify notify.Func
+	// PasteImage is the clipboard's picture as PNG, nil when it holds
+	// none (Fyne's clipboard carries text only); nil where no picture can
+	// be read. It may block briefly: call it off the UI goroutine.
+	PasteImage func() []byte
 }
 
 // Production returns the runners of a real app: fyne.Do and goroutines,
@@ -56,6 +61,7 @@ func Production(a fyne.App, w fyne.Window, core *assistant.App) *Env {
 		Navigate:         func(hint.Page, string) {},
 		OpenConversation: func(store.ID) {},
 		Notify:           notify.New(a, core.Logger()),
+		PasteImage:       (&clipimage.Reader{}).Image,
 	}
 }
 

@@ -50,6 +50,8 @@ type attachments struct {
 	list  []*attached
 	files []*attachedFile // fileattach.go
 	chips *fyne.Container
+	// pasted counts the pictures pasted, to name them.
+	pasted int
 }
 
 func (a *attachments) init(m *composerMenu) {
@@ -217,7 +219,9 @@ func (a *attachments) message(text string) (string, []provider.Image, []string, 
 			failed = append(failed, name)
 		default:
 			files = append(files, at.file)
-			paths = append(paths, at.file.Path)
+			if at.file.Path != "" { // a pasted picture has none
+				paths = append(paths, at.file.Path)
+			}
 		}
 	}
 	switch {

@@ -190,14 +190,19 @@ func (k *composer) endEdit() { k.banner.Hide() }
 func (k *composer) attach(paths []string) { k.menu.attachFiles(paths) }
 
 // paste attaches the files a pasted text names (a file manager's Copy
-// gives paths or file: URIs as text; Fyne's clipboard carries text only,
-// so a copied picture's pixels cannot be pasted); true when it did.
+// gives paths or file: URIs as text), or, when the clipboard holds no
+// text, the picture it holds (a screenshot, an image copied in a browser:
+// Fyne's clipboard carries text only, so env.PasteImage reads it); true
+// when it did.
 func (k *composer) paste(text string) bool {
-	paths := pastedPaths(text)
-	if len(paths) == 0 {
+	if paths := pastedPaths(text); len(paths) > 0 {
+		k.attach(paths)
+		return true
+	}
+	if text != "" || k.c.env.PasteImage == nil {
 		return false
 	}
-	k.attach(paths)
+	k.menu.attachPastedImage(k.c.env.PasteImage)
 	return true
 }
 
@@ -261,7 +266,7 @@ func (e *composerEntry) TypedKey(k *fyne.KeyEvent) {
 func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	switch s := s.(type) {
 	case *fyne.ShortcutPaste:
-		if e.onPaste != nil && s.Clipboard != nil && e.onPaste(s.Clipboard.Content()) {
+		if e.onPaste != nil && e.onPaste(clipboardText(s.Clipboard)) {
 			return
 		}
 	case *desktop.CustomShortcut:
@@ -293,4 +298,12 @@ func windowShortcut(cs *desktop.CustomShortcut) bool {
 		return true
 	}
 	return false
+}
+
+// clipboardText is c's text, "" without a clipboard.
+func clipboardText(c fyne.Clipboard) string {
+	if c == nil {
+		return ""
+	}
+	return c.Content()
 }

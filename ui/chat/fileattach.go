@@ -2,6 +2,7 @@ package chat
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -64,6 +65,40 @@ func (a *attachments) attachFiles(paths []string) {
 		})
 	}
 }
+
+// attachPastedImage reads the clipboard's picture (read, off the UI
+// goroutine) into a chip named "pasted image N.png"; a clipboard with no
+// picture says so in the composer. The picture has no path, so fs_read has
+// nothing to read: it travels in the message only.
+func (a *attachments) attachPastedImage(read func() []byte) {
+	env := a.m.k.c.env
+	a.pasted++
+	at := &attachedFile{path: fmt.Sprintf("pasted image %d.png", a.pasted), loading: true}
+	a.addFile(at)
+	env.Go(func() {
+		var f attach.File
+		err := errNoPicture
+		if data := read(); len(data) > 0 {
+			f, err = attach.Parse(at.path, data)
+		}
+		env.Do(func() {
+			if !slices.Contains(a.files, at) {
+				return
+			}
+			if errors.Is(err, errNoPicture) {
+				a.removeFile(at)
+				a.m.k.block("The clipboard holds no text or picture to paste.")
+				return
+			}
+			at.loading, at.file, at.err = false, f, err
+			a.drawFile(at)
+			a.m.k.refreshNote()
+		})
+	})
+}
+
+// errNoPicture: the clipboard held neither text nor a picture.
+var errNoPicture = errors.New("the clipboard holds no picture")
 
 func (a *attachments) addFile(at *attachedFile) {
 	at.text = widget.NewLabel("")

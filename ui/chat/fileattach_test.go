@@ -401,3 +401,39 @@ func TestOpenedConversationReadsPicturesOnDemand(t *testing.T) {
 		t.Errorf("the opened message shows %d thumbnails; want 1", thumbs)
 	}
 }
+
+// A picture on the clipboard (a screenshot, an image copied in a browser)
+// pasted with Ctrl+V becomes an image chip and reaches the model as image
+// content; an empty clipboard says so and attaches nothing.
+func TestPasteAPicture(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.core.SetConfig("imageInput", "on"); err != nil {
+		t.Fatal(err)
+	}
+	pic := testPNG(t)
+	var clipPic []byte
+	h.env.PasteImage = func() []byte { return clipPic }
+	e := h.chat.composer.entry
+	h.win.Canvas().Focus(e)
+	clip := fyne.CurrentApp().Clipboard()
+	clip.SetContent("")
+	e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+	h.until("the note", func() bool { return h.shows("The clipboard holds no text or picture to paste.") })
+	if len(h.chat.composer.menu.attachments.files) != 0 {
+		t.Fatal("an empty clipboard attached something")
+	}
+	clipPic = pic
+	e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+	h.until("the chip", func() bool { return h.shows("pasted image 2.png · image") })
+	h.model.Reply(pt.Text("A chart."))
+	h.send("What is this?")
+	h.idle()
+	reqs := h.model.Requests()
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, `"url":"data:image/png;base64,`+base64.StdEncoding.EncodeToString(pic)) {
+		t.Errorf("the pasted picture did not reach the model:\n%.1500s", body)
+	}
+	conv, err := h.core.History().GetConversation(h.chat.cur.id)
+	if err != nil || len(conv.Attached) != 0 {
+		t.Errorf("a pasted picture recorded attached files %v (%v); it has no path to read", conv.Attached, err)
+	}
+}
