@@ -6,10 +6,11 @@
 # it says what is missing.
 set -euo pipefail
 
-tools=(xvfb-run xauth xdotool import)
+tools=(xvfb-run xauth xdotool import xclip)
 # tmux: cmd/wrasse's test that nothing sandboxed drives the app through the person's
 # terminal (TestCommandDrivesTheAppThroughTheUsersTmux) runs a real one.
-debian_pkgs=(xvfb xauth libgl1-mesa-dri xdotool imagemagick tmux)
+# xclip: the smoke test puts a picture on the clipboard to paste it.
+debian_pkgs=(xvfb xauth libgl1-mesa-dri xdotool imagemagick tmux xclip)
 # shellcheck source=apt-install.sh
 . "$(dirname "$0")/apt-install.sh"
 if command -v apt-get >/dev/null 2>&1; then
@@ -17,7 +18,7 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 for t in "${tools[@]}"; do
 	if ! command -v "$t" >/dev/null 2>&1; then
-		echo "The smoke test needs $t (packages: Xvfb, xauth, xdotool, ImageMagick)." >&2
+		echo "The smoke test needs $t (packages: Xvfb, xauth, xdotool, ImageMagick, xclip)." >&2
 		exit 1
 	fi
 done
