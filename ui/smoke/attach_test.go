@@ -31,10 +31,8 @@ import (
 // the sent message there.
 func TestWindowAttachAndTab(t *testing.T) {
 	requireDisplay(t, "cc")
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
+	ctx, bin := begin(t, 3*time.Minute)
 	xdnd := buildXdnd(t, ctx)
-	bin := wrasseBinary(t, ctx)
 
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("A blue and orange chart; the notes say ship on Friday."))

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,9 +17,7 @@ import (
 // next call, whose "Approve for this chat" has a visible background.
 func TestScreenshotsCardsLight(t *testing.T) {
 	out := shotsDir(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("shell_exec", `{"command":"rm /etc/hostname"}`))
 	model.Reply(providertest.Text("The file is protected: rm was refused. I will run make clean instead."),
@@ -48,9 +45,7 @@ func TestScreenshotsCardsLight(t *testing.T) {
 // "Enable calc" enabled calc, and the card says so and offers Retry.
 func TestScreenshotsEnableFromCard(t *testing.T) {
 	out := shotsDir(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("calc_eval", `{"expression":"17*23"}`))
 	model.Reply(providertest.Text("The calculator is switched off, so I could not work it out."))

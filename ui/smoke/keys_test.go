@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +16,7 @@ import (
 // failure with its exit code, goes back to the model.
 func TestWindowApprovesWithTheKeyboard(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("shell_exec", `{"command":"cat no-such-file.txt"}`))

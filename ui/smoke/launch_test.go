@@ -184,6 +184,15 @@ func click(t *testing.T, ctx context.Context, x, y string) {
 	xdo(t, ctx, "mousemove", "--sync", x, y, "click", "1")
 }
 
+// begin is the context a real-window test runs in, ended after timeout
+// or with the test, and the wrasse binary it starts.
+func begin(t *testing.T, timeout time.Duration) (context.Context, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	t.Cleanup(cancel)
+	return ctx, wrasseBinary(t, ctx)
+}
+
 func wrasseBinary(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	if *binFlag != "" {

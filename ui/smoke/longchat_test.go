@@ -4,7 +4,6 @@ package smoke
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,9 +26,7 @@ const longMessages = 500
 // reads what was drawn, not the chat's state.
 func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 
 	ws := newWorkspace(t, openAIConfig("http://127.0.0.1:9/v1"))
 	writeLongConversation(t, ws, longMessages)

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,9 +24,7 @@ func TestScreenshotsMCPCards(t *testing.T) {
 	if server == "" {
 		t.Skip("needs MCP_EVERYTHING (server-everything's dist/index.js)")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Starting it."), providertest.ToolCall("everything__trigger-long-running-operation", `{"duration":60,"steps":10}`))
 	model.Reply(providertest.ToolCall("everything__trigger-elicitation-request", `{}`))

@@ -30,9 +30,7 @@ var localModels = []pt.OllamaModel{
 // they are skipped when something else holds them.
 func TestScreenshotsModels(t *testing.T) {
 	out := shotsDir(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 	env := privateEnv(t)
 
 	if free(t, "127.0.0.1:1234") {

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,9 +82,7 @@ func seedOrganised(t *testing.T, ws string) {
 // TestOrganiseScreenshots ./ui/smoke/ -args -wrasse=bin/wrasse
 func TestOrganiseScreenshots(t *testing.T) {
 	out := shotsDir(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	ws := t.TempDir()
 	cfg := openAIConfig(model.BaseURL(), t.TempDir())

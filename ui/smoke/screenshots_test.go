@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,9 +17,7 @@ import (
 // its capability switched off. Each is written to -shots (docs/screenshots).
 func TestScreenshots(t *testing.T) {
 	out := shotsDir(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("system_info", `{}`))
 	model.Reply(providertest.Text("You are on Linux with 2 cores. I will clear the old build folder first."),

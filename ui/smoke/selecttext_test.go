@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -30,9 +29,7 @@ const selectReply = "Ferns reproduce by **spores**, not seeds.\n\nMosses do too.
 // reply (a picture).
 func TestWindowSelectsTextInAReply(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text(selectReply))
 	var long strings.Builder

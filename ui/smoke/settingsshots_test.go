@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,9 +29,7 @@ func TestScreenshotsSettingsPages(t *testing.T) {
 		}
 		return where[name]
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 
 	ws := t.TempDir()
 	writeConfig(t, ws, openAIConfig("http://127.0.0.1:9/v1", t.TempDir()))

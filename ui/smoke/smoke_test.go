@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,9 +20,7 @@ const message = "hello from xdotool"
 
 func TestWindowChatsWithTheModel(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 
 	model := providertest.NewModel(t, providertest.OpenAI)
 	// Text arrives piece by piece, as a real model's does.

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,9 +20,7 @@ import (
 // minute, so the test waits up to a minute for the first due time.
 func TestWindowRunsScheduledTask(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Checking the build folder first."), providertest.ToolCall("shell_exec", `{"command":"rm -r build"}`))
 	model.Reply(providertest.Text("Cleaned the build folder."))

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"context"
 	"maps"
 	"strings"
 	"testing"
@@ -29,9 +28,7 @@ var (
 // shows version 2 again. The database holds what the window shows.
 func TestWindowSwitchesVersionsAfterRegenerate(t *testing.T) {
 	requireDisplay(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Ferns are old."))
 	model.Reply(providertest.Text("Ferns are very old: 360 million years."))
