@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -31,33 +30,19 @@ import (
 // followed it). With $SHOTS set it saves the composer with the chips and
 // the sent message there.
 func TestWindowAttachAndTab(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no $DISPLAY under CI: run this through `make smoke` (xvfb-run)")
-		}
-		t.Skip("no $DISPLAY: run `make smoke`, which starts Xvfb")
-	}
-	for _, tool := range []string{"xdotool", "import", "cc"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is missing: `make smoke-deps` installs it (%v)", tool, err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
+	requireDisplay(t, "cc")
+	ctx, bin := begin(t, 3*time.Minute)
 	xdnd := buildXdnd(t, ctx)
-	bin := wrasseBinary(t, ctx)
 
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("A blue and orange chart; the notes say ship on Friday."))
 	model.Reply(providertest.Text("Noted."))
 
-	ws, granted, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	granted, outside := t.TempDir(), t.TempDir()
 	// imageInput on: the fake model's name is no vision model's.
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{granted}, "imageInput": "on"})
-	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := openAIConfig(model.BaseURL(), granted)
+	cfg["imageInput"] = "on"
+	ws := newWorkspace(t, cfg)
 	pic := chartPNG(t)
 	picPath := filepath.Join(outside, "chart.png")
 	notesPath := filepath.Join(outside, "notes.md")
@@ -67,26 +52,8 @@ func TestWindowAttachAndTab(t *testing.T) {
 	if err := os.WriteFile(notesPath, []byte("# Release\nShip on Friday.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8")
-	var appOut bytes.Buffer
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	app.Stdout, app.Stderr = &appOut, &appOut
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = app.Process.Kill()
-		_ = app.Wait()
-		if t.Failed() {
-			t.Logf("wrasse output:\n%s", appOut.String())
-		}
-	}()
-	wid := strings.Fields(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))[0]
-	xdo(t, ctx, "windowfocus", "--sync", wid)
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	win := launch(t, ctx, bin, privateEnv(t, "OPENAI_API_KEY=sk-smoke"), ws)
+	wid := win.wid
 
 	// Drop both files over the message list.
 	x, y, w, h := geometry(t, ctx, wid)
@@ -97,9 +64,8 @@ func TestWindowAttachAndTab(t *testing.T) {
 	// The chips are read off the UI goroutine; a message sent while one
 	// is read is refused ("Still reading"), so give them a moment.
 	time.Sleep(time.Second)
-	shoot(t, ctx, "attach-chips.png")
-	xdo(t, ctx, "type", "--delay", "15", "What do these show?")
-	xdo(t, ctx, "key", "Return")
+	shotIn(t, ctx, "SHOTS", "attach-chips.png", false)
+	send(t, ctx, "What do these show?")
 	waitFor(t, ctx, "the request with the picture", func() bool { return len(model.Requests()) >= 1 })
 	body := string(model.Requests()[0].Body)
 	for _, want := range []string{`"url":"data:image/png;base64,` + base64.StdEncoding.EncodeToString(pic), "What do these show?", "Ship on Friday.", `notes.md`} {
@@ -108,11 +74,10 @@ func TestWindowAttachAndTab(t *testing.T) {
 		}
 	}
 	waitFor(t, ctx, "the reply to be stored", func() bool {
-		out, err := wrasseCLI(ctx, bin, env, ws, "conversations", "show", "1")
-		return err == nil && strings.Contains(out, "ship on Friday")
+		return strings.Contains(win.conversation(ctx), "ship on Friday")
 	})
 	time.Sleep(500 * time.Millisecond) // the reply's last frame
-	shoot(t, ctx, "attach-message.png")
+	shotIn(t, ctx, "SHOTS", "attach-message.png", false)
 	if cfg, err := os.ReadFile(filepath.Join(ws, "config.json")); err != nil || strings.Contains(string(cfg), outside) {
 		t.Errorf("the drop changed the granted folders: %s %v", cfg, err)
 	}
@@ -140,10 +105,9 @@ func TestWindowAttachAndTab(t *testing.T) {
 		t.Fatalf("xdnd: %v: %s", err, out)
 	}
 	time.Sleep(time.Second)
-	xdo(t, ctx, "type", "--delay", "15", "And this one?")
-	xdo(t, ctx, "key", "Return")
+	send(t, ctx, "And this one?")
 	time.Sleep(300 * time.Millisecond)
-	shoot(t, ctx, "attach-error.png")
+	shotIn(t, ctx, "SHOTS", "attach-error.png", false)
 }
 
 // buildXdnd compiles the X11 drag source kept in testdata (a copy of the
@@ -171,18 +135,6 @@ func geometry(t *testing.T, ctx context.Context, wid string) (x, y, w, h int) {
 		vals[k], _ = strconv.Atoi(v)
 	}
 	return vals["X"], vals["Y"], vals["WIDTH"], vals["HEIGHT"]
-}
-
-// shoot saves the screen as name in $SHOTS, when set.
-func shoot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("SHOTS")
-	if dir == "" {
-		return
-	}
-	if out, err := exec.CommandContext(ctx, "import", "-window", "root", filepath.Join(dir, name)).CombinedOutput(); err != nil {
-		t.Errorf("screenshot %s: %v: %s", name, err, out)
-	}
 }
 
 // chartPNG is a small bar chart.

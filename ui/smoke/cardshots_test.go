@@ -1,14 +1,10 @@
-//go:build screenshots
+//go:build smoke && screenshots
 
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,37 +16,18 @@ import (
 // with Ctrl+Enter, red with its exit code, and the approval card of the
 // next call, whose "Approve for this chat" has a visible background.
 func TestScreenshotsCardsLight(t *testing.T) {
-	out := os.Getenv("SHOTS")
-	if out == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("run through make screenshots")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	out := shotsDir(t)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("shell_exec", `{"command":"rm /etc/hostname"}`))
 	model.Reply(providertest.Text("The file is protected: rm was refused. I will run make clean instead."),
 		providertest.ToolCall("shell_exec", `{"command":"make clean"}`))
 	model.Reply(providertest.Text("Done."))
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots",
-		"LANG=en_US.UTF-8", "FYNE_THEME=light")
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := strings.TrimSpace(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
-	xdo(t, ctx, "windowfocus", "--sync", wid)
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	xdo(t, ctx, "type", "--delay", "15", "Remove /etc/hostname, then make clean.")
-	xdo(t, ctx, "key", "Return")
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), t.TempDir()))
+	env := privateEnv(t, "OPENAI_API_KEY=sk-shots", "FYNE_THEME=light")
+	launch(t, ctx, bin, env, ws)
+	send(t, ctx, "Remove /etc/hostname, then make clean.")
 	waitFor(t, ctx, "the first call", func() bool { return len(model.Requests()) >= 1 })
 	// Ctrl+Enter approves the call once its card shows; pressed again
 	// until the model hears back (a press before the card finds nothing).
@@ -67,37 +44,19 @@ func TestScreenshotsCardsLight(t *testing.T) {
 // was made from the card (`make screenshots`, enable-from-card.png):
 // "Enable calc" enabled calc, and the card says so and offers Retry.
 func TestScreenshotsEnableFromCard(t *testing.T) {
-	out := os.Getenv("SHOTS")
-	if out == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("run through make screenshots")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	out := shotsDir(t)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("calc_eval", `{"expression":"17*23"}`))
 	model.Reply(providertest.Text("The calculator is switched off, so I could not work it out."))
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots", "LANG=en_US.UTF-8")
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), t.TempDir()))
+	env := privateEnv(t, "OPENAI_API_KEY=sk-shots")
 	if o, err := wrasseCLI(ctx, bin, env, ws, "caps", "disable", "calc"); err != nil {
 		t.Fatalf("disable calc: %v %s", err, o)
 	}
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := strings.TrimSpace(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
-	xdo(t, ctx, "windowfocus", "--sync", wid)
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	xdo(t, ctx, "type", "--delay", "15", "What is 17*23?")
-	xdo(t, ctx, "key", "Return")
+	launch(t, ctx, bin, env, ws)
+	send(t, ctx, "What is 17*23?")
 	waitFor(t, ctx, "the reply", func() bool { return len(model.Requests()) >= 2 })
 	time.Sleep(1500 * time.Millisecond)
 	// The card's "Enable calc" button, where the 1100×720 window draws it
@@ -106,7 +65,7 @@ func TestScreenshotsEnableFromCard(t *testing.T) {
 	if x == "" || y == "" {
 		x, y = "360", "240"
 	}
-	xdo(t, ctx, "mousemove", "--sync", x, y, "click", "1")
+	click(t, ctx, x, y)
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "enable-from-card.png"))
 }

@@ -3,12 +3,6 @@
 package smoke
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,51 +15,16 @@ import (
 // approves the waiting call once: the command runs and its result, a
 // failure with its exit code, goes back to the model.
 func TestWindowApprovesWithTheKeyboard(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no $DISPLAY under CI: run this through `make smoke` (xvfb-run)")
-		}
-		t.Skip("no $DISPLAY: run `make smoke`, which starts Xvfb")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	requireDisplay(t)
+	ctx, bin := begin(t, 3*time.Minute)
 
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.ToolCall("shell_exec", `{"command":"cat no-such-file.txt"}`))
 	model.Reply(providertest.Text("The file is not there."))
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8")
-	var appOut bytes.Buffer
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	app.Stdout, app.Stderr = &appOut, &appOut
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = app.Process.Kill()
-		_ = app.Wait()
-		if t.Failed() {
-			t.Logf("wrasse output:\n%s", appOut.String())
-		}
-	}()
-	win := strings.Fields(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
-	if len(win) == 0 {
-		t.Fatal("no Wrasse window appeared")
-	}
-	xdo(t, ctx, "windowfocus", "--sync", win[0])
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	xdo(t, ctx, "type", "--delay", "15", "show me the file")
-	xdo(t, ctx, "key", "Return")
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), t.TempDir()))
+	launch(t, ctx, bin, privateEnv(t, "OPENAI_API_KEY=sk-smoke"), ws)
+	send(t, ctx, "show me the file")
 	waitFor(t, ctx, "the call", func() bool { return len(model.Requests()) >= 1 })
 	// The approval card comes once the call is streamed and checked; the
 	// key is pressed until the model hears back (a press before the card

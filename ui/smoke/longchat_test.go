@@ -4,13 +4,9 @@ package smoke
 
 import (
 	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,46 +25,19 @@ const longMessages = 500
 // conversation and whether its first message is at the top), so the test
 // reads what was drawn, not the chat's state.
 func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no $DISPLAY under CI: run this through `make smoke` (xvfb-run)")
-		}
-		t.Skip("no $DISPLAY: run `make smoke`, which starts Xvfb")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	requireDisplay(t)
+	ctx, bin := begin(t, 3*time.Minute)
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": "http://127.0.0.1:9/v1", "model": "test-model"})
-	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, openAIConfig("http://127.0.0.1:9/v1"))
 	writeLongConversation(t, ws, longMessages)
 
-	home := t.TempDir()
 	frames := filepath.Join(t.TempDir(), "frames.log")
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8",
-		"WRASSE_FRAME_LOG="+frames)
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = app.Process.Kill(); _ = app.Wait() }()
-
-	win := strings.Fields(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
-	if len(win) == 0 {
-		t.Fatal("no Wrasse window appeared")
-	}
-	xdo(t, ctx, "windowfocus", "--sync", win[0])
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	launch(t, ctx, bin, privateEnv(t, "OPENAI_API_KEY=sk-smoke", "WRASSE_FRAME_LOG="+frames), ws)
 
 	// The sidebar's first row: the window sits at the screen's corner
 	// (no window manager under Xvfb), as wrasse-bench's window figures
 	// click it.
-	xdo(t, ctx, "mousemove", "--sync", "140", "170", "click", "1") // the first row, under its date section's title
+	click(t, ctx, "140", "170") // the first row, under its date section's title
 	waitFor(t, ctx, "the conversation to open at its end", func() bool {
 		f, ok := lastFrame(frames)
 		return ok && f.conv != 0 && !f.first
@@ -80,8 +49,8 @@ func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
 	})
 	if out := *shotFlag; out != "" {
 		time.Sleep(time.Second) // a picture: let the buttons' state paint
-		if o, err := exec.CommandContext(ctx, "import", "-window", "root", out).CombinedOutput(); err != nil {
-			t.Errorf("screenshot: %v: %s", err, o)
+		if err := screenshot(ctx, out, false); err != nil {
+			t.Error(err)
 		}
 	}
 	xdo(t, ctx, "key", "ctrl+End")
@@ -89,15 +58,13 @@ func TestWindowCtrlHomeShowsTheFirstMessage(t *testing.T) {
 		f, ok := lastFrame(frames)
 		return ok && !f.first
 	})
-	if dir := os.Getenv("SHOTS"); dir != "" {
+	if os.Getenv("SHOTS") != "" {
 		// The picture for the docs: scrolled up a little (ten notches),
 		// both buttons shown, the pointer on the top one for its tip.
 		xdo(t, ctx, "mousemove", "--sync", "700", "350", "click", "--repeat", "10", "--delay", "30", "4")
 		xdo(t, ctx, "mousemove", "--sync", os.Getenv("TOP_X"), os.Getenv("TOP_Y"))
 		time.Sleep(time.Second)
-		if o, err := exec.CommandContext(ctx, "import", "-window", "root", filepath.Join(dir, "long-conversation-jump.png")).CombinedOutput(); err != nil {
-			t.Errorf("screenshot: %v: %s", err, o)
-		}
+		shotIn(t, ctx, "SHOTS", "long-conversation-jump.png", false)
 	}
 }
 

@@ -1,12 +1,9 @@
-//go:build screenshots
+//go:build smoke && screenshots
 
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,39 +20,25 @@ import (
 func TestScreenshotsMCPCards(t *testing.T) {
 	// APPROVE_X and APPROVE_Y are where the approval card's Approve
 	// button is drawn (350, 585 in a 1280x800 screen).
-	out, server := os.Getenv("SHOTS"), os.Getenv("MCP_EVERYTHING")
-	if out == "" || server == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("needs SHOTS, MCP_EVERYTHING and DISPLAY")
+	out, server := shotsDir(t), os.Getenv("MCP_EVERYTHING")
+	if server == "" {
+		t.Skip("needs MCP_EVERYTHING (server-everything's dist/index.js)")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Starting it."), providertest.ToolCall("everything__trigger-long-running-operation", `{"duration":60,"steps":10}`))
 	model.Reply(providertest.ToolCall("everything__trigger-elicitation-request", `{}`))
 	model.Reply(providertest.ToolCall("everything__trigger-sampling-request", `{"prompt":"In one sentence: what is the capital of France?","maxTokens":60}`))
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots", "LANG=en_US.UTF-8")
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), t.TempDir()))
+	env := privateEnv(t, "OPENAI_API_KEY=sk-shots")
 	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "add", "everything", "--", "node", server); err != nil {
 		t.Fatalf("mcp add: %v %s", err, o)
 	}
 	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "test", "everything"); err != nil {
 		t.Fatalf("mcp test: %v %s", err, o)
 	}
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
-	xdo(t, ctx, "windowfocus", "--sync", wid[:len(wid)-1])
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	launch(t, ctx, bin, env, ws)
 	for i, step := range []struct {
 		message, picture string
 		approve          bool // the call waits for approval (not marked read-only)
@@ -70,7 +53,7 @@ func TestScreenshotsMCPCards(t *testing.T) {
 		if step.approve {
 			time.Sleep(3 * time.Second)
 			// Approve on the approval card, which sits above the composer.
-			xdo(t, ctx, "mousemove", "--sync", os.Getenv("APPROVE_X"), os.Getenv("APPROVE_Y"), "click", "1")
+			click(t, ctx, os.Getenv("APPROVE_X"), os.Getenv("APPROVE_Y"))
 		}
 		time.Sleep(6 * time.Second) // let the server report and the card paint; a picture, not an assertion
 		shot(t, ctx, filepath.Join(out, step.picture))

@@ -1,13 +1,10 @@
-//go:build screenshots
+//go:build smoke && screenshots
 
 package smoke
 
 import (
 	"context"
-	"encoding/json"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -32,15 +29,9 @@ var localModels = []pt.OllamaModel{
 // Ollama's and LM Studio's usual ports free (the fake listens on 11434);
 // they are skipped when something else holds them.
 func TestScreenshotsModels(t *testing.T) {
-	out := os.Getenv("SHOTS")
-	if out == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("run through make screenshots")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "LANG=en_US.UTF-8")
+	out := shotsDir(t)
+	ctx, bin := begin(t, 4*time.Minute)
+	env := privateEnv(t)
 
 	if free(t, "127.0.0.1:1234") {
 		firstRunShots(t, ctx, bin, env, out)
@@ -62,18 +53,7 @@ func free(t *testing.T, addr string) bool {
 // start runs the window on a workspace; the returned func closes it.
 func start(t *testing.T, ctx context.Context, bin string, env []string, ws string) func() {
 	t.Helper()
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
-	xdo(t, ctx, "windowfocus", "--sync", wid[:len(wid)-1])
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	return func() {
-		app.Process.Kill()
-		app.Wait()
-	}
+	return launch(t, ctx, bin, env, ws).stop
 }
 
 func firstRunShots(t *testing.T, ctx context.Context, bin string, env []string, out string) {
@@ -108,7 +88,7 @@ func firstRunShots(t *testing.T, ctx context.Context, bin string, env []string, 
 		pt.WithPullable(localModels[0], 5_225_000_000), pt.WithPullPace(600*time.Millisecond, 100))
 	stop = start(t, ctx, bin, env, t.TempDir())
 	time.Sleep(2 * time.Second)
-	xdo(t, ctx, "mousemove", "--sync", "395", "419", "click", "1") // Download qwen3:8b
+	click(t, ctx, "395", "419") // Download qwen3:8b
 	time.Sleep(5 * time.Second)
 	shot(t, ctx, filepath.Join(out, "first-run-download.png"))
 	stop()
@@ -122,27 +102,25 @@ func chatShots(t *testing.T, ctx context.Context, bin string, env []string, out 
 		"I should list it rather than guess, then say what I find.\n", "The files tool lists a folder; one call is enough."),
 		pt.Text("I'll look at your projects folder first."))
 	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "qwen3:8b", "folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	writeConfig(t, ws, map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "qwen3:8b", "folders": []string{t.TempDir()}})
 	stop := start(t, ctx, bin, env, ws)
-	xdo(t, ctx, "type", "--delay", "15", "What is in my projects folder?")
-	xdo(t, ctx, "key", "Return")
+	send(t, ctx, "What is in my projects folder?")
 	time.Sleep(3500 * time.Millisecond) // Ollama says it loads the model
 	shot(t, ctx, filepath.Join(out, "waiting.png"))
 	close(loaded)
 	waitFor(t, ctx, "the reply", func() bool { return o.Pending() == 0 })
 	time.Sleep(1500 * time.Millisecond)
-	xdo(t, ctx, "mousemove", "--sync", "355", "176", "click", "1") // Thinking
+	click(t, ctx, "355", "176") // Thinking
 	time.Sleep(time.Second)
 	shot(t, ctx, filepath.Join(out, "thinking.png"))
 	// The Model page first: after the picker's menu a click on Settings
 	// was not always taken under Xvfb.
-	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1") // Settings
+	click(t, ctx, "68", "693") // Settings
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "model-page.png"))
-	xdo(t, ctx, "mousemove", "--sync", "68", "693", "click", "1") // Back to chat
+	click(t, ctx, "68", "693") // Back to chat
 	time.Sleep(1500 * time.Millisecond)
-	xdo(t, ctx, "mousemove", "--sync", "955", "53", "click", "1") // the model picker
+	click(t, ctx, "955", "53") // the model picker
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "model-picker.png"))
 	xdo(t, ctx, "key", "Escape")
@@ -158,12 +136,10 @@ func plainShots(t *testing.T, ctx context.Context, bin string, env []string, out
 	o.Reply(pt.Text("Here is a short story about a wrasse that cleans the teeth of larger fish on a reef. "+
 		"Every morning the little fish opens its station by the coral"), pt.MaxTokens())
 	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "llava:7b", "folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	writeConfig(t, ws, map[string]any{"provider": "ollama", "baseURL": o.URL(), "model": "llava:7b", "folders": []string{t.TempDir()}})
 	stop := start(t, ctx, bin, env, ws)
 	defer stop()
-	xdo(t, ctx, "type", "--delay", "15", "Tell me a story about a wrasse.")
-	xdo(t, ctx, "key", "Return")
+	send(t, ctx, "Tell me a story about a wrasse.")
 	waitFor(t, ctx, "the reply", func() bool { return o.Pending() == 0 })
 	time.Sleep(1500 * time.Millisecond)
 	shot(t, ctx, filepath.Join(out, "no-tools-continue.png"))

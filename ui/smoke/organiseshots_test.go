@@ -1,14 +1,10 @@
-//go:build screenshots
+//go:build smoke && screenshots
 
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -85,34 +81,20 @@ func seedOrganised(t *testing.T, ws string) {
 // Run: SHOTS=dir xvfb-run go test -tags "smoke screenshots" -run
 // TestOrganiseScreenshots ./ui/smoke/ -args -wrasse=bin/wrasse
 func TestOrganiseScreenshots(t *testing.T) {
-	out := os.Getenv("SHOTS")
-	if out == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("run through make screenshots")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	out := shotsDir(t)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "claude-sonnet-4-5",
-		"folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	cfg := openAIConfig(model.BaseURL(), t.TempDir())
+	cfg["model"] = "claude-sonnet-4-5"
+	writeConfig(t, ws, cfg)
 	seedOrganised(t, ws)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots", "LANG=en_US.UTF-8")
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
-	xdo(t, ctx, "windowfocus", "--sync", strings.TrimSpace(wid))
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	env := privateEnv(t, "OPENAI_API_KEY=sk-shots")
+	launch(t, ctx, bin, env, ws)
 	time.Sleep(time.Second)
 	shot(t, ctx, filepath.Join(out, "sidebar-sections.png"))
 	// The conversation with instructions: the first row under Today.
-	xdo(t, ctx, "mousemove", "--sync", os.Getenv("CONV_X"), os.Getenv("CONV_Y"), "click", "1")
+	click(t, ctx, os.Getenv("CONV_X"), os.Getenv("CONV_Y"))
 	time.Sleep(time.Second)
 	shot(t, ctx, filepath.Join(out, "conversation-instructions.png"))
 	xdo(t, ctx, "key", "ctrl+comma")
@@ -120,7 +102,7 @@ func TestOrganiseScreenshots(t *testing.T) {
 	if x := os.Getenv("USAGE_X"); x == "" {
 		shot(t, ctx, filepath.Join(out, "settings.png")) // to find the tab
 	} else {
-		xdo(t, ctx, "mousemove", "--sync", x, os.Getenv("TABS_Y"), "click", "1")
+		click(t, ctx, x, os.Getenv("TABS_Y"))
 		time.Sleep(2 * time.Second)
 		shot(t, ctx, filepath.Join(out, "usage.png"))
 	}

@@ -3,12 +3,7 @@
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,15 +28,8 @@ const selectReply = "Ferns reproduce by **spores**, not seeds.\n\nMosses do too.
 // message stored is the part selected. Then find marks a word in a long
 // reply (a picture).
 func TestWindowSelectsTextInAReply(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no $DISPLAY under CI: run this through `make smoke` (xvfb-run)")
-		}
-		t.Skip("no $DISPLAY: run `make smoke`, which starts Xvfb")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	requireDisplay(t)
+	ctx, bin := begin(t, 3*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text(selectReply))
 	var long strings.Builder
@@ -54,40 +42,14 @@ func TestWindowSelectsTextInAReply(t *testing.T) {
 	}
 	model.Reply(providertest.Text(long.String()))
 
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8")
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = app.Process.Kill()
-		_ = app.Wait()
-	}()
-	win := strings.Fields(xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$"))
-	if len(win) == 0 {
-		t.Fatal("no Wrasse window appeared")
-	}
-	xdo(t, ctx, "windowfocus", "--sync", win[0])
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	xdo(t, ctx, "type", "--delay", "15", "How do ferns reproduce?")
-	xdo(t, ctx, "key", "Return")
-	show := func() string {
-		out, _ := wrasseCLI(ctx, bin, env, ws, "conversations", "show", "1")
-		return out
-	}
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), t.TempDir()))
+	w := launch(t, ctx, bin, privateEnv(t, "OPENAI_API_KEY=sk-smoke"), ws)
+	send(t, ctx, "How do ferns reproduce?")
+	show := func() string { return w.conversation(ctx) }
 	waitFor(t, ctx, "the reply", func() bool { return strings.Contains(show(), "Mosses do too.") })
 	time.Sleep(500 * time.Millisecond)
 
-	xdo(t, ctx, "mousemove", "--sync", selectTextAt[0], selectTextAt[1], "click", "1")
+	click(t, ctx, selectTextAt[0], selectTextAt[1])
 	time.Sleep(300 * time.Millisecond)
 	// A drag over the first words, as a hand does it: press, move in
 	// steps, release.
@@ -101,12 +63,12 @@ func TestWindowSelectsTextInAReply(t *testing.T) {
 	}
 	xdo(t, ctx, "mouseup", "1")
 	time.Sleep(300 * time.Millisecond)
-	versionShot(t, ctx, "select-text.png")
+	shotIn(t, ctx, "VERSION_SHOTS", "select-text.png", true)
 	xdo(t, ctx, "key", "ctrl+c")
 
 	// Paste into the composer and send: the message the model gets is
 	// what was copied.
-	xdo(t, ctx, "mousemove", "--sync", composerAt[0], composerAt[1], "click", "1")
+	click(t, ctx, composerAt[0], composerAt[1])
 	xdo(t, ctx, "key", "ctrl+v")
 	time.Sleep(200 * time.Millisecond)
 	xdo(t, ctx, "key", "Return")
@@ -125,5 +87,5 @@ func TestWindowSelectsTextInAReply(t *testing.T) {
 	xdo(t, ctx, "type", "--delay", "15", "spores")
 	xdo(t, ctx, "key", "Return", "Return", "Return")
 	time.Sleep(500 * time.Millisecond)
-	versionShot(t, ctx, "find.png")
+	shotIn(t, ctx, "VERSION_SHOTS", "find.png", true)
 }

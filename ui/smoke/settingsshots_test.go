@@ -1,14 +1,10 @@
-//go:build screenshots
+//go:build smoke && screenshots
 
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,10 +17,7 @@ import (
 // tabs' X, the MCP list's first row, the Test button) as the layout at
 // 1100×720 puts them; each picture goes to SHOTS.
 func TestScreenshotsSettingsPages(t *testing.T) {
-	out := os.Getenv("SHOTS")
-	if out == "" || os.Getenv("DISPLAY") == "" {
-		t.Skip("needs SHOTS and DISPLAY")
-	}
+	out := shotsDir(t)
 	// Where things are drawn in the window at 1100×720 (no window
 	// manager: the window sits at 0,0); the environment may move them.
 	where := map[string]string{"SETTINGS_TABS_Y": "105", "INSTRUCTIONS_X": "455", "MCP_X": "958",
@@ -36,21 +29,16 @@ func TestScreenshotsSettingsPages(t *testing.T) {
 		}
 		return where[name]
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	ctx, bin := begin(t, 4*time.Minute)
 
 	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": "http://127.0.0.1:9/v1", "model": "test-model",
-		"folders": []string{t.TempDir()}})
-	os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600)
+	writeConfig(t, ws, openAIConfig("http://127.0.0.1:9/v1", t.TempDir()))
 	os.MkdirAll(filepath.Join(ws, "brain"), 0o700)
 	os.WriteFile(filepath.Join(ws, "brain", "identity.md"), []byte("You are Wrasse, a helpful desktop assistant running on the user's computer.\n"+
 		"Be direct and accurate. Use your tools to act rather than guessing; say what you did and what you found.\n"+
 		"Ask before anything destructive or hard to undo. Never reveal secrets or API keys.\n\n"+
 		"Standing instructions:\n- Answer in British English.\n- Keep replies under 150 words unless asked for more.\n- Cite the file and line when you quote code.\n"), 0o600)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-shots", "LANG=en_US.UTF-8")
+	env := privateEnv(t, "OPENAI_API_KEY=sk-shots")
 	script := filepath.Join(t.TempDir(), "notes-server.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\necho 'fatal: NOTES_TOKEN is not set' >&2\nexit 3\n"), 0o755)
 	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "add", "notes", "--", script); err != nil {
@@ -59,38 +47,30 @@ func TestScreenshotsSettingsPages(t *testing.T) {
 	if o, err := wrasseCLI(ctx, bin, env, ws, "mcp", "add", "tickets", "--", "npx", "-y", "@example/tickets-mcp"); err != nil {
 		t.Fatalf("mcp add: %v %s", err, o)
 	}
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
-	xdo(t, ctx, "windowfocus", "--sync", strings.TrimSpace(wid))
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
-	click := func(x, y string) {
-		xdo(t, ctx, "mousemove", "--sync", x, y, "click", "1")
+	launch(t, ctx, bin, env, ws)
+	clickAndWait := func(x, y string) {
+		click(t, ctx, x, y)
 		time.Sleep(time.Second) // let it paint; a picture, not an assertion
 	}
 
-	click("60", "693") // the sidebar's Settings button
+	clickAndWait("60", "693") // the sidebar's Settings button
 	tabsY := at("SETTINGS_TABS_Y")
-	click(at("INSTRUCTIONS_X"), tabsY)
+	clickAndWait(at("INSTRUCTIONS_X"), tabsY)
 	shot(t, ctx, filepath.Join(out, "settings-instructions.png"))
 
-	click(at("MCP_X"), tabsY)
-	click(at("MCP_ROW_X"), at("MCP_ROW_Y")) // notes, the first server
-	click(at("MCP_TEST_X"), at("MCP_TEST_Y"))
+	clickAndWait(at("MCP_X"), tabsY)
+	clickAndWait(at("MCP_ROW_X"), at("MCP_ROW_Y")) // notes, the first server
+	clickAndWait(at("MCP_TEST_X"), at("MCP_TEST_Y"))
 	time.Sleep(2 * time.Second)
 	shot(t, ctx, filepath.Join(out, "mcp-test-failed.png"))
 
-	click(at("MCP_REMOVE_X"), at("MCP_REMOVE_Y"))
+	clickAndWait(at("MCP_REMOVE_X"), at("MCP_REMOVE_Y"))
 	shot(t, ctx, filepath.Join(out, "confirm-dialog.png"))
-	click(at("MCP_NO_X"), at("MCP_NO_Y"))
+	clickAndWait(at("MCP_NO_X"), at("MCP_NO_Y"))
 
 	// tickets, never tested, with the mcp capability switched off (from
 	// the CLI, which the window hears of).
-	click(at("MCP_ROW_X"), at("MCP_ROW2_Y"))
+	clickAndWait(at("MCP_ROW_X"), at("MCP_ROW2_Y"))
 	if o, err := wrasseCLI(ctx, bin, env, ws, "caps", "disable", "mcp"); err != nil {
 		t.Fatalf("disable mcp: %v %s", err, o)
 	}

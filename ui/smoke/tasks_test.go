@@ -3,10 +3,7 @@
 package smoke
 
 import (
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,12 +19,8 @@ import (
 // window), and the person's Approve finishes it. The schedule is every
 // minute, so the test waits up to a minute for the first due time.
 func TestWindowRunsScheduledTask(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display: run under xvfb-run")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	bin := wrasseBinary(t, ctx)
+	requireDisplay(t)
+	ctx, bin := begin(t, 4*time.Minute)
 	model := providertest.NewModel(t, providertest.OpenAI)
 	model.Reply(providertest.Text("Checking the build folder first."), providertest.ToolCall("shell_exec", `{"command":"rm -r build"}`))
 	model.Reply(providertest.Text("Cleaned the build folder."))
@@ -35,26 +28,13 @@ func TestWindowRunsScheduledTask(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(files, "build"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ws := t.TempDir()
-	cfg, _ := json.Marshal(map[string]any{"provider": "openai", "baseURL": model.BaseURL(), "model": "test-model", "folders": []string{files}})
-	if err := os.WriteFile(filepath.Join(ws, "config.json"), cfg, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "OPENAI_API_KEY=sk-smoke", "LANG=en_US.UTF-8")
+	ws := newWorkspace(t, openAIConfig(model.BaseURL(), files))
+	env := privateEnv(t, "OPENAI_API_KEY=sk-smoke")
 	if o, err := wrasseCLI(ctx, bin, env, ws, "tasks", "add", "Tidy build", "--schedule", "every 1m",
 		"--prompt", "Clean the build folder in "+files+"."); err != nil {
 		t.Fatalf("tasks add: %v %s", err, o)
 	}
-	app := exec.Command(bin, "--workspace", ws)
-	app.Env = env
-	if err := app.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer app.Process.Kill()
-	wid := xdo(t, ctx, "search", "--sync", "--onlyvisible", "--name", "^Wrasse$")
-	xdo(t, ctx, "windowfocus", "--sync", strings.TrimSpace(wid))
-	waitFor(t, ctx, "the window to paint", func() bool { return nonBlank(t, ctx) })
+	launch(t, ctx, bin, env, ws)
 	history := func() string {
 		o, _ := wrasseCLI(ctx, bin, env, ws, "tasks", "history", "Tidy build")
 		return o
@@ -66,14 +46,12 @@ func TestWindowRunsScheduledTask(t *testing.T) {
 	// The run is the first row under the task's heading; the approval
 	// card's Approve is the first button of the card (as laid out at the
 	// window's default size).
-	xdo(t, ctx, "mousemove", "--sync", "100", "200", "click", "1")
+	click(t, ctx, "100", "200")
 	time.Sleep(time.Second) // let the conversation paint; a click, not an assertion
 	if p := *shotFlag; p != "" {
-		if o, err := exec.CommandContext(ctx, "import", "-window", "root", "-crop", "1100x720+0+0", "+repage", p).CombinedOutput(); err != nil {
-			t.Fatalf("screenshot: %v %s", err, o)
-		}
+		shot(t, ctx, p)
 	}
-	xdo(t, ctx, "mousemove", "--sync", "350", "519", "click", "1")
+	click(t, ctx, "350", "519")
 	waitFor(t, ctx, "the run to finish", func() bool { return strings.Contains(history(), "done") })
 	if _, err := os.Stat(filepath.Join(files, "build")); !os.IsNotExist(err) {
 		t.Fatalf("the approved command did not run: %v", err)
