@@ -168,10 +168,13 @@ func TestAttackAttachInodeReused(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text, "harmless") {
 		t.Fatalf("fs_read before: %q, %v", res.Text, err)
 	}
+	cache := filepath.Join(home, ".aws", "sso", "cache")
+	if err := os.MkdirAll(cache, 0o700); err != nil { // there before: the person's token cache
+		t.Fatal(err)
+	}
 	if err := os.Remove(doc); err != nil {
 		t.Fatal(err)
 	}
-	cache := filepath.Join(home, ".aws", "sso", "cache")
 	var secret string
 	for i := 0; i < 200 && secret == ""; i++ {
 		p := write(t, filepath.Join(cache, fmt.Sprintf("token%03d.json", i)), `{"accessToken":"TOPSECRET-sso"}`)
