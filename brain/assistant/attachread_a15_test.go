@@ -193,3 +193,31 @@ func TestAttackAttachInodeReused(t *testing.T) {
 		t.Errorf("fs_read of the attached %s, deleted and replaced by a hard link to %s which reused its inode number, returned it: %q", doc, secret, res.Text)
 	}
 }
+
+// When the home folder is unknown (HOME unset or relative, as under some
+// service managers, `env -i`, or a launcher that clears the environment;
+// Options.Home is not set in production) holdsCredentials answers false
+// for every credential store: it fails open, and a README.txt linking to
+// /home/alice/.aws/credentials is read into the message. The fix: when
+// home() is empty or not absolute, refuse every attached link (or resolve
+// the home folder from the user database, os/user.Current().HomeDir).
+func TestAttackAttachHomeUnknownFailsOpen(t *testing.T) {
+	a, _, home := attackHome(t)
+	creds := write(t, filepath.Join(home, ".aws", "credentials"), "[default]\naws_secret_access_key = TOPSECRET\n")
+	readme := filepath.Join(home, "Documents", "repo", "README.txt")
+	if err := os.MkdirAll(filepath.Dir(readme), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(creds, readme); err != nil {
+		t.Fatal(err)
+	}
+	a.opts.Home = ""
+	for _, h := range []string{"", "."} {
+		t.Run(fmt.Sprintf("HOME=%q", h), func(t *testing.T) {
+			t.Setenv("HOME", h)
+			if f, err := a.ReadAttachment(readme); err == nil && strings.Contains(f.Text, "TOPSECRET") {
+				t.Errorf("with HOME=%q, ReadAttachment(%s), a link to ~/.aws/credentials, read it: %q", h, readme, f.Text)
+			}
+		})
+	}
+}
