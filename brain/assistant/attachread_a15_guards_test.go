@@ -7,8 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
+
+func syscallMkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
 
 // A link in a folder on the way (not the file itself) into ~/.ssh or
 // ~/.aws, a chain of links, and credential names in other cases are all
@@ -45,5 +49,33 @@ func TestAttackAttachHeldFolderLinksAndNames(t *testing.T) {
 		if f, err := a.ReadAttachment(p); err == nil && strings.Contains(f.Text, "TOPSECRET") {
 			t.Errorf("ReadAttachment(%s) read a credential: %q", p, f.Text)
 		}
+	}
+}
+
+// A pipe (or a link to a device) at the attached path is refused by
+// ReadAttachment without hanging: the SDK opens without blocking and
+// attach.ReadOpen takes regular files only.
+func TestAttackAttachHeldPipeAndDevice(t *testing.T) {
+	a, _, home := attackHome(t)
+	fifo := filepath.Join(home, "Documents", "pipe.txt")
+	if err := syscallMkfifo(fifo); err != nil {
+		t.Skipf("no fifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := a.ReadAttachment(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("ReadAttachment of a pipe succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("ReadAttachment of a pipe hangs")
+	}
+	dev := filepath.Join(home, "Documents", "zero.txt")
+	if err := os.Symlink("/dev/zero", dev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ReadAttachment(dev); err == nil {
+		t.Errorf("ReadAttachment of a link to /dev/zero succeeded")
 	}
 }
