@@ -221,3 +221,29 @@ func TestAttackAttachHomeUnknownFailsOpen(t *testing.T) {
 		})
 	}
 }
+
+// holdsCredentials compares spellings, but on a case-insensitive file
+// system (macOS's APFS and HFS+ by default, Windows' NTFS) EvalSymlinks
+// returns the case the link was written in: a README.txt linking to
+// ~/.AWS/credentials or ~/.SSH/config reaches the real files, and its real
+// path is spelled ".AWS/credentials", which matches no store. The same
+// file is also /System/Volumes/Data/Users/alice/.aws/credentials on macOS
+// (a firmlink, no symbolic link to resolve). Shown here on the check
+// itself, since this machine's file system is case-sensitive. The fix:
+// compare identities (os.SameFile of the real path's folders against the
+// stores as stat'ed), or at least fold case (strings.EqualFold) where the
+// file system does.
+func TestAttackAttachCredentialSpellingsOnCaseInsensitiveFS(t *testing.T) {
+	a, _, home := attackHome(t)
+	for _, real := range []string{
+		filepath.Join(home, ".AWS", "credentials"),
+		filepath.Join(home, ".SSH", "config"),
+		filepath.Join(home, ".Config", "gh", "hosts.yml"),
+		filepath.Join(home, ".GNUPG", "private-keys-v1.d", "key.key"),
+		filepath.Join("/System/Volumes/Data", home, ".aws", "credentials"),
+	} {
+		if !a.holdsCredentials(real) {
+			t.Errorf("holdsCredentials(%s) = false; on macOS or Windows that is a credential file", real)
+		}
+	}
+}
