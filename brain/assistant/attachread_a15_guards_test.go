@@ -1,3 +1,5 @@
+//go:build unix
+
 package assistant
 
 // Attacks on reading attached files that held when helper a15 tried them

@@ -1,3 +1,5 @@
+//go:build unix
+
 package assistant
 
 // Attacks on reading attached files (attachread.go), by helper a15: each
