@@ -73,7 +73,7 @@ func (a *App) ReadAttachment(path string) (attach.File, error) {
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil {
-		af.Dev, af.Ino = fileID(st)
+		af = withIdentity(af, st)
 	}
 	// What the chip read is what the message may name: a file swapped at
 	// that path before it is sent is refused then (attachedFiles).
@@ -100,32 +100,121 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s leads through a symbolic link to %s, which holds keys or passwords; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
 	}
+	// A hard link is another name for the same file, with no link to
+	// resolve: one to a key under a harmless name is refused the same way.
+	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		if cred := a.sameAsCredential(fi); cred != "" {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
+				attach.ErrUnreadable, name, cred)
+		}
+	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
 }
 
-// holdsCredentials reports whether real is where keys, tokens or passwords
-// are kept: a credential store of the gate's or a file no sandbox reads
-// (both relative to the home folder), or a file named like one (.env,
-// id_rsa) anywhere.
+// withIdentity is af with the identity of the file fi describes.
+func withIdentity(af store.AttachedFile, fi fs.FileInfo) store.AttachedFile {
+	id := identityOf(fi)
+	af.Dev, af.Ino, af.Changed = id.dev, id.ino, id.changed
+	return af
+}
+
+// sameIdentity reports whether a and b name the same file as recorded.
+func sameIdentity(a, b store.AttachedFile) bool {
+	return a.Dev == b.Dev && a.Ino == b.Ino && a.Changed == b.Changed
+}
+
+// holdsCredentials reports whether real (its links resolved) is where
+// keys, tokens or passwords are kept: a file named like one (.env, id_rsa)
+// anywhere, or a path in a credential store of the gate's or among the
+// files no sandbox reads (sandbox.CredentialPaths, with the stores the
+// environment moves), under the home folder as given or with its own
+// links resolved (/home may be a link to /var/home), compared without
+// case. With no home folder known, every path counts: a link is then
+// refused rather than guessed about.
 func (a *App) holdsCredentials(real string) bool {
 	if credname.Is(filepath.Base(real)) {
 		return true
 	}
-	home := a.home()
-	if home == "" {
-		return false
+	homes := a.homes()
+	if len(homes) == 0 {
+		return true
 	}
-	rel, err := filepath.Rel(home, real)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return false
-	}
-	rel = filepath.ToSlash(rel)
-	for _, c := range slices.Concat(gate.CredentialStores(), sandbox.CredentialFiles()) {
-		if rel == c || strings.HasPrefix(rel, c+"/") {
+	for _, c := range a.credentialPaths(homes) {
+		if pathWithin(real, c) {
 			return true
 		}
 	}
 	return false
+}
+
+// homes are the home folder as given, with its own links resolved, and
+// as macOS also reaches it (/System/Volumes/Data…); none when it is not
+// known as an absolute path (then every attached link is refused).
+func (a *App) homes() []string {
+	home := a.home()
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	out := []string{filepath.Clean(home)}
+	if r, err := filepath.EvalSymlinks(home); err == nil && r != out[0] {
+		out = append(out, r)
+	}
+	for _, h := range slices.Clone(out) {
+		out = append(out, filepath.Join("/System/Volumes/Data", h))
+	}
+	return out
+}
+
+// credentialPaths are the credential stores and files under each of
+// homes, absolute, each also with its links resolved where it exists.
+func (a *App) credentialPaths(homes []string) []string {
+	var out []string
+	for _, home := range homes {
+		for _, c := range gate.CredentialStores() {
+			out = append(out, filepath.Join(home, c))
+		}
+		out = append(out, sandbox.CredentialPaths(home)...)
+	}
+	for _, c := range slices.Clone(out) {
+		if r, err := filepath.EvalSymlinks(c); err == nil && r != c {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// sameAsCredential is the credential file that fi is another name for
+// (a credential file, or one directly in a credential folder), "" when it
+// is none.
+func (a *App) sameAsCredential(fi fs.FileInfo) string {
+	homes := a.homes()
+	for _, c := range a.credentialPaths(homes) {
+		ci, err := os.Stat(c)
+		switch {
+		case err != nil:
+		case ci.Mode().IsRegular():
+			if os.SameFile(fi, ci) {
+				return c
+			}
+		case ci.IsDir():
+			entries, _ := os.ReadDir(c)
+			for _, e := range entries {
+				if ei, err := os.Stat(filepath.Join(c, e.Name())); err == nil && ei.Mode().IsRegular() && os.SameFile(fi, ei) {
+					return filepath.Join(c, e.Name())
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pathWithin reports whether p is dir or lies beneath it, ignoring case:
+// the file systems of macOS and Windows do, and elsewhere a link into a
+// ~/.AWS is no better a thing to attach.
+func pathWithin(p, dir string) bool {
+	p, dir = strings.ToLower(p), strings.ToLower(dir)
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // attachedFiles checks the files a message attaches (TurnOptions.Files)
@@ -148,14 +237,19 @@ func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 			if serr != nil {
 				err = serr
 			} else {
-				af.Dev, af.Ino = fileID(st)
-				if seen, ok := a.attachSeen.get(af.Path); ok && (seen.Real != af.Real || seen.Dev != af.Dev || seen.Ino != af.Ino) {
+				af = withIdentity(af, st)
+				if seen, ok := a.attachSeen.take(af.Path); ok && (seen.Real != af.Real || !sameIdentity(seen, af)) {
 					err = fmt.Errorf("%w: %s changed after it was attached (%w); attach it again", attach.ErrUnreadable, filepath.Base(p), errReplaced)
 				}
 			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("attaching %s: %w", p, err)
+		}
+		if af.Ino == 0 {
+			// Nothing could tell this file from one put in its place
+			// later: it travels in the message only.
+			continue
 		}
 		out = append(out, af)
 	}
@@ -166,11 +260,14 @@ func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 var errReplaced = errors.New("another file stands at its path now")
 
 // attachSeen remembers the files the window read into chips, by the path
-// as attached, so the message that sends them can check they are the same
-// files. Bounded: a window attaches a few files at a time.
+// as attached, until the message that sends them takes them: that
+// message checks they are the same files. Bounded: past maxAttachSeen
+// the oldest chip's record goes (a chip read so long before it is sent
+// is checked as it is then).
 type attachSeen struct {
 	mu     sync.Mutex
 	byPath map[string]store.AttachedFile
+	order  []string // paths, oldest first
 }
 
 const maxAttachSeen = 1024
@@ -178,16 +275,29 @@ const maxAttachSeen = 1024
 func (s *attachSeen) put(af store.AttachedFile) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byPath == nil || len(s.byPath) >= maxAttachSeen {
+	if s.byPath == nil {
 		s.byPath = map[string]store.AttachedFile{}
 	}
+	if _, ok := s.byPath[af.Path]; ok {
+		s.order = slices.DeleteFunc(s.order, func(p string) bool { return p == af.Path })
+	}
+	for len(s.order) >= maxAttachSeen {
+		delete(s.byPath, s.order[0])
+		s.order = s.order[1:]
+	}
 	s.byPath[af.Path] = af
+	s.order = append(s.order, af.Path)
 }
 
-func (s *attachSeen) get(path string) (store.AttachedFile, bool) {
+// take is the record of path, removed: a chip is sent once.
+func (s *attachSeen) take(path string) (store.AttachedFile, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	af, ok := s.byPath[path]
+	if ok {
+		delete(s.byPath, path)
+		s.order = slices.DeleteFunc(s.order, func(p string) bool { return p == path })
+	}
 	return af, ok
 }
 
@@ -220,12 +330,11 @@ func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error)
 	}
 	if af.Ino != 0 {
 		// The very file attached: not one put in its place since, a hard
-		// link to a key included (no symbolic link is involved then).
+		// link to a key included (no symbolic link is involved then), nor
+		// a new file given the inode number it freed.
 		st, err := f.Stat()
-		if err == nil {
-			if dev, ino := fileID(st); dev != af.Dev || ino != af.Ino {
-				err = errReplaced
-			}
+		if err == nil && !sameIdentity(withIdentity(af, st), af) {
+			err = errReplaced
 		}
 		if err != nil {
 			f.Close()

@@ -173,4 +173,3 @@ func TestAttackAttachReplacedByHardLinkToKey(t *testing.T) {
 		t.Errorf("fs_read of the attached %s, replaced by a hard link to the private key since, returned the key: %q", doc, res.Text)
 	}
 }
-

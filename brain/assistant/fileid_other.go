@@ -4,6 +4,14 @@ package assistant
 
 import "io/fs"
 
-// fileID is 0, 0 where the system gives no device and inode: the checks
-// that compare them then rest on the path walk alone.
-func fileID(fs.FileInfo) (dev, ino uint64) { return 0, 0 }
+// fileIdentity is zero where the system gives no device and inode through
+// FileInfo: an attached file then travels in its message only, and is not
+// offered to fs_read (nothing could tell it from a file put in its place).
+type fileIdentity struct {
+	dev, ino uint64
+	changed  int64
+}
+
+func identityOf(fs.FileInfo) fileIdentity { return fileIdentity{} }
+
+func linkCount(fs.FileInfo) uint64 { return 1 }

@@ -21,6 +21,9 @@ type AttachedFile struct {
 	// there (replaced since, also by a hard link) is refused.
 	Dev uint64 `json:"dev,omitempty"`
 	Ino uint64 `json:"ino,omitempty"`
+	// Changed is when its inode last changed (ctime, ns): a new file
+	// given a freed inode number, or a hard link made to it, differs.
+	Changed int64 `json:"changed,omitempty"`
 }
 
 // MaxAttached is how many attached files a conversation remembers; the

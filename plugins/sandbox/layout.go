@@ -172,6 +172,21 @@ var credentialFiles = []string{".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", ".g
 // the core reads itself.
 func CredentialFiles() []string { return slices.Clone(credentialFiles) }
 
+// CredentialPaths are the absolute paths no sandbox reads for the home
+// folder home: credentialFiles under it, the private keys in its ~/.ssh,
+// and the stores this process's environment moves elsewhere
+// (XDG_CONFIG_HOME, AWS_SHARED_CREDENTIALS_FILE…).
+func CredentialPaths(home string) []string {
+	var out []string
+	if filepath.IsAbs(home) {
+		for _, rel := range credentialFiles {
+			out = append(out, filepath.Join(home, rel))
+		}
+		out = append(out, sshPrivate(home)...)
+	}
+	return append(out, relocatedCredentials()...)
+}
+
 // movedCredentials are the environment variables that move a credential
 // store away from the name credentialFiles knows, and the files in the
 // folder each names ("" when the variable names the file itself, or a
