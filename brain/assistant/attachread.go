@@ -100,15 +100,46 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s leads through a symbolic link to %s, which holds keys or passwords; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
 	}
+	// A file that is itself a symbolic link is not attached: the chip
+	// would show its harmless name while the message carried whatever it
+	// leads to, and a link is what a program (a tool the model ran in a
+	// granted folder, say) can plant without reading the file. No list of
+	// where secrets live is complete; naming the target is the person's.
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if pathWithin(real, a.ws.Root) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
+				attach.ErrUnreadable, name)
+		}
+		return store.AttachedFile{}, fmt.Errorf("%w: %s is a symbolic link to %s; attach that file itself if you mean to send it",
+			attach.ErrUnreadable, name, real)
+	}
 	// A hard link is another name for the same file, with no link to
 	// resolve: one to a key under a harmless name is refused the same way.
+	// Outside the granted folders a file with other names is refused
+	// whatever they are: the credential folders are too deep to search at
+	// each attach, and such a file is rare where people keep documents.
 	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
 		if cred := a.sameAsCredential(fi); cred != "" {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
 				attach.ErrUnreadable, name, cred)
 		}
+		if !slices.ContainsFunc(a.Folders(), func(dir string) bool { return pathWithin(real, dir) }) && !a.isOwnData(fi) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s has %d names (hard links), and where the others lie cannot be told; attach a copy of it, or grant its folder",
+				attach.ErrUnreadable, name, linkCount(fi))
+		}
 	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// isOwnData reports whether fi is one of the workspace's protected files
+// (its database, config.json…), which openAttached refuses saying so.
+func (a *App) isOwnData(fi fs.FileInfo) bool {
+	for _, p := range ProtectedPaths(a.ws.Root).NoAccess {
+		if pi, err := os.Stat(p); err == nil && pi.Mode().IsRegular() && os.SameFile(fi, pi) {
+			return true
+		}
+	}
+	return false
 }
 
 // withIdentity is af with the identity of the file fi describes.
@@ -239,7 +270,7 @@ func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 			} else {
 				af = withIdentity(af, st)
 				if seen, ok := a.attachSeen.take(af.Path); ok && (seen.Real != af.Real || !sameIdentity(seen, af)) {
-					err = fmt.Errorf("%w: %s changed after it was attached (%w); attach it again", attach.ErrUnreadable, filepath.Base(p), errReplaced)
+					err = fmt.Errorf("%w: %s was changed or replaced after it was attached (%w); attach it again", attach.ErrUnreadable, filepath.Base(p), errReplaced)
 				}
 			}
 		}
@@ -257,7 +288,7 @@ func (a *App) attachedFiles(paths []string) ([]store.AttachedFile, error) {
 }
 
 // errReplaced means another file now stands at an attached file's path.
-var errReplaced = errors.New("another file stands at its path now")
+var errReplaced = errors.New("it is not the file that was read then")
 
 // attachSeen remembers the files the window read into chips, by the path
 // as attached, until the message that sends them takes them: that
@@ -357,7 +388,7 @@ func attachOpenError(name string, err error) error {
 	case errors.Is(err, sdk.ErrLink) || errors.Is(err, errMoved):
 		return fmt.Errorf("%w: %s: %w; attach the file it leads to instead", attach.ErrUnreadable, name, errMoved)
 	case errors.Is(err, errReplaced):
-		return fmt.Errorf("%w: %s was replaced since it was attached (%w); attach it again to read it", attach.ErrUnreadable, name, errReplaced)
+		return fmt.Errorf("%w: %s was changed or replaced since it was attached (%w); attach it again to read it", attach.ErrUnreadable, name, errReplaced)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s no longer exists", attach.ErrUnreadable, name)
 	}
