@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mkLink makes a symbolic link at at to target, making at's folder.
@@ -133,5 +134,43 @@ func TestAttackAttachLinkToProcSelf(t *testing.T) {
 		if f, err := a.ReadAttachment(readme); err == nil {
 			t.Errorf("ReadAttachment(%s), a link to %s, read the core's own process file (%d bytes): %.80q", readme, target, len(f.Text), f.Text)
 		}
+	}
+}
+
+// An attached file edited in place between the chip and the send (an
+// editor saving without a rename; or only its ctime bumped by chmod, a
+// sync client's xattr, an antivirus scan) is the same file, same device
+// and inode, yet the send fails with "another file stands at its path
+// now", which is false and sends the person looking for a swap that did
+// not happen. The refusal itself is by design (the identity includes the
+// ctime); the wording is not. The fix: when dev and ino match but the
+// ctime does not, say "was changed (edited, or its permissions changed)
+// since it was attached; attach it again", keeping errReplaced for a
+// different inode.
+func TestAttackAttachEditedInPlaceWording(t *testing.T) {
+	a, m, home := attackHome(t)
+	doc := write(t, filepath.Join(home, "Documents", "draft.txt"), "first draft")
+	if _, err := a.ReadAttachment(doc); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(doc)
+	// chmod changes only the ctime; wait past the file system's ctime
+	// granularity without depending on the wall clock's value.
+	for i := 0; i < 200; i++ {
+		if err := os.Chmod(doc, 0o600|os.FileMode(i%2)<<6); err != nil {
+			t.Fatal(err)
+		}
+		after, _ := os.Stat(doc)
+		if identityOf(before) != identityOf(after) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, _, err := attackTurn(t, a, m, 0, []string{doc}, map[string]any{"path": doc})
+	if err == nil {
+		t.Skip("the send accepted the file whose ctime changed")
+	}
+	if strings.Contains(err.Error(), "another file stands at its path") {
+		t.Errorf("sending %s after only its permissions changed (same inode): %v", doc, err)
 	}
 }
