@@ -174,3 +174,25 @@ func TestAttackAttachEditedInPlaceWording(t *testing.T) {
 		t.Errorf("sending %s after only its permissions changed (same inode): %v", doc, err)
 	}
 }
+
+// Secrets outside the home folder are in no list: a README.txt linking to
+// /etc/shadow (readable when the core runs as root, as in a container) or
+// to an SSH host key (ssh_host_ed25519_key, a name credname does not
+// know) is attached and read. The fix: add the ssh_host_*_key names to
+// credname, and refuse links into /etc/shadow, /etc/gshadow, /etc/ssh,
+// /etc/ssl/private (or any link to a file the person's own user could not
+// read were it not root).
+func TestAttackAttachLinkToSystemSecrets(t *testing.T) {
+	a, _, home := attackHome(t)
+	for _, target := range []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssl/private/ssl-cert-snakeoil.key"} {
+		if f, err := os.Open(target); err != nil {
+			continue
+		} else {
+			f.Close()
+		}
+		readme := mkLink(t, target, filepath.Join(home, "Downloads", filepath.Base(target), "README.txt"))
+		if f, err := a.ReadAttachment(readme); err == nil {
+			t.Errorf("ReadAttachment(%s), a link to %s, read it (%d bytes)", readme, target, len(f.Text))
+		}
+	}
+}
