@@ -23,12 +23,10 @@ type asked struct {
 // ask asks q from a goroutine of its own, as a server does.
 func (h *harness) ask(ctx context.Context, q mcp.Question) <-chan asked {
 	out := make(chan asked, 1)
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
+	h.spawn(func() {
 		a, shown, err := h.chat.Ask(ctx, q)
 		out <- asked{a, shown, err}
-	}()
+	})
 	return out
 }
 
@@ -178,12 +176,10 @@ func TestSamplingCardInTheConversation(t *testing.T) {
 				err       error
 			}
 			ch := make(chan approved, 1)
-			h.wg.Add(1)
-			go func() {
-				defer h.wg.Done()
+			h.spawn(func() {
 				ok, shown, err := h.chat.ApproveSampling(t.Context(), req)
 				ch <- approved{ok, shown, err}
-			}()
+			})
 			h.until("the sampling card", func() bool { return len(h.rowsOf(rowAsk)) == 1 })
 			for _, want := range []string{"everything asks your model for a completion", "During its tool call trigger-sampling-request.",
 				"[system] You are a helpful test server.", "[user] What is the capital of France?", "at most 50 tokens"} {

@@ -35,7 +35,13 @@ type harness struct {
 	chat  *Chat
 	win   fyne.Window
 	queue chan func()
-	wg    sync.WaitGroup
+	// running counts the goroutines env.Go started. Not a WaitGroup: a
+	// queued update that the cleanup runs may start one (a long
+	// conversation's rest is read after a timer), and a WaitGroup forbids
+	// Add from zero while someone waits.
+	mu      sync.Mutex
+	running int
+	ended   chan struct{}
 
 	copied    []string
 	navigated []hint.Page
@@ -46,7 +52,7 @@ const waitLimit = 30 * time.Second
 func newHarness(t testing.TB) *harness {
 	t.Helper()
 	test.NewTempApp(t)
-	h := &harness{t: t, queue: make(chan func(), 4096)}
+	h := &harness{t: t, queue: make(chan func(), 4096), ended: make(chan struct{}, 1)}
 	h.model = providertest.NewModel(t, providertest.OpenAI)
 	core, err := assistant.Open(assistant.Options{Workspace: t.TempDir(), LockTimeout: time.Second})
 	if err != nil {
@@ -65,10 +71,7 @@ func newHarness(t testing.TB) *harness {
 		App:  fyne.CurrentApp(),
 		Core: core,
 		Do:   func(fn func()) { h.queue <- fn },
-		Go: func(fn func()) {
-			h.wg.Add(1)
-			go func() { defer h.wg.Done(); fn() }()
-		},
+		Go:       h.spawn,
 		Copy:     func(s string) { h.copied = append(h.copied, s) },
 		OpenURL:  func(*url.URL) {},
 		Navigate: func(p hint.Page, _ string) { h.navigated = append(h.navigated, p) },
@@ -82,23 +85,49 @@ func newHarness(t testing.TB) *harness {
 	return h
 }
 
-// close stops turns and waits for every goroutine before the core closes.
+// spawn runs fn on a goroutine of its own, counted so the cleanup waits
+// for it.
+func (h *harness) spawn(fn func()) {
+	h.mu.Lock()
+	h.running++
+	h.mu.Unlock()
+	go func() {
+		defer func() {
+			h.mu.Lock()
+			h.running--
+			h.mu.Unlock()
+			select {
+			case h.ended <- struct{}{}:
+			default:
+			}
+		}()
+		fn()
+	}()
+}
+
+// settled reports whether no counted goroutine runs and no update is queued.
+func (h *harness) settled() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.running == 0 && len(h.queue) == 0
+}
+
+// close stops turns, then runs queued updates until every goroutine
+// ended (the updates may start more), before the core closes.
 func (h *harness) close() {
 	h.chat.Close()
-	done := make(chan struct{})
-	go func() { h.wg.Wait(); close(done) }()
-	for {
+	limit := time.After(waitLimit)
+	for !h.settled() {
 		select {
 		case fn := <-h.queue:
 			fn()
-		case <-done:
-			h.core.Close()
-			return
-		case <-time.After(waitLimit):
+		case <-h.ended:
+		case <-limit:
 			h.t.Error("goroutines still running at the end of the test")
 			return
 		}
 	}
+	h.core.Close()
 }
 
 // until runs queued UI updates until cond holds.
