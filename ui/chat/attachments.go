@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -122,7 +123,7 @@ func (a *attachments) addContent(server string, c mcp.ResourceContent) {
 
 func (a *attachments) add(at *attached) {
 	at.text = widget.NewLabel("")
-	remove := newTipButton("", theme.CancelIcon(), "Remove this resource from the message", func() { a.remove(at) })
+	remove := tip.NewButton("", theme.CancelIcon(), "Remove this resource from the message", func() { a.remove(at) })
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	icon := widget.NewIcon(theme.FileIcon())

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -20,7 +21,7 @@ type composer struct {
 	c       *Chat
 	entry   *composerEntry
 	send    *widget.Button
-	clip    *tipButton
+	clip    *tip.Button
 	banner  *fyne.Container
 	note    *widget.Label
 	menu    *composerMenu // / prompts, @ resources, attached chips
@@ -59,7 +60,7 @@ func newComposer(c *Chat) *composer {
 	}
 	k.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), k.tapped)
 	k.send.Importance = widget.HighImportance
-	cancel := newTipButton("", theme.CancelIcon(), "Stop editing: the message stays as it was", func() {
+	cancel := tip.NewButton("", theme.CancelIcon(), "Stop editing: the message stays as it was", func() {
 		c.editing = nil
 		k.endEdit()
 		k.entry.SetText("")
@@ -72,7 +73,7 @@ func newComposer(c *Chat) *composer {
 	k.note.Wrapping = fyne.TextWrapWord
 	k.note.Importance = widget.WarningImportance
 	k.note.Hide()
-	k.clip = newTipButton("", theme.MailAttachmentIcon(), "Attach a file: an image, a text or code file, or a PDF (or drop it on the window)", k.pickFile)
+	k.clip = tip.NewButton("", theme.MailAttachmentIcon(), "Attach a file: an image, a text or code file, or a PDF (or drop it on the window)", k.pickFile)
 	top := container.NewVBox(k.banner, k.menu.panel, k.menu.chips, k.note)
 	k.object = container.NewPadded(container.NewBorder(top, nil, container.NewHBox(k.menu.plus, k.clip), k.send, k.entry))
 	return k

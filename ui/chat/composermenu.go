@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ type composerMenu struct {
 	rows    *fyne.Container
 	form    *fyne.Container
 	panel   *fyne.Container
-	plus    *tipButton
+	plus    *tip.Button
 
 	attachments
 }
@@ -85,7 +86,7 @@ func newComposerMenu(k *composer) *composerMenu {
 	m.form.Hide()
 	m.panel = container.NewVBox(m.title, m.rows, m.form, widget.NewSeparator())
 	m.panel.Hide()
-	m.plus = newTipButton("", theme.ContentAddIcon(), "Attach an MCP server's resource (or type @)", m.plusTapped)
+	m.plus = tip.NewButton("", theme.ContentAddIcon(), "Attach an MCP server's resource (or type @)", m.plusTapped)
 	m.attachments.init(m)
 	return m
 }

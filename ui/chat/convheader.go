@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"time"
 
@@ -23,13 +24,13 @@ type convHeader struct {
 	c *Chat
 	// usage is "52.3k in · 1.2k out · $0.18", the conversation's
 	// tokens so far; its tooltip adds the cache and today's total.
-	usage        *tipLabel
-	instructions *tipButton
+	usage        *tip.Label
+	instructions *tip.Button
 	bar          fyne.CanvasObject
 	// banner shows the conversation's instructions (bannerText, one
 	// line; the whole on hover) with a button to edit them.
 	banner     *fyne.Container
-	bannerText *tipLabel
+	bannerText *tip.Label
 	// shown are the instructions the banner shows, for tests.
 	shown string
 	// usageGen numbers the usage asked for (showUsage).
@@ -38,17 +39,17 @@ type convHeader struct {
 
 func newConvHeader(c *Chat) *convHeader {
 	h := &convHeader{c: c}
-	h.usage = newTipLabel()
+	h.usage = tip.NewLabel()
 	h.usage.SizeName = theme.SizeNameCaptionText
-	h.instructions = newTipButton("", theme.ListIcon(), "", h.editInstructions)
-	find := newTipButton("", theme.SearchIcon(), "Find in this conversation (Ctrl+F)", c.ShowFind)
-	export := newTipButton("", theme.DocumentSaveIcon(), "Export this conversation…", c.exportDialog)
+	h.instructions = tip.NewButton("", theme.ListIcon(), "", h.editInstructions)
+	find := tip.NewButton("", theme.SearchIcon(), "Find in this conversation (Ctrl+F)", c.ShowFind)
+	export := tip.NewButton("", theme.DocumentSaveIcon(), "Export this conversation…", c.exportDialog)
 	h.bar = container.NewBorder(nil, nil, nil,
 		container.NewHBox(container.NewCenter(h.usage), c.picker.button, h.instructions, find, export), c.strip.object)
 
-	h.bannerText = newTipLabel()
+	h.bannerText = tip.NewLabel()
 	h.bannerText.Truncation = fyne.TextTruncateEllipsis
-	edit := newTipButton("Edit", theme.DocumentCreateIcon(), "Edit this conversation's instructions", h.editInstructions)
+	edit := tip.NewButton("Edit", theme.DocumentCreateIcon(), "Edit this conversation's instructions", h.editInstructions)
 	icon := widget.NewIcon(theme.ListIcon())
 	h.banner = container.NewBorder(nil, nil, icon, edit, h.bannerText)
 	h.banner.Hide()
@@ -125,11 +126,11 @@ func (h *convHeader) showUsage(id store.ID) {
 				return
 			}
 			h.usage.SetText(usageSummary(u))
-			tip := "This conversation: " + usageDetail(u)
+			text := "This conversation: " + usageDetail(u)
 			if dayOK {
-				tip += "\nToday, all conversations: " + usageDetail(day)
+				text += "\nToday, all conversations: " + usageDetail(day)
 			}
-			h.usage.Tip = tip + "\nSettings → Usage has every day and the prices."
+			h.usage.Tip = text + "\nSettings → Usage has every day and the prices."
 			h.usage.Show()
 		})
 	})

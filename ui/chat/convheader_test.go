@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"testing"
 
@@ -105,7 +106,7 @@ func TestHeaderLabelsAndTooltips(t *testing.T) {
 	for _, root := range []fyne.CanvasObject{h.chat.header.bar, h.chat.sidebar.object} {
 		for _, o := range visibleUnder(root) {
 			switch b := o.(type) {
-			case *tipButton:
+			case *tip.Button:
 				if b.Tip == "" {
 					t.Errorf("button with icon %v has no tooltip", b.Icon.Name())
 				}
@@ -117,9 +118,9 @@ func TestHeaderLabelsAndTooltips(t *testing.T) {
 		}
 	}
 	// Hovering shows the tip.
-	find := h.chat.header.bar.(*fyne.Container).Objects[1].(*fyne.Container).Objects[3].(*tipButton) // usage, picker, instructions, find
+	find := h.chat.header.bar.(*fyne.Container).Objects[1].(*fyne.Container).Objects[3].(*tip.Button) // usage, picker, instructions, find
 	find.MouseIn(nil)
-	if find.hide == nil || !h.shows("Find in this conversation (Ctrl+F)") {
+	if !h.shows("Find in this conversation (Ctrl+F)") {
 		t.Errorf("no tooltip shown on hover:\n%s", h.texts())
 	}
 	find.MouseOut()

@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ type attachedFile struct {
 	chip    *fyne.Container
 	text    *widget.Label
 	icon    *fyne.Container
-	remove  *tipButton
+	remove  *tip.Button
 }
 
 // attachFiles reads paths into chips; a path attached already is not
@@ -102,7 +103,7 @@ var errNoPicture = errors.New("the clipboard holds no picture")
 
 func (a *attachments) addFile(at *attachedFile) {
 	at.text = widget.NewLabel("")
-	at.remove = newTipButton("", theme.CancelIcon(), "Remove "+filepath.Base(at.path)+" from the message", func() { a.removeFile(at) })
+	at.remove = tip.NewButton("", theme.CancelIcon(), "Remove "+filepath.Base(at.path)+" from the message", func() { a.removeFile(at) })
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	at.icon = container.NewStack(widget.NewIcon(theme.FileIcon()))

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"slices"
 	"strings"
 
@@ -29,7 +30,7 @@ type findBar struct {
 	c        *Chat
 	entry    *findEntry
 	count    *widget.Label
-	closeBtn *tipButton
+	closeBtn *tip.Button
 	object   *fyne.Container
 	matches  []match
 	at       int
@@ -92,9 +93,9 @@ func newFindBar(c *Chat) *findBar {
 	f.entry.onEnter = f.next
 	f.entry.onEscape = f.close
 	f.count = widget.NewLabel("")
-	prev := newTipButton("", theme.MoveUpIcon(), "Previous match (Shift+Enter)", f.prev)
-	next := newTipButton("", theme.MoveDownIcon(), "Next match (Enter)", f.next)
-	f.closeBtn = newTipButton("", theme.CancelIcon(), "Close find (Esc)", f.close)
+	prev := tip.NewButton("", theme.MoveUpIcon(), "Previous match (Shift+Enter)", f.prev)
+	next := tip.NewButton("", theme.MoveDownIcon(), "Next match (Enter)", f.next)
+	f.closeBtn = tip.NewButton("", theme.CancelIcon(), "Close find (Esc)", f.close)
 	f.object = container.NewBorder(nil, nil, widget.NewIcon(theme.SearchIcon()),
 		container.NewHBox(f.count, prev, next, f.closeBtn), f.entry)
 	f.object.Hide()

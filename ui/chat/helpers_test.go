@@ -68,9 +68,9 @@ func newHarness(t testing.TB) *harness {
 		t.Fatal(err)
 	}
 	h.env = &bridge.Env{
-		App:  fyne.CurrentApp(),
-		Core: core,
-		Do:   func(fn func()) { h.queue <- fn },
+		App:      fyne.CurrentApp(),
+		Core:     core,
+		Do:       func(fn func()) { h.queue <- fn },
 		Go:       h.spawn,
 		Copy:     func(s string) { h.copied = append(h.copied, s) },
 		OpenURL:  func(*url.URL) {},

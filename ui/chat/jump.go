@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"image/color"
 	"runtime"
 
@@ -232,14 +233,14 @@ func (w *wheel) CreateRenderer() fyne.WidgetRenderer {
 // that go to the first message and to the latest one, each shown only
 // where it leads somewhere.
 type jumpButtons struct {
-	top, latest *tipButton
+	top, latest *tip.Button
 	box         *fyne.Container
 }
 
 func newJumpButtons(c *Chat) *jumpButtons {
 	j := &jumpButtons{
-		top:    newTipButton("", theme.MoveUpIcon(), "First message (Ctrl+Home)", c.JumpToFirst),
-		latest: newTipButton("", theme.MoveDownIcon(), "Latest message (Ctrl+End)", c.JumpToLast),
+		top:    tip.NewButton("", theme.MoveUpIcon(), "First message (Ctrl+Home)", c.JumpToFirst),
+		latest: tip.NewButton("", theme.MoveDownIcon(), "Latest message (Ctrl+End)", c.JumpToLast),
 	}
 	// Over the list, not in a toolbar: a filled button stays visible on
 	// the messages behind it.

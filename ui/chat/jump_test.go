@@ -161,7 +161,7 @@ func TestJumpButtonsAndTheirTips(t *testing.T) {
 	if !h.chat.list.atEnd() || !h.shows(fmt.Sprintf("Answer %d", 499)) {
 		t.Fatal("the latest button did not show the last message")
 	}
-	for _, b := range []*tipButton{j.top, j.latest} {
+	for _, b := range []*tip.Button{j.top, j.latest} {
 		b.MouseIn(&desktop.MouseEvent{})
 		found := tip.Find(h.win.Content()).Text() == b.Tip
 		b.MouseOut()

@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -28,7 +29,7 @@ type loadedStrip struct {
 	problem   *widget.Label
 	problemIn store.ID
 	// label names the strip ("Loaded:").
-	label *tipLabel
+	label *tip.Label
 	// names as shown, for tests
 	always, loaded []string
 	// icon, labels and buttons are the strip's widgets, kept from one
@@ -43,7 +44,7 @@ type loadedStrip struct {
 func newLoadedStrip(c *Chat) *loadedStrip {
 	s := &loadedStrip{c: c, box: container.NewHBox(), icon: widget.NewIcon(theme.StorageIcon()),
 		labels: map[string]*widget.Label{}, buttons: map[string]*widget.Button{}}
-	s.label = newTipLabel()
+	s.label = tip.NewLabel()
 	s.label.SetText("Loaded:")
 	s.label.TextStyle.Bold = true
 	s.label.Tip = "The capabilities this conversation's requests carry now: the ones always loaded, then those it loaded (× unloads one)"

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/wrasse-app/wrasse/ui/tip"
 
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/ui/markdown"
@@ -23,9 +24,9 @@ type messageView struct {
 	header *headerRow
 	role   *widget.Label
 	meta   *widget.Label
-	copy   *tipButton
-	edit   *tipButton
-	regen  *tipButton
+	copy   *tip.Button
+	edit   *tip.Button
+	regen  *tip.Button
 	// vsw is ‹ 2 / 3 › on a message with versions (versions.go).
 	vsw *versionSwitch
 	// sel is the message as selectable text, selBtn what turns that on
@@ -56,10 +57,10 @@ func newMessageView(c *Chat) *messageView {
 	v.role = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.meta = widget.NewLabel("")
 	v.meta.TextStyle.Italic = true
-	v.copy = newTipButton("", theme.ContentCopyIcon(), "Copy this message", nil)
+	v.copy = tip.NewButton("", theme.ContentCopyIcon(), "Copy this message", nil)
 	v.copy.OnTapped = func() { c.copyWithTick(v.r, &v.copy.Button) }
-	v.edit = newTipButton("", theme.DocumentCreateIcon(), "Edit this message and send it again (the old one is kept as a version)", func() { c.beginEdit(v.r) })
-	v.regen = newTipButton("", theme.ViewRefreshIcon(), "Answer again (this reply is kept as a version)", func() { c.regenerate() })
+	v.edit = tip.NewButton("", theme.DocumentCreateIcon(), "Edit this message and send it again (the old one is kept as a version)", func() { c.beginEdit(v.r) })
+	v.regen = tip.NewButton("", theme.ViewRefreshIcon(), "Answer again (this reply is kept as a version)", func() { c.regenerate() })
 	v.vsw = newVersionSwitch(v)
 	v.sel = newSelectLabel()
 	v.selBtn = widget.NewButton("Select text", func() { c.toggleSelect(v.r) })

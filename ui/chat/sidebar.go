@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"time"
 
@@ -178,8 +179,8 @@ func (s *sidebar) createRow() fyne.CanvasObject {
 	// window would draw italic only here and in the loaded strip (about
 	// 9 MB of heap; docs/performance.md, the desktop window).
 	detail.SizeName = theme.SizeNameCaptionText
-	more := newTipButton("", theme.MoreVerticalIcon(), "Pin, rename or archive", nil)
-	del := newTipButton("", theme.DeleteIcon(), "Delete this conversation", nil)
+	more := tip.NewButton("", theme.MoreVerticalIcon(), "Pin, rename or archive", nil)
+	del := tip.NewButton("", theme.DeleteIcon(), "Delete this conversation", nil)
 	texts := container.New(layout.NewCustomPaddedVBoxLayout(-theme.Padding()*2), title, detail)
 	conv := container.NewBorder(nil, nil, nil, container.NewVBox(container.NewHBox(more, del)), texts)
 	// A section's title: small and quiet, like a list's group heading.
@@ -226,9 +227,9 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 			b.Show()
 		}
 	}
-	more := buttons.Objects[0].(*tipButton)
+	more := buttons.Objects[0].(*tip.Button)
 	more.OnTapped = func() { s.showMenu(e, more) }
-	buttons.Objects[1].(*tipButton).OnTapped = func() { s.confirmDelete(id) }
+	buttons.Objects[1].(*tip.Button).OnTapped = func() { s.confirmDelete(id) }
 }
 
 // reload reads the conversations again (or runs the search again).

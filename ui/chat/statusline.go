@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -23,7 +24,7 @@ type statusLine struct {
 	model  *widget.Label
 	usage  *widget.Label
 	gauge  *widget.ProgressBar
-	window *tipLabel
+	window *tip.Label
 	object fyne.CanvasObject
 	// learnt are the windows asked of the server by model and server, so
 	// one the server does not say is asked once, not on every refresh.
@@ -38,7 +39,7 @@ func newStatusLine(c *Chat) *statusLine {
 	// Not italic: see sidebar.createRow on the cost of a text style.
 	s.gauge = widget.NewProgressBar()
 	s.gauge.TextFormatter = func() string { return "" }
-	s.window = newTipLabel()
+	s.window = tip.NewLabel()
 	gauge := container.NewGridWrap(fyne.NewSize(90, s.window.MinSize().Height-8), s.gauge)
 	// The figure names the gauge and comes first: "Context 18.2k / 32k ▮▮▯".
 	s.object = newHeaderRow(false, nil, []*widget.Label{s.model, s.usage}, s.window, container.NewCenter(gauge))

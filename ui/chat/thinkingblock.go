@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"unicode/utf8"
 
@@ -27,7 +28,7 @@ type thinkingBlock struct {
 	col    *column
 	toggle *widget.Button
 	meta   *widget.Label
-	copy   *tipButton
+	copy   *tip.Button
 	// preview is the latest line while it streams collapsed.
 	preview *widget.Label
 	body    *wrapText
@@ -38,7 +39,7 @@ func newThinkingBlock(c *Chat) *thinkingBlock {
 	b.toggle = widget.NewButtonWithIcon("Thinking", theme.MenuExpandIcon(), func() { c.toggleResult(b.r) })
 	b.toggle.Importance = widget.LowImportance
 	b.meta = widget.NewLabel("")
-	b.copy = newTipButton("", theme.ContentCopyIcon(), "Copy the model's thinking", nil)
+	b.copy = tip.NewButton("", theme.ContentCopyIcon(), "Copy the model's thinking", nil)
 	b.copy.OnTapped = func() { c.copyWithTick(b.r, &b.copy.Button) }
 	header := newHeaderRow(false, []fyne.CanvasObject{b.toggle}, []*widget.Label{b.meta}, b.copy)
 	b.preview = widget.NewLabel("")

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +66,7 @@ func newToolCard(c *Chat) *toolCard {
 	t.state = widget.NewLabel("")
 	t.toggle = widget.NewButtonWithIcon("Result", theme.MenuExpandIcon(), func() { c.toggleResult(t.r) })
 	t.toggle.Importance = widget.LowImportance
-	copyBtn := newTipButton("", theme.ContentCopyIcon(), "Copy the call and its result", nil)
+	copyBtn := tip.NewButton("", theme.ContentCopyIcon(), "Copy the call and its result", nil)
 	copyBtn.OnTapped = func() { c.copyWithTick(t.r, &copyBtn.Button) }
 	t.copy = &copyBtn.Button
 	t.copy.Importance = widget.LowImportance

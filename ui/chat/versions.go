@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"github.com/wrasse-app/wrasse/ui/tip"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -47,18 +48,18 @@ func (c *Chat) readVersions(tr *transcript) int {
 // versionSwitch is a message's ‹ 2 / 3 ›.
 type versionSwitch struct {
 	box        *fyne.Container
-	prev, next *tipButton
+	prev, next *tip.Button
 	label      *widget.Label
 }
 
 func newVersionSwitch(v *messageView) *versionSwitch {
 	s := &versionSwitch{label: widget.NewLabel("")}
-	s.prev = newTipButton("", theme.NavigateBackIcon(), "Previous version", func() {
+	s.prev = tip.NewButton("", theme.NavigateBackIcon(), "Previous version", func() {
 		if r := v.r; r != nil {
 			v.c.switchVersion(r, r.vers.N-1)
 		}
 	})
-	s.next = newTipButton("", theme.NavigateNextIcon(), "Next version", func() {
+	s.next = tip.NewButton("", theme.NavigateNextIcon(), "Next version", func() {
 		if r := v.r; r != nil {
 			v.c.switchVersion(r, r.vers.N+1)
 		}

@@ -1,4 +1,4 @@
-package chat
+package tip_test
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ import (
 func TestTipButton(t *testing.T) {
 	test.NewTempApp(t)
 	tapped := 0
-	b := newTipButton("", theme.ContentCopyIcon(), "Copy the call and its result", func() { tapped++ })
+	b := tip.NewButton("", theme.ContentCopyIcon(), "Copy the call and its result", func() { tapped++ })
 	layer := tip.NewLayer()
 	w := test.NewTempWindow(t, container.NewStack(container.NewCenter(b), layer))
 	w.Resize(fyne.NewSize(300, 200))
