@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/wrasse-app/wrasse/brain/assistant"
@@ -250,6 +251,16 @@ func TestNotices(t *testing.T) {
 	n.storage(nil)
 	if got := n.Showing(); len(got) != 0 {
 		t.Fatalf("banners once writes work: %q", got)
+	}
+	n.storage(store.ErrDiskFull)
+	// The close button is an icon: its tip says what it does.
+	hide := n.disk.dismiss
+	if hide.Tip == "" || hide.Icon != theme.CancelIcon() {
+		t.Errorf("the banner's close button: icon %v, tip %q", hide.Icon, hide.Tip)
+	}
+	hide.OnTapped()
+	if got := n.Showing(); len(got) != 0 {
+		t.Errorf("banners after closing the disk notice: %q", got)
 	}
 	n.storage(store.ErrCorrupt)
 	if len(damage) != 1 {

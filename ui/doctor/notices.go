@@ -14,6 +14,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // Notices are the banners over the chat and the settings: config.json
@@ -111,9 +112,10 @@ func (n *Notices) Repair() {
 // banner is one line of notice with an icon, an optional action and a
 // close button.
 type banner struct {
-	text   *widget.Label
-	action *widget.Button
-	box    *fyne.Container
+	text    *widget.Label
+	action  *widget.Button
+	dismiss *tip.Button
+	box     *fyne.Container
 }
 
 func newBanner(icon fyne.Resource, action string, fn func()) *banner {
@@ -125,9 +127,9 @@ func newBanner(icon fyne.Resource, action string, fn func()) *banner {
 		b.action.Importance = widget.HighImportance
 		right.Add(b.action)
 	}
-	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { b.hide() })
-	dismiss.Importance = widget.LowImportance
-	right.Add(dismiss)
+	// An icon alone does not say that closing only hides the notice.
+	b.dismiss = tip.NewButton("", theme.CancelIcon(), "Hide this notice (it shows again if the problem comes back)", b.hide)
+	right.Add(b.dismiss)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameHover))
 	bg.CornerRadius = theme.InputRadiusSize()
 	row := container.NewBorder(nil, nil, widget.NewIcon(icon), right, b.text)
