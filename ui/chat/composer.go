@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // composer is where a message is written: a multi-line entry (Enter

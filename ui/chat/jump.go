@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"github.com/wrasse-app/wrasse/ui/tip"
 	"image/color"
 	"runtime"
 
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // JumpToFirst shows the conversation's first message (Ctrl+Home, the
