@@ -58,10 +58,12 @@ func (a *App) identityFor(c *store.Conversation) func() string {
 	if c == nil {
 		return a.identity
 	}
-	id, instructions, seen := c.ID, c.Instructions, a.instructionsEdits.Load()
+	// c.ID is read at each request: a first turn's record gets its id
+	// after the agent was made (turn.go).
+	instructions, seen := c.Instructions, a.instructionsEdits.Load()
 	return func() string {
-		if now := a.instructionsEdits.Load(); now != seen {
-			if conv, err := a.db.GetConversation(id); err == nil {
+		if now := a.instructionsEdits.Load(); now != seen && c.ID != 0 {
+			if conv, err := a.db.GetConversation(c.ID); err == nil {
 				instructions, seen = conv.Instructions, now
 			}
 		}

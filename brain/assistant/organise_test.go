@@ -105,3 +105,52 @@ func TestConversationInstructionsReachSystemPrompt(t *testing.T) {
 		t.Errorf("removed instructions still sent:\n%s", sys)
 	}
 }
+
+// TestInstructionsSetBeforeTheFirstMessage: instructions given with a
+// first turn (the header's editor before anything was sent) are kept
+// with the conversation it makes, and an edit made once it exists (the
+// window learns its id from Started) reaches the turn's first request.
+func TestInstructionsSetBeforeTheFirstMessage(t *testing.T) {
+	a := openTest(t)
+	m := providertest.NewModel(t, providertest.OpenAI)
+	useModel(t, a, m, "m")
+	m.Reply(providertest.Text("Guten Tag."))
+	var edited bool
+	id, err := a.Turn(context.Background(), 0, "hi", TurnOptions{
+		Instructions: "Always answer in French.",
+		Started: func(id store.ID) {
+			// Edited in the window as the turn starts: its next request has the edit.
+			edited = a.SetConversationInstructions(id, "Always answer in German.") == nil
+		},
+	})
+	if err != nil || !edited {
+		t.Fatalf("turn: %v, edited %v", err, edited)
+	}
+	reqs := m.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	if sys := reqs[0].System; !strings.Contains(sys, "Always answer in German.") {
+		t.Errorf("the first request lacks the instructions edited before it:\n%s", sys)
+	}
+	conv, err := a.History().GetConversation(id)
+	if err != nil || conv.Instructions != "Always answer in German." {
+		t.Fatalf("kept instructions %q, %v", conv.Instructions, err)
+	}
+	// Only a first turn takes them.
+	m.Reply(providertest.Text("Hallo."))
+	if _, err := a.Turn(context.Background(), id, "again", TurnOptions{Instructions: "Answer in Dutch."}); err != nil {
+		t.Fatal(err)
+	}
+	if conv, _ := a.History().GetConversation(id); conv.Instructions != "Always answer in German." {
+		t.Errorf("a later turn's Instructions replaced the conversation's: %q", conv.Instructions)
+	}
+	// Unedited, they are in the first request as given.
+	m.Reply(providertest.Text("Bonjour."))
+	if _, err := a.Turn(context.Background(), 0, "salut", TurnOptions{Instructions: "Always answer in French."}); err != nil {
+		t.Fatal(err)
+	}
+	if sys := m.Requests()[2].System; !strings.Contains(sys, "Always answer in French.") || strings.Contains(sys, "German") {
+		t.Errorf("a new conversation's first request:\n%s", sys)
+	}
+}

@@ -31,6 +31,11 @@ type TurnOptions struct {
 	// SetConversationModel) and this turn uses it: the chat header's
 	// picker on a conversation not created yet. Override wins over it.
 	Model string
+	// Instructions, on a first turn, become the new conversation's own
+	// instructions (as SetConversationInstructions) before its first
+	// request: the chat header's editor on a conversation not created
+	// yet. Ignored when the conversation exists.
+	Instructions string
 	// Capabilities, when not nil, are the only capabilities the turn may
 	// use (a scheduled task's list; tool discovery always).
 	Capabilities []string
@@ -181,13 +186,19 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 	if opt.Override.empty() {
 		cfg.Model = turnModel(c, cfg, opt) // the conversation's own (convmodel.go)
 	}
+	// A first turn's instructions apply from its first request; the
+	// record they are read again from gets its id once it is created.
+	ident := c
+	if first && strings.TrimSpace(opt.Instructions) != "" {
+		ident = &store.Conversation{Instructions: opt.Instructions}
+	}
 	facts := agent.HostFacts(a.opts.Getenv)
 	facts.Folders, facts.FoldersKnown = a.Folders(), true
 	ag, err := agent.New(agent.Options{
 		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver, GateEnv: a.gateEnv,
 		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: a.windowOf(ctx, st, cfg, p, cfg.Model).Tokens,
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
-		Identity:  a.identityFor(c), // with the conversation's own instructions (organise.go)
+		Identity:  a.identityFor(ident), // with the conversation's own instructions (organise.go)
 		SetupHint: a.setupTextFor(cfg, setupErr),
 		AfterCall: a.afterToolCall,
 		Memory:    a.memory,
@@ -202,6 +213,15 @@ func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, o
 		created, err := a.db.CreateConversation(cfg.Model)
 		if err != nil {
 			return 0, err
+		}
+		if ident != nil {
+			if err := a.db.SetInstructions(created.ID, opt.Instructions); err != nil {
+				if derr := a.db.DeleteConversation(created.ID); derr != nil {
+					a.log.Warn("removing a conversation whose instructions could not be kept", "conversation", created.ID.String(), "error", derr)
+				}
+				return 0, fmt.Errorf("keep the new conversation's instructions: %w", err)
+			}
+			created.Instructions, ident.ID = opt.Instructions, created.ID
 		}
 		c, id = &created, created.ID
 		ctx, _ = a.claimRun(ctx, id)
