@@ -63,14 +63,11 @@ func (h *convHeader) refresh() {
 	if id != 0 {
 		conv, _ = h.c.core.History().GetConversation(id)
 	}
-	h.showInstructions(conv.Instructions)
 	if id == 0 {
-		h.instructions.Tip = "Instructions for this conversation: send a first message, then set them here"
-		h.instructions.Disable()
-	} else {
-		h.instructions.Tip = "Instructions for this conversation…"
-		h.instructions.Enable()
+		conv.Instructions = h.c.cur.draftInstructions
 	}
+	h.showInstructions(conv.Instructions)
+	h.instructions.Tip = "Instructions for this conversation…"
 	h.showUsage(id)
 }
 
@@ -166,14 +163,20 @@ var instructionsSize = fyne.NewSize(560, 320)
 
 // editInstructions opens the editor of the conversation's instructions.
 func (h *convHeader) editInstructions() {
-	id := h.c.cur.id
-	if id == 0 || h.c.env.Window == nil {
+	tr, id := h.c.cur, h.c.cur.id
+	if h.c.env.Window == nil {
 		return
 	}
-	conv, err := h.c.core.History().GetConversation(id)
-	if err != nil {
-		dialog.ShowError(err, h.c.env.Window)
-		return
+	// Before the first message there is no conversation to keep them
+	// in yet: the draft goes with that message (TurnOptions.Instructions).
+	conv := store.Conversation{Title: "the new conversation", Instructions: tr.draftInstructions}
+	if id != 0 {
+		var err error
+		if conv, err = h.c.core.History().GetConversation(id); err != nil {
+			dialog.ShowError(err, h.c.env.Window)
+			return
+		}
+		conv.Title = "“" + titleOf(conv.Title) + "”"
 	}
 	e := widget.NewMultiLineEntry()
 	e.Wrapping = fyne.TextWrapWord
@@ -183,10 +186,21 @@ func (h *convHeader) editInstructions() {
 	note := widget.NewLabel("Added to the assistant's instructions for every reply in this conversation only. Empty removes them.")
 	note.Wrapping = fyne.TextWrapWord
 	note.SizeName = theme.SizeNameCaptionText
-	d := dialog.NewCustomConfirm("Instructions for “"+titleOf(conv.Title)+"”", "Save", "Cancel",
+	d := dialog.NewCustomConfirm("Instructions for "+conv.Title, "Save", "Cancel",
 		container.NewBorder(nil, note, nil, nil, e), func(ok bool) {
-			if ok {
+			switch {
+			case !ok:
+			case id != 0:
 				h.saveInstructions(id, e.Text)
+			case tr.id == 0:
+				tr.draftInstructions = strings.TrimSpace(e.Text)
+				if h.c.cur == tr {
+					h.refresh()
+				}
+			default:
+				// The first message was sent while the editor was open: the
+				// conversation exists now, so they go to it.
+				h.saveInstructions(tr.id, e.Text)
 			}
 		}, h.c.env.Window)
 	d.Resize(instructionsSize)

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"github.com/wrasse-app/wrasse/ui/tip"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	pt "github.com/wrasse-app/wrasse/brain/provider/providertest"
+	"github.com/wrasse-app/wrasse/ui/tip"
 )
 
 // TestInstructionsFromHeader: the header's Instructions button edits the
@@ -17,24 +17,11 @@ import (
 // the chat and reach the system prompt of its next turn.
 func TestInstructionsFromHeader(t *testing.T) {
 	h := newHarness(t)
-	if !h.chat.header.instructions.Disabled() {
-		t.Error("a conversation not created yet offers instructions")
-	}
 	id := h.newConversation("hello")
 	if h.chat.header.instructions.Disabled() || h.chat.header.banner.Visible() {
 		t.Fatalf("after the first reply: button disabled %v, banner shown %v", h.chat.header.instructions.Disabled(), h.chat.header.banner.Visible())
 	}
-	test.Tap(h.chat.header.instructions)
-	var entry *widget.Entry
-	for _, o := range h.visible() {
-		if e, ok := o.(*widget.Entry); ok && e.MultiLine && strings.Contains(e.PlaceHolder, "this conversation") {
-			entry = e
-		}
-	}
-	if entry == nil {
-		t.Fatalf("no instructions editor; the window shows:\n%s", h.texts())
-	}
-	entry.SetText("Answer in French.\nBriefly.")
+	h.instructionsEditor().SetText("Answer in French.\nBriefly.")
 	test.Tap(h.button("Save"))
 	h.until("the banner", func() bool { return h.chat.header.banner.Visible() })
 	if !h.shows("Instructions: Answer in French. …") || h.chat.header.bannerText.Tip != "Answer in French.\nBriefly." {
@@ -64,6 +51,56 @@ func TestInstructionsFromHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the banner to go", func() bool { return !h.chat.header.banner.Visible() })
+}
+
+// instructionsEditor taps the header's Instructions button and returns
+// the editor it opened.
+func (h *harness) instructionsEditor() *widget.Entry {
+	h.t.Helper()
+	test.Tap(h.chat.header.instructions)
+	for _, o := range h.visible() {
+		if e, ok := o.(*widget.Entry); ok && e.MultiLine && strings.Contains(e.PlaceHolder, "this conversation") {
+			return e
+		}
+	}
+	h.t.Fatalf("no instructions editor; the window shows:\n%s", h.texts())
+	return nil
+}
+
+// TestInstructionsBeforeTheFirstMessage: a new conversation takes
+// instructions before anything is sent; they show at once, its first
+// request has them, and the conversation keeps them.
+func TestInstructionsBeforeTheFirstMessage(t *testing.T) {
+	h := newHarness(t)
+	if h.chat.header.instructions.Disabled() {
+		t.Fatal("a conversation not created yet offers no instructions")
+	}
+	h.instructionsEditor().SetText("Answer in Welsh.")
+	test.Tap(h.button("Save"))
+	if !h.chat.header.banner.Visible() || !h.shows("Instructions: Answer in Welsh.") {
+		t.Fatalf("no banner for the draft; the window shows:\n%s", h.texts())
+	}
+	// Another new conversation starts without them.
+	h.chat.NewConversation()
+	if h.chat.header.banner.Visible() {
+		t.Fatal("the draft followed to another new conversation")
+	}
+	h.instructionsEditor().SetText("Answer in Welsh.")
+	test.Tap(h.button("Save"))
+	h.model.Reply(pt.Text("Shwmae."))
+	h.send("hello")
+	h.idle()
+	reqs := h.model.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].System, "Answer in Welsh.") {
+		t.Fatalf("%d requests; the first request's system prompt lacks the draft", len(reqs))
+	}
+	id := h.chat.cur.id
+	if c, _ := h.core.History().GetConversation(id); id == 0 || c.Instructions != "Answer in Welsh." {
+		t.Errorf("conversation %v keeps %q", id, c.Instructions)
+	}
+	if !h.chat.header.banner.Visible() || h.chat.cur.draftInstructions != "" {
+		t.Errorf("after the first reply: banner %v, draft %q", h.chat.header.banner.Visible(), h.chat.cur.draftInstructions)
+	}
 }
 
 // TestHeaderShowsConversationUsage: the header says the conversation's

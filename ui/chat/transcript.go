@@ -228,6 +228,10 @@ type transcript struct {
 	// versions are the user messages with other versions, by seq, as
 	// last read (versions.go).
 	versions map[uint64]store.Version
+	// draftInstructions are the instructions set in the header before the
+	// first message; that turn gives them to the conversation it makes
+	// (TurnOptions.Instructions).
+	draftInstructions string
 }
 
 // recordStamp is what moves in a conversation's record when its events change.

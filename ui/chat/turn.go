@@ -117,10 +117,14 @@ func (c *Chat) startTurn(tr *transcript, text string, fn runFn) {
 	// any of its rows.
 	started := func(id store.ID) { c.env.Do(func() { c.bind(run, id) }) }
 	model := c.picker.pendingFor(tr) // a model picked before the first message
+	var instructions string
+	if tr.id == 0 {
+		instructions = tr.draftInstructions // set in the header before it
+	}
 	c.env.Go(func() {
 		// The message and its error stay on screen with Retry, so the
 		// conversation stays too, listed in the sidebar (KeepUnanswered).
-		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model, KeepUnanswered: true})
+		id, err := fn(ctx, assistant.TurnOptions{Approver: c.approvals, Sink: sink, Started: started, Model: model, Instructions: instructions, KeepUnanswered: true})
 		cancel()
 		c.env.Do(func() { c.turnEnded(run, id, err) })
 	})
@@ -133,6 +137,7 @@ func (c *Chat) bind(run *turnRun, id store.ID) {
 		return
 	}
 	tr.id = id
+	tr.draftInstructions = "" // the conversation holds them now
 	if c.turns[tr] != nil {
 		c.live[id] = tr
 	}
