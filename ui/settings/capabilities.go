@@ -29,7 +29,7 @@ type capsPage struct {
 
 	filter  *escEntry
 	count   *widget.Label
-	list    *widget.List
+	list    *escList
 	detail  *capDetail
 	banner  *diskBanner
 	result  *codeBlock
@@ -60,7 +60,7 @@ func newCapsPage(env *bridge.Env) *capsPage {
 	p.filter.SetPlaceHolder("Filter by name, description, kind, badge or state")
 	p.filter.OnChanged = func(string) { p.applyFilter() }
 	p.count = widget.NewLabel("")
-	p.list = widget.NewList(
+	p.list = newList(
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			r := newCapRow()

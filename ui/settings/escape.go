@@ -128,3 +128,41 @@ func (b *escButton) TypedKey(ev *fyne.KeyEvent) {
 		b.Button.TypedKey(ev)
 	}
 }
+
+// escList is a widget.List that lets Esc through to the window (a list
+// has the focus once Tab reached it or a row was clicked).
+type escList struct{ widget.List }
+
+var _ fyne.Focusable = (*escList)(nil)
+
+func newList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *escList {
+	l := &escList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+func (l *escList) TypedKey(ev *fyne.KeyEvent) {
+	if !forwardEscape(l, ev) {
+		l.List.TypedKey(ev)
+	}
+}
+
+// escSelectEntry is a widget.SelectEntry that lets Esc through to the
+// window.
+type escSelectEntry struct{ widget.SelectEntry }
+
+var _ fyne.Focusable = (*escSelectEntry)(nil)
+
+func newSelectEntry(options []string) *escSelectEntry {
+	e := &escSelectEntry{}
+	e.ExtendBaseWidget(e)
+	e.SetOptions(options)
+	return e
+}
+
+func (e *escSelectEntry) TypedKey(ev *fyne.KeyEvent) {
+	if !forwardEscape(e, ev) {
+		e.SelectEntry.TypedKey(ev)
+	}
+}

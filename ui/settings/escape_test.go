@@ -71,6 +71,27 @@ func TestEscapeLeavesSettingsWhateverHasTheFocus(t *testing.T) {
 			h.win.Canvas().Focus(h.s.mcp.addShow)
 			return h.s.mcp.addShow
 		}},
+		{"the capability list, reached with Tab", func(h *harness) fyne.Focusable {
+			h.s.Show(hint.PageCapabilities, "")
+			h.win.Canvas().Focus(h.s.caps.list)
+			return h.s.caps.list
+		}},
+		{"the folder list", func(h *harness) fyne.Focusable {
+			h.s.Show(hint.PageFolders, "")
+			h.win.Canvas().Focus(h.s.folders.list)
+			return h.s.folders.list
+		}},
+		{"the model's name", func(h *harness) fyne.Focusable {
+			h.s.Show(hint.PageModel, "")
+			h.win.Canvas().Focus(h.s.model.model)
+			return h.s.model.model
+		}},
+		{"a price on the usage page", func(h *harness) fyne.Focusable {
+			h.s.tabs.Select(h.s.tabs.Items[len(h.s.tabs.Items)-1])
+			e := h.s.usage.rows[0].input
+			h.win.Canvas().Focus(e)
+			return e
+		}},
 		{"the instructions editor", func(h *harness) fyne.Focusable {
 			h.s.Show(PageInstructions, "")
 			h.win.Canvas().Focus(h.s.instr.editor)

@@ -26,7 +26,7 @@ type foldersPage struct {
 
 	about   *widget.Label
 	common  *fyne.Container // a button per suggested folder
-	list    *widget.List
+	list    *escList
 	outcome *problemLine
 	obj     fyne.CanvasObject
 }
@@ -37,7 +37,7 @@ func newFoldersPage(env *bridge.Env) *foldersPage {
 	p.about.Wrapping = fyne.TextWrapWord
 	p.outcome = newProblemLine(env.Show)
 	p.common = container.NewHBox()
-	p.list = widget.NewList(
+	p.list = newList(
 		func() int { return len(p.folders) },
 		func() fyne.CanvasObject {
 			rm := newButtonWithIcon("Remove", theme.ContentRemoveIcon(), nil)

@@ -47,7 +47,7 @@ type mcpPage struct {
 	banner   *fyne.Container
 
 	names []string
-	list  *widget.List
+	list  *escList
 	// tested is each server's last Test in this window: "" when it
 	// connected, else the first line of why not. The core keeps no record
 	// of a Test, and a row saying "ok" under a failed Test was a lie.
@@ -107,7 +107,7 @@ func newMCPPage(env *bridge.Env, show func(hint.Page, string)) *mcpPage {
 	p.banner = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, p.headline),
 		p.depErr, container.NewHBox(p.turnOn, open), widget.NewSeparator())
 
-	p.list = widget.NewList(func() int { return len(p.names) },
+	p.list = newList(func() int { return len(p.names) },
 		func() fyne.CanvasObject {
 			return container.NewBorder(nil, nil, nil, widget.NewLabel("state"), widget.NewLabel("name"))
 		},

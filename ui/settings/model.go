@@ -41,7 +41,7 @@ type modelPage struct {
 
 	provider *escSelect
 	baseURL  *escEntry
-	model    *widget.SelectEntry
+	model    *escSelectEntry
 	key      *escEntry
 	window   *escEntry
 	thinking *escSelect
@@ -93,7 +93,7 @@ func newModelPage(env *bridge.Env) *modelPage {
 		p.forgetStaleList()
 		p.edited()
 	}
-	p.model = widget.NewSelectEntry(nil)
+	p.model = newSelectEntry(nil)
 	p.model.SetPlaceHolder("model name")
 	p.model.OnChanged = func(string) { p.modelChanged() }
 	p.key = newPasswordEntry()

@@ -19,7 +19,7 @@ type trashView struct {
 	env     *bridge.Env
 	restore func(name string)
 	items   []manage.Trashed
-	list    *widget.List
+	list    *escList
 	note    *widget.Label
 	obj     fyne.CanvasObject
 }
@@ -28,7 +28,7 @@ func newTrashView(env *bridge.Env, restore func(string)) *trashView {
 	t := &trashView{env: env, restore: restore}
 	t.note = widget.NewLabel("")
 	t.note.Wrapping = fyne.TextWrapWord
-	t.list = widget.NewList(
+	t.list = newList(
 		func() int { return len(t.items) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -40,7 +40,7 @@ type usagePage struct {
 
 // priceRow is one row of the price editor.
 type priceRow struct {
-	model, input, output, cacheRead, cacheWrite *widget.Entry
+	model, input, output, cacheRead, cacheWrite *escEntry
 }
 
 var usageHeadings = []string{"Day", "Model", "In", "Cache read", "Cache write", "Out", "Cost"}
@@ -65,13 +65,13 @@ func newUsagePage(env *bridge.Env) *usagePage {
 		"a model with no price shows ? instead of a cost.")
 	pricesAbout.Wrapping = fyne.TextWrapWord
 	p.prices = container.NewVBox()
-	add := widget.NewButtonWithIcon("Add a model", theme.ContentAddIcon(), func() {
+	add := newButtonWithIcon("Add a model", theme.ContentAddIcon(), func() {
 		p.addRow(assistant.Price{})
 		p.page.Relayout()
 	})
-	save := widget.NewButtonWithIcon("Save prices", theme.DocumentSaveIcon(), p.save)
+	save := newButtonWithIcon("Save prices", theme.DocumentSaveIcon(), p.save)
 	save.Importance = widget.HighImportance
-	reset := widget.NewButtonWithIcon("Back to the defaults", theme.HistoryIcon(), p.reset)
+	reset := newButtonWithIcon("Back to the defaults", theme.HistoryIcon(), p.reset)
 	p.outcome = widget.NewLabel("")
 	p.outcome.Wrapping = fyne.TextWrapWord
 	p.outcome.Hide()
@@ -176,16 +176,16 @@ func bold(s string) *widget.Label {
 
 // addRow adds a row to the editor.
 func (p *usagePage) addRow(pr assistant.Price) {
-	num := func(v float64) *widget.Entry {
-		e := widget.NewEntry()
+	num := func(v float64) *escEntry {
+		e := newEntry()
 		e.SetText(strconv.FormatFloat(v, 'f', -1, 64))
 		return e
 	}
-	r := &priceRow{model: widget.NewEntry(), input: num(pr.Input), output: num(pr.Output), cacheRead: num(pr.CacheRead), cacheWrite: num(pr.CacheWrite)}
+	r := &priceRow{model: newEntry(), input: num(pr.Input), output: num(pr.Output), cacheRead: num(pr.CacheRead), cacheWrite: num(pr.CacheWrite)}
 	r.model.SetText(pr.Model)
 	r.model.SetPlaceHolder("model name")
 	var line *fyne.Container
-	remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
+	remove := newButtonWithIcon("Remove", theme.DeleteIcon(), func() {
 		for i, x := range p.rows {
 			if x == r {
 				p.rows = append(p.rows[:i], p.rows[i+1:]...)
@@ -210,7 +210,7 @@ func (p *usagePage) priceTable() ([]assistant.Price, error) {
 			continue // an empty row added and left
 		}
 		for _, f := range []struct {
-			e    *widget.Entry
+			e    *escEntry
 			v    *float64
 			what string
 		}{{r.input, &pr.Input, "input"}, {r.output, &pr.Output, "output"}, {r.cacheRead, &pr.CacheRead, "cache read"}, {r.cacheWrite, &pr.CacheWrite, "cache write"}} {
@@ -230,7 +230,7 @@ func (p *usagePage) priceTable() ([]assistant.Price, error) {
 }
 
 func allZero(r *priceRow) bool {
-	for _, e := range []*widget.Entry{r.input, r.output, r.cacheRead, r.cacheWrite} {
+	for _, e := range []*escEntry{r.input, r.output, r.cacheRead, r.cacheWrite} {
 		if v, err := strconv.ParseFloat(strings.TrimSpace(e.Text), 64); err != nil || v != 0 {
 			return false
 		}
