@@ -15,6 +15,7 @@ import (
 	"github.com/wrasse-app/wrasse/brain/tasks"
 	"github.com/wrasse-app/wrasse/brain/tasks/taskstest"
 	"github.com/wrasse-app/wrasse/ui/bridge"
+	"github.com/wrasse-app/wrasse/ui/taskform"
 )
 
 // tasksHarness is the Tasks page on a real core whose scheduled tasks'
@@ -69,7 +70,11 @@ func (h *tasksHarness) add(spec assistant.TaskSpec) tasks.Task {
 func (h *tasksHarness) entry(ph string) *widget.Entry {
 	h.t.Helper()
 	for _, o := range h.onScreen() {
-		if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == ph {
+		e, ok := o.(*widget.Entry)
+		if f, field := o.(*taskform.Entry); field {
+			e, ok = &f.Entry, true
+		}
+		if ok && e.PlaceHolder == ph {
 			return e
 		}
 	}

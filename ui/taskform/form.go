@@ -27,27 +27,59 @@ const (
 type Form struct {
 	core *assistant.App
 
-	Name      *widget.Entry
-	Prompt    *widget.Entry
-	Schedule  *widget.Entry
+	Name      *Entry
+	Prompt    *Entry
+	Schedule  *Entry
 	Next      *widget.Label
-	Model     *widget.Entry
-	Caps      *widget.Entry
+	Model     *Entry
+	Caps      *Entry
 	Approvals *widget.RadioGroup
 	Enabled   *widget.Check
 	// Problem shows why the last save was refused.
 	Problem *widget.Label
 
 	object fyne.CanvasObject
+	// OnEscape is called when Esc is typed in a field (Show closes the
+	// dialog, as Cancel does).
+	OnEscape func()
+}
+
+// Entry is a form field that gives Esc to the form (Form.OnEscape): a
+// focused entry takes every key, so the window never sees it.
+type Entry struct {
+	widget.Entry
+	form *Form
+}
+
+var _ fyne.Focusable = (*Entry)(nil)
+
+func (f *Form) newEntry(multiLine bool) *Entry {
+	e := &Entry{form: f}
+	e.MultiLine = multiLine
+	e.Wrapping = fyne.TextWrapOff
+	if multiLine {
+		e.Wrapping = fyne.TextWrapWord
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey hands Esc to the form and every other key to the entry.
+func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.form.OnEscape != nil {
+		e.form.OnEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
 }
 
 // New builds a form showing spec.
 func New(core *assistant.App, spec assistant.TaskSpec) *Form {
 	f := &Form{core: core}
-	f.Name = widget.NewEntry()
+	f.Name = f.newEntry(false)
 	f.Name.SetPlaceHolder("Morning summary")
 	f.Name.SetText(spec.Name)
-	f.Prompt = widget.NewMultiLineEntry()
+	f.Prompt = f.newEntry(true)
 	f.Prompt.Wrapping = fyne.TextWrapWord
 	f.Prompt.SetMinRowsVisible(4)
 	f.Prompt.SetPlaceHolder("What to do each time, complete on its own: each run starts a new conversation.")
@@ -55,14 +87,14 @@ func New(core *assistant.App, spec assistant.TaskSpec) *Form {
 	f.Next = widget.NewLabel("")
 	f.Next.Wrapping = fyne.TextWrapWord
 	f.Next.SizeName = theme.SizeNameCaptionText
-	f.Schedule = widget.NewEntry()
+	f.Schedule = f.newEntry(false)
 	f.Schedule.SetPlaceHolder("every weekday at 08:00")
 	f.Schedule.OnChanged = func(string) { f.showNext() }
 	f.Schedule.SetText(spec.Schedule)
-	f.Model = widget.NewEntry()
+	f.Model = f.newEntry(false)
 	f.Model.SetPlaceHolder("the current model")
 	f.Model.SetText(spec.Model)
-	f.Caps = widget.NewEntry()
+	f.Caps = f.newEntry(false)
 	f.Caps.SetPlaceHolder("every enabled capability")
 	f.Caps.SetText(strings.Join(spec.Capabilities, ", "))
 	f.Approvals = widget.NewRadioGroup([]string{WaitChoice, DenyChoice}, nil)
@@ -185,6 +217,9 @@ func Show(env *bridge.Env, title, confirm string, spec assistant.TaskSpec, save 
 	body.SetMinSize(fyne.NewSize(560, 440))
 	d = dialog.NewCustomWithoutButtons(title, body, env.Window)
 	d.SetButtons([]fyne.CanvasObject{cancel, saveBtn})
+	f.OnEscape = d.Hide
 	d.Show()
+	// The first field has the keyboard, so typing (and Esc) works at once.
+	env.Window.Canvas().Focus(f.Name)
 	return f
 }
