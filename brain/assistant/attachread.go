@@ -113,6 +113,21 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s is a symbolic link to %s; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
 	}
+	// A link on a folder on the way is the same plant one level up
+	// (ln -s ~/.purple chat-logs, then chat-logs/accounts.xml attached):
+	// where it leads into a hidden folder of the home folder, where
+	// programs keep their settings and secrets, or into the system's own
+	// state, the file is attached by its real path or not at all.
+	if real != abs && a.throughPlantedLink(abs, real) {
+		if pathWithin(real, a.ws.Root) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
+				attach.ErrUnreadable, name)
+		}
+		if hiddenPlace(real, a.homes()) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden or system folder where programs keep settings and secrets; attach that file itself if you mean to send it",
+				attach.ErrUnreadable, name, real)
+		}
+	}
 	// A hard link is another name for the same file, with no link to
 	// resolve: one to a key under a harmless name is refused the same way.
 	// Outside the granted folders a file with other names is refused
@@ -129,6 +144,51 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 		}
 	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// throughPlantedLink reports whether abs reaches real through a link that
+// is not the home folder's own: /home → /var/home, or the link
+// Options.Home names, was made by whoever set the machine up, not by a
+// program of the person's.
+func (a *App) throughPlantedLink(abs, real string) bool {
+	home := a.home()
+	if !filepath.IsAbs(home) || !pathWithin(abs, home) {
+		return true
+	}
+	resolved, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(filepath.Clean(home), abs)
+	return err != nil || filepath.Join(resolved, rel) != real
+}
+
+// systemPlaces hold the system's own state and secrets (a process's
+// environment and memory map, devices, sockets, password hashes, host
+// keys): no folder link a program planted may lead a file there.
+func systemPlaces() []string { return []string{"/proc", "/sys", "/dev", "/run", "/var/run", "/etc"} }
+
+// hiddenPlace reports whether real lies in the system's own places or in
+// a hidden folder (a name starting with a dot) of one of homes: where
+// programs keep their settings, tokens and passwords, under names no list
+// knows in full.
+func hiddenPlace(real string, homes []string) bool {
+	if slices.ContainsFunc(systemPlaces(), func(p string) bool { return pathWithin(real, p) }) {
+		return true
+	}
+	for _, h := range homes {
+		if !pathWithin(real, h) {
+			continue
+		}
+		rel, err := filepath.Rel(h, real)
+		if err != nil {
+			return true
+		}
+		if slices.ContainsFunc(strings.Split(rel, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") && c != "." }) {
+			return true
+		}
+	}
+	return false
 }
 
 // isOwnData reports whether fi is one of the workspace's protected files
