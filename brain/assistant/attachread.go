@@ -128,22 +128,36 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 				attach.ErrUnreadable, name, real)
 		}
 	}
-	// A hard link is another name for the same file, with no link to
-	// resolve: one to a key under a harmless name is refused the same way.
-	// Outside the granted folders a file with other names is refused
-	// whatever they are: the credential folders are too deep to search at
-	// each attach, and such a file is rare where people keep documents.
-	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
-		if cred := a.sameAsCredential(fi); cred != "" {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
-				attach.ErrUnreadable, name, cred)
-		}
-		if !slices.ContainsFunc(a.Folders(), func(dir string) bool { return pathWithin(real, dir) }) && !a.isOwnData(fi) {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s has %d names (hard links), and where the others lie cannot be told; attach a copy of it, or grant its folder",
-				attach.ErrUnreadable, name, linkCount(fi))
+	// Checked here for an early word, and again on what is opened
+	// (openAttached): the file at the path may be swapped between.
+	if fi, err := os.Stat(real); err == nil {
+		if err := a.otherNames(fi, real, name); err != nil {
+			return store.AttachedFile{}, err
 		}
 	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// otherNames refuses fi, the file at real, when it has other names that
+// may be a secret's. A hard link is another name for the same file, with
+// no link to resolve: one to a key under a harmless name is refused the
+// same way as a symbolic link. Outside the granted folders a file with
+// other names is refused whatever they are: the credential folders are
+// too deep to search at each attach, and such a file is rare where people
+// keep documents.
+func (a *App) otherNames(fi fs.FileInfo, real, name string) error {
+	if !fi.Mode().IsRegular() || linkCount(fi) <= 1 {
+		return nil
+	}
+	if cred := a.sameAsCredential(fi); cred != "" {
+		return fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
+			attach.ErrUnreadable, name, cred)
+	}
+	if !slices.ContainsFunc(a.Folders(), func(dir string) bool { return pathWithin(real, dir) }) && !a.isOwnData(fi) {
+		return fmt.Errorf("%w: %s has %d names (hard links), and where the others lie cannot be told; attach a copy of it, or grant its folder",
+			attach.ErrUnreadable, name, linkCount(fi))
+	}
+	return nil
 }
 
 // throughPlantedLink reports whether abs reaches real through a link that
@@ -400,7 +414,8 @@ func (s *attachSeen) take(path string) (store.AttachedFile, bool) {
 // was swapped for a link (it resolves the folder once more), so what was
 // opened is compared with what a walk from the top of the file system,
 // refusing every link, finds at the real path: the very file attached,
-// or nothing.
+// or nothing. A file being attached (af not yet identified) must have no
+// other name that may be a key's, as opened.
 func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error) {
 	name := filepath.Base(path)
 	dir, leaf := filepath.Dir(af.Real), filepath.Base(af.Real)
@@ -419,18 +434,26 @@ func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error)
 		f.Close()
 		return nil, attachOpenError(name, err)
 	}
-	if af.Ino != 0 {
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		err = attachOpenError(name, err)
+	case af.Ino != 0:
 		// The very file attached: not one put in its place since, a hard
 		// link to a key included (no symbolic link is involved then), nor
 		// a new file given the inode number it freed.
-		st, err := f.Stat()
-		if err == nil && !sameIdentity(withIdentity(af, st), af) {
-			err = errReplaced
+		if !sameIdentity(withIdentity(af, st), af) {
+			err = attachOpenError(name, errReplaced)
 		}
-		if err != nil {
-			f.Close()
-			return nil, attachOpenError(name, err)
-		}
+	default:
+		// Being attached (the chip, the send): what was opened, not what
+		// attachedFile found at the path a moment before, is what must
+		// have no other name that is a key's.
+		err = a.otherNames(st, af.Real, name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return f, nil
 }
