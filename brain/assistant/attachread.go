@@ -96,6 +96,13 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	if err != nil {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
 	}
+	// A process's state, the kernel's and the devices are no files: what
+	// they hold changes while their identity stays, and /proc holds the
+	// core's own environment and memory map.
+	if slices.ContainsFunc(liveViews(), func(p string) bool { return pathWithin(real, p) }) {
+		return store.AttachedFile{}, fmt.Errorf("%w: %s is not a file but a live view of a running process, the kernel or a device (%s); save what you need from it in a file and attach that",
+			attach.ErrUnreadable, name, real)
+	}
 	if real != abs && a.holdsCredentials(real) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s leads through a symbolic link to %s, which holds keys or passwords; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
@@ -176,6 +183,10 @@ func (a *App) throughPlantedLink(abs, real string) bool {
 	rel, err := filepath.Rel(filepath.Clean(home), abs)
 	return err != nil || filepath.Join(resolved, rel) != real
 }
+
+// liveViews are the file systems that show processes, the kernel and
+// devices as files (on Linux; the names mean nothing elsewhere).
+func liveViews() []string { return []string{"/proc", "/sys", "/dev"} }
 
 // systemPlaces hold the system's own state and secrets (a process's
 // environment and memory map, devices, sockets, password hashes, host
