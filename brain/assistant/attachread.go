@@ -122,15 +122,15 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	}
 	// A link on a folder on the way is the same plant one level up
 	// (ln -s ~/.purple chat-logs, then chat-logs/accounts.xml attached):
-	// where it leads into a hidden folder of the home folder, where
-	// programs keep their settings and secrets, or into the system's own
-	// state, the file is attached by its real path or not at all.
+	// where it leads into a hidden folder, where programs keep their
+	// settings and secrets, or into the system's own state, the file is
+	// attached by its real path or not at all.
 	if real != abs && a.throughPlantedLink(abs, real) {
 		if pathWithin(real, a.ws.Root) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
 				attach.ErrUnreadable, name)
 		}
-		if hiddenPlace(real, a.homes()) {
+		if hiddenPlace(real) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden or system folder where programs keep settings and secrets; attach that file itself if you mean to send it",
 				attach.ErrUnreadable, name, real)
 		}
@@ -193,27 +193,17 @@ func liveViews() []string { return []string{"/proc", "/sys", "/dev"} }
 // keys): no folder link a program planted may lead a file there.
 func systemPlaces() []string { return []string{"/proc", "/sys", "/dev", "/run", "/var/run", "/etc"} }
 
-// hiddenPlace reports whether real lies in the system's own places or in
-// a hidden folder (a name starting with a dot) of one of homes: where
-// programs keep their settings, tokens and passwords, under names no list
+// hiddenPlace reports whether real lies in the system's own places, or
+// is or lies in a hidden file or folder (a name starting with a dot),
+// wherever it is: where programs keep their settings, tokens and
+// passwords (~/.purple, another user's ~/.config), under names no list
 // knows in full.
-func hiddenPlace(real string, homes []string) bool {
+func hiddenPlace(real string) bool {
 	if slices.ContainsFunc(systemPlaces(), func(p string) bool { return pathWithin(real, p) }) {
 		return true
 	}
-	for _, h := range homes {
-		if !pathWithin(real, h) {
-			continue
-		}
-		rel, err := filepath.Rel(h, real)
-		if err != nil {
-			return true
-		}
-		if slices.ContainsFunc(strings.Split(rel, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") && c != "." }) {
-			return true
-		}
-	}
-	return false
+	rest := strings.TrimPrefix(real, filepath.VolumeName(real))
+	return slices.ContainsFunc(strings.Split(rest, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") })
 }
 
 // isOwnData reports whether fi is one of the workspace's protected files

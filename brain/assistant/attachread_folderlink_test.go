@@ -92,3 +92,22 @@ func TestAttachThroughTheHomeFolderLink(t *testing.T) {
 		}
 	}
 }
+
+// When the core runs as root (a container), another user's home is no
+// home it knows: a folder link to /home/bob/.purple is refused as leading
+// into a hidden folder all the same, and so is a hidden file reached
+// through a folder link (docs -> ~, then docs/.bash_history).
+func TestAttachThroughAFolderLinkIntoAnotherHome(t *testing.T) {
+	a, _, home := attackHome(t)
+	bob := filepath.Join(t.TempDir(), "bob")
+	for _, tt := range []struct{ target, file string }{
+		{filepath.Join(bob, ".purple"), "accounts.xml"},
+		{home, ".bash_history"},
+	} {
+		write(t, filepath.Join(tt.target, tt.file), "mysql -pTOPSECRET\n")
+		link := mkLink(t, tt.target, filepath.Join(home, "projects", "r-"+filepath.Base(tt.target)+tt.file, "docs"))
+		if f, err := a.ReadAttachment(filepath.Join(link, tt.file)); err == nil {
+			t.Errorf("ReadAttachment(%s), through a folder link to %s, read %q", filepath.Join(link, tt.file), tt.target, f.Text)
+		}
+	}
+}
