@@ -111,3 +111,24 @@ func TestAttachThroughAFolderLinkIntoAnotherHome(t *testing.T) {
 		}
 	}
 }
+
+// On macOS and Windows programs keep their settings and secrets in no
+// hidden folder but in ~/Library and ~/AppData (Signal's database key in
+// ~/Library/Application Support/Signal/config.json, a chat client's
+// tokens in ~/AppData/Roaming): a folder link planted into either leads a
+// file there as surely as one into ~/.purple. (Shown with the same layout
+// on this system.)
+func TestAttachThroughAFolderLinkIntoAppData(t *testing.T) {
+	a, _, home := attackHome(t)
+	for _, rel := range []string{
+		filepath.Join("Library", "Application Support", "Signal"),
+		filepath.Join("AppData", "Roaming", "discord"),
+	} {
+		target := filepath.Join(home, rel)
+		write(t, filepath.Join(target, "config.json"), `{"key":"TOPSECRET"}`)
+		link := mkLink(t, target, filepath.Join(home, "projects", "r-"+filepath.Base(target), "docs"))
+		if f, err := a.ReadAttachment(filepath.Join(link, "config.json")); err == nil {
+			t.Errorf("ReadAttachment(%s), through a folder link to ~/%s, read %q", filepath.Join(link, "config.json"), rel, f.Text)
+		}
+	}
+}
