@@ -122,16 +122,17 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	}
 	// A link on a folder on the way is the same plant one level up
 	// (ln -s ~/.purple chat-logs, then chat-logs/accounts.xml attached):
-	// where it leads into a hidden folder, where programs keep their
-	// settings and secrets, or into the system's own state, the file is
-	// attached by its real path or not at all.
+	// where it leads into a hidden folder or ~/Library or ~/AppData,
+	// where programs keep their settings and secrets, or into the
+	// system's own state, the file is attached by its real path or not at
+	// all.
 	if real != abs && a.throughPlantedLink(abs, real) {
 		if pathWithin(real, a.ws.Root) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
 				attach.ErrUnreadable, name)
 		}
-		if hiddenPlace(real) {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden or system folder where programs keep settings and secrets; attach that file itself if you mean to send it",
+		if hiddenPlace(real) || a.appDataPlace(real) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden, system or program folder where settings and secrets are kept; attach that file itself if you mean to send it",
 				attach.ErrUnreadable, name, real)
 		}
 	}
@@ -204,6 +205,23 @@ func hiddenPlace(real string) bool {
 	}
 	rest := strings.TrimPrefix(real, filepath.VolumeName(real))
 	return slices.ContainsFunc(strings.Split(rest, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") })
+}
+
+// appData are the folders of the home folder where macOS and Windows
+// programs keep their settings, tokens and passwords, hidden by no dot.
+func appData() []string { return []string{"Library", "AppData"} }
+
+// appDataPlace reports whether real lies in one of appData under the home
+// folder (as given, or with its links resolved).
+func (a *App) appDataPlace(real string) bool {
+	for _, h := range a.homes() {
+		for _, d := range appData() {
+			if pathWithin(real, filepath.Join(h, d)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isOwnData reports whether fi is one of the workspace's protected files
