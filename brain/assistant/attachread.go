@@ -597,7 +597,19 @@ func (r attachRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 			r.a.log.Warn("reading the files attached to a conversation", "conversation", id.String(), "error", err)
 		}
 		if i := slices.IndexFunc(files, func(f store.AttachedFile) bool { return f.Path == want || f.Real == want }); i >= 0 {
-			return r.a.readAttached(files[i], in.Path, args), nil
+			af := files[i]
+			res := r.a.readAttached(af, in.Path, args)
+			if !res.IsError || !r.a.inGrantedFolder(af) {
+				return res, nil
+			}
+			// Refused as attached (edited since, say) but lying in a
+			// granted folder: the plugin reads it as any file there,
+			// under its own rules; if it refuses too, the attachment's
+			// reason stands.
+			if pres, err := r.Runtime.Call(ctx, tool, args); err == nil && !pres.IsError {
+				return pres, nil
+			}
+			return res, nil
 		}
 	}
 	res, err := r.Runtime.Call(ctx, tool, args)
@@ -606,6 +618,16 @@ func (r attachRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 			"Ask the person to attach it to this one, or to grant its folder in Settings → Folders.)"
 	}
 	return res, err
+}
+
+// inGrantedFolder reports whether af, by the path attached and by its
+// real path, lies in a folder granted to the tools.
+func (a *App) inGrantedFolder(af store.AttachedFile) bool {
+	folders := a.Folders()
+	in := func(p string) bool {
+		return slices.ContainsFunc(folders, func(dir string) bool { return pathWithin(p, dir) })
+	}
+	return in(af.Path) && in(af.Real)
 }
 
 // conversationOf is the conversation a tool call runs in, from its
