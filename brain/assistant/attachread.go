@@ -42,13 +42,21 @@ import (
 //     link the person attached keeps leading to what it led to then), and
 //     never Wrasse's own data (wrasse.db, config.json, logs, the control
 //     socket), also under another name;
+//   - a read the attachment refuses (the file edited since) of a file in
+//     a granted folder goes to the plugin, as it would unattached;
 //   - nothing else widens: not the file's folder, not another
 //     conversation (whose fs_read of the path is refused by the plugin as
 //     outside the folders, with a note saying why), not writes, not the
-//     other file tools; the plugin's sandbox is as it was.
+//     other file tools; the plugin's sandbox is as it was. (The history
+//     tools still show another conversation's messages and results, the
+//     attached text in them included.)
 //
 // Attaching Wrasse's own data is refused when it is attached
-// (ReadAttachment) and again when the message is sent (TurnOptions.Files).
+// (ReadAttachment) and again when the message is sent (TurnOptions.Files),
+// and so is what a program could plant for the person to attach: a
+// symbolic link, a folder link leading into a hidden, system or program
+// folder, a hard link to a key (checked on the file opened), and the live
+// views under /proc, /sys and /dev.
 
 // attachReadTool is the one tool answered for attached files.
 const attachReadTool = "fs_read"
