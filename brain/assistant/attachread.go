@@ -139,7 +139,7 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
 				attach.ErrUnreadable, name)
 		}
-		if hiddenPlace(real) || a.appDataPlace(real) {
+		if hiddenPlace(real, a.homes()) || a.appDataPlace(real) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden, system or program folder where settings and secrets are kept; attach that file itself if you mean to send it",
 				attach.ErrUnreadable, name, real)
 		}
@@ -206,12 +206,19 @@ func systemPlaces() []string { return []string{"/proc", "/sys", "/dev", "/run", 
 // is or lies in a hidden file or folder (a name starting with a dot),
 // wherever it is: where programs keep their settings, tokens and
 // passwords (~/.purple, another user's ~/.config), under names no list
-// knows in full.
-func hiddenPlace(real string) bool {
+// knows in full. Within one of homes only the names below it count (a
+// home folder in /home/.users is no hidden place).
+func hiddenPlace(real string, homes []string) bool {
 	if slices.ContainsFunc(systemPlaces(), func(p string) bool { return pathWithin(real, p) }) {
 		return true
 	}
 	rest := strings.TrimPrefix(real, filepath.VolumeName(real))
+	for _, h := range homes {
+		if len(real) > len(h) && strings.EqualFold(real[:len(h)], h) && real[len(h)] == filepath.Separator {
+			rest = real[len(h):]
+			break
+		}
+	}
 	return slices.ContainsFunc(strings.Split(rest, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") })
 }
 

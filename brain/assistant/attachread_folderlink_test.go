@@ -132,3 +132,18 @@ func TestAttachThroughAFolderLinkIntoAppData(t *testing.T) {
 		}
 	}
 }
+
+// A home folder that itself lies in a dot-named folder (/home/.users/
+// alice) is no hidden place: a folder link within it to an ordinary
+// folder attaches.
+func TestAttachThroughAFolderLinkInAHomeUnderADotFolder(t *testing.T) {
+	a, _, _ := attackHome(t)
+	home := filepath.Join(t.TempDir(), ".users", "alice")
+	a.opts.Home = home
+	t.Setenv("HOME", home)
+	doc := write(t, filepath.Join(home, "Sync", "Documents", "plan.txt"), "the plan")
+	link := mkLink(t, filepath.Dir(doc), filepath.Join(home, "Documents"))
+	if f, err := a.ReadAttachment(filepath.Join(link, "plan.txt")); err != nil || f.Text != "the plan" {
+		t.Errorf("a file in ~/Documents, a link to ~/Sync/Documents, with the home folder in /home/.users: %q, %v; want it attached", f.Text, err)
+	}
+}
