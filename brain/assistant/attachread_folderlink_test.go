@@ -147,3 +147,19 @@ func TestAttachThroughAFolderLinkInAHomeUnderADotFolder(t *testing.T) {
 		t.Errorf("a file in ~/Documents, a link to ~/Sync/Documents, with the home folder in /home/.users: %q, %v; want it attached", f.Text, err)
 	}
 }
+
+// A folder link into Wrasse's workspace is refused saying it is Wrasse's
+// own data, for its settings and for what the tools may read there alike.
+func TestAttachThroughAFolderLinkIntoTheWorkspace(t *testing.T) {
+	a, _, home := attackHome(t)
+	write(t, filepath.Join(a.ws.Root, "config.json"), `{"model":"m"}`)
+	link := mkLink(t, a.ws.Root, filepath.Join(home, "projects", "ws", "docs"))
+	for _, rel := range []string{"config.json", filepath.Join("brain", "identity.md")} {
+		if _, err := os.Stat(filepath.Join(a.ws.Root, rel)); err != nil {
+			continue
+		}
+		if f, err := a.ReadAttachment(filepath.Join(link, rel)); err == nil || !strings.Contains(err.Error(), "Wrasse's own data") {
+			t.Errorf("ReadAttachment(%s), through a folder link to the workspace: %.60q, %v; want it refused as Wrasse's own data", filepath.Join(link, rel), f.Text, err)
+		}
+	}
+}
