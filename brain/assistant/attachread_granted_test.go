@@ -48,8 +48,8 @@ func TestAttachedFileInAGrantedFolderStaysReadableAfterAnEdit(t *testing.T) {
 
 // The fallback to the plugin widens nothing: an attached file in a granted
 // folder swapped for a link to a key, to a store no list names, or to
-// Wrasse's database is refused by the attachment and then by the plugin's
-// own rules. (A hard link to the key is read by the plugin, attached or
+// Wrasse's database, or for a hard link to its settings, is refused by
+// the attachment and then by the plugin's own rules. (A hard link to the key is read by the plugin, attached or
 // not: TestGrantedFolderHardLinkToKeyReadByThePlugin.)
 func TestAttachedFileInAGrantedFolderSwappedForSecrets(t *testing.T) {
 	a, m, home := attackHome(t)
@@ -61,6 +61,16 @@ func TestAttachedFileInAGrantedFolderSwappedForSecrets(t *testing.T) {
 		{"a link to the key", func(t *testing.T, doc string) { relink(t, sshKey(home), doc) }},
 		{"a link to pidgin's accounts", func(t *testing.T, doc string) { relink(t, purple, doc) }},
 		{"a link to the database", func(t *testing.T, doc string) { relink(t, filepath.Join(a.ws.Root, "wrasse.db"), doc) }},
+		{"a hard link to the settings", func(t *testing.T, doc string) {
+			cfg := filepath.Join(a.ws.Root, "config.json")
+			if _, err := os.Stat(cfg); err != nil {
+				write(t, cfg, `{"model":"TOPSECRET-settings"}`)
+			}
+			if err := os.Remove(doc); err != nil {
+				t.Fatal(err)
+			}
+			mkHardLink(t, cfg, doc)
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := write(t, filepath.Join(home, "projects", "p-"+strings.ReplaceAll(tt.name, " ", "-")+".txt"), "the plan")
@@ -70,7 +80,7 @@ func TestAttachedFileInAGrantedFolderSwappedForSecrets(t *testing.T) {
 			}
 			tt.swap(t, doc)
 			_, res = callTurn(t, a, m, conv, nil, "fs_read", map[string]any{"path": doc})
-			if !res.IsError || strings.Contains(res.Text, "PRIVATE KEY") || strings.Contains(res.Text, "TOPSECRET") || strings.Contains(res.Text, "bolt") {
+			if !res.IsError || strings.Contains(res.Text, "PRIVATE KEY") || strings.Contains(res.Text, "TOPSECRET") || strings.Contains(res.Text, "bolt") || strings.Contains(res.Text, `"model"`) {
 				t.Errorf("fs_read of the attached file swapped for %s: %q (error %v); want a refusal", tt.name, res.Text, res.IsError)
 			}
 		})
