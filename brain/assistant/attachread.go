@@ -42,13 +42,21 @@ import (
 //     link the person attached keeps leading to what it led to then), and
 //     never Wrasse's own data (wrasse.db, config.json, logs, the control
 //     socket), also under another name;
+//   - a read the attachment refuses (the file edited since) of a file in
+//     a granted folder goes to the plugin, as it would unattached;
 //   - nothing else widens: not the file's folder, not another
 //     conversation (whose fs_read of the path is refused by the plugin as
 //     outside the folders, with a note saying why), not writes, not the
-//     other file tools; the plugin's sandbox is as it was.
+//     other file tools; the plugin's sandbox is as it was. (The history
+//     tools still show another conversation's messages and results, the
+//     attached text in them included.)
 //
 // Attaching Wrasse's own data is refused when it is attached
-// (ReadAttachment) and again when the message is sent (TurnOptions.Files).
+// (ReadAttachment) and again when the message is sent (TurnOptions.Files),
+// and so is what a program could plant for the person to attach: a
+// symbolic link, a folder link leading into a hidden, system or program
+// folder, a hard link to a key (checked on the file opened), and the live
+// views under /proc, /sys and /dev.
 
 // attachReadTool is the one tool answered for attached files.
 const attachReadTool = "fs_read"
@@ -96,6 +104,13 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	if err != nil {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s: %w", attach.ErrUnreadable, name, err)
 	}
+	// A process's state, the kernel's and the devices are no files: what
+	// they hold changes while their identity stays, and /proc holds the
+	// core's own environment and memory map.
+	if slices.ContainsFunc(liveViews(), func(p string) bool { return pathWithin(real, p) }) {
+		return store.AttachedFile{}, fmt.Errorf("%w: %s is not a file but a live view of a running process, the kernel or a device (%s); save what you need from it in a file and attach that",
+			attach.ErrUnreadable, name, real)
+	}
 	if real != abs && a.holdsCredentials(real) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s leads through a symbolic link to %s, which holds keys or passwords; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
@@ -113,22 +128,115 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 		return store.AttachedFile{}, fmt.Errorf("%w: %s is a symbolic link to %s; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
 	}
-	// A hard link is another name for the same file, with no link to
-	// resolve: one to a key under a harmless name is refused the same way.
-	// Outside the granted folders a file with other names is refused
-	// whatever they are: the credential folders are too deep to search at
-	// each attach, and such a file is rare where people keep documents.
-	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
-		if cred := a.sameAsCredential(fi); cred != "" {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
-				attach.ErrUnreadable, name, cred)
+	// A link on a folder on the way is the same plant one level up
+	// (ln -s ~/.purple chat-logs, then chat-logs/accounts.xml attached):
+	// where it leads into a hidden folder or ~/Library or ~/AppData,
+	// where programs keep their settings and secrets, or into the
+	// system's own state, the file is attached by its real path or not at
+	// all.
+	if real != abs && a.throughPlantedLink(abs, real) {
+		if pathWithin(real, a.ws.Root) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
+				attach.ErrUnreadable, name)
 		}
-		if !slices.ContainsFunc(a.Folders(), func(dir string) bool { return pathWithin(real, dir) }) && !a.isOwnData(fi) {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s has %d names (hard links), and where the others lie cannot be told; attach a copy of it, or grant its folder",
-				attach.ErrUnreadable, name, linkCount(fi))
+		if hiddenPlace(real, a.homes()) || a.appDataPlace(real) {
+			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden, system or program folder where settings and secrets are kept; attach that file itself if you mean to send it",
+				attach.ErrUnreadable, name, real)
+		}
+	}
+	// Checked here for an early word, and again on what is opened
+	// (openAttached): the file at the path may be swapped between.
+	if fi, err := os.Stat(real); err == nil {
+		if err := a.otherNames(fi, real, name); err != nil {
+			return store.AttachedFile{}, err
 		}
 	}
 	return store.AttachedFile{Path: abs, Real: real}, nil
+}
+
+// otherNames refuses fi, the file at real, when it has other names that
+// may be a secret's. A hard link is another name for the same file, with
+// no link to resolve: one to a key under a harmless name is refused the
+// same way as a symbolic link. Outside the granted folders a file with
+// other names is refused whatever they are: the credential folders are
+// too deep to search at each attach, and such a file is rare where people
+// keep documents.
+func (a *App) otherNames(fi fs.FileInfo, real, name string) error {
+	if !fi.Mode().IsRegular() || linkCount(fi) <= 1 {
+		return nil
+	}
+	if cred := a.sameAsCredential(fi); cred != "" {
+		return fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
+			attach.ErrUnreadable, name, cred)
+	}
+	if !slices.ContainsFunc(a.Folders(), func(dir string) bool { return pathWithin(real, dir) }) && !a.isOwnData(fi) {
+		return fmt.Errorf("%w: %s has %d names (hard links), and where the others lie cannot be told; attach a copy of it, or grant its folder",
+			attach.ErrUnreadable, name, linkCount(fi))
+	}
+	return nil
+}
+
+// throughPlantedLink reports whether abs reaches real through a link that
+// is not the home folder's own: /home → /var/home, or the link
+// Options.Home names, was made by whoever set the machine up, not by a
+// program of the person's.
+func (a *App) throughPlantedLink(abs, real string) bool {
+	home := a.home()
+	if !filepath.IsAbs(home) || !pathWithin(abs, home) {
+		return true
+	}
+	resolved, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(filepath.Clean(home), abs)
+	return err != nil || filepath.Join(resolved, rel) != real
+}
+
+// liveViews are the file systems that show processes, the kernel and
+// devices as files (on Linux; the names mean nothing elsewhere).
+func liveViews() []string { return []string{"/proc", "/sys", "/dev"} }
+
+// systemPlaces hold the system's own state and secrets (a process's
+// environment and memory map, devices, sockets, password hashes, host
+// keys): no folder link a program planted may lead a file there.
+func systemPlaces() []string { return []string{"/proc", "/sys", "/dev", "/run", "/var/run", "/etc"} }
+
+// hiddenPlace reports whether real lies in the system's own places, or
+// is or lies in a hidden file or folder (a name starting with a dot),
+// wherever it is: where programs keep their settings, tokens and
+// passwords (~/.purple, another user's ~/.config), under names no list
+// knows in full. Within one of homes only the names below it count (a
+// home folder in /home/.users is no hidden place).
+func hiddenPlace(real string, homes []string) bool {
+	if slices.ContainsFunc(systemPlaces(), func(p string) bool { return pathWithin(real, p) }) {
+		return true
+	}
+	rest := strings.TrimPrefix(real, filepath.VolumeName(real))
+	for _, h := range homes {
+		if len(real) > len(h) && strings.EqualFold(real[:len(h)], h) && real[len(h)] == filepath.Separator {
+			rest = real[len(h):]
+			break
+		}
+	}
+	return slices.ContainsFunc(strings.Split(rest, string(filepath.Separator)), func(c string) bool { return strings.HasPrefix(c, ".") })
+}
+
+// appData are the folders of the home folder where macOS and Windows
+// programs keep their settings, tokens and passwords, hidden by no dot.
+func appData() []string { return []string{"Library", "AppData"} }
+
+// appDataPlace reports whether real lies in one of appData under the home
+// folder (as given, or with its links resolved).
+func (a *App) appDataPlace(real string) bool {
+	for _, h := range a.homes() {
+		for _, d := range appData() {
+			if pathWithin(real, filepath.Join(h, d)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isOwnData reports whether fi is one of the workspace's protected files
@@ -340,7 +448,8 @@ func (s *attachSeen) take(path string) (store.AttachedFile, bool) {
 // was swapped for a link (it resolves the folder once more), so what was
 // opened is compared with what a walk from the top of the file system,
 // refusing every link, finds at the real path: the very file attached,
-// or nothing.
+// or nothing. A file being attached (af not yet identified) must have no
+// other name that may be a key's, as opened.
 func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error) {
 	name := filepath.Base(path)
 	dir, leaf := filepath.Dir(af.Real), filepath.Base(af.Real)
@@ -359,18 +468,26 @@ func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error)
 		f.Close()
 		return nil, attachOpenError(name, err)
 	}
-	if af.Ino != 0 {
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		err = attachOpenError(name, err)
+	case af.Ino != 0:
 		// The very file attached: not one put in its place since, a hard
 		// link to a key included (no symbolic link is involved then), nor
 		// a new file given the inode number it freed.
-		st, err := f.Stat()
-		if err == nil && !sameIdentity(withIdentity(af, st), af) {
-			err = errReplaced
+		if !sameIdentity(withIdentity(af, st), af) {
+			err = attachOpenError(name, errReplaced)
 		}
-		if err != nil {
-			f.Close()
-			return nil, attachOpenError(name, err)
-		}
+	default:
+		// Being attached (the chip, the send): what was opened, not what
+		// attachedFile found at the path a moment before, is what must
+		// have no other name that is a key's.
+		err = a.otherNames(st, af.Real, name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return f, nil
 }
@@ -495,7 +612,19 @@ func (r attachRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 			r.a.log.Warn("reading the files attached to a conversation", "conversation", id.String(), "error", err)
 		}
 		if i := slices.IndexFunc(files, func(f store.AttachedFile) bool { return f.Path == want || f.Real == want }); i >= 0 {
-			return r.a.readAttached(files[i], in.Path, args), nil
+			af := files[i]
+			res := r.a.readAttached(af, in.Path, args)
+			if !res.IsError || !r.a.inGrantedFolder(af) {
+				return res, nil
+			}
+			// Refused as attached (edited since, say) but lying in a
+			// granted folder: the plugin reads it as any file there,
+			// under its own rules; if it refuses too, the attachment's
+			// reason stands.
+			if pres, err := r.Runtime.Call(ctx, tool, args); err == nil && !pres.IsError {
+				return pres, nil
+			}
+			return res, nil
 		}
 	}
 	res, err := r.Runtime.Call(ctx, tool, args)
@@ -504,6 +633,16 @@ func (r attachRuntime) Call(ctx context.Context, tool string, args json.RawMessa
 			"Ask the person to attach it to this one, or to grant its folder in Settings → Folders.)"
 	}
 	return res, err
+}
+
+// inGrantedFolder reports whether af, by the path attached and by its
+// real path, lies in a folder granted to the tools.
+func (a *App) inGrantedFolder(af store.AttachedFile) bool {
+	folders := a.Folders()
+	in := func(p string) bool {
+		return slices.ContainsFunc(folders, func(dir string) bool { return pathWithin(p, dir) })
+	}
+	return in(af.Path) && in(af.Real)
 }
 
 // conversationOf is the conversation a tool call runs in, from its
