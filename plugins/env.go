@@ -177,6 +177,9 @@ type envSpec struct {
 	// noAccess and readOnly are the workspace's protected paths; runnable
 	// what its commands may run there (sandbox.Protected).
 	noAccess, readOnly, runnable []string
+	// credentials are the person's credential files and folders
+	// (sandbox.Protected.Credentials), for the file API's hard-link check.
+	credentials []string
 	// temps are the temporary folders of the commands sandboxFn confined
 	// that have not ended yet.
 	temps commandTemps
@@ -204,7 +207,7 @@ func (s *envSpec) fileScope(pol policy) *sdk.Env {
 		return nil
 	}
 	return &sdk.Env{Roots: append([]string(nil), s.roots...), NoAccess: append([]string(nil), s.noAccess...),
-		ReadOnly: append([]string(nil), s.readOnly...)}
+		ReadOnly: append([]string(nil), s.readOnly...), Credentials: slices.Clone(s.credentials)}
 }
 
 // sdkEnv makes the Env handed to Init. Slices are copied so the plugin
@@ -226,6 +229,7 @@ func (s *envSpec) sdkEnv() *sdk.Env {
 		Settings:      maps.Collect(maps.All(s.settings)), // a copy, never nil
 		NoAccess:      append([]string(nil), s.noAccess...),
 		ReadOnly:      append([]string(nil), s.readOnly...),
+		Credentials:   slices.Clone(s.credentials),
 		SandboxFn:     s.sandboxFn(),
 		SandboxDoneFn: s.temps.release,
 	}
@@ -278,12 +282,12 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 // protected are the workspace's protected paths as the sandbox takes them.
 func (s *envSpec) protected() sandbox.Protected {
 	return sandbox.Protected{NoAccess: slices.Clone(s.noAccess), ReadOnly: slices.Clone(s.readOnly),
-		Runnable: slices.Clone(s.runnable)}
+		Runnable: slices.Clone(s.runnable), Credentials: slices.Clone(s.credentials)}
 }
 
 // setProtected sets the protected paths of s.
 func (s *envSpec) setProtected(p sandbox.Protected) {
-	s.noAccess, s.readOnly, s.runnable = p.NoAccess, p.ReadOnly, p.Runnable
+	s.noAccess, s.readOnly, s.runnable, s.credentials = p.NoAccess, p.ReadOnly, p.Runnable, p.Credentials
 }
 
 // protectedPaths are workspace ws's paths no tool may read (noAccess),

@@ -171,7 +171,7 @@ func Open(opts Options) (*App, error) {
 		SecretAllowed: a.secretAllowed,
 		Roots:         a.pluginRoots,
 		Hosts:         a.pluginHosts,
-		Protected:     ProtectedPaths,
+		Protected:     a.pluginProtected,
 	})
 	reg, err := cerebellum.Open(cerebellum.Options{
 		Builtin:   builtin.FS(),

@@ -87,23 +87,18 @@ func TestAttachedFileInAGrantedFolderSwappedForSecrets(t *testing.T) {
 	}
 }
 
-// The filesystem plugin checks a file's other names (hard links) only
-// against Wrasse's own data (the SDK's guard.checkLinks), never against
-// the credential stores: a hard link in a granted folder to
-// ~/.ssh/id_ed25519 is read by fs_read in any conversation, no attachment
-// involved. The sandbox keeps the key's path unreadable, but a hard link
-// is another path to the same file. Who can plant it: any process of the
-// person's outside a sandbox (a build script, a `cp -al` backup into the
-// project); a sandboxed command cannot (plugins/sandbox's
-// mode_and_credential_routes test: the link is refused there). Left failing: the fix belongs in plugins/sdk (compare
-// a file with nlink > 1 with sandbox.CredentialPaths' files, as
-// attachread.go's otherNames does, or refuse it outside what the person
-// named), not in the attachment code.
+// A hard link in a granted folder to ~/.ssh/id_ed25519 is another path
+// to the key, which the sandbox keeps unreadable by its own path: any of
+// the person's processes outside a sandbox may plant one (a build script,
+// a `cp -al` backup into the project; a sandboxed command cannot). The
+// file API compares a file with other names with the person's credential
+// files (sdk.Env.Credentials, from App.pluginProtected), so fs_read in
+// any conversation refuses it, naming the key.
 func TestGrantedFolderHardLinkToKeyReadByThePlugin(t *testing.T) {
 	a, m, home := attackHome(t)
 	doc := mkHardLink(t, sshKey(home), filepath.Join(home, "projects", "notes.txt"))
 	_, res := callTurn(t, a, m, 0, nil, "fs_read", map[string]any{"path": doc})
-	if strings.Contains(res.Text, "PRIVATE KEY") {
-		t.Errorf("fs_read of %s, a hard link to ~/.ssh/id_ed25519 in a granted folder, returned the key: %q", doc, res.Text)
+	if !res.IsError || strings.Contains(res.Text, "PRIVATE KEY") || !strings.Contains(res.Text, "id_ed25519") {
+		t.Errorf("fs_read of %s, a hard link to ~/.ssh/id_ed25519 in a granted folder: %q (error %v); want a refusal naming the key", doc, res.Text, res.IsError)
 	}
 }

@@ -80,6 +80,17 @@ func ProtectedPaths(ws string) sandbox.Protected {
 	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
 }
 
+// pluginProtected are ProtectedPaths with the person's credential files
+// and folders, for the plugins' file API: it refuses a file in a granted
+// folder that is another name (a hard link) of one of them (a sandbox
+// reads none of them by its own rules, but the built-in file tools run
+// in Wrasse's process).
+func (a *App) pluginProtected(ws string) sandbox.Protected {
+	p := ProtectedPaths(ws)
+	p.Credentials = a.credentialPaths(a.homes())
+	return p
+}
+
 // mcpSandboxInfo says how an MCP capability's server runs: a remote one
 // runs nothing here; a stdio one runs in sandbox.ForMCP when the app has
 // the launcher, as far as the kernel goes (expect, unixRefusable).

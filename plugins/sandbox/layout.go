@@ -774,6 +774,12 @@ type Protected struct {
 	// Runnable are readable and executable by shell commands (the
 	// capability folder: skills ship scripts their instructions run).
 	Runnable []string `json:"runnable,omitempty"`
+	// Credentials are the files and folders that hold the person's keys,
+	// tokens and passwords (CredentialPaths and the gate's stores, under
+	// the home folder). Sandboxes never read them by their own rules; the
+	// file API (sdk.Env.Credentials) also refuses a file in a granted
+	// folder that is another name (a hard link) of one of them.
+	Credentials []string `json:"credentials,omitempty"`
 }
 
 // protect adds the workspace's protected paths. A read-only one limits a

@@ -17,6 +17,10 @@ type guard struct {
 	noAccess, readOnly []protected
 	inner              innerFiles
 	maxInner           int // maxInnerFiles; smaller in tests
+	// credentials are Env.Credentials; creds their files' identities,
+	// read the first time a file with other names is met.
+	credentials []string
+	creds       credFiles
 }
 
 type protected struct {
@@ -26,7 +30,7 @@ type protected struct {
 }
 
 func (e *Env) newGuard() *guard {
-	g := &guard{maxInner: maxInnerFiles}
+	g := &guard{maxInner: maxInnerFiles, credentials: e.Credentials}
 	for _, p := range e.NoAccess {
 		if p != "" {
 			g.noAccess = append(g.noAccess, newProtected(p))
@@ -125,6 +129,9 @@ func (g *guard) checkLinks(info fs.FileInfo, shown string) error {
 	if known && links <= 1 {
 		return nil
 	}
+	if cred := g.credential(info, id, known); cred != "" {
+		return fmt.Errorf("%w: %s is another name (a hard link) of %s, which holds keys or passwords; no tool may read or change it", ErrProtected, shown, cred)
+	}
 	g.inner.once.Do(g.readInner)
 	in := &g.inner
 	if in.err != nil {
@@ -190,4 +197,61 @@ func (g *guard) readInner() {
 			return
 		}
 	}
+}
+
+// credFiles are the identities of the credential files (Env.Credentials:
+// each file, and each file directly in each folder), with the path each
+// is known by.
+type credFiles struct {
+	once    sync.Once
+	ids     map[fileID]string
+	unknown []protected
+}
+
+// credential is the credential file info is another name of, "" when it
+// is none. Only a file with other names gets here, so the usual file
+// costs nothing; the list is read once per guard.
+func (g *guard) credential(info fs.FileInfo, id fileID, known bool) string {
+	c := &g.creds
+	c.once.Do(func() {
+		c.ids = map[fileID]string{}
+		add := func(path string, fi fs.FileInfo) {
+			if !fi.Mode().IsRegular() {
+				return
+			}
+			if fid, _, ok := identity(fi); ok {
+				c.ids[fid] = path
+			} else {
+				c.unknown = append(c.unknown, protected{path: path, info: fi})
+			}
+		}
+		for _, p := range g.credentials {
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			if !fi.IsDir() {
+				add(p, fi)
+				continue
+			}
+			entries, err := os.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if fi, err := os.Stat(filepath.Join(p, e.Name())); err == nil {
+					add(filepath.Join(p, e.Name()), fi)
+				}
+			}
+		}
+	})
+	if known {
+		return c.ids[id]
+	}
+	for _, f := range c.unknown {
+		if os.SameFile(f.info, info) {
+			return f.path
+		}
+	}
+	return ""
 }

@@ -89,3 +89,56 @@ func walkNames(t *testing.T, env *Env, arg string) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// A file with other names that is one of the person's credential files
+// (Env.Credentials: a file named there, or one directly in a folder named
+// there) is refused by every route, whatever name it has in the granted
+// folder; a hard link to anything else reads as usual.
+func TestHardLinksComparedWithCredentials(t *testing.T) {
+	tests := []struct {
+		name   string
+		target string // relative to home: what notes/x.txt is another name of
+		want   string // error text, "" for read
+	}{
+		{name: "a credential file named", target: ".aws/credentials", want: filepath.Join(".aws", "credentials") + ", which holds keys or passwords"},
+		{name: "a file in a credential folder", target: ".ssh/id_ed25519", want: filepath.Join(".ssh", "id_ed25519") + ", which holds keys or passwords"},
+		{name: "a file deeper in a credential folder", target: ".ssh/deeper/kept.txt"},
+		{name: "a file beside them", target: "other/plain.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := newFixture(t)
+			for _, rel := range []string{".aws/credentials", ".ssh/id_ed25519", ".ssh/deeper/kept.txt"} {
+				p := filepath.Join(fx.home, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("PRIVATE KEY "+secret), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fx.env.Credentials = []string{filepath.Join(fx.home, ".aws", "credentials"), filepath.Join(fx.home, ".ssh"), filepath.Join(fx.home, ".netrc")}
+			if err := os.Link(filepath.Join(fx.home, filepath.FromSlash(tt.target)), filepath.Join(fx.home, "notes", "x.txt")); err != nil {
+				t.Skip("hard links unsupported:", err)
+			}
+			got, err := readArg(fx.env, "notes/x.txt")
+			_, _, cerr := fx.env.CheckArg("notes/x.txt", false)
+			_, perr := fx.env.Permit(filepath.Join(fx.home, "notes", "x.txt"), true)
+			walked := walkNames(t, fx.env, "notes")
+			if tt.want == "" {
+				if err != nil || cerr != nil || perr != nil || !strings.Contains(walked, "x.txt") {
+					t.Errorf("OpenArg %q %v, CheckArg %v, Permit %v, walk %s", got, err, cerr, perr, walked)
+				}
+				return
+			}
+			for what, err := range map[string]error{"OpenArg": err, "CheckArg": cerr, "Permit": perr} {
+				if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("%s: %v; want ErrProtected with %q", what, err, tt.want)
+				}
+			}
+			if strings.Contains(got, "PRIVATE KEY") || strings.Contains(walked, "x.txt") {
+				t.Errorf("read %q, walk %s", got, walked)
+			}
+		})
+	}
+}
