@@ -22,6 +22,7 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	// where a writable grant reaches it, it stays runnable, as any
 	// installed program (the control socket keeps it from driving the app).
 	p.keepLauncher(LauncherPaths(launcher[0]))
+	mountNamespace(cmd, &p)
 	enc, err := p.Encode()
 	if err != nil {
 		return err
