@@ -33,10 +33,8 @@ func mountNamespace(cmd *exec.Cmd, p *Policy) {
 		p.MountNSRefused = "switched off for this sandbox"
 		return
 	}
-	attr := nsAttr(nil)
-	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: attr})
-	if err == nil || !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.ENOENT) {
-		p.MountNSRefused = fmt.Sprintf("the system refused a user namespace: %v", err)
+	if err := probeMountNS(); err != nil {
+		p.MountNSRefused = err.Error()
 		return
 	}
 	parent, err := mountNSID()
@@ -46,6 +44,34 @@ func mountNamespace(cmd *exec.Cmd, p *Policy) {
 	}
 	cmd.SysProcAttr = nsAttr(cmd.SysProcAttr)
 	p.MountNS, p.ParentMountNS = true, parent
+}
+
+// probeMountNS is nil when a process started as Command starts commands
+// gets its namespaces: the clone, the uid and gid maps and the ambient
+// capabilities all happen before the program is executed, so a program
+// that cannot run ("/") tells them apart (EACCES) from a refusal.
+func probeMountNS() error {
+	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: nsAttr(nil)})
+	if err == nil || !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.ENOENT) {
+		return fmt.Errorf("the system refused a user namespace: %v", err)
+	}
+	return nil
+}
+
+// ExpectCommand is Expect for a process Command starts (a shell command,
+// an MCP server): also whether it would get its mount namespace, by the
+// probe Command makes. A policy such as AppArmor's that lets the clone
+// through and refuses mounts inside is seen only when the launcher
+// mounts; it reports the gap then.
+func ExpectCommand(network bool) Status {
+	st := Expect(network)
+	st.MountNSAsked = true
+	if err := probeMountNS(); err != nil {
+		st.MountNSWhy = err.Error()
+	} else {
+		st.MountNS = true
+	}
+	return st
 }
 
 // nsAttr adds the namespaces to a (nil: new attributes), keeping what the

@@ -309,3 +309,47 @@ func TestMountNamespaceFallback(t *testing.T) {
 		t.Errorf("Gaps() = %q", g)
 	}
 }
+
+// refusedEnv runs TestMountNamespaceRefusedBySystemInside, in a user
+// namespace whose max_user_namespaces is 0.
+const refusedEnv = "WRASSE_SANDBOX_TEST_USERNS_REFUSED"
+
+// A system that refuses user namespaces, played for real without changing
+// the machine's settings: the test binary runs again in a user namespace
+// of its own (unshare -Ur) where it sets max_user_namespaces to 0, which
+// counts in that namespace only. Every clone of Command's is then refused
+// (ENOSPC), as on a system with the sysctl at 0.
+func TestMountNamespaceRefusedBySystem(t *testing.T) {
+	requireLandlock(t)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("unshare", "-Ur", "sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec "$0" -test.run '^TestMountNamespaceRefusedBySystemInside$' -test.count=1 -test.v`, exe)
+	cmd.Env = append(os.Environ(), refusedEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestMountNamespaceRefusedBySystemInside") {
+		t.Fatalf("the test in a namespace without user namespaces: %v\n%s", err, out)
+	}
+}
+
+func TestMountNamespaceRefusedBySystemInside(t *testing.T) {
+	if os.Getenv(refusedEnv) != "1" {
+		t.Skip("run by TestMountNamespaceRefusedBySystem")
+	}
+	f := newFixture(t)
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	out, ok := runIn(t, p, f.granted, "echo ran > out && cat out", &syscall.SysProcAttr{Setsid: true})
+	if !ok || !strings.Contains(out, "ran") {
+		t.Fatalf("the command did not run where user namespaces are refused: %s", out)
+	}
+	if !strings.Contains(out, "no mount namespace (the system refused a user namespace") {
+		t.Errorf("output %q; want the gap and why", out)
+	}
+	if st := sandbox.ExpectCommand(true); st.MountNS || !strings.Contains(strings.Join(st.Gaps(), ";"), "no mount namespace (the system refused") {
+		t.Errorf("ExpectCommand = %+v, gaps %q; want the refusal", st, st.Gaps())
+	}
+}
