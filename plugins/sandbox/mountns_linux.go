@@ -152,6 +152,9 @@ func gitMounts(dir string) []mountTarget {
 		fi, err := os.Lstat(dotgit)
 		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
 			if fi.IsDir() {
+				if !isGitDir(dotgit) {
+					return nil
+				}
 				return append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
 			}
 			out := []mountTarget{{dotgit, true}}
@@ -180,6 +183,14 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	return out
 }
 
+// isGitDir: a folder git would take for a repository's (HEAD in it), so
+// that a .git file planted to name another folder gets no hooks folder
+// made there.
+func isGitDir(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // worktreeDirs reads a .git file ("gitdir: PATH") and the commondir file
 // of the folder it names; "" when it names none.
 func worktreeDirs(dotgit string) (gitDir, common string) {
@@ -196,7 +207,7 @@ func worktreeDirs(dotgit string) (gitDir, common string) {
 		gitDir = filepath.Join(filepath.Dir(dotgit), gitDir)
 	}
 	gitDir = Clean(gitDir)
-	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+	if !isGitDir(gitDir) {
 		return "", ""
 	}
 	common = gitDir
@@ -206,6 +217,9 @@ func worktreeDirs(dotgit string) (gitDir, common string) {
 			common = filepath.Join(gitDir, common)
 		}
 		common = Clean(common)
+		if !isGitDir(common) {
+			return "", ""
+		}
 	}
 	return gitDir, common
 }
