@@ -34,7 +34,7 @@ func (h *Host) Confinement(trusted bool, granted []string) Confinement {
 		c.Commands = true
 		// The network of a command follows its tool's setting; files are
 		// what the kernel may or may not confine.
-		c.CommandStatus = h.expect(true)
+		c.CommandStatus = h.expectCommand(true)
 	}
 	if trusted || len(h.opts.Child) == 0 {
 		return c

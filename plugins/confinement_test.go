@@ -29,7 +29,7 @@ func TestConfinement(t *testing.T) {
 				opts.Child = []string{"/bin/wrasse", "__plugin"}
 			}
 			h := NewHost(opts)
-			h.expect = old
+			h.expect, h.expectCommand = old, old
 			if got := h.Confinement(tc.trusted, tc.granted); got != tc.want {
 				t.Fatalf("Confinement = %+v; want %+v", got, tc.want)
 			}

@@ -121,6 +121,8 @@ type Host struct {
 	sandboxLogged map[string]bool
 	// expect is sandbox.Expect (tests replace it to play another kernel).
 	expect func(network bool) sandbox.Status
+	// expectCommand is sandbox.ExpectCommand, for the commands it starts.
+	expectCommand func(network bool) sandbox.Status
 }
 
 var (
@@ -155,6 +157,7 @@ func NewHost(opts Options) *Host {
 
 		sandboxLogged: map[string]bool{},
 		expect:        sandbox.Expect,
+		expectCommand: sandbox.ExpectCommand,
 	}
 }
 

@@ -48,7 +48,7 @@ func (a *App) Sandbox(name string) (SandboxInfo, error) {
 	}
 	if c.Kind == cerebellum.KindMCP {
 		l, _ := a.reg.Loader(cerebellum.KindMCP).(*mcp.Loader)
-		return mcpSandboxInfo(c, l != nil && l.Sandboxed(), sandbox.Expect, sandbox.UnixSocketsRefusable()), nil
+		return mcpSandboxInfo(c, l != nil && l.Sandboxed(), sandbox.ExpectCommand, sandbox.UnixSocketsRefusable()), nil
 	}
 	return sandboxInfo(c, a.host), nil
 }

@@ -147,6 +147,12 @@ func TestHostileServerRefusedByTheKernel(t *testing.T) {
 	}
 	got := try(ops)
 	for i, c := range cases {
+		// In the server's mount namespace the workspace is a read-only
+		// mount: a write fails there before Landlock (EROFS; node's
+		// recursive mkdir reports ENOENT).
+		if c.want == "EACCES" && c.op.Op == "write" && (got[i] == "EROFS" || got[i] == "ENOENT") {
+			continue
+		}
 		if !strings.Contains(got[i], c.want) {
 			t.Errorf("%s: %q; want %q", c.name, got[i], c.want)
 		}

@@ -14,7 +14,10 @@ import (
 // Main is the sandbox re-exec: args are POLICY-JSON, "--", PROGRAM and its
 // arguments. It restricts this process to the policy (Restrict,
 // DropCapabilities, then the system call Filter) and executes the program
-// in its place, with this process's environment. It returns only on
+// in its place, with this process's environment. Started by Command in a
+// mount namespace of its own (Linux), it first makes the mounts that
+// protect what Landlock cannot (MountNamespace); DropCapabilities then
+// takes away the capabilities it mounted with. It returns only on
 // failure, with an exit status, after saying why on stderr. When the kernel cannot enforce the policy
 // the program still runs and the gaps are written to stderr, so that the
 // command's output shows them.
@@ -34,11 +37,17 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", argv[0], err)
 		return 127
 	}
+	// The mounts come first: Landlock's rules attach to the files they
+	// name, which must be the mounted ones (the sandbox's own /dev/shm).
+	cwd, _ := os.Getwd()
+	mounted, why := MountNamespace(p, cwd)
 	st, err := Restrict(p)
 	if err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err)
 		return 126
 	}
+	st.MountNSAsked = p.MountNS || p.MountNSRefused != ""
+	st.MountNS, st.MountNSWhy = mounted, why
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
 	}

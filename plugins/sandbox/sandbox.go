@@ -33,6 +33,18 @@ type Policy struct {
 	// NoListen refuses listen(2) (the seccomp filter): with Network, the
 	// process may connect but serves nobody.
 	NoListen bool `json:"noListen,omitempty"`
+	// NoMountNS runs the process without a mount namespace of its own, as
+	// on a system that refuses one (the fallback, which tests force).
+	NoMountNS bool `json:"noMountNS,omitempty"`
+	// MountNS is set by Command (Linux) when the process starts in a user
+	// and mount namespace of its own; the launcher then protects what only
+	// mounts can (MountNamespace). MountNSRefused says why it could not,
+	// for the gap the launcher reports.
+	MountNS        bool   `json:"mountNS,omitempty"`
+	MountNSRefused string `json:"mountNSRefused,omitempty"`
+	// ParentMountNS names the mount namespace of the process that ran
+	// Command: the launcher mounts nothing in that one.
+	ParentMountNS string `json:"parentMountNS,omitempty"`
 }
 
 // Status says what a Restrict call made the kernel enforce.
@@ -52,6 +64,13 @@ type Status struct {
 	// outside its sandbox (Landlock ABI 6 scopes; every policy asks for
 	// them).
 	Scoped bool `json:"scoped"`
+	// MountNSAsked is true when the sandbox was meant to run in a mount
+	// namespace of its own (commands and MCP servers started by Command on
+	// Linux); MountNS when it does and every mount there was made. Else
+	// MountNSWhy says what was refused.
+	MountNSAsked bool   `json:"mountNSAsked,omitempty"`
+	MountNS      bool   `json:"mountNS,omitempty"`
+	MountNSWhy   string `json:"mountNSWhy,omitempty"`
 }
 
 // scopedABI is the first Landlock ABI with IPC scopes (Linux 6.12).
@@ -70,6 +89,10 @@ func (s Status) Gaps() []string {
 	if s.Files && !s.Scoped {
 		gaps = append(gaps, fmt.Sprintf("signals and abstract Unix sockets to processes outside the sandbox are not blocked (needs Landlock ABI 6, Linux 6.12 or later; this kernel has ABI %d)", s.ABI))
 	}
+	if s.MountNSAsked && !s.MountNS {
+		gaps = append(gaps, "no mount namespace ("+s.MountNSWhy+"): the .git/config and .git/hooks of granted repositories stay writable, "+
+			"/dev/shm is shared with the person's programs, and the modes and group of credential files can be changed")
+	}
 	return gaps
 }
 
@@ -84,6 +107,9 @@ func (s Status) String() string {
 	}
 	if s.Scoped {
 		what += "; no signals or abstract sockets beyond the sandbox"
+	}
+	if s.MountNS {
+		what += "; a mount namespace of its own"
 	}
 	return fmt.Sprintf("sandboxed by Landlock ABI %d: %s", s.ABI, what)
 }

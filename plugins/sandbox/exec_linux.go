@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountNamespace makes cmd start in a user and a mount namespace of its
+// own, where the launcher (MountNamespace in Main) mounts over what
+// Landlock cannot protect: a repository's .git/config and hooks, the shared
+// /dev/shm, the modes of credential files. The user namespace maps the
+// caller's own uid and gid to themselves, so files keep their owners; it
+// is what lets a process without privileges own the mount namespace.
+//
+// The launcher is a multi-threaded Go program, which cannot unshare a user
+// namespace itself: the clone does it, and hands the launcher
+// CAP_SYS_ADMIN (to mount) and CAP_SETPCAP (to empty the bounding set)
+// as ambient capabilities inside the namespace only. DropCapabilities
+// gives both up before the program runs.
+//
+// Systems that refuse the clone (max_user_namespaces 0, a container's
+// seccomp profile, unprivileged_userns_clone 0) are found by a probe: a
+// clone with the same attributes whose program cannot run ("/", EACCES).
+// It costs one clone per command, no state kept between commands. Then
+// cmd starts as before and the launcher reports the gap.
+func mountNamespace(cmd *exec.Cmd, p *Policy) {
+	if p.NoMountNS {
+		p.MountNSRefused = "switched off for this sandbox"
+		return
+	}
+	if err := probeMountNS(); err != nil {
+		p.MountNSRefused = err.Error()
+		return
+	}
+	parent, err := mountNSID()
+	if err != nil {
+		p.MountNSRefused = err.Error()
+		return
+	}
+	cmd.SysProcAttr = nsAttr(cmd.SysProcAttr)
+	p.MountNS, p.ParentMountNS = true, parent
+}
+
+// probeMountNS is nil when a process started as Command starts commands
+// gets its namespaces: the clone, the uid and gid maps and the ambient
+// capabilities all happen before the program is executed, so a program
+// that cannot run ("/") tells them apart (EACCES) from a refusal.
+func probeMountNS() error {
+	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: nsAttr(nil)})
+	if err == nil || !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.ENOENT) {
+		return fmt.Errorf("the system refused a user namespace: %v", err)
+	}
+	return nil
+}
+
+// ExpectCommand is Expect for a process Command starts (a shell command,
+// an MCP server): also whether it would get its mount namespace, by the
+// probe Command makes. A policy such as AppArmor's that lets the clone
+// through and refuses mounts inside is seen only when the launcher
+// mounts; it reports the gap then.
+func ExpectCommand(network bool) Status {
+	st := Expect(network)
+	st.MountNSAsked = true
+	if err := probeMountNS(); err != nil {
+		st.MountNSWhy = err.Error()
+	} else {
+		st.MountNS = true
+	}
+	return st
+}
+
+// nsAttr adds the namespaces to a (nil: new attributes), keeping what the
+// caller set (Setsid, Setpgid, Pdeathsig).
+func nsAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if a == nil {
+		a = &syscall.SysProcAttr{}
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	uid, gid := os.Getuid(), os.Getgid()
+	if a.UidMappings == nil {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	}
+	if a.GidMappings == nil {
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	}
+	// setgroups stays refused in the namespace; the process keeps its
+	// supplementary groups, which show there as the overflow group.
+	a.GidMappingsEnableSetgroups = false
+	a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP)
+	return a
+}
+
+// mountNSID names this process's mount namespace (its nsfs device and
+// inode).
+func mountNSID() (string, error) {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/mnt", &st); err != nil {
+		return "", fmt.Errorf("cannot tell this process's mount namespace: %w", err)
+	}
+	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
+}

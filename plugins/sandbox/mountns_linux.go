@@ -1,0 +1,270 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// shmSize bounds the sandbox's own /dev/shm: room for POSIX shared memory
+// (Python's multiprocessing, browsers under test), not for filling memory.
+const shmSize = "size=256m"
+
+// MountNamespace is the launcher's part of the mount namespace Command
+// asked for (p.MountNS), before Restrict: Landlock rules attach to the
+// files they name, so they must see the mounts. cwd is the command's
+// working folder. It
+//
+//   - makes every mount private, so nothing here reaches the person's
+//     mounts, and nothing of theirs arrives here;
+//   - mounts a fresh tmpfs on /dev/shm: what the person's programs keep
+//     there (pass decrypts into it) is out of sight, and what the command
+//     leaves there goes with it;
+//   - for the repository of each writable grant and of cwd (gitMounts),
+//     pins its .git (a mount point cannot be renamed or removed, so no
+//     other .git takes its place) and makes its config, config.worktree
+//     and hooks read-only: git hooks and settings such as core.fsmonitor
+//     are code the person's own git later runs unconfined;
+//   - makes every existing path the policy keeps unreadable or read-only
+//     (credential files, the home folder's settings, the workspace's
+//     files) a read-only mount of itself: chmod, chgrp, truncate or a
+//     rename through it are refused (EROFS, EBUSY) before they reach the
+//     file, which Landlock does not govern for chmod and chgrp.
+//
+// Paths that contain a writable grant are left as they are: a read-only
+// mount would take the grant away.
+//
+// It reports whether everything was mounted and, if not, why. A process
+// that is not in a mount namespace of its own (no MountNS, or the same
+// namespace as its parent) mounts nothing: changing the propagation of
+// the person's own mounts is never an option.
+func MountNamespace(p Policy, cwd string) (bool, string) {
+	if !p.MountNS {
+		return false, p.MountNSRefused
+	}
+	if err := ownMountNamespace(p.ParentMountNS); err != nil {
+		return false, err.Error()
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		// AppArmor's restriction of unprivileged user namespaces (Ubuntu
+		// 24.04) lets the clone through and refuses its capabilities.
+		return false, fmt.Sprintf("mounts are refused in the namespace: %v", err)
+	}
+	var failed []string
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+shmSize); err != nil {
+			failed = append(failed, fmt.Sprintf("/dev/shm: %v", err))
+		}
+	}
+	for _, m := range mountPlan(p, cwd) {
+		if err := bindSelf(m.path, m.readOnly); err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", m.path, err))
+		}
+	}
+	if len(failed) > 0 {
+		return false, "some mounts failed: " + strings.Join(failed, "; ")
+	}
+	return true, ""
+}
+
+// ownMountNamespace is nil when this process's mount namespace is not
+// the one of the process that ran Command (parent). Its parent's
+// /proc entry is no proof: a process in a user namespace of its own may
+// not read it (root's).
+func ownMountNamespace(parent string) error {
+	self, err := mountNSID()
+	if err != nil {
+		return err
+	}
+	if parent == "" || self == parent {
+		return errors.New("the sandbox shares the mount namespace of the process that started it")
+	}
+	return nil
+}
+
+type mountTarget struct {
+	path     string
+	readOnly bool
+}
+
+// mountPlan is what MountNamespace mounts, parents before what lies
+// beneath them, so that an inner mount stays on top.
+func mountPlan(p Policy, cwd string) []mountTarget {
+	writable := cleanAll(p.ReadWrite)
+	seen := map[string]bool{}
+	var out []mountTarget
+	add := func(path string, ro bool) {
+		if seen[path] || systemPath(path) {
+			return
+		}
+		if ro && slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) }) {
+			return
+		}
+		if _, err := os.Lstat(path); err != nil {
+			return
+		}
+		seen[path] = true
+		out = append(out, mountTarget{path, ro})
+	}
+	starts := slices.Clone(writable)
+	if cwd != "" {
+		starts = append(starts, Clean(cwd))
+	}
+	for _, s := range starts {
+		for _, g := range gitMounts(s) {
+			add(g.path, g.readOnly)
+		}
+	}
+	for _, x := range slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly)) {
+		add(x, true)
+	}
+	slices.SortStableFunc(out, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
+	return out
+}
+
+// systemPath: /proc, /sys and /dev hold no file of the person's; a mount
+// there (over /proc/self) would change what the kernel shows.
+func systemPath(p string) bool {
+	for _, s := range []string{"/proc", "/sys", "/dev"} {
+		if holdsPath(s, p) {
+			return true
+		}
+	}
+	return p == "/"
+}
+
+// gitMounts are the mounts that protect the repository dir lies in (the
+// nearest .git at or above it): its .git entry pinned; for a .git folder
+// its config, config.worktree and hooks read-only; for a .git file (a
+// worktree, a submodule) the file itself read-only (it says where the
+// repository is) and the config, config.worktree and hooks of the folders
+// it leads to (its own and the shared one, "commondir"). A repository
+// without hooks gets an empty hooks folder, as `git init` makes, so that
+// none can be added.
+func gitMounts(dir string) []mountTarget {
+	for d := dir; ; d = filepath.Dir(d) {
+		dotgit := filepath.Join(d, ".git")
+		fi, err := os.Lstat(dotgit)
+		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+			if fi.IsDir() {
+				if !isGitDir(dotgit) {
+					return nil
+				}
+				return append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
+			}
+			out := []mountTarget{{dotgit, true}}
+			gitDir, common := worktreeDirs(dotgit)
+			if gitDir != "" {
+				out = append(out, gitDirMounts(gitDir, common)...)
+			}
+			return out
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// gitDirMounts protects a git folder gitDir whose shared part is common.
+func gitDirMounts(gitDir, common string) []mountTarget {
+	hooks := filepath.Join(common, "hooks")
+	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
+		_ = os.Mkdir(hooks, 0o755)
+	}
+	out := []mountTarget{{filepath.Join(common, "config"), true}, {hooks, true}, {filepath.Join(common, "config.worktree"), true}}
+	if gitDir != common {
+		out = append(out, mountTarget{filepath.Join(gitDir, "config.worktree"), true})
+	}
+	return out
+}
+
+// isGitDir: a folder git would take for a repository's (HEAD in it), so
+// that a .git file planted to name another folder gets no hooks folder
+// made there.
+func isGitDir(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// worktreeDirs reads a .git file ("gitdir: PATH") and the commondir file
+// of the folder it names; "" when it names none.
+func worktreeDirs(dotgit string) (gitDir, common string) {
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return "", ""
+	}
+	rel, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return "", ""
+	}
+	gitDir = strings.TrimSpace(rel)
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(filepath.Dir(dotgit), gitDir)
+	}
+	gitDir = Clean(gitDir)
+	if !isGitDir(gitDir) {
+		return "", ""
+	}
+	common = gitDir
+	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		common = Clean(common)
+		if !isGitDir(common) {
+			return "", ""
+		}
+	}
+	return gitDir, common
+}
+
+// bindSelf mounts path over itself, read-only and without set-user-ID
+// when readOnly. The mount point pins the path (no rename or removal);
+// read-only refuses chmod, chgrp, truncation and writes through it.
+func bindSelf(path string, readOnly bool) error {
+	if err := unix.Mount(path, path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind: %w", err)
+	}
+	if !readOnly {
+		return nil
+	}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+	err := unix.MountSetattr(unix.AT_FDCWD, path, unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW, &attr)
+	if !errors.Is(err, unix.ENOSYS) {
+		if err != nil {
+			return fmt.Errorf("make read-only: %w", err)
+		}
+		return nil
+	}
+	// Before Linux 5.12: a remount must repeat the flags the mount
+	// inherited (locked in a user namespace), or it is refused.
+	var st unix.Statfs_t
+	if err := unix.Statfs(path, &st); err != nil {
+		return fmt.Errorf("make read-only: %w", err)
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID)
+	for _, f := range lockedFlags {
+		if st.Flags&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	if err := unix.Mount("", path, "", flags, ""); err != nil {
+		return fmt.Errorf("make read-only: %w", err)
+	}
+	return nil
+}
+
+// lockedFlags are the statfs flags a remount must keep, and their mount
+// flags.
+var lockedFlags = []struct {
+	st int64
+	ms uintptr
+}{
+	{unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC}, {unix.ST_NOATIME, unix.MS_NOATIME},
+	{unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME}}
