@@ -24,7 +24,15 @@ import (
 func callTurn(t *testing.T, a *App, m *providertest.Model, id store.ID, files []string, tool string, args map[string]any) (store.ID, store.Event) {
 	t.Helper()
 	raw, _ := json.Marshal(args)
-	m.Reply(providertest.ToolCall(tool, string(raw)))
+	return rawCallTurn(t, a, m, id, files, tool, string(raw))
+}
+
+// rawCallTurn is callTurn with the tool call's arguments as raw JSON, so
+// that a model's odd JSON (a key twice, a key in another case) is sent as
+// it is.
+func rawCallTurn(t *testing.T, a *App, m *providertest.Model, id store.ID, files []string, tool, raw string) (store.ID, store.Event) {
+	t.Helper()
+	m.Reply(providertest.ToolCall(tool, raw))
 	m.Reply(providertest.Text("Done."))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -6,15 +6,11 @@ package assistant
 // kept as guards (each passes on that code), and one wording failure.
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/brain/provider/providertest"
-	"github.com/wrasse-app/wrasse/brain/store"
 )
 
 // A credential store that is itself a link out of the home folder
@@ -53,30 +49,6 @@ func TestAttackAttachHeldProcSelfEnvironAsBinary(t *testing.T) {
 	}
 }
 
-// rawCallTurn is callTurn with the tool call's arguments as raw JSON, so
-// that a model's odd JSON (a key twice, a key in another case) is sent as
-// it is.
-func rawCallTurn(t *testing.T, a *App, m *providertest.Model, id store.ID, files []string, raw string) (store.ID, store.Event) {
-	t.Helper()
-	m.Reply(providertest.ToolCall("fs_read", raw))
-	m.Reply(providertest.Text("Done."))
-	id, err := a.Turn(context.Background(), id, "Look at the file.", TurnOptions{Files: files, Approver: approveAll})
-	if err != nil {
-		t.Fatalf("the turn: %v", err)
-	}
-	evs, err := a.db.Events(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type == store.EventToolResult {
-			return id, evs[i]
-		}
-	}
-	t.Fatalf("the turn in %s stored no tool result", id)
-	return id, store.Event{}
-}
-
 // The model's arguments cannot make the core read another file: with the
 // path given twice (the attached one and a secret, in either order), or
 // as "PATH"/"Path" (Go's JSON matches keys without case), the core
@@ -87,7 +59,7 @@ func TestAttackAttachHeldOddArgumentJSON(t *testing.T) {
 	secret := write(t, filepath.Join(home, "private", "diary.txt"), "TOPSECRET diary")
 	doc := write(t, filepath.Join(home, "Documents", "report.txt"), "report text")
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	conv, res := rawCallTurn(t, a, m, 0, []string{doc}, `{"path":`+q(doc)+`}`)
+	conv, res := rawCallTurn(t, a, m, 0, []string{doc}, "fs_read", `{"path":`+q(doc)+`}`)
 	if res.IsError || !strings.Contains(res.Text, "report text") {
 		t.Fatalf("fs_read of the attached file: %q", res.Text)
 	}
@@ -98,7 +70,7 @@ func TestAttackAttachHeldOddArgumentJSON(t *testing.T) {
 		`{"path":` + q(secret) + `,"Path":` + q(doc) + `}`,
 		`{"path":` + q(doc) + `,"paths":[` + q(secret) + `]}`,
 	} {
-		_, res := rawCallTurn(t, a, m, conv, nil, raw)
+		_, res := rawCallTurn(t, a, m, conv, nil, "fs_read", raw)
 		if strings.Contains(res.Text, "TOPSECRET") {
 			t.Errorf("fs_read %s read the other file: %q", raw, res.Text)
 		}
