@@ -122,8 +122,7 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	// where secrets live is complete; naming the target is the person's.
 	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		if pathWithin(real, a.ws.Root) {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
-				attach.ErrUnreadable, name)
+			return store.AttachedFile{}, ownDataError(name, "is a link to")
 		}
 		return store.AttachedFile{}, fmt.Errorf("%w: %s is a symbolic link to %s; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, real)
@@ -136,8 +135,7 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 	// all.
 	if real != abs && a.throughPlantedLink(abs, real) {
 		if pathWithin(real, a.ws.Root) {
-			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a link to Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
-				attach.ErrUnreadable, name)
+			return store.AttachedFile{}, ownDataError(name, "lies in a folder that is a link to")
 		}
 		if hiddenPlace(real, a.homes()) || a.appDataPlace(real) {
 			return store.AttachedFile{}, fmt.Errorf("%w: %s lies in a folder that is a symbolic link, and is really %s, in a hidden, system or program folder where settings and secrets are kept; attach that file itself if you mean to send it",
@@ -496,12 +494,19 @@ func (a *App) openAttached(af store.AttachedFile, path string) (*os.File, error)
 // where a file or folder was.
 var errMoved = errors.New("replaced by a symbolic link since it was attached")
 
+// ownDataError refuses attaching name, which how (is, is a link to…)
+// Wrasse's own data.
+func ownDataError(name, how string) error {
+	return fmt.Errorf("%w: %s %s Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file",
+		attach.ErrUnreadable, name, how)
+}
+
 // attachOpenError words a failure to open an attached file for the person
 // (the composer's chip) and the model alike.
 func attachOpenError(name string, err error) error {
 	switch {
 	case errors.Is(err, sdk.ErrProtected):
-		return fmt.Errorf("%w: %s is Wrasse's own data (its database, settings, caches or logs), which is never sent to a model or read by its tools; attach another file", attach.ErrUnreadable, name)
+		return ownDataError(name, "is")
 	case errors.Is(err, sdk.ErrLink) || errors.Is(err, errMoved):
 		return fmt.Errorf("%w: %s: %w; attach the file it leads to instead", attach.ErrUnreadable, name, errMoved)
 	case errors.Is(err, errReplaced):
