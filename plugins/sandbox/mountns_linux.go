@@ -66,6 +66,14 @@ func MountNamespace(p Policy, cwd string) (bool, string) {
 			failed = append(failed, fmt.Sprintf("%s: %v", m.path, err))
 		}
 	}
+	// The working folder is still the one beneath any mount made at or
+	// above it: names relative to it would reach the files past the
+	// mounts. Going there again by its path lands on the mounted one.
+	if cwd != "" {
+		if err := os.Chdir(cwd); err != nil {
+			failed = append(failed, fmt.Sprintf("working folder %s: %v", cwd, err))
+		}
+	}
 	if len(failed) > 0 {
 		return false, "some mounts failed: " + strings.Join(failed, "; ")
 	}
