@@ -313,6 +313,10 @@ func TestSandboxedChmodIsUndone(t *testing.T) {
 	// chmod 0777 is refused by the sandbox's seccomp filter (write for
 	// others); 0644 gets through, and is put back and said.
 	putBack := map[string]bool{token: true, ws.Database(): true, ws.Config(): true}
+	// In the command's mount namespace (Linux, where the system allows
+	// one) they are read-only mounts and the 0644s fail too: nothing to
+	// put back.
+	refused := strings.Count(out, "Read-only file system") >= len(putBack)
 	for p, mode := range want {
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -321,18 +325,18 @@ func TestSandboxedChmodIsUndone(t *testing.T) {
 		if fi.Mode().Perm() != mode {
 			t.Errorf("%s has mode %04o after the call", p, fi.Mode().Perm())
 		}
-		if putBack[p] && !strings.Contains(out, p+" had mode") {
+		if putBack[p] && !refused && !strings.Contains(out, p+" had mode") {
 			t.Errorf("the result does not say %s was put back:\n%s", p, out)
 		}
 	}
 	if !strings.Contains(out, "Operation not permitted") {
 		t.Errorf("chmod 0777 was not refused:\n%s", out)
 	}
-	if !strings.Contains(out, "[Wrasse: during this call something changed the permissions of Wrasse's own files") {
+	if !refused && !strings.Contains(out, "[Wrasse: during this call something changed the permissions of Wrasse's own files") {
 		t.Errorf("no note on the result:\n%s", out)
 	}
 	log, _ := os.ReadFile(ws.Log())
-	if !strings.Contains(string(log), "a file's mode that Wrasse keeps had been changed") {
+	if !refused && !strings.Contains(string(log), "a file's mode that Wrasse keeps had been changed") {
 		t.Error("the repair is not in the log")
 	}
 	// The socket still answers the person.

@@ -10,7 +10,10 @@ import (
 // Wrasse executable and its hidden sandbox subcommand, e.g.
 // [exe, "__sandbox-exec"]) starts, restricts itself with Restrict, and
 // then replaces itself with cmd's program. Everything else about cmd (its
-// folder, environment, output) stays as it was.
+// folder, environment, output, the SysProcAttr fields its caller set)
+// stays as it was. On Linux it also starts in a user and mount namespace
+// of its own where the system allows one (mountNamespace; the fallback
+// runs without and the launcher reports the gap).
 func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	if len(launcher) == 0 {
 		return fmt.Errorf("%w: no sandbox launcher", ErrUsage)
