@@ -125,6 +125,13 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 	}
 	for _, s := range starts {
 		for _, g := range gitMounts(s) {
+			// A mount moves with the folder that holds it: each folder
+			// between a grant and the mount is pinned too, so the
+			// repository's folder cannot be renamed and another put in
+			// its place.
+			for _, a := range ancestorsInside(g.path, writable) {
+				add(a, false)
+			}
 			add(g.path, g.readOnly)
 		}
 	}
@@ -132,6 +139,19 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 		add(x, true)
 	}
 	slices.SortStableFunc(out, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
+	return out
+}
+
+// ancestorsInside are the folders above path that lie inside one of the
+// writable grants, the grants themselves left out (renaming a grant needs
+// its parent, which is not granted, or is pinned as inside another).
+func ancestorsInside(path string, writable []string) []string {
+	var out []string
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 
@@ -163,12 +183,14 @@ func gitMounts(dir string) []mountTarget {
 				if !isGitDir(dotgit) {
 					return nil
 				}
-				return append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
+				out := append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
+				return append(out, moduleMounts(dotgit)...)
 			}
 			out := []mountTarget{{dotgit, true}}
 			gitDir, common := worktreeDirs(dotgit)
 			if gitDir != "" {
 				out = append(out, gitDirMounts(gitDir, common)...)
+				out = append(out, moduleMounts(common)...)
 			}
 			return out
 		}
@@ -188,6 +210,40 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	if gitDir != common {
 		out = append(out, mountTarget{filepath.Join(gitDir, "config.worktree"), true})
 	}
+	return out
+}
+
+// maxModuleEntries bounds the walk of a repository's .git/modules: a
+// submodule's git folder holds a few names besides what is skipped.
+const maxModuleEntries = 4096
+
+// moduleMounts protect the git folders of a repository's submodules,
+// common/modules/NAME (NAME may hold slashes; a submodule's own
+// submodules lie in its modules): the person's `git status` in the
+// repository runs git in each submodule, with its settings, and a
+// submodule's hooks run when the person commits there. Each is pinned
+// and gets the mounts of a git folder; submodules added later are not
+// covered.
+func moduleMounts(common string) []mountTarget {
+	var out []mountTarget
+	n := 0
+	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
+		if n++; err != nil || n > maxModuleEntries {
+			return filepath.SkipAll
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		switch d.Name() {
+		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
+			return filepath.SkipDir
+		}
+		if isGitDir(path) {
+			out = append(out, mountTarget{path, false})
+			out = append(out, gitDirMounts(path, path)...)
+		}
+		return nil
+	})
 	return out
 }
 
