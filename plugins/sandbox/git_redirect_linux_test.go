@@ -44,6 +44,9 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 		{"core.fsmonitor in a folder .git/commondir names",
 			`mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo ../../ev > .git/commondir`,
 			[]string{"status"}},
+		{"a worktree's commondir pointed at a folder of the command's",
+			`mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo "$PWD/../ev" > .git/worktrees/wt/commondir`,
+			[]string{"-C", "../wt", "status"}},
 		{"core.fsmonitor in a submodule's .git/modules/NAME/config",
 			`git -C sub config core.fsmonitor "$S"`,
 			[]string{"status"}},
@@ -73,6 +76,7 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 			}
 			git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
 			git(t, repo, "commit", "-qm", "submodule")
+			git(t, repo, "worktree", "add", "-q", filepath.Join(f.granted, "wt"))
 			marker := filepath.Join(f.outside, "ran-unconfined")
 			script := filepath.Join(f.granted, "planted.sh")
 			if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
