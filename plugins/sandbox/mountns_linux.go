@@ -210,6 +210,14 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	if gitDir != common {
 		out = append(out, mountTarget{filepath.Join(gitDir, "config.worktree"), true})
 	}
+	// Each worktree's folder says where the shared one is (commondir):
+	// pointed elsewhere, git in that worktree reads another config.
+	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
+		for _, wt := range wts {
+			dir := filepath.Join(common, "worktrees", wt.Name())
+			out = append(out, mountTarget{filepath.Join(dir, "commondir"), true}, mountTarget{filepath.Join(dir, "config.worktree"), true})
+		}
+	}
 	return out
 }
 
