@@ -212,8 +212,10 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	}
 	// Each worktree's folder says where the shared one is (commondir):
 	// pointed elsewhere, git in that worktree reads another config.
+	// At most maxModuleEntries of them: a command could make thousands,
+	// each a mount for every later command.
 	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
-		for _, wt := range wts {
+		for _, wt := range wts[:min(len(wts), maxModuleEntries)] {
 			dir := filepath.Join(common, "worktrees", wt.Name())
 			out = append(out, mountTarget{filepath.Join(dir, "commondir"), true}, mountTarget{filepath.Join(dir, "config.worktree"), true})
 		}
@@ -221,8 +223,9 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	return out
 }
 
-// maxModuleEntries bounds the walk of a repository's .git/modules: a
-// submodule's git folder holds a few names besides what is skipped.
+// maxModuleEntries bounds the walk of a repository's .git/modules (a
+// submodule's git folder holds a few names besides what is skipped) and
+// the worktrees looked at in .git/worktrees.
 const maxModuleEntries = 4096
 
 // moduleMounts protect the git folders of a repository's submodules,
