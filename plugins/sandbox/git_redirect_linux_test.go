@@ -35,33 +35,42 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 	requireGit(t)
 	for _, tc := range []struct {
 		name string
+		// in is the folder the command runs in, within the repository
+		// ("" for the repository itself).
+		in string
 		// line runs in the repository, with $M the marker the planted
 		// program would make and $S a script that makes it.
 		line string
 		// then is what the person runs in the repository afterwards.
 		then []string
 	}{
-		{"core.fsmonitor in a folder .git/commondir names",
-			`mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo ../../ev > .git/commondir`,
-			[]string{"status"}},
-		{"a worktree's commondir pointed at a folder of the command's",
-			`mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo "$PWD/../ev" > .git/worktrees/wt/commondir`,
-			[]string{"-C", "../wt", "status"}},
-		{"core.fsmonitor in a submodule's .git/modules/NAME/config",
-			`git -C sub config core.fsmonitor "$S"`,
-			[]string{"status"}},
-		{"a hook in a submodule's .git/modules/NAME/hooks",
-			`cp "$S" .git/modules/sub/hooks/post-commit`,
-			[]string{"-C", "sub", "commit", "-q", "--allow-empty", "-m", "person"}},
-		{"the submodules' folder renamed, a copy with core.fsmonitor in its place",
-			`mv .git/modules .git/modules-old && cp -a .git/modules-old .git/modules && git -C sub config core.fsmonitor "$S"`,
-			[]string{"status"}},
-		{"a submodule's git folder renamed, a copy with core.fsmonitor in its place",
-			`mv .git/modules/sub .git/modules/sub-old && cp -a .git/modules/sub-old .git/modules/sub && git -C sub config core.fsmonitor "$S"`,
-			[]string{"status"}},
-		{"the repository's folder renamed, a repository of the command's in its place",
-			`cd .. && mv repo repo-old && mkdir repo && cp -a repo-old/.git repo/.git && git -C repo config core.fsmonitor "$S"`,
-			[]string{"status"}},
+		{name: "core.fsmonitor in a folder .git/commondir names",
+			line: `mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo ../../ev > .git/commondir`,
+			then: []string{"status"}},
+		{name: "a worktree's commondir pointed at a folder of the command's",
+			line: `mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo "$PWD/../ev" > .git/worktrees/wt/commondir`,
+			then: []string{"-C", "../wt", "status"}},
+		{name: "core.fsmonitor in a submodule's .git/modules/NAME/config",
+			line: `git -C sub config core.fsmonitor "$S"`,
+			then: []string{"status"}},
+		{name: "a hook in a submodule's .git/modules/NAME/hooks",
+			line: `cp "$S" .git/modules/sub/hooks/post-commit`,
+			then: []string{"-C", "sub", "commit", "-q", "--allow-empty", "-m", "person"}},
+		{name: "the submodules' folder renamed, a copy with core.fsmonitor in its place",
+			line: `mv .git/modules .git/modules-old && cp -a .git/modules-old .git/modules && git -C sub config core.fsmonitor "$S"`,
+			then: []string{"status"}},
+		{name: "a submodule's git folder renamed, a copy with core.fsmonitor in its place",
+			line: `mv .git/modules/sub .git/modules/sub-old && cp -a .git/modules/sub-old .git/modules/sub && git -C sub config core.fsmonitor "$S"`,
+			then: []string{"status"}},
+		{name: "the repository's folder renamed, a repository of the command's in its place",
+			line: `cd .. && mv repo repo-old && mkdir repo && cp -a repo-old/.git repo/.git && git -C repo config core.fsmonitor "$S"`,
+			then: []string{"status"}},
+		{name: "the superproject's core.fsmonitor from a command in its submodule", in: "sub",
+			line: `git -C .. config core.fsmonitor "$S"`,
+			then: []string{"status"}},
+		{name: "the superproject's hook from a command in its submodule", in: "sub",
+			line: `cp "$S" ../.git/hooks/post-commit`,
+			then: []string{"commit", "-q", "--allow-empty", "-m", "person"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -87,7 +96,7 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 			// namespace protects.
 			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 			line := "export HOME=" + f.temp + " M=" + marker + " S=" + script + "; " + tc.line
-			out, ok := runIn(t, p, repo, line, nil)
+			out, ok := runIn(t, p, filepath.Join(repo, tc.in), line, nil)
 			if strings.Contains(out, "no mount namespace") {
 				t.Fatalf("the sandbox ran without its mount namespace: %s", out)
 			}
