@@ -71,6 +71,9 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 		{name: "the superproject's hook from a command in its submodule", in: "sub",
 			line: `cp "$S" ../.git/hooks/post-commit`,
 			then: []string{"commit", "-q", "--allow-empty", "-m", "person"}},
+		{name: "the repository's core.fsmonitor from below a .git folder git does not take for one", in: "src",
+			line: `printf '[core]\n\tfsmonitor = %s\n' "$S" >> ../.git/config`,
+			then: []string{"status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -86,6 +89,11 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 			git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
 			git(t, repo, "commit", "-qm", "submodule")
 			git(t, repo, "worktree", "add", "-q", filepath.Join(f.granted, "wt"))
+			// An empty .git folder (an earlier command's) in a subfolder:
+			// git looks past it, and so must the namespace.
+			if err := os.MkdirAll(filepath.Join(repo, "src", ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			marker := filepath.Join(f.outside, "ran-unconfined")
 			script := filepath.Join(f.granted, "planted.sh")
 			if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
