@@ -174,17 +174,36 @@ func systemPath(p string) bool {
 // it leads to (its own and the shared one, "commondir"). A repository
 // without hooks gets an empty hooks folder, as `git init` makes, so that
 // none can be added.
+//
+// A repository inside another (a submodule, a repository checked out in
+// another's folder) does not end the search: the ones above it are
+// protected too, for a command started in a submodule can reach its
+// superproject's .git as well.
 func gitMounts(dir string) []mountTarget {
+	var out []mountTarget
+	for d := dir; ; {
+		ms, found := nearestGitMounts(d)
+		out = append(out, ms...)
+		if found == "" || filepath.Dir(found) == found {
+			return out
+		}
+		d = filepath.Dir(found)
+	}
+}
+
+// nearestGitMounts are gitMounts for the nearest .git at or above dir
+// alone, and the folder that holds it ("" when none).
+func nearestGitMounts(dir string) ([]mountTarget, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
 		fi, err := os.Lstat(dotgit)
 		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
 			if fi.IsDir() {
 				if !isGitDir(dotgit) {
-					return nil
+					return nil, d
 				}
 				out := append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
-				return append(out, moduleMounts(dotgit)...)
+				return append(out, moduleMounts(dotgit)...), d
 			}
 			out := []mountTarget{{dotgit, true}}
 			gitDir, common := worktreeDirs(dotgit)
@@ -192,10 +211,10 @@ func gitMounts(dir string) []mountTarget {
 				out = append(out, gitDirMounts(gitDir, common)...)
 				out = append(out, moduleMounts(common)...)
 			}
-			return out
+			return out, d
 		}
 		if filepath.Dir(d) == d {
-			return nil
+			return nil, ""
 		}
 	}
 }
