@@ -44,6 +44,12 @@ func mountNamespace(cmd *exec.Cmd, p *Policy) {
 			cmd.Err = fmt.Errorf("sandbox: no user namespace is left for the command (the limit, /proc/sys/user/max_user_namespaces, is used up: a program, perhaps an earlier sandboxed command, keeps many open; end it and try again): %w", err)
 			return
 		}
+		// Out of processes or memory for the moment (which a command
+		// can cause too) is no refusal either.
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
+			cmd.Err = fmt.Errorf("sandbox: the command's namespaces could not be made for now (too many processes or too little memory); try again: %w", err)
+			return
+		}
 		p.MountNSRefused = err.Error()
 		return
 	}
