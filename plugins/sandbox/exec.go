@@ -25,6 +25,7 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	// where a writable grant reaches it, it stays runnable, as any
 	// installed program (the control socket keeps it from driving the app).
 	p.keepLauncher(LauncherPaths(launcher[0]))
+	cmd.Err = nil // the program's LookPath error: the launcher runs; mountNamespace may set one
 	mountNamespace(cmd, &p)
 	enc, err := p.Encode()
 	if err != nil {
@@ -42,7 +43,6 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 	cmd.Path = launcher[0]
 	cmd.Args = args
 	cmd.Env = LauncherEnv(environ(cmd.Env))
-	cmd.Err = nil
 	return nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +36,20 @@ func mountNamespace(cmd *exec.Cmd, p *Policy) {
 		return
 	}
 	if err := probeMountNS(); err != nil {
+		// The person's limit of user namespaces used up is no system
+		// that refuses them: a sandboxed command can use it up itself,
+		// with namespaces it keeps alive, to have the next command run
+		// without its mounts. That command does not start.
+		if limitReached(err) {
+			cmd.Err = fmt.Errorf("sandbox: no user namespace is left for the command (the limit, /proc/sys/user/max_user_namespaces, is used up: a program, perhaps an earlier sandboxed command, keeps many open; end it and try again): %w", err)
+			return
+		}
+		// Out of processes or memory for the moment (which a command
+		// can cause too) is no refusal either.
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
+			cmd.Err = fmt.Errorf("sandbox: the command's namespaces could not be made for now (too many processes or too little memory); try again: %w", err)
+			return
+		}
 		p.MountNSRefused = err.Error()
 		return
 	}
@@ -53,9 +69,24 @@ func mountNamespace(cmd *exec.Cmd, p *Policy) {
 func probeMountNS() error {
 	_, err := syscall.ForkExec("/", []string{"/"}, &syscall.ProcAttr{Sys: nsAttr(nil)})
 	if err == nil || !errors.Is(err, syscall.EACCES) && !errors.Is(err, syscall.ENOENT) {
-		return fmt.Errorf("the system refused a user namespace: %v", err)
+		return fmt.Errorf("the system refused a user namespace: %w", err)
 	}
 	return nil
+}
+
+// limitReached: the clone was refused (ENOSPC) while the system allows
+// user namespaces (max_user_namespaces above 0): the limit is used up.
+// A system that allows none (0) refuses with ENOSPC too.
+func limitReached(err error) bool {
+	if !errors.Is(err, syscall.ENOSPC) {
+		return false
+	}
+	b, rerr := os.ReadFile("/proc/sys/user/max_user_namespaces")
+	if rerr != nil {
+		return false
+	}
+	n, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	return perr == nil && n > 0
 }
 
 // ExpectCommand is Expect for a process Command starts (a shell command,

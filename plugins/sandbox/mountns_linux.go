@@ -66,6 +66,14 @@ func MountNamespace(p Policy, cwd string) (bool, string) {
 			failed = append(failed, fmt.Sprintf("%s: %v", m.path, err))
 		}
 	}
+	// The working folder is still the one beneath any mount made at or
+	// above it: names relative to it would reach the files past the
+	// mounts. Going there again by its path lands on the mounted one.
+	if cwd != "" {
+		if err := os.Chdir(cwd); err != nil {
+			failed = append(failed, fmt.Sprintf("working folder %s: %v", cwd, err))
+		}
+	}
 	if len(failed) > 0 {
 		return false, "some mounts failed: " + strings.Join(failed, "; ")
 	}
@@ -117,6 +125,13 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 	}
 	for _, s := range starts {
 		for _, g := range gitMounts(s) {
+			// A mount moves with the folder that holds it: each folder
+			// between a grant and the mount is pinned too, so the
+			// repository's folder cannot be renamed and another put in
+			// its place.
+			for _, a := range ancestorsInside(g.path, writable) {
+				add(a, false)
+			}
 			add(g.path, g.readOnly)
 		}
 	}
@@ -124,6 +139,19 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 		add(x, true)
 	}
 	slices.SortStableFunc(out, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
+	return out
+}
+
+// ancestorsInside are the folders above path that lie inside one of the
+// writable grants, the grants themselves left out (renaming a grant needs
+// its parent, which is not granted, or is pinned as inside another).
+func ancestorsInside(path string, writable []string) []string {
+	var out []string
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 
@@ -146,26 +174,47 @@ func systemPath(p string) bool {
 // it leads to (its own and the shared one, "commondir"). A repository
 // without hooks gets an empty hooks folder, as `git init` makes, so that
 // none can be added.
+//
+// A repository inside another (a submodule, a repository checked out in
+// another's folder) does not end the search: the ones above it are
+// protected too, for a command started in a submodule can reach its
+// superproject's .git as well.
 func gitMounts(dir string) []mountTarget {
+	var out []mountTarget
+	for d := dir; ; {
+		ms, found := nearestGitMounts(d)
+		out = append(out, ms...)
+		if found == "" || filepath.Dir(found) == found {
+			return out
+		}
+		d = filepath.Dir(found)
+	}
+}
+
+// nearestGitMounts are gitMounts for the nearest .git at or above dir
+// alone, and the folder that holds it ("" when none).
+func nearestGitMounts(dir string) ([]mountTarget, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
 		fi, err := os.Lstat(dotgit)
 		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
 			if fi.IsDir() {
 				if !isGitDir(dotgit) {
-					return nil
+					return nil, d
 				}
-				return append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
+				out := append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
+				return append(out, moduleMounts(dotgit)...), d
 			}
 			out := []mountTarget{{dotgit, true}}
 			gitDir, common := worktreeDirs(dotgit)
 			if gitDir != "" {
 				out = append(out, gitDirMounts(gitDir, common)...)
+				out = append(out, moduleMounts(common)...)
 			}
-			return out
+			return out, d
 		}
 		if filepath.Dir(d) == d {
-			return nil
+			return nil, ""
 		}
 	}
 }
@@ -180,6 +229,51 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	if gitDir != common {
 		out = append(out, mountTarget{filepath.Join(gitDir, "config.worktree"), true})
 	}
+	// Each worktree's folder says where the shared one is (commondir):
+	// pointed elsewhere, git in that worktree reads another config.
+	// At most maxModuleEntries of them: a command could make thousands,
+	// each a mount for every later command.
+	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
+		for _, wt := range wts[:min(len(wts), maxModuleEntries)] {
+			dir := filepath.Join(common, "worktrees", wt.Name())
+			out = append(out, mountTarget{filepath.Join(dir, "commondir"), true}, mountTarget{filepath.Join(dir, "config.worktree"), true})
+		}
+	}
+	return out
+}
+
+// maxModuleEntries bounds the walk of a repository's .git/modules (a
+// submodule's git folder holds a few names besides what is skipped) and
+// the worktrees looked at in .git/worktrees.
+const maxModuleEntries = 4096
+
+// moduleMounts protect the git folders of a repository's submodules,
+// common/modules/NAME (NAME may hold slashes; a submodule's own
+// submodules lie in its modules): the person's `git status` in the
+// repository runs git in each submodule, with its settings, and a
+// submodule's hooks run when the person commits there. Each is pinned
+// and gets the mounts of a git folder; submodules added later are not
+// covered.
+func moduleMounts(common string) []mountTarget {
+	var out []mountTarget
+	n := 0
+	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
+		if n++; err != nil || n > maxModuleEntries {
+			return filepath.SkipAll
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		switch d.Name() {
+		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
+			return filepath.SkipDir
+		}
+		if isGitDir(path) {
+			out = append(out, mountTarget{path, false})
+			out = append(out, gitDirMounts(path, path)...)
+		}
+		return nil
+	})
 	return out
 }
 
