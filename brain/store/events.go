@@ -526,6 +526,26 @@ func (d *DB) Events(id ID) ([]Event, error) {
 	return evs, nil
 }
 
+// SharedEvents is Events without the copy, for a reader that only reads
+// (the agent at the start of a turn): when the conversation is cached, the
+// slice returned is the cache's own, its capacity its length (appending to
+// it copies it), and the cache never changes those events in place after
+// lending them (it copies its slice first). The events must not be changed.
+func (d *DB) SharedEvents(id ID) ([]Event, error) {
+	d.historyReads.Add(1)
+	if evs, ok := d.cache.lend(id); ok {
+		return evs, nil
+	}
+	r := d.cache.reading(id)
+	evs, err := d.EventsBefore(id, 0, 0)
+	if err != nil {
+		d.cache.install(id, cacheRead{}, nil)
+		return nil, err
+	}
+	d.cache.install(id, r, evs)
+	return evs, nil
+}
+
 // LastEvents returns the last n events in order (all when n <= 0).
 func (d *DB) LastEvents(id ID, n int) ([]Event, error) {
 	return d.EventsBefore(id, 0, n)
