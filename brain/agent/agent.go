@@ -164,10 +164,14 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 			a.log.Warn("recording the conversation's model", "conversation", id.String(), "error", err)
 		}
 	}
-	events, err := db.Events(id)
+	hist, kept := a.opts.Memory.take(id)
+	read, err := db.SharedEvents(id)
 	if err != nil {
+		// What was kept is of no use once the history cannot be read (a
+		// deleted conversation): forget it.
 		return id, err
 	}
+	events := resumeEvents(kept, read)
 	sess := a.opts.Registry.NewSession(id.String(), loaded)
 	sess.OnChange(func(l []string) {
 		if err := db.SetLoaded(id, l); err != nil {
@@ -175,8 +179,8 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 		}
 	})
 	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow),
-		hist: a.opts.Memory.take(id)}
-	defer func() { a.opts.Memory.keep(id, t.hist) }()
+		hist: hist}
+	defer func() { a.opts.Memory.keep(id, t.hist, t.events) }()
 	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
 	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText, Images: images}); err != nil {
 		return id, err
