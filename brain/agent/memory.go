@@ -39,7 +39,7 @@ type memoryEntry struct {
 	// events are the history the conversation's last turn ended with
 	// (turn.events), continued by the next turn when the store's history
 	// still begins with them (resumeEvents).
-	events []store.Event
+	events keptEvents
 	used   uint64
 }
 
@@ -55,15 +55,15 @@ func NewMemory(n int) *Memory {
 // take hands out id's history and events, removing them so no two turns
 // share them (an empty history and no events when none are kept, or m is
 // nil).
-func (m *Memory) take(id store.ID) (*requestHistory, []store.Event) {
+func (m *Memory) take(id store.ID) (*requestHistory, keptEvents) {
 	if m == nil {
-		return &requestHistory{}, nil
+		return &requestHistory{}, keptEvents{}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.hists[id]
 	if e == nil {
-		return &requestHistory{}, nil
+		return &requestHistory{}, keptEvents{}
 	}
 	delete(m.hists, id)
 	return &e.hist, e.events
@@ -71,7 +71,7 @@ func (m *Memory) take(id store.ID) (*requestHistory, []store.Event) {
 
 // keep stores id's history and events after a turn, forgetting the least
 // recently kept conversation beyond max.
-func (m *Memory) keep(id store.ID, h *requestHistory, events []store.Event) {
+func (m *Memory) keep(id store.ID, h *requestHistory, events keptEvents) {
 	if m == nil {
 		return
 	}

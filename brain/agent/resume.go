@@ -13,18 +13,40 @@ import (
 // the turn's own events do not copy it again.
 const spareTurnEvents = 32
 
+// keptEvents is what a conversation's last turn ended with, for the next
+// turn to continue (Memory): its events, and how many of them it read
+// from the store (lent) as SharedEvents lent them under epoch.
+type keptEvents struct {
+	events []store.Event
+	lent   int
+	epoch  uint64
+}
+
 // resumeEvents is the history a turn runs on: read is the conversation as
-// the store has it now (SharedEvents: the store's own slice, read-only),
-// kept the history the conversation's previous turn ended with (Memory;
-// nil when none). When read begins with exactly kept, the turn continues
-// kept, adding only what came after it, so a late turn does not copy a
-// history that grows all day; otherwise (an edit, a resend, a version
-// switch, a redaction, a compaction, another turn's memory evicted) it
-// copies read. Either way the result is the turn's own to append to, and
-// holds the same events as read.
-func resumeEvents(kept, read []store.Event) []store.Event {
-	if len(kept) > 0 && len(read) >= len(kept) && identicalEvents(read[:len(kept)], kept) {
-		return append(kept, read[len(kept):]...)
+// the store has it now, lent under epoch (SharedEvents: the store's own
+// slice, read-only), kept what the conversation's last turn ended with.
+// When read begins with exactly kept's events, the turn continues them,
+// adding only what came after, so a late turn does not copy a history
+// that grows all day; otherwise (an edit, a resend, a version switch, a
+// redaction, a compaction, the memory evicted) it copies read. Either way
+// the result is the turn's own to append to, and holds the same events as
+// read.
+//
+// What the last turn read is not compared again when the store lent the
+// same slice (the same epoch): the store never changes lent events in
+// place, and a turn never changes the events it read (turn.replace).
+// Only the events the last turn added are compared, and everything when
+// the epochs differ.
+func resumeEvents(kept keptEvents, read []store.Event, epoch uint64) []store.Event {
+	k := kept.events
+	if len(k) > 0 && len(read) >= len(k) {
+		from := 0
+		if epoch != 0 && epoch == kept.epoch && kept.lent <= len(k) {
+			from = kept.lent
+		}
+		if identicalEvents(read[from:len(k)], k[from:]) {
+			return append(k, read[len(k):]...)
+		}
 	}
 	return append(make([]store.Event, 0, len(read)+spareTurnEvents), read...)
 }

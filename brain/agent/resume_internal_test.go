@@ -66,7 +66,7 @@ func TestResumeEventsContinuesOnlyAnIdenticalHistory(t *testing.T) {
 	// Unchanged: the kept events are continued, not copied.
 	kept := append(make([]store.Event, 0, 16), base()...)
 	read := append(base(), added)
-	got := resumeEvents(kept, read)
+	got := resumeEvents(keptEvents{events: kept, lent: 4, epoch: 1}, read, 2)
 	if !reflect.DeepEqual(got, read) {
 		t.Fatalf("continued history differs from the store's:\n got %+v\nwant %+v", got, read)
 	}
@@ -81,7 +81,8 @@ func TestResumeEventsContinuesOnlyAnIdenticalHistory(t *testing.T) {
 			if tc.name == "one event fewer (an edit)" {
 				read = read[:len(kept)-1]
 			}
-			got := resumeEvents(kept, read)
+			// Another slice lent (epoch 2, not 1): everything is compared.
+			got := resumeEvents(keptEvents{events: kept, lent: 4, epoch: 1}, read, 2)
 			if !reflect.DeepEqual(got, read) {
 				t.Fatalf("the turn's history differs from the store's:\n got %+v\nwant %+v", got, read)
 			}
@@ -90,6 +91,43 @@ func TestResumeEventsContinuesOnlyAnIdenticalHistory(t *testing.T) {
 			}
 			if &got[0] == &read[0] {
 				t.Error("the store's slice was handed to the turn to append to")
+			}
+		})
+	}
+}
+
+// When the store lent the same slice as for the last turn (the same
+// epoch), the events that turn read are not compared again (the store
+// promises they are unchanged), but those it added still are.
+func TestResumeEventsSameEpochComparesWhatTheLastTurnAdded(t *testing.T) {
+	events := func() []store.Event {
+		return []store.Event{
+			{Seq: 1, Type: store.EventUserMessage, Text: "q1"},
+			{Seq: 2, Type: store.EventAssistantText, Text: "a1"},
+			{Seq: 3, Type: store.EventUserMessage, Text: "q2"},
+			{Seq: 4, Type: store.EventAssistantText, Text: "a2"},
+		}
+	}
+	tests := []struct {
+		name      string
+		change    func(e []store.Event)
+		continued bool
+	}{
+		{"nothing changed", func([]store.Event) {}, true},
+		{"the last turn's reply changed", func(e []store.Event) { e[3].Text = "[redacted]" }, false},
+		{"the last turn's message changed", func(e []store.Event) { e[2].Seq = 5 }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			kept := append(make([]store.Event, 0, 8), events()...)
+			read := append(events(), store.Event{Seq: 5, Type: store.EventUserMessage, Text: "q3"})
+			tc.change(read)
+			got := resumeEvents(keptEvents{events: kept, lent: 2, epoch: 7}, read, 7)
+			if !reflect.DeepEqual(got, read) {
+				t.Fatalf("the turn's history differs from the store's:\n got %+v\nwant %+v", got, read)
+			}
+			if continued := &got[0] == &kept[0]; continued != tc.continued {
+				t.Errorf("continued the kept events: %v, want %v", continued, tc.continued)
 			}
 		})
 	}

@@ -25,9 +25,13 @@ const DefaultCachedConversations = 8
 // at any moment between the read's start and its install, so it can never
 // install a snapshot older than a write that already finished.
 type eventCache struct {
-	mu     sync.Mutex
-	max    int
-	tick   uint64 // for least-recently-used eviction
+	mu   sync.Mutex
+	max  int
+	tick uint64 // for least-recently-used eviction
+	// epochs numbers the cached slices: each conversation's events get a
+	// new number whenever they are installed or copied (own), never one
+	// used before, so two lends with the same epoch lent the same slice.
+	epochs uint64
 	closed bool
 	convs  map[ID]*convCache
 }
@@ -44,7 +48,10 @@ type convCache struct {
 	// never written in place (own copies them first). Appending writes
 	// past every lent slice's length, so it needs no copy.
 	lent int
-	used uint64
+	// epoch is the number of events (eventCache.epochs): while it stays
+	// the same, events[:lent] are as they were lent.
+	epoch uint64
+	used  uint64
 	// streams builds the text of each streaming reply in events, so a
 	// piece costs its own length, not the reply's so far (a string
 	// Builder's String shares its bytes and never changes them).
@@ -103,18 +110,24 @@ const spareEvents = 32
 // instead of writing into the cache's room, and whose events the cache
 // never changes in place afterwards (own). A turn reads the whole history
 // at its start; lending it costs nothing however long the history is.
-func (ec *eventCache) lend(id ID) ([]Event, bool) {
+// The epoch returned is the same for two lends only when the events the
+// first returned are, unchanged, the first events of the second.
+func (ec *eventCache) lend(id ID) ([]Event, uint64, bool) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	c := ec.convs[id]
 	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
-		return nil, false
+		return nil, 0, false
 	}
 	ec.tick++
 	c.used = ec.tick
+	if c.epoch == 0 {
+		ec.epochs++
+		c.epoch = ec.epochs
+	}
 	n := len(c.events)
 	c.lent = max(c.lent, n)
-	return c.events[:n:n], true
+	return c.events[:n:n], c.epoch, true
 }
 
 // own makes events[i] safe to write in place: when a lent slice holds it,
@@ -124,7 +137,7 @@ func (ec *eventCache) lend(id ID) ([]Event, bool) {
 func (c *convCache) own(i int) {
 	if i < c.lent {
 		c.events = append(make([]Event, 0, len(c.events)+spareEvents), c.events...)
-		c.lent = 0
+		c.lent, c.epoch = 0, 0 // the next lend numbers the copy anew
 	}
 }
 
@@ -149,7 +162,7 @@ func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
 		return
 	}
 	ec.tick++
-	c.events, c.loaded, c.used, c.streams, c.lent = slices.Clone(events), true, ec.tick, nil, 0
+	c.events, c.loaded, c.used, c.streams, c.lent, c.epoch = slices.Clone(events), true, ec.tick, nil, 0, 0
 	ec.evict()
 }
 
@@ -243,7 +256,7 @@ func (ec *eventCache) evict() {
 
 // unload forgets the events.
 func (c *convCache) unload() {
-	c.events, c.loaded, c.streams, c.lent = nil, false, nil, 0
+	c.events, c.loaded, c.streams, c.lent, c.epoch = nil, false, nil, 0, 0
 }
 
 // find is the index of event seq in c.events.

@@ -106,7 +106,7 @@ func TestEventsCacheFollowsEveryChange(t *testing.T) {
 			}
 			// The cache's own slice, lent: the change must copy it, not
 			// write into it.
-			lent, err := db.SharedEvents(c.ID)
+			lent, epoch, err := db.SharedEvents(c.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,6 +125,15 @@ func TestEventsCacheFollowsEveryChange(t *testing.T) {
 			}
 			if !reflect.DeepEqual(lent, lentSnapshot) {
 				t.Error("events lent (SharedEvents) before the change were changed")
+			}
+			// The same epoch promises the events lent before begin the
+			// events lent now, unchanged.
+			again, epoch2, err := db.SharedEvents(c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if epoch2 == epoch && (len(again) < len(lent) || !reflect.DeepEqual(again[:len(lent)], lentSnapshot)) {
+				t.Errorf("lent again under the same epoch %d, but the events lent before changed", epoch)
 			}
 		})
 	}
@@ -154,16 +163,19 @@ func TestSharedEventsLendsWithoutCopying(t *testing.T) {
 	fill(t, db, c.ID, 40)
 	mustEvents(t, db, c.ID) // decoded and kept
 	allocs := testing.AllocsPerRun(20, func() {
-		if _, err := db.SharedEvents(c.ID); err != nil {
+		if _, _, err := db.SharedEvents(c.ID); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs != 0 {
 		t.Errorf("SharedEvents of a cached conversation allocated %v times, want 0", allocs)
 	}
-	lent, err := db.SharedEvents(c.ID)
+	lent, epoch, err := db.SharedEvents(c.ID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if epoch == 0 {
+		t.Error("a cached conversation was lent under epoch 0 (which promises nothing)")
 	}
 	if cap(lent) != len(lent) {
 		t.Errorf("lent slice has room for %d more events: a reader's append would write into the cache", cap(lent)-len(lent))
@@ -315,7 +327,7 @@ func TestEventsCacheConcurrent(t *testing.T) {
 					}
 					// A lent slice is read while the writers go on: the
 					// race detector sees any write into it.
-					lent, err := db.SharedEvents(id)
+					lent, _, err := db.SharedEvents(id)
 					if err != nil {
 						errs <- err
 						return
