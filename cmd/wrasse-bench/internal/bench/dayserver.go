@@ -208,17 +208,6 @@ func (s *dayServer) verify() error {
 	return err
 }
 
-// skippedJSON is a JSON value left undecoded: it refers to the bytes
-// being decoded, valid while they are (json.Unmarshal checked them whole
-// before decoding).
-type skippedJSON []byte
-
-// UnmarshalJSON keeps data without copying it.
-func (s *skippedJSON) UnmarshalJSON(data []byte) error {
-	*s = data
-	return nil
-}
-
 func (s *dayServer) chat(w http.ResponseWriter, r *http.Request) {
 	buf := s.bodies.Get().(*bytes.Buffer)
 	var role, text string
