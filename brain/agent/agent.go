@@ -164,10 +164,14 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 			a.log.Warn("recording the conversation's model", "conversation", id.String(), "error", err)
 		}
 	}
-	events, err := db.Events(id)
+	hist, kept := a.opts.Memory.take(id)
+	read, epoch, err := db.SharedEvents(id)
 	if err != nil {
+		// What was kept is of no use once the history cannot be read (a
+		// deleted conversation): forget it.
 		return id, err
 	}
+	events := resumeEvents(kept, read, epoch)
 	sess := a.opts.Registry.NewSession(id.String(), loaded)
 	sess.OnChange(func(l []string) {
 		if err := db.SetLoaded(id, l); err != nil {
@@ -175,8 +179,8 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 		}
 	})
 	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow),
-		hist: a.opts.Memory.take(id)}
-	defer func() { a.opts.Memory.keep(id, t.hist) }()
+		hist: hist, read: len(read)}
+	defer func() { a.opts.Memory.keep(id, t.hist, keptEvents{events: t.events, lent: len(read), epoch: epoch}) }()
 	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
 	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText, Images: images}); err != nil {
 		return id, err
@@ -224,6 +228,10 @@ type turn struct {
 	// hosts are the network hosts the conversation was allowed.
 	hosts *hostSet
 	limit int
+	// read is how many of events the turn read from the store; it never
+	// changes them in place (replace), so the next turn need not compare
+	// them again while the store lent the same slice (resumeEvents).
+	read int
 	// parent is the call ID of the code-mode program whose inner call is
 	// running ("" otherwise); record stamps it on the events (codemode.go).
 	parent string
@@ -257,9 +265,10 @@ func (t *turn) record(e store.Event) (store.Event, error) {
 	return stored, nil
 }
 
-// replace swaps in the stored version of an event already kept.
+// replace swaps in the stored version of an event the turn recorded
+// (only those: the events it read stay as the store lent them).
 func (t *turn) replace(e store.Event) {
-	for i := len(t.events) - 1; i >= 0; i-- {
+	for i := len(t.events) - 1; i >= t.read; i-- {
 		if t.events[i].Seq == e.Seq {
 			t.events[i] = e
 			break

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
@@ -474,12 +475,48 @@ func summaryText(skipped int, turns []turnSum) string {
 	return b.String()
 }
 
+// clip is s with its runs of white space made one space and its ends
+// trimmed, cut to summaryChars runes with an ellipsis when longer. It
+// reads s once and stops at the cut, allocating only what it returns: a
+// summary clips 40 messages of any length every few requests of a long
+// conversation (splitting a whole reply into words to keep its first 120
+// runes cost ~5 kB a message).
 func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= summaryChars {
-		return s
+	b := make([]byte, 0, min(len(s), 4*summaryChars))
+	n, cut, space := 0, 0, false // runes in b, len(b) at summaryChars-1 runes
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space, i = n > 0, i+w
+			continue
+		}
+		if space {
+			if n+2 > summaryChars {
+				return clipped(b[:cut])
+			}
+			b, n, space = append(b, ' '), n+1, false
+			if n == summaryChars-1 {
+				cut = len(b)
+			}
+		}
+		if n+1 > summaryChars {
+			return clipped(b[:cut])
+		}
+		b, n, i = append(b, s[i:i+w]...), n+1, i+w
+		if n == summaryChars-1 {
+			cut = len(b)
+		}
 	}
-	return string([]rune(s)[:summaryChars-1]) + "…"
+	return string(b)
+}
+
+// clipped is a cut text with the ellipsis; bytes that are not UTF-8
+// become U+FFFD, as converting to runes makes them.
+func clipped(b []byte) string {
+	if !utf8.Valid(b) {
+		return string([]rune(string(b))) + "…"
+	}
+	return string(b) + "…"
 }
 
 func contains(list []string, s string) bool {

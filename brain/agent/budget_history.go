@@ -74,9 +74,17 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 // strings and slices with the ones read before, so for an unchanged history
 // each comparison is a pointer check and the walk costs little beside the
 // conversion it saves.
+//
+// Slices of the same memory are the same events without a look at them: a
+// turn continues the array of the turn before (resumeEvents) and writes
+// in place only the events it recorded after the last user message
+// (turn.replace), which are past what is compared here.
 func sameEvents(a, b []store.Event) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true
 	}
 	for i := range a {
 		x, y := &a[i], &b[i]

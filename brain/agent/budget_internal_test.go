@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
@@ -364,4 +365,33 @@ func BenchmarkPrepareRequest(b *testing.B) {
 			referenceFit(store.ToMessages(ev), limit32k, 3000, cerebellum.EstimateTokens)
 		}
 	})
+}
+
+// clip gives what joining the words of a text and cutting it to
+// summaryChars runes gives, without splitting the whole text into words.
+func TestClipIsTheWordsCut(t *testing.T) {
+	old := func(s string) string {
+		s = strings.Join(strings.Fields(s), " ")
+		if utf8.RuneCountInString(s) <= summaryChars {
+			return s
+		}
+		return string([]rune(s)[:summaryChars-1]) + "…"
+	}
+	long := strings.Repeat("An answer of a few words. ", 20)
+	cases := []string{
+		"", " ", "word", "  two\twords \n", long, "\n\n" + long + "\n",
+		strings.Repeat("x", summaryChars-1), strings.Repeat("x", summaryChars), strings.Repeat("x", summaryChars+1),
+		strings.Repeat("x", summaryChars-2) + " y", strings.Repeat("x", summaryChars-1) + " y", strings.Repeat("x", summaryChars-1) + "   y z",
+		strings.Repeat("x", summaryChars-2) + "  yz", strings.Repeat("é", summaryChars+5), strings.Repeat("日本 ", 70),
+		"bad \xff bytes " + long, long[:200] + "\xff\xfe" + long, "\u00a0nbsp\u0085next\u2003em",
+		strings.Repeat("x", summaryChars-1) + "\xff" + long,
+	}
+	for i := range 300 {
+		cases = append(cases, strings.Repeat("ab ", i/3)+strings.Repeat("c", i%7)+"  \t"+strings.Repeat("é", i%5))
+	}
+	for _, s := range cases {
+		if got, want := clip(s), old(s); got != want {
+			t.Errorf("clip(%q)\n got %q\nwant %q", s, got, want)
+		}
+	}
 }

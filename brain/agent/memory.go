@@ -36,7 +36,11 @@ type Memory struct {
 
 type memoryEntry struct {
 	hist requestHistory
-	used uint64
+	// events are the history the conversation's last turn ended with
+	// (turn.events), continued by the next turn when the store's history
+	// still begins with them (resumeEvents).
+	events keptEvents
+	used   uint64
 }
 
 // NewMemory returns a Memory of the last n conversations' turns
@@ -48,32 +52,33 @@ func NewMemory(n int) *Memory {
 	return &Memory{max: n, hists: map[store.ID]*memoryEntry{}}
 }
 
-// take hands out id's history, removing it so no two turns share one
-// (an empty one when none is kept, or m is nil).
-func (m *Memory) take(id store.ID) *requestHistory {
+// take hands out id's history and events, removing them so no two turns
+// share them (an empty history and no events when none are kept, or m is
+// nil).
+func (m *Memory) take(id store.ID) (*requestHistory, keptEvents) {
 	if m == nil {
-		return &requestHistory{}
+		return &requestHistory{}, keptEvents{}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.hists[id]
 	if e == nil {
-		return &requestHistory{}
+		return &requestHistory{}, keptEvents{}
 	}
 	delete(m.hists, id)
-	return &e.hist
+	return &e.hist, e.events
 }
 
-// keep stores id's history after a turn, forgetting the least recently
-// kept conversation beyond max.
-func (m *Memory) keep(id store.ID, h *requestHistory) {
+// keep stores id's history and events after a turn, forgetting the least
+// recently kept conversation beyond max.
+func (m *Memory) keep(id store.ID, h *requestHistory, events keptEvents) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tick++
-	m.hists[id] = &memoryEntry{hist: *h, used: m.tick}
+	m.hists[id] = &memoryEntry{hist: *h, events: events, used: m.tick}
 	for len(m.hists) > m.max {
 		var old store.ID
 		var oldest uint64

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -163,6 +164,46 @@ func TestMemoryRequestsAfterEveryChange(t *testing.T) {
 			m.turn(t, m.mem(), c.ID, "elsewhere")
 			return m.id
 		}},
+		{"resend: the last message and its answer kept as a version", func(t *testing.T, m *memoryEnv) store.ID {
+			if _, err := m.db.KeepVersion(m.id, lastUserSeq(t, m.db, m.id)); err != nil {
+				t.Fatal(err)
+			}
+			return m.id
+		}},
+		{"version switch: another answer, then back to the first", func(t *testing.T, m *memoryEnv) store.ID {
+			if _, err := m.db.KeepVersion(m.id, lastUserSeq(t, m.db, m.id)); err != nil {
+				t.Fatal(err)
+			}
+			m.turn(t, m.mem(), m.id, "first question, put better")
+			if _, err := m.db.SwitchVersion(m.id, lastUserSeq(t, m.db, m.id), 1); err != nil {
+				t.Fatal(err)
+			}
+			return m.id
+		}},
+		{"the last reply rewritten in place (a redaction)", func(t *testing.T, m *memoryEnv) store.ID {
+			evs := events(t, m.db, m.id)
+			i := len(evs) - 1
+			for evs[i].Type != store.EventAssistantText {
+				i--
+			}
+			e := evs[i]
+			e.Text = "[redacted]"
+			if err := m.db.UpdateEvent(m.id, e); err != nil {
+				t.Fatal(err)
+			}
+			return m.id
+		}},
+		{"an earlier message rewritten in place", func(t *testing.T, m *memoryEnv) store.ID {
+			e, err := m.db.Event(m.id, lastUserSeq(t, m.db, m.id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Text = "first question, as it reads now"
+			if err := m.db.UpdateEvent(m.id, e); err != nil {
+				t.Fatal(err)
+			}
+			return m.id
+		}},
 		{"reopened", func(t *testing.T, m *memoryEnv) store.ID {
 			path := m.db.Path()
 			if err := m.db.Close(); err != nil {
@@ -194,6 +235,64 @@ func TestMemoryRequestsAfterEveryChange(t *testing.T) {
 					len(got.Messages), len(want.Messages), firstDiff(got.Messages, want.Messages))
 			}
 		})
+	}
+}
+
+// Two conversations' turns running at once with one Memory each send
+// the request a turn without Memory sends: each turn continues its own
+// conversation's events, never the other's.
+func TestMemoryTwoConversationsAtOnce(t *testing.T) {
+	m := newMemoryEnv(t, 400)
+	mem := agent.NewMemory(0)
+	other, err := m.db.CreateConversation("test-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedHistory(t, m.db, other.ID, 240)
+	ids := []store.ID{m.id, other.ID}
+	for _, id := range ids {
+		m.turn(t, mem, id, "first question")
+	}
+	for range 2 {
+		for range ids {
+			m.prov.Reply(providertest.Text("Noted."))
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, len(ids))
+		for i, id := range ids {
+			wg.Go(func() {
+				a := m.agent(func(o *agent.Options) { o.Memory, o.ContextWindow = mem, 8192 })
+				_, errs[i] = a.Turn(context.Background(), id, fmt.Sprintf("next question in conversation %d", i), nil)
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reqs := m.prov.Requests()
+	for i, id := range ids {
+		// The last request whose last message asks in conversation i.
+		var got provider.Request
+		ask := fmt.Sprintf("next question in conversation %d", i)
+		for _, r := range reqs {
+			if last := r.Messages[len(r.Messages)-1]; last.Role == provider.RoleUser && strings.Contains(last.Content, ask) {
+				got = r
+			}
+		}
+		if got.Messages == nil {
+			t.Fatalf("no request asked %q", ask)
+		}
+		if _, err := m.db.TruncateFrom(id, lastUserSeq(t, m.db, id)); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := m.turn(t, nil, id, ask)
+		if !reflect.DeepEqual(got.Messages, want.Messages) {
+			t.Errorf("conversation %d: with Memory the request has %d messages, without %d; first difference at %d",
+				i, len(got.Messages), len(want.Messages), firstDiff(got.Messages, want.Messages))
+		}
 	}
 }
 

@@ -25,9 +25,13 @@ const DefaultCachedConversations = 8
 // at any moment between the read's start and its install, so it can never
 // install a snapshot older than a write that already finished.
 type eventCache struct {
-	mu     sync.Mutex
-	max    int
-	tick   uint64 // for least-recently-used eviction
+	mu   sync.Mutex
+	max  int
+	tick uint64 // for least-recently-used eviction
+	// epochs numbers the cached slices: each conversation's events get a
+	// new number whenever they are installed or copied (own), never one
+	// used before, so two lends with the same epoch lent the same slice.
+	epochs uint64
 	closed bool
 	convs  map[ID]*convCache
 }
@@ -35,10 +39,19 @@ type eventCache struct {
 // convCache is one conversation's entry.
 type convCache struct {
 	// events are as Events decoded them; nil with loaded false when not
-	// held. Never handed out: readers get a copy of the slice.
+	// held. Events hands out a copy; SharedEvents lends the slice itself,
+	// capped at its length.
 	events []Event
 	loaded bool
-	used   uint64
+	// lent is the length of the longest slice of events lent out since
+	// events was last copied: events[:lent] belong to readers too and are
+	// never written in place (own copies them first). Appending writes
+	// past every lent slice's length, so it needs no copy.
+	lent int
+	// epoch is the number of events (eventCache.epochs): while it stays
+	// the same, events[:lent] are as they were lent.
+	epoch uint64
+	used  uint64
 	// streams builds the text of each streaming reply in events, so a
 	// piece costs its own length, not the reply's so far (a string
 	// Builder's String shares its bytes and never changes them).
@@ -92,6 +105,42 @@ func (ec *eventCache) get(id ID) ([]Event, bool) {
 // spareEvents is the room get leaves after the events it hands out.
 const spareEvents = 32
 
+// lend returns the cached events of id themselves, without copying them:
+// a slice whose capacity is its length, so a reader's append copies it
+// instead of writing into the cache's room, and whose events the cache
+// never changes in place afterwards (own). A turn reads the whole history
+// at its start; lending it costs nothing however long the history is.
+// The epoch returned is the same for two lends only when the events the
+// first returned are, unchanged, the first events of the second.
+func (ec *eventCache) lend(id ID) ([]Event, uint64, bool) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	c := ec.convs[id]
+	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
+		return nil, 0, false
+	}
+	ec.tick++
+	c.used = ec.tick
+	if c.epoch == 0 {
+		ec.epochs++
+		c.epoch = ec.epochs
+	}
+	n := len(c.events)
+	c.lent = max(c.lent, n)
+	return c.events[:n:n], c.epoch, true
+}
+
+// own makes events[i] safe to write in place: when a lent slice holds it,
+// the cache's events are copied first (once; later writes find them its
+// own). Writes to the events a turn adds after reading (its streamed
+// reply) are past what was lent and copy nothing.
+func (c *convCache) own(i int) {
+	if i < c.lent {
+		c.events = append(make([]Event, 0, len(c.events)+spareEvents), c.events...)
+		c.lent, c.epoch = 0, 0 // the next lend numbers the copy anew
+	}
+}
+
 // reading marks the start of a read of id from the file.
 func (ec *eventCache) reading(id ID) cacheRead {
 	ec.mu.Lock()
@@ -113,7 +162,7 @@ func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
 		return
 	}
 	ec.tick++
-	c.events, c.loaded, c.used, c.streams = slices.Clone(events), true, ec.tick, nil
+	c.events, c.loaded, c.used, c.streams, c.lent, c.epoch = slices.Clone(events), true, ec.tick, nil, 0, 0
 	ec.evict()
 }
 
@@ -207,7 +256,7 @@ func (ec *eventCache) evict() {
 
 // unload forgets the events.
 func (c *convCache) unload() {
-	c.events, c.loaded, c.streams = nil, false, nil
+	c.events, c.loaded, c.streams, c.lent, c.epoch = nil, false, nil, 0, 0
 }
 
 // find is the index of event seq in c.events.
@@ -224,6 +273,7 @@ func appendEvent(e Event) func(*convCache) {
 func setEvent(e Event) func(*convCache) {
 	return func(c *convCache) {
 		if i, ok := c.find(e.Seq); ok {
+			c.own(i)
 			c.events[i] = e
 		}
 		delete(c.streams, e.Seq)
@@ -247,6 +297,7 @@ func appendText(seq uint64, piece string) func(*convCache) {
 			c.streams[seq] = b
 		}
 		b.WriteString(piece)
+		c.own(i)
 		c.events[i].Text = b.String()
 	}
 }
@@ -255,6 +306,7 @@ func appendText(seq uint64, piece string) func(*convCache) {
 func truncateAt(seq uint64) func(*convCache) {
 	return func(c *convCache) {
 		i, _ := c.find(seq)
+		c.own(i)
 		clear(c.events[i:])
 		c.events = c.events[:i]
 		for s := range c.streams {

@@ -104,6 +104,13 @@ func TestEventsCacheFollowsEveryChange(t *testing.T) {
 			if !cached(db, c.ID) {
 				t.Fatal("a conversation read is not kept")
 			}
+			// The cache's own slice, lent: the change must copy it, not
+			// write into it.
+			lent, epoch, err := db.SharedEvents(c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lentSnapshot := append([]Event(nil), lent...)
 			tc.change(t, db, c.ID)
 			want := fromFile(t, db, c.ID)
 			if cached(db, c.ID) == tc.dropped {
@@ -115,6 +122,18 @@ func TestEventsCacheFollowsEveryChange(t *testing.T) {
 			// What was handed out before is not changed by what followed.
 			if !reflect.DeepEqual(before, snapshot) {
 				t.Error("events handed out before the change were changed")
+			}
+			if !reflect.DeepEqual(lent, lentSnapshot) {
+				t.Error("events lent (SharedEvents) before the change were changed")
+			}
+			// The same epoch promises the events lent before begin the
+			// events lent now, unchanged.
+			again, epoch2, err := db.SharedEvents(c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if epoch2 == epoch && (len(again) < len(lent) || !reflect.DeepEqual(again[:len(lent)], lentSnapshot)) {
+				t.Errorf("lent again under the same epoch %d, but the events lent before changed", epoch)
 			}
 		})
 	}
@@ -131,6 +150,43 @@ func TestEventsCallersOwnTheSlice(t *testing.T) {
 	_ = append(got[:2], Event{Seq: 98, Type: EventError})
 	if evs := mustEvents(t, db, c.ID); !reflect.DeepEqual(evs, fromFile(t, db, c.ID)) {
 		t.Errorf("a caller's change reached the cache: %+v", evs[:3])
+	}
+}
+
+// SharedEvents lends the cached events without copying them (a turn late
+// in a long day reads its history for nothing), capped so a reader's
+// append copies instead of writing into the cache's room; the cache's
+// own appends do not show in a slice lent before them.
+func TestSharedEventsLendsWithoutCopying(t *testing.T) {
+	db, _, _ := openTest(t)
+	c := mustConv(t, db, "m")
+	fill(t, db, c.ID, 40)
+	mustEvents(t, db, c.ID) // decoded and kept
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, _, err := db.SharedEvents(c.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("SharedEvents of a cached conversation allocated %v times, want 0", allocs)
+	}
+	lent, epoch, err := db.SharedEvents(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if epoch == 0 {
+		t.Error("a cached conversation was lent under epoch 0 (which promises nothing)")
+	}
+	if cap(lent) != len(lent) {
+		t.Errorf("lent slice has room for %d more events: a reader's append would write into the cache", cap(lent)-len(lent))
+	}
+	mine := append(lent, Event{Seq: 99, Type: EventError, Text: "the reader's own"})
+	mustAppend(t, db, c.ID, Event{Type: EventUserMessage, Text: "the cache's own"})
+	if got := mustEvents(t, db, c.ID); got[len(got)-1].Text != "the cache's own" || !reflect.DeepEqual(got, fromFile(t, db, c.ID)) {
+		t.Errorf("after a reader's append and a write, Events disagrees with the file: last %q", got[len(got)-1].Text)
+	}
+	if mine[len(mine)-1].Text != "the reader's own" || len(lent) != 40 {
+		t.Errorf("the reader's slice changed under it: %d events, last %q", len(lent), mine[len(mine)-1].Text)
 	}
 }
 
@@ -269,6 +325,18 @@ func TestEventsCacheConcurrent(t *testing.T) {
 						errs <- err
 						return
 					}
+					// A lent slice is read while the writers go on: the
+					// race detector sees any write into it.
+					lent, _, err := db.SharedEvents(id)
+					if err != nil {
+						errs <- err
+						return
+					}
+					n := 0
+					for i := range lent {
+						n += len(lent[i].Text) + len(lent[i].Status)
+					}
+					_ = n
 				}
 			}
 		})

@@ -526,6 +526,31 @@ func (d *DB) Events(id ID) ([]Event, error) {
 	return evs, nil
 }
 
+// SharedEvents is Events without the copy, for a reader that only reads
+// (the agent at the start of a turn): when the conversation is cached, the
+// slice returned is the cache's own, its capacity its length (appending to
+// it copies it), and the cache never changes those events in place after
+// lending them (it copies its slice first). The events must not be changed.
+//
+// epoch says which slice was lent: when two calls return the same epoch
+// (never 0), the events the first returned are, unchanged, the first
+// events of the second, so a reader that kept them need not compare them
+// again; 0 says nothing (the history was decoded from the file).
+func (d *DB) SharedEvents(id ID) (events []Event, epoch uint64, err error) {
+	d.historyReads.Add(1)
+	if evs, epoch, ok := d.cache.lend(id); ok {
+		return evs, epoch, nil
+	}
+	r := d.cache.reading(id)
+	evs, err := d.EventsBefore(id, 0, 0)
+	if err != nil {
+		d.cache.install(id, cacheRead{}, nil)
+		return nil, 0, err
+	}
+	d.cache.install(id, r, evs)
+	return evs, 0, nil
+}
+
 // LastEvents returns the last n events in order (all when n <= 0).
 func (d *DB) LastEvents(id ID, n int) ([]Event, error) {
 	return d.EventsBefore(id, 0, n)

@@ -104,7 +104,8 @@ func encodeMessage(m provider.Message) ([]byte, bool, error) {
 // messages) with the system prompt and history as messages, each history
 // message's encoding reused when an earlier request had the same one.
 // The messages come last; a JSON object's members have no order that
-// counts. It is what encoding params with the messages in them gives.
+// counts. It is what encoding params with the messages in them and
+// "stream": true gives.
 func (p *Provider) body(params sdk.ChatCompletionNewParams, system string, history []provider.Message) ([]byte, int, error) {
 	head, err := params.MarshalJSON()
 	if err != nil {
@@ -144,7 +145,7 @@ func (p *Provider) body(params sdk.ChatCompletionNewParams, system string, histo
 		}
 	}
 	p.encoded.mu.Unlock()
-	size := len(head) + len(`,"messages":[]`) + len(parts)
+	size := len(head) + len(`,"stream":true,"messages":[]`) + len(parts)
 	for _, b := range parts {
 		size += len(b)
 	}
@@ -153,7 +154,9 @@ func (p *Provider) body(params sdk.ChatCompletionNewParams, system string, histo
 	if len(head) > 2 {
 		out = append(out, ',')
 	}
-	out = append(out, `"messages":[`...)
+	// "stream": true is written here rather than by the SDK, whose option
+	// for it copies the whole body (sendBody).
+	out = append(out, `"stream":true,"messages":[`...)
 	for i, b := range parts {
 		if i > 0 {
 			out = append(out, ',')

@@ -1,6 +1,7 @@
 package openai_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -87,6 +88,11 @@ func TestHistoryEncodingIsReusedOnlyForTheSameMessage(t *testing.T) {
 		}
 		if !body.Stream {
 			t.Errorf("%s: the request does not ask for a stream:\n%s", st.name, reqs[i].Body)
+		}
+		// Written once, by p.body: the SDK's "stream" (which copies the
+		// whole body to add it) went to a stand-in body, not this one.
+		if n := bytes.Count(reqs[i].Body, []byte(`"stream":`)); n != 1 {
+			t.Errorf("%s: the body has %d \"stream\" members, want 1:\n%s", st.name, n, reqs[i].Body)
 		}
 	}
 }

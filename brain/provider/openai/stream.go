@@ -1,11 +1,14 @@
 package openai
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"slices"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -37,9 +40,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 	var x wire.Exchange
 	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
 	defer call.W.Stop()
-	// The body is built by p.body; the SDK adds "stream": true to it.
-	stream := p.chat.NewStreaming(wctx, sdk.ChatCompletionNewParams{}, option.WithMiddleware(x.Middleware),
-		option.WithRequestBody("application/json", body))
+	// The body is built by p.body, "stream": true included, and put on
+	// the request by sendBody: the SDK's own body is a stand-in.
+	stream := p.chat.NewStreaming(wctx, sdk.ChatCompletionNewParams{}, option.WithMiddleware(sendBody(body)),
+		option.WithMiddleware(x.Middleware), option.WithRequestBody("application/json", []byte("{}")))
 	defer stream.Close()
 
 	st := &state{calls: map[int64]*callAcc{}}
@@ -228,5 +232,21 @@ func (s *state) stopReason() string {
 		return provider.StopEnd
 	default:
 		return s.finish
+	}
+}
+
+// sendBody is a middleware that sends body as the request's body, in place
+// of what the SDK built. NewStreaming adds "stream": true to the body it is
+// given with sjson, which copies the whole of it (a 32k-token window is
+// about 100 kB) on every request; given a two-byte stand-in it copies
+// that, and body (which p.body wrote with "stream": true) goes out as it
+// is, on every attempt (the SDK's retries pass through the middleware
+// again).
+func sendBody(body []byte) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		req.ContentLength = int64(len(body))
+		return next(req)
 	}
 }

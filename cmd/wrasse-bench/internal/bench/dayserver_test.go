@@ -2,6 +2,8 @@ package bench
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,62 @@ func TestLastMessage(t *testing.T) {
 				t.Errorf("lastMessage = %q, %q, %v; want %q, %q (ok %v)", role, text, err, tc.role, tc.text, tc.ok)
 			}
 		})
+	}
+}
+
+// readLast finds the last message without decoding the others, whatever
+// the messages hold (brackets, braces, commas and quotes in strings,
+// nesting, white space); lastMessage also checks the whole body is JSON.
+func TestReadLastFindsTheLastMessage(t *testing.T) {
+	tests := []struct {
+		name, body, role, text string
+	}{
+		{"strings with brackets", `{"messages":[{"role":"user","content":"a ] b } c, \"d\" [e"},{"role":"assistant","content":"],{"}]}`, "assistant", "],{"},
+		{"nested calls", `{"messages":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{\"x\":[1,2]}"}}]},{"role":"tool","content":"42"}],"model":"m"}`, "tool", "42"},
+		{"white space", "{ \"model\" : \"m\" ,\n \"messages\" :\n [ {\"role\":\"user\",\"content\":\"a\"} ,\n\t{ \"role\" : \"user\" , \"content\" : \"b\" } \n ] }", "user", "b"},
+		{"a nested messages key first", `{"metadata":{"messages":[{"role":"user","content":"no"}]},"messages":[{"role":"user","content":"yes"}]}`, "user", "yes"},
+		{"escaped backslash before a quote", `{"messages":[{"role":"user","content":"x\\"},{"role":"user","content":"y\\\"z"}]}`, "user", `y\"z`},
+		{"one message", `{"messages":[{"role":"user","content":"only"}]}`, "user", "only"},
+	}
+	var buf bytes.Buffer
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			role, text, err := lastMessage(strings.NewReader(tc.body), &buf)
+			if err != nil || role != tc.role || text != tc.text {
+				t.Errorf("lastMessage = %q, %q, %v; want %q, %q", role, text, err, tc.role, tc.text)
+			}
+		})
+	}
+}
+
+// With the check deferred (the per-turn rows), the fake answers without
+// checking the whole body and verify, called between turns, reports a
+// body that was not JSON.
+func TestDayServerDeferredCheck(t *testing.T) {
+	srv, err := newDayServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	srv.deferCheck = true
+	post := func(body string) {
+		t.Helper()
+		res, err := http.Post(srv.url+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	post(`{"messages":[{"role":"user","content":"hello"}]}`)
+	if err := srv.verify(); err != nil {
+		t.Errorf("verify after a JSON body: %v", err)
+	}
+	post(`{"messages":[{"role":"user","content":tru},{"role":"user","content":"hello"}]}`)
+	if err := srv.verify(); err == nil {
+		t.Error("verify did not report a body that is not JSON")
+	}
+	if err := srv.verify(); err != nil {
+		t.Errorf("verify reported a body twice: %v", err)
 	}
 }

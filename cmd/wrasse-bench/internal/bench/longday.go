@@ -446,6 +446,9 @@ func (s turnSamples) medianBytes() int {
 type dayRun struct {
 	app *assistant.App
 	ms  runtime.MemStats
+	// srv, when set, checks the bodies of each turn's requests after the
+	// turn is measured (dayServer.verify).
+	srv *dayServer
 }
 
 // turn runs one turn of conversation id (0: a new one) and measures it.
@@ -460,6 +463,11 @@ func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSa
 	runtime.ReadMemStats(&d.ms)
 	if err != nil {
 		return id, turnSample{}, fmt.Errorf("turn %d: %w", n, err)
+	}
+	if d.srv != nil {
+		if err := d.srv.verify(); err != nil {
+			return id, turnSample{}, fmt.Errorf("turn %d: %w", n, err)
+		}
 	}
 	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0, bytes: d.ms.TotalAlloc - b0}, nil
 }
@@ -533,6 +541,7 @@ func (r *runner) turnRows(ctx context.Context) []Row {
 		return []Row{errorRow(sectionLongDay, measure, err)}
 	}
 	defer closeApp()
+	srv.deferCheck, d.srv = true, srv
 	es, ls, err := d.earlyAndLate(ctx, dayEarly, turns, dayWindow)
 	if err != nil {
 		return []Row{errorRow(sectionLongDay, measure, err)}

@@ -47,6 +47,7 @@ func BenchmarkLongDayTurns(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer closeApp()
+	srv.deferCheck, d.srv = true, srv
 	ctx := context.Background()
 	var long store.ID
 	for i := 1; i < dayTurns; i++ {
