@@ -1,0 +1,44 @@
+package sdk
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A credential folder is a store as a whole (the sandbox reads nothing
+// beneath it): a file with other names that is a file at any depth below
+// one (a pass entry in a sub-folder, a browser profile's saved passwords)
+// is refused by every route, naming it.
+func TestHardLinksComparedWithFilesDeepInCredentialFolders(t *testing.T) {
+	for _, rel := range []string{".password-store/work/bank.gpg", ".mozilla/firefox/p.default/logins.json", ".mozilla/firefox/p.default/a/b/c/d.db"} {
+		t.Run(rel, func(t *testing.T) {
+			fx := newFixture(t)
+			p := filepath.Join(fx.home, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("PRIVATE KEY "+secret), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			fx.env.Credentials = []string{filepath.Join(fx.home, ".password-store"), filepath.Join(fx.home, ".mozilla")}
+			if err := os.Link(p, filepath.Join(fx.home, "notes", "x.txt")); err != nil {
+				t.Skip("hard links unsupported:", err)
+			}
+			got, err := readArg(fx.env, "notes/x.txt")
+			_, _, cerr := fx.env.CheckArg("notes/x.txt", false)
+			_, perr := fx.env.Permit(filepath.Join(fx.home, "notes", "x.txt"), true)
+			walked := walkNames(t, fx.env, "notes")
+			for what, err := range map[string]error{"OpenArg": err, "CheckArg": cerr, "Permit": perr} {
+				if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), filepath.Base(rel)) {
+					t.Errorf("%s: %v; want ErrProtected naming %s", what, err, rel)
+				}
+			}
+			if strings.Contains(got, "PRIVATE KEY") || strings.Contains(walked, "x.txt") {
+				t.Errorf("read %q, walk %s", got, walked)
+			}
+		})
+	}
+}
