@@ -42,3 +42,35 @@ func TestHardLinksComparedWithFilesDeepInCredentialFolders(t *testing.T) {
 		})
 	}
 }
+
+// Credential folders holding more than the guard reads refuse a file with
+// other names, saying a copy will do, and leave a file with one name be.
+func TestHardLinkRefusedWhenCredentialFoldersTooBig(t *testing.T) {
+	fx := newFixture(t)
+	for _, rel := range []string{"a.gpg", "b.gpg", "sub/c.gpg", "sub/d.gpg"} {
+		p := filepath.Join(fx.home, ".password-store", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fx.env.Credentials = []string{filepath.Join(fx.home, ".password-store")}
+	if err := os.Link(filepath.Join(fx.home, "other", "plain.txt"), filepath.Join(fx.home, "notes", "x.txt")); err != nil {
+		t.Skip("hard links unsupported:", err)
+	}
+	g := fx.env.newGuard()
+	g.maxCreds = 3
+	info, err := os.Lstat(filepath.Join(fx.home, "notes", "x.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.checkInfo(info, "notes/x.txt", false); !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), "use a copy") {
+		t.Errorf("checkInfo: %v; want ErrProtected saying to use a copy", err)
+	}
+	one, _ := os.Lstat(filepath.Join(fx.home, "notes", "todo.txt"))
+	if err := g.checkInfo(one, "notes/todo.txt", false); err != nil {
+		t.Errorf("a file with one name: %v", err)
+	}
+}
