@@ -74,3 +74,28 @@ func TestHardLinkRefusedWhenCredentialFoldersTooBig(t *testing.T) {
 		t.Errorf("a file with one name: %v", err)
 	}
 }
+
+// A credential folder that is itself a symbolic link (~/.password-store
+// kept on another disk) is walked where it leads: a hard link to a file
+// deep in it is refused, named by the folder's own path.
+func TestHardLinkDeepInACredentialFolderThatIsALink(t *testing.T) {
+	fx := newFixture(t)
+	vault := filepath.Join(fx.home, "vault", "pass")
+	p := filepath.Join(vault, "work", "bank.gpg")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("PRIVATE KEY "+secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.link(t, vault, ".password-store")
+	fx.env.Credentials = []string{filepath.Join(fx.home, ".password-store")}
+	if err := os.Link(p, filepath.Join(fx.home, "notes", "x.txt")); err != nil {
+		t.Skip("hard links unsupported:", err)
+	}
+	got, err := readArg(fx.env, "notes/x.txt")
+	want := filepath.Join(".password-store", "work", "bank.gpg")
+	if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), want) || strings.Contains(got, "PRIVATE KEY") {
+		t.Errorf("OpenArg %q, %v; want ErrProtected naming %s", got, err, want)
+	}
+}
