@@ -156,14 +156,19 @@ func (a *App) attachedFile(path string) (store.AttachedFile, error) {
 // may be a secret's. A hard link is another name for the same file, with
 // no link to resolve: one to a key under a harmless name is refused the
 // same way as a symbolic link. Outside the granted folders a file with
-// other names is refused whatever they are: the credential folders are
-// too deep to search at each attach, and such a file is rare where people
-// keep documents.
+// other names is refused whatever they are: the credential list is not
+// every secret a file there may be another name of, and such a file is
+// rare where people keep documents.
 func (a *App) otherNames(fi fs.FileInfo, real, name string) error {
 	if !fi.Mode().IsRegular() || linkCount(fi) <= 1 {
 		return nil
 	}
-	if cred := a.sameAsCredential(fi); cred != "" {
+	cred, err := a.sameAsCredential(fi)
+	if err != nil {
+		return fmt.Errorf("%w: %s has %d names (hard links), and whether one is a file holding keys or passwords cannot be told (%v); attach a copy of it",
+			attach.ErrUnreadable, name, linkCount(fi), err)
+	}
+	if cred != "" {
 		return fmt.Errorf("%w: %s is another name (a hard link) for %s, which holds keys or passwords; attach that file itself if you mean to send it",
 			attach.ErrUnreadable, name, cred)
 	}
@@ -321,28 +326,12 @@ func (a *App) credentialPaths(homes []string) []string {
 }
 
 // sameAsCredential is the credential file that fi is another name for
-// (a credential file, or one directly in a credential folder), "" when it
-// is none.
-func (a *App) sameAsCredential(fi fs.FileInfo) string {
-	homes := a.homes()
-	for _, c := range a.credentialPaths(homes) {
-		ci, err := os.Stat(c)
-		switch {
-		case err != nil:
-		case ci.Mode().IsRegular():
-			if os.SameFile(fi, ci) {
-				return c
-			}
-		case ci.IsDir():
-			entries, _ := os.ReadDir(c)
-			for _, e := range entries {
-				if ei, err := os.Stat(filepath.Join(c, e.Name())); err == nil && ei.Mode().IsRegular() && os.SameFile(fi, ei) {
-					return filepath.Join(c, e.Name())
-				}
-			}
-		}
-	}
-	return ""
+// (a credential file, or one at any depth beneath a credential folder:
+// a pass entry in a sub-folder, a browser profile's saved passwords, all
+// of which the sandbox keeps unreadable), "" when it is none. The error
+// says the folders hold too much to be read whole.
+func (a *App) sameAsCredential(fi fs.FileInfo) (string, error) {
+	return sdk.CredentialOf(a.credentialPaths(a.homes()), fi)
 }
 
 // pathWithin reports whether p is dir or lies beneath it, ignoring case:

@@ -98,7 +98,7 @@ func BenchmarkAttachHardLinkedFile(b *testing.B) {
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				if a.sameAsCredential(fi) != "" {
+				if cred, err := a.sameAsCredential(fi); cred != "" || err != nil {
 					b.Fatal("doc.txt taken for a credential")
 				}
 			}

@@ -17,6 +17,7 @@ type guard struct {
 	noAccess, readOnly []protected
 	inner              innerFiles
 	maxInner           int // maxInnerFiles; smaller in tests
+	maxCreds           int // maxCredentialEntries; smaller in tests
 	// credentials are Env.Credentials; creds their files' identities,
 	// read the first time a file with other names is met.
 	credentials []string
@@ -30,7 +31,7 @@ type protected struct {
 }
 
 func (e *Env) newGuard() *guard {
-	g := &guard{maxInner: maxInnerFiles, credentials: e.Credentials}
+	g := &guard{maxInner: maxInnerFiles, maxCreds: maxCredentialEntries, credentials: e.Credentials}
 	for _, p := range e.NoAccess {
 		if p != "" {
 			g.noAccess = append(g.noAccess, newProtected(p))
@@ -129,7 +130,11 @@ func (g *guard) checkLinks(info fs.FileInfo, shown string) error {
 	if known && links <= 1 {
 		return nil
 	}
-	if cred := g.credential(info, id, known); cred != "" {
+	cred, err := g.credential(info)
+	if err != nil {
+		return fmt.Errorf("%w: %s has other names (hard links), and whether one is a file holding keys or passwords cannot be told (%v); use a copy of it, which has one name", ErrProtected, shown, err)
+	}
+	if cred != "" {
 		return fmt.Errorf("%w: %s is another name (a hard link) of %s, which holds keys or passwords; no tool may read or change it", ErrProtected, shown, cred)
 	}
 	g.inner.once.Do(g.readInner)
@@ -199,59 +204,117 @@ func (g *guard) readInner() {
 	}
 }
 
+// maxCredentialEntries bounds the entries read beneath the credential
+// folders when a file with other names is met. A browser profile or a
+// Flatpak app folder holds thousands; past this many, whether a file with
+// other names is one of them cannot be told, and it is refused.
+const maxCredentialEntries = 200000
+
 // credFiles are the identities of the credential files (Env.Credentials:
-// each file, and each file directly in each folder), with the path each
-// is known by.
+// each file, and each file at any depth beneath each folder, since the
+// sandbox reads nothing beneath one: a pass entry in a sub-folder, a
+// browser profile's saved passwords), with the path each is known by.
 type credFiles struct {
 	once    sync.Once
 	ids     map[fileID]string
 	unknown []protected
+	// err says why the folders could not be read whole.
+	err error
+}
+
+// read indexes the files of paths, walking each folder without following
+// the links inside it (a link there is no other name of a file: a hard
+// link to one is a link to its target, which is indexed where it lies if
+// that is a credential folder too). Only a file with other names can be
+// another file's, so files with one name are left out.
+func (c *credFiles) read(paths []string, max int) {
+	c.ids = map[fileID]string{}
+	add := func(path string, fi fs.FileInfo) {
+		if !fi.Mode().IsRegular() {
+			return
+		}
+		switch fid, links, ok := identity(fi); {
+		case !ok:
+			c.unknown = append(c.unknown, protected{path: path, info: fi})
+		case links > 1:
+			c.ids[fid] = path
+		}
+	}
+	n := 0
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			add(p, fi)
+			continue
+		}
+		root, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				// A folder that vanished or cannot be listed holds
+				// nothing this account can link to by its path.
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if n++; n > max {
+				return fmt.Errorf("%s and the other credential folders hold more than %d entries", p, max)
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			add(filepath.Join(p, path[len(root):]), info)
+			return nil
+		})
+		if err != nil {
+			c.err = err
+			return
+		}
+	}
+}
+
+// of is the credential file info is another name of, "" when it is none.
+func (c *credFiles) of(info fs.FileInfo) (string, error) {
+	if c.err != nil {
+		return "", c.err
+	}
+	if id, _, known := identity(info); known {
+		return c.ids[id], nil
+	}
+	for _, f := range c.unknown {
+		if os.SameFile(f.info, info) {
+			return f.path, nil
+		}
+	}
+	return "", nil
 }
 
 // credential is the credential file info is another name of, "" when it
 // is none. Only a file with other names gets here, so the usual file
-// costs nothing; the list is read once per guard.
-func (g *guard) credential(info fs.FileInfo, id fileID, known bool) string {
-	c := &g.creds
-	c.once.Do(func() {
-		c.ids = map[fileID]string{}
-		add := func(path string, fi fs.FileInfo) {
-			if !fi.Mode().IsRegular() {
-				return
-			}
-			if fid, _, ok := identity(fi); ok {
-				c.ids[fid] = path
-			} else {
-				c.unknown = append(c.unknown, protected{path: path, info: fi})
-			}
-		}
-		for _, p := range g.credentials {
-			fi, err := os.Stat(p)
-			if err != nil {
-				continue
-			}
-			if !fi.IsDir() {
-				add(p, fi)
-				continue
-			}
-			entries, err := os.ReadDir(p)
-			if err != nil {
-				continue
-			}
-			for _, e := range entries {
-				if fi, err := os.Stat(filepath.Join(p, e.Name())); err == nil {
-					add(filepath.Join(p, e.Name()), fi)
-				}
-			}
-		}
-	})
-	if known {
-		return c.ids[id]
-	}
-	for _, f := range c.unknown {
-		if os.SameFile(f.info, info) {
-			return f.path
-		}
-	}
-	return ""
+// costs nothing; the folders are read once per guard.
+func (g *guard) credential(info fs.FileInfo) (string, error) {
+	g.creds.once.Do(func() { g.creds.read(g.credentials, g.maxCreds) })
+	return g.creds.of(info)
+}
+
+// CredentialOf is the file among paths (credential files and folders, as
+// Env.Credentials), or at any depth beneath one of the folders, that info
+// is another name (a hard link) of; "" when it is none. It reads the
+// folders whole, so call it only for a regular file with other names. The
+// error says the folders hold too much to be read whole (and whether info
+// is one of their files cannot be told).
+func CredentialOf(paths []string, info fs.FileInfo) (string, error) {
+	var c credFiles
+	c.read(paths, maxCredentialEntries)
+	return c.of(info)
 }

@@ -91,8 +91,8 @@ func walkNames(t *testing.T, env *Env, arg string) string {
 }
 
 // A file with other names that is one of the person's credential files
-// (Env.Credentials: a file named there, or one directly in a folder named
-// there) is refused by every route, whatever name it has in the granted
+// (Env.Credentials: a file named there, or one at any depth beneath a
+// folder named there) is refused by every route, whatever name it has in the granted
 // folder; a hard link to anything else reads as usual.
 func TestHardLinksComparedWithCredentials(t *testing.T) {
 	tests := []struct {
@@ -102,7 +102,7 @@ func TestHardLinksComparedWithCredentials(t *testing.T) {
 	}{
 		{name: "a credential file named", target: ".aws/credentials", want: filepath.Join(".aws", "credentials") + ", which holds keys or passwords"},
 		{name: "a file in a credential folder", target: ".ssh/id_ed25519", want: filepath.Join(".ssh", "id_ed25519") + ", which holds keys or passwords"},
-		{name: "a file deeper in a credential folder", target: ".ssh/deeper/kept.txt"},
+		{name: "a file deeper in a credential folder", target: ".ssh/deeper/kept.txt", want: filepath.Join(".ssh", "deeper", "kept.txt") + ", which holds keys or passwords"},
 		{name: "a file beside them", target: "other/plain.txt"},
 	}
 	for _, tt := range tests {

@@ -227,7 +227,7 @@ type Env struct {
 	ReadOnly []string
 	// Credentials are the files and folders holding the person's keys,
 	// tokens and passwords: a file with other names (hard links) that is
-	// one of them, or one directly in such a folder, is refused as if it
+	// one of them, or one at any depth beneath such a folder, is refused as if it
 	// were NoAccess, whatever name it is reached by. Set by the host.
 	Credentials []string
 	// SandboxFn confines a command to the plugin's sandbox (see Sandbox);
