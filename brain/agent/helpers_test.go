@@ -151,7 +151,7 @@ type env struct {
 	rt    *recorder
 	prov  *providertest.Provider
 	appr  *approver
-	logs  *bytes.Buffer
+	logs  *logBuffer
 	clock func() time.Time
 	dir   string
 }
@@ -164,7 +164,7 @@ func newEnv(t *testing.T, prov *providertest.Provider) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{t: t, db: db, prov: prov, rt: &recorder{started: make(chan struct{})}, appr: &approver{}, logs: &bytes.Buffer{}, dir: dir,
+	e := &env{t: t, db: db, prov: prov, rt: &recorder{started: make(chan struct{})}, appr: &approver{}, logs: &logBuffer{}, dir: dir,
 		clock: func() time.Time { return time.Date(2025, 3, 4, 15, 4, 5, 0, time.UTC) }}
 	e.reg = openRegistry(t, e.rt)
 	return e
@@ -350,4 +350,23 @@ func newConv(t testing.TB, db *store.DB) store.ID {
 		t.Fatal(err)
 	}
 	return c.ID
+}
+
+// logBuffer is the log's text, written by every turn's goroutine (two
+// conversations' turns run at once in some tests).
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
