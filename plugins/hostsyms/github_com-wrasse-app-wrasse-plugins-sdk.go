@@ -11,6 +11,7 @@ func init() {
 	Symbols["github.com/wrasse-app/wrasse/plugins/sdk/sdk"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CheckHost":     reflect.ValueOf(sdk.CheckHost),
+		"CredentialOf":  reflect.ValueOf(sdk.CredentialOf),
 		"Errorf":        reflect.ValueOf(sdk.Errorf),
 		"Group":         reflect.ValueOf(sdk.Group),
 		"JSON":          reflect.ValueOf(sdk.JSON),
