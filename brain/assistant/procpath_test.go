@@ -18,40 +18,40 @@ import (
 func TestCredentialReachedByAnotherPathSpelling(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
-		path   func(home string) string
+		path   func(t *testing.T, home string) string
 		direct bool // cleans to the key's own path
 	}{
-		{"/proc/self/root", func(home string) string { return "/proc/self/root" + sshKey(home) }, false},
-		{"/proc/pid/root", func(home string) string { return "/proc/" + strconv.Itoa(os.Getpid()) + "/root" + sshKey(home) }, false},
-		{"/proc/thread-self/root", func(home string) string { return "/proc/thread-self/root" + sshKey(home) }, false},
-		{"doubled separator", func(home string) string { return home + "//.ssh//id_ed25519" }, true},
-		{"dot segments", func(home string) string { return home + "/projects/../.ssh/./id_ed25519" }, true},
-		{"symlink in a granted folder to the key", func(home string) string {
+		{"/proc/self/root", func(t *testing.T, home string) string { return "/proc/self/root" + sshKey(home) }, false},
+		{"/proc/pid/root", func(t *testing.T, home string) string { return "/proc/" + strconv.Itoa(os.Getpid()) + "/root" + sshKey(home) }, false},
+		{"/proc/thread-self/root", func(t *testing.T, home string) string { return "/proc/thread-self/root" + sshKey(home) }, false},
+		{"doubled separator", func(t *testing.T, home string) string { return home + "//.ssh//id_ed25519" }, true},
+		{"dot segments", func(t *testing.T, home string) string { return home + "/projects/../.ssh/./id_ed25519" }, true},
+		{"symlink in a granted folder to the key", func(t *testing.T, home string) string {
 			p := filepath.Join(home, "projects", "key.txt")
 			if err := os.Symlink(sshKey(home), p); err != nil {
-				t.Skip(err)
+				t.Skip("symbolic links unsupported here:", err)
 			}
 			return p
 		}, false},
-		{"symlink in a granted folder to ~/.ssh", func(home string) string {
+		{"symlink in a granted folder to ~/.ssh", func(t *testing.T, home string) string {
 			p := filepath.Join(home, "projects", "sshdir")
 			if err := os.Symlink(filepath.Join(home, ".ssh"), p); err != nil {
-				t.Skip(err)
+				t.Skip("symbolic links unsupported here:", err)
 			}
 			return filepath.Join(p, "id_ed25519")
 		}, false},
-		{"symlink in a granted folder to /proc/self/root", func(home string) string {
+		{"symlink in a granted folder to /proc/self/root", func(t *testing.T, home string) string {
 			p := filepath.Join(home, "projects", "root")
 			if err := os.Symlink("/proc/self/root", p); err != nil {
-				t.Skip(err)
+				t.Skip("symbolic links unsupported here:", err)
 			}
 			return p + sshKey(home)
 		}, false},
-		{"deep pass entry through a folder link", func(home string) string {
+		{"deep pass entry through a folder link", func(t *testing.T, home string) string {
 			write(t, filepath.Join(home, ".password-store", "work", "bank.gpg"), "PRIVATE KEY TOPSECRET")
 			p := filepath.Join(home, "projects", "work")
 			if err := os.Symlink(filepath.Join(home, ".password-store", "work"), p); err != nil {
-				t.Skip(err)
+				t.Skip("symbolic links unsupported here:", err)
 			}
 			return filepath.Join(p, "bank.gpg")
 		}, false},
@@ -61,7 +61,7 @@ func TestCredentialReachedByAnotherPathSpelling(t *testing.T) {
 			if _, err := os.Stat(sshKey(home)); err != nil {
 				t.Fatalf("the fake home has no key: %v", err)
 			}
-			p := tt.path(home)
+			p := tt.path(t, home)
 			if _, err := os.Stat(p); err != nil {
 				t.Skipf("%s does not reach the key here: %v", p, err)
 			}
