@@ -20,6 +20,34 @@ import (
 // line by less than its real count (the index tests check this with the
 // real tokenizer at 10, 1,000 and 10,000 capabilities and on dense text).
 func EstimateTokens(s string) int {
+	var t TokenTally
+	t.Add(s)
+	return t.Tokens()
+}
+
+// TokenTally sums EstimateTokens over a text given in pieces, so a text
+// that grows at its end is counted once, not again in whole at every
+// piece. Cut at whitespace, the pieces count exactly as the whole text
+// does (whitespace counts nothing and ends every run); a cut inside a
+// word counts it as two.
+type TokenTally struct {
+	raw   float64
+	bytes int
+}
+
+// Add counts s after what was added before.
+func (t *TokenTally) Add(s string) {
+	t.raw += rawTokens(s)
+	t.bytes += len(s)
+}
+
+// Tokens is the estimate of everything added.
+func (t TokenTally) Tokens() int {
+	return max(int(math.Ceil(t.raw*1.15)), (2*t.bytes+6)/7)
+}
+
+// rawTokens is EstimateTokens' count of s before its margin and floor.
+func rawTokens(s string) float64 {
 	total := 0.0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -57,7 +85,7 @@ func EstimateTokens(s string) int {
 			i += size
 		}
 	}
-	return max(int(math.Ceil(total*1.15)), (2*len(s)+6)/7)
+	return total
 }
 
 // estimateJSONTokens estimates tool schemas (compact JSON) at one token per

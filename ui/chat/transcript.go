@@ -9,7 +9,6 @@ import (
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/store"
-	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/plugins/mcp"
 )
@@ -60,6 +59,8 @@ type row struct {
 	// vers is which version of a user message this is, of how many
 	// (versions.go); zero when it has no others.
 	vers store.Version
+	// memo keeps the row's estimated tokens (tokenmemo.go).
+	memo tokenMemo
 }
 
 // toolCall is what a tool card shows.
@@ -194,9 +195,7 @@ func (r *row) plain() string {
 func (t *transcript) estimate() int {
 	n := 0
 	for _, r := range t.rows {
-		if r.part == nil {
-			n += cerebellum.EstimateTokens(r.plain())
-		}
+		n += r.tokens()
 	}
 	return n
 }
