@@ -6,8 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -32,6 +36,11 @@ const frameLogEnv = "WRASSE_FRAME_LOG"
 // heapProfileEnv names a file the window writes a pprof heap profile of
 // its idle heap to, after the first frame (see ui.Shell.ProfileHeap).
 const heapProfileEnv = "WRASSE_HEAP_PROFILE"
+
+// cpuProfileEnv names files the window writes pprof CPU profiles of its
+// run to, one per 5 s (the process ID and the slice's number appended),
+// for finding where the window's time goes under wrasse-bench, and when.
+const cpuProfileEnv = "WRASSE_CPU_PROFILE"
 
 // runDesktop is `wrasse` without a subcommand: it brings forward the
 // window that already has the workspace, or opens one.
@@ -82,6 +91,13 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 		// A profile of the window's allocations fine enough to attribute
 		// small ones (the default samples one per 512 KB).
 		runtime.MemProfileRate = 4096
+	}
+	if path := getenv(cpuProfileEnv); path != "" {
+		stop, err := profileCPU(path + "." + strconv.Itoa(os.Getpid()))
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	child, childErr := pluginChild()
 	// MCP servers' questions show over the window, which opens after the
@@ -180,4 +196,40 @@ func (s *windowServer) finish(cancel context.CancelFunc) {
 	s.mu.Unlock()
 	cancel()
 	s.running.Wait()
+}
+
+// profileCPU writes CPU profiles to path.0, path.1, … each covering 5 s,
+// so work after a reply can be told from the reply's own; stop ends the
+// last.
+func profileCPU(path string) (stop func(), err error) {
+	f, err := os.Create(path + ".0")
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		for i := 1; ; i++ {
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+			pprof.StopCPUProfile()
+			f.Close()
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if f, err = os.Create(path + "." + strconv.Itoa(i)); err != nil {
+				return
+			}
+			_ = pprof.StartCPUProfile(f)
+		}
+	}()
+	return func() { close(done); <-finished }, nil
 }
