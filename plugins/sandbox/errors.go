@@ -16,6 +16,9 @@ var (
 	// ErrNoPrivateFolder means there is no folder out of every other
 	// sandbox's reach to give a server its own temporary files (no home).
 	ErrNoPrivateFolder = errors.New("no private folder")
+	// errKindChanged means a path the rules saw as a folder is now a file,
+	// or the other way round: it gets no rule.
+	errKindChanged = errors.New("the path changed kind since the rules were made")
 	// ErrUsage means the sandbox re-exec was started with a wrong command line.
 	ErrUsage = errors.New("usage: wrasse __sandbox-exec POLICY-JSON -- PROGRAM [ARG...]")
 )

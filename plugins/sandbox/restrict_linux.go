@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
@@ -51,7 +53,11 @@ func Restrict(p Policy) (Status, error) {
 	if st.ABI == 0 {
 		return st, nil
 	}
-	rules := landlockRules(Rules(p))
+	rules, opened, err := landlockRules(Rules(p))
+	defer closeAll(opened)
+	if err != nil {
+		return st, fmt.Errorf("%w: %v", ErrRestrict, err)
+	}
 	cfg := landlock.V8
 	if p.Network {
 		// Files and scopes; TCP stays open.
@@ -66,8 +72,17 @@ func Restrict(p Policy) (Status, error) {
 	return st, nil
 }
 
-func landlockRules(rs []Rule) []landlock.Rule {
-	out := make([]landlock.Rule, 0, len(rs))
+// landlockRules turns rules into Landlock's. Each path is opened here,
+// without following a symbolic link anywhere on it (Rules' paths have
+// their links resolved already), and the rule names what was opened
+// (/proc/self/fd/N, which go-landlock opens again as that very file).
+// Opened by name, a folder or entry a racing process exchanged for a link
+// between Rules' listing and the open would put the rule on the link's
+// target: the whole home folder, read and write. Such a path, or one whose
+// kind changed, gets no rule: the sandbox then grants less, never more.
+// opened are the descriptors to close once the rules are applied.
+func landlockRules(rs []Rule) (out []landlock.Rule, opened []int, err error) {
+	out = make([]landlock.Rule, 0, len(rs))
 	for _, r := range rs {
 		var acc uint64
 		switch r.Access {
@@ -86,7 +101,47 @@ func landlockRules(rs []Rule) []landlock.Rule {
 		if acc == 0 {
 			continue
 		}
-		out = append(out, landlock.PathAccess(landlock.AccessFSSet(acc), r.Path).IgnoreIfMissing())
+		fd, err := openForRule(r)
+		if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) {
+			// Leaving the rule out would quietly take away a granted
+			// folder: say why instead.
+			return out, opened, fmt.Errorf("too many files open to hold the sandbox's %d rules (raise the open-file limit, ulimit -n): %w", len(rs), err)
+		}
+		if err != nil {
+			continue
+		}
+		opened = append(opened, fd)
+		out = append(out, landlock.PathAccess(landlock.AccessFSSet(acc), "/proc/self/fd/"+strconv.Itoa(fd)))
 	}
-	return out
+	return out, opened, nil
+}
+
+// openForRule opens r.Path as a handle (O_PATH) refusing symbolic links on
+// the whole path, and checks it is still the kind of file Rules saw. An
+// error means no rule: the path is missing, a link now stands on it, or
+// its kind changed.
+func openForRule(r Rule) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, r.Path, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return -1, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	if (st.Mode&unix.S_IFMT == unix.S_IFDIR) != r.Dir {
+		unix.Close(fd)
+		return -1, errKindChanged
+	}
+	return fd, nil
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
 }
