@@ -1,0 +1,246 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// MoveCommondirs moves away the commondir file of each main git folder in
+// dirs (a repository's own .git, a submodule's .git/modules/NAME), and
+// says so, one line for each. Git makes a commondir only in a linked
+// worktree's folder (.git/worktrees/NAME); one in a main git folder sends
+// the person's git to the settings and hooks of the folder it names,
+// which a sandboxed command can write. No mount can refuse a name that
+// does not exist yet, and Landlock cannot refuse one name in a writable
+// folder, so the launcher moves one found at its start, and the watcher
+// (WatchGit) one made while the command ran.
+func MoveCommondirs(dirs []string) []string {
+	var notes []string
+	for _, d := range dirs {
+		path := filepath.Join(d, "commondir")
+		fi, err := os.Lstat(path)
+		if err != nil {
+			continue
+		}
+		if fi.IsDir() {
+			// git fails on a folder there (it cannot read it), which
+			// runs nothing; a rename over a folder would fail anyway.
+			continue
+		}
+		if err := os.Rename(path, path+MovedSuffix); err != nil {
+			notes = append(notes, fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, path+MovedSuffix))
+	}
+	return notes
+}
+
+// worktreeConfigOn reports whether the git settings file config turns on
+// extensions.worktreeConfig, with which git reads config.worktree too. A
+// plain reading of the file ([extensions] worktreeConfig = true, yes, on,
+// 1, or no value): the file is read-only to commands, and an include
+// there is not followed.
+func worktreeConfigOn(config string) bool {
+	f, err := os.Open(config)
+	if err != nil {
+		return false
+	}
+	defer func() { _ = f.Close() }()
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexAny(line, " \t\"]")
+			if end < 0 {
+				end = len(line)
+			}
+			section = strings.ToLower(line[1:end])
+			// "[extensions] worktreeConfig = true" on one line.
+			if i := strings.IndexByte(line, ']'); i >= 0 {
+				line = strings.TrimSpace(line[i+1:])
+			} else {
+				continue
+			}
+		}
+		if section != "extensions" {
+			continue
+		}
+		key, val, hasVal := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(key), "worktreeconfig") {
+			continue
+		}
+		if !hasVal {
+			return true
+		}
+		val = strings.ToLower(strings.Trim(strings.TrimSpace(strings.SplitN(val, "#", 2)[0]), `"`))
+		return val == "true" || val == "yes" || val == "on" || val == "1"
+	}
+	return false
+}
+
+// The walk for repositories beneath a grant (reposBeneath).
+const (
+	// maxRepoDepth: folders up to this many levels below a grant are
+	// looked into for a .git (~/code/group/client/year/app).
+	maxRepoDepth = 5
+	// maxWalkEntries bounds the entries the walk reads beneath one grant,
+	// so a grant as broad as the home folder costs a bounded time at
+	// every command's start.
+	maxWalkEntries = 40000
+)
+
+// skipWalk: folders that hold no repository the person works in and
+// cost the walk much (package folders, build output), and dot folders
+// other than .git (caches, tools' settings).
+func skipWalk(name string) bool {
+	switch name {
+	case "node_modules", "vendor", "venv", "target", "__pycache__", "dist", "build", "bower_components", "Pods", "DerivedData":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
+
+// errWalkBudget ends a walk that read maxWalkEntries entries.
+var errWalkBudget = errors.New("walk budget used up")
+
+// reposBeneath are the folders strictly beneath grant that hold a .git
+// (folder or file), found by a walk bounded in depth and entries, and a
+// note saying what the walk left out when it was cut short ("" when it
+// was not). A grant lying in a dot folder (the commands' own cache home)
+// is not walked: no repository of the person's is expected there.
+func reposBeneath(grant string) ([]string, string) {
+	if systemPath(grant) || strings.Contains(grant, "/.") {
+		return nil, ""
+	}
+	if fi, err := os.Stat(grant); err != nil || !fi.IsDir() {
+		return nil, ""
+	}
+	var repos []string
+	entries := 0
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		f, err := os.Open(dir)
+		if err != nil {
+			return nil
+		}
+		defer func() { _ = f.Close() }()
+		for {
+			des, err := f.ReadDir(256)
+			for _, de := range des {
+				if entries++; entries > maxWalkEntries {
+					return errWalkBudget
+				}
+				name := de.Name()
+				if name == ".git" {
+					if depth > 0 && (de.IsDir() || de.Type().IsRegular()) {
+						repos = append(repos, dir)
+					}
+					continue
+				}
+				if !de.IsDir() || depth >= maxRepoDepth || skipWalk(name) {
+					continue
+				}
+				if err := walk(filepath.Join(dir, name), depth+1); err != nil {
+					return err
+				}
+			}
+			if err != nil {
+				return nil
+			}
+		}
+	}
+	if err := walk(grant, 0); err != nil {
+		return repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
+	}
+	return repos, ""
+}
+
+// watchArg, as the launcher's first argument, makes Main the watcher
+// (WatchGit): the arguments after it are the process to wait for and the
+// git folders, one a line.
+const watchArg = "--wrasse-watch-git"
+
+// startWatcher starts the watcher beside the command: the launcher again
+// (self, its command line up to the policy), as its child, so the command's
+// program, which takes the launcher's place, is the process it waits for.
+// It is started before Restrict, so it is outside the command's Landlock
+// domain, which can neither ptrace it nor (Landlock ABI 6) signal it, and
+// in a process group of its own, so that the caller ending the command's
+// group leaves it to do its check. It holds the command's stderr, to say
+// what it moved, and nothing else.
+func startWatcher(self []string, dirs []string) error {
+	if len(dirs) == 0 || len(self) == 0 {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("the launcher cannot find itself to start its watcher: %w", err)
+	}
+	args := append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid()), strings.Join(dirs, "\n"))
+	cmd := exec.Command(exe, args...)
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the watcher: %w", err)
+	}
+	return nil
+}
+
+// WatchGit is the watcher: it gives up its capabilities, waits for
+// process pid (the command's program) to end, then moves away any
+// commondir the command made in a main git folder of dirs (one a line),
+// saying so on stderr, which is the command's output.
+func WatchGit(pid string, dirs string, stderr io.Writer) int {
+	if err := DropCapabilities(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
+		return 126
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", ErrUsage)
+		return 2
+	}
+	waitForExit(n)
+	for _, note := range MoveCommondirs(strings.Split(dirs, "\n")) {
+		fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+	}
+	return 0
+}
+
+// waitForExit returns once process pid, this process's parent, has ended.
+func waitForExit(pid int) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err == nil {
+		defer func() { _ = unix.Close(fd) }()
+		// Opened after the parent ended, the descriptor could name a
+		// process that took its number: the parent is still ours only
+		// if this process was not handed to another.
+		if unix.Getppid() != pid {
+			return
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			if _, err := unix.Poll(fds, -1); !errors.Is(err, unix.EINTR) {
+				return
+			}
+		}
+	}
+	// Before Linux 5.3 (no pidfd): this process is handed to another
+	// parent when its own ends.
+	for unix.Getppid() == pid {
+		time.Sleep(100 * time.Millisecond)
+	}
+}
