@@ -163,10 +163,10 @@ func TestMountNamespaceKeepsConfigWorktreeMadeLater(t *testing.T) {
 	}
 }
 
-// What finding the repositories beneath a grant costs a command's start:
-// a grant with 50 repositories among 20,000 files (a projects folder with
-// node_modules in some), the launcher's plan alone, no command run.
-func BenchmarkGitPlanBeneathGrant(b *testing.B) {
+// projectsTree makes a grant as a projects folder is: 50 repositories in
+// five groups, each with 400 files in 8 folders (node_modules in every
+// tenth), 20,000 files in all.
+func projectsTree(b *testing.B) (string, int) {
 	root := b.TempDir()
 	files := 0
 	for r := range 50 {
@@ -190,14 +190,49 @@ func BenchmarkGitPlanBeneathGrant(b *testing.B) {
 			}
 		}
 	}
+	return root, files
+}
+
+// What finding and planning the protection of the repositories beneath a
+// grant costs a command's start (projectsTree): the launcher's plan
+// alone, no command run.
+func BenchmarkGitPlanBeneathGrant(b *testing.B) {
+	root, files := projectsTree(b)
 	p := sandbox.Policy{ReadWrite: []string{root}}
-	b.ResetTimer()
 	for b.Loop() {
 		if n := sandbox.GitPlanSize(p, root); n < 50*4 {
 			b.Fatalf("plan has %d mounts for 50 repositories", n)
 		}
 	}
 	b.ReportMetric(float64(files), "files")
+}
+
+// A command started in a grant of 50 repositories (projectsTree), with
+// its mount namespace (the walk, some 500 mounts, the watcher) and
+// without: what the protection costs each command.
+func BenchmarkCommandGrantWithRepositories(b *testing.B) {
+	root, _ := projectsTree(b)
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, off := range []bool{false, true} {
+		b.Run(map[bool]string{false: "namespace", true: "none"}[off], func(b *testing.B) {
+			for b.Loop() {
+				p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{root}, Temp: b.TempDir()})
+				p.NoMountNS = off
+				cmd := exec.Command("/bin/true")
+				cmd.Dir = root
+				if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
+					b.Fatal(err)
+				}
+				cmd.Env = append(os.Environ(), launcherEnv+"=1")
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+			}
+		})
+	}
 }
 
 // A commondir the command makes in a main git folder is moved away by the

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -113,59 +114,104 @@ func skipWalk(name string) bool {
 	return strings.HasPrefix(name, ".")
 }
 
-// errWalkBudget ends a walk that read maxWalkEntries entries.
-var errWalkBudget = errors.New("walk budget used up")
-
 // reposBeneath are the folders strictly beneath grant that hold a .git
 // (folder or file), found by a walk bounded in depth and entries, and a
 // note saying what the walk left out when it was cut short ("" when it
 // was not). A grant lying in a dot folder (the commands' own cache home)
 // is not walked: no repository of the person's is expected there.
+//
+// It runs at every command's start, so it reads each folder's entries
+// raw (getdents into one buffer), with no allocation for the files,
+// which are most entries: about half the time of os.ReadDir.
 func reposBeneath(grant string) ([]string, string) {
 	if systemPath(grant) || strings.Contains(grant, "/.") {
 		return nil, ""
 	}
-	if fi, err := os.Stat(grant); err != nil || !fi.IsDir() {
-		return nil, ""
+	w := repoWalk{buf: make([]byte, 32<<10)}
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !w.walk(grant, 0, flags) {
+		return w.repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
 	}
-	var repos []string
-	entries := 0
-	var walk func(dir string, depth int) error
-	walk = func(dir string, depth int) error {
-		f, err := os.Open(dir)
-		if err != nil {
-			return nil
+	return w.repos, ""
+}
+
+// repoWalk is the state of one reposBeneath walk.
+type repoWalk struct {
+	buf     []byte
+	entries int
+	repos   []string
+}
+
+// walk reads folder dir, depth levels below the grant, and the folders
+// beneath it; false when the entry budget ran out. Folders beneath are
+// opened without following a link, so a link put there leads nowhere
+// else.
+func (w *repoWalk) walk(dir string, depth, flags int) bool {
+	fd, err := unix.Open(dir, flags, 0)
+	if err != nil {
+		return true
+	}
+	var subs []string
+	for {
+		n, err := unix.Getdents(fd, w.buf)
+		if err != nil || n <= 0 {
+			break
 		}
-		defer func() { _ = f.Close() }()
-		for {
-			des, err := f.ReadDir(256)
-			for _, de := range des {
-				if entries++; entries > maxWalkEntries {
-					return errWalkBudget
-				}
-				name := de.Name()
-				if name == ".git" {
-					if depth > 0 && (de.IsDir() || de.Type().IsRegular()) {
-						repos = append(repos, dir)
-					}
-					continue
-				}
-				if !de.IsDir() || depth >= maxRepoDepth || skipWalk(name) {
-					continue
-				}
-				if err := walk(filepath.Join(dir, name), depth+1); err != nil {
-					return err
-				}
+		for off := 0; off+19 <= n; {
+			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name.
+			reclen := int(w.buf[off+16]) | int(w.buf[off+17])<<8
+			if reclen == 0 || off+reclen > n {
+				break
 			}
-			if err != nil {
-				return nil
+			typ, name := w.buf[off+18], w.buf[off+19:off+reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			off += reclen
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			if w.entries++; w.entries > maxWalkEntries {
+				_ = unix.Close(fd)
+				return false
+			}
+			if typ == unix.DT_UNKNOWN {
+				typ = direntType(filepath.Join(dir, string(name)))
+			}
+			if string(name) == ".git" {
+				if depth > 0 && (typ == unix.DT_DIR || typ == unix.DT_REG) {
+					w.repos = append(w.repos, dir)
+				}
+				continue
+			}
+			if typ == unix.DT_DIR && depth < maxRepoDepth && !skipWalk(string(name)) {
+				subs = append(subs, string(name))
 			}
 		}
 	}
-	if err := walk(grant, 0); err != nil {
-		return repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
+	_ = unix.Close(fd)
+	for _, s := range subs {
+		if !w.walk(filepath.Join(dir, s), depth+1, flags|unix.O_NOFOLLOW) {
+			return false
+		}
 	}
-	return repos, ""
+	return true
+}
+
+// direntType is the entry type of path for a file system whose folder
+// entries carry none (DT_UNKNOWN).
+func direntType(path string) uint8 {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return unix.DT_UNKNOWN
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return unix.DT_DIR
+	case unix.S_IFREG:
+		return unix.DT_REG
+	}
+	return unix.DT_UNKNOWN
 }
 
 // watchArg, as the launcher's first argument, makes Main the watcher
