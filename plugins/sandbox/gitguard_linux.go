@@ -216,7 +216,7 @@ func direntType(path string) uint8 {
 
 // watchArg, as the launcher's first argument, makes Main the watcher
 // (WatchGit): the arguments after it are the process to wait for and the
-// git folders, one a line.
+// git folders.
 const watchArg = "--wrasse-watch-git"
 
 // startWatcher starts the watcher beside the command: the launcher again
@@ -235,7 +235,9 @@ func startWatcher(self []string, dirs []string) error {
 	if err != nil {
 		return fmt.Errorf("the launcher cannot find itself to start its watcher: %w", err)
 	}
-	args := append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid()), strings.Join(dirs, "\n"))
+	// One argument a folder: a single argument may not pass 128 KiB,
+	// which thousands of submodules' folders would.
+	args := append(append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid())), dirs...)
 	cmd := exec.Command(exe, args...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -247,9 +249,9 @@ func startWatcher(self []string, dirs []string) error {
 
 // WatchGit is the watcher: it gives up its capabilities, waits for
 // process pid (the command's program) to end, then moves away any
-// commondir the command made in a main git folder of dirs (one a line),
-// saying so on stderr, which is the command's output.
-func WatchGit(pid string, dirs string, stderr io.Writer) int {
+// commondir the command made in a main git folder of dirs, saying so on
+// stderr, which is the command's output.
+func WatchGit(pid string, dirs []string, stderr io.Writer) int {
 	if err := DropCapabilities(); err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
 		return 126
@@ -260,7 +262,7 @@ func WatchGit(pid string, dirs string, stderr io.Writer) int {
 		return 2
 	}
 	waitForExit(n)
-	for _, note := range MoveCommondirs(strings.Split(dirs, "\n")) {
+	for _, note := range MoveCommondirs(dirs) {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
 	}
 	return 0

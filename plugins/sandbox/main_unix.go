@@ -17,13 +17,16 @@ import (
 // in its place, with this process's environment. Started by Command in a
 // mount namespace of its own (Linux), it first makes the mounts that
 // protect what Landlock cannot (MountNamespace); DropCapabilities then
-// takes away the capabilities it mounted with. It returns only on
+// takes away the capabilities it mounted with. Where there are
+// repositories to protect, it first starts a watcher beside the program
+// (WatchGit: Main again, with watchArg) that moves away a commondir the
+// command made, once it ends. It returns only on
 // failure, with an exit status, after saying why on stderr. When the kernel cannot enforce the policy
 // the program still runs and the gaps are written to stderr, so that the
 // command's output shows them.
 func Main(args []string, stderr io.Writer) int {
-	if len(args) == 3 && args[0] == watchArg {
-		return WatchGit(args[1], args[2], stderr)
+	if len(args) >= 2 && args[0] == watchArg {
+		return WatchGit(args[1], args[2:], stderr)
 	}
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(stderr, "wrasse:", ErrUsage)

@@ -26,10 +26,14 @@ const shmSize = "size=256m"
 //     there (pass decrypts into it) is out of sight, and what the command
 //     leaves there goes with it;
 //   - for the repository of each writable grant and of cwd (gitMounts),
-//     pins its .git (a mount point cannot be renamed or removed, so no
-//     other .git takes its place) and makes its config, config.worktree
-//     and hooks read-only: git hooks and settings such as core.fsmonitor
-//     are code the person's own git later runs unconfined;
+//     and each one found beneath a writable grant (reposBeneath), pins
+//     its .git (a mount point cannot be renamed or removed, so no other
+//     .git takes its place) and makes its config, config.worktree and
+//     hooks read-only: git hooks and settings such as core.fsmonitor are
+//     code the person's own git later runs unconfined;
+//   - moves away a commondir found in one of their main git folders
+//     (MoveCommondirs), before anything is mounted; Main's watcher does
+//     it again once the command ends;
 //   - makes every existing path the policy keeps unreadable or read-only
 //     (credential files, the home folder's settings, the workspace's
 //     files) a read-only mount of itself: chmod, chgrp, truncate or a

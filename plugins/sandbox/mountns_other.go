@@ -15,4 +15,4 @@ const watchArg = "--wrasse-watch-git"
 func startWatcher([]string, []string) error { return nil }
 
 // WatchGit: nothing to watch outside Linux.
-func WatchGit(string, string, io.Writer) int { return 0 }
+func WatchGit(string, []string, io.Writer) int { return 0 }
