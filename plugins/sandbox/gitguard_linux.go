@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -122,7 +123,8 @@ func skipWalk(name string) bool {
 //
 // It runs at every command's start, so it reads each folder's entries
 // raw (getdents into one buffer), with no allocation for the files,
-// which are most entries: about half the time of os.ReadDir.
+// which are most entries: about a quarter less time than os.ReadDir, the
+// rest being the kernel's (BenchmarkGitPlanBeneathGrant).
 func reposBeneath(grant string) ([]string, string) {
 	if systemPath(grant) || strings.Contains(grant, "/.") {
 		return nil, ""
@@ -159,7 +161,7 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 		}
 		for off := 0; off+19 <= n; {
 			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name.
-			reclen := int(w.buf[off+16]) | int(w.buf[off+17])<<8
+			reclen := int(binary.NativeEndian.Uint16(w.buf[off+16:]))
 			if reclen == 0 || off+reclen > n {
 				break
 			}
