@@ -263,3 +263,23 @@ func TestMountNamespaceMovesCommondirMadeByCommand(t *testing.T) {
 		t.Errorf("the command's output does not say the commondir was moved: %s", out)
 	}
 }
+
+// A command that keeps running (an MCP server) does not keep a commondir
+// it made until it ends: the watcher looks while it runs. The command
+// waits until the file is gone (a minute at most, far above the
+// watcher's interval), so the test ends as soon as the watcher moved it.
+func TestMountNamespaceMovesCommondirWhileCommandRuns(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	repo := filepath.Join(f.granted, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "init", "-q")
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	out, ok := runIn(t, p, repo, "echo "+f.outside+" > .git/commondir; i=0; while [ -e .git/commondir ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; [ ! -e .git/commondir ] && echo gone-while-running", nil)
+	if !ok || !strings.Contains(out, "gone-while-running") {
+		t.Errorf("the command did not see its commondir moved while it ran: %s", out)
+	}
+}

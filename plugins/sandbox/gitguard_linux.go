@@ -249,10 +249,16 @@ func startWatcher(self []string, dirs []string) error {
 	return nil
 }
 
-// WatchGit is the watcher: it gives up its capabilities, waits for
-// process pid (the command's program) to end, then moves away any
-// commondir the command made in a main git folder of dirs, saying so on
-// stderr, which is the command's output.
+// watchEvery is how often the watcher looks while the command runs: a
+// long-running one (an MCP server) could otherwise keep a commondir in
+// place for as long as it runs. Each look is one lstat a git folder.
+const watchEvery = 2 * time.Second
+
+// WatchGit is the watcher: it gives up its capabilities, then, until
+// process pid (the command's program) ends and once more after, moves
+// away any commondir the command made in a main git folder of dirs,
+// saying so on stderr, which is the command's output (an MCP server's
+// log).
 func WatchGit(pid string, dirs []string, stderr io.Writer) int {
 	if err := DropCapabilities(); err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
@@ -263,15 +269,19 @@ func WatchGit(pid string, dirs []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", ErrUsage)
 		return 2
 	}
-	waitForExit(n)
-	for _, note := range MoveCommondirs(dirs) {
-		fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+	check := func() {
+		for _, note := range MoveCommondirs(dirs) {
+			fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+		}
 	}
+	waitForExit(n, watchEvery, check)
+	check()
 	return 0
 }
 
-// waitForExit returns once process pid, this process's parent, has ended.
-func waitForExit(pid int) {
+// waitForExit returns once process pid, this process's parent, has ended,
+// calling check every interval until then.
+func waitForExit(pid int, every time.Duration, check func()) {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if err == nil {
 		defer func() { _ = unix.Close(fd) }()
@@ -283,14 +293,22 @@ func waitForExit(pid int) {
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 		for {
-			if _, err := unix.Poll(fds, -1); !errors.Is(err, unix.EINTR) {
+			switch n, err := unix.Poll(fds, int(every.Milliseconds())); {
+			case errors.Is(err, unix.EINTR):
+			case err == nil && n == 0:
+				check()
+			default:
 				return
 			}
 		}
 	}
 	// Before Linux 5.3 (no pidfd): this process is handed to another
 	// parent when its own ends.
-	for unix.Getppid() == pid {
+	for last := time.Now(); unix.Getppid() == pid; {
 		time.Sleep(100 * time.Millisecond)
+		if time.Since(last) >= every {
+			check()
+			last = time.Now()
+		}
 	}
 }
