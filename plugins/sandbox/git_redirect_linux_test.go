@@ -43,15 +43,13 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 		line string
 		// then is what the person runs in the repository afterwards.
 		then []string
-		// open says why the route is not stopped yet (docs/plugins.md,
-		// "Not covered yet"): the case is skipped while it gets through,
-		// and fails once it no longer does, so the docs get updated.
-		open string
 	}{
 		{name: "core.fsmonitor in a folder .git/commondir names",
 			line: `mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo ../../ev > .git/commondir`,
-			then: []string{"status"},
-			open: "a commondir file made in a repository's own git folder: a missing name cannot be mounted over, and Landlock cannot refuse one name in a writable folder"},
+			then: []string{"status"}},
+		{name: "core.fsmonitor in a folder a submodule's .git/modules/NAME/commondir names",
+			line: `mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo "$PWD/../ev" > .git/modules/sub/commondir`,
+			then: []string{"status"}},
 		{name: "a worktree's commondir pointed at a folder of the command's",
 			line: `mkdir -p ../ev/objects ../ev/refs && printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config && echo "$PWD/../ev" > .git/worktrees/wt/commondir`,
 			then: []string{"-C", "../wt", "status"}},
@@ -114,15 +112,7 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 				t.Fatalf("the sandbox ran without its mount namespace: %s", out)
 			}
 			person := gitOK(repo, tc.then...)
-			_, planted := os.Stat(marker)
-			if tc.open != "" {
-				if planted == nil {
-					t.Skipf("open, as docs/plugins.md says: %s", tc.open)
-				}
-				t.Errorf("stopped now: drop the open note here and in docs/plugins.md (%s)", tc.open)
-				return
-			}
-			if planted == nil {
+			if _, planted := os.Stat(marker); planted == nil {
 				t.Errorf("the sandboxed `%s` (succeeded=%v: %s) made the person's `git %s` run its program unconfined (%s)",
 					tc.line, ok, out, strings.Join(tc.then, " "), person)
 			}

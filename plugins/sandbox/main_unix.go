@@ -17,11 +17,17 @@ import (
 // in its place, with this process's environment. Started by Command in a
 // mount namespace of its own (Linux), it first makes the mounts that
 // protect what Landlock cannot (MountNamespace); DropCapabilities then
-// takes away the capabilities it mounted with. It returns only on
+// takes away the capabilities it mounted with. Where there are
+// repositories to protect, it first starts a watcher beside the program
+// (WatchGit: Main again, with watchArg) that moves away a commondir the
+// command made, once it ends. It returns only on
 // failure, with an exit status, after saying why on stderr. When the kernel cannot enforce the policy
 // the program still runs and the gaps are written to stderr, so that the
 // command's output shows them.
 func Main(args []string, stderr io.Writer) int {
+	if len(args) >= 2 && args[0] == watchArg {
+		return WatchGit(args[1], args[2:], stderr)
+	}
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
 		return 2
@@ -40,14 +46,22 @@ func Main(args []string, stderr io.Writer) int {
 	// The mounts come first: Landlock's rules attach to the files they
 	// name, which must be the mounted ones (the sandbox's own /dev/shm).
 	cwd, _ := os.Getwd()
-	mounted, why := MountNamespace(p, cwd)
+	mounted := MountNamespace(p, cwd)
+	for _, n := range mounted.Notes {
+		fmt.Fprintln(stderr, "wrasse sandbox: warning:", n)
+	}
+	// The watcher moves away a commondir the command makes, once it
+	// ends; started before Restrict, outside the command's domain.
+	if err := startWatcher(os.Args[:max(0, len(os.Args)-len(args))], mounted.GitDirs); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox: warning:", err, "(a commondir the command makes in a repository's git folder stays until the next command starts)")
+	}
 	st, err := Restrict(p)
 	if err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err)
 		return 126
 	}
 	st.MountNSAsked = p.MountNS || p.MountNSRefused != ""
-	st.MountNS, st.MountNSWhy = mounted, why
+	st.MountNS, st.MountNSWhy = mounted.OK, mounted.Why
 	if gaps := st.Gaps(); len(gaps) > 0 {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", st)
 	}

@@ -26,10 +26,14 @@ const shmSize = "size=256m"
 //     there (pass decrypts into it) is out of sight, and what the command
 //     leaves there goes with it;
 //   - for the repository of each writable grant and of cwd (gitMounts),
-//     pins its .git (a mount point cannot be renamed or removed, so no
-//     other .git takes its place) and makes its config, config.worktree
-//     and hooks read-only: git hooks and settings such as core.fsmonitor
-//     are code the person's own git later runs unconfined;
+//     and each one found beneath a writable grant (reposBeneath), pins
+//     its .git (a mount point cannot be renamed or removed, so no other
+//     .git takes its place) and makes its config, config.worktree and
+//     hooks read-only: git hooks and settings such as core.fsmonitor are
+//     code the person's own git later runs unconfined;
+//   - moves away a commondir found in one of their main git folders
+//     (MoveCommondirs), before anything is mounted; Main's watcher does
+//     it again once the command ends;
 //   - makes every existing path the policy keeps unreadable or read-only
 //     (credential files, the home folder's settings, the workspace's
 //     files) a read-only mount of itself: chmod, chgrp, truncate or a
@@ -39,29 +43,35 @@ const shmSize = "size=256m"
 // Paths that contain a writable grant are left as they are: a read-only
 // mount would take the grant away.
 //
-// It reports whether everything was mounted and, if not, why. A process
+// It reports whether everything was mounted and, if not, why, with what
+// it changed or could not cover (MountResult). A process
 // that is not in a mount namespace of its own (no MountNS, or the same
 // namespace as its parent) mounts nothing: changing the propagation of
 // the person's own mounts is never an option.
-func MountNamespace(p Policy, cwd string) (bool, string) {
+func MountNamespace(p Policy, cwd string) MountResult {
 	if !p.MountNS {
-		return false, p.MountNSRefused
+		return MountResult{Why: p.MountNSRefused}
 	}
 	if err := ownMountNamespace(p.ParentMountNS); err != nil {
-		return false, err.Error()
+		return MountResult{Why: err.Error()}
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		// AppArmor's restriction of unprivileged user namespaces (Ubuntu
 		// 24.04) lets the clone through and refuses its capabilities.
-		return false, fmt.Sprintf("mounts are refused in the namespace: %v", err)
+		return MountResult{Why: fmt.Sprintf("mounts are refused in the namespace: %v", err)}
 	}
+	plan := mountPlan(p, cwd)
+	res := MountResult{Notes: plan.notes, GitDirs: plan.gitDirs}
+	// Before anything is mounted or runs: a commondir an earlier
+	// command's leftover process made since that command's end.
+	res.Notes = append(res.Notes, MoveCommondirs(plan.gitDirs)...)
 	var failed []string
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+shmSize); err != nil {
 			failed = append(failed, fmt.Sprintf("/dev/shm: %v", err))
 		}
 	}
-	for _, m := range mountPlan(p, cwd) {
+	for _, m := range plan.mounts {
 		if err := bindSelf(m.path, m.readOnly); err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", m.path, err))
 		}
@@ -75,9 +85,11 @@ func MountNamespace(p Policy, cwd string) (bool, string) {
 		}
 	}
 	if len(failed) > 0 {
-		return false, "some mounts failed: " + strings.Join(failed, "; ")
+		res.Why = "some mounts failed: " + strings.Join(failed, "; ")
+		return res
 	}
-	return true, ""
+	res.OK = true
+	return res
 }
 
 // ownMountNamespace is nil when this process's mount namespace is not
@@ -100,12 +112,23 @@ type mountTarget struct {
 	readOnly bool
 }
 
-// mountPlan is what MountNamespace mounts, parents before what lies
-// beneath them, so that an inner mount stays on top.
-func mountPlan(p Policy, cwd string) []mountTarget {
+// plan is what MountNamespace does: the mounts, parents before what lies
+// beneath them so that an inner mount stays on top; the git folders in
+// which no commondir may appear (gitDirs, see MoveCommondirs); notes for
+// the command's output on what the plan could not cover.
+type plan struct {
+	mounts  []mountTarget
+	gitDirs []string
+	notes   []string
+}
+
+// mountPlan is what MountNamespace mounts: the repositories at or above
+// each writable grant and the working folder, and those beneath each
+// grant (reposBeneath), then the policy's unreadable and read-only paths.
+func mountPlan(p Policy, cwd string) plan {
 	writable := cleanAll(p.ReadWrite)
 	seen := map[string]bool{}
-	var out []mountTarget
+	var out plan
 	add := func(path string, ro bool) {
 		if seen[path] || systemPath(path) {
 			return
@@ -117,14 +140,10 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 			return
 		}
 		seen[path] = true
-		out = append(out, mountTarget{path, ro})
+		out.mounts = append(out.mounts, mountTarget{path, ro})
 	}
-	starts := slices.Clone(writable)
-	if cwd != "" {
-		starts = append(starts, Clean(cwd))
-	}
-	for _, s := range starts {
-		for _, g := range gitMounts(s) {
+	addGit := func(gs gitSet) {
+		for _, g := range gs.mounts {
 			// A mount moves with the folder that holds it: each folder
 			// between a grant and the mount is pinned too, so the
 			// repository's folder cannot be renamed and another put in
@@ -134,11 +153,33 @@ func mountPlan(p Policy, cwd string) []mountTarget {
 			}
 			add(g.path, g.readOnly)
 		}
+		for _, d := range gs.mains {
+			if !slices.Contains(out.gitDirs, d) {
+				out.gitDirs = append(out.gitDirs, d)
+			}
+		}
+	}
+	starts := slices.Clone(writable)
+	if cwd != "" {
+		starts = append(starts, Clean(cwd))
+	}
+	for _, s := range starts {
+		addGit(gitMounts(s))
+	}
+	for _, w := range writable {
+		repos, note := reposBeneath(w)
+		for _, r := range repos {
+			gs, _ := nearestGitMounts(r)
+			addGit(gs)
+		}
+		if note != "" {
+			out.notes = append(out.notes, note)
+		}
 	}
 	for _, x := range slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly)) {
 		add(x, true)
 	}
-	slices.SortStableFunc(out, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
+	slices.SortStableFunc(out.mounts, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
 	return out
 }
 
@@ -179,11 +220,11 @@ func systemPath(p string) bool {
 // another's folder) does not end the search: the ones above it are
 // protected too, for a command started in a submodule can reach its
 // superproject's .git as well.
-func gitMounts(dir string) []mountTarget {
-	var out []mountTarget
+func gitMounts(dir string) gitSet {
+	var out gitSet
 	for d := dir; ; {
 		ms, found := nearestGitMounts(d)
-		out = append(out, ms...)
+		out.add(ms)
 		if found == "" || filepath.Dir(found) == found {
 			return out
 		}
@@ -191,43 +232,78 @@ func gitMounts(dir string) []mountTarget {
 	}
 }
 
+// gitSet is what protects some repositories: the mounts, and their main
+// git folders (a repository's own .git folder, a submodule's
+// .git/modules/NAME): git never makes a commondir file there, and one
+// made there sends git to the settings and hooks of the folder it names.
+type gitSet struct {
+	mounts []mountTarget
+	mains  []string
+}
+
+func (g *gitSet) add(o gitSet) {
+	g.mounts = append(g.mounts, o.mounts...)
+	g.mains = append(g.mains, o.mains...)
+}
+
 // nearestGitMounts are gitMounts for the nearest .git at or above dir
 // alone, and the folder that holds it ("" when none).
-func nearestGitMounts(dir string) ([]mountTarget, string) {
+func nearestGitMounts(dir string) (gitSet, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
 		fi, err := os.Lstat(dotgit)
 		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
 			if fi.IsDir() {
 				if !isGitDir(dotgit) {
-					return nil, d
+					return gitSet{}, d
 				}
-				out := append([]mountTarget{{dotgit, false}}, gitDirMounts(dotgit, dotgit)...)
-				return append(out, moduleMounts(dotgit)...), d
+				out := gitSet{mounts: []mountTarget{{dotgit, false}}, mains: []string{dotgit}}
+				out.add(gitDirMounts(dotgit, dotgit))
+				out.add(moduleMounts(dotgit))
+				return out, d
 			}
-			out := []mountTarget{{dotgit, true}}
+			out := gitSet{mounts: []mountTarget{{dotgit, true}}}
 			gitDir, common := worktreeDirs(dotgit)
 			if gitDir != "" {
-				out = append(out, gitDirMounts(gitDir, common)...)
-				out = append(out, moduleMounts(common)...)
+				if gitDir == common {
+					out.mains = append(out.mains, gitDir)
+				}
+				out.add(gitDirMounts(gitDir, common))
+				out.add(moduleMounts(common))
 			}
 			return out, d
 		}
 		if filepath.Dir(d) == d {
-			return nil, ""
+			return gitSet{}, ""
 		}
 	}
 }
 
 // gitDirMounts protects a git folder gitDir whose shared part is common.
-func gitDirMounts(gitDir, common string) []mountTarget {
+// Where the repository's settings turn on extensions.worktreeConfig, git
+// reads each config.worktree too: one not there yet is made empty (as
+// `git config --worktree` would make it), so that it is mounted read-only
+// like the rest and no command can make one with settings in it.
+func gitDirMounts(gitDir, common string) gitSet {
 	hooks := filepath.Join(common, "hooks")
 	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
 		_ = os.Mkdir(hooks, 0o755)
 	}
-	out := []mountTarget{{filepath.Join(common, "config"), true}, {hooks, true}, {filepath.Join(common, "config.worktree"), true}}
+	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
+	cfgWorktree := func(dir string) mountTarget {
+		path := filepath.Join(dir, "config.worktree")
+		if perWorktree {
+			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+				if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+					_ = f.Close()
+				}
+			}
+		}
+		return mountTarget{path, true}
+	}
+	out := gitSet{mounts: []mountTarget{{filepath.Join(common, "config"), true}, {hooks, true}, cfgWorktree(common)}}
 	if gitDir != common {
-		out = append(out, mountTarget{filepath.Join(gitDir, "config.worktree"), true})
+		out.mounts = append(out.mounts, cfgWorktree(gitDir))
 	}
 	// Each worktree's folder says where the shared one is (commondir):
 	// pointed elsewhere, git in that worktree reads another config.
@@ -236,7 +312,7 @@ func gitDirMounts(gitDir, common string) []mountTarget {
 	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
 		for _, wt := range wts[:min(len(wts), maxModuleEntries)] {
 			dir := filepath.Join(common, "worktrees", wt.Name())
-			out = append(out, mountTarget{filepath.Join(dir, "commondir"), true}, mountTarget{filepath.Join(dir, "config.worktree"), true})
+			out.mounts = append(out.mounts, mountTarget{filepath.Join(dir, "commondir"), true}, cfgWorktree(dir))
 		}
 	}
 	return out
@@ -254,8 +330,8 @@ const maxModuleEntries = 4096
 // submodule's hooks run when the person commits there. Each is pinned
 // and gets the mounts of a git folder; submodules added later are not
 // covered.
-func moduleMounts(common string) []mountTarget {
-	var out []mountTarget
+func moduleMounts(common string) gitSet {
+	var out gitSet
 	n := 0
 	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxModuleEntries {
@@ -269,8 +345,9 @@ func moduleMounts(common string) []mountTarget {
 			return filepath.SkipDir
 		}
 		if isGitDir(path) {
-			out = append(out, mountTarget{path, false})
-			out = append(out, gitDirMounts(path, path)...)
+			out.mounts = append(out.mounts, mountTarget{path, false})
+			out.mains = append(out.mains, path)
+			out.add(gitDirMounts(path, path))
 		}
 		return nil
 	})

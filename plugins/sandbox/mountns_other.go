@@ -2,6 +2,17 @@
 
 package sandbox
 
+import "io"
+
 // MountNamespace: no mount namespace outside Linux (Command asks for
 // none there).
-func MountNamespace(p Policy, cwd string) (bool, string) { return false, p.MountNSRefused }
+func MountNamespace(p Policy, cwd string) MountResult { return MountResult{Why: p.MountNSRefused} }
+
+// watchArg: no watcher outside Linux, where nothing is protected by
+// mounts; Main never meets it.
+const watchArg = "--wrasse-watch-git"
+
+func startWatcher([]string, []string) error { return nil }
+
+// WatchGit: nothing to watch outside Linux.
+func WatchGit(string, []string, io.Writer) int { return 0 }

@@ -1,0 +1,314 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// MoveCommondirs moves away the commondir file of each main git folder in
+// dirs (a repository's own .git, a submodule's .git/modules/NAME), and
+// says so, one line for each. Git makes a commondir only in a linked
+// worktree's folder (.git/worktrees/NAME); one in a main git folder sends
+// the person's git to the settings and hooks of the folder it names,
+// which a sandboxed command can write. No mount can refuse a name that
+// does not exist yet, and Landlock cannot refuse one name in a writable
+// folder, so the launcher moves one found at its start, and the watcher
+// (WatchGit) one made while the command ran.
+func MoveCommondirs(dirs []string) []string {
+	var notes []string
+	for _, d := range dirs {
+		path := filepath.Join(d, "commondir")
+		fi, err := os.Lstat(path)
+		if err != nil {
+			continue
+		}
+		if fi.IsDir() {
+			// git fails on a folder there (it cannot read it), which
+			// runs nothing; a rename over a folder would fail anyway.
+			continue
+		}
+		if err := os.Rename(path, path+MovedSuffix); err != nil {
+			notes = append(notes, fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, path+MovedSuffix))
+	}
+	return notes
+}
+
+// worktreeConfigOn reports whether the git settings file config turns on
+// extensions.worktreeConfig, with which git reads config.worktree too. A
+// plain reading of the file ([extensions] worktreeConfig = true, yes, on,
+// 1, or no value): the file is read-only to commands, and an include
+// there is not followed.
+func worktreeConfigOn(config string) bool {
+	f, err := os.Open(config)
+	if err != nil {
+		return false
+	}
+	defer func() { _ = f.Close() }()
+	section := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexAny(line, " \t\"]")
+			if end < 0 {
+				end = len(line)
+			}
+			section = strings.ToLower(line[1:end])
+			// "[extensions] worktreeConfig = true" on one line.
+			if i := strings.IndexByte(line, ']'); i >= 0 {
+				line = strings.TrimSpace(line[i+1:])
+			} else {
+				continue
+			}
+		}
+		if section != "extensions" {
+			continue
+		}
+		key, val, hasVal := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(key), "worktreeconfig") {
+			continue
+		}
+		if !hasVal {
+			return true
+		}
+		val = strings.ToLower(strings.Trim(strings.TrimSpace(strings.SplitN(val, "#", 2)[0]), `"`))
+		return val == "true" || val == "yes" || val == "on" || val == "1"
+	}
+	return false
+}
+
+// The walk for repositories beneath a grant (reposBeneath).
+const (
+	// maxRepoDepth: folders up to this many levels below a grant are
+	// looked into for a .git (~/code/group/client/year/app).
+	maxRepoDepth = 5
+	// maxWalkEntries bounds the entries the walk reads beneath one grant,
+	// so a grant as broad as the home folder costs a bounded time at
+	// every command's start.
+	maxWalkEntries = 40000
+)
+
+// skipWalk: folders that hold no repository the person works in and
+// cost the walk much (package folders, build output), and dot folders
+// other than .git (caches, tools' settings).
+func skipWalk(name string) bool {
+	switch name {
+	case "node_modules", "vendor", "venv", "target", "__pycache__", "dist", "build", "bower_components", "Pods", "DerivedData":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
+
+// reposBeneath are the folders strictly beneath grant that hold a .git
+// (folder or file), found by a walk bounded in depth and entries, and a
+// note saying what the walk left out when it was cut short ("" when it
+// was not). A grant lying in a dot folder (the commands' own cache home)
+// is not walked: no repository of the person's is expected there.
+//
+// It runs at every command's start, so it reads each folder's entries
+// raw (getdents into one buffer), with no allocation for the files,
+// which are most entries: about a quarter less time than os.ReadDir, the
+// rest being the kernel's (BenchmarkGitPlanBeneathGrant).
+func reposBeneath(grant string) ([]string, string) {
+	if systemPath(grant) || strings.Contains(grant, "/.") {
+		return nil, ""
+	}
+	w := repoWalk{buf: make([]byte, 32<<10)}
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !w.walk(grant, 0, flags) {
+		return w.repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
+	}
+	return w.repos, ""
+}
+
+// repoWalk is the state of one reposBeneath walk.
+type repoWalk struct {
+	buf     []byte
+	entries int
+	repos   []string
+}
+
+// walk reads folder dir, depth levels below the grant, and the folders
+// beneath it; false when the entry budget ran out. Folders beneath are
+// opened without following a link, so a link put there leads nowhere
+// else.
+func (w *repoWalk) walk(dir string, depth, flags int) bool {
+	fd, err := unix.Open(dir, flags, 0)
+	if err != nil {
+		return true
+	}
+	var subs []string
+	for {
+		n, err := unix.Getdents(fd, w.buf)
+		if err != nil || n <= 0 {
+			break
+		}
+		for off := 0; off+19 <= n; {
+			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name.
+			reclen := int(binary.NativeEndian.Uint16(w.buf[off+16:]))
+			if reclen == 0 || off+reclen > n {
+				break
+			}
+			typ, name := w.buf[off+18], w.buf[off+19:off+reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			off += reclen
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			if w.entries++; w.entries > maxWalkEntries {
+				_ = unix.Close(fd)
+				return false
+			}
+			if typ == unix.DT_UNKNOWN {
+				typ = direntType(filepath.Join(dir, string(name)))
+			}
+			if string(name) == ".git" {
+				if depth > 0 && (typ == unix.DT_DIR || typ == unix.DT_REG) {
+					w.repos = append(w.repos, dir)
+				}
+				continue
+			}
+			if typ == unix.DT_DIR && depth < maxRepoDepth && !skipWalk(string(name)) {
+				subs = append(subs, string(name))
+			}
+		}
+	}
+	_ = unix.Close(fd)
+	for _, s := range subs {
+		if !w.walk(filepath.Join(dir, s), depth+1, flags|unix.O_NOFOLLOW) {
+			return false
+		}
+	}
+	return true
+}
+
+// direntType is the entry type of path for a file system whose folder
+// entries carry none (DT_UNKNOWN).
+func direntType(path string) uint8 {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return unix.DT_UNKNOWN
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return unix.DT_DIR
+	case unix.S_IFREG:
+		return unix.DT_REG
+	}
+	return unix.DT_UNKNOWN
+}
+
+// watchArg, as the launcher's first argument, makes Main the watcher
+// (WatchGit): the arguments after it are the process to wait for and the
+// git folders.
+const watchArg = "--wrasse-watch-git"
+
+// startWatcher starts the watcher beside the command: the launcher again
+// (self, its command line up to the policy), as its child, so the command's
+// program, which takes the launcher's place, is the process it waits for.
+// It is started before Restrict, so it is outside the command's Landlock
+// domain, which can neither ptrace it nor (Landlock ABI 6) signal it, and
+// in a process group of its own, so that the caller ending the command's
+// group leaves it to do its check. It holds the command's stderr, to say
+// what it moved, and nothing else.
+func startWatcher(self []string, dirs []string) error {
+	if len(dirs) == 0 || len(self) == 0 {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("the launcher cannot find itself to start its watcher: %w", err)
+	}
+	// One argument a folder: a single argument may not pass 128 KiB,
+	// which thousands of submodules' folders would.
+	args := append(append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid())), dirs...)
+	cmd := exec.Command(exe, args...)
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the watcher: %w", err)
+	}
+	return nil
+}
+
+// watchEvery is how often the watcher looks while the command runs: a
+// long-running one (an MCP server) could otherwise keep a commondir in
+// place for as long as it runs. Each look is one lstat a git folder.
+const watchEvery = 2 * time.Second
+
+// WatchGit is the watcher: it gives up its capabilities, then, until
+// process pid (the command's program) ends and once more after, moves
+// away any commondir the command made in a main git folder of dirs,
+// saying so on stderr, which is the command's output (an MCP server's
+// log).
+func WatchGit(pid string, dirs []string, stderr io.Writer) int {
+	if err := DropCapabilities(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
+		return 126
+	}
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", ErrUsage)
+		return 2
+	}
+	check := func() {
+		for _, note := range MoveCommondirs(dirs) {
+			fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+		}
+	}
+	waitForExit(n, watchEvery, check)
+	check()
+	return 0
+}
+
+// waitForExit returns once process pid, this process's parent, has ended,
+// calling check every interval until then.
+func waitForExit(pid int, every time.Duration, check func()) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err == nil {
+		defer func() { _ = unix.Close(fd) }()
+		// Opened after the parent ended, the descriptor could name a
+		// process that took its number: the parent is still ours only
+		// if this process was not handed to another.
+		if unix.Getppid() != pid {
+			return
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			switch n, err := unix.Poll(fds, int(every.Milliseconds())); {
+			case errors.Is(err, unix.EINTR):
+			case err == nil && n == 0:
+				check()
+			default:
+				return
+			}
+		}
+	}
+	// Before Linux 5.3 (no pidfd): this process is handed to another
+	// parent when its own ends.
+	for last := time.Now(); unix.Getppid() == pid; {
+		time.Sleep(100 * time.Millisecond)
+		if time.Since(last) >= every {
+			check()
+			last = time.Now()
+		}
+	}
+}
