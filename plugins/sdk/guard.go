@@ -22,6 +22,10 @@ type guard struct {
 	// read the first time a file with other names is met.
 	credentials []string
 	creds       credFiles
+	// memo is the Env's; roots the credential paths' stamp, read once.
+	memo      *credentialMemo
+	rootsOnce sync.Once
+	roots     uint64
 }
 
 type protected struct {
@@ -32,6 +36,9 @@ type protected struct {
 
 func (e *Env) newGuard() *guard {
 	g := &guard{maxInner: maxInnerFiles, maxCreds: maxCredentialEntries, credentials: e.Credentials}
+	if len(e.Credentials) > 0 {
+		g.memo = e.credentials.get()
+	}
 	for _, p := range e.NoAccess {
 		if p != "" {
 			g.noAccess = append(g.noAccess, newProtected(p))
@@ -303,8 +310,18 @@ func (c *credFiles) of(info fs.FileInfo) (string, error) {
 // is none. Only a file with other names gets here, so the usual file
 // costs nothing; the folders are read once per guard.
 func (g *guard) credential(info fs.FileInfo) (string, error) {
+	if g.memo != nil {
+		g.rootsOnce.Do(func() { g.roots = g.memo.rootsStamp(g.credentials) })
+		if g.memo.cleared(info, g.roots) {
+			return "", nil
+		}
+	}
 	g.creds.once.Do(func() { g.creds.read(g.credentials, g.maxCreds) })
-	return g.creds.of(info)
+	cred, err := g.creds.of(info)
+	if err == nil && cred == "" && g.memo != nil {
+		g.memo.remember(info, g.roots)
+	}
+	return cred, err
 }
 
 // CredentialOf is the file among paths (credential files and folders, as

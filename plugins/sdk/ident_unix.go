@@ -16,3 +16,14 @@ func identity(info fs.FileInfo) (id fileID, links uint64, ok bool) {
 	}
 	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink), true
 }
+
+// changeStamp is what changes whenever a file gains or loses a name or is
+// renamed: its identity, its number of names and its change time.
+func changeStamp(info fs.FileInfo) (stamp, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return stamp{}, false
+	}
+	return stamp{id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, links: uint64(st.Nlink),
+		ctime: st.Ctim.Nano(), mtime: st.Mtim.Nano()}, true
+}

@@ -236,6 +236,10 @@ type Env struct {
 	// SandboxDoneFn frees what SandboxFn set up for a command that has
 	// ended (see SandboxDone); nil when there is nothing to free.
 	SandboxDoneFn func(cmd *exec.Cmd)
+
+	// credentials remembers the files with other names found to be no
+	// credential file (credmemo.go).
+	credentials memoOnce
 }
 
 // Sandbox rewrites cmd, before it starts, so that it runs in the operating
