@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -66,7 +67,12 @@ func BenchmarkLongDayTurns(b *testing.B) {
 			}
 		}
 		es = append(es, s)
-		if _, s, err = d.turn(ctx, long, n); err != nil {
+		// Labelled, so a CPU profile of the benchmark can be narrowed to
+		// the late turns (go tool pprof -tagfocus turn=late).
+		pprof.Do(ctx, pprof.Labels("turn", "late"), func(ctx context.Context) {
+			_, s, err = d.turn(ctx, long, n)
+		})
+		if err != nil {
 			b.Fatal(err)
 		}
 		n++
