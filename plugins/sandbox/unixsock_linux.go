@@ -93,6 +93,10 @@ func jump(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
 
 func loadArg(i int) unix.SockFilter { return stmt(bpfLd, uint32(seccompArgs+8*i)) }
 
+// loadArgHigh loads the upper half of argument i (both arches are
+// little-endian).
+func loadArgHigh(i int) unix.SockFilter { return stmt(bpfLd, uint32(seccompArgs+8*i+4)) }
+
 var (
 	retAllow = stmt(bpfRet, unix.SECCOMP_RET_ALLOW)
 	retKill  = stmt(bpfRet, unix.SECCOMP_RET_KILL_PROCESS)
@@ -204,6 +208,21 @@ func filterProgram(p Policy) []unix.SockFilter {
 	for _, nr := range []uint32{unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT} {
 		prog = append(prog, onCall(nr, retErrno(unix.EOPNOTSUPP))...)
 	}
+
+	// Another process's resource limits may be read, not set: Landlock and
+	// signals' scope do not govern prlimit, which checks the user only, so
+	// a command could starve what Wrasse starts beside it (the git
+	// watcher: an address-space limit of one byte killed it as it started).
+	// setrlimit and ulimit name the calling process (pid 0).
+	prog = append(prog, onCall(unix.SYS_PRLIMIT64,
+		loadArg(0),
+		jump(bpfJeq, 0, 4, 0), // pid 0: this process
+		loadArg(2),
+		jump(bpfJeq, 0, 0, 3), // a new limit given: refuse
+		loadArgHigh(2),
+		jump(bpfJeq, 0, 0, 1),
+		retAllow,
+		retErrno(unix.EPERM))...)
 
 	for _, nr := range absentCalls {
 		prog = append(prog, onCall(nr, retErrno(unix.ENOSYS))...)
