@@ -62,6 +62,47 @@ func TestMountNamespaceSwappedLinkMountsNoCredential(t *testing.T) {
 	}
 }
 
+// The same race on a folder the launcher pins (a submodule's git folder,
+// .git/modules/NAME: mounted on itself, writable): the whole folder the
+// link names lands in the grant, writable with no read-only step to fail.
+// A home folder there would give the command ~/.bashrc and ~/.ssh.
+func TestMountNamespaceSwappedLinkMountsNoFolder(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	git(t, f.granted, "init", "-q")
+	dotgit := filepath.Join(f.granted, ".git")
+	real, links := filepath.Join(dotgit, "modules"), filepath.Join(dotgit, "modB")
+	for i := range 1000 {
+		d := filepath.Join(real, fmt.Sprintf("m%d", i))
+		if err := os.MkdirAll(filepath.Join(d, "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"HEAD", "config"} {
+			if err := os.WriteFile(filepath.Join(d, name), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(links, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(f.outside, filepath.Join(links, fmt.Sprintf("m%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(f.outside, "o.txt")
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	line := "for d in .git/modules/* .git/modB/*; do [ -L \"$d\" ] || echo PWNED >> \"$d/o.txt\"; done 2>/dev/null; true"
+	exchangeDuring(t, real, links, func() {
+		for try := range 40 {
+			out, _ := runIn(t, p, f.granted, line, nil)
+			if b, _ := os.ReadFile(target); strings.Contains(string(b), "PWNED") {
+				t.Fatalf("launch %d: a link swapped during the launcher's mounts put the folder %s, writable, in the granted repository: %.300s", try+1, f.outside, out)
+			}
+		}
+	})
+}
+
 // swapLinksDuringMounts makes dir a repository whose .git/worktrees holds
 // 1000 entries of plain commondir and config.worktree files, and
 // .git/wtB the same names as links to target, and exchanges the two
@@ -86,13 +127,24 @@ func swapLinksDuringMounts(t *testing.T, dir, target string, during func()) {
 			}
 		}
 	}
+	exchangeDuring(t, plain, links, during)
+}
+
+// exchangeDuring exchanges the folders a and b (renameat2 RENAME_EXCHANGE,
+// as any process that may write beside them can) without pause while
+// during runs.
+func exchangeDuring(t *testing.T, a, b string, during func()) {
+	t.Helper()
+	if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
+	}
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for !stop.Load() {
-			_ = unix.Renameat2(unix.AT_FDCWD, plain, unix.AT_FDCWD, links, unix.RENAME_EXCHANGE)
+			_ = unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
 		}
 	}()
 	defer func() { stop.Store(true); wg.Wait() }()
