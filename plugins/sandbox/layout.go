@@ -284,6 +284,9 @@ func sshPrivate(home string) []string {
 //     no new entries, and their other entries stay read-only.
 //   - credentialFiles and the private keys in ~/.ssh are unreadable in
 //     every sandbox, whatever is granted.
+//   - What the person's git settings include and an absolute
+//     core.hooksPath there names are read-only where a writable grant
+//     reaches them (keepGitSettings).
 //
 // Other entries of the home folder (~/Documents, ~/projects) stay as
 // granted. The cost is one listing of the home folder, and one of each
