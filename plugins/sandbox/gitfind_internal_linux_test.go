@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -71,5 +72,39 @@ func TestGitSettingMountsMakesMissingOnlyInside(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
 		t.Errorf("made %s through a link in the work tree", entries[0].Name())
+	}
+}
+
+// What the person's git settings name is kept read-only where a writable
+// grant reaches it (a missing hooks folder made first), never where none
+// does, and never a grant itself or what holds one (hooksPath = ~).
+func TestKeepGitSettings(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_GLOBAL", "")
+	t.Setenv("GIT_CONFIG_SYSTEM", "")
+	home := t.TempDir()
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, "dotfiles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[include]\n\tpath = dotfiles/gitconfig\n\tpath = " + filepath.Join(outside, "x.inc") + "\n" +
+		"[core]\n\thooksPath = ~/dotfiles/hooks\n\thooksPath = ~\n\thooksPath = .githooks\n"
+	for path, data := range map[string]string{
+		filepath.Join(home, ".gitconfig"):           cfg,
+		filepath.Join(home, "dotfiles", "gitconfig"): "[user]\n\tname = p\n",
+		filepath.Join(outside, "x.inc"):              "[user]\n\tname = p\n",
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Policy{ReadWrite: []string{home}}
+	p.keepGitSettings(Clean(home), cleanAll(p.ReadWrite))
+	want := []string{filepath.Join(home, "dotfiles", "gitconfig"), filepath.Join(home, "dotfiles", "hooks")}
+	if !reflect.DeepEqual(p.ReadOnly, want) {
+		t.Errorf("ReadOnly %q, want %q", p.ReadOnly, want)
+	}
+	if fi, err := os.Stat(want[1]); err != nil || !fi.IsDir() {
+		t.Errorf("the hooks folder was not made: %v", err)
 	}
 }

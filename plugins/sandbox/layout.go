@@ -373,7 +373,11 @@ func (p *Policy) keepGitSettings(home string, writable []string) {
 	}
 	for _, t := range targets {
 		c := Clean(t.path)
-		if !slices.ContainsFunc(writable, func(g string) bool { return holdsPath(g, c) }) {
+		// Outside the writable grants nothing is to keep; a grant that is
+		// the file or folder, or lies in it (hooksPath = ~), stays as the
+		// person granted it.
+		if !slices.ContainsFunc(writable, func(g string) bool { return within(g, c) }) ||
+			slices.ContainsFunc(writable, func(g string) bool { return holdsPath(c, g) }) {
 			continue
 		}
 		if _, err := os.Lstat(c); errors.Is(err, os.ErrNotExist) {
@@ -381,13 +385,7 @@ func (p *Policy) keepGitSettings(home string, writable []string) {
 				continue
 			}
 		}
-		var keep []string
-		for _, g := range writable {
-			if within(c, g) {
-				keep = append(keep, g)
-			}
-		}
-		p.keepFrom(c, keep)
+		p.keepFrom(c, nil)
 	}
 }
 
