@@ -90,7 +90,7 @@ func TestKeepGitSettings(t *testing.T) {
 	cfg := "[include]\n\tpath = dotfiles/gitconfig\n\tpath = " + filepath.Join(outside, "x.inc") + "\n" +
 		"[core]\n\thooksPath = ~/dotfiles/hooks\n\thooksPath = ~\n\thooksPath = .githooks\n"
 	for path, data := range map[string]string{
-		filepath.Join(home, ".gitconfig"):           cfg,
+		filepath.Join(home, ".gitconfig"):            cfg,
 		filepath.Join(home, "dotfiles", "gitconfig"): "[user]\n\tname = p\n",
 		filepath.Join(outside, "x.inc"):              "[user]\n\tname = p\n",
 	} {
