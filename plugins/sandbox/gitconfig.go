@@ -275,14 +275,16 @@ func lower(c byte) byte {
 	return c
 }
 
-// Bounds of reading git settings: git follows includes 10 deep
-// (MAX_INCLUDE_DEPTH); a settings file past maxGitConfigSize is read up
-// to there (a command could make one huge, and every later command's
-// start reads it).
+// Bounds of reading git settings, which every command's start does for
+// each repository: git follows includes 10 deep (MAX_INCLUDE_DEPTH); at
+// most maxIncludedFiles included files are followed, and a settings file
+// past maxGitConfigSize is read up to there (a tracked file a repository's
+// settings include could be made huge). People's settings files are a few
+// KiB, with a handful of includes.
 const (
 	maxIncludeDepth  = 10
-	maxGitConfigSize = 1 << 20
-	maxIncludedFiles = 256
+	maxGitConfigSize = 256 << 10
+	maxIncludedFiles = 64
 )
 
 // gitSettings is what a repository's git settings name that the
