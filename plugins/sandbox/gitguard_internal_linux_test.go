@@ -75,6 +75,10 @@ func TestWorktreeConfigOn(t *testing.T) {
 		{"[extensions]\n\tworktreeConfig = false\n", false},
 		{"[core]\n\tworktreeConfig = true\n", false},
 		{"[extensions]\n\tobjectFormat = sha1\n[core]\n\tworktreeConfig = true\n", false},
+		// Quoting and a continuation line, which git reads as "true".
+		{"[extensions]\n\tworktreeConfig = \"tr\\\nue\"\n", true},
+		{"[extensions]\n\tworktreeConfig = true\n\tworktreeConfig = off\n", false},
+		{"[extensions \"x\"]\n\tworktreeConfig = true\n", false},
 	} {
 		path := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(path, []byte(tc.config), 0o644); err != nil {

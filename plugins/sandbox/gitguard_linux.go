@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -50,45 +49,31 @@ func MoveCommondirs(dirs []string) []string {
 }
 
 // worktreeConfigOn reports whether the git settings file config turns on
-// extensions.worktreeConfig, with which git reads config.worktree too. A
-// plain reading of the file ([extensions] worktreeConfig = true, yes, on,
-// 1, or no value): the file is read-only to commands, and an include
-// there is not followed.
+// extensions.worktreeConfig, with which git reads config.worktree too:
+// the last value read as git's boolean (no value, a value git takes for
+// true, or one it would refuse: an empty config.worktree made for nothing
+// costs nothing). Git reads a repository's extensions from its config
+// alone, without its includes.
 func worktreeConfigOn(config string) bool {
-	f, err := os.Open(config)
+	data, err := readBounded(config)
 	if err != nil {
 		return false
 	}
-	defer func() { _ = f.Close() }()
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexAny(line, " \t\"]")
-			if end < 0 {
-				end = len(line)
-			}
-			section = strings.ToLower(line[1:end])
-			// "[extensions] worktreeConfig = true" on one line.
-			if i := strings.IndexByte(line, ']'); i >= 0 {
-				line = strings.TrimSpace(line[i+1:])
-			} else {
-				continue
-			}
+	entries, _ := parseGitConfig(data)
+	on := false
+	for _, e := range entries {
+		if e.Section == "extensions" && e.Subsection == "" && e.Key == "worktreeconfig" {
+			on = !e.HasValue || !gitFalse(e.Value)
 		}
-		if section != "extensions" {
-			continue
-		}
-		key, val, hasVal := strings.Cut(line, "=")
-		if !strings.EqualFold(strings.TrimSpace(key), "worktreeconfig") {
-			continue
-		}
-		if !hasVal {
-			return true
-		}
-		val = strings.ToLower(strings.Trim(strings.TrimSpace(strings.SplitN(val, "#", 2)[0]), `"`))
-		return val == "true" || val == "yes" || val == "on" || val == "1"
+	}
+	return on
+}
+
+// gitFalse: a value git's boolean reading takes for false.
+func gitFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "false", "no", "off", "0":
+		return true
 	}
 	return false
 }

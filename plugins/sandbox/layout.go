@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -283,6 +284,9 @@ func sshPrivate(home string) []string {
 //     no new entries, and their other entries stay read-only.
 //   - credentialFiles and the private keys in ~/.ssh are unreadable in
 //     every sandbox, whatever is granted.
+//   - What the person's git settings include and an absolute
+//     core.hooksPath there names are read-only where a writable grant
+//     reaches them (keepGitSettings).
 //
 // Other entries of the home folder (~/Documents, ~/projects) stay as
 // granted. The cost is one listing of the home folder, and one of each
@@ -335,7 +339,70 @@ func (p *Policy) homeRule(home string, roots []string) {
 			}
 		}
 	}
+	if home != "" {
+		p.keepGitSettings(Clean(home), writable)
+	}
 	p.broadRule(home, writable)
+}
+
+// keepGitSettings makes read-only what the person's own git settings
+// (personGitConfigs: ~/.gitconfig, ~/.config/git/config, /etc/gitconfig)
+// name where a writable grant reaches it: the files they include
+// (include.path, includeIf.*.path, followed as readGitSettings does: a
+// dotfiles repository's ~/dotfiles/gitconfig) and the folder an absolute
+// core.hooksPath names (~/dotfiles/hooks). Git reads and runs them in
+// every repository, unconfined, as it does ~/.gitconfig itself, which
+// the home folder rule keeps. One not there yet is made first (an empty
+// file, an empty folder), as a repository's hooks folder is, so that no
+// command can make one. A relative hooksPath is each repository's, which
+// the launcher protects with the repository (gitSettingMounts).
+func (p *Policy) keepGitSettings(home string, writable []string) {
+	s := readGitSettings(home, personGitConfigs(home, os.Getenv)...)
+	type target struct {
+		path string
+		dir  bool
+	}
+	var targets []target
+	for _, inc := range s.included {
+		targets = append(targets, target{inc, false})
+	}
+	for _, h := range s.hooksPaths {
+		if filepath.IsAbs(h) {
+			targets = append(targets, target{h, true})
+		}
+	}
+	for _, t := range targets {
+		c := Clean(t.path)
+		// Outside the writable grants nothing is to keep; a grant that is
+		// the file or folder, or lies in it (hooksPath = ~), stays as the
+		// person granted it.
+		if !slices.ContainsFunc(writable, func(g string) bool { return within(g, c) }) ||
+			slices.ContainsFunc(writable, func(g string) bool { return holdsPath(c, g) }) {
+			continue
+		}
+		if _, err := os.Lstat(c); errors.Is(err, os.ErrNotExist) {
+			if !makeMissing(c, t.dir) {
+				continue
+			}
+		}
+		p.keepFrom(c, nil)
+	}
+}
+
+// makeMissing makes path, a folder when dir, else an empty file, with
+// the folders above it; false when it could not.
+func makeMissing(path string, dir bool) bool {
+	if dir {
+		return os.MkdirAll(path, 0o755) == nil
+	}
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false
+	}
+	return f.Close() == nil
 }
 
 // Bounds of the search for links in the home folder's kept entries

@@ -247,31 +247,45 @@ func (g *gitSet) add(o gitSet) {
 }
 
 // nearestGitMounts are gitMounts for the nearest .git at or above dir
-// alone, and the folder that holds it ("" when none).
+// alone, and the folder that holds it ("" when none). A .git folder is
+// protected whatever its HEAD holds: HEAD is no mount, so a command could
+// otherwise make it one git takes and this does not, and the next
+// command would find no repository there. A .git that is a link (Android's
+// repo tool links each project's .git into .repo/projects) leads, resolved
+// once, to the folder or file it names, which is protected as a .git
+// there would be; the link itself cannot be mounted over.
 func nearestGitMounts(dir string) (gitSet, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
-		fi, err := os.Lstat(dotgit)
-		if err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
-			if fi.IsDir() {
-				if !isGitDir(dotgit) {
-					return gitSet{}, d
+		if fi, err := os.Lstat(dotgit); err == nil {
+			target, mode := dotgit, fi.Mode()
+			if mode&os.ModeSymlink != 0 {
+				if real, err := filepath.EvalSymlinks(dotgit); err == nil {
+					if ti, err := os.Stat(real); err == nil {
+						target, mode = real, ti.Mode()
+					}
 				}
-				out := gitSet{mounts: []mountTarget{{dotgit, false}}, mains: []string{dotgit}}
-				out.add(gitDirMounts(dotgit, dotgit))
-				out.add(moduleMounts(dotgit))
+			}
+			switch {
+			case mode.IsDir():
+				out := gitSet{mounts: []mountTarget{{target, false}}, mains: []string{target}}
+				out.add(gitDirMounts(target, target, d))
+				out.add(moduleMounts(target))
+				return out, d
+			case mode.IsRegular():
+				out := gitSet{mounts: []mountTarget{{target, true}}}
+				gitDir, common := worktreeDirs(target)
+				if gitDir != "" {
+					if gitDir == common {
+						out.mains = append(out.mains, gitDir)
+					}
+					out.add(gitDirMounts(gitDir, common, d))
+					out.add(moduleMounts(common))
+				}
 				return out, d
 			}
-			out := gitSet{mounts: []mountTarget{{dotgit, true}}}
-			gitDir, common := worktreeDirs(dotgit)
-			if gitDir != "" {
-				if gitDir == common {
-					out.mains = append(out.mains, gitDir)
-				}
-				out.add(gitDirMounts(gitDir, common))
-				out.add(moduleMounts(common))
-			}
-			return out, d
+			// A link leading nowhere, or another kind of file: git looks
+			// further up, as here.
 		}
 		if filepath.Dir(d) == d {
 			return gitSet{}, ""
@@ -279,14 +293,17 @@ func nearestGitMounts(dir string) (gitSet, string) {
 	}
 }
 
-// gitDirMounts protects a git folder gitDir whose shared part is common.
+// gitDirMounts protects a git folder gitDir whose shared part is common,
+// of the work tree worktree ("" when unknown). A repository that git
+// takes for one (isGitDir) without hooks gets an empty hooks folder.
 // Where the repository's settings turn on extensions.worktreeConfig, git
 // reads each config.worktree too: one not there yet is made empty (as
 // `git config --worktree` would make it), so that it is mounted read-only
-// like the rest and no command can make one with settings in it.
-func gitDirMounts(gitDir, common string) gitSet {
+// like the rest and no command can make one. What the settings name
+// (gitSettingMounts) and a stopped rebase's folders are read-only too.
+func gitDirMounts(gitDir, common, worktree string) gitSet {
 	hooks := filepath.Join(common, "hooks")
-	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) {
 		_ = os.Mkdir(hooks, 0o755)
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
@@ -315,6 +332,8 @@ func gitDirMounts(gitDir, common string) gitSet {
 			out.mounts = append(out.mounts, mountTarget{filepath.Join(dir, "commondir"), true}, cfgWorktree(dir))
 		}
 	}
+	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
+	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree)...)
 	return out
 }
 
@@ -328,8 +347,8 @@ const maxModuleEntries = 4096
 // submodules lie in its modules): the person's `git status` in the
 // repository runs git in each submodule, with its settings, and a
 // submodule's hooks run when the person commits there. Each is pinned
-// and gets the mounts of a git folder; submodules added later are not
-// covered.
+// and gets the mounts of a git folder, whatever its HEAD holds
+// (looksLikeGitDir); submodules added later are not covered.
 func moduleMounts(common string) gitSet {
 	var out gitSet
 	n := 0
@@ -344,22 +363,48 @@ func moduleMounts(common string) gitSet {
 		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
 			return filepath.SkipDir
 		}
-		if isGitDir(path) {
+		if looksLikeGitDir(path) {
 			out.mounts = append(out.mounts, mountTarget{path, false})
 			out.mains = append(out.mains, path)
-			out.add(gitDirMounts(path, path))
+			// The submodule's work tree is named by its core.worktree.
+			out.add(gitDirMounts(path, path, readGitSettings("", filepath.Join(path, "config")).worktree))
 		}
 		return nil
 	})
 	return out
 }
 
-// isGitDir: a folder git would take for a repository's (HEAD in it), so
-// that a .git file planted to name another folder gets no hooks folder
-// made there.
+// isGitDir: a folder git would take for a repository's, by its HEAD as
+// git's validate_headref takes it: a regular file, or a link into refs/
+// (core.preferSymlinkRefs, older gits). Only a folder git takes gets a
+// hooks folder made, so that a .git file planted to name another folder
+// makes nothing there.
 func isGitDir(dir string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "HEAD"))
-	return err == nil && fi.Mode().IsRegular()
+	head := filepath.Join(dir, "HEAD")
+	fi, err := os.Lstat(head)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(head)
+		return err == nil && strings.HasPrefix(t, "refs/")
+	}
+	return fi.Mode().IsRegular()
+}
+
+// looksLikeGitDir: a folder in .git/modules that is a submodule's git
+// folder by any sign a command could not take away without breaking the
+// submodule for git: a HEAD of any kind, or settings beside objects.
+func looksLikeGitDir(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, "HEAD")); err == nil {
+		return true
+	}
+	c, err := os.Lstat(filepath.Join(dir, "config"))
+	if err != nil || !c.Mode().IsRegular() {
+		return false
+	}
+	o, err := os.Lstat(filepath.Join(dir, "objects"))
+	return err == nil && o.IsDir()
 }
 
 // worktreeDirs reads a .git file ("gitdir: PATH") and the commondir file

@@ -1,0 +1,431 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+)
+
+// gitEntry is one setting of a git settings file: section and key in
+// lower case (git compares them so), the subsection as written (git
+// compares it exactly), and the value with quotes and escapes undone.
+// A key with no "=" (a boolean true) has no value (HasValue false).
+type gitEntry struct {
+	Section, Subsection, Key, Value string
+	HasValue                        bool
+}
+
+// errGitConfig is a line git itself would refuse ("bad config line").
+var errGitConfig = errors.New("bad git config line")
+
+// parseGitConfig reads a git settings file as git's config.c does:
+// sections [name], [name "sub"] and the old [name.sub] (sub in lower
+// case); comments from # or ; outside quotes; a key's value with quoted
+// runs, the escapes \" \\ \n \t \b, and a backslash at a line's end going
+// on to the next line; CRLF as LF; a UTF-8 BOM skipped. The files come
+// from repositories and home folders a command may have written, so it
+// never panics and returns, with an error, the entries before the first
+// line git would refuse (git refuses the whole file then; taking what
+// came before it protects more, not less).
+func parseGitConfig(data []byte) ([]gitEntry, error) {
+	r := gitConfigReader{data: data}
+	if strings.HasPrefix(string(data), "\xef\xbb\xbf") {
+		r.pos = 3
+	}
+	var out []gitEntry
+	section, sub := "", ""
+	for {
+		c, ok := r.next()
+		if !ok {
+			return out, nil
+		}
+		switch {
+		case c == '\n' || isGitSpace(c):
+			continue
+		case c == '#' || c == ';':
+			r.skipLine()
+			continue
+		case c == '[':
+			s, ss, err := r.sectionHeader()
+			if err != nil {
+				return out, fmt.Errorf("%w %d: %v", errGitConfig, r.line, err)
+			}
+			section, sub = s, ss
+			continue
+		case !isAlpha(c):
+			return out, fmt.Errorf("%w %d: unexpected %q", errGitConfig, r.line, c)
+		}
+		e, err := r.keyValue(c)
+		if err != nil {
+			return out, fmt.Errorf("%w %d: %v", errGitConfig, r.line, err)
+		}
+		if section == "" && sub == "" {
+			// No section: git takes no setting from it.
+			continue
+		}
+		e.Section, e.Subsection = section, sub
+		out = append(out, e)
+	}
+}
+
+// gitConfigReader walks a settings file byte by byte, as git does.
+type gitConfigReader struct {
+	data []byte
+	pos  int
+	line int
+}
+
+// next is the next byte, a CR before an LF dropped.
+func (r *gitConfigReader) next() (byte, bool) {
+	if r.pos >= len(r.data) {
+		return 0, false
+	}
+	c := r.data[r.pos]
+	r.pos++
+	if c == '\r' && r.pos < len(r.data) && r.data[r.pos] == '\n' {
+		c = '\n'
+		r.pos++
+	}
+	if c == '\n' {
+		r.line++
+	}
+	return c, true
+}
+
+func (r *gitConfigReader) skipLine() {
+	for {
+		c, ok := r.next()
+		if !ok || c == '\n' {
+			return
+		}
+	}
+}
+
+// sectionHeader reads what follows "[": the section's name and its
+// subsection.
+func (r *gitConfigReader) sectionHeader() (string, string, error) {
+	var name strings.Builder
+	for {
+		c, ok := r.next()
+		if !ok {
+			return "", "", errors.New("unterminated section header")
+		}
+		switch {
+		case c == ']':
+			if name.Len() == 0 {
+				return "", "", errors.New("empty section name")
+			}
+			s := strings.ToLower(name.String())
+			// The old [section.sub] form: the subsection in lower case.
+			if i := strings.IndexByte(s, '.'); i >= 0 {
+				return s[:i], s[i+1:], nil
+			}
+			return s, "", nil
+		case isGitSpace(c):
+			sub, err := r.subsection()
+			if err != nil {
+				return "", "", err
+			}
+			return strings.ToLower(name.String()), sub, nil
+		case isAlnum(c) || c == '-' || c == '.':
+			name.WriteByte(c)
+		default:
+			return "", "", fmt.Errorf("bad character %q in a section name", c)
+		}
+	}
+}
+
+// subsection reads ` "sub"]` after a section name's space.
+func (r *gitConfigReader) subsection() (string, error) {
+	c, ok := r.next()
+	for ok && isGitSpace(c) {
+		c, ok = r.next()
+	}
+	if !ok || c != '"' {
+		return "", errors.New("a subsection must be quoted")
+	}
+	var sub strings.Builder
+	for {
+		c, ok := r.next()
+		if !ok || c == '\n' {
+			return "", errors.New("unterminated subsection")
+		}
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			// git keeps the character after any backslash.
+			if c, ok = r.next(); !ok || c == '\n' {
+				return "", errors.New("unterminated subsection")
+			}
+		}
+		sub.WriteByte(c)
+	}
+	if c, ok := r.next(); !ok || c != ']' {
+		return "", errors.New("missing ] after a subsection")
+	}
+	return sub.String(), nil
+}
+
+// keyValue reads a key whose first letter is first, and its value.
+func (r *gitConfigReader) keyValue(first byte) (gitEntry, error) {
+	var key strings.Builder
+	key.WriteByte(lower(first))
+	var c byte
+	ok := true
+	for {
+		if c, ok = r.next(); !ok || !(isAlnum(c) || c == '-') {
+			break
+		}
+		key.WriteByte(lower(c))
+	}
+	e := gitEntry{Key: key.String()}
+	for ok && isGitSpace(c) {
+		c, ok = r.next()
+	}
+	if !ok || c == '\n' {
+		return e, nil
+	}
+	if c == '#' || c == ';' {
+		r.skipLine()
+		return e, nil
+	}
+	if c != '=' {
+		return e, fmt.Errorf("unexpected %q after key %s", c, e.Key)
+	}
+	v, err := r.value()
+	if err != nil {
+		return e, err
+	}
+	e.Value, e.HasValue = v, true
+	return e, nil
+}
+
+// value reads a value after "=" to its line's end, as git's parse_value:
+// leading space dropped, inner runs of space kept, trailing space
+// dropped, except within quotes.
+func (r *gitConfigReader) value() (string, error) {
+	var v strings.Builder
+	quoted, comment := false, false
+	spaces := 0
+	for {
+		c, ok := r.next()
+		if !ok || c == '\n' {
+			if quoted {
+				return "", errors.New("unterminated quote")
+			}
+			return v.String(), nil
+		}
+		if comment {
+			continue
+		}
+		if isGitSpace(c) && !quoted {
+			if v.Len() > 0 {
+				spaces++
+			}
+			continue
+		}
+		if !quoted && (c == ';' || c == '#') {
+			comment = true
+			continue
+		}
+		for ; spaces > 0; spaces-- {
+			v.WriteByte(' ')
+		}
+		switch c {
+		case '\\':
+			c, ok = r.next()
+			if !ok {
+				return "", errors.New("backslash at the end of the file")
+			}
+			switch c {
+			case '\n':
+				continue
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'n':
+				c = '\n'
+			case '\\', '"':
+			default:
+				return "", fmt.Errorf("bad escape \\%c", c)
+			}
+			v.WriteByte(c)
+		case '"':
+			quoted = !quoted
+		default:
+			v.WriteByte(c)
+		}
+	}
+}
+
+// isGitSpace is git's isspace but for the line's end: space, tab, CR.
+func isGitSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+func isAlpha(c byte) bool    { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isAlnum(c byte) bool    { return isAlpha(c) || (c >= '0' && c <= '9') }
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// Bounds of reading git settings, which every command's start does for
+// each repository: git follows includes 10 deep (MAX_INCLUDE_DEPTH); at
+// most maxIncludedFiles included files are followed, and a settings file
+// past maxGitConfigSize is read up to there (a tracked file a repository's
+// settings include could be made huge). People's settings files are a few
+// KiB, with a handful of includes.
+const (
+	maxIncludeDepth  = 10
+	maxGitConfigSize = 256 << 10
+	maxIncludedFiles = 64
+)
+
+// gitSettings is what a repository's git settings name that the
+// person's git runs or reads as settings.
+type gitSettings struct {
+	// included are the files include.path and includeIf.*.path name,
+	// followed down to maxIncludeDepth, as git would open them (~
+	// expanded, relative ones beside the file naming them), whatever the
+	// condition of an includeIf (a command could make it true).
+	included []string
+	// hooksPaths are the values of core.hooksPath, ~ expanded; a relative
+	// one is relative to the folder git runs hooks in (the work tree).
+	hooksPaths []string
+	// worktree is the last core.worktree, ~ expanded ("" for none).
+	worktree string
+}
+
+// readGitSettings reads the settings files configs (those that do not
+// exist are skipped) and what they include; home expands ~.
+func readGitSettings(home string, configs ...string) gitSettings {
+	var s gitSettings
+	seen := map[string]bool{}
+	var read func(path string, depth int)
+	read = func(path string, depth int) {
+		if depth > maxIncludeDepth || len(s.included) >= maxIncludedFiles {
+			return
+		}
+		data, err := readBounded(path)
+		if err != nil {
+			return
+		}
+		entries, _ := parseGitConfig(data)
+		for _, e := range entries {
+			if !e.HasValue || e.Value == "" {
+				continue
+			}
+			switch {
+			case e.Key == "path" && (e.Section == "include" && e.Subsection == "" || e.Section == "includeif" && e.Subsection != ""):
+				for _, inc := range includedPaths(path, e.Value, home) {
+					if seen[inc] || len(s.included) >= maxIncludedFiles {
+						continue
+					}
+					seen[inc] = true
+					s.included = append(s.included, inc)
+					read(inc, depth+1)
+				}
+			case e.Section == "core" && e.Subsection == "" && e.Key == "hookspath":
+				if p, ok := expandGitPath(e.Value, home); ok {
+					s.hooksPaths = append(s.hooksPaths, p)
+				}
+			case e.Section == "core" && e.Subsection == "" && e.Key == "worktree":
+				if p, ok := expandGitPath(e.Value, home); ok {
+					if !filepath.IsAbs(p) {
+						p = filepath.Join(filepath.Dir(path), p)
+					}
+					s.worktree = p
+				}
+			}
+		}
+	}
+	for _, c := range configs {
+		read(c, 0)
+	}
+	return s
+}
+
+// includedPaths are the files an include of value in the settings file
+// from names: git joins a relative one to the name it opened from by,
+// and the kernel resolves "x/.." of that name through links, so both the
+// lexical join and the one beside the file's real folder are taken
+// (.git a link to .repo/projects/NAME.git: "../x" is either).
+func includedPaths(from, value, home string) []string {
+	p, ok := expandGitPath(value, home)
+	if !ok {
+		return nil
+	}
+	if filepath.IsAbs(p) {
+		return []string{filepath.Clean(p)}
+	}
+	out := []string{filepath.Join(filepath.Dir(from), p)}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(from)); err == nil {
+		if q := filepath.Join(real, p); q != out[0] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// expandGitPath expands a leading ~ or ~user as git's
+// interpolate_path does; false for what git would refuse or for
+// %(prefix)/, git's own installation folder (the system's).
+func expandGitPath(p, home string) (string, bool) {
+	if strings.HasPrefix(p, "%(prefix)/") {
+		return "", false
+	}
+	if !strings.HasPrefix(p, "~") {
+		return p, true
+	}
+	name, rest, _ := strings.Cut(p[1:], "/")
+	if name == "" {
+		if home == "" {
+			return "", false
+		}
+		return filepath.Join(home, rest), true
+	}
+	u, err := user.Lookup(name)
+	if err != nil || u.HomeDir == "" {
+		return "", false
+	}
+	return filepath.Join(u.HomeDir, rest), true
+}
+
+// readBounded reads up to maxGitConfigSize bytes of path.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	return io.ReadAll(io.LimitReader(f, maxGitConfigSize))
+}
+
+// personGitConfigs are the settings files every git of the person reads
+// besides a repository's own, as git finds them from env (os.Getenv's
+// shape): the system's ($GIT_CONFIG_SYSTEM, else /etc/gitconfig) and
+// the person's ($GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config,
+// else ~/.config/git/config, and ~/.gitconfig) with home for ~.
+func personGitConfigs(home string, getenv func(string) string) []string {
+	out := []string{"/etc/gitconfig"}
+	if s := getenv("GIT_CONFIG_SYSTEM"); s != "" {
+		out = append(out, s)
+	}
+	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	}
+	if home == "" {
+		return out
+	}
+	xdg := getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	return append(out, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
+}
