@@ -39,14 +39,52 @@ func MoveCommondirs(dirs []string) []string {
 			// runs nothing; a rename over a folder would fail anyway.
 			continue
 		}
-		if err := os.Rename(path, path+MovedSuffix); err != nil {
+		to, err := moveAside(d, path)
+		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err))
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, path+MovedSuffix))
+		notes = append(notes, fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, to))
 	}
 	return notes
 }
+
+// moveAside renames path (a commondir in git folder dir) to the first free
+// name of path+MovedSuffix, +".1", … without replacing anything: a command
+// can put a file or folder under the first name to make the rename fail,
+// or take write away from the git folder, which the person owns and so
+// gets back (u+w, which git needs there anyway).
+func moveAside(dir, path string) (string, error) {
+	var err error
+	for retried := false; ; retried = true {
+		for i := 0; i < maxMoveNames; i++ {
+			to := path + MovedSuffix
+			if i > 0 {
+				to += "." + strconv.Itoa(i)
+			}
+			err = unix.Renameat2(unix.AT_FDCWD, path, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+			if err == nil {
+				return to, nil
+			}
+			if !errors.Is(err, unix.EEXIST) {
+				break
+			}
+		}
+		if retried || !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EPERM) {
+			return "", err
+		}
+		fi, lerr := os.Lstat(dir)
+		if lerr != nil || !fi.IsDir() { // a link: not followed
+			return "", err
+		}
+		if cerr := os.Chmod(dir, fi.Mode().Perm()|0o700); cerr != nil {
+			return "", err
+		}
+	}
+}
+
+// maxMoveNames bounds the names moveAside tries.
+const maxMoveNames = 100
 
 // worktreeConfigOn reports whether the git settings file config turns on
 // extensions.worktreeConfig, with which git reads config.worktree too:
