@@ -240,8 +240,8 @@ func direntType(path string) uint8 {
 }
 
 // watchArg, as the launcher's first argument, makes Main the watcher
-// (WatchGit): the arguments after it are the process to wait for and the
-// git folders.
+// (WatchGit): the argument after it is the process to wait for; the git
+// folders come on its standard input (GitDirsFrom).
 const watchArg = "--wrasse-watch-git"
 
 // startWatcher starts the watcher beside the command: the launcher again
@@ -260,16 +260,43 @@ func startWatcher(self []string, dirs []string) error {
 	if err != nil {
 		return fmt.Errorf("the launcher cannot find itself to start its watcher: %w", err)
 	}
-	// One argument a folder: a single argument may not pass 128 KiB,
-	// which thousands of submodules' folders would.
-	args := append(append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid())), dirs...)
+	// The folders go on standard input, from a file in memory: as
+	// arguments, a command that makes thousands of folders with long
+	// names in .git/modules would pass the kernel's 2 MiB for them and
+	// keep the watcher from starting (E2BIG). A file needs no reader
+	// before the launcher goes on, as a pipe would.
+	list, err := memFile("wrasse-git-dirs", strings.Join(dirs, "\x00"))
+	if err != nil {
+		return fmt.Errorf("hand the watcher its folders: %w", err)
+	}
+	defer list.Close()
+	args := append(append([]string{}, self[1:]...), watchArg, strconv.Itoa(os.Getpid()))
 	cmd := exec.Command(exe, args...)
+	cmd.Stdin = list
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the watcher: %w", err)
 	}
 	return nil
+}
+
+// memFile is a file in memory holding text, read from its start.
+func memFile(name, text string) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // watchEvery is how often the watcher looks while the command runs: a

@@ -25,8 +25,13 @@ import (
 // the program still runs and the gaps are written to stderr, so that the
 // command's output shows them.
 func Main(args []string, stderr io.Writer) int {
-	if len(args) >= 2 && args[0] == watchArg {
-		return WatchGit(args[1], args[2:], stderr)
+	if len(args) == 2 && args[0] == watchArg {
+		dirs, err := GitDirsFrom(os.Stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
+			return 126
+		}
+		return WatchGit(args[1], dirs, stderr)
 	}
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
@@ -52,8 +57,12 @@ func Main(args []string, stderr io.Writer) int {
 	}
 	// The watcher moves away a commondir the command makes, once it
 	// ends; started before Restrict, outside the command's domain.
+	// Without it a commondir the command makes would reach the person's
+	// git: the command does not run (a command can make starting it fail,
+	// with the processes or memory it leaves behind).
 	if err := startWatcher(os.Args[:max(0, len(os.Args)-len(args))], mounted.GitDirs); err != nil {
-		fmt.Fprintln(stderr, "wrasse sandbox: warning:", err, "(a commondir the command makes in a repository's git folder stays until the next command starts)")
+		fmt.Fprintln(stderr, "wrasse sandbox:", err, "(the watcher that keeps the command's commondir files from your git could not start; end what the earlier commands left running and try again)")
+		return 126
 	}
 	st, err := Restrict(p)
 	if err != nil {

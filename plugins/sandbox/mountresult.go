@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"io"
+	"strings"
+)
+
 // MountResult is what MountNamespace did.
 type MountResult struct {
 	// OK: every mount was made. Else Why says what was refused.
@@ -18,3 +23,12 @@ type MountResult struct {
 // moves away: kept beside, for the person to look at (or to rename back,
 // if they made it themselves).
 const MovedSuffix = ".moved-by-wrasse"
+
+// GitDirsFrom reads the watcher's git folders as startWatcher writes them.
+func GitDirsFrom(r io.Reader) ([]string, error) {
+	b, err := io.ReadAll(r)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	return strings.Split(string(b), "\x00"), nil
+}
