@@ -125,25 +125,44 @@ type plan struct {
 // mountPlan is what MountNamespace mounts: the repositories at or above
 // each writable grant and the working folder, and those beneath each
 // grant (reposBeneath), then the policy's unreadable and read-only paths.
+//
+// A path is mounted once, under the name links lead to (a repository's
+// .git/modules/*/worktrees may all be links to one folder), read-only if
+// any reason asks for it: a pin of a folder that the policy also keeps
+// read-only (a repository in ~/.password-store) stays read-only. The git
+// mounts are bounded in all (maxMounts, less the policy's, which are
+// always made): past that a note says the rest is not covered.
 func mountPlan(p Policy, cwd string) plan {
 	writable := cleanAll(p.ReadWrite)
-	seen := map[string]bool{}
+	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
+	gitBudget := max(0, maxMounts-len(policyPaths))
+	at := map[string]int{} // a mounted path's index in out.mounts
 	var out plan
 	add := func(path string, ro bool) {
-		if seen[path] || systemPath(path) {
+		if systemPath(path) {
 			return
 		}
 		if ro && slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) }) {
 			return
 		}
-		if _, err := os.Lstat(path); err != nil {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil || systemPath(real) {
 			return
 		}
-		seen[path] = true
-		out.mounts = append(out.mounts, mountTarget{path, ro})
+		if i, ok := at[real]; ok {
+			out.mounts[i].readOnly = out.mounts[i].readOnly || ro
+			return
+		}
+		at[real] = len(out.mounts)
+		out.mounts = append(out.mounts, mountTarget{real, ro})
 	}
+	overBudget := false
 	addGit := func(gs gitSet) {
 		for _, g := range gs.mounts {
+			if len(out.mounts) >= gitBudget {
+				overBudget = true
+				break
+			}
 			// A mount moves with the folder that holds it: each folder
 			// between a grant and the mount is pinned too, so the
 			// repository's folder cannot be renamed and another put in
@@ -176,12 +195,20 @@ func mountPlan(p Policy, cwd string) plan {
 			out.notes = append(out.notes, note)
 		}
 	}
-	for _, x := range slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly)) {
+	if overBudget {
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
+	}
+	for _, x := range policyPaths {
 		add(x, true)
 	}
 	slices.SortStableFunc(out.mounts, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
 	return out
 }
+
+// maxMounts bounds the mounts of one command's namespace: each costs its
+// start time, the kernel allows 100,000 (mount-max), and a command can
+// make any number of git folders for the next one to protect.
+const maxMounts = 8192
 
 // ancestorsInside are the folders above path that lie inside one of the
 // writable grants, the grants themselves left out (renaming a grant needs
@@ -304,16 +331,14 @@ func nearestGitMounts(dir string) (gitSet, string) {
 func gitDirMounts(gitDir, common, worktree string) gitSet {
 	hooks := filepath.Join(common, "hooks")
 	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) {
-		_ = os.Mkdir(hooks, 0o755)
+		_ = mkdirNoLinks(hooks, 0o755)
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
 	cfgWorktree := func(dir string) mountTarget {
 		path := filepath.Join(dir, "config.worktree")
 		if perWorktree {
 			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-				if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-					_ = f.Close()
-				}
+				_ = createNoLinks(path, 0o644)
 			}
 		}
 		return mountTarget{path, true}
@@ -443,23 +468,51 @@ func worktreeDirs(dotgit string) (gitDir, common string) {
 // bindSelf mounts path over itself, read-only and without set-user-ID
 // when readOnly. The mount point pins the path (no rename or removal);
 // read-only refuses chmod, chgrp, truncation and writes through it.
+//
+// The path is opened once, with no link followed (openNoLinks), and what
+// was opened is cloned, made read-only while still detached, and put on
+// what was opened: mount(2) with two names looks them up one after the
+// other, and a process writing in a grant that swaps a name for a link
+// between the two (or before the read-only step) put a file or folder
+// the sandbox may not reach over one it may.
 func bindSelf(path string, readOnly bool) error {
+	fd, err := openNoLinks(path)
+	if errors.Is(err, unix.ENOSYS) {
+		return bindSelfByName(path, readOnly)
+	}
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	defer unix.Close(fd)
+	tree, err := unix.OpenTree(fd, "", unix.AT_EMPTY_PATH|unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("bind: %w", err)
+	}
+	defer unix.Close(tree)
+	if readOnly {
+		attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
+		if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+			return fmt.Errorf("make read-only: %w", err)
+		}
+	}
+	if err := unix.MoveMount(tree, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind: %w", err)
+	}
+	return nil
+}
+
+// bindSelfByName is bindSelf before Linux 5.6 (no openat2), where
+// Landlock, from 5.13, is missing anyway: by name, with the race bindSelf
+// closes.
+func bindSelfByName(path string, readOnly bool) error {
 	if err := unix.Mount(path, path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return fmt.Errorf("bind: %w", err)
 	}
 	if !readOnly {
 		return nil
 	}
-	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID}
-	err := unix.MountSetattr(unix.AT_FDCWD, path, unix.AT_RECURSIVE|unix.AT_SYMLINK_NOFOLLOW, &attr)
-	if !errors.Is(err, unix.ENOSYS) {
-		if err != nil {
-			return fmt.Errorf("make read-only: %w", err)
-		}
-		return nil
-	}
-	// Before Linux 5.12: a remount must repeat the flags the mount
-	// inherited (locked in a user namespace), or it is refused.
+	// A remount must repeat the flags the mount inherited (locked in a
+	// user namespace), or it is refused.
 	var st unix.Statfs_t
 	if err := unix.Statfs(path, &st); err != nil {
 		return fmt.Errorf("make read-only: %w", err)
