@@ -22,7 +22,9 @@ func TestCredentialReachedByAnotherPathSpelling(t *testing.T) {
 		direct bool // cleans to the key's own path
 	}{
 		{"/proc/self/root", func(t *testing.T, home string) string { return "/proc/self/root" + sshKey(home) }, false},
-		{"/proc/pid/root", func(t *testing.T, home string) string { return "/proc/" + strconv.Itoa(os.Getpid()) + "/root" + sshKey(home) }, false},
+		{"/proc/pid/root", func(t *testing.T, home string) string {
+			return "/proc/" + strconv.Itoa(os.Getpid()) + "/root" + sshKey(home)
+		}, false},
 		{"/proc/thread-self/root", func(t *testing.T, home string) string { return "/proc/thread-self/root" + sshKey(home) }, false},
 		{"doubled separator", func(t *testing.T, home string) string { return home + "//.ssh//id_ed25519" }, true},
 		{"dot segments", func(t *testing.T, home string) string { return home + "/projects/../.ssh/./id_ed25519" }, true},
