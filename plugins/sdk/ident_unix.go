@@ -25,5 +25,5 @@ func changeStamp(info fs.FileInfo) (stamp, bool) {
 		return stamp{}, false
 	}
 	return stamp{id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, links: uint64(st.Nlink),
-		ctime: st.Ctim.Nano(), mtime: st.Mtim.Nano()}, true
+		ctime: ctimeOf(st), mtime: mtimeOf(st)}, true
 }
