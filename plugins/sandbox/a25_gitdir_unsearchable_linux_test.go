@@ -1,0 +1,112 @@
+package sandbox_test
+
+// Attack (a25, item 2): the plan resolves each git path with
+// filepath.EvalSymlinks and skips any it cannot resolve (add: "err !=
+// nil → return"), and the launcher runs before Landlock but without any
+// capability that passes file permissions for the person's files. A
+// command takes search permission away from its repository's pinned .git
+// (`chmod 600 .git`: chmod is outside Landlock, and the filter refuses
+// only set-ID bits and write for group or others). The next command's
+// plan can no longer resolve .git/config, .git/hooks or anything in .git
+// (EACCES), so it mounts none of them read-only, silently; that command
+// gives search permission back (`chmod 755 .git`) and writes
+// core.fsmonitor into .git/config.
+//
+// Should: a git folder whose files the launcher cannot look into is
+// made searchable again (as moveAside gives write back), or the
+// command does not run; .git/config stays read-only to the command.
+// Does: the second command writes .git/config and the person's git
+// status runs the planted core.fsmonitor unconfined.
+//
+// Run as root, the launcher keeps every capability in its namespace
+// (CAP_DAC_OVERRIDE among them) and sees into the folder; a person is not
+// root, and their launcher holds CAP_SYS_ADMIN and CAP_SETPCAP only. So
+// as root the test runs itself again as nobody (setpriv).
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+func TestA25UnsearchableGitDirSkipsItsMounts(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	if os.Getuid() == 0 {
+		asNobody(t, "TestA25UnsearchableGitDirSkipsItsMounts")
+		return
+	}
+	f := newFixture(t)
+	repo := filepath.Join(f.granted, "app")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "init", "-q")
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
+	marker := filepath.Join(f.outside, "ran-unconfined")
+	script := filepath.Join(f.granted, "planted.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	out, ok := runIn(t, p, repo, "chmod 600 .git && echo closed", nil)
+	if !ok || !strings.Contains(out, "closed") {
+		t.Fatalf("chmod of .git failed: %s", out)
+	}
+	line := "export HOME=" + f.temp + " S=" + script + `; chmod 755 .git && printf '[core]\n\tfsmonitor = %s\n' "$S" >> .git/config && echo wrote`
+	out, ok = runIn(t, p, repo, line, nil)
+	_ = os.Chmod(filepath.Join(repo, ".git"), 0o755)
+	person := gitOK(repo, "status")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("after a command took search permission from .git, the next command (succeeded=%v: %.300s) wrote .git/config and the person's git status ran its core.fsmonitor unconfined (%.80s)", ok, out, person)
+	}
+}
+
+// asNobody runs the test named again, as the user nobody, from a copy of
+// the test binary that nobody can run, and fails t when it fails.
+func asNobody(t *testing.T, name string) {
+	t.Helper()
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("running as root and no setpriv to run as another user")
+	}
+	dir, err := os.MkdirTemp("", "a25-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	src, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	dst.Close()
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+		bin, "-test.count=1", "-test.run", "^"+name+"$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("as nobody: %v\n%s", err, out)
+	}
+}
