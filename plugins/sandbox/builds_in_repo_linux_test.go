@@ -17,11 +17,7 @@ func TestMountNamespaceKeepsBuildsInRepository(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "code", "app")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "code", "app"))
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 	git(t, repo, "worktree", "add", "-q", filepath.Join(f.granted, "code", "wt"))
 	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})

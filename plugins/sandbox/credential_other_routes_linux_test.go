@@ -23,11 +23,7 @@ func TestMountNamespaceCredentialOtherRoutes(t *testing.T) {
 	requireGit(t)
 	home, key := credentialHome(t)
 	f := newFixture(t)
-	repo := filepath.Join(home, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(home, "repo"))
 	pid := strconv.Itoa(os.Getpid())
 	lines := []string{
 		"ln " + key + " k && chmod 644 k",

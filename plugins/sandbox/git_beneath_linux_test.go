@@ -46,11 +46,7 @@ func TestMountNamespaceProtectsRepositoriesBeneathGrant(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			repo := filepath.Join(f.granted, tc.repo)
-			if err := os.MkdirAll(repo, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			git(t, repo, "init", "-q")
+			repo := newRepo(t, filepath.Join(f.granted, tc.repo))
 			git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 			marker := filepath.Join(f.outside, "ran-unconfined")
 			// In the grant, where the command can read it to copy.
@@ -80,11 +76,7 @@ func TestMountNamespaceKeepsGitWorkBeneathGrant(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "projects", "app")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	newRepo(t, filepath.Join(f.granted, "projects", "app"))
 	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 	line := "export HOME=" + f.temp + "; cd projects/app && echo a > a && git add a && " +
 		"git -c user.name=c -c user.email=c@x commit -qm sandboxed && git status --short && git log --oneline | wc -l"
@@ -102,11 +94,7 @@ func TestMountNamespaceMovesPlantedCommondirAtStart(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 	git(t, repo, "worktree", "add", "-q", filepath.Join(f.granted, "wt"))
 	planted := filepath.Join(repo, ".git", "commondir")
@@ -139,11 +127,7 @@ func TestMountNamespaceKeepsConfigWorktreeMadeLater(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	git(t, repo, "config", "extensions.worktreeConfig", "true")
 	marker := filepath.Join(f.outside, "ran-unconfined")
 	script := filepath.Join(f.outside, "planted.sh")
@@ -242,11 +226,7 @@ func TestMountNamespaceMovesCommondirMadeByCommand(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	made := filepath.Join(repo, ".git", "commondir")
 	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 	out, ok := runIn(t, p, repo, "echo "+f.outside+" > .git/commondir && echo made", nil)
@@ -272,11 +252,7 @@ func TestMountNamespaceMovesCommondirWhileCommandRuns(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
 	out, ok := runIn(t, p, repo, "echo "+f.outside+" > .git/commondir; i=0; while [ -e .git/commondir ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; [ ! -e .git/commondir ] && echo gone-while-running", nil)
 	if !ok || !strings.Contains(out, "gone-while-running") {

@@ -59,11 +59,7 @@ func TestMountNamespaceKeepsSubmoduleWithLinkedHead(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	lib := filepath.Join(f.outside, "lib")
-	if err := os.MkdirAll(lib, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, lib, "init", "-q")
+	lib := newRepo(t, filepath.Join(f.outside, "lib"))
 	if err := os.WriteFile(filepath.Join(lib, "l"), []byte("l\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

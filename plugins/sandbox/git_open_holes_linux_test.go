@@ -50,11 +50,7 @@ func TestMountNamespaceWalkRunOutByCommand(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "app")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "app"))
 	for i := range 40001 {
 		if err := os.WriteFile(filepath.Join(f.granted, "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
 			t.Fatal(err)

@@ -20,11 +20,7 @@ func TestMountNamespaceGitThatWritesConfig(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	origin := filepath.Join(f.granted, "origin")
-	if err := os.MkdirAll(origin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, origin, "init", "-q")
+	origin := newRepo(t, filepath.Join(f.granted, "origin"))
 	if err := os.WriteFile(filepath.Join(origin, "a"), []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

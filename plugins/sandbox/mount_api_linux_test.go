@@ -47,11 +47,7 @@ func TestMountNamespaceNewMountAPI(t *testing.T) {
 		t.Skip("no /usr/bin/python3")
 	}
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	config := filepath.Join(repo, ".git", "config")
 	before, err := os.ReadFile(config)
 	if err != nil {

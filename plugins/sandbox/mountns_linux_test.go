@@ -396,3 +396,13 @@ func BenchmarkCommandMountNamespace(b *testing.B) {
 		})
 	}
 }
+
+// newRepo makes the folder dir, with its parents, and a repository in it.
+func newRepo(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "init", "-q")
+	return dir
+}

@@ -50,11 +50,7 @@ func TestMountNamespaceNotSwitchedOffByCommandInside(t *testing.T) {
 	}
 	requireGit(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	pids := filepath.Join(f.granted, "pids")
 	t.Cleanup(func() {
 		b, _ := os.ReadFile(pids)

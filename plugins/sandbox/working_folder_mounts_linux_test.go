@@ -20,11 +20,7 @@ func TestMountNamespaceCoversWorkingFolder(t *testing.T) {
 	requireGit(t)
 	home, key := credentialHome(t)
 	f := newFixture(t)
-	repo := filepath.Join(f.granted, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
+	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	config := filepath.Join(repo, ".git", "config")
 	before, err := os.ReadFile(config)
 	if err != nil {
