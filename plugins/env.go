@@ -180,6 +180,9 @@ type envSpec struct {
 	// credentials are the person's credential files and folders
 	// (sandbox.Protected.Credentials), for the file API's hard-link check.
 	credentials []string
+	// repoMemory is where commands' launchers keep the repositories they
+	// found beneath the grants (sandbox.Protected.RepoMemory).
+	repoMemory string
 	// temps are the temporary folders of the commands sandboxFn confined
 	// that have not ended yet.
 	temps commandTemps
@@ -282,12 +285,12 @@ func (s *envSpec) sandboxFn() func(*exec.Cmd, bool) error {
 // protected are the workspace's protected paths as the sandbox takes them.
 func (s *envSpec) protected() sandbox.Protected {
 	return sandbox.Protected{NoAccess: slices.Clone(s.noAccess), ReadOnly: slices.Clone(s.readOnly),
-		Runnable: slices.Clone(s.runnable), Credentials: slices.Clone(s.credentials)}
+		Runnable: slices.Clone(s.runnable), Credentials: slices.Clone(s.credentials), RepoMemory: s.repoMemory}
 }
 
 // setProtected sets the protected paths of s.
 func (s *envSpec) setProtected(p sandbox.Protected) {
-	s.noAccess, s.readOnly, s.runnable, s.credentials = p.NoAccess, p.ReadOnly, p.Runnable, p.Credentials
+	s.noAccess, s.readOnly, s.runnable, s.credentials, s.repoMemory = p.NoAccess, p.ReadOnly, p.Runnable, p.Credentials, p.RepoMemory
 }
 
 // protectedPaths are workspace ws's paths no tool may read (noAccess),

@@ -77,7 +77,7 @@ func ProtectedPaths(ws string) sandbox.Protected {
 	if exe, err := os.Executable(); err == nil {
 		readOnly = append(readOnly, sandbox.LauncherPaths(exe)...)
 	}
-	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}, RepoMemory: w.RepoMemory()}
 }
 
 // pluginProtected are ProtectedPaths with the person's credential files

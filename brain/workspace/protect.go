@@ -32,6 +32,11 @@ func (w Workspace) Protected() (noAccess, readOnly []string) {
 	return noAccess, append(readOnly, w.Root)
 }
 
+// RepoMemory is where the sandbox's launcher keeps the git repositories
+// it found beneath the granted folders (sandbox.Protected.RepoMemory): in
+// the cache, which no sandbox reaches.
+func (w Workspace) RepoMemory() string { return filepath.Join(w.Root, ".cache", "sandbox-repos") }
+
 // KeptModes are the workspace paths whose modes Wrasse keeps: the
 // workspace folder 0700, the database and config.json 0600. chmod is not
 // governed by the sandbox, so a command can open them to other users;

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,27 +44,38 @@ func TestMountNamespaceNestedRepositoryAddedByCommand(t *testing.T) {
 }
 
 // The search for repositories beneath a grant reads at most 40,000
-// entries: a command that makes that many files in the grant's root keeps
-// every later command from finding the repositories beneath, whose
-// settings it may then change.
+// entries: a command that makes that many files in the grant's root would
+// keep every later command from finding the repositories beneath, whose
+// settings it could then change. What earlier commands' searches found is
+// remembered (Protected.RepoMemory) and protected too. A repository made
+// after the flood, which no search reached, stays open.
 func TestMountNamespaceWalkRunOutByCommand(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "app"))
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	if out, ok := runIn(t, p, f.granted, "true", nil); !ok {
+		t.Fatalf("the first command failed: %s", out)
+	}
+	// What that command could have done (made here, faster).
 	for i := range 40001 {
 		if err := os.WriteFile(filepath.Join(f.granted, "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
-	out, _ := runIn(t, p, f.granted, "HOME="+f.temp+" git -C app config core.fsmonitor /bin/true", nil)
-	b, err := os.ReadFile(filepath.Join(repo, ".git", "config"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	late := newRepo(t, filepath.Join(f.granted, "late"))
+	setting := "HOME=" + f.temp + " git -C %s config core.fsmonitor /bin/true"
+	out, _ := runIn(t, p, f.granted, fmt.Sprintf(setting, "app")+"; "+fmt.Sprintf(setting, "late"), nil)
 	if !strings.Contains(out, "stopped after") {
 		t.Errorf("the command's output does not say the search stopped: %s", out)
 	}
-	openWhile(t, strings.Contains(string(b), "fsmonitor"), "a grant of more than 40,000 entries, which a command can make, keeps later commands from protecting the repositories beneath it")
+	if b, err := os.ReadFile(filepath.Join(repo, ".git", "config")); err != nil || strings.Contains(string(b), "fsmonitor") {
+		t.Errorf("a command wrote the settings of a repository an earlier command's search had found, past a search it made run out (%v): %s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(late, ".git", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	openWhile(t, strings.Contains(string(b), "fsmonitor"), "a repository made in a grant after a command filled it past the search's 40,000 entries is not protected")
 }

@@ -155,7 +155,7 @@ func reposBeneath(grant string) ([]string, string) {
 	w := repoWalk{buf: make([]byte, 32<<10)}
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !w.walk(grant, 0, flags) {
-		return w.repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
+		return w.repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there, and no earlier command found, are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
 	}
 	return w.repos, ""
 }

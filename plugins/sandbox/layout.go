@@ -847,6 +847,11 @@ type Protected struct {
 	// file API (sdk.Env.Credentials) also refuses a file in a granted
 	// folder that is another name (a hard link) of one of them.
 	Credentials []string `json:"credentials,omitempty"`
+	// RepoMemory is a file among NoAccess where each command's launcher
+	// keeps the git repositories it found beneath the writable grants
+	// (mountPlan); one outside NoAccess is not used, since a command
+	// could then remove what it lists.
+	RepoMemory string `json:"repoMemory,omitempty"`
 }
 
 // protect adds the workspace's protected paths. A read-only one limits a
@@ -857,6 +862,9 @@ type Protected struct {
 func (p *Policy) protect(pr Protected) {
 	readOnly := pr.ReadOnly
 	p.NoAccess = append(p.NoAccess, pr.NoAccess...)
+	if pr.RepoMemory != "" && slices.ContainsFunc(pr.NoAccess, func(n string) bool { return holdsPath(Clean(n), Clean(pr.RepoMemory)) }) {
+		p.RepoMemory = Clean(pr.RepoMemory)
+	}
 	granted := cleanAll(slices.Concat(p.ReadWrite, p.Exec, p.ReadOnly))
 	writable := cleanAll(p.ReadWrite)
 	for _, r := range readOnly {

@@ -185,8 +185,18 @@ func mountPlan(p Policy, cwd string) plan {
 	for _, s := range starts {
 		addGit(gitMounts(s))
 	}
+	remembered := readRepoMemory(p.RepoMemory)
+	var found []string
 	for _, w := range writable {
 		repos, note := reposBeneath(w)
+		found = append(found, repos...)
+		// What earlier walks found beneath this grant: a command may
+		// have made this walk run out before them.
+		for _, r := range remembered {
+			if within(w, r) && !slices.Contains(repos, r) && holdsRepo(r) {
+				repos = append(repos, r)
+			}
+		}
 		for _, r := range repos {
 			gs, _ := nearestGitMounts(r)
 			addGit(gs)
@@ -195,6 +205,7 @@ func mountPlan(p Policy, cwd string) plan {
 			out.notes = append(out.notes, note)
 		}
 	}
+	rememberRepos(p.RepoMemory, found, remembered)
 	if overBudget {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
 	}

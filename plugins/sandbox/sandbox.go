@@ -45,6 +45,11 @@ type Policy struct {
 	// ParentMountNS names the mount namespace of the process that ran
 	// Command: the launcher mounts nothing in that one.
 	ParentMountNS string `json:"parentMountNS,omitempty"`
+	// RepoMemory is the file where the launcher keeps the repositories it
+	// found beneath the writable grants (Protected.RepoMemory), so that a
+	// command cannot hide them from later commands by making the search
+	// run out; "" for none.
+	RepoMemory string `json:"repoMemory,omitempty"`
 }
 
 // Status says what a Restrict call made the kernel enforce.

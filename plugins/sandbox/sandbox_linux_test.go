@@ -60,7 +60,7 @@ type fixture struct {
 func protectedOf(ws string) sandbox.Protected {
 	w := workspace.Workspace{Root: ws}
 	noAccess, readOnly := w.Protected()
-	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}}
+	return sandbox.Protected{NoAccess: noAccess, ReadOnly: readOnly, Runnable: []string{w.Capabilities()}, RepoMemory: w.RepoMemory()}
 }
 
 func (f fixture) protected() sandbox.Protected { return protectedOf(f.ws) }

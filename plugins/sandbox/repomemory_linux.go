@@ -1,0 +1,97 @@
+package sandbox
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The repository memory (Policy.RepoMemory): the walk beneath a grant
+// reads at most maxWalkEntries entries, and a command can make that many
+// files, so that later commands' walks stop before the person's
+// repositories. What earlier walks found is kept in a file no sandbox
+// reaches, and each launcher protects it too.
+
+// maxRemembered bounds the repositories the memory keeps.
+const maxRemembered = 4096
+
+// maxMemorySize bounds the memory file read.
+const maxMemorySize = 1 << 20
+
+// readRepoMemory is the repositories kept in the memory file path (none
+// when path is "" or the file is missing or unreadable): absolute, clean
+// paths, one a line.
+func readRepoMemory(path string) []string {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	b, err := io.ReadAll(io.LimitReader(f, maxMemorySize))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if filepath.IsAbs(line) && filepath.Clean(line) == line && len(out) < maxRemembered {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// holdsRepo: dir is a folder (not a link) holding a .git folder or file.
+func holdsRepo(dir string) bool {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	g, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil && (g.IsDir() || g.Mode().IsRegular())
+}
+
+// rememberRepos writes the memory file path anew when what it should hold
+// changed: the repositories found now, then those remembered that still
+// hold a repository, at most maxRemembered, sorted. Written to a
+// temporary file beside and renamed over, so a launcher reading it at the
+// same time sees the old list or the new one. Errors are dropped: the
+// memory only ever adds protection.
+func rememberRepos(path string, found, remembered []string) {
+	if path == "" {
+		return
+	}
+	keep := slices.Clone(found)
+	for _, r := range remembered {
+		if !slices.Contains(keep, r) && holdsRepo(r) {
+			keep = append(keep, r)
+		}
+	}
+	keep = keep[:min(len(keep), maxRemembered)]
+	slices.Sort(keep)
+	keep = slices.Compact(keep)
+	old := slices.Sorted(slices.Values(remembered))
+	if slices.Equal(keep, slices.Compact(old)) {
+		return
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, ".sandbox-repos-*")
+	if err != nil {
+		return
+	}
+	_, werr := io.WriteString(tmp, strings.Join(keep, "\n")+"\n")
+	if err := tmp.Close(); werr != nil || err != nil {
+		_ = os.Remove(tmp.Name())
+		return
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
