@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ func MoveCommondirs(dirs []string) []string {
 }
 
 // moveAside renames path (a commondir in git folder dir) to the first free
-// name of path+MovedSuffix, +".1", … without replacing anything: a command
+// name of path+MovedSuffix, +".1", … +".9", then random ones, without replacing anything: a command
 // can put a file or folder under the first name to make the rename fail,
 // or take write away from the git folder, which the person owns and so
 // gets back (u+w, which git needs there anyway).
@@ -59,7 +60,12 @@ func moveAside(dir, path string) (string, error) {
 	for retried := false; ; retried = true {
 		for i := 0; i < maxMoveNames; i++ {
 			to := path + MovedSuffix
-			if i > 0 {
+			switch {
+			case i >= 10:
+				// A command can make any names it can foresee, so the
+				// names past the first few are not foreseeable.
+				to += "." + rand.Text()[:12]
+			case i > 0:
 				to += "." + strconv.Itoa(i)
 			}
 			err = unix.Renameat2(unix.AT_FDCWD, path, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
@@ -83,8 +89,9 @@ func moveAside(dir, path string) (string, error) {
 	}
 }
 
-// maxMoveNames bounds the names moveAside tries.
-const maxMoveNames = 100
+// maxMoveNames bounds the names moveAside tries: the first ten counted
+// (commondir.moved-by-wrasse, .1, … .9), the rest random.
+const maxMoveNames = 20
 
 // worktreeConfigOn reports whether the git settings file config turns on
 // extensions.worktreeConfig, with which git reads config.worktree too:
