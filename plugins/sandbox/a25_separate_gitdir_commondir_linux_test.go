@@ -66,11 +66,14 @@ func TestA25CommondirInSeparateGitDirNeverMoved(t *testing.T) {
 	if _, err := os.Lstat(planted); err != nil {
 		t.Fatalf("the leftover process did not write the commondir: %v (%s)", err, out)
 	}
-	// The next commands start: each should move it away.
-	var next string
-	for range 2 {
-		next, _ = runIn(t, p, f.granted, "true", nil)
+	// The next commands start: each should move it away. The first then
+	// writes the separate git folder's own settings, which its plan
+	// (made while the commondir was there) must keep read-only too.
+	next, _ := runIn(t, p, f.granted, "HOME="+f.temp+" git --git-dir="+gitdir+" config core.fsmonitor "+script, nil)
+	if b, _ := os.ReadFile(filepath.Join(gitdir, "config")); strings.Contains(string(b), "fsmonitor") {
+		t.Errorf("the command that started with the commondir there wrote the separate git folder's settings: %s", next)
 	}
+	next, _ = runIn(t, p, f.granted, "true", nil)
 	if _, err := os.Lstat(planted); err == nil {
 		t.Errorf("the commondir in the separate git folder %s is still there after two more commands started (their output: %q)", gitdir, next)
 	}

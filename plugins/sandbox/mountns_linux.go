@@ -61,10 +61,15 @@ func MountNamespace(p Policy, cwd string) MountResult {
 		return MountResult{Why: fmt.Sprintf("mounts are refused in the namespace: %v", err)}
 	}
 	plan := mountPlan(p, cwd)
-	res := MountResult{Notes: plan.notes, GitDirs: plan.gitDirs}
 	// Before anything is mounted or runs: a commondir an earlier
-	// command's leftover process made since that command's end.
-	res.Notes = append(res.Notes, MoveCommondirs(plan.gitDirs)...)
+	// command's leftover process made since that command's end. The plan
+	// followed it (a git folder kept apart is read as a worktree's of the
+	// folder it names), so it is made again once it is gone.
+	moved := MoveCommondirs(plan.gitDirs)
+	if len(moved) > 0 {
+		plan = mountPlan(p, cwd)
+	}
+	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs}
 	var failed []string
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+shmSize); err != nil {
@@ -314,7 +319,11 @@ func nearestGitMounts(dir string) (gitSet, string) {
 				out := gitSet{mounts: []mountTarget{{target, true}}}
 				gitDir, common := worktreeDirs(target)
 				if gitDir != "" {
-					if gitDir == common {
+					// Only a linked worktree's folder, common/worktrees/NAME,
+					// has a commondir of git's: a git folder kept apart
+					// (git init --separate-git-dir, a submodule's) that has
+					// one is main, and the commondir a command's.
+					if gitDir == common || filepath.Dir(gitDir) != filepath.Join(common, "worktrees") {
 						out.mains = append(out.mains, gitDir)
 					}
 					out.add(gitDirMounts(gitDir, common, d))
