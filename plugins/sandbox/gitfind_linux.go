@@ -38,7 +38,7 @@ func rebaseMounts(gitDir, common string) []mountTarget {
 // made first (empty), as the hooks folder is, so that no command can make
 // one; elsewhere one not there is left as it is. Paths are returned with
 // their links resolved: the mount is of what git reaches.
-func gitSettingMounts(gitDir, common, worktree string) []mountTarget {
+func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) bool) []mountTarget {
 	home := os.Getenv("HOME")
 	configs := append(personGitConfigs(home, os.Getenv), filepath.Join(common, "config"), filepath.Join(common, "config.worktree"))
 	if gitDir != common {
@@ -55,7 +55,7 @@ func gitSettingMounts(gitDir, common, worktree string) []mountTarget {
 	for _, inc := range s.included {
 		if real, ok := existing(inc); ok {
 			out = append(out, mountTarget{real, true})
-		} else if real, ok := makeInside(inc, roots, false); ok {
+		} else if real, ok := makeInside(inc, roots, false, mayWrite); ok {
 			out = append(out, mountTarget{real, true})
 		}
 	}
@@ -65,7 +65,7 @@ func gitSettingMounts(gitDir, common, worktree string) []mountTarget {
 		}
 		if real, ok := existing(h); ok {
 			out = append(out, mountTarget{real, true})
-		} else if real, ok := makeInside(h, roots, true); ok {
+		} else if real, ok := makeInside(h, roots, true, mayWrite); ok {
 			out = append(out, mountTarget{real, true})
 		}
 	}
@@ -86,12 +86,12 @@ func existing(path string) (string, bool) {
 // in one of roots: a name a repository's settings give is made only in
 // that repository's own folders, not wherever a link a command planted
 // on the way leads.
-func makeInside(path string, roots []string, dir bool) (string, bool) {
+func makeInside(path string, roots []string, dir bool, mayWrite func(string) bool) (string, bool) {
 	c := Clean(path)
 	if _, err := os.Lstat(c); !errors.Is(err, os.ErrNotExist) {
 		return "", false
 	}
-	if !slices.ContainsFunc(roots, func(r string) bool { return within(Clean(r), c) }) {
+	if !slices.ContainsFunc(roots, func(r string) bool { return within(Clean(r), c) }) || !mayWrite(c) {
 		return "", false
 	}
 	if !makeMissing(c, dir) {

@@ -139,6 +139,12 @@ type plan struct {
 // always made): past that a note says the rest is not covered.
 func mountPlan(p Policy, cwd string) plan {
 	writable := cleanAll(p.ReadWrite)
+	// The launcher makes files and moves commondirs only where the command
+	// could: a .git link a command plants may lead anywhere.
+	mayWrite := func(path string) bool {
+		c := Clean(path)
+		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
+	}
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -178,7 +184,7 @@ func mountPlan(p Policy, cwd string) plan {
 			add(g.path, g.readOnly)
 		}
 		for _, d := range gs.mains {
-			if !slices.Contains(out.gitDirs, d) {
+			if !slices.Contains(out.gitDirs, d) && mayWrite(d) {
 				out.gitDirs = append(out.gitDirs, d)
 			}
 		}
@@ -188,7 +194,7 @@ func mountPlan(p Policy, cwd string) plan {
 		starts = append(starts, Clean(cwd))
 	}
 	for _, s := range starts {
-		addGit(gitMounts(s))
+		addGit(gitMounts(s, mayWrite))
 	}
 	remembered := readRepoMemory(p.RepoMemory)
 	var found []string
@@ -203,7 +209,7 @@ func mountPlan(p Policy, cwd string) plan {
 			}
 		}
 		for _, r := range repos {
-			gs, _ := nearestGitMounts(r)
+			gs, _ := nearestGitMounts(r, mayWrite)
 			addGit(gs)
 		}
 		if note != "" {
@@ -263,10 +269,10 @@ func systemPath(p string) bool {
 // another's folder) does not end the search: the ones above it are
 // protected too, for a command started in a submodule can reach its
 // superproject's .git as well.
-func gitMounts(dir string) gitSet {
+func gitMounts(dir string, mayWrite func(string) bool) gitSet {
 	var out gitSet
 	for d := dir; ; {
-		ms, found := nearestGitMounts(d)
+		ms, found := nearestGitMounts(d, mayWrite)
 		out.add(ms)
 		if found == "" || filepath.Dir(found) == found {
 			return out
@@ -297,7 +303,7 @@ func (g *gitSet) add(o gitSet) {
 // repo tool links each project's .git into .repo/projects) leads, resolved
 // once, to the folder or file it names, which is protected as a .git
 // there would be; the link itself cannot be mounted over.
-func nearestGitMounts(dir string) (gitSet, string) {
+func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(dotgit); err == nil {
@@ -312,8 +318,8 @@ func nearestGitMounts(dir string) (gitSet, string) {
 			switch {
 			case mode.IsDir():
 				out := gitSet{mounts: []mountTarget{{target, false}}, mains: []string{target}}
-				out.add(gitDirMounts(target, target, d))
-				out.add(moduleMounts(target))
+				out.add(gitDirMounts(target, target, d, mayWrite))
+				out.add(moduleMounts(target, mayWrite))
 				return out, d
 			case mode.IsRegular():
 				out := gitSet{mounts: []mountTarget{{target, true}}}
@@ -326,8 +332,8 @@ func nearestGitMounts(dir string) (gitSet, string) {
 					if gitDir == common || filepath.Dir(gitDir) != filepath.Join(common, "worktrees") {
 						out.mains = append(out.mains, gitDir)
 					}
-					out.add(gitDirMounts(gitDir, common, d))
-					out.add(moduleMounts(common))
+					out.add(gitDirMounts(gitDir, common, d, mayWrite))
+					out.add(moduleMounts(common, mayWrite))
 				}
 				return out, d
 			}
@@ -348,16 +354,16 @@ func nearestGitMounts(dir string) (gitSet, string) {
 // `git config --worktree` would make it), so that it is mounted read-only
 // like the rest and no command can make one. What the settings name
 // (gitSettingMounts) and a stopped rebase's folders are read-only too.
-func gitDirMounts(gitDir, common, worktree string) gitSet {
+func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) gitSet {
 	hooks := filepath.Join(common, "hooks")
-	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) {
+	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && mayWrite(hooks) {
 		_ = mkdirNoLinks(hooks, 0o755)
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
 	cfgWorktree := func(dir string) mountTarget {
 		path := filepath.Join(dir, "config.worktree")
 		if perWorktree {
-			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && mayWrite(path) {
 				_ = createNoLinks(path, 0o644)
 			}
 		}
@@ -378,7 +384,7 @@ func gitDirMounts(gitDir, common, worktree string) gitSet {
 		}
 	}
 	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
-	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree)...)
+	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, mayWrite)...)
 	return out
 }
 
@@ -394,7 +400,7 @@ const maxModuleEntries = 4096
 // submodule's hooks run when the person commits there. Each is pinned
 // and gets the mounts of a git folder, whatever its HEAD holds
 // (looksLikeGitDir); submodules added later are not covered.
-func moduleMounts(common string) gitSet {
+func moduleMounts(common string, mayWrite func(string) bool) gitSet {
 	var out gitSet
 	n := 0
 	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
@@ -412,7 +418,7 @@ func moduleMounts(common string) gitSet {
 			out.mounts = append(out.mounts, mountTarget{path, false})
 			out.mains = append(out.mains, path)
 			// The submodule's work tree is named by its core.worktree.
-			out.add(gitDirMounts(path, path, readGitSettings("", filepath.Join(path, "config")).worktree))
+			out.add(gitDirMounts(path, path, readGitSettings("", filepath.Join(path, "config")).worktree, mayWrite))
 		}
 		return nil
 	})
