@@ -21,9 +21,10 @@ import (
 //
 // The launcher is a multi-threaded Go program, which cannot unshare a user
 // namespace itself: the clone does it, and hands the launcher
-// CAP_SYS_ADMIN (to mount) and CAP_SETPCAP (to empty the bounding set)
-// as ambient capabilities inside the namespace only. DropCapabilities
-// gives both up before the program runs.
+// CAP_SYS_ADMIN (to mount), CAP_SETPCAP (to empty the bounding set) and
+// CAP_DAC_READ_SEARCH (to see into the person's folders whatever their
+// modes) as ambient capabilities inside the namespace only.
+// DropCapabilities gives them up before the program runs.
 //
 // Systems that refuse the clone (max_user_namespaces 0, a container's
 // seccomp profile, unprivileged_userns_clone 0) are found by a probe: a
@@ -122,7 +123,12 @@ func nsAttr(a *syscall.SysProcAttr) *syscall.SysProcAttr {
 	// setgroups stays refused in the namespace; the process keeps its
 	// supplementary groups, which show there as the overflow group.
 	a.GidMappingsEnableSetgroups = false
-	a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP)
+	// CAP_DAC_READ_SEARCH: a command can take read and search away from
+	// the person's folders in its grants (chmod 600 .git: chmod is outside
+	// Landlock), and a launcher that could not look into them would leave
+	// what lies there unprotected. It reaches only files whose owner and
+	// group are mapped here, the person's own.
+	a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_DAC_READ_SEARCH)
 	return a
 }
 
