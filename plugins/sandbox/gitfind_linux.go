@@ -17,7 +17,7 @@ func rebaseMounts(gitDir, common string) []mountTarget {
 	for _, dir := range slices.Compact([]string{gitDir, common}) {
 		for _, name := range []string{"rebase-merge", "rebase-apply"} {
 			if real, ok := existing(filepath.Join(dir, name)); ok {
-				out = append(out, mountTarget{real, true})
+				out = append(out, mountTarget{path: real, readOnly: true})
 			}
 		}
 	}
@@ -54,9 +54,9 @@ func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) boo
 	var out []mountTarget
 	for _, inc := range s.included {
 		if real, ok := existing(inc); ok {
-			out = append(out, mountTarget{real, true})
+			out = append(out, mountTarget{path: real, readOnly: true})
 		} else if real, ok := makeInside(inc, roots, false, mayWrite); ok {
-			out = append(out, mountTarget{real, true})
+			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}
 	for _, h := range s.hooksPaths {
@@ -64,9 +64,9 @@ func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) boo
 			h = filepath.Join(base, h)
 		}
 		if real, ok := existing(h); ok {
-			out = append(out, mountTarget{real, true})
+			out = append(out, mountTarget{path: real, readOnly: true})
 		} else if real, ok := makeInside(h, roots, true, mayWrite); ok {
-			out = append(out, mountTarget{real, true})
+			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}
 	return out

@@ -115,6 +115,10 @@ func ownMountNamespace(parent string) error {
 type mountTarget struct {
 	path     string
 	readOnly bool
+	// extra: one of what a repository may hold thousands of (its
+	// worktrees' folders, its submodules' git folders), planned after
+	// every repository's own mounts.
+	extra bool
 }
 
 // plan is what MountNamespace does: the mounts, parents before what lies
@@ -165,36 +169,19 @@ func mountPlan(p Policy, cwd string) plan {
 			return
 		}
 		at[real] = len(out.mounts)
-		out.mounts = append(out.mounts, mountTarget{real, ro})
+		out.mounts = append(out.mounts, mountTarget{path: real, readOnly: ro})
 	}
-	overBudget := false
-	addGit := func(gs gitSet) {
-		for _, g := range gs.mounts {
-			if len(out.mounts) >= gitBudget {
-				overBudget = true
-				break
-			}
-			// A mount moves with the folder that holds it: each folder
-			// between a grant and the mount is pinned too, so the
-			// repository's folder cannot be renamed and another put in
-			// its place.
-			for _, a := range ancestorsInside(g.path, writable) {
-				add(a, false)
-			}
-			add(g.path, g.readOnly)
-		}
-		for _, d := range gs.mains {
-			if !slices.Contains(out.gitDirs, d) && mayWrite(d) {
-				out.gitDirs = append(out.gitDirs, d)
-			}
-		}
-	}
+	// The repositories' sets, in the order they are covered: those the
+	// grants and the working folder lie in, those earlier walks found
+	// beneath the grants (there before a command could add decoys), then
+	// those this walk found.
+	var sets []gitSet
 	starts := slices.Clone(writable)
 	if cwd != "" {
 		starts = append(starts, Clean(cwd))
 	}
 	for _, s := range starts {
-		addGit(gitMounts(s, mayWrite))
+		sets = append(sets, gitMounts(s, mayWrite))
 	}
 	remembered := readRepoMemory(p.RepoMemory)
 	var found []string
@@ -203,17 +190,56 @@ func mountPlan(p Policy, cwd string) plan {
 		found = append(found, repos...)
 		// What earlier walks found beneath this grant: a command may
 		// have made this walk run out before them.
+		var ordered []string
 		for _, r := range remembered {
-			if within(w, r) && !slices.Contains(repos, r) && holdsRepo(r) {
-				repos = append(repos, r)
+			if within(w, r) && holdsRepo(r) {
+				ordered = append(ordered, r)
 			}
 		}
 		for _, r := range repos {
+			if !slices.Contains(ordered, r) {
+				ordered = append(ordered, r)
+			}
+		}
+		for _, r := range ordered {
 			gs, _ := nearestGitMounts(r, mayWrite)
-			addGit(gs)
+			sets = append(sets, gs)
 		}
 		if note != "" {
 			out.notes = append(out.notes, note)
+		}
+	}
+	// Each repository's own mounts first, then what may come in
+	// thousands (its worktrees' folders, its submodules' git folders),
+	// so that a command that makes thousands of those cannot push another
+	// repository's settings past the budget.
+	overBudget := false
+	for _, extra := range []bool{false, true} {
+		for _, gs := range sets {
+			for _, g := range gs.mounts {
+				if g.extra != extra {
+					continue
+				}
+				if len(out.mounts) >= gitBudget {
+					overBudget = true
+					break
+				}
+				// A mount moves with the folder that holds it: each folder
+				// between a grant and the mount is pinned too, so the
+				// repository's folder cannot be renamed and another put in
+				// its place.
+				for _, a := range ancestorsInside(g.path, writable) {
+					add(a, false)
+				}
+				add(g.path, g.readOnly)
+			}
+		}
+	}
+	for _, gs := range sets {
+		for _, d := range gs.mains {
+			if !slices.Contains(out.gitDirs, d) && mayWrite(d) {
+				out.gitDirs = append(out.gitDirs, d)
+			}
 		}
 	}
 	rememberRepos(p.RepoMemory, found, remembered)
@@ -317,12 +343,12 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 			}
 			switch {
 			case mode.IsDir():
-				out := gitSet{mounts: []mountTarget{{target, false}}, mains: []string{target}}
+				out := gitSet{mounts: []mountTarget{{path: target, readOnly: false}}, mains: []string{target}}
 				out.add(gitDirMounts(target, target, d, mayWrite))
 				out.add(moduleMounts(target, mayWrite))
 				return out, d
 			case mode.IsRegular():
-				out := gitSet{mounts: []mountTarget{{target, true}}}
+				out := gitSet{mounts: []mountTarget{{path: target, readOnly: true}}}
 				gitDir, common := worktreeDirs(target)
 				if gitDir != "" {
 					// Only a linked worktree's folder, common/worktrees/NAME,
@@ -331,6 +357,12 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 					// one is main, and the commondir a command's.
 					if gitDir == common || filepath.Dir(gitDir) != filepath.Join(common, "worktrees") {
 						out.mains = append(out.mains, gitDir)
+					}
+					if gitDir != common {
+						// The worktree's own folder says where the shared
+						// one is: read-only here, whatever else
+						// .git/worktrees holds.
+						out.mounts = append(out.mounts, mountTarget{path: filepath.Join(gitDir, "commondir"), readOnly: true})
 					}
 					out.add(gitDirMounts(gitDir, common, d, mayWrite))
 					out.add(moduleMounts(common, mayWrite))
@@ -367,9 +399,9 @@ func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) g
 				_ = createNoLinks(path, 0o644)
 			}
 		}
-		return mountTarget{path, true}
+		return mountTarget{path: path, readOnly: true}
 	}
-	out := gitSet{mounts: []mountTarget{{filepath.Join(common, "config"), true}, {hooks, true}, cfgWorktree(common)}}
+	out := gitSet{mounts: []mountTarget{{path: filepath.Join(common, "config"), readOnly: true}, {path: hooks, readOnly: true}, cfgWorktree(common)}}
 	if gitDir != common {
 		out.mounts = append(out.mounts, cfgWorktree(gitDir))
 	}
@@ -380,7 +412,9 @@ func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) g
 	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
 		for _, wt := range wts[:min(len(wts), maxModuleEntries)] {
 			dir := filepath.Join(common, "worktrees", wt.Name())
-			out.mounts = append(out.mounts, mountTarget{filepath.Join(dir, "commondir"), true}, cfgWorktree(dir))
+			wtc := cfgWorktree(dir)
+			wtc.extra = true
+			out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
 		}
 	}
 	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
@@ -415,13 +449,16 @@ func moduleMounts(common string, mayWrite func(string) bool) gitSet {
 			return filepath.SkipDir
 		}
 		if looksLikeGitDir(path) {
-			out.mounts = append(out.mounts, mountTarget{path, false})
+			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
 			out.mains = append(out.mains, path)
 			// The submodule's work tree is named by its core.worktree.
 			out.add(gitDirMounts(path, path, readGitSettings("", filepath.Join(path, "config")).worktree, mayWrite))
 		}
 		return nil
 	})
+	for i := range out.mounts {
+		out.mounts[i].extra = true
+	}
 	return out
 }
 
