@@ -1,0 +1,51 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
+)
+
+// A linked worktree outside the grants whose git folder lies in a granted
+// repository's .git/worktrees is not found by any walk: only the listing
+// of .git/worktrees, bounded at 4,096 entries in name order, covers its
+// commondir, and a command's empty folders sorting first push it out.
+// (A worktree inside a grant is found by the walk and covered whatever
+// .git/worktrees holds: TestA25DecoyEntriesPushWorktreePastTheWalk.)
+func TestMountNamespaceDecoysPushOutsideWorktreePastTheWalk(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	repo := filepath.Join(f.granted, "app")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "init", "-q")
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
+	wt := filepath.Join(f.outside, "wt")
+	git(t, repo, "worktree", "add", "-q", wt)
+	marker := filepath.Join(f.outside, "ran-unconfined")
+	script := filepath.Join(f.granted, "planted.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	// Command 1: the empty folders.
+	out, ok := runIn(t, p, filepath.Join(repo, ".git", "worktrees"), `mkdir $(seq -f %04g 0 4095) && echo decoys`, nil)
+	if !ok || !strings.Contains(out, "decoys") {
+		t.Fatalf("making the empty folders failed: %.300s", out)
+	}
+	// Command 2: the worktree's commondir, now writable.
+	line := "export HOME=" + f.temp + " S=" + script + `
+		mkdir -p ../ev/objects ../ev/refs && echo 'ref: refs/heads/main' > ../ev/HEAD &&
+		printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n' "$S" > ../ev/config &&
+		echo "$(cd ../ev && pwd)" > .git/worktrees/wt/commondir && echo wrote`
+	out, ok = runIn(t, p, repo, line, nil)
+	_, _ = out, ok
+	gitOK(wt, "status")
+	_, err := os.Stat(marker)
+	openWhile(t, err == nil, "4,096 folders a command makes in .git/worktrees push the commondir of a linked worktree outside the grants (whose git folder is in one) past what the launcher keeps read-only")
+}
