@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -410,7 +411,7 @@ func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) g
 	// At most maxModuleEntries of them: a command could make thousands,
 	// each a mount for every later command.
 	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
-		for _, wt := range wts[:min(len(wts), maxModuleEntries)] {
+		for _, wt := range oldestFirst(filepath.Join(common, "worktrees"), wts, maxModuleEntries) {
 			dir := filepath.Join(common, "worktrees", wt.Name())
 			wtc := cfgWorktree(dir)
 			wtc.extra = true
@@ -421,6 +422,33 @@ func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) g
 	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, mayWrite)...)
 	return out
 }
+
+// oldestFirst are at most n of the entries of folder dir: all when there
+// are no more, else the n made first (statx's birth time, which no
+// command can set), of the first maxConsidered: a command can add any
+// number of entries that sort before the person's by name. Where the file
+// system keeps no birth time, the first n by name.
+func oldestFirst(dir string, entries []os.DirEntry, n int) []os.DirEntry {
+	if len(entries) <= n {
+		return entries
+	}
+	entries = entries[:min(len(entries), maxConsidered)]
+	born := make(map[string]int64, len(entries))
+	for _, e := range entries {
+		var st unix.Statx_t
+		err := unix.Statx(unix.AT_FDCWD, filepath.Join(dir, e.Name()), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st)
+		if err != nil || st.Mask&unix.STATX_BTIME == 0 {
+			return entries[:n]
+		}
+		born[e.Name()] = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	}
+	sorted := slices.Clone(entries)
+	slices.SortStableFunc(sorted, func(a, b os.DirEntry) int { return cmp.Compare(born[a.Name()], born[b.Name()]) })
+	return sorted[:n]
+}
+
+// maxConsidered bounds the entries oldestFirst looks at (one statx each).
+const maxConsidered = 65536
 
 // maxModuleEntries bounds the walk of a repository's .git/modules (a
 // submodule's git folder holds a few names besides what is skipped) and
