@@ -30,36 +30,54 @@ import (
 func MoveCommondirs(dirs []string) []string {
 	var notes []string
 	for _, d := range dirs {
-		path := filepath.Join(d, "commondir")
-		fi, err := os.Lstat(path)
+		// The folder is opened once, with no link on the way, and the
+		// file renamed within it: a process left by an earlier command
+		// (in a namespace where nothing is pinned) can put a link where
+		// the folder was, toward a git folder outside every grant.
+		dir, err := openNoLinks(d)
 		if err != nil {
+			if errors.Is(err, errLinkOnPath) {
+				notes = append(notes, fmt.Sprintf("%s: %v; its commondir was not looked at", d, err))
+			}
 			continue
 		}
-		if fi.IsDir() {
-			// git fails on a folder there (it cannot read it), which
-			// runs nothing; a rename over a folder would fail anyway.
-			continue
-		}
-		to, err := moveAside(d, path)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err))
-			continue
-		}
-		notes = append(notes, fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, to))
+		notes = append(notes, moveCommondir(dir, d)...)
+		_ = unix.Close(dir)
 	}
 	return notes
 }
 
-// moveAside renames path (a commondir in git folder dir) to the first free
-// name of path+MovedSuffix, +".1", … +".9", then random ones, without replacing anything: a command
-// can put a file or folder under the first name to make the rename fail,
-// or take write away from the git folder, which the person owns and so
-// gets back (u+w, which git needs there anyway).
-func moveAside(dir, path string) (string, error) {
+// moveCommondir moves the commondir in the git folder open as dir (named
+// name) aside, if there is one.
+func moveCommondir(dir int, name string) []string {
+	path := filepath.Join(name, "commondir")
+	var st unix.Stat_t
+	if err := unix.Fstatat(dir, "commondir", &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return nil
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		// git fails on a folder there (it cannot read it), which runs
+		// nothing; a rename over a folder would fail anyway.
+		return nil
+	}
+	to, err := moveAside(dir)
+	if err != nil {
+		return []string{fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err)}
+	}
+	return []string{fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, filepath.Join(name, to))}
+}
+
+// moveAside renames the commondir in the git folder open as dir to the
+// first free name of "commondir"+MovedSuffix, +".1", … +".9", then random
+// ones, without replacing anything: a command can put a file or folder
+// under the first names to make the rename fail, or take write away from
+// the git folder, which the person owns and so gets back (u+w, which git
+// needs there anyway). It returns the new name.
+func moveAside(dir int) (string, error) {
 	var err error
 	for retried := false; ; retried = true {
 		for i := 0; i < maxMoveNames; i++ {
-			to := path + MovedSuffix
+			to := "commondir" + MovedSuffix
 			switch {
 			case i >= 10:
 				// A command can make any names it can foresee, so the
@@ -68,7 +86,7 @@ func moveAside(dir, path string) (string, error) {
 			case i > 0:
 				to += "." + strconv.Itoa(i)
 			}
-			err = unix.Renameat2(unix.AT_FDCWD, path, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+			err = unix.Renameat2(dir, "commondir", dir, to, unix.RENAME_NOREPLACE)
 			if err == nil {
 				return to, nil
 			}
@@ -79,11 +97,13 @@ func moveAside(dir, path string) (string, error) {
 		if retried || !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EPERM) {
 			return "", err
 		}
-		fi, lerr := os.Lstat(dir)
-		if lerr != nil || !fi.IsDir() { // a link: not followed
+		var st unix.Stat_t
+		if serr := unix.Fstat(dir, &st); serr != nil {
 			return "", err
 		}
-		if cerr := os.Chmod(dir, fi.Mode().Perm()|0o700); cerr != nil {
+		// An O_PATH handle takes no fchmod; its /proc name leads to the
+		// very folder.
+		if cerr := unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(dir), st.Mode&0o7777|0o700, 0); cerr != nil {
 			return "", err
 		}
 	}
