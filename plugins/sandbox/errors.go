@@ -19,6 +19,9 @@ var (
 	// errKindChanged means a path the rules saw as a folder is now a file,
 	// or the other way round: it gets no rule.
 	errKindChanged = errors.New("the path changed kind since the rules were made")
+	// errNotRegular means a file the launcher reads (git settings, a .git
+	// file) is not a regular file: a FIFO or a device is never read.
+	errNotRegular = errors.New("not a regular file")
 	// ErrUsage means the sandbox re-exec was started with a wrong command line.
 	ErrUsage = errors.New("usage: wrasse __sandbox-exec POLICY-JSON -- PROGRAM [ARG...]")
 )

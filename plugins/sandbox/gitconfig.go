@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // gitEntry is one setting of a git settings file: section and key in
@@ -285,6 +286,8 @@ const (
 	maxIncludeDepth  = 10
 	maxGitConfigSize = 256 << 10
 	maxIncludedFiles = 64
+	// maxHooksPaths bounds the core.hooksPath values kept, the last ones.
+	maxHooksPaths = 64
 )
 
 // gitSettings is what a repository's git settings name that the
@@ -348,6 +351,12 @@ func readGitSettings(home string, configs ...string) gitSettings {
 	for _, c := range configs {
 		read(c, 0)
 	}
+	// git takes the last value; the ones before could win only where an
+	// includeIf's condition differs. A command's repository may list
+	// thousands, each a mount.
+	if len(s.hooksPaths) > maxHooksPaths {
+		s.hooksPaths = s.hooksPaths[len(s.hooksPaths)-maxHooksPaths:]
+	}
 	return s
 }
 
@@ -399,12 +408,27 @@ func expandGitPath(p, home string) (string, bool) {
 
 // readBounded reads up to maxGitConfigSize bytes of path.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	return readRegular(path, maxGitConfigSize)
+}
+
+// readRegular reads at most limit bytes of path, a regular file: opened
+// without waiting (a FIFO a command put there would hold the launcher,
+// before its sandbox, for as long as the command's leftover process
+// likes) and refused when it is anything else.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	return io.ReadAll(io.LimitReader(f, maxGitConfigSize))
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // personGitConfigs are the settings files every git of the person reads

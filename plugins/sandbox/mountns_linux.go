@@ -526,7 +526,7 @@ func looksLikeGitDir(dir string) bool {
 // worktreeDirs reads a .git file ("gitdir: PATH") and the commondir file
 // of the folder it names; "" when it names none.
 func worktreeDirs(dotgit string) (gitDir, common string) {
-	b, err := os.ReadFile(dotgit)
+	b, err := readRegular(dotgit, maxGitConfigSize)
 	if err != nil {
 		return "", ""
 	}
@@ -543,7 +543,7 @@ func worktreeDirs(dotgit string) (gitDir, common string) {
 		return "", ""
 	}
 	common = gitDir
-	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if c, err := readRegular(filepath.Join(gitDir, "commondir"), maxGitConfigSize); err == nil {
 		common = strings.TrimSpace(string(c))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)

@@ -27,7 +27,7 @@ func NpmrcWithoutCredentials(home, dir string) (string, error) {
 	if home == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(filepath.Join(home, ".npmrc"))
+	data, err := readRegular(filepath.Join(home, ".npmrc"), maxGitConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
