@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// The memory keeps what was found and what was remembered that is still
-// a repository, sorted, and is not written again when nothing changed;
-// lines that are not absolute clean paths are ignored.
+// The memory keeps what was remembered that is still a repository, in its
+// order, then what was found that is new, and is not written again when
+// nothing changed; lines that are not absolute clean paths are ignored.
 func TestRepoMemory(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(name string, repo bool) string {
@@ -37,15 +37,15 @@ func TestRepoMemory(t *testing.T) {
 	if want := []string{b, gone}; !slices.Equal(remembered, want) {
 		t.Fatalf("read %q, want %q", remembered, want)
 	}
-	rememberRepos(mem, []string{a}, remembered)
-	if got := readRepoMemory(mem); !slices.Equal(got, []string{a, b}) {
-		t.Fatalf("after a walk that found %s: %q, want %q", a, got, []string{a, b})
+	rememberRepos(mem, []string{a, b}, remembered)
+	if got := readRepoMemory(mem); !slices.Equal(got, []string{b, a}) {
+		t.Fatalf("after a walk that found %s and %s: %q, want %q (the remembered one first)", a, b, got, []string{b, a})
 	}
 	old := time.Unix(1, 0)
 	if err := os.Chtimes(mem, old, old); err != nil {
 		t.Fatal(err)
 	}
-	rememberRepos(mem, []string{b, a}, readRepoMemory(mem))
+	rememberRepos(mem, []string{a, b}, readRepoMemory(mem))
 	if fi, err := os.Stat(mem); err != nil || !fi.ModTime().Equal(old) {
 		t.Errorf("the memory was written again though nothing changed (%v)", err)
 	}

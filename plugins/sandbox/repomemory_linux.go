@@ -22,7 +22,7 @@ const maxMemorySize = 1 << 20
 
 // readRepoMemory is the repositories kept in the memory file path (none
 // when path is "" or the file is missing or unreadable): absolute, clean
-// paths, one a line.
+// paths, one a line, oldest first.
 func readRepoMemory(path string) []string {
 	if path == "" {
 		return nil
@@ -56,26 +56,35 @@ func holdsRepo(dir string) bool {
 }
 
 // rememberRepos writes the memory file path anew when what it should hold
-// changed: the repositories found now, then those remembered that still
-// hold a repository, at most maxRemembered, sorted. Written to a
-// temporary file beside and renamed over, so a launcher reading it at the
-// same time sees the old list or the new one. Errors are dropped: the
-// memory only ever adds protection.
+// changed: the repositories remembered that still hold one, in the order
+// they were first found, then those found now that are new, at most
+// maxRemembered and maxMemorySize bytes in all. Oldest first: a command
+// can make thousands of repositories, which must neither push out nor
+// come before the person's, there before them. Written to a temporary
+// file beside and renamed over, so a launcher reading it at the same time
+// sees the old list or the new one. Errors are dropped: the memory only
+// ever adds protection.
 func rememberRepos(path string, found, remembered []string) {
 	if path == "" {
 		return
 	}
-	keep := slices.Clone(found)
-	for _, r := range remembered {
-		if !slices.Contains(keep, r) && holdsRepo(r) {
+	var keep []string
+	size := 0
+	add := func(r string) {
+		if len(keep) < maxRemembered && size+len(r)+1 <= maxMemorySize && !slices.Contains(keep, r) {
 			keep = append(keep, r)
+			size += len(r) + 1
 		}
 	}
-	keep = keep[:min(len(keep), maxRemembered)]
-	slices.Sort(keep)
-	keep = slices.Compact(keep)
-	old := slices.Sorted(slices.Values(remembered))
-	if slices.Equal(keep, slices.Compact(old)) {
+	for _, r := range remembered {
+		if holdsRepo(r) {
+			add(r)
+		}
+	}
+	for _, r := range found {
+		add(r)
+	}
+	if slices.Equal(keep, remembered) {
 		return
 	}
 	dir := filepath.Dir(path)
