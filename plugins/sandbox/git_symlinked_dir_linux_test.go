@@ -64,3 +64,42 @@ func TestMountNamespaceKeepsLinkedGitDir(t *testing.T) {
 		t.Errorf("the person's git commit ran what a command put in the linked .git")
 	}
 }
+
+// The .git link itself is pinned: a command that removes it and puts a
+// repository of its own (with core.fsmonitor set) in its place would have
+// the person's next git in the checkout run that.
+func TestMountNamespaceKeepsGitLinkInPlace(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	work := newRepo(t, filepath.Join(f.granted, "project"))
+	store := filepath.Join(f.granted, ".repo", "projects", "project.git")
+	if err := os.MkdirAll(filepath.Dir(store), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(work, ".git"), store); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(store, filepath.Join(work, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(f.outside, "ran-unconfined")
+	script := filepath.Join(f.granted, "planted.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	line := "export HOME=" + f.temp + "; cp -a " + store + " own.git && git --git-dir=own.git config core.fsmonitor " + script +
+		" && { rm .git || mv .git .git-old; } && ln -s $PWD/own.git .git && echo replaced"
+	out, _ := runIn(t, p, work, line, nil)
+	if fi, err := os.Lstat(filepath.Join(work, ".git")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the .git link is gone (%v): %s", err, out)
+	}
+	if got, _ := os.Readlink(filepath.Join(work, ".git")); got != store {
+		t.Errorf("a command replaced the .git link (now to %s): %s", got, out)
+	}
+	gitOK(work, "status")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the person's git status ran the fsmonitor of the repository a command put in place of the .git link: %s", out)
+	}
+}

@@ -78,7 +78,7 @@ func MountNamespace(p Policy, cwd string) MountResult {
 		}
 	}
 	for _, m := range plan.mounts {
-		if err := bindSelf(m.path, m.readOnly); err != nil {
+		if err := bindSelf(m.path, m.readOnly, m.link); err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", m.path, err))
 		}
 	}
@@ -120,6 +120,9 @@ type mountTarget struct {
 	// worktrees' folders, its submodules' git folders), planned after
 	// every repository's own mounts.
 	extra bool
+	// link: path is a link, mounted on itself so that it stays (what it
+	// leads to has a mount of its own).
+	link bool
 }
 
 // plan is what MountNamespace does: the mounts, parents before what lies
@@ -164,6 +167,19 @@ func mountPlan(p Policy, cwd string) plan {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil || systemPath(real) {
 			return
+		}
+		// A link in the plan (.git/hooks linked to a tracked folder, a
+		// .git linked into .repo/projects) is pinned itself too: what it
+		// leads to is mounted, but the command could otherwise put a
+		// folder or another link of its own in its place.
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+				link := filepath.Join(dir, filepath.Base(path))
+				if _, ok := at[link]; !ok && !systemPath(link) {
+					at[link] = len(out.mounts)
+					out.mounts = append(out.mounts, mountTarget{path: link, link: true})
+				}
+			}
 		}
 		if i, ok := at[real]; ok {
 			out.mounts[i].readOnly = out.mounts[i].readOnly || ro
@@ -342,14 +358,18 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 					}
 				}
 			}
+			var linked []mountTarget // the link itself, pinned (see mountPlan)
+			if target != dotgit {
+				linked = []mountTarget{{path: dotgit}}
+			}
 			switch {
 			case mode.IsDir():
-				out := gitSet{mounts: []mountTarget{{path: target, readOnly: false}}, mains: []string{target}}
+				out := gitSet{mounts: append(linked, mountTarget{path: target, readOnly: false}), mains: []string{target}}
 				out.add(gitDirMounts(target, target, d, mayWrite))
 				out.add(moduleMounts(target, mayWrite))
 				return out, d
 			case mode.IsRegular():
-				out := gitSet{mounts: []mountTarget{{path: target, readOnly: true}}}
+				out := gitSet{mounts: append(linked, mountTarget{path: target, readOnly: true})}
 				gitDir, common := worktreeDirs(target)
 				if gitDir != "" {
 					// Only a linked worktree's folder, common/worktrees/NAME,
@@ -566,9 +586,19 @@ func worktreeDirs(dotgit string) (gitDir, common string) {
 // other, and a process writing in a grant that swaps a name for a link
 // between the two (or before the read-only step) put a file or folder
 // the sandbox may not reach over one it may.
-func bindSelf(path string, readOnly bool) error {
-	fd, err := openNoLinks(path)
+//
+// A link (link) is mounted on itself, not followed: it can then be neither
+// removed nor renamed, and still leads where it led.
+func bindSelf(path string, readOnly, link bool) error {
+	open := openNoLinks
+	if link {
+		open, readOnly = openEntry, false
+	}
+	fd, err := open(path)
 	if errors.Is(err, unix.ENOSYS) {
+		if link {
+			return nil // mount(2) by name follows the link
+		}
 		return bindSelfByName(path, readOnly)
 	}
 	if err != nil {

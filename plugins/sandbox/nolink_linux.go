@@ -17,13 +17,7 @@ var errLinkOnPath = errors.New("a link stands on the path now (changed since the
 // on the way or at its end: the handle is the very file the name led to,
 // whatever happens to the names afterwards.
 func openNoLinks(path string) (int, error) {
-	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
-	if errors.Is(err, unix.ELOOP) {
-		return -1, errLinkOnPath
-	}
+	fd, err := openEntry(path)
 	if err != nil {
 		return -1, err
 	}
@@ -38,6 +32,19 @@ func openNoLinks(path string) (int, error) {
 		return -1, errLinkOnPath
 	}
 	return fd, nil
+}
+
+// openEntry opens path as a handle (O_PATH) without following a link on
+// the way: a link at its end is opened itself.
+func openEntry(path string) (int, error) {
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if errors.Is(err, unix.ELOOP) {
+		return -1, errLinkOnPath
+	}
+	return fd, err
 }
 
 // mkdirNoLinks makes the folder path in the folder its parent names, that
