@@ -35,12 +35,8 @@ func TestA25CommondirKeptByHundredDecoyNames(t *testing.T) {
 	}
 	git(t, repo, "init", "-q")
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	line := "export HOME=" + f.temp + " R=" + repo + " S=" + script + `
 		touch "$R/.git/commondir` + sandbox.MovedSuffix + `"
 		i=1; while [ $i -lt 100 ]; do touch "$R/.git/commondir` + sandbox.MovedSuffix + `.$i"; i=$((i+1)); done

@@ -24,8 +24,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA25DotGitLinkMovesCommondirOutsideGrants(t *testing.T) {
@@ -45,7 +43,7 @@ func TestA25DotGitLinkMovesCommondirOutsideGrants(t *testing.T) {
 	if _, err := os.Stat(commondir); err != nil {
 		t.Fatalf("git made no commondir for the worktree: %v", err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	// Command 1: a link in its own grant.
 	out, ok := runIn(t, p, f.granted, "ln -s "+wtGit+" .git && echo linked", nil)
 	if !ok || !strings.Contains(out, "linked") {

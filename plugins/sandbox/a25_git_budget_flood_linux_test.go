@@ -26,8 +26,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA25GitBudgetUsedUpByCommandsOwnWorktrees(t *testing.T) {
@@ -40,12 +38,8 @@ func TestA25GitBudgetUsedUpByCommandsOwnWorktrees(t *testing.T) {
 	}
 	git(t, repo, "init", "-q")
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 
 	// Command 1: the flood, in the grant's root.
 	flood := `mkdir -p .git/worktrees && echo 'ref: refs/heads/main' > .git/HEAD && cd .git/worktrees &&

@@ -30,8 +30,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA25UnsearchableGitDirSkipsItsMounts(t *testing.T) {
@@ -48,12 +46,8 @@ func TestA25UnsearchableGitDirSkipsItsMounts(t *testing.T) {
 	}
 	git(t, repo, "init", "-q")
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, repo, "chmod 600 .git && echo closed", nil)
 	if !ok || !strings.Contains(out, "closed") {
 		t.Fatalf("chmod of .git failed: %s", out)

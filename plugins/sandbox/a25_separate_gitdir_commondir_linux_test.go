@@ -24,8 +24,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA25CommondirInSeparateGitDirNeverMoved(t *testing.T) {
@@ -39,12 +37,8 @@ func TestA25CommondirInSeparateGitDirNeverMoved(t *testing.T) {
 	}
 	git(t, f.granted, "init", "-q", "--separate-git-dir="+gitdir, repo)
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	// The command ends at once; what it leaves behind writes the
 	// commondir a second later, after the watcher's last look.
 	line := "export HOME=" + f.temp + " G=" + gitdir + " S=" + script + `

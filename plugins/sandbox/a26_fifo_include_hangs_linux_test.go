@@ -33,7 +33,7 @@ func TestA26FifoIncludeHangsTheLauncher(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	prep := `mkdir -p x/.git && echo 'ref: refs/heads/main' > x/.git/HEAD && mkfifo x/inc &&
 		printf '[include]\n\tpath = ../inc\n' > x/.git/config && echo made`
 	if out, ok := runIn(t, p, f.granted, prep, nil); !ok || !strings.Contains(out, "made") {

@@ -21,8 +21,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26HooksLinkReplacedByFolder(t *testing.T) {
@@ -41,7 +39,7 @@ func TestA26HooksLinkReplacedByFolder(t *testing.T) {
 	}
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 	marker := filepath.Join(f.outside, "ran-unconfined")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "cd app && rm .git/hooks && mkdir .git/hooks && printf '#!/bin/sh\\ntouch " + marker + "\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && echo planted"
 	out, ok := runIn(t, p, f.granted, line, nil)
 	person := gitOK(repo, "commit", "-q", "--allow-empty", "-m", "second")

@@ -28,8 +28,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26HooksPathValuesUseUpTheBudget(t *testing.T) {
@@ -38,12 +36,8 @@ func TestA26HooksPathValuesUseUpTheBudget(t *testing.T) {
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "app"))
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	// Command 0: anything; its walk finds app and remembers it.
 	if out, ok := runIn(t, p, f.granted, "true", nil); !ok {
 		t.Fatalf("the first command failed: %s", out)

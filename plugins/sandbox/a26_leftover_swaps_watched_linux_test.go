@@ -29,8 +29,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26LeftoverSwapsFolderPinnedInNextNamespace(t *testing.T) {
@@ -45,7 +43,7 @@ func TestA26LeftoverSwapsFolderPinnedInNextNamespace(t *testing.T) {
 	if _, err := os.Stat(commondir); err != nil {
 		t.Fatalf("git made no commondir for the worktree: %v", err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	done := filepath.Join(f.granted, "swapped")
 	// Command 1: the repository, and a process left behind that swaps
 	// x/.git/modules for a link once the next command has started.

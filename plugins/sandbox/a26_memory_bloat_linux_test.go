@@ -24,8 +24,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26RepoMemoryBloatedPastItsReadLimit(t *testing.T) {
@@ -34,12 +32,8 @@ func TestA26RepoMemoryBloatedPastItsReadLimit(t *testing.T) {
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "app"))
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	mem := f.protected().RepoMemory
 	// Command 0: its walk finds app, remembered.
 	if out, ok := runIn(t, p, f.granted, "true", nil); !ok {

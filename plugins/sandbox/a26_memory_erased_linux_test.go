@@ -39,12 +39,8 @@ func TestA26RepoMemoryErasedByAnotherGrantsRepositories(t *testing.T) {
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	pCode := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	pCode := f.commandPolicy()
 	pScratch := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{scratch}, Protected: f.protected(), Temp: f.temp})
 	// A command in the person's projects: its walk finds app, remembered.
 	if out, ok := runIn(t, pCode, f.granted, "true", nil); !ok {

@@ -31,8 +31,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26WatcherFollowsLinkSwappedOntoWatchedFolder(t *testing.T) {
@@ -47,7 +45,7 @@ func TestA26WatcherFollowsLinkSwappedOntoWatchedFolder(t *testing.T) {
 	if _, err := os.Stat(commondir); err != nil {
 		t.Fatalf("git made no commondir for the worktree: %v", err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	// Command 1: the command's own repository, with a submodule folder
 	// and enough worktree folders to push it past the budget.
 	prep := `mkdir -p x/.git/modules/other-wt x/.git/worktrees && echo 'ref: refs/heads/main' > x/.git/HEAD &&

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Builds in a repository whose folder the mount namespace pins (inside a
@@ -20,7 +18,7 @@ func TestMountNamespaceKeepsBuildsInRepository(t *testing.T) {
 	repo := newRepo(t, filepath.Join(f.granted, "code", "app"))
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 	git(t, repo, "worktree", "add", "-q", filepath.Join(f.granted, "code", "wt"))
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	for _, tc := range []struct{ tool, line string }{
 		{"go", "go mod init example.com/x && printf 'package main\\n\\nfunc main() { println(\"built\") }\\n' > m.go && go build -o m . && ./m"},
 		{"npm", "npm init -y >/dev/null && npm pack --dry-run 2>&1 | grep -q 'name:' && echo built"},

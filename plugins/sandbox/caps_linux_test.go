@@ -52,7 +52,7 @@ func TestCommandReadsNoOtherProcessEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []sandbox.Policy{
-		sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp}),
+		f.commandPolicy(),
 		sandbox.ForMCP(sandbox.MCPOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp}),
 	} {
 		p.Exec = append(p.Exec, filepath.Dir(exe))

@@ -3,8 +3,6 @@ package sandbox_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The sandbox's own /dev/shm is a tmpfs, memory: it is bounded, so a
@@ -13,7 +11,7 @@ import (
 func TestMountNamespaceDevShmBounded(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, f.granted, "fallocate -l 1G /dev/shm/big; r=$?; rm -f /dev/shm/big; df -k --output=size /dev/shm | tail -1; exit $r", nil)
 	if ok {
 		t.Errorf("1 GiB in the sandbox's /dev/shm was granted: %s", out)

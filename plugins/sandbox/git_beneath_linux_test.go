@@ -54,7 +54,7 @@ func TestMountNamespaceProtectsRepositoriesBeneathGrant(t *testing.T) {
 			if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+			p := f.commandPolicy()
 			line := "export HOME=" + f.temp + " R=" + repo + " S=" + script + "; " + tc.line
 			out, ok := runIn(t, p, f.granted, line, nil)
 			if strings.Contains(out, "no mount namespace") {
@@ -77,7 +77,7 @@ func TestMountNamespaceKeepsGitWorkBeneathGrant(t *testing.T) {
 	requireGit(t)
 	f := newFixture(t)
 	newRepo(t, filepath.Join(f.granted, "projects", "app"))
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "export HOME=" + f.temp + "; cd projects/app && echo a > a && git add a && " +
 		"git -c user.name=c -c user.email=c@x commit -qm sandboxed && git status --short && git log --oneline | wc -l"
 	out, ok := runIn(t, p, f.granted, line, nil)
@@ -101,7 +101,7 @@ func TestMountNamespaceMovesPlantedCommondirAtStart(t *testing.T) {
 	if err := os.WriteFile(planted, []byte(f.outside+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, f.outside, "test ! -e "+planted+" && echo gone", nil)
 	if !ok || !strings.Contains(out, "gone") {
 		t.Errorf("the planted commondir was there when the command ran: %s", out)
@@ -134,7 +134,7 @@ func TestMountNamespaceKeepsConfigWorktreeMadeLater(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	for _, line := range []string{
 		fmt.Sprintf(`printf '[core]\n\tfsmonitor = %s\n' > .git/config.worktree`, script),
 		`git config --worktree core.fsmonitor ` + script,
@@ -228,7 +228,7 @@ func TestMountNamespaceMovesCommondirMadeByCommand(t *testing.T) {
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "repo"))
 	made := filepath.Join(repo, ".git", "commondir")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, repo, "echo "+f.outside+" > .git/commondir && echo made", nil)
 	if !ok || !strings.Contains(out, "made") {
 		t.Fatalf("the command could not run: %s", out)
@@ -253,7 +253,7 @@ func TestMountNamespaceMovesCommondirWhileCommandRuns(t *testing.T) {
 	requireGit(t)
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "repo"))
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, repo, "echo "+f.outside+" > .git/commondir; i=0; while [ -e .git/commondir ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; [ ! -e .git/commondir ] && echo gone-while-running", nil)
 	if !ok || !strings.Contains(out, "gone-while-running") {
 		t.Errorf("the command did not see its commondir moved while it ran: %s", out)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The namespace takes a .git folder for a repository only when its HEAD
@@ -27,7 +25,7 @@ func TestMountNamespaceKeepsRepositoryWithLinkedHead(t *testing.T) {
 	git(t, repo, "add", "a")
 	git(t, repo, "commit", "-qm", "first")
 	pwned := filepath.Join(f.outside, "pwned")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	steps := []string{
 		"ln -s refs/heads/main .git/HEAD.new && mv .git/HEAD.new .git/HEAD",
 		"printf '#!/bin/sh\\ntouch " + pwned + "\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit",
@@ -70,7 +68,7 @@ func TestMountNamespaceKeepsSubmoduleWithLinkedHead(t *testing.T) {
 	git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub")
 	git(t, repo, "commit", "-qm", "with sub")
 	pwned := filepath.Join(f.outside, "pwned")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	module := ".git/modules/sub"
 	steps := []string{
 		"ln -s \"$(sed 's/^ref: //' " + module + "/HEAD)\" " + module + "/HEAD.new && mv " + module + "/HEAD.new " + module + "/HEAD",

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Projects share their git settings by a tracked file that each clone's
@@ -30,7 +28,7 @@ func TestMountNamespaceKeepsIncludedGitSettings(t *testing.T) {
 	git(t, repo, "commit", "-qm", "shared settings")
 
 	pwned := filepath.Join(f.outside, "pwned")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "printf '[core]\\n\\tfsmonitor = touch " + pwned + "; false\\n' >> .gitconfig"
 	out, ok := runIn(t, p, repo, line, nil)
 	if strings.Contains(out, "no mount namespace") {

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The namespace bounds the git folders it mounts per repository
@@ -54,7 +52,7 @@ func TestMountNamespaceBoundsGitMountsInAll(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, repo, "echo ran", nil)
 	if !ok || strings.Contains(out, "some mounts failed") {
 		t.Errorf("a command's start in a repository with 200 submodule folders sharing one worktrees folder of 300 entries: succeeded=%v, %d bytes of output, %d failed mounts: %.300s", ok, len(out), strings.Count(out, "; "), out)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Two ways past the git protections that stay open (a24's attack round),
@@ -25,12 +23,8 @@ func TestMountNamespaceNestedRepositoryAddedByCommand(t *testing.T) {
 	f := newFixture(t)
 	git(t, f.granted, "init", "-q")
 	git(t, f.granted, "commit", "-q", "--allow-empty", "-m", "first")
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	g := "git -c user.name=c -c user.email=c@x"
 	line := "export HOME=" + f.temp + "; " + g + " init -q inner && " + g + " -C inner commit -q --allow-empty -m x && " +
 		g + " -C inner config core.fsmonitor " + script + " && " + g + " add inner"
@@ -54,7 +48,7 @@ func TestMountNamespaceWalkRunOutByCommand(t *testing.T) {
 	requireGit(t)
 	f := newFixture(t)
 	repo := newRepo(t, filepath.Join(f.granted, "app"))
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	if out, ok := runIn(t, p, f.granted, "true", nil); !ok {
 		t.Fatalf("the first command failed: %s", out)
 	}

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // An interactive rebase that stopped (an `edit`, a conflict) keeps what is
@@ -40,7 +38,7 @@ func TestMountNamespaceKeepsRebaseTodo(t *testing.T) {
 		t.Fatalf("no rebase stopped: %v", err)
 	}
 	pwned := filepath.Join(f.outside, "pwned")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "echo 'exec touch " + pwned + "' >> .git/rebase-merge/git-rebase-todo"
 	out, ok := runIn(t, p, repo, line, nil)
 	if strings.Contains(out, "no mount namespace") {

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // gitOK runs git outside any sandbox, as the person's own git, and
@@ -97,15 +95,11 @@ func TestMountNamespaceGitSettingsElsewhere(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(repo, "src", ".git"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			marker := filepath.Join(f.outside, "ran-unconfined")
-			script := filepath.Join(f.granted, "planted.sh")
-			if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			marker, script := plantScript(t, f)
 			// The grant is the folder holding the repository, the
 			// command runs in the repository: its .git is the one the
 			// namespace protects.
-			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+			p := f.commandPolicy()
 			line := "export HOME=" + f.temp + " M=" + marker + " S=" + script + "; " + tc.line
 			out, ok := runIn(t, p, filepath.Join(repo, tc.in), line, nil)
 			if strings.Contains(out, "no mount namespace") {

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The mounts over a submodule's git folder and the folders pinned above
@@ -33,7 +31,7 @@ func TestMountNamespaceKeepsSubmoduleWork(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.granted, "beside.txt"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "export HOME=" + f.temp + " GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b; set -e; " +
 		"git -C sub commit -q --allow-empty -m inner && git add sub && git commit -qm bump && " +
 		"mv ../beside.txt . && git add beside.txt && git commit -qm beside && git status --short && git submodule status && " +

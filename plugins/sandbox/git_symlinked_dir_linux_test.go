@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // A checkout whose .git is a link to the repository's folder elsewhere
@@ -42,7 +40,7 @@ func TestMountNamespaceKeepsLinkedGitDir(t *testing.T) {
 	git(t, work, "commit", "-qm", "first")
 
 	pwned := filepath.Join(f.outside, "pwned")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	for _, line := range []string{
 		"printf '#!/bin/sh\\ntouch " + pwned + "\\n' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit",
 		"printf '[core]\\n\\tfsmonitor = touch " + pwned + "; false\\n' >> .git/config",
@@ -83,12 +81,8 @@ func TestMountNamespaceKeepsGitLinkInPlace(t *testing.T) {
 	if err := os.Symlink(store, filepath.Join(work, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	line := "export HOME=" + f.temp + "; cp -a " + store + " own.git && git --git-dir=own.git config core.fsmonitor " + script +
 		" && { rm .git || mv .git .git-old; } && ln -s $PWD/own.git .git && echo replaced"
 	out, _ := runIn(t, p, work, line, nil)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Everyday git that writes .git/config as a side effect, in a repository
@@ -34,7 +32,7 @@ func TestMountNamespaceGitThatWritesConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, clone, "export HOME="+f.temp+"; git switch feature; echo rc=$?; git branch --show-current", nil)
 	t.Logf("git switch to a remote-only branch: ok=%v\n%s", ok, out)
 	if !strings.Contains(out, "feature") {

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Each command's launcher starts a watcher beside it with the git folders
@@ -36,7 +34,7 @@ func TestMountNamespaceWatcherStartsWhateverTheGitFolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, f.granted, "echo ran", nil)
 	if !ok || !strings.Contains(out, "ran") || strings.Contains(out, "watcher") {
 		t.Fatalf("a command in a repository with %d long-named submodule folders: succeeded=%v: %.600s", n, ok, out)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // core.hooksPath moves a repository's hooks out of .git/hooks: husky (most
@@ -51,7 +49,7 @@ func TestMountNamespaceKeepsHooksPathFolder(t *testing.T) {
 			status := git(t, repo, "status", "--porcelain")
 
 			pwned := filepath.Join(f.outside, "pwned")
-			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+			p := f.commandPolicy()
 			for _, line := range []string{
 				"printf 'touch " + pwned + "\\n' >> " + hook,
 				"printf '#!/bin/sh\\ntouch " + pwned + "\\n' > " + filepath.Join(hooks, "post-commit") + " && chmod +x " + filepath.Join(hooks, "post-commit"),

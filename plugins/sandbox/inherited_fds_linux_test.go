@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Go's exec closes only descriptors marked close-on-exec, and the sandbox
@@ -35,7 +33,7 @@ func TestCommandCannotReadADescriptorWrasseInherited(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	if out, ok := run(t, p, "cat "+secret); ok {
 		t.Fatalf("the policy lets the command read %s by name (%s); the test needs it outside", secret, out)
 	}

@@ -52,7 +52,7 @@ func TestLauncherReadOnlyInGrantedFolder(t *testing.T) {
 	// in sandbox.Command (which knows the launcher) or in the policy
 	// builders makes this pass; one in assistant.ProtectedPaths should
 	// move this test there.
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	pwn := filepath.Join(f.outside, "pwn")
 	launch := func(line string) string {
 		cmd := exec.Command("/bin/sh", "-c", line)

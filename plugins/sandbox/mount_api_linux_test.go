@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // mountAPI tries the new mount API on a read-only mount, by system call
@@ -57,7 +55,7 @@ func TestMountNamespaceNewMountAPI(t *testing.T) {
 	if err := os.WriteFile(script, []byte(mountAPI), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	prefixes := []string{""}
 	if _, err := exec.LookPath("unshare"); err == nil {
 		prefixes = append(prefixes, "unshare -U ")

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // The launcher mounts each path of its plan on itself (mount(path, path)),
@@ -46,7 +44,7 @@ func TestMountNamespaceSwappedLinkMountsNoCredential(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			target := tc.target(f)
-			p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+			p := f.commandPolicy()
 			if out, _ := runIn(t, p, f.granted, "cat "+target+"; echo PWNED >> "+target, nil); tc.leaked(target, out) {
 				t.Fatalf("the sandbox reaches %s without any trick: %s", target, out)
 			}
@@ -91,7 +89,7 @@ func TestMountNamespaceSwappedLinkMountsNoFolder(t *testing.T) {
 		}
 	}
 	target := filepath.Join(f.outside, "o.txt")
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "for d in .git/modules/* .git/modB/*; do [ -L \"$d\" ] || echo PWNED >> \"$d/o.txt\"; done 2>/dev/null; true"
 	exchangeDuring(t, real, links, func() {
 		for try := range 40 {

@@ -87,7 +87,7 @@ func TestMountNamespaceKeepsGitSettingsAndHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	gitEnv := "export HOME=" + f.temp + " GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b; "
 	for _, tc := range []struct {
 		name, dir, line string
@@ -143,7 +143,7 @@ func TestMountNamespaceOwnDevShm(t *testing.T) {
 	t.Cleanup(func() { os.Remove(theirs) })
 	mine := filepath.Join("/dev/shm", name+"-sandbox")
 	t.Cleanup(func() { os.Remove(mine) })
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := "test ! -e " + theirs + " && echo x > " + mine + " && test -s " + mine + " && stat -c %a /dev/shm"
 	out, ok := runIn(t, p, f.granted, line, nil)
 	if !ok || strings.TrimSpace(out) != "1777" {
@@ -232,7 +232,7 @@ func TestMountNamespaceCannotBeUndone(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(f.granted, "m"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, f.granted, "exec grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status", nil)
 	if !ok {
 		t.Fatalf("read the capabilities: %s", out)
@@ -263,7 +263,7 @@ func TestMountNamespaceCannotBeUndone(t *testing.T) {
 func TestCommandKeepsCallersProcessAttributes(t *testing.T) {
 	requireLandlock(t)
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	// The program is the launcher's process: /proc/self is its own.
 	out, ok := runIn(t, p, f.granted, "exec cat /proc/self/stat /proc/self/uid_map", attr)
@@ -345,7 +345,7 @@ func TestMountNamespaceRefusedBySystemInside(t *testing.T) {
 		t.Skip("run by TestMountNamespaceRefusedBySystem")
 	}
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	out, ok := runIn(t, p, f.granted, "echo ran > out && cat out", &syscall.SysProcAttr{Setsid: true})
 	if !ok || !strings.Contains(out, "ran") {
 		t.Fatalf("the command did not run where user namespaces are refused: %s", out)

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // Commands see only their own /proc entries and the system's sizes
@@ -29,7 +27,7 @@ func TestCommandProcKeepsCommonTools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	env := "HOME=" + f.temp + " TMPDIR=" + f.temp + " "
 	for _, tc := range []struct{ tool, line, want string }{
 		{"/usr/bin/python3", "python3 -c 'import os, multiprocessing, subprocess; print(os.cpu_count() > 0, subprocess.run([\"true\"]).returncode)'", "True 0"},
@@ -70,7 +68,7 @@ func TestCommandProcHidesOtherProcesses(t *testing.T) {
 	}
 	t.Cleanup(func() { stdin.Close(); outside.Wait() })
 	f := newFixture(t)
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	line := fmt.Sprintf("tr '\\0' ' ' < /proc/%d/cmdline", outside.Process.Pid)
 	if out, _ := run(t, p, line); strings.Contains(out, "A11SECRET") {
 		t.Errorf("a shell command read another process's command line: %q; want only its own processes' /proc entries, as docs/plugins.md says (hidepid, or /proc/self and /proc/thread-self only)", out)

@@ -261,3 +261,21 @@ func TestRulesCarveAroundProtectedPaths(t *testing.T) {
 		t.Errorf("the protected database got a rule: %v", got)
 	}
 }
+
+// commandPolicy is a shell command's policy granted f.granted alone.
+func (f fixture) commandPolicy() sandbox.Policy {
+	return sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+}
+
+// plantScript writes a script in the grant, where a command can name it
+// in a repository's settings, that makes marker outside the grants: the
+// marker's existence says the person's git ran it unconfined.
+func plantScript(t *testing.T, f fixture) (marker, script string) {
+	t.Helper()
+	marker = filepath.Join(f.outside, "ran-unconfined")
+	script = filepath.Join(f.granted, "planted.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return marker, script
+}

@@ -60,7 +60,7 @@ func TestMountNamespaceNotSwitchedOffByCommandInside(t *testing.T) {
 			}
 		}
 	})
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	p := f.commandPolicy()
 	attr := func() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 	hold := "for i in 1 2 3 4; do setsid unshare -U sleep 60 </dev/null >/dev/null 2>&1 & echo $! >> " + pids + "; done; sleep 1; echo held"
 	if out, ok := runIn(t, p, repo, hold, attr()); !ok || !strings.Contains(out, "held") {

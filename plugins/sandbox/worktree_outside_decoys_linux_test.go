@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // A linked worktree outside the grants whose git folder lies in a granted
@@ -35,12 +33,8 @@ func TestMountNamespaceDecoysPushOutsideWorktreePastTheWalk(t *testing.T) {
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "first")
 	wt := filepath.Join(f.outside, "wt")
 	git(t, repo, "worktree", "add", "-q", wt)
-	marker := filepath.Join(f.outside, "ran-unconfined")
-	script := filepath.Join(f.granted, "planted.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := sandbox.ForCommand(sandbox.CommandOptions{Roots: []string{f.granted}, Protected: f.protected(), Temp: f.temp})
+	marker, script := plantScript(t, f)
+	p := f.commandPolicy()
 	// Command 1: the empty folders.
 	out, ok := runIn(t, p, filepath.Join(repo, ".git", "worktrees"), `mkdir $(seq -f %04g 0 4095) && echo decoys`, nil)
 	if !ok || !strings.Contains(out, "decoys") {
