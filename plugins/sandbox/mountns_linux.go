@@ -157,15 +157,26 @@ func mountPlan(p Policy, cwd string) plan {
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
 	var out plan
-	add := func(path string, ro bool) {
+	holdsGrant := func(path string) bool {
+		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
+	}
+	// add plans the mount of path on itself. A git one (inGrants) is made
+	// only inside the writable grants, where the command could change
+	// what it protects: a link a command puts in a repository (hooks to
+	// ../..) could otherwise make a grant, or anything beyond it,
+	// read-only for every later command.
+	add := func(path string, ro, inGrants bool) {
 		if systemPath(path) {
 			return
 		}
-		if ro && slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) }) {
+		if ro && holdsGrant(path) {
 			return
 		}
 		real, err := filepath.EvalSymlinks(path)
-		if err != nil || systemPath(real) {
+		if err != nil || systemPath(real) || ro && holdsGrant(real) {
+			return
+		}
+		if inGrants && !slices.ContainsFunc(writable, func(w string) bool { return within(w, real) }) {
 			return
 		}
 		// A link in the plan (.git/hooks linked to a tracked folder, a
@@ -246,9 +257,9 @@ func mountPlan(p Policy, cwd string) plan {
 				// repository's folder cannot be renamed and another put in
 				// its place.
 				for _, a := range ancestorsInside(g.path, writable) {
-					add(a, false)
+					add(a, false, true)
 				}
-				add(g.path, g.readOnly)
+				add(g.path, g.readOnly, true)
 			}
 		}
 	}
@@ -264,7 +275,7 @@ func mountPlan(p Policy, cwd string) plan {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
 	}
 	for _, x := range policyPaths {
-		add(x, true)
+		add(x, true, false)
 	}
 	slices.SortStableFunc(out.mounts, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
 	return out
