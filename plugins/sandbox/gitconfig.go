@@ -288,6 +288,9 @@ const (
 	maxIncludedFiles = 64
 	// maxHooksPaths bounds the core.hooksPath values kept, the last ones.
 	maxHooksPaths = 64
+	// maxSettingsBytes bounds the settings read at one command's start,
+	// all repositories together.
+	maxSettingsBytes = 16 << 20
 )
 
 // gitSettings is what a repository's git settings name that the
@@ -308,6 +311,46 @@ type gitSettings struct {
 // readGitSettings reads the settings files configs (those that do not
 // exist are skipped) and what they include; home expands ~.
 func readGitSettings(home string, configs ...string) gitSettings {
+	return newSettingsReader().settings(home, configs...)
+}
+
+// settingsReader reads git settings files for one launch: each file once
+// (a command's hundreds of submodule folders may all include the same
+// files), and at most maxSettingsBytes in all.
+type settingsReader struct {
+	parsed map[string][]gitEntry
+	read   int64
+	// over: the budget ran out, and what came after it was not read.
+	over bool
+}
+
+func newSettingsReader() *settingsReader {
+	return &settingsReader{parsed: map[string][]gitEntry{}}
+}
+
+// entries are the settings in the file path (none when it cannot be
+// read, or the budget ran out).
+func (r *settingsReader) entries(path string) []gitEntry {
+	if e, ok := r.parsed[path]; ok {
+		return e
+	}
+	if r.read >= maxSettingsBytes {
+		r.over = true
+		return nil
+	}
+	data, err := readRegular(path, min(maxGitConfigSize, maxSettingsBytes-r.read))
+	r.read += int64(len(data))
+	var entries []gitEntry
+	if err == nil {
+		entries, _ = parseGitConfig(data)
+	}
+	r.parsed[path] = entries
+	return entries
+}
+
+// settings reads the settings files configs and what they include, as
+// readGitSettings.
+func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 	var s gitSettings
 	seen := map[string]bool{}
 	var read func(path string, depth int)
@@ -315,12 +358,7 @@ func readGitSettings(home string, configs ...string) gitSettings {
 		if depth > maxIncludeDepth || len(s.included) >= maxIncludedFiles {
 			return
 		}
-		data, err := readBounded(path)
-		if err != nil {
-			return
-		}
-		entries, _ := parseGitConfig(data)
-		for _, e := range entries {
+		for _, e := range r.entries(path) {
 			if !e.HasValue || e.Value == "" {
 				continue
 			}

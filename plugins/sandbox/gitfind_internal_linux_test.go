@@ -56,7 +56,7 @@ func TestGitSettingMountsMakesMissingOnlyInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, m := range gitSettingMounts(gitDir, gitDir, work, func(string) bool { return true }) {
+	for _, m := range gitSettingMounts(gitDir, gitDir, work, &planEnv{mayWrite: func(string) bool { return true }, settings: newSettingsReader()}) {
 		if !m.readOnly {
 			t.Errorf("%s is not read-only", m.path)
 		}

@@ -38,13 +38,13 @@ func rebaseMounts(gitDir, common string) []mountTarget {
 // made first (empty), as the hooks folder is, so that no command can make
 // one; elsewhere one not there is left as it is. Paths are returned with
 // their links resolved: the mount is of what git reaches.
-func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) bool) []mountTarget {
+func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarget {
 	home := os.Getenv("HOME")
 	configs := append(personGitConfigs(home, os.Getenv), filepath.Join(common, "config"), filepath.Join(common, "config.worktree"))
 	if gitDir != common {
 		configs = append(configs, filepath.Join(gitDir, "config.worktree"))
 	}
-	s := readGitSettings(home, configs...)
+	s := pe.settings.settings(home, configs...)
 	roots := []string{gitDir, common}
 	base := gitDir
 	if worktree != "" {
@@ -55,7 +55,7 @@ func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) boo
 	for _, inc := range s.included {
 		if real, ok := existing(inc); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(inc, roots, false, mayWrite); ok {
+		} else if real, ok := makeInside(inc, roots, false, pe.mayWrite); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}
@@ -65,7 +65,7 @@ func gitSettingMounts(gitDir, common, worktree string, mayWrite func(string) boo
 		}
 		if real, ok := existing(h); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(h, roots, true, mayWrite); ok {
+		} else if real, ok := makeInside(h, roots, true, pe.mayWrite); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}

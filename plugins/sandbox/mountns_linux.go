@@ -113,6 +113,14 @@ func ownMountNamespace(parent string) error {
 	return nil
 }
 
+// planEnv is what the plan's git functions share: where the launcher may
+// make files (mayWrite: inside the writable grants), and the git settings
+// read so far.
+type planEnv struct {
+	mayWrite func(string) bool
+	settings *settingsReader
+}
+
 type mountTarget struct {
 	path     string
 	readOnly bool
@@ -153,6 +161,7 @@ func mountPlan(p Policy, cwd string) plan {
 		c := Clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader()}
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -209,7 +218,7 @@ func mountPlan(p Policy, cwd string) plan {
 		starts = append(starts, Clean(cwd))
 	}
 	for _, s := range starts {
-		sets = append(sets, gitMounts(s, mayWrite))
+		sets = append(sets, gitMounts(s, pe))
 	}
 	remembered := readRepoMemory(p.RepoMemory)
 	var found []string
@@ -230,12 +239,15 @@ func mountPlan(p Policy, cwd string) plan {
 			}
 		}
 		for _, r := range ordered {
-			gs, _ := nearestGitMounts(r, mayWrite)
+			gs, _ := nearestGitMounts(r, pe)
 			sets = append(sets, gs)
 		}
 		if note != "" {
 			out.notes = append(out.notes, note)
 		}
+	}
+	if pe.settings.over {
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d MiB of git settings (their own and what they include); what the rest name is not kept from the command", maxSettingsBytes>>20))
 	}
 	// Each repository's own mounts first, then what may come in
 	// thousands (its worktrees' folders, its submodules' git folders),
@@ -323,10 +335,10 @@ func systemPath(p string) bool {
 // another's folder) does not end the search: the ones above it are
 // protected too, for a command started in a submodule can reach its
 // superproject's .git as well.
-func gitMounts(dir string, mayWrite func(string) bool) gitSet {
+func gitMounts(dir string, pe *planEnv) gitSet {
 	var out gitSet
 	for d := dir; ; {
-		ms, found := nearestGitMounts(d, mayWrite)
+		ms, found := nearestGitMounts(d, pe)
 		out.add(ms)
 		if found == "" || filepath.Dir(found) == found {
 			return out
@@ -357,7 +369,7 @@ func (g *gitSet) add(o gitSet) {
 // repo tool links each project's .git into .repo/projects) leads, resolved
 // once, to the folder or file it names, which is protected as a .git
 // there would be; the link itself cannot be mounted over.
-func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
+func nearestGitMounts(dir string, pe *planEnv) (gitSet, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(dotgit); err == nil {
@@ -376,8 +388,8 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 			switch {
 			case mode.IsDir():
 				out := gitSet{mounts: append(linked, mountTarget{path: target, readOnly: false}), mains: []string{target}}
-				out.add(gitDirMounts(target, target, d, mayWrite))
-				out.add(moduleMounts(target, mayWrite))
+				out.add(gitDirMounts(target, target, d, pe))
+				out.add(moduleMounts(target, pe))
 				return out, d
 			case mode.IsRegular():
 				out := gitSet{mounts: append(linked, mountTarget{path: target, readOnly: true})}
@@ -396,8 +408,8 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 						// .git/worktrees holds.
 						out.mounts = append(out.mounts, mountTarget{path: filepath.Join(gitDir, "commondir"), readOnly: true})
 					}
-					out.add(gitDirMounts(gitDir, common, d, mayWrite))
-					out.add(moduleMounts(common, mayWrite))
+					out.add(gitDirMounts(gitDir, common, d, pe))
+					out.add(moduleMounts(common, pe))
 				}
 				return out, d
 			}
@@ -418,16 +430,16 @@ func nearestGitMounts(dir string, mayWrite func(string) bool) (gitSet, string) {
 // `git config --worktree` would make it), so that it is mounted read-only
 // like the rest and no command can make one. What the settings name
 // (gitSettingMounts) and a stopped rebase's folders are read-only too.
-func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) gitSet {
+func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	hooks := filepath.Join(common, "hooks")
-	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && mayWrite(hooks) {
+	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && pe.mayWrite(hooks) {
 		_ = mkdirNoLinks(hooks, 0o755)
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
 	cfgWorktree := func(dir string) mountTarget {
 		path := filepath.Join(dir, "config.worktree")
 		if perWorktree {
-			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && mayWrite(path) {
+			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && pe.mayWrite(path) {
 				_ = createNoLinks(path, 0o644)
 			}
 		}
@@ -450,7 +462,7 @@ func gitDirMounts(gitDir, common, worktree string, mayWrite func(string) bool) g
 		}
 	}
 	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
-	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, mayWrite)...)
+	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, pe)...)
 	return out
 }
 
@@ -493,7 +505,7 @@ const maxModuleEntries = 4096
 // submodule's hooks run when the person commits there. Each is pinned
 // and gets the mounts of a git folder, whatever its HEAD holds
 // (looksLikeGitDir); submodules added later are not covered.
-func moduleMounts(common string, mayWrite func(string) bool) gitSet {
+func moduleMounts(common string, pe *planEnv) gitSet {
 	var out gitSet
 	n := 0
 	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
@@ -511,7 +523,7 @@ func moduleMounts(common string, mayWrite func(string) bool) gitSet {
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
 			out.mains = append(out.mains, path)
 			// The submodule's work tree is named by its core.worktree.
-			out.add(gitDirMounts(path, path, readGitSettings("", filepath.Join(path, "config")).worktree, mayWrite))
+			out.add(gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe))
 		}
 		return nil
 	})
