@@ -282,7 +282,7 @@ func mountPlan(p Policy, cwd string) plan {
 			}
 		}
 	}
-	rememberRepos(p.RepoMemory, found, remembered)
+	rememberRepos(p.RepoMemory, found, remembered, writable)
 	if overBudget {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
 	}

@@ -14,11 +14,14 @@ import (
 // repositories. What earlier walks found is kept in a file no sandbox
 // reaches, and each launcher protects it too.
 
-// maxRemembered bounds the repositories the memory keeps.
-const maxRemembered = 4096
-
-// maxMemorySize bounds the memory file read.
-const maxMemorySize = 1 << 20
+// Bounds of the memory: the repositories it keeps in all and beneath
+// each grant (so that thousands a command makes in one grant cannot keep
+// another grant's from being remembered), and the size of its file.
+const (
+	maxRemembered         = 16384
+	maxRememberedPerGrant = 4096
+	maxMemorySize         = 4 << 20
+)
 
 // readRepoMemory is the repositories kept in the memory file path (none
 // when path is "" or the file is missing or unreadable): absolute, clean
@@ -58,31 +61,47 @@ func holdsRepo(dir string) bool {
 // rememberRepos writes the memory file path anew when what it should hold
 // changed: the repositories remembered that still hold one, in the order
 // they were first found, then those found now that are new, at most
-// maxRemembered and maxMemorySize bytes in all. Oldest first: a command
+// maxRemembered and maxMemorySize bytes in all, at most
+// maxRememberedPerGrant of those found now beneath each of the writable
+// grants. Oldest first: a command
 // can make thousands of repositories, which must neither push out nor
 // come before the person's, there before them. Written to a temporary
 // file beside and renamed over, so a launcher reading it at the same time
 // sees the old list or the new one. Errors are dropped: the memory only
 // ever adds protection.
-func rememberRepos(path string, found, remembered []string) {
+func rememberRepos(path string, found, remembered, writable []string) {
 	if path == "" {
 		return
 	}
 	var keep []string
 	size := 0
-	add := func(r string) {
-		if len(keep) < maxRemembered && size+len(r)+1 <= maxMemorySize && !slices.Contains(keep, r) {
-			keep = append(keep, r)
-			size += len(r) + 1
+	seen := map[string]bool{}
+	beneath := map[string]int{} // a grant's entries in keep
+	grantOf := func(r string) string {
+		for _, w := range writable {
+			if within(w, r) {
+				return w
+			}
 		}
+		return ""
+	}
+	add := func(r string, found bool) {
+		g := grantOf(r)
+		if seen[r] || len(keep) >= maxRemembered || size+len(r)+1 > maxMemorySize || found && beneath[g] >= maxRememberedPerGrant {
+			return
+		}
+		seen[r] = true
+		keep = append(keep, r)
+		size += len(r) + 1
+		beneath[g]++
 	}
 	for _, r := range remembered {
 		if holdsRepo(r) {
-			add(r)
+			add(r, false)
 		}
 	}
 	for _, r := range found {
-		add(r)
+		add(r, true)
 	}
 	if slices.Equal(keep, remembered) {
 		return
