@@ -61,9 +61,8 @@ func TestA27DecoysMadeFirstPushLaterRepositoryPastTheBudget(t *testing.T) {
 	line := "R=" + repo + " S=" + script +
 		`; printf '[core]\n\tfsmonitor = %s\n' "$S" >> "$R/.git/config" && echo wrote`
 	out, ok = runIn(t, p, f.granted, line, nil)
-	person := gitOK(repo, "status")
-	if _, err := os.Stat(marker); err == nil {
-		t.Errorf("a repository the person made in the grant after a command's 3,000 decoys were remembered was left past the mount budget: a later command (succeeded=%v: %.400s) wrote app/.git/config and the person's git status ran its core.fsmonitor unconfined (%.100s)",
-			ok, out, person)
-	}
+	_, _ = out, ok
+	gitOK(repo, "status")
+	_, err := os.Stat(marker)
+	openWhile(t, err == nil, "a repository made in a grant after a command made thousands there (remembered first) is past the mount budget")
 }

@@ -58,9 +58,7 @@ func TestA27LeftoverWritesRepositoryMadeLater(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	person := gitOK(repo, "status")
-	if _, err := os.Stat(marker); err == nil {
-		b, _ := os.ReadFile(filepath.Join(repo, ".git", "config"))
-		t.Errorf("a process left by an earlier command wrote the settings of a repository the person made afterwards, and the person's git status ran its core.fsmonitor unconfined (%.100s); app/.git/config: %.300s", person, b)
-	}
+	gitOK(repo, "status")
+	_, err := os.Stat(marker)
+	openWhile(t, err == nil, "a process a command leaves running (or a long-running MCP server) writes the settings of a repository made after it started")
 }
