@@ -222,25 +222,39 @@ func mountPlan(p Policy, cwd string) plan {
 	}
 	remembered := readRepoMemory(p.RepoMemory)
 	var found []string
+	// core counts the repositories' own mounts planned: past the budget,
+	// the repositories left are not looked into (each costs its settings
+	// and submodules read), only remembered.
+	core := 0
+	for _, gs := range sets {
+		core += gs.coreMounts()
+	}
 	for _, w := range writable {
 		repos, note := reposBeneath(w)
 		found = append(found, repos...)
 		// What earlier walks found beneath this grant: a command may
 		// have made this walk run out before them.
 		var ordered []string
+		seen := map[string]bool{}
 		for _, r := range remembered {
 			if within(w, r) && holdsRepo(r) {
 				ordered = append(ordered, r)
+				seen[r] = true
 			}
 		}
 		for _, r := range repos {
-			if !slices.Contains(ordered, r) {
+			if !seen[r] {
 				ordered = append(ordered, r)
+				seen[r] = true
 			}
 		}
 		for _, r := range ordered {
+			if core >= gitBudget {
+				break
+			}
 			gs, _ := nearestGitMounts(r, pe)
 			sets = append(sets, gs)
+			core += gs.coreMounts()
 		}
 		if note != "" {
 			out.notes = append(out.notes, note)
@@ -275,9 +289,11 @@ func mountPlan(p Policy, cwd string) plan {
 			}
 		}
 	}
+	watched := map[string]bool{}
 	for _, gs := range sets {
 		for _, d := range gs.mains {
-			if !slices.Contains(out.gitDirs, d) && mayWrite(d) {
+			if !watched[d] && mayWrite(d) {
+				watched[d] = true
 				out.gitDirs = append(out.gitDirs, d)
 			}
 		}
@@ -354,6 +370,17 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 type gitSet struct {
 	mounts []mountTarget
 	mains  []string
+}
+
+// coreMounts counts the set's mounts that are no extra.
+func (g gitSet) coreMounts() int {
+	n := 0
+	for _, m := range g.mounts {
+		if !m.extra {
+			n++
+		}
+	}
+	return n
 }
 
 func (g *gitSet) add(o gitSet) {
