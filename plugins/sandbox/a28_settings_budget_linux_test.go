@@ -7,8 +7,9 @@ package sandbox_test
 // as "beneath" it) whose .git/config, and the config of one submodule
 // folder in its .git/modules, each include 64 links to one file of
 // 256 KiB of valid settings (each file counts by its path): 256 KiB on
-// disk, 32 MiB to read, all before any repository beneath the grant. Every later launcher in that grant runs
-// out of its budget on it, and reads nothing more: not even the person's
+// disk, 32 MiB to read, all before any repository beneath the grant.
+// Every later launcher in that grant runs out of its budget on it, and
+// reads nothing more: not even the person's
 // own app/.git/config, so app's core.hooksPath (husky's git-ignored
 // .husky/_, the folder git runs hooks from) is no longer read-only. The
 // next command adds a line to .husky/_/pre-commit, and the person's next
