@@ -279,7 +279,8 @@ func TestBrokenConfigCLI(t *testing.T) {
 func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 	ws := filledWorkspace(t)
 	m := providertest.NewModel(t, providertest.OpenAI)
-	m.Reply(providertest.Text("thinking"), providertest.Hold())
+	const shown = "thinking-7f3a9c"
+	m.Reply(providertest.Text(shown), providertest.Hold())
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--send-key", "--model", "m", "--retries", "0", "hello")
@@ -302,6 +303,27 @@ func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 		t.Fatalf("the chat never reached the model\n%s%s", out.String(), errb.String())
 	}
 	db := filepath.Join(ws, "wrasse.db")
+	// The damage lands once the streamed piece is stored and nothing is
+	// being written: a cut in the middle of a commit (its pages written,
+	// its meta page not yet) is one the store cannot see coming, and the
+	// commit's last write would land in what is left.
+	// Quiet: the piece stored, and the file unchanged for longer than the
+	// store waits before it writes what streamed (250 ms).
+	var last []byte
+	for {
+		b, _ := os.ReadFile(db)
+		if bytes.Contains(b, []byte(shown[:10])) && bytes.Equal(b, last) {
+			break
+		}
+		last = b
+		select {
+		case err := <-exited:
+			t.Fatalf("the chat ended before it stored the reply: %v\n%s%s", err, out.String(), errb.String())
+		case <-ctx.Done():
+			t.Fatalf("the streamed piece never reached the database\n%s%s", out.String(), errb.String())
+		case <-time.After(600 * time.Millisecond):
+		}
+	}
 	if err := os.Truncate(db, 8192); err != nil {
 		t.Fatal(err)
 	}
