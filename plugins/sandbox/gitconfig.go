@@ -290,7 +290,13 @@ const (
 	maxHooksPaths = 64
 	// maxSettingsBytes bounds the settings read at one command's start,
 	// all repositories together.
-	maxSettingsBytes = 16 << 20
+	maxSettingsBytes = 4 << 20
+	// maxRepoSettingsBytes bounds what one repository's settings read
+	// takes of it (a person's are a few KiB).
+	maxRepoSettingsBytes = 1 << 20
+	// maxSettingsVisited bounds the settings gone through at one start,
+	// read or remembered.
+	maxSettingsVisited = 32 << 20
 )
 
 // gitSettings is what a repository's git settings name that the
@@ -318,34 +324,59 @@ func readGitSettings(home string, configs ...string) gitSettings {
 // (a command's hundreds of submodule folders may all include the same
 // files), and at most maxSettingsBytes in all.
 type settingsReader struct {
-	parsed map[string][]gitEntry
-	read   int64
-	// over: the budget ran out, and what came after it was not read.
+	parsed map[string]settingsFile
+	// byFile are the settings read by file (device and inode): many names
+	// (links) of one file cost one read.
+	byFile map[[2]uint64]settingsFile
+	// read is what was read from files; visited what was gone through,
+	// read or remembered (a remembered file's settings are gone through
+	// again for each repository that includes it).
+	read, visited int64
+	// over: a budget ran out, and what came after it was not read.
 	over bool
 }
 
-func newSettingsReader() *settingsReader {
-	return &settingsReader{parsed: map[string][]gitEntry{}}
+// settingsFile is one settings file's entries and size.
+type settingsFile struct {
+	entries []gitEntry
+	size    int64
 }
 
-// entries are the settings in the file path (none when it cannot be
-// read, or the budget ran out).
-func (r *settingsReader) entries(path string) []gitEntry {
-	if e, ok := r.parsed[path]; ok {
-		return e
+func newSettingsReader() *settingsReader {
+	return &settingsReader{parsed: map[string]settingsFile{}, byFile: map[[2]uint64]settingsFile{}}
+}
+
+// file is the settings file path (no entries when it cannot be read, or
+// the budget to read ran out).
+func (r *settingsReader) file(path string) settingsFile {
+	if f, ok := r.parsed[path]; ok {
+		return f
+	}
+	var key [2]uint64
+	if fi, err := os.Stat(path); err == nil {
+		if k, ok := fileKey(fi); ok {
+			key = k
+			if f, ok := r.byFile[key]; ok {
+				r.parsed[path] = f
+				return f
+			}
+		}
 	}
 	if r.read >= maxSettingsBytes {
 		r.over = true
-		return nil
+		return settingsFile{}
 	}
 	data, err := readRegular(path, min(maxGitConfigSize, maxSettingsBytes-r.read))
 	r.read += int64(len(data))
-	var entries []gitEntry
+	f := settingsFile{size: int64(len(data))}
 	if err == nil {
-		entries, _ = parseGitConfig(data)
+		f.entries, _ = parseGitConfig(data)
 	}
-	r.parsed[path] = entries
-	return entries
+	r.parsed[path] = f
+	if key != ([2]uint64{}) {
+		r.byFile[key] = f
+	}
+	return f
 }
 
 // settings reads the settings files configs and what they include, as
@@ -353,12 +384,25 @@ func (r *settingsReader) entries(path string) []gitEntry {
 func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 	var s gitSettings
 	seen := map[string]bool{}
+	// One repository's settings take at most maxRepoSettingsBytes of the
+	// launch's budgets: a repository read first (the one a grant lies in,
+	// which a command can make) cannot use them up, and the thousands of
+	// submodule folders a command can make that include the same large
+	// files cost a bounded time.
+	used := int64(0)
 	var read func(path string, depth int)
 	read = func(path string, depth int) {
-		if depth > maxIncludeDepth || len(s.included) >= maxIncludedFiles {
+		if depth > maxIncludeDepth || len(s.included) >= maxIncludedFiles || used >= maxRepoSettingsBytes {
 			return
 		}
-		for _, e := range r.entries(path) {
+		if r.visited >= maxSettingsVisited {
+			r.over = true
+			return
+		}
+		f := r.file(path)
+		used += f.size
+		r.visited += f.size
+		for _, e := range f.entries {
 			if !e.HasValue || e.Value == "" {
 				continue
 			}

@@ -119,6 +119,23 @@ func ownMountNamespace(parent string) error {
 type planEnv struct {
 	mayWrite func(string) bool
 	settings *settingsReader
+	// extraSettings reads the settings of submodules' git folders, of
+	// which a repository may hold thousands, with a budget of its own:
+	// they cannot use up the repositories' own.
+	extraSettings *settingsReader
+	// done are the git folders, module folders and worktrees listings
+	// planned already: many .git files may name one git folder, and many
+	// worktrees folders may be links to one.
+	done map[string]bool
+}
+
+// once reports whether key is new to the plan, and marks it.
+func (pe *planEnv) once(key string) bool {
+	if pe.done[key] {
+		return false
+	}
+	pe.done[key] = true
+	return true
 }
 
 type mountTarget struct {
@@ -161,7 +178,7 @@ func mountPlan(p Policy, cwd string) plan {
 		c := Clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader()}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReader(), done: map[string]bool{}}
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -260,7 +277,7 @@ func mountPlan(p Policy, cwd string) plan {
 			out.notes = append(out.notes, note)
 		}
 	}
-	if pe.settings.over {
+	if pe.settings.over || pe.extraSettings.over {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d MiB of git settings (their own and what they include); what the rest name is not kept from the command", maxSettingsBytes>>20))
 	}
 	// Each repository's own mounts first, then what may come in
@@ -458,6 +475,9 @@ func nearestGitMounts(dir string, pe *planEnv) (gitSet, string) {
 // like the rest and no command can make one. What the settings name
 // (gitSettingMounts) and a stopped rebase's folders are read-only too.
 func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
+	if !pe.once("git\x00" + gitDir + "\x00" + common) {
+		return gitSet{}
+	}
 	hooks := filepath.Join(common, "hooks")
 	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && pe.mayWrite(hooks) {
 		_ = mkdirNoLinks(hooks, 0o755)
@@ -480,7 +500,16 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	// pointed elsewhere, git in that worktree reads another config.
 	// At most maxModuleEntries of them: a command could make thousands,
 	// each a mount for every later command.
-	if wts, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
+	// Listed once, under whichever name comes first.
+	listed := false
+	if real, err := filepath.EvalSymlinks(filepath.Join(common, "worktrees")); err == nil {
+		listed = !pe.once("worktrees\x00" + real)
+	}
+	var wts []os.DirEntry
+	if !listed {
+		wts, _ = os.ReadDir(filepath.Join(common, "worktrees"))
+	}
+	if len(wts) > 0 {
 		for _, wt := range oldestFirst(filepath.Join(common, "worktrees"), wts, maxModuleEntries) {
 			dir := filepath.Join(common, "worktrees", wt.Name())
 			wtc := cfgWorktree(dir)
@@ -534,6 +563,10 @@ const maxModuleEntries = 4096
 // (looksLikeGitDir); submodules added later are not covered.
 func moduleMounts(common string, pe *planEnv) gitSet {
 	var out gitSet
+	if !pe.once("modules\x00" + common) {
+		return out
+	}
+	pe = &planEnv{mayWrite: pe.mayWrite, settings: pe.extraSettings, extraSettings: pe.extraSettings, done: pe.done}
 	n := 0
 	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxModuleEntries {
