@@ -18,15 +18,11 @@ package sandbox_test
 // then opens the FIFO for writing to let it go).
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA26FifoIncludeHangsTheLauncher(t *testing.T) {
@@ -39,39 +35,19 @@ func TestA26FifoIncludeHangsTheLauncher(t *testing.T) {
 	if out, ok := runIn(t, p, f.granted, prep, nil); !ok || !strings.Contains(out, "made") {
 		t.Fatalf("the preparation failed: %.300s", out)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("/bin/sh", "-c", "echo started")
-	cmd.Dir = f.granted
-	if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Env = append(os.Environ(), launcherEnv+"=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if !strings.Contains(out.String(), "started") {
-			t.Errorf("the command did not run (%v): %.300s", err, out.String())
+	l := startLaunch(t, p, f.granted)
+	if err, ended := l.wait(10 * time.Second); ended {
+		if !strings.Contains(l.output(), "started") {
+			t.Errorf("the command did not run (%v): %.300s", err, l.output())
 		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("the next command's launcher still hangs after 10 seconds on the FIFO a command's repository includes (output so far: %q)", out.String())
+	} else {
+		t.Errorf("the next command's launcher still hangs after 10 seconds on the FIFO a command's repository includes (output so far: %q)", l.output())
 		// Let it go: a writer opens the FIFO, as a leftover process would.
 		if w, err := os.OpenFile(filepath.Join(f.granted, "x", "inc"), os.O_WRONLY, 0); err == nil {
 			w.Close()
 		}
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
+		if _, ended := l.wait(10 * time.Second); !ended {
+			l.kill()
 		}
 	}
 }

@@ -27,14 +27,9 @@ package sandbox_test
 // kills it).
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 func TestA28OneGitFolderPlannedForEveryGitFile(t *testing.T) {
@@ -50,33 +45,14 @@ func TestA28OneGitFolderPlannedForEveryGitFile(t *testing.T) {
 	if out, ok := runIn(t, p, f.granted, prep, nil); !ok || !strings.Contains(out, "made") {
 		t.Fatalf("the preparation failed: %.300s", out)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("/bin/sh", "-c", "echo started")
-	cmd.Dir = f.granted
-	if err := sandbox.Command(cmd, []string{exe}, p); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Env = append(os.Environ(), launcherEnv+"=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if !strings.Contains(out.String(), "started") {
-			t.Errorf("the command did not run (%v): %.300s", err, out.String())
+	l := startLaunch(t, p, f.granted)
+	if err, ended := l.wait(20 * time.Second); ended {
+		if !strings.Contains(l.output(), "started") {
+			t.Errorf("the command did not run (%v): %.300s", err, l.output())
 		}
-		t.Logf("the command ran after %v", time.Since(start))
-	case <-time.After(20 * time.Second):
-		t.Errorf("the next command's launcher is still planning after 20 seconds: a command's 2,000 .git files all naming one git folder of 1,365 submodule folders make it walk and plan that folder 2,000 times (output so far: %q)", out.String())
-		_ = cmd.Process.Kill()
-		<-done
+		t.Logf("the command ran after %v", l.took)
+	} else {
+		t.Errorf("the next command's launcher is still planning after 20 seconds: a command's 2,000 .git files all naming one git folder of 1,365 submodule folders make it walk and plan that folder 2,000 times (output so far: %q)", l.output())
+		l.kill()
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
@@ -405,4 +407,68 @@ func newRepo(t *testing.T, dir string) string {
 	}
 	git(t, dir, "init", "-q")
 	return dir
+}
+
+// launch is `echo started` begun through the sandbox p in dir, for tests
+// that bound how long the launcher takes before the program runs.
+type launch struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	out   bytes.Buffer
+	done  chan error
+	start time.Time
+	took  time.Duration
+}
+
+func startLaunch(t *testing.T, p sandbox.Policy, dir string) *launch {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &launch{cmd: exec.Command("/bin/sh", "-c", "echo started"), done: make(chan error, 1)}
+	l.cmd.Dir = dir
+	if err := sandbox.Command(l.cmd, []string{exe}, p); err != nil {
+		t.Fatal(err)
+	}
+	l.cmd.Env = append(os.Environ(), launcherEnv+"=1")
+	l.cmd.Stdout, l.cmd.Stderr = l, l
+	l.start = time.Now()
+	if err := l.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { l.done <- l.cmd.Wait() }()
+	return l
+}
+
+// Write takes the launch's output; it may be read while the launch runs.
+func (l *launch) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.out.Write(b)
+}
+
+// output is what the launch wrote so far.
+func (l *launch) output() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.out.String()
+}
+
+// wait is the launch's end within limit: its error, and false when it
+// had not ended by then.
+func (l *launch) wait(limit time.Duration) (error, bool) {
+	select {
+	case err := <-l.done:
+		l.took = time.Since(l.start)
+		return err, true
+	case <-time.After(limit):
+		return nil, false
+	}
+}
+
+// kill ends the launch and waits for it.
+func (l *launch) kill() {
+	_ = l.cmd.Process.Kill()
+	<-l.done
 }
