@@ -208,10 +208,10 @@ func mountPlan(p Policy, cwd string) plan {
 		// A link in the plan (.git/hooks linked to a tracked folder, a
 		// .git linked into .repo/projects) is pinned itself too: what it
 		// leads to is mounted, but the command could otherwise put a
-		// folder or another link of its own in its place.
-		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
-				link := filepath.Join(dir, filepath.Base(path))
+		// folder or another link of its own in its place. A path that
+		// resolves to itself has no link to look for.
+		if real != path {
+			if link, ok := linkItself(path); ok {
 				if _, ok := at[link]; !ok && !systemPath(link) {
 					at[link] = len(out.mounts)
 					out.mounts = append(out.mounts, mountTarget{path: link, link: true})
@@ -238,6 +238,17 @@ func mountPlan(p Policy, cwd string) plan {
 		sets = append(sets, gitMounts(s, pe))
 	}
 	remembered := readRepoMemory(p.RepoMemory)
+	// Whether a remembered repository is still one, looked at once for
+	// the plan and the memory both.
+	holds := map[string]bool{}
+	stillRepo := func(r string) bool {
+		h, ok := holds[r]
+		if !ok {
+			h = holdsRepo(r)
+			holds[r] = h
+		}
+		return h
+	}
 	var found []string
 	// core counts the repositories' own mounts planned: past the budget,
 	// the repositories left are not looked into (each costs its settings
@@ -254,7 +265,7 @@ func mountPlan(p Policy, cwd string) plan {
 		var ordered []string
 		seen := map[string]bool{}
 		for _, r := range remembered {
-			if within(w, r) && holdsRepo(r) {
+			if within(w, r) && stillRepo(r) {
 				ordered = append(ordered, r)
 				seen[r] = true
 			}
@@ -315,7 +326,7 @@ func mountPlan(p Policy, cwd string) plan {
 			}
 		}
 	}
-	rememberRepos(p.RepoMemory, found, remembered, writable)
+	rememberRepos(p.RepoMemory, found, remembered, writable, stillRepo)
 	if overBudget {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
 	}
@@ -324,6 +335,20 @@ func mountPlan(p Policy, cwd string) plan {
 	}
 	slices.SortStableFunc(out.mounts, func(a, b mountTarget) int { return strings.Count(a.path, "/") - strings.Count(b.path, "/") })
 	return out
+}
+
+// linkItself is path, its folder's links resolved, when path is itself a
+// link.
+func linkItself(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return "", false
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, filepath.Base(path)), true
 }
 
 // maxMounts bounds the mounts of one command's namespace: each costs its

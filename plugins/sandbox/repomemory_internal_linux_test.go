@@ -37,7 +37,7 @@ func TestRepoMemory(t *testing.T) {
 	if want := []string{b, gone}; !slices.Equal(remembered, want) {
 		t.Fatalf("read %q, want %q", remembered, want)
 	}
-	rememberRepos(mem, []string{a, b}, remembered, []string{dir})
+	rememberRepos(mem, []string{a, b}, remembered, []string{dir}, holdsRepo)
 	if got := readRepoMemory(mem); !slices.Equal(got, []string{b, a}) {
 		t.Fatalf("after a walk that found %s and %s: %q, want %q (the remembered one first)", a, b, got, []string{b, a})
 	}
@@ -45,7 +45,7 @@ func TestRepoMemory(t *testing.T) {
 	if err := os.Chtimes(mem, old, old); err != nil {
 		t.Fatal(err)
 	}
-	rememberRepos(mem, []string{a, b}, readRepoMemory(mem), []string{dir})
+	rememberRepos(mem, []string{a, b}, readRepoMemory(mem), []string{dir}, holdsRepo)
 	if fi, err := os.Stat(mem); err != nil || !fi.ModTime().Equal(old) {
 		t.Errorf("the memory was written again though nothing changed (%v)", err)
 	}

@@ -59,7 +59,7 @@ func holdsRepo(dir string) bool {
 }
 
 // rememberRepos writes the memory file path anew when what it should hold
-// changed: the repositories remembered that still hold one, in the order
+// changed: the repositories remembered that still hold one (stillRepo), in the order
 // they were first found, then those found now that are new, at most
 // maxRemembered and maxMemorySize bytes in all, at most
 // maxRememberedPerGrant of those found now beneath each of the writable
@@ -69,7 +69,7 @@ func holdsRepo(dir string) bool {
 // file beside and renamed over, so a launcher reading it at the same time
 // sees the old list or the new one. Errors are dropped: the memory only
 // ever adds protection.
-func rememberRepos(path string, found, remembered, writable []string) {
+func rememberRepos(path string, found, remembered, writable []string, stillRepo func(string) bool) {
 	if path == "" {
 		return
 	}
@@ -96,7 +96,7 @@ func rememberRepos(path string, found, remembered, writable []string) {
 		beneath[g]++
 	}
 	for _, r := range remembered {
-		if holdsRepo(r) {
+		if stillRepo(r) {
 			add(r, false)
 		}
 	}
