@@ -54,6 +54,9 @@ type sidebar struct {
 	// rowH and sectionH are the heights of a conversation's row and a
 	// section's title.
 	rowH, sectionH float32
+	// rowMin is a row's measured size, which every row of the list
+	// reports (sidebarRow).
+	rowMin fyne.Size
 	object         fyne.CanvasObject
 	// selecting is set while the list's selection follows Open, so
 	// OnSelected does not open it again.
@@ -168,7 +171,39 @@ func titleOf(t string) string {
 	return t
 }
 
+// sidebarRow is one row of the sidebar's list. Its content is made with
+// it, but its size is the one measured once for the sidebar: Fyne's list
+// makes a throwaway row at every full refresh (each turn's end reloads the
+// sidebar) only to ask its size, and measuring the real content would
+// make the renderers of its labels and buttons (each button parsing its
+// SVG icon), which Fyne's renderer cache then keeps for a minute.
+type sidebarRow struct {
+	widget.BaseWidget
+	stack *fyne.Container
+	// min is the sidebar's measured row size, zero until measured.
+	min *fyne.Size
+}
+
+func (r *sidebarRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.stack)
+}
+
+func (r *sidebarRow) MinSize() fyne.Size {
+	if r.min != nil && !r.min.IsZero() {
+		return *r.min
+	}
+	return r.BaseWidget.MinSize()
+}
+
 func (s *sidebar) createRow() fyne.CanvasObject {
+	r := &sidebarRow{stack: s.rowContent(), min: &s.rowMin}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// rowContent is a row's widgets: a conversation's title, detail and
+// buttons, and a section's title, one of the two shown.
+func (s *sidebar) rowContent() *fyne.Container {
 	title := widget.NewLabel("")
 	title.Truncation = fyne.TextTruncateEllipsis
 	title.TextStyle.Bold = true
@@ -197,7 +232,7 @@ func (s *sidebar) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	if !ok {
 		return
 	}
-	stack := o.(*fyne.Container)
+	stack := o.(*sidebarRow).stack
 	row, section := stack.Objects[0].(*fyne.Container), stack.Objects[1].(*widget.Label)
 	if e.section {
 		row.Hide()
@@ -266,7 +301,8 @@ func (s *sidebar) rearrange() {
 // button up to date with what it lists.
 func (s *sidebar) shown() {
 	if s.rowH == 0 {
-		stack := s.createRow().(*fyne.Container)
+		stack := s.rowContent()
+		s.rowMin = stack.MinSize()
 		s.rowH, s.sectionH = stack.Objects[0].MinSize().Height, stack.Objects[1].MinSize().Height
 	}
 	for i := range s.length() {

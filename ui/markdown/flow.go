@@ -76,6 +76,8 @@ type textFlow struct {
 	markAt int
 
 	lay flowCache
+	// drawn is the flow's renderer once it has one (release empties it).
+	drawn *flowRenderer
 }
 
 type fragment struct {
@@ -480,8 +482,23 @@ func (f *textFlow) MinSize() fyne.Size {
 
 func (f *textFlow) CreateRenderer() fyne.WidgetRenderer {
 	r := &flowRenderer{f: f}
+	f.drawn = r
 	r.rebuild(f.Size())
 	return r
+}
+
+// release lets go of what the flow measured and drew. A flow dropped from
+// a view (a card bound to another message, a reply that changed) stays in
+// Fyne's renderer cache for a minute after it was last drawn, and with it
+// every word it measured and every text object it drew: over a long day
+// of turns that was megabytes held for nothing. Drawn again, the flow
+// measures and draws itself anew.
+func (f *textFlow) release() {
+	f.lay = flowCache{}
+	if r := f.drawn; r != nil {
+		r.texts, r.rects, r.marks, r.strikes, r.hits, r.objects = nil, nil, nil, nil, nil, nil
+		r.built = fyne.Size{}
+	}
 }
 
 type flowRenderer struct {

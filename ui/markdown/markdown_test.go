@@ -609,3 +609,47 @@ func (v variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Co
 func (variantTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
 func (variantTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 func (variantTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }
+
+// A block dropped from a view lets go of its measured words and drawn
+// texts (Fyne's renderer cache keeps it a minute), and the blocks kept
+// keep theirs; a dropped block drawn again measures itself anew.
+func TestDroppedBlocksLetGoOfTheirLayout(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewView(Options{})
+	v.SetMarkdown("kept paragraph\n\n```go\ncode()\n```\n\n| a | b |\n|---|---|\n| c | d |\n\n> quoted words")
+	w := test.NewWindow(v)
+	defer w.Close()
+	w.Resize(fyne.NewSize(400, 600))
+	kept := v.objects[0].(*textFlow)
+	code := v.objects[1].(*codeBlock)
+	tbl := v.objects[2].(*table)
+	var quoted *textFlow
+	for _, o := range v.objects[3].(*quote).content.Objects {
+		if f, ok := o.(*textFlow); ok {
+			quoted = f
+		}
+	}
+	if quoted == nil {
+		t.Fatal("the quote holds no flow")
+	}
+	dropped := []*textFlow{code.body, tbl.cells[1][0], quoted}
+	for _, f := range append(dropped, kept) {
+		if f.lay.tokens == nil || f.drawn == nil || len(f.drawn.objects) == 0 {
+			t.Fatalf("flow %q was not laid out and drawn", f.spans[0].text)
+		}
+	}
+	v.SetMarkdown("kept paragraph\n\nsomething else")
+	if v.objects[0] != kept || kept.lay.tokens == nil || len(kept.drawn.objects) == 0 {
+		t.Error("the kept paragraph lost its layout")
+	}
+	for _, f := range dropped {
+		if f.lay.tokens != nil || len(f.drawn.objects) != 0 {
+			t.Errorf("dropped flow %q still holds its layout", f.spans[0].text)
+		}
+	}
+	h := code.body.heightFor(300)
+	code.body.drawn.Layout(fyne.NewSize(300, h))
+	if h <= 0 || len(code.body.drawn.objects) == 0 {
+		t.Errorf("a released flow drawn again: height %v, %d objects", h, len(code.body.drawn.objects))
+	}
+}

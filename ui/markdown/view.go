@@ -98,16 +98,23 @@ func (v *View) SetMarkdown(src string) {
 	v.refs = refs
 	b := builder{src: source, opts: &v.opts}
 	next := make([]rendered, 0, len(v.blocks)+1)
+	kept := make([]bool, len(v.blocks))
 	var key []byte
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		key = appendKey(key[:0], n, source)
 		if idx := reuse[string(key)]; len(idx) > 0 {
+			kept[idx[0]] = true
 			next = append(next, v.blocks[idx[0]])
 			reuse[string(key)] = idx[1:]
 			continue
 		}
 		obj, plain := b.block(n, 0)
 		next = append(next, rendered{key: string(key), obj: obj, plain: plain})
+	}
+	for i, b := range v.blocks {
+		if !kept[i] {
+			release(b.obj) // dropped from the view
+		}
 	}
 	v.blocks = next
 	v.objects = make([]fyne.CanvasObject, len(next))
@@ -248,4 +255,27 @@ func appendBool(key []byte, v bool) []byte {
 
 func appendInt(key []byte, v int) []byte {
 	return strconv.AppendInt(append(key, ':'), int64(v), 10)
+}
+
+// release empties the flows of a block dropped from a view (textFlow.release).
+func release(o fyne.CanvasObject) {
+	switch b := o.(type) {
+	case *textFlow:
+		b.release()
+	case *codeBlock:
+		b.body.release()
+		b.caption.release()
+	case *quote:
+		release(b.content)
+	case *table:
+		for _, row := range b.cells {
+			for _, c := range row {
+				c.release()
+			}
+		}
+	case *fyne.Container:
+		for _, c := range b.Objects {
+			release(c)
+		}
+	}
 }
