@@ -57,7 +57,7 @@ type sidebar struct {
 	// rowMin is a row's measured size, which every row of the list
 	// reports (sidebarRow).
 	rowMin fyne.Size
-	object         fyne.CanvasObject
+	object fyne.CanvasObject
 	// selecting is set while the list's selection follows Open, so
 	// OnSelected does not open it again.
 	selecting bool
