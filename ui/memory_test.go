@@ -57,6 +57,21 @@ func TestShellReleasesMemoryAfterTheFirstFrame(t *testing.T) {
 	}
 }
 
+// Ctrl+N leaves the conversation shown, whose rows are then garbage (a
+// long one's, megabytes): the next frame returns the memory, as opening
+// another conversation from the sidebar does.
+func TestNewChatShortcutReleasesMemory(t *testing.T) {
+	h := newHarness(t, nil)
+	released := 0
+	h.shell.memory.release = func() { released++ }
+	h.shell.memory.raster.Generator(1, 1) // the first frame's
+	h.shell.newChat()
+	h.shell.memory.raster.Generator(1, 1)
+	if released != 2 {
+		t.Errorf("%d releases after the first frame and a new chat, want 2", released)
+	}
+}
+
 // contains reports whether o is in the tree under root.
 func contains(root, o fyne.CanvasObject) bool {
 	if root == o {

@@ -125,6 +125,7 @@ func (s *Shell) newChat() {
 	s.ShowChat()
 	s.chat.NewConversation()
 	s.chat.FocusComposer()
+	s.memory.arm() // the conversation left may have been a long one
 }
 
 func (s *Shell) find() {
