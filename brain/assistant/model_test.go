@@ -3,6 +3,8 @@ package assistant
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -130,6 +132,11 @@ func TestModelFailureHints(t *testing.T) {
 		m.Reply(parts...)
 		return m.BaseURL()
 	}
+	anthropicModel := func(parts ...providertest.Part) string {
+		m := providertest.NewModel(t, providertest.Anthropic)
+		m.Reply(parts...)
+		return m.BaseURL()
+	}
 	page := "<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head></html>"
 	tests := []struct {
 		name     string
@@ -145,6 +152,15 @@ func TestModelFailureHints(t *testing.T) {
 		{"ollama web page", "ollama", func() string { return ollamaModel(providertest.Status(404, page)) }, want{"points at a web page", "wrasse config set baseURL URL"}},
 		{"openai web page", "openai", func() string { return openaiModel(providertest.Status(404, page)) }, want{"points at a web page", "wrasse config set baseURL URL"}},
 		{"openai key", "openai", func() string { return openaiModel(providertest.Status(401, "")) }, want{"Save a valid API key", "wrasse secrets set openai_api_key"}},
+		{"openai 200 web page", "openai", func() string { return htmlServer(t, 200, page) + "/v1" }, want{"points at a web page", "wrasse config set baseURL URL"}},
+		{"openai reset", "openai", func() string { return openaiModel(providertest.Cut()) }, want{"Try again", ""}},
+		{"anthropic refused", "anthropic", func() string { return providertest.ClosedURL(t) }, want{"Start the model server on this computer", "wrasse config set baseURL URL"}},
+		{"anthropic 500", "anthropic", func() string { return anthropicModel(providertest.Status(500, "")) }, want{"Try again in a moment", ""}},
+		{"anthropic 529", "anthropic", func() string { return anthropicModel(providertest.Status(529, "")) }, want{"Wait a moment and try again", ""}},
+		{"anthropic reset", "anthropic", func() string { return anthropicModel(providertest.Cut()) }, want{"Try again", ""}},
+		{"anthropic web page", "anthropic", func() string { return anthropicModel(providertest.Status(404, page)) }, want{"points at a web page", "wrasse config set baseURL URL"}},
+		{"anthropic 200 web page", "anthropic", func() string { return htmlServer(t, 200, page) }, want{"points at a web page", "wrasse config set baseURL URL"}},
+		{"anthropic key", "anthropic", func() string { return anthropicModel(providertest.Status(401, "")) }, want{"Save a valid API key", "wrasse secrets set anthropic_api_key"}},
 		{"ollama missing model", "ollama", func() string {
 			return providertest.NewOllama(t, providertest.WithOllamaModels(providertest.OllamaModel{Name: "qwen3:8b"})).URL()
 		},
@@ -159,16 +175,39 @@ func TestModelFailureHints(t *testing.T) {
 				model = "llama3.1:8b"
 			}
 			setConfig(t, a, func(c *workspace.Config) { c.Provider, c.BaseURL, c.Model = tt.provider, base, model })
+			if tt.provider == "anthropic" {
+				// Bound to the fake's host, as a key set with it configured is.
+				if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
+					t.Fatal(err)
+				}
+			}
 			_, err := a.Turn(t.Context(), 0, "hi", TurnOptions{})
 			h, ok := hint.Of(err)
 			if !ok || !strings.Contains(h.Action, tt.want.action) || h.CommandLine() != tt.want.command {
 				t.Errorf("hint %+v (%v), want %q with %q", h, err, tt.want.action, tt.want.command)
 			}
-			if tt.want.command != "wrasse secrets set openai_api_key" && slices.Contains(h.Command, "secrets") {
+			if !strings.HasPrefix(tt.want.command, "wrasse secrets set") && slices.Contains(h.Command, "secrets") {
 				t.Errorf("points at the key: %+v", h)
 			}
 		})
 	}
+	// A malformed base URL never gets as far as a request: setting it
+	// says what a base URL looks like.
+	a := openTest(t)
+	if _, err := a.SetConfig("baseURL", "http//localhost:8080/v1"); err == nil || !strings.Contains(err.Error(), "must be an http or https URL such as") {
+		t.Errorf("a malformed base URL: %v", err)
+	}
+}
+
+// htmlServer answers every request with a web page and status.
+func htmlServer(t *testing.T, status int, page string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(page))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // A reply that broke off after some text says what is kept in sentences

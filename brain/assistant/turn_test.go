@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,6 +62,76 @@ func TestFailedFirstTurnKeepsItsWork(t *testing.T) {
 			convs, _ := a.db.ListConversations()
 			if len(convs) != 1 || convs[0].ID != id {
 				t.Fatalf("conversations %+v, want %s", convs, id)
+			}
+			got := strings.Join(texts(t, a, id), "\n")
+			for _, want := range []string{"user_message:what is 6*7?", "assistant_text:Let me work it out.", "tool_call:calc_eval", "tool_result:6*7 = 42"} {
+				if !strings.Contains(got, want) {
+					t.Fatalf("events:\n%s\nwant %q kept", got, want)
+				}
+			}
+			evs, _ := a.db.Events(id)
+			last := evs[len(evs)-1]
+			if last.Type != "error" || !strings.Contains(last.Text, "the result of the tool call that ran (calc_eval)") {
+				t.Fatalf("the error does not say what was kept: %q", last.Text)
+			}
+		})
+	}
+}
+
+// anthropicEvent is one event of Anthropic's streaming Messages API, as a
+// server sends it.
+func anthropicEvent(data string) string {
+	var head struct{ Type string }
+	if err := json.Unmarshal([]byte(data), &head); err != nil {
+		head.Type = "content_block_delta" // a malformed one, on purpose
+	}
+	return "event: " + head.Type + "\ndata: " + data + "\n\n"
+}
+
+const anthropicStart = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"usage":{"input_tokens":25,"output_tokens":1}}}`
+
+// The same over Anthropic's wire format: text, a tool call that ran, and
+// then a reset, a 500 or a malformed event on the next request.
+func TestFailedFirstTurnKeepsItsWorkAnthropic(t *testing.T) {
+	first := providertest.Raw{Body: []byte(anthropicEvent(anthropicStart) +
+		anthropicEvent(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+		anthropicEvent(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let me work it out. "}}`) +
+		anthropicEvent(`{"type":"content_block_stop","index":0}`) +
+		anthropicEvent(`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"calc_eval","input":{}}}`) +
+		anthropicEvent(`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"expression\":\"6*7\"}"}}`) +
+		anthropicEvent(`{"type":"content_block_stop","index":1}`) +
+		anthropicEvent(`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":30}}`) +
+		anthropicEvent(`{"type":"message_stop"}`))}
+	tests := []struct {
+		name   string
+		second providertest.Raw
+	}{
+		{"a reset mid-stream", providertest.Raw{Body: []byte(anthropicEvent(anthropicStart) +
+			anthropicEvent(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+			anthropicEvent(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It is"}}`))}},
+		{"a 500", providertest.Raw{Status: 500, Body: []byte(`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`)}},
+		{"a malformed event", providertest.Raw{Body: []byte(anthropicEvent(anthropicStart) +
+			anthropicEvent(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" bro`))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := openTest(t)
+			srv := providertest.NewServer(t, first, tt.second)
+			if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+				c.Provider, c.BaseURL, c.Model, c.ContextWindow = "anthropic", srv.URL(), "claude-sonnet-4-5", 200000
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
+				t.Fatal(err)
+			}
+			id, err := a.Turn(context.Background(), 0, "what is 6*7?", TurnOptions{})
+			if !errors.Is(err, agent.ErrModel) {
+				t.Fatalf("Turn = %v, want ErrModel", err)
+			}
+			if id == 0 {
+				t.Fatal("the conversation was deleted with its work")
 			}
 			got := strings.Join(texts(t, a, id), "\n")
 			for _, want := range []string{"user_message:what is 6*7?", "assistant_text:Let me work it out.", "tool_call:calc_eval", "tool_result:6*7 = 42"} {

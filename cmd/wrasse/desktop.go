@@ -118,18 +118,12 @@ func openWindow(ctx context.Context, wsFlag string, getenv func(string) string) 
 	asker.SetWindow(w)
 	sess := &windowSession{ctx: ctx, getenv: getenv, opts: opts, a: a, w: w}
 	defer sess.end()
-	if err != nil {
-		// The database cannot be used: a page saying why, with the ways
-		// out, opens instead of the chat; the chat once one worked.
-		sess.showDoctor(err).Refresh()
-	} else {
-		if childErr != nil {
-			core.Logger().Warn("plugins will run in this process", "error", childErr)
-		}
-		if err := sess.start(core); err != nil {
-			core.Close()
-			return err
-		}
+	if err == nil && childErr != nil {
+		core.Logger().Warn("plugins will run in this process", "error", childErr)
+	}
+	if _, err := sess.show(core, err); err != nil {
+		core.Close()
+		return err
 	}
 
 	// A signal quits the app as closing the window does.

@@ -43,6 +43,23 @@ type windowSession struct {
 	// while no shell runs.
 	closeUI, closeCore func()
 	closing            sync.WaitGroup
+
+	// do runs on the UI goroutine and spawn off it (fyne.Do and a new
+	// goroutine when nil): the doctor page reads the database with them.
+	do, spawn func(func())
+}
+
+// show puts in the window what it opens with: the shell over core, or,
+// when the database cannot be used (openErr, which databaseTrouble
+// accepts), a page saying why with the ways out, instead of the chat (the
+// chat once one worked). It returns that page.
+func (s *windowSession) show(core *assistant.App, openErr error) (*doctor.Page, error) {
+	if openErr != nil {
+		page := s.showDoctor(openErr)
+		page.Refresh()
+		return page, nil
+	}
+	return nil, s.start(core)
 }
 
 // start shows the shell over core, with the notices banners above it.
@@ -123,14 +140,20 @@ func (s *windowSession) start(core *assistant.App) error {
 // showDoctor puts the doctor page in the window for cause (why the
 // database cannot be used) and reads the database for it.
 func (s *windowSession) showDoctor(cause error) *doctor.Page {
+	if s.do == nil {
+		s.do = fyne.Do
+	}
+	if s.spawn == nil {
+		s.spawn = func(fn func()) { go fn() }
+	}
 	ws, err := workspace.Resolve(s.opts.Workspace, s.getenv)
 	if err != nil {
 		ws = workspace.Workspace{}
 	}
 	page := doctor.New(doctor.Deps{
 		Window: s.w,
-		Do:     fyne.Do,
-		Go:     func(fn func()) { go fn() },
+		Do:     s.do,
+		Go:     s.spawn,
 		Doctor: assistant.NewDoctor(ws, nil, nil),
 		Cause:  cause,
 		Open:   s.reopen,
