@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -105,7 +106,9 @@ type Provider struct {
 	budget   int
 	server   string
 	local    bool
-	windows  *wire.WindowCache
+	// probe asks a local server whether it answers at all (wire.WatchConfig.Probe).
+	probe   func(context.Context) error
+	windows *wire.WindowCache
 }
 
 var (
@@ -160,6 +163,7 @@ func New(cfg Config) (*Provider, error) {
 		budget:   max(budget, MinThinkingBudget),
 		server:   e.Server,
 		local:    e.Local,
+		probe:    e.Probe,
 		windows:  wire.NewWindowCache(e.Clock),
 	}, nil
 }

@@ -28,7 +28,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		"messages", len(params.Messages), "tools", len(params.Tools), "max_tokens", params.MaxTokens, "deferred_tools", deferred)
 
 	var x wire.Exchange
-	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
+	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local, Probe: p.probe})
 	defer call.W.Stop()
 	stream := p.messages.NewStreaming(wctx, params, option.WithMiddleware(x.Middleware))
 	defer func() { stream.Close() }()

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -84,6 +85,8 @@ type Provider struct {
 	thinking func(string) provider.ThinkingMode
 	server   string
 	local    bool
+	// probe asks a local server whether it answers at all (wire.WatchConfig.Probe).
+	probe func(context.Context) error
 	// windows caches discovered context windows (window.go).
 	windows windowCache
 	// encoded keeps the history messages' JSON from request to request
@@ -123,6 +126,7 @@ func New(cfg Config) (*Provider, error) {
 		thinking: cfg.Thinking,
 		server:   e.Server,
 		local:    e.Local,
+		probe:    e.Probe,
 		windows:  newWindowCache(e.Clock),
 	}, nil
 }

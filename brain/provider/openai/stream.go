@@ -38,7 +38,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request, onEvent fun
 		"messages", sent, "tools", len(params.Tools))
 
 	var x wire.Exchange
-	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local})
+	wctx := call.Watch(ctx, wire.WatchConfig{Clock: p.clock, Timeouts: p.timeouts, Server: p.server, Local: p.local, Probe: p.probe})
 	defer call.W.Stop()
 	// The body is built by p.body, "stream": true included, and put on
 	// the request by sendBody: the SDK's own body is a stand-in.

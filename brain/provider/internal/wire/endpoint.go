@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -107,4 +108,23 @@ func (o SDKOptions[O]) Options(e Endpoint, apiKey string, headers map[string]str
 		opts = append(opts, o.Header(k, headers[k]))
 	}
 	return opts
+}
+
+// Probe asks the server at e.Base for its front page (scheme and host,
+// any path): any answer, an error page included, says it is up
+// (WatchConfig.Probe).
+func (e Endpoint) Probe(ctx context.Context) error {
+	u, err := url.Parse(e.Base)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/", nil)
+	if err != nil {
+		return err
+	}
+	res, err := e.Client.Do(req)
+	if err != nil {
+		return err
+	}
+	return res.Body.Close()
 }

@@ -57,6 +57,8 @@ type Watch struct {
 	// fired is why the request was ended by the Watch (an *Expired, or a
 	// CallbackError from a status reported on a timer).
 	fired error
+	// probing ends a Probe in flight (Stop waits for it otherwise).
+	probing context.CancelFunc
 	// status and contentType are the response's, when one came.
 	status      int
 	contentType string
@@ -78,6 +80,14 @@ type WatchConfig struct {
 	// out why (Ollama: loading the model?) and says so with Loading or Say.
 	// Any request it makes must not use the watched context.
 	OnSlow func()
+	// Probe, for a server on this computer and when OnSlow is not set,
+	// asks the server something cheap once no byte came within
+	// Timeouts.SlowStart. An answer of any kind says it is working on the
+	// request (loading the model, reading a long prompt): the wait stays
+	// Timeouts.Load. No answer within DiscoveryTimeout says it is stuck:
+	// the wait becomes Timeouts.Idle from the request's start, as for a
+	// server elsewhere, instead of minutes.
+	Probe func(ctx context.Context) error
 }
 
 // ExpiredKind says which limit a Watch enforced.
@@ -121,6 +131,17 @@ func NewWatch(ctx context.Context, cfg WatchConfig) (context.Context, *Watch) {
 	}
 	w := &Watch{clock: cfg.Clock, t: cfg.Timeouts.WithDefaults(), b: cfg.Builder, model: cfg.Model, onSlow: cfg.OnSlow}
 	w.loading = cfg.Local
+	if cfg.Local && cfg.OnSlow == nil && cfg.Probe != nil {
+		// On a goroutine of its own: the probe's limit runs on the
+		// clock, whose timers may run on the goroutine that fired this.
+		w.onSlow = func() {
+			w.wg.Add(1)
+			go func() {
+				defer w.wg.Done()
+				w.probe(cfg.Probe)
+			}()
+		}
+	}
 	ctx, w.cancel = context.WithCancelCause(ctx)
 	w.ctx = context.WithValue(ctx, watchKey{}, w)
 	now := w.clock.Now()
@@ -199,6 +220,44 @@ func (w *Watch) onSlowStart() {
 	w.mu.Unlock()
 	defer w.wg.Done()
 	w.onSlow()
+}
+
+// probe asks a local server whether it answers at all (WatchConfig.Probe),
+// on the slow-start timer's goroutine.
+func (w *Watch) probe(ask func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.mu.Lock()
+	if w.stopped {
+		w.mu.Unlock()
+		return
+	}
+	w.probing = cancel
+	w.mu.Unlock()
+	limit := w.clock.AfterFunc(DiscoveryTimeout, cancel)
+	defer limit.Stop()
+	if ask(ctx) == nil {
+		w.Say(provider.PhaseWaiting, "the server is working on it (loading "+w.model+" or reading the prompt)…")
+		return
+	}
+	w.mu.Lock()
+	if w.stopped || w.first || w.fired != nil || !w.loading {
+		w.mu.Unlock()
+		return
+	}
+	w.loading = false
+	now := w.clock.Now()
+	due := w.dueLocked()
+	late := !now.Before(due)
+	if !late {
+		w.deadline.Reset(due.Sub(now))
+	}
+	w.mu.Unlock()
+	if late {
+		w.onDeadline()
+		return
+	}
+	w.Say(provider.PhaseWaiting, "the server on this computer is not answering; waiting "+provider.Seconds(due.Sub(now))+" more…")
 }
 
 func (w *Watch) onStall() {
@@ -310,6 +369,9 @@ func (w *Watch) Response() (int, string) {
 func (w *Watch) Stop() {
 	w.mu.Lock()
 	w.stopped = true
+	if w.probing != nil {
+		w.probing()
+	}
 	w.deadline.Stop()
 	if w.stall != nil {
 		w.stall.Stop()
