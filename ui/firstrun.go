@@ -55,6 +55,13 @@ func withFirstRun(env *bridge.Env, c chatView, find settings.ServerFinder) chatV
 // Object is the chat, or the first-run page over it.
 func (f *firstRunChat) Object() fyne.CanvasObject { return f.obj }
 
+// TextSizeChanged passes the change on to the chat beneath the page.
+func (f *firstRunChat) TextSizeChanged() {
+	if t, ok := f.chatView.(textSizer); ok {
+		t.TextSizeChanged()
+	}
+}
+
 // FocusComposer focuses the composer once the chat shows.
 func (f *firstRunChat) FocusComposer() {
 	if !f.showing {

@@ -64,6 +64,17 @@ func TestFirstRunTakesTheChatsPlace(t *testing.T) {
 			t.Errorf("after Skip: page %v, chat calls %v", fr.page.Object().Visible(), fc.calls)
 		}
 	})
+	t.Run("the chat beneath hears of a new text size", func(t *testing.T) {
+		core := open(t)
+		fc, c, s := build(t, core)
+		if _, ok := c.(*firstRunChat); !ok {
+			t.Fatal("no first-run page")
+		}
+		s.stepTextSize(1)
+		if !slices.Contains(fc.calls, "text size") {
+			t.Errorf("Ctrl+plus on the first-run page: chat calls %v", fc.calls)
+		}
+	})
 	t.Run("a model saved elsewhere ends it", func(t *testing.T) {
 		core := open(t)
 		_, c, _ := build(t, core)

@@ -337,6 +337,13 @@ func (s *sidebar) shown() {
 	}
 }
 
+// textSizeChanged measures the rows again at the new text size: rows of
+// the old height would clip their title and detail.
+func (s *sidebar) textSizeChanged() {
+	s.rowH, s.sectionH, s.rowMin = 0, 0, fyne.Size{}
+	s.shown()
+}
+
 // toggleArchived switches between the conversations and the archived
 // ones.
 func (s *sidebar) toggleArchived() {

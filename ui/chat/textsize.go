@@ -7,4 +7,7 @@ func (c *Chat) TextSizeChanged() {
 	if c.list != nil {
 		c.list.textSizeChanged()
 	}
+	if c.sidebar != nil {
+		c.sidebar.textSizeChanged()
+	}
 }

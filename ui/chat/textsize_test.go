@@ -60,3 +60,23 @@ func TestWrapTextBreaksAgainAtANewTextSize(t *testing.T) {
 		t.Fatalf("%d lines at the larger text, %d before: the old breaks were kept", after, before)
 	}
 }
+
+// The sidebar's rows are measured again too: at the old height a larger
+// title and detail would be clipped.
+func TestTextSizeChangeMeasuresSidebarRowsAgain(t *testing.T) {
+	h := newHarness(t)
+	h.model.Reply(pt.Text("hello"))
+	h.send("hi")
+	h.idle()
+	s := h.chat.sidebar
+	before, beforeMin := s.rowH, s.rowMin
+	fyne.CurrentApp().Settings().SetTheme(largeText{theme.DefaultTheme()})
+	h.chat.TextSizeChanged()
+	h.idle()
+	if s.rowH <= before || s.rowMin.Height <= beforeMin.Height {
+		t.Fatalf("sidebar rows %v high (reported %v) at the larger text, %v (%v) before: not measured again", s.rowH, s.rowMin, before, beforeMin)
+	}
+	if got := s.createRow().MinSize(); got != s.rowContent().MinSize() {
+		t.Errorf("a row reports %v, its content measures %v", got, s.rowContent().MinSize())
+	}
+}

@@ -512,7 +512,13 @@ type flowRenderer struct {
 	built   fyne.Size
 }
 
-func (r *flowRenderer) Destroy() {}
+// Destroy lets the flow forget its renderer once Fyne's cache drops it, so
+// a kept flow out of view does not hold its drawn texts.
+func (r *flowRenderer) Destroy() {
+	if r.f.drawn == r {
+		r.f.drawn = nil
+	}
+}
 
 func (r *flowRenderer) Objects() []fyne.CanvasObject { return r.objects }
 

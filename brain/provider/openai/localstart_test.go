@@ -3,9 +3,13 @@ package openai_test
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/provider/internal/wire"
@@ -43,17 +47,54 @@ func TestLocalServerSlowToStart(t *testing.T) {
 			t.Errorf("got %q %q %q", pe.Kind, pe.Detail, pe.Message)
 		}
 	})
+	t.Run("front page redirects elsewhere", func(t *testing.T) {
+		// The front page sends the browser to another origin (a web UI on
+		// another port): an answer all the same, which is not followed.
+		release := make(chan struct{})
+		var followed atomic.Bool
+		other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { followed.Store(true) }))
+		t.Cleanup(other.Close)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/" {
+				http.Redirect(w, r, other.URL+"/ui", http.StatusFound)
+				return
+			}
+			select { // the chat request: working on it
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}))
+		t.Cleanup(srv.Close)
+		t.Cleanup(func() { close(release) })
+		clock := providertest.NewClock(t0)
+		p := onModel(t, srv.URL+"/v1", "qwen3", func(c *openai.Config) { c.Clock = clock })
+		st := newStatuses()
+		done, _ := stream(p, st.on)
+		clock.AwaitTimer(provider.DefaultSlowStart)
+		clock.Advance(provider.DefaultSlowStart)
+		st.await(t, "the server is working on it")
+		if followed.Load() {
+			t.Error("the probe followed the redirect to another origin")
+		}
+		clock.Advance(provider.DefaultLoadTimeout)
+		<-done
+	})
 	t.Run("stuck", func(t *testing.T) {
 		// Accepts connections and never answers anything.
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { l.Close() })
 		var conns sync.WaitGroup
 		stop := make(chan struct{})
-		t.Cleanup(func() { close(stop); conns.Wait() })
+		t.Cleanup(func() {
+			l.Close() // no accept after this
+			close(stop)
+			conns.Wait()
+		})
+		conns.Add(1) // the accept loop itself, so no Add comes after Wait
 		go func() {
+			defer conns.Done()
 			for {
 				c, err := l.Accept()
 				if err != nil {
@@ -130,8 +171,11 @@ func (s *statuses) await(t *testing.T, want string) {
 		s.mu.Unlock()
 		select {
 		case <-s.more:
-		case <-t.Context().Done():
-			return
+		case <-time.After(30 * time.Second): // a guard, not a measure
+			s.mu.Lock()
+			seen := append([]string(nil), s.seen...)
+			s.mu.Unlock()
+			t.Fatalf("no status saying %q; saw %q", want, seen)
 		}
 	}
 }

@@ -111,8 +111,8 @@ func (o SDKOptions[O]) Options(e Endpoint, apiKey string, headers map[string]str
 }
 
 // Probe asks the server at e.Base for its front page (scheme and host,
-// any path): any answer, an error page included, says it is up
-// (WatchConfig.Probe).
+// any path): any answer, an error page or a redirect included, says it is
+// up (WatchConfig.Probe). It sends no key: the SDKs add theirs per request.
 func (e Endpoint) Probe(ctx context.Context) error {
 	u, err := url.Parse(e.Base)
 	if err != nil {
@@ -122,7 +122,11 @@ func (e Endpoint) Probe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := e.Client.Do(req)
+	// A redirect is an answer too, and is not followed: the shared
+	// client refuses one to another origin, which would read as silence.
+	c := *e.Client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := c.Do(req)
 	if err != nil {
 		return err
 	}
