@@ -1,0 +1,59 @@
+//go:build linux && attack
+
+// Open holes found by the a29 attack round, kept as reproductions that
+// fail on the current code: go test -tags attack -run TestA29 ./plugins/sandbox/
+// (docs/plugins.md, "Not covered yet"). CI does not build them.
+
+package sandbox_test
+
+// Attack (a29, plan-once keyed by the listing's real folder): a28 lists a
+// worktrees folder once however many names lead to it, so that 1,300
+// submodule folders whose worktrees are links to one folder no longer
+// make the plan go through 5 million targets. But each listing's entries
+// still become two targets each (NAME/commondir, NAME/config.worktree),
+// and mountPlan's add resolves every target and each folder between the
+// grant and it before folding it into a mount already planned; only a new
+// mount counts toward the 8,192 budget. A command makes, in a repository
+// x of its grant, 600 submodule folders whose worktrees are each a folder
+// of their own (cp -al of one: hard links, no data) holding 4,096
+// symbolic links to one folder D (with a commondir and config.worktree):
+// 600 listings, none reached twice, 4.9 million targets that all fold
+// into D's two mounts, so the budget never ends the loop. Every later
+// command's launcher plans for 15 s or more before its program runs
+// (200 folders: 5.7 s on the test machine; linear in what the command
+// makes once, paid again at every later start).
+//
+// Should: the launcher's start stays bounded whatever a command leaves
+// (count every target toward a bound, folded or not, or fold by name
+// before resolving).
+// Does: the next command has not started after 10 seconds.
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestA29DistinctWorktreesFoldersOfLinksToOneFolder(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	p := f.commandPolicy()
+	prep := `set -e; mkdir -p x/.git/modules x/D x/w && cd x && echo 'ref: refs/heads/main' > .git/HEAD &&
+		echo ../.. > D/commondir && : > D/config.worktree &&
+		/usr/bin/perl -e 'for (1..4096) { symlink("$ARGV[0]/D", "w/e$_") or die }' "$PWD" &&
+		for m in $(seq 1 600); do mkdir .git/modules/m$m && ln .git/HEAD .git/modules/m$m/HEAD && cp -al w .git/modules/m$m/worktrees; done &&
+		echo made`
+	if out, ok := runIn(t, p, f.granted, prep, nil); !ok || !strings.Contains(out, "made") {
+		t.Fatalf("the preparation failed: %.300s", out)
+	}
+	l := startLaunch(t, p, f.granted)
+	if err, ended := l.wait(10 * time.Second); ended {
+		if !strings.Contains(l.output(), "started") {
+			t.Errorf("the command did not run (%v): %.300s", err, l.output())
+		}
+		t.Logf("the command ran after %v", l.took)
+	} else {
+		t.Errorf("the next command's launcher is still planning after 10 seconds: 600 distinct worktrees folders of 4,096 links to one folder make 4.9 million targets that fold into two mounts and never reach the budget (output so far: %q)", l.output())
+		l.kill()
+	}
+}
