@@ -63,18 +63,26 @@ func TestFailedFirstTurnKeepsItsWork(t *testing.T) {
 			if len(convs) != 1 || convs[0].ID != id {
 				t.Fatalf("conversations %+v, want %s", convs, id)
 			}
-			got := strings.Join(texts(t, a, id), "\n")
-			for _, want := range []string{"user_message:what is 6*7?", "assistant_text:Let me work it out.", "tool_call:calc_eval", "tool_result:6*7 = 42"} {
-				if !strings.Contains(got, want) {
-					t.Fatalf("events:\n%s\nwant %q kept", got, want)
-				}
-			}
-			evs, _ := a.db.Events(id)
-			last := evs[len(evs)-1]
-			if last.Type != "error" || !strings.Contains(last.Text, "the result of the tool call that ran (calc_eval)") {
-				t.Fatalf("the error does not say what was kept: %q", last.Text)
-			}
+			checkKeptWork(t, a, id)
 		})
+	}
+}
+
+// checkKeptWork checks that conversation id kept the first turn's work
+// (its text, the tool call and its result) and ends with an error saying
+// what was kept.
+func checkKeptWork(t *testing.T, a *App, id store.ID) {
+	t.Helper()
+	got := strings.Join(texts(t, a, id), "\n")
+	for _, want := range []string{"user_message:what is 6*7?", "assistant_text:Let me work it out.", "tool_call:calc_eval", "tool_result:6*7 = 42"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("events:\n%s\nwant %q kept", got, want)
+		}
+	}
+	evs, _ := a.db.Events(id)
+	last := evs[len(evs)-1]
+	if last.Type != "error" || !strings.Contains(last.Text, "the result of the tool call that ran (calc_eval)") {
+		t.Fatalf("the error does not say what was kept: %q", last.Text)
 	}
 }
 
@@ -133,17 +141,7 @@ func TestFailedFirstTurnKeepsItsWorkAnthropic(t *testing.T) {
 			if id == 0 {
 				t.Fatal("the conversation was deleted with its work")
 			}
-			got := strings.Join(texts(t, a, id), "\n")
-			for _, want := range []string{"user_message:what is 6*7?", "assistant_text:Let me work it out.", "tool_call:calc_eval", "tool_result:6*7 = 42"} {
-				if !strings.Contains(got, want) {
-					t.Fatalf("events:\n%s\nwant %q kept", got, want)
-				}
-			}
-			evs, _ := a.db.Events(id)
-			last := evs[len(evs)-1]
-			if last.Type != "error" || !strings.Contains(last.Text, "the result of the tool call that ran (calc_eval)") {
-				t.Fatalf("the error does not say what was kept: %q", last.Text)
-			}
+			checkKeptWork(t, a, id)
 		})
 	}
 }

@@ -283,17 +283,9 @@ func TestDamageUnderARunningChatAndSIGTERM(t *testing.T) {
 	m.Reply(providertest.Text(shown), providertest.Hold())
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--send-key", "--model", "m", "--retries", "0", "hello")
-	cmd.Env = append(os.Environ(), asWrasseEnv+"=1", "OPENAI_API_KEY=sk-test-key-0123456789")
-	cmd.Stdin = strings.NewReader("")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The buffers are read only once Wait has returned.
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	chat := startChat(t, ctx, ws, m)
+	cmd, exited := chat.cmd, chat.exited
+	out, errb := &chat.out, &chat.errb
 	select {
 	case <-m.Waiting():
 	case err := <-exited:

@@ -28,16 +28,9 @@ func TestKillDuringAStallKeepsWhatWasShown(t *testing.T) {
 	m.Reply(providertest.Text(shown), providertest.Hold())
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--send-key", "--model", "m", "--retries", "0", "hello")
-	cmd.Env = append(os.Environ(), asWrasseEnv+"=1", "OPENAI_API_KEY=sk-test-key-0123456789")
-	cmd.Stdin = strings.NewReader("")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	chat := startChat(t, ctx, ws, m)
+	cmd, exited := chat.cmd, chat.exited
+	out, errb := &chat.out, &chat.errb
 	select {
 	case <-m.Waiting(): // the words went out; the model says nothing more
 	case err := <-exited:
@@ -89,4 +82,27 @@ func TestKillDuringAStallKeepsWhatWasShown(t *testing.T) {
 	if reply == nil || reply.Text != shown || reply.Status != store.StatusInterrupted {
 		t.Fatalf("after the kill the reply is %+v, want %q interrupted", reply, shown)
 	}
+}
+
+// chatProcess is `wrasse chat hello` on ws against model m, run as a
+// process of its own (this test binary as wrasse) so a test can signal it.
+// exited receives Wait's result; read out and errb only after it has.
+type chatProcess struct {
+	cmd       *exec.Cmd
+	exited    chan error
+	out, errb bytes.Buffer
+}
+
+func startChat(t *testing.T, ctx context.Context, ws string, m *providertest.Model) *chatProcess {
+	t.Helper()
+	p := &chatProcess{exited: make(chan error, 1)}
+	p.cmd = exec.CommandContext(ctx, testBinary(t), "--workspace", ws, "chat", "--base-url", m.BaseURL(), "--send-key", "--model", "m", "--retries", "0", "hello")
+	p.cmd.Env = append(os.Environ(), asWrasseEnv+"=1", "OPENAI_API_KEY=sk-test-key-0123456789")
+	p.cmd.Stdin = strings.NewReader("")
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.errb
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.exited <- p.cmd.Wait() }()
+	return p
 }

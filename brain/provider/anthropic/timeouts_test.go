@@ -36,7 +36,7 @@ func TestStallAndNoStart(t *testing.T) {
 			// A remote server: the wait for a start is the idle timeout.
 			p := newProvider(t, "https://llm.example", func(c *anthropic.Config) {
 				c.Clock = clock
-				c.HTTPClient = remoteLooking(m.URL())
+				c.HTTPClient = providertest.RemoteLooking(m.URL())
 			})
 			text := make(chan struct{}, 1)
 			done := make(chan struct{})
@@ -81,19 +81,4 @@ func TestWebPageAtBaseURL(t *testing.T) {
 	if pe.Detail != provider.DetailNotAPI || !strings.Contains(pe.Message, "answered with a web page") || strings.Contains(pe.Message, "what arrived is kept") {
 		t.Errorf("got %+v", pe)
 	}
-}
-
-// remoteLooking sends every request to the server at target, whatever
-// host the URL names: a provider configured for a remote host talks to a
-// local fake.
-func remoteLooking(target string) *http.Client {
-	return &http.Client{Transport: rewrite{target: strings.TrimPrefix(target, "http://")}}
-}
-
-type rewrite struct{ target string }
-
-func (rw rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.URL.Scheme, r.URL.Host, r.Host = "http", rw.target, rw.target
-	return http.DefaultTransport.RoundTrip(r)
 }

@@ -208,7 +208,7 @@ func TestStallAndNoStart(t *testing.T) {
 			// A remote server: the wait for a start is the idle timeout.
 			p := onModel(t, m.BaseURL(), "gpt-4.1", func(c *openai.Config) {
 				c.Clock = clock
-				c.HTTPClient = remoteLooking(m.URL())
+				c.HTTPClient = providertest.RemoteLooking(m.URL())
 				c.BaseURL = "http://llm.example:8000/v1"
 			})
 			text := make(chan struct{}, 1)
@@ -239,21 +239,6 @@ func TestStallAndNoStart(t *testing.T) {
 			}
 		})
 	}
-}
-
-// remoteLooking sends every request to the server at target, whatever
-// host the URL names: a provider configured for a remote host talks to a
-// local fake.
-func remoteLooking(target string) *http.Client {
-	return &http.Client{Transport: rewrite{target: strings.TrimPrefix(target, "http://")}}
-}
-
-type rewrite struct{ target string }
-
-func (rw rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.URL.Host, r.Host = rw.target, rw.target
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // A web page answering with 200 says the base URL is wrong, instead of
