@@ -150,3 +150,40 @@ func BenchmarkStreamReply1MB(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFinishEvent10MB is the commit at the end of a 10 MB reply with
+// tens of thousands of distinct words (numbered sections, as a long
+// generated answer has): the whole text redacted, encoded and indexed in
+// one transaction. Each op streams the reply in 1 MiB pieces untimed and
+// times FinishEvent alone.
+func BenchmarkFinishEvent10MB(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 10<<20; i++ {
+		fmt.Fprintf(&sb, "## Section %d\n\nParagraph %d has **bold** words and `f%d()`. ", i, i, i)
+		sb.WriteString(strings.Repeat("It goes on for a while, as a long answer does. ", 6) + "\n\n")
+	}
+	text := sb.String()
+	db, _, _ := openTest(b)
+	db.bolt.NoSync = true
+	c := mustConv(b, db, "m")
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		e, err := db.AppendEvent(c.ID, Event{Type: EventAssistantText, Status: StatusStreaming})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rest := text; rest != ""; {
+			n := min(len(rest), 1<<20)
+			if err := db.AppendText(c.ID, e.Seq, rest[:n]); err != nil {
+				b.Fatal(err)
+			}
+			rest = rest[n:]
+		}
+		b.StartTimer()
+		if err := db.FinishEvent(c.ID, e.Seq, StatusComplete); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

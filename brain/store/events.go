@@ -407,7 +407,10 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 		if err := setStreaming(tx, id, e); err != nil {
 			return err
 		}
-		stored = d.readEvent(tx, id, seq, eb.Get(encodeU64(seq)))
+		// e is the stored record decoded, now complete: what a read will
+		// give, without decoding a long reply's text again.
+		stored = e
+		loadImages(tx, id, &stored)
 		return d.touch(tx, id, nil, 0)
 	})
 	d.cache.end(w, err == nil, setEvent(stored))
