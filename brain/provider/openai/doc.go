@@ -12,9 +12,10 @@
 // passed through as the function's JSON Schema parameters.
 //
 // The history's messages are encoded once: the provider keeps the JSON of
-// the messages of the last two requests and writes each body from them, so
-// a request late in a long conversation encodes what is new since the one
-// before, not its whole window (encode.go).
+// recent requests' messages (up to 2 MiB, about twenty full windows) and
+// writes each body from them, so a request late in a long conversation
+// encodes what is new since the one before, not its whole window, also
+// after a turn in another conversation (encode.go).
 //
 // # Streaming
 //

@@ -10,20 +10,36 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// encodedMessages keeps the JSON of the history messages of the last
+// encodedMessages keeps the JSON of the history messages of recent
 // requests, so a request late in a long conversation encodes only what is
 // new since the one before instead of its whole window again (at turn 300
 // the SDK's encoding of the history was most of a turn's growth in
-// allocations: issue 24). Each request holds the encodings it used; those
-// of the request before stay until the next one, so a conversation's
-// consecutive requests, which share all but their last messages, find
-// them. Two conversations streaming at once take turns evicting each
-// other's and encode afresh, which costs what encoding always did. It
-// holds about two requests' worth of history.
+// allocations: issue 24). What it keeps is bounded by encodedBudget bytes
+// of JSON: past that, the messages the latest request did not use go, so
+// it holds several conversations' windows and a person switching between
+// them (or a scheduled task running between two turns) finds theirs, where
+// keeping only the last two requests' made every switch encode a whole
+// window again.
 type encodedMessages struct {
-	mu        sync.Mutex
-	cur, prev map[messageKey][]byte
+	mu sync.Mutex
+	m  map[messageKey]*encodedMessage
+	// gen counts requests; bytes is the JSON kept.
+	gen   uint64
+	bytes int
+	// fresh counts the messages encoded rather than reused (for tests).
+	fresh int
 }
+
+// encodedMessage is one message's JSON (nil: not sent) and the request
+// that last used it.
+type encodedMessage struct {
+	b   []byte
+	gen uint64
+}
+
+// encodedBudget bounds the JSON encodedMessages keeps across requests:
+// about twenty 32k-token windows.
+const encodedBudget = 2 << 20
 
 // messageKey is everything message() reads from a provider.Message
 // without images (a message with images is encoded each time; see body).
@@ -55,36 +71,77 @@ func callsKey(calls []provider.ToolCall) string {
 	return b.String()
 }
 
-// begin starts a request: what the request before used becomes prev, and
-// the encodings of the one before it are dropped (their maps reused).
-// The caller holds mu until the request's body is built.
+// begin starts a request; end ends it. The caller holds mu.
 func (c *encodedMessages) begin() {
-	if c.cur == nil {
-		c.cur, c.prev = map[messageKey][]byte{}, map[messageKey][]byte{}
+	if c.m == nil {
+		c.m = map[messageKey]*encodedMessage{}
+	}
+	c.gen++
+}
+
+// end ends a request: over the budget, what it did not use goes.
+func (c *encodedMessages) end() {
+	if c.bytes <= encodedBudget {
 		return
 	}
-	c.prev, c.cur = c.cur, c.prev
-	clear(c.cur)
+	for k, e := range c.m {
+		if e.gen != c.gen {
+			c.bytes -= len(e.b)
+			delete(c.m, k)
+		}
+	}
 }
 
 // encode returns m's JSON as message() makes it (nil, false for a message
-// that is not sent), reusing the encoding of the same message in this
-// request or the one before. m carries no images.
+// that is not sent), reusing the encoding of the same message in an
+// earlier request. m carries no images.
 func (c *encodedMessages) encode(m provider.Message) ([]byte, bool, error) {
 	k := messageKey{role: m.Role, content: m.Content, callID: m.ToolCallID, isError: m.IsError, calls: callsKey(m.ToolCalls)}
-	if b, ok := c.cur[k]; ok {
-		return b, b != nil, nil
-	}
-	if b, ok := c.prev[k]; ok {
-		c.cur[k] = b
-		return b, b != nil, nil
+	if e, ok := c.m[k]; ok {
+		e.gen = c.gen
+		return e.b, e.b != nil, nil
 	}
 	b, ok, err := encodeMessage(m)
 	if err != nil {
 		return nil, false, err
 	}
-	c.cur[k] = b // nil when not sent, remembered as such
+	c.fresh++
+	c.m[k] = &encodedMessage{b: b, gen: c.gen} // nil when not sent, remembered as such
+	c.bytes += len(b)
 	return b, ok, nil
+}
+
+// messages are the JSON of history's messages and of the images after
+// them, in order, those without images reused from earlier requests.
+func (c *encodedMessages) messages(history []provider.Message) ([][]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.begin()
+	defer c.end()
+	var parts [][]byte
+	for i, m := range history {
+		var b []byte
+		ok := true
+		var err error
+		if len(m.Images) > 0 {
+			b, ok, err = encodeMessage(m)
+		} else {
+			b, ok, err = c.encode(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		if ok {
+			parts = append(parts, b)
+		}
+		if u := appendImages(nil, history, i); len(u) > 0 {
+			if b, err = u[0].MarshalJSON(); err != nil {
+				return nil, fmt.Errorf("images after message %d: %w", i, err)
+			}
+			parts = append(parts, b)
+		}
+	}
+	return parts, nil
 }
 
 // encodeMessage is message(m) as JSON.
@@ -119,32 +176,11 @@ func (p *Provider) body(params sdk.ChatCompletionNewParams, system string, histo
 		}
 		parts = append(parts, b)
 	}
-	p.encoded.mu.Lock()
-	p.encoded.begin()
-	for i, m := range history {
-		var b []byte
-		ok := true
-		if len(m.Images) > 0 {
-			b, ok, err = encodeMessage(m)
-		} else {
-			b, ok, err = p.encoded.encode(m)
-		}
-		if err != nil {
-			p.encoded.mu.Unlock()
-			return nil, 0, fmt.Errorf("message %d: %w", i, err)
-		}
-		if ok {
-			parts = append(parts, b)
-		}
-		if u := appendImages(nil, history, i); len(u) > 0 {
-			if b, err = u[0].MarshalJSON(); err != nil {
-				p.encoded.mu.Unlock()
-				return nil, 0, fmt.Errorf("images after message %d: %w", i, err)
-			}
-			parts = append(parts, b)
-		}
+	msgs, err := p.encoded.messages(history)
+	if err != nil {
+		return nil, 0, err
 	}
-	p.encoded.mu.Unlock()
+	parts = append(parts, msgs...)
 	size := len(head) + len(`,"stream":true,"messages":[]`) + len(parts)
 	for _, b := range parts {
 		size += len(b)
