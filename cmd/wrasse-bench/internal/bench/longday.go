@@ -364,25 +364,14 @@ const idleQuiet = 2 * time.Second
 // comes in bursts (a blink's repaint), which under load made a test
 // restarted at each burst above the allowance wait for a minute and more.
 func (w *windowProc) idle(ctx context.Context, base float64, quiet, limit time.Duration) error {
-	type sample struct {
-		at  time.Time
-		cpu time.Duration
-	}
 	deadline := time.Now().Add(limit)
-	var seen []sample
+	q := quietSpan{base: base, quiet: quiet}
 	for time.Now().Before(deadline) {
 		now, err := w.cpu()
 		if err != nil {
 			return err
 		}
-		at := time.Now()
-		seen = append(seen, sample{at, now})
-		// Keep the newest sample at least quiet old and those after it.
-		for len(seen) > 1 && at.Sub(seen[1].at) >= quiet {
-			seen = seen[1:]
-		}
-		if span := at.Sub(seen[0].at); span >= quiet &&
-			now-seen[0].cpu <= time.Duration(float64(span)*(base+0.03))+2*clockTick {
+		if q.add(time.Now(), now) {
 			return nil
 		}
 		if err := sleepCtx(ctx, 100*time.Millisecond); err != nil {
@@ -390,6 +379,31 @@ func (w *windowProc) idle(ctx context.Context, base float64, quiet, limit time.D
 		}
 	}
 	return fmt.Errorf("the window did not go idle within %s", limit)
+}
+
+// quietSpan tells, from readings of a process's CPU time, when its use
+// over the last quiet was under base + 3% of a CPU (two readings' worth of
+// clock ticks allowed).
+type quietSpan struct {
+	base  float64
+	quiet time.Duration
+	seen  []cpuReading
+}
+
+type cpuReading struct {
+	at  time.Time
+	cpu time.Duration
+}
+
+// add records a reading and reports whether the span ending at it is quiet.
+func (q *quietSpan) add(at time.Time, cpu time.Duration) bool {
+	q.seen = append(q.seen, cpuReading{at, cpu})
+	// Keep the newest reading at least quiet old and those after it.
+	for len(q.seen) > 1 && at.Sub(q.seen[1].at) >= q.quiet {
+		q.seen = q.seen[1:]
+	}
+	span := at.Sub(q.seen[0].at)
+	return span >= q.quiet && cpu-q.seen[0].cpu <= time.Duration(float64(span)*(q.base+0.03))+2*clockTick
 }
 
 // peakRSS samples a process's VmRSS until stopped.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"testing"
 	"time"
 
@@ -89,4 +90,41 @@ func BenchmarkLongDayTurns(b *testing.B) {
 	b.ReportMetric(float64(la), "allocs-turn300")
 	b.ReportMetric(float64(es.medianBytes())/1e3, "kB-turn10")
 	b.ReportMetric(float64(ls.medianBytes())/1e3, "kB-turn300")
+}
+
+// The window counts as idle once its use over the last span is back at its
+// idle rate, however bursty that use is: a blink's repaint every half
+// second must not restart the wait.
+func TestQuietSpan(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const step = 100 * time.Millisecond
+	tests := []struct {
+		name string
+		// per is the CPU used in each 100 ms step, repeated.
+		per  []time.Duration
+		n    int
+		want int // the reading at which it is quiet, -1 never
+	}{
+		{"idle from the start", []time.Duration{8 * time.Millisecond}, 40, 20},
+		{"bursts of an idle window's repaint", []time.Duration{40 * time.Millisecond, 0, 0, 0, 0}, 60, 20},
+		{"busy, then idle", append(slices.Repeat([]time.Duration{100 * time.Millisecond}, 30), slices.Repeat([]time.Duration{8 * time.Millisecond}, 100)...), 100, 50},
+		{"never idle", []time.Duration{30 * time.Millisecond}, 100, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := quietSpan{base: 0.08, quiet: 2 * time.Second}
+			var cpu time.Duration
+			got := -1
+			for i := range tc.n {
+				if q.add(t0.Add(time.Duration(i)*step), cpu) {
+					got = i
+					break
+				}
+				cpu += tc.per[i%len(tc.per)]
+			}
+			if got != tc.want {
+				t.Errorf("quiet at reading %d, want %d", got, tc.want)
+			}
+		})
+	}
 }
