@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/gate"
@@ -155,6 +156,17 @@ func (a *App) Regenerate(ctx context.Context, id store.ID, opt TurnOptions) (sto
 // enterTurn read it and holds it claimed; for a first turn (c nil)
 // runTurn creates and claims the conversation.
 func (a *App) runTurn(ctx context.Context, c *store.Conversation, text string, opt TurnOptions) (store.ID, error) {
+	start := a.opts.Clock()
+	id, err := a.turn(ctx, c, text, opt)
+	// One line a turn: how long it took and how it ended, for a person
+	// reading the log after a slow or failed day (and for wrasse-bench,
+	// which waits for it to know the window's turn is over).
+	a.log.Info("turn ended", "conversation", id.String(), "took", a.opts.Clock().Sub(start).Round(time.Millisecond), "ok", err == nil)
+	return id, err
+}
+
+// turn is runTurn without its log line.
+func (a *App) turn(ctx context.Context, c *store.Conversation, text string, opt TurnOptions) (store.ID, error) {
 	first := c == nil
 	var id store.ID
 	if !first {

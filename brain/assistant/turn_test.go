@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -221,5 +222,45 @@ func TestTurnEntryChecks(t *testing.T) {
 	}
 	if convs, _ := a.db.ListConversations(); len(convs) != 1 {
 		t.Errorf("%d conversations; want the one (a refused turn creates none)", len(convs))
+	}
+}
+
+// Every turn leaves one line in the log saying how it ended, the failed
+// one included (wrasse-bench waits for it to know a window's turn is over).
+func TestTurnEndLogged(t *testing.T) {
+	a := openTest(t)
+	srv := providertest.NewServer(t,
+		providertest.Raw{Body: []byte(openAIChunk(`{"role":"assistant","content":"Hello."}`, "stop") + "data: [DONE]\n\n")},
+		providertest.Raw{Status: 500, Body: []byte(`{"error":{"message":"internal error","type":"server_error"}}`)})
+	if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+		c.Provider, c.BaseURL, c.Model, c.ContextWindow = "openai", srv.URL()+"/v1", "m", 32000
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := a.Turn(context.Background(), 0, "hi", TurnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Turn(context.Background(), id, "again", TurnOptions{}); err == nil {
+		t.Fatal("the second turn did not fail")
+	}
+	log, err := os.ReadFile(a.Workspace().Log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ended []string
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.Contains(line, `msg="turn ended"`) {
+			ended = append(ended, line)
+		}
+	}
+	if len(ended) != 2 {
+		t.Fatalf("%d turn-ended lines, want 2:\n%s", len(ended), log)
+	}
+	for i, want := range []string{"ok=true", "ok=false"} {
+		if !strings.Contains(ended[i], "conversation="+id.String()) || !strings.Contains(ended[i], want) || !strings.Contains(ended[i], "took=") {
+			t.Errorf("turn %d's line %q, want its conversation, took= and %s", i+1, ended[i], want)
+		}
 	}
 }

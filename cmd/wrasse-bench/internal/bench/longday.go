@@ -165,8 +165,8 @@ func (r *runner) hugeReplyRows(ctx context.Context, bin string) []Row {
 		{Section: sectionLongDay, Measure: "CPU time of a " + label + " reply in the window", Value: FormatDuration(h.cpu), Number: float64(h.cpu) / 1e6, Unit: "ms",
 			Baseline: "`wrasse chat` " + FormatDuration(h.cliCPU), Target: "window − CLI ≤ " + FormatDuration(hugeCPUTarget),
 			Pass: verdict(h.own() <= hugeCPUTarget),
-			Note: fmt.Sprintf("user + system CPU of the window process (/proc/PID/stat) from typing the message to the window idle again (its use over the last %s back within 3%% of a CPU of its idle rate), the reply streamed by a fake OpenAI-compatible server in %d-byte pieces as fast as it sends them (%s from the request to the last piece, %s from Enter to idle). The idle window uses %.1f%% of a CPU (%s over that time); the reply's own cost in the window, less that and the CLI's, is %s: the median of %d runs, CLI and window alternately (%s). Baseline: the CLI process storing and printing the same reply from the same server (rusage), which is not the window's work",
-				idleQuiet, hugeChunk, FormatDuration(h.stream), FormatDuration(h.elapsed), h.base*100, FormatDuration(h.idleCPU()), FormatDuration(h.own()), len(all), strings.Join(owns, ", "))},
+			Note: fmt.Sprintf("user + system CPU of the window process (/proc/PID/stat) from typing the message to the window idle again after its turn ended (the core's log line; then its use over the last %s back within %.0f%% of a CPU of its idle rate), the reply streamed by a fake OpenAI-compatible server in %d-byte pieces as fast as it sends them (%s from the request to the last piece, %s from Enter to idle). The idle window uses %.1f%% of a CPU (%s over that time); the reply's own cost in the window, less that and the CLI's, is %s: the median of %d runs, CLI and window alternately (%s). Baseline: the CLI process storing and printing the same reply from the same server (rusage), which is not the window's work",
+				idleQuiet, idleMargin*100, hugeChunk, FormatDuration(h.stream), FormatDuration(h.elapsed), h.base*100, FormatDuration(h.idleCPU()), FormatDuration(h.own()), len(all), strings.Join(owns, ", "))},
 		{Section: sectionLongDay, Measure: "peak memory of a " + label + " reply in the window, above idle", Value: fmt.Sprintf("%.1f MB", top.extra()), Number: top.extra(), Unit: "MB",
 			Baseline: "idle " + FormatMB(top.idle.total), Target: fmt.Sprintf("≤ %d MB", hugeMemTarget), Pass: verdict(top.extra() <= hugeMemTarget),
 			Note: fmt.Sprintf("the largest VmRSS read every 50 ms while the reply streamed and was shown, less the idle window's, the largest of %d runs; after it: %s. The CLI storing the same reply peaks at %s VmRSS (the database's mapped pages and the reply's copies are in both)", len(all), top.after.String(), top.cliPeak)},
@@ -271,7 +271,13 @@ func (r *runner) hugeOnce(ctx context.Context, bin string, srv *dayServer, size,
 		return h, err
 	}
 	h.stream = resp.end.Sub(resp.start)
-	// Idle: the reply stored and shown, nothing left to do.
+	// Idle: the turn over (its log line) and the reply shown, nothing
+	// left to do. Waiting for the turn's end first keeps the span short,
+	// so the idle use subtracted for it, measured before, is nearly
+	// exact however the machine's load changed.
+	if err := waitLogLine(ctx, filepath.Join(ws, "logs", "wrasse.log"), `msg="turn ended"`, 10*time.Minute); err != nil {
+		return h, err
+	}
 	if err := w.idle(ctx, h.base, idleQuiet, 10*time.Minute); err != nil {
 		return h, err
 	}
@@ -354,9 +360,26 @@ func (w *windowProc) rate(ctx context.Context, d time.Duration) (float64, error)
 	return float64(c1-c0) / float64(time.Since(t0)), nil
 }
 
-// idleQuiet is how long the window's use must stay at its idle rate for
-// it to count as idle.
-const idleQuiet = 2 * time.Second
+// idleQuiet is how long the window's use must stay within idleMargin of
+// a CPU of its idle rate for it to count as idle.
+const (
+	idleQuiet  = time.Second
+	idleMargin = 0.05
+)
+
+// waitLogLine waits until the file at path has a line containing want.
+func waitLogLine(ctx context.Context, path, want string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), want) {
+			return nil
+		}
+		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("no %s in %s within %s", want, path, limit)
+}
 
 // idle waits until the window used under base + 3% of a CPU over the last
 // quiet (base: what the idle window uses, the composer's cursor
@@ -365,7 +388,7 @@ const idleQuiet = 2 * time.Second
 // restarted at each burst above the allowance wait for a minute and more.
 func (w *windowProc) idle(ctx context.Context, base float64, quiet, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
-	q := quietSpan{base: base, quiet: quiet}
+	q := quietSpan{base: base, margin: idleMargin, quiet: quiet}
 	for time.Now().Before(deadline) {
 		now, err := w.cpu()
 		if err != nil {
@@ -382,11 +405,11 @@ func (w *windowProc) idle(ctx context.Context, base float64, quiet, limit time.D
 }
 
 // quietSpan tells, from readings of a process's CPU time, when its use
-// over the last quiet was under base + 3% of a CPU (two readings' worth of
-// clock ticks allowed).
+// over the last quiet was under base + margin of a CPU (two readings'
+// worth of clock ticks allowed).
 type quietSpan struct {
-	base  float64
-	quiet time.Duration
+	base, margin float64
+	quiet        time.Duration
 	seen  []cpuReading
 }
 
@@ -403,7 +426,7 @@ func (q *quietSpan) add(at time.Time, cpu time.Duration) bool {
 		q.seen = q.seen[1:]
 	}
 	span := at.Sub(q.seen[0].at)
-	return span >= q.quiet && cpu-q.seen[0].cpu <= time.Duration(float64(span)*(q.base+0.03))+2*clockTick
+	return span >= q.quiet && cpu-q.seen[0].cpu <= time.Duration(float64(span)*(q.base+q.margin))+2*clockTick
 }
 
 // peakRSS samples a process's VmRSS until stopped.
@@ -456,7 +479,7 @@ const sectionLongDay = "long day"
 const (
 	dayTurns      = 300
 	dayEarly      = 10
-	dayWindow     = 10 // turns around each point whose median is taken
+	dayWindow     = 30 // turns around each point whose median is taken
 	dayGrowTarget = 1.3
 )
 

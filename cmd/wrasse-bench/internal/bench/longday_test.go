@@ -112,7 +112,7 @@ func TestQuietSpan(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			q := quietSpan{base: 0.08, quiet: 2 * time.Second}
+			q := quietSpan{base: 0.08, margin: 0.03, quiet: 2 * time.Second}
 			var cpu time.Duration
 			got := -1
 			for i := range tc.n {
