@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
+	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/provider/providertest"
 	"github.com/wrasse-app/wrasse/brain/store"
 	"github.com/wrasse-app/wrasse/brain/workspace"
@@ -262,5 +263,52 @@ func TestTurnEndLogged(t *testing.T) {
 		if !strings.Contains(ended[i], "conversation="+id.String()) || !strings.Contains(ended[i], want) || !strings.Contains(ended[i], "took=") {
 			t.Errorf("turn %d's line %q, want its conversation, took= and %s", i+1, ended[i], want)
 		}
+	}
+}
+
+// streamIdleTimeout set in the config is the limit a turn's stream gets,
+// on each wire format: a server that sends the start of an answer and
+// then nothing ends the turn after the 5 s set, not the default 60 s, and
+// says so. (This waits 5 s of real time: the point is the setting
+// reaching the provider the app builds, which takes the real clock.)
+func TestStreamIdleTimeoutFromConfig(t *testing.T) {
+	tests := []struct {
+		name, provider, model string
+		window                int
+		start                 string
+	}{
+		{"openai", "openai", "m", 32000, openAIChunk(`{"role":"assistant","content":"It is"}`, "")},
+		{"anthropic", "anthropic", "claude-sonnet-4-5", 200000, anthropicEvent(anthropicStart) +
+			anthropicEvent(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+			anthropicEvent(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It is"}}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a := openTest(t)
+			srv := providertest.NewServer(t, providertest.Raw{Body: []byte(tt.start), Block: true})
+			if _, err := a.UpdateConfig(func(c *workspace.Config) error {
+				c.Provider, c.BaseURL, c.Model, c.ContextWindow = tt.provider, srv.URL(), tt.model, tt.window
+				if tt.provider == "openai" {
+					c.BaseURL += "/v1"
+				}
+				c.StreamIdleTimeout = "5s"
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if tt.provider == "anthropic" {
+				if err := a.SetAPIKey("anthropic", "sk-ant-0123456789"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := a.Turn(context.Background(), 0, "what is 6*7?", TurnOptions{})
+			if provider.KindOf(err) != provider.ErrTimeout {
+				t.Fatalf("Turn = %v, want a timeout", err)
+			}
+			if !strings.Contains(err.Error(), "stopped sending for 5.0 s") {
+				t.Errorf("Turn = %q, want it to say the model stopped sending for 5.0 s", err)
+			}
+		})
 	}
 }
