@@ -121,7 +121,8 @@ type planEnv struct {
 	settings *settingsReader
 	// extraSettings reads the settings of submodules' git folders, of
 	// which a repository may hold thousands, with a budget of its own:
-	// they cannot use up the repositories' own.
+	// they cannot use up the repositories' own. Each repository's
+	// submodules read through a share of it (moduleMounts).
 	extraSettings *settingsReader
 	// done are the git folders, module folders and worktrees listings
 	// planned already: many .git files may name one git folder, and many
@@ -178,7 +179,7 @@ func mountPlan(p Policy, cwd string) plan {
 		c := Clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReader(), done: map[string]bool{}}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}}
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -289,7 +290,7 @@ func mountPlan(p Policy, cwd string) plan {
 		}
 	}
 	if pe.settings.over || pe.extraSettings.over {
-		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d MiB of git settings (their own and what they include); what the rest name is not kept from the command", maxSettingsBytes>>20))
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more git settings (their own and what they include) than a start reads (%d MiB for the repositories, as much for their submodules, %d KiB for one repository's submodules); what the rest name is not kept from the command", maxSettingsBytes>>20, maxModuleShareBytes>>10))
 	}
 	// Each repository's own mounts first, then what may come in
 	// thousands (its worktrees' folders, its submodules' git folders),
@@ -591,7 +592,11 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	if !pe.once("modules\x00" + common) {
 		return out
 	}
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: pe.extraSettings, extraSettings: pe.extraSettings, done: pe.done}
+	// A share of the submodules' budget for this repository's alone: the
+	// repository a grant lies in is planned first, and a command can make
+	// it one whose submodules would use up what the person's need.
+	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
+	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done}
 	n := 0
 	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxModuleEntries {
