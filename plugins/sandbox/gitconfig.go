@@ -352,6 +352,9 @@ type settingsReader struct {
 	parent *settingsReader
 	// over: a budget ran out, and what came after it was not read.
 	over bool
+	// eval resolves links (filepath.EvalSymlinks when nil): the plan's
+	// resolver, which resolves each folder once.
+	eval func(string) (string, error)
 }
 
 // settingsFile is one settings file's entries and size.
@@ -375,7 +378,7 @@ func newSettingsReaderOf(maxRead, maxVisited int64) *settingsReader {
 // repository's submodules use up what the others' need, and r bounds
 // them all.
 func (r *settingsReader) share(maxRead, maxVisited int64) *settingsReader {
-	return &settingsReader{parsed: r.parsed, byFile: r.byFile, maxRead: maxRead, maxVisited: maxVisited, parent: r}
+	return &settingsReader{parsed: r.parsed, byFile: r.byFile, maxRead: maxRead, maxVisited: maxVisited, parent: r, eval: r.eval}
 }
 
 // readLeft is what r may still read, its parents' budgets included.
@@ -479,7 +482,7 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 			}
 			switch {
 			case e.Key == "path" && (e.Section == "include" && e.Subsection == "" || e.Section == "includeif" && e.Subsection != ""):
-				for _, inc := range includedPaths(path, e.Value, home) {
+				for _, inc := range includedPaths(path, e.Value, home, r.eval) {
 					if seen[inc] || len(s.included) >= maxIncludedFiles {
 						continue
 					}
@@ -517,8 +520,9 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 // from names: git joins a relative one to the name it opened from by,
 // and the kernel resolves "x/.." of that name through links, so both the
 // lexical join and the one beside the file's real folder are taken
-// (.git a link to .repo/projects/NAME.git: "../x" is either).
-func includedPaths(from, value, home string) []string {
+// (.git a link to .repo/projects/NAME.git: "../x" is either). eval
+// resolves links (filepath.EvalSymlinks when nil).
+func includedPaths(from, value, home string, eval func(string) (string, error)) []string {
 	p, ok := expandGitPath(value, home)
 	if !ok {
 		return nil
@@ -527,7 +531,10 @@ func includedPaths(from, value, home string) []string {
 		return []string{filepath.Clean(p)}
 	}
 	out := []string{filepath.Join(filepath.Dir(from), p)}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(from)); err == nil {
+	if eval == nil {
+		eval = filepath.EvalSymlinks
+	}
+	if real, err := eval(filepath.Dir(from)); err == nil {
 		if q := filepath.Join(real, p); q != out[0] {
 			out = append(out, q)
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,6 +129,8 @@ type planEnv struct {
 	// planned already: many .git files may name one git folder, and many
 	// worktrees folders may be links to one.
 	done map[string]bool
+	// res resolves the plan's paths, each folder once.
+	res *resolver
 }
 
 // once reports whether key is new to the plan, and marks it.
@@ -175,11 +178,13 @@ func mountPlan(p Policy, cwd string) plan {
 	writable := cleanAll(p.ReadWrite)
 	// The launcher makes files and moves commondirs only where the command
 	// could: a .git link a command plants may lead anywhere.
+	res := newResolver()
 	mayWrite := func(path string) bool {
-		c := Clean(path)
+		c := res.clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res}
+	pe.settings.eval, pe.extraSettings.eval = res.eval, res.eval
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -199,7 +204,7 @@ func mountPlan(p Policy, cwd string) plan {
 		if ro && holdsGrant(path) {
 			return
 		}
-		real, err := filepath.EvalSymlinks(path)
+		real, err := res.eval(path)
 		if err != nil || systemPath(real) || ro && holdsGrant(real) {
 			return
 		}
@@ -212,7 +217,7 @@ func mountPlan(p Policy, cwd string) plan {
 		// folder or another link of its own in its place. A path that
 		// resolves to itself has no link to look for.
 		if real != path {
-			if link, ok := linkItself(path); ok {
+			if link, ok := linkItself(path, res); ok {
 				if _, ok := at[link]; !ok && !systemPath(link) {
 					at[link] = len(out.mounts)
 					out.mounts = append(out.mounts, mountTarget{path: link, link: true})
@@ -297,6 +302,7 @@ func mountPlan(p Policy, cwd string) plan {
 	// so that a command that makes thousands of those cannot push another
 	// repository's settings past the budget.
 	overBudget := false
+	pinned := map[string]bool{}
 	for _, extra := range []bool{false, true} {
 		for _, gs := range sets {
 			for _, g := range gs.mounts {
@@ -310,8 +316,14 @@ func mountPlan(p Policy, cwd string) plan {
 				// A mount moves with the folder that holds it: each folder
 				// between a grant and the mount is pinned too, so the
 				// repository's folder cannot be renamed and another put in
-				// its place.
-				for _, a := range ancestorsInside(g.path, writable) {
+				// its place. Each folder is looked at once: the folders
+				// above one looked at were looked at with it (a deep
+				// folder's thousands of targets share its ancestors).
+				for a := range ancestorsInside(g.path, writable) {
+					if pinned[a] {
+						break
+					}
+					pinned[a] = true
 					add(a, false, true)
 				}
 				add(g.path, g.readOnly, true)
@@ -320,6 +332,7 @@ func mountPlan(p Policy, cwd string) plan {
 	}
 	watched := map[string]bool{}
 	for _, gs := range sets {
+		out.notes = append(out.notes, gs.notes...)
 		for _, d := range gs.mains {
 			if !watched[d] && mayWrite(d) {
 				watched[d] = true
@@ -338,14 +351,14 @@ func mountPlan(p Policy, cwd string) plan {
 	return out
 }
 
-// linkItself is path, its folder's links resolved, when path is itself a
-// link.
-func linkItself(path string) (string, bool) {
+// linkItself is path, its folder's links resolved (by res), when path is
+// itself a link.
+func linkItself(path string, res *resolver) (string, bool) {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return "", false
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	dir, err := res.eval(filepath.Dir(path))
 	if err != nil {
 		return "", false
 	}
@@ -359,15 +372,16 @@ const maxMounts = 8192
 
 // ancestorsInside are the folders above path that lie inside one of the
 // writable grants, the grants themselves left out (renaming a grant needs
-// its parent, which is not granted, or is pinned as inside another).
-func ancestorsInside(path string, writable []string) []string {
-	var out []string
-	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) {
-			out = append(out, d)
+// its parent, which is not granted, or is pinned as inside another),
+// nearest first: a caller that stops early goes no further up.
+func ancestorsInside(path string, writable []string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+			if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) && !yield(d) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // systemPath: /proc, /sys and /dev hold no file of the person's; a mount
@@ -413,6 +427,8 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 type gitSet struct {
 	mounts []mountTarget
 	mains  []string
+	// notes say what was covered otherwise than by its own mounts.
+	notes []string
 }
 
 // coreMounts counts the set's mounts that are no extra.
@@ -429,6 +445,7 @@ func (g gitSet) coreMounts() int {
 func (g *gitSet) add(o gitSet) {
 	g.mounts = append(g.mounts, o.mounts...)
 	g.mains = append(g.mains, o.mains...)
+	g.notes = append(g.notes, o.notes...)
 }
 
 // nearestGitMounts are gitMounts for the nearest .git at or above dir
@@ -445,7 +462,7 @@ func nearestGitMounts(dir string, pe *planEnv) (gitSet, string) {
 		if fi, err := os.Lstat(dotgit); err == nil {
 			target, mode := dotgit, fi.Mode()
 			if mode&os.ModeSymlink != 0 {
-				if real, err := filepath.EvalSymlinks(dotgit); err == nil {
+				if real, err := pe.res.eval(dotgit); err == nil {
 					if ti, err := os.Stat(real); err == nil {
 						target, mode = real, ti.Mode()
 					}
@@ -507,6 +524,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	hooks := filepath.Join(common, "hooks")
 	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && pe.mayWrite(hooks) {
 		_ = mkdirNoLinks(hooks, 0o755)
+		pe.res.changed()
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
 	cfgWorktree := func(dir string) mountTarget {
@@ -514,6 +532,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		if perWorktree {
 			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && pe.mayWrite(path) {
 				_ = createNoLinks(path, 0o644)
+				pe.res.changed()
 			}
 		}
 		return mountTarget{path: path, readOnly: true}
@@ -528,7 +547,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	// each a mount for every later command.
 	// Listed once, under whichever name comes first.
 	listed := false
-	if real, err := filepath.EvalSymlinks(filepath.Join(common, "worktrees")); err == nil {
+	if real, err := pe.res.eval(filepath.Join(common, "worktrees")); err == nil {
 		listed = !pe.once("worktrees\x00" + real)
 	}
 	var wts []os.DirEntry
@@ -543,7 +562,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 			out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
 		}
 	}
-	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
+	out.mounts = append(out.mounts, rebaseMounts(gitDir, common, pe.res)...)
 	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, pe)...)
 	return out
 }
@@ -580,6 +599,11 @@ const maxConsidered = 65536
 // the worktrees looked at in .git/worktrees.
 const maxModuleEntries = 4096
 
+// maxModuleDepth bounds the folders the walk of .git/modules goes down:
+// a submodule's name may hold slashes and its own submodules lie in its
+// modules folder, a few levels each.
+const maxModuleDepth = 40
+
 // moduleMounts protect the git folders of a repository's submodules,
 // common/modules/NAME (NAME may hold slashes; a submodule's own
 // submodules lie in its modules): the person's `git status` in the
@@ -596,9 +620,10 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// repository a grant lies in is planned first, and a command can make
 	// it one whose submodules would use up what the person's need.
 	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done}
+	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res}
 	n := 0
-	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
+	root := filepath.Join(common, "modules")
+	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxModuleEntries {
 			return filepath.SkipAll
 		}
@@ -607,6 +632,16 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 		}
 		switch d.Name() {
 		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
+			return filepath.SkipDir
+		}
+		if strings.Count(path[len(root):], "/") > maxModuleDepth {
+			// Every name looked at costs the kernel a step for each
+			// folder above it: a folder thousands of levels deep (one
+			// mkdir -p) made each start's walk and plan take minutes.
+			// Read-only whole, nothing beneath it can take a hook or
+			// setting.
+			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: true})
+			out.notes = append(out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, root))
 			return filepath.SkipDir
 		}
 		if looksLikeGitDir(path) {

@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestResolverMatchesEvalSymlinks: the plan's resolver says what
+// filepath.EvalSymlinks says, for links relative and absolute, chains,
+// ".." after a link, dangling links and loops, and sees a path the plan
+// made after finding it missing.
+func TestResolverMatchesEvalSymlinks(t *testing.T) {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"a/b/c", "x/y"} {
+		if err := os.MkdirAll(filepath.Join(d, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"a/b/up":    "..",
+		"a/b/c/abs": filepath.Join(d, "x"),
+		"l1":        "l2",
+		"l2":        "a/b/c/abs/y",
+		"dotdot":    "a/b/c/abs/../a", // .. of where abs leads: d/a
+		"dangle":    "nowhere",
+		"loop1":     "loop2",
+		"loop2":     "loop1/z",
+		"self":      "self",
+		"x/back":    "../a/b/up/b",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(d, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := newResolver()
+	paths := []string{"", "a", "a/b/up", "a/b/up/b/c", "a/b/c/abs/y", "l1", "l1/..", "dotdot", "dotdot/b",
+		"dangle", "dangle/z", "loop1", "loop2/q", "self", "x/back/c/abs", "missing", "missing/deeper", "a/b/c/abs/y/../../a/b"}
+	for round := 0; round < 2; round++ { // the second from what was kept
+		for _, p := range paths {
+			full := filepath.Join(d, p)
+			want, werr := filepath.EvalSymlinks(full)
+			got, gerr := r.eval(full)
+			if got != want || (werr == nil) != (gerr == nil) {
+				t.Errorf("%s: resolver %q (%v), EvalSymlinks %q (%v)", p, got, gerr, want, werr)
+			}
+		}
+	}
+	if err := os.Mkdir(filepath.Join(d, "missing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.changed()
+	if got, err := r.eval(filepath.Join(d, "missing")); err != nil || got != filepath.Join(d, "missing") {
+		t.Errorf("a folder made after it was found missing: %q, %v", got, err)
+	}
+	if got := r.clean(filepath.Join(d, "l1", "new", "file")); got != filepath.Join(d, "x/y/new/file") {
+		t.Errorf("clean: %q", got)
+	}
+}
+
+// TestModulesWalkDepthBound: a folder deeper in .git/modules than any
+// submodule's git folder lies is mounted read-only whole, with a note, and
+// not walked into: one mkdir -p thousands of levels deep made every start
+// take minutes.
+func TestModulesWalkDepthBound(t *testing.T) {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `set -e; mkdir -p x/.git && cd x && echo 'ref: refs/heads/main' > .git/HEAD &&
+		d=.git/modules/$(printf 'a/%.0s' $(seq 1 1800))m && mkdir -p "$d" && cp .git/HEAD "$d/HEAD" &&
+		mkdir -p .git/modules/s && cp .git/HEAD .git/modules/s/HEAD`)
+	cmd.Dir = d
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	t.Setenv("HOME", d)
+	pl := mountPlan(Policy{ReadWrite: []string{d}}, d)
+	bound := filepath.Join(d, "x/.git/modules", strings.Repeat("a/", maxModuleDepth+1))
+	var ro, shallow bool
+	for _, m := range pl.mounts {
+		if len(m.path) > len(bound) {
+			t.Errorf("planned beneath the depth bound: %s", m.path)
+		}
+		ro = ro || m.path == bound && m.readOnly
+		shallow = shallow || m.path == filepath.Join(d, "x/.git/modules/s/hooks") && m.readOnly
+	}
+	if !ro || !shallow {
+		t.Errorf("the folder at the bound read-only %v, a shallow submodule's hooks read-only %v", ro, shallow)
+	}
+	if !strings.Contains(strings.Join(pl.notes, "\n"), "read-only whole") {
+		t.Errorf("no note on the deep folder: %q", pl.notes)
+	}
+}
