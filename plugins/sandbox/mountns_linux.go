@@ -131,6 +131,42 @@ type planEnv struct {
 	done map[string]bool
 	// res resolves the plan's paths, each folder once.
 	res *resolver
+	// extras counts the targets of what a repository may hold thousands
+	// of, planned so far (nil: not counted).
+	extras *extraCount
+}
+
+// extraCount counts the extra targets (mountTarget.extra) a plan made.
+type extraCount struct {
+	n int
+	// cut: some were left out, past maxPlanTargets.
+	cut bool
+}
+
+// takeExtras reports whether n more extra targets fit the plan's bound,
+// and counts them: a worktrees listing of 4,096 links to one folder is
+// 8,192 targets folding into two mounts, which the mount budget never
+// counted.
+func (pe *planEnv) takeExtras(n int) bool {
+	if pe.extras == nil {
+		return true
+	}
+	if pe.extras.n+n > maxPlanTargets {
+		pe.extras.cut = true
+		return false
+	}
+	pe.extras.n += n
+	return true
+}
+
+// extrasLeft reports whether another extra target fits the plan's bound:
+// a listing is not read past it.
+func (pe *planEnv) extrasLeft() bool {
+	if pe.extras == nil || pe.extras.n < maxPlanTargets {
+		return true
+	}
+	pe.extras.cut = true
+	return false
 }
 
 // once reports whether key is new to the plan, and marks it.
@@ -183,7 +219,7 @@ func mountPlan(p Policy, cwd string) plan {
 		c := res.clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}}
 	pe.settings.eval, pe.extraSettings.eval = res.eval, res.eval
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
@@ -303,16 +339,20 @@ func mountPlan(p Policy, cwd string) plan {
 	// repository's settings past the budget.
 	overBudget := false
 	pinned := map[string]bool{}
+	// targets counts every target gone through, folded into a mount
+	// planned before or not: each costs its resolution.
+	targets := 0
 	for _, extra := range []bool{false, true} {
 		for _, gs := range sets {
 			for _, g := range gs.mounts {
 				if g.extra != extra {
 					continue
 				}
-				if len(out.mounts) >= gitBudget {
+				if len(out.mounts) >= gitBudget || targets >= 2*maxPlanTargets {
 					overBudget = true
 					break
 				}
+				targets++
 				// A mount moves with the folder that holds it: each folder
 				// between a grant and the mount is pinned too, so the
 				// repository's folder cannot be renamed and another put in
@@ -343,6 +383,9 @@ func mountPlan(p Policy, cwd string) plan {
 	rememberRepos(p.RepoMemory, found, remembered, writable, stillRepo)
 	if overBudget {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
+	}
+	if pe.extras.cut {
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d submodules' and worktrees' git files and folders to look at; those past it are not covered: their settings and hooks may be changed by the command", maxPlanTargets))
 	}
 	for _, x := range policyPaths {
 		add(x, true, false)
@@ -551,11 +594,14 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		listed = !pe.once("worktrees\x00" + real)
 	}
 	var wts []os.DirEntry
-	if !listed {
+	if !listed && pe.extrasLeft() {
 		wts, _ = os.ReadDir(filepath.Join(common, "worktrees"))
 	}
 	if len(wts) > 0 {
 		for _, wt := range oldestFirst(filepath.Join(common, "worktrees"), wts, maxModuleEntries) {
+			if !pe.takeExtras(2) {
+				break
+			}
 			dir := filepath.Join(common, "worktrees", wt.Name())
 			wtc := cfgWorktree(dir)
 			wtc.extra = true
@@ -594,6 +640,14 @@ func oldestFirst(dir string, entries []os.DirEntry, n int) []os.DirEntry {
 // maxConsidered bounds the entries oldestFirst looks at (one statx each).
 const maxConsidered = 65536
 
+// maxPlanTargets bounds the targets (mountTarget) a plan makes of what a
+// repository may hold thousands of (its worktrees' folders, its
+// submodules' git folders), and, twice over, the targets the plan goes
+// through in all, folded into another's mount or not: each costs the
+// plan a resolution, and the mount budget (maxMounts) counts only the
+// mounts they make.
+const maxPlanTargets = 4 * maxMounts
+
 // maxModuleEntries bounds the walk of a repository's .git/modules (a
 // submodule's git folder holds a few names besides what is skipped) and
 // the worktrees looked at in .git/worktrees.
@@ -620,7 +674,7 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// repository a grant lies in is planned first, and a command can make
 	// it one whose submodules would use up what the person's need.
 	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res}
+	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras}
 	n := 0
 	root := filepath.Join(common, "modules")
 	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -640,15 +694,29 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 			// mkdir -p) made each start's walk and plan take minutes.
 			// Read-only whole, nothing beneath it can take a hook or
 			// setting.
+			if !pe.takeExtras(1) {
+				return filepath.SkipAll
+			}
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: true})
 			out.notes = append(out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, root))
 			return filepath.SkipDir
 		}
 		if looksLikeGitDir(path) {
+			// The submodule's work tree is named by its core.worktree.
+			sub := gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe)
+			// Its worktrees listing took its share already.
+			own := 1
+			for _, m := range sub.mounts {
+				if !m.extra {
+					own++
+				}
+			}
+			if !pe.takeExtras(own) {
+				return filepath.SkipAll
+			}
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
 			out.mains = append(out.mains, path)
-			// The submodule's work tree is named by its core.worktree.
-			out.add(gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe))
+			out.add(sub)
 		}
 		return nil
 	})

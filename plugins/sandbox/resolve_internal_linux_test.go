@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -96,5 +97,41 @@ func TestModulesWalkDepthBound(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(pl.notes, "\n"), "read-only whole") {
 		t.Errorf("no note on the deep folder: %q", pl.notes)
+	}
+}
+
+// TestPlanCountsFoldedTargets: worktrees listings of links to one folder
+// make targets that fold into two mounts; the plan counts them all and
+// stops past maxPlanTargets, saying so.
+func TestPlanCountsFoldedTargets(t *testing.T) {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listings := maxPlanTargets/(2*maxModuleEntries) + 2
+	cmd := exec.Command("sh", "-c", `set -e; mkdir -p x/.git/modules x/D x/w && cd x && echo 'ref: refs/heads/main' > .git/HEAD &&
+		echo ../.. > D/commondir && : > D/config.worktree &&
+		/usr/bin/perl -e 'for (1..$ARGV[1]) { symlink("$ARGV[0]/D", "w/e$_") or die }' "$PWD" "$1" &&
+		for m in $(seq 1 "$2"); do mkdir .git/modules/m$m && ln .git/HEAD .git/modules/m$m/HEAD && cp -al w .git/modules/m$m/worktrees; done`,
+		"sh", strconv.Itoa(maxModuleEntries), strconv.Itoa(listings))
+	cmd.Dir = d
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	t.Setenv("HOME", d)
+	pe := &planEnv{mayWrite: func(string) bool { return true }, settings: newSettingsReader(), extraSettings: newSettingsReader(), done: map[string]bool{}, res: newResolver(), extras: &extraCount{}}
+	gs := gitMounts(filepath.Join(d, "x"), pe)
+	extra := 0
+	for _, m := range gs.mounts {
+		if m.extra {
+			extra++
+		}
+	}
+	if extra > maxPlanTargets || !pe.extras.cut {
+		t.Errorf("%d listings of %d links to one folder: %d extra targets planned (bound %d), cut %v", listings, maxModuleEntries, extra, maxPlanTargets, pe.extras.cut)
+	}
+	pl := mountPlan(Policy{ReadWrite: []string{d}}, d)
+	if !strings.Contains(strings.Join(pl.notes, "\n"), "to look at") {
+		t.Errorf("no note on the targets left out: %q", pl.notes)
 	}
 }
