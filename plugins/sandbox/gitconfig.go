@@ -297,6 +297,18 @@ const (
 	// maxSettingsVisited bounds the settings gone through at one start,
 	// read or remembered.
 	maxSettingsVisited = 32 << 20
+	// maxModulesSettingsVisited bounds the settings the submodules' git
+	// folders of all repositories go through at one start (read, they
+	// take at most maxSettingsBytes): going through remembered settings
+	// costs about 2 ms a MiB, reading them about 120 ms.
+	maxModulesSettingsVisited = 64 << 20
+	// One repository's submodules take at most this share of the
+	// submodules' budgets, read and gone through: a repository a command
+	// makes (the grant itself, planned first) cannot use them up for the
+	// person's. A person's submodule's settings are a few hundred bytes,
+	// beside the person's own settings gone through again for each.
+	maxModuleShareBytes   = 512 << 10
+	maxModuleShareVisited = 8 << 20
 )
 
 // gitSettings is what a repository's git settings name that the
@@ -322,7 +334,9 @@ func readGitSettings(home string, configs ...string) gitSettings {
 
 // settingsReader reads git settings files for one launch: each file once
 // (a command's hundreds of submodule folders may all include the same
-// files), and at most maxSettingsBytes in all.
+// files), and at most maxRead bytes read and maxVisited gone through in
+// all. A share of it (share) has budgets of its own and counts against
+// its reader's too.
 type settingsReader struct {
 	parsed map[string]settingsFile
 	// byFile are the settings read by file (device and inode): many names
@@ -331,9 +345,16 @@ type settingsReader struct {
 	// read is what was read from files; visited what was gone through,
 	// read or remembered (a remembered file's settings are gone through
 	// again for each repository that includes it).
-	read, visited int64
+	read, visited       int64
+	maxRead, maxVisited int64
+	// parent is the reader this one is a share of (nil for none): its
+	// budgets bound every share's together.
+	parent *settingsReader
 	// over: a budget ran out, and what came after it was not read.
 	over bool
+	// eval resolves links (filepath.EvalSymlinks when nil): the plan's
+	// resolver, which resolves each folder once.
+	eval func(string) (string, error)
 }
 
 // settingsFile is one settings file's entries and size.
@@ -343,7 +364,52 @@ type settingsFile struct {
 }
 
 func newSettingsReader() *settingsReader {
-	return &settingsReader{parsed: map[string]settingsFile{}, byFile: map[[2]uint64]settingsFile{}}
+	return newSettingsReaderOf(maxSettingsBytes, maxSettingsVisited)
+}
+
+// newSettingsReaderOf is a reader with budgets maxRead and maxVisited.
+func newSettingsReaderOf(maxRead, maxVisited int64) *settingsReader {
+	return &settingsReader{parsed: map[string]settingsFile{}, byFile: map[[2]uint64]settingsFile{}, maxRead: maxRead, maxVisited: maxVisited}
+}
+
+// share is a reader of r's files (read once for r and all its shares)
+// whose reads count against budgets maxRead and maxVisited of its own as
+// well as r's: each repository's submodules get one, so that no
+// repository's submodules use up what the others' need, and r bounds
+// them all.
+func (r *settingsReader) share(maxRead, maxVisited int64) *settingsReader {
+	return &settingsReader{parsed: r.parsed, byFile: r.byFile, maxRead: maxRead, maxVisited: maxVisited, parent: r, eval: r.eval}
+}
+
+// readLeft is what r may still read, its parents' budgets included.
+func (r *settingsReader) readLeft() int64 {
+	left := r.maxRead - r.read
+	if r.parent != nil {
+		left = min(left, r.parent.readLeft())
+	}
+	return left
+}
+
+// visitLeft: r may go through more settings, its parents' budgets
+// included.
+func (r *settingsReader) visitLeft() bool {
+	return r.visited < r.maxVisited && (r.parent == nil || r.parent.visitLeft())
+}
+
+// count adds read and visited bytes to r and its parents.
+func (r *settingsReader) count(read, visited int64) {
+	for ; r != nil; r = r.parent {
+		r.read += read
+		r.visited += visited
+	}
+}
+
+// markOver says a budget ran out, on r and its parents (whose over makes
+// the plan's note).
+func (r *settingsReader) markOver() {
+	for ; r != nil; r = r.parent {
+		r.over = true
+	}
 }
 
 // file is the settings file path (no entries when it cannot be read, or
@@ -362,15 +428,23 @@ func (r *settingsReader) file(path string) settingsFile {
 			}
 		}
 	}
-	if r.read >= maxSettingsBytes {
-		r.over = true
+	left := r.readLeft()
+	if left <= 0 {
+		r.markOver()
 		return settingsFile{}
 	}
-	data, err := readRegular(path, min(maxGitConfigSize, maxSettingsBytes-r.read))
-	r.read += int64(len(data))
+	limit := min(maxGitConfigSize, left)
+	data, err := readRegular(path, limit)
+	r.count(int64(len(data)), 0)
 	f := settingsFile{size: int64(len(data))}
 	if err == nil {
 		f.entries, _ = parseGitConfig(data)
+	}
+	if limit < maxGitConfigSize && int64(len(data)) >= limit {
+		// Cut short by this share's budget: another share, with budget
+		// left, reads the whole file rather than this part of it.
+		r.markOver()
+		return f
 	}
 	r.parsed[path] = f
 	if key != ([2]uint64{}) {
@@ -395,20 +469,20 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 		if depth > maxIncludeDepth || len(s.included) >= maxIncludedFiles || used >= maxRepoSettingsBytes {
 			return
 		}
-		if r.visited >= maxSettingsVisited {
-			r.over = true
+		if !r.visitLeft() {
+			r.markOver()
 			return
 		}
 		f := r.file(path)
 		used += f.size
-		r.visited += f.size
+		r.count(0, f.size)
 		for _, e := range f.entries {
 			if !e.HasValue || e.Value == "" {
 				continue
 			}
 			switch {
 			case e.Key == "path" && (e.Section == "include" && e.Subsection == "" || e.Section == "includeif" && e.Subsection != ""):
-				for _, inc := range includedPaths(path, e.Value, home) {
+				for _, inc := range includedPaths(path, e.Value, home, r.eval) {
 					if seen[inc] || len(s.included) >= maxIncludedFiles {
 						continue
 					}
@@ -446,8 +520,9 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 // from names: git joins a relative one to the name it opened from by,
 // and the kernel resolves "x/.." of that name through links, so both the
 // lexical join and the one beside the file's real folder are taken
-// (.git a link to .repo/projects/NAME.git: "../x" is either).
-func includedPaths(from, value, home string) []string {
+// (.git a link to .repo/projects/NAME.git: "../x" is either). eval
+// resolves links (filepath.EvalSymlinks when nil).
+func includedPaths(from, value, home string, eval func(string) (string, error)) []string {
 	p, ok := expandGitPath(value, home)
 	if !ok {
 		return nil
@@ -456,7 +531,10 @@ func includedPaths(from, value, home string) []string {
 		return []string{filepath.Clean(p)}
 	}
 	out := []string{filepath.Join(filepath.Dir(from), p)}
-	if real, err := filepath.EvalSymlinks(filepath.Dir(from)); err == nil {
+	if eval == nil {
+		eval = filepath.EvalSymlinks
+	}
+	if real, err := eval(filepath.Dir(from)); err == nil {
 		if q := filepath.Join(real, p); q != out[0] {
 			out = append(out, q)
 		}

@@ -163,3 +163,32 @@ func TestReadGitSettingsBoundsIncludes(t *testing.T) {
 		t.Errorf("%d files included, want git's %d levels and the one that ends them", len(s.included), maxIncludeDepth+1)
 	}
 }
+
+// TestSettingsReaderShares: a share's budgets bound what it reads without
+// touching its siblings', the reader's bound them all, and a file a share
+// could read only part of is left for another share to read whole.
+func TestSettingsReaderShares(t *testing.T) {
+	dir := t.TempDir()
+	pad := "[a]\n" + strings.Repeat("b = c\n", 2000) // 12 KiB before the setting
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, []byte(pad+"[core]\n\thooksPath = h\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newSettingsReaderOf(1<<20, 1<<20)
+	small := r.share(4<<10, 1<<20)
+	if s := small.settings("", big); len(s.hooksPaths) != 0 || !small.over || !r.over {
+		t.Errorf("a share with 4 KiB to read read past it, or said nothing (%v, over %v/%v)", s.hooksPaths, small.over, r.over)
+	}
+	if s := r.share(64<<10, 1<<20).settings("", big); len(s.hooksPaths) != 1 {
+		t.Errorf("a sibling share did not read the file a smaller share was cut short in: %v", s.hooksPaths)
+	}
+	for i := 0; i < 100; i++ {
+		r.share(64<<10, 1<<20).settings("", big)
+	}
+	if r.visited > 1<<20+64<<10 || r.read > 64<<10 {
+		t.Errorf("the shares went through %d bytes and read %d, past the reader's bounds", r.visited, r.read)
+	}
+	if s := r.share(64<<10, 1<<20).settings("", big); len(s.hooksPaths) != 0 {
+		t.Errorf("a share read on once the reader's budget was used up: %v", s.hooksPaths)
+	}
+}

@@ -12,11 +12,11 @@ import (
 // takes `exec` lines, shell commands the person's `git rebase
 // --continue` runs unconfined. A rebase the command starts itself makes
 // them while it runs, and is the command's own work.
-func rebaseMounts(gitDir, common string) []mountTarget {
+func rebaseMounts(gitDir, common string, res *resolver) []mountTarget {
 	var out []mountTarget
 	for _, dir := range slices.Compact([]string{gitDir, common}) {
 		for _, name := range []string{"rebase-merge", "rebase-apply"} {
-			if real, ok := existing(filepath.Join(dir, name)); ok {
+			if real, ok := res.existing(filepath.Join(dir, name)); ok {
 				out = append(out, mountTarget{path: real, readOnly: true})
 			}
 		}
@@ -53,9 +53,9 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 	}
 	var out []mountTarget
 	for _, inc := range s.included {
-		if real, ok := existing(inc); ok {
+		if real, ok := pe.res.existing(inc); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(inc, roots, false, pe.mayWrite); ok {
+		} else if real, ok := makeInside(inc, roots, false, pe); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}
@@ -63,22 +63,13 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 		if !filepath.IsAbs(h) {
 			h = filepath.Join(base, h)
 		}
-		if real, ok := existing(h); ok {
+		if real, ok := pe.res.existing(h); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(h, roots, true, pe.mayWrite); ok {
+		} else if real, ok := makeInside(h, roots, true, pe); ok {
 			out = append(out, mountTarget{path: real, readOnly: true})
 		}
 	}
 	return out
-}
-
-// existing is path with its links resolved, when it exists.
-func existing(path string) (string, bool) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", false
-	}
-	return real, true
 }
 
 // makeInside makes path (a folder when dir, else an empty file, with the
@@ -86,15 +77,17 @@ func existing(path string) (string, bool) {
 // in one of roots: a name a repository's settings give is made only in
 // that repository's own folders, not wherever a link a command planted
 // on the way leads.
-func makeInside(path string, roots []string, dir bool, mayWrite func(string) bool) (string, bool) {
+func makeInside(path string, roots []string, dir bool, pe *planEnv) (string, bool) {
 	c := Clean(path)
 	if _, err := os.Lstat(c); !errors.Is(err, os.ErrNotExist) {
 		return "", false
 	}
-	if !slices.ContainsFunc(roots, func(r string) bool { return within(Clean(r), c) }) || !mayWrite(c) {
+	if !slices.ContainsFunc(roots, func(r string) bool { return within(Clean(r), c) }) || !pe.mayWrite(c) {
 		return "", false
 	}
-	if !makeMissing(c, dir) {
+	ok := makeMissing(c, dir)
+	pe.res.changed()
+	if !ok {
 		return "", false
 	}
 	return c, true

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,12 +122,51 @@ type planEnv struct {
 	settings *settingsReader
 	// extraSettings reads the settings of submodules' git folders, of
 	// which a repository may hold thousands, with a budget of its own:
-	// they cannot use up the repositories' own.
+	// they cannot use up the repositories' own. Each repository's
+	// submodules read through a share of it (moduleMounts).
 	extraSettings *settingsReader
 	// done are the git folders, module folders and worktrees listings
 	// planned already: many .git files may name one git folder, and many
 	// worktrees folders may be links to one.
 	done map[string]bool
+	// res resolves the plan's paths, each folder once.
+	res *resolver
+	// extras counts the targets of what a repository may hold thousands
+	// of, planned so far (nil: not counted).
+	extras *extraCount
+}
+
+// extraCount counts the extra targets (mountTarget.extra) a plan made.
+type extraCount struct {
+	n int
+	// cut: some were left out, past maxPlanTargets.
+	cut bool
+}
+
+// takeExtras reports whether n more extra targets fit the plan's bound,
+// and counts them: a worktrees listing of 4,096 links to one folder is
+// 8,192 targets folding into two mounts, which the mount budget never
+// counted.
+func (pe *planEnv) takeExtras(n int) bool {
+	if pe.extras == nil {
+		return true
+	}
+	if pe.extras.n+n > maxPlanTargets {
+		pe.extras.cut = true
+		return false
+	}
+	pe.extras.n += n
+	return true
+}
+
+// extrasLeft reports whether another extra target fits the plan's bound:
+// a listing is not read past it.
+func (pe *planEnv) extrasLeft() bool {
+	if pe.extras == nil || pe.extras.n < maxPlanTargets {
+		return true
+	}
+	pe.extras.cut = true
+	return false
 }
 
 // once reports whether key is new to the plan, and marks it.
@@ -174,11 +214,13 @@ func mountPlan(p Policy, cwd string) plan {
 	writable := cleanAll(p.ReadWrite)
 	// The launcher makes files and moves commondirs only where the command
 	// could: a .git link a command plants may lead anywhere.
+	res := newResolver()
 	mayWrite := func(path string) bool {
-		c := Clean(path)
+		c := res.clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReader(), done: map[string]bool{}}
+	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}}
+	pe.settings.eval, pe.extraSettings.eval = res.eval, res.eval
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
@@ -198,7 +240,7 @@ func mountPlan(p Policy, cwd string) plan {
 		if ro && holdsGrant(path) {
 			return
 		}
-		real, err := filepath.EvalSymlinks(path)
+		real, err := res.eval(path)
 		if err != nil || systemPath(real) || ro && holdsGrant(real) {
 			return
 		}
@@ -211,7 +253,7 @@ func mountPlan(p Policy, cwd string) plan {
 		// folder or another link of its own in its place. A path that
 		// resolves to itself has no link to look for.
 		if real != path {
-			if link, ok := linkItself(path); ok {
+			if link, ok := linkItself(path, res); ok {
 				if _, ok := at[link]; !ok && !systemPath(link) {
 					at[link] = len(out.mounts)
 					out.mounts = append(out.mounts, mountTarget{path: link, link: true})
@@ -289,28 +331,39 @@ func mountPlan(p Policy, cwd string) plan {
 		}
 	}
 	if pe.settings.over || pe.extraSettings.over {
-		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d MiB of git settings (their own and what they include); what the rest name is not kept from the command", maxSettingsBytes>>20))
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more git settings (their own and what they include) than a start reads (%d MiB for the repositories, as much for their submodules, %d KiB for one repository's submodules); what the rest name is not kept from the command", maxSettingsBytes>>20, maxModuleShareBytes>>10))
 	}
 	// Each repository's own mounts first, then what may come in
 	// thousands (its worktrees' folders, its submodules' git folders),
 	// so that a command that makes thousands of those cannot push another
 	// repository's settings past the budget.
 	overBudget := false
+	pinned := map[string]bool{}
+	// targets counts every target gone through, folded into a mount
+	// planned before or not: each costs its resolution.
+	targets := 0
 	for _, extra := range []bool{false, true} {
 		for _, gs := range sets {
 			for _, g := range gs.mounts {
 				if g.extra != extra {
 					continue
 				}
-				if len(out.mounts) >= gitBudget {
+				if len(out.mounts) >= gitBudget || targets >= 2*maxPlanTargets {
 					overBudget = true
 					break
 				}
+				targets++
 				// A mount moves with the folder that holds it: each folder
 				// between a grant and the mount is pinned too, so the
 				// repository's folder cannot be renamed and another put in
-				// its place.
-				for _, a := range ancestorsInside(g.path, writable) {
+				// its place. Each folder is looked at once: the folders
+				// above one looked at were looked at with it (a deep
+				// folder's thousands of targets share its ancestors).
+				for a := range ancestorsInside(g.path, writable) {
+					if pinned[a] {
+						break
+					}
+					pinned[a] = true
 					add(a, false, true)
 				}
 				add(g.path, g.readOnly, true)
@@ -319,6 +372,7 @@ func mountPlan(p Policy, cwd string) plan {
 	}
 	watched := map[string]bool{}
 	for _, gs := range sets {
+		out.notes = append(out.notes, gs.notes...)
 		for _, d := range gs.mains {
 			if !watched[d] && mayWrite(d) {
 				watched[d] = true
@@ -330,6 +384,9 @@ func mountPlan(p Policy, cwd string) plan {
 	if overBudget {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d git files and folders to keep from the command (submodules, worktrees); those past it are not covered: their settings and hooks may be changed by the command", gitBudget))
 	}
+	if pe.extras.cut {
+		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more than %d submodules' and worktrees' git files and folders to look at; those past it are not covered: their settings and hooks may be changed by the command", maxPlanTargets))
+	}
 	for _, x := range policyPaths {
 		add(x, true, false)
 	}
@@ -337,14 +394,14 @@ func mountPlan(p Policy, cwd string) plan {
 	return out
 }
 
-// linkItself is path, its folder's links resolved, when path is itself a
-// link.
-func linkItself(path string) (string, bool) {
+// linkItself is path, its folder's links resolved (by res), when path is
+// itself a link.
+func linkItself(path string, res *resolver) (string, bool) {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return "", false
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	dir, err := res.eval(filepath.Dir(path))
 	if err != nil {
 		return "", false
 	}
@@ -358,15 +415,16 @@ const maxMounts = 8192
 
 // ancestorsInside are the folders above path that lie inside one of the
 // writable grants, the grants themselves left out (renaming a grant needs
-// its parent, which is not granted, or is pinned as inside another).
-func ancestorsInside(path string, writable []string) []string {
-	var out []string
-	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) {
-			out = append(out, d)
+// its parent, which is not granted, or is pinned as inside another),
+// nearest first: a caller that stops early goes no further up.
+func ancestorsInside(path string, writable []string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+			if slices.ContainsFunc(writable, func(w string) bool { return d != w && holdsPath(w, d) }) && !yield(d) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // systemPath: /proc, /sys and /dev hold no file of the person's; a mount
@@ -412,6 +470,8 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 type gitSet struct {
 	mounts []mountTarget
 	mains  []string
+	// notes say what was covered otherwise than by its own mounts.
+	notes []string
 }
 
 // coreMounts counts the set's mounts that are no extra.
@@ -428,6 +488,7 @@ func (g gitSet) coreMounts() int {
 func (g *gitSet) add(o gitSet) {
 	g.mounts = append(g.mounts, o.mounts...)
 	g.mains = append(g.mains, o.mains...)
+	g.notes = append(g.notes, o.notes...)
 }
 
 // nearestGitMounts are gitMounts for the nearest .git at or above dir
@@ -444,7 +505,7 @@ func nearestGitMounts(dir string, pe *planEnv) (gitSet, string) {
 		if fi, err := os.Lstat(dotgit); err == nil {
 			target, mode := dotgit, fi.Mode()
 			if mode&os.ModeSymlink != 0 {
-				if real, err := filepath.EvalSymlinks(dotgit); err == nil {
+				if real, err := pe.res.eval(dotgit); err == nil {
 					if ti, err := os.Stat(real); err == nil {
 						target, mode = real, ti.Mode()
 					}
@@ -506,6 +567,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	hooks := filepath.Join(common, "hooks")
 	if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) && isGitDir(common) && pe.mayWrite(hooks) {
 		_ = mkdirNoLinks(hooks, 0o755)
+		pe.res.changed()
 	}
 	perWorktree := worktreeConfigOn(filepath.Join(common, "config"))
 	cfgWorktree := func(dir string) mountTarget {
@@ -513,6 +575,7 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		if perWorktree {
 			if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) && pe.mayWrite(path) {
 				_ = createNoLinks(path, 0o644)
+				pe.res.changed()
 			}
 		}
 		return mountTarget{path: path, readOnly: true}
@@ -527,22 +590,25 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	// each a mount for every later command.
 	// Listed once, under whichever name comes first.
 	listed := false
-	if real, err := filepath.EvalSymlinks(filepath.Join(common, "worktrees")); err == nil {
+	if real, err := pe.res.eval(filepath.Join(common, "worktrees")); err == nil {
 		listed = !pe.once("worktrees\x00" + real)
 	}
 	var wts []os.DirEntry
-	if !listed {
+	if !listed && pe.extrasLeft() {
 		wts, _ = os.ReadDir(filepath.Join(common, "worktrees"))
 	}
 	if len(wts) > 0 {
 		for _, wt := range oldestFirst(filepath.Join(common, "worktrees"), wts, maxModuleEntries) {
+			if !pe.takeExtras(2) {
+				break
+			}
 			dir := filepath.Join(common, "worktrees", wt.Name())
 			wtc := cfgWorktree(dir)
 			wtc.extra = true
 			out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
 		}
 	}
-	out.mounts = append(out.mounts, rebaseMounts(gitDir, common)...)
+	out.mounts = append(out.mounts, rebaseMounts(gitDir, common, pe.res)...)
 	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, pe)...)
 	return out
 }
@@ -574,10 +640,23 @@ func oldestFirst(dir string, entries []os.DirEntry, n int) []os.DirEntry {
 // maxConsidered bounds the entries oldestFirst looks at (one statx each).
 const maxConsidered = 65536
 
+// maxPlanTargets bounds the targets (mountTarget) a plan makes of what a
+// repository may hold thousands of (its worktrees' folders, its
+// submodules' git folders), and, twice over, the targets the plan goes
+// through in all, folded into another's mount or not: each costs the
+// plan a resolution, and the mount budget (maxMounts) counts only the
+// mounts they make.
+const maxPlanTargets = 4 * maxMounts
+
 // maxModuleEntries bounds the walk of a repository's .git/modules (a
 // submodule's git folder holds a few names besides what is skipped) and
 // the worktrees looked at in .git/worktrees.
 const maxModuleEntries = 4096
+
+// maxModuleDepth bounds the folders the walk of .git/modules goes down:
+// a submodule's name may hold slashes and its own submodules lie in its
+// modules folder, a few levels each.
+const maxModuleDepth = 40
 
 // moduleMounts protect the git folders of a repository's submodules,
 // common/modules/NAME (NAME may hold slashes; a submodule's own
@@ -591,9 +670,14 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	if !pe.once("modules\x00" + common) {
 		return out
 	}
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: pe.extraSettings, extraSettings: pe.extraSettings, done: pe.done}
+	// A share of the submodules' budget for this repository's alone: the
+	// repository a grant lies in is planned first, and a command can make
+	// it one whose submodules would use up what the person's need.
+	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
+	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras}
 	n := 0
-	_ = filepath.WalkDir(filepath.Join(common, "modules"), func(path string, d os.DirEntry, err error) error {
+	root := filepath.Join(common, "modules")
+	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if n++; err != nil || n > maxModuleEntries {
 			return filepath.SkipAll
 		}
@@ -604,11 +688,35 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
 			return filepath.SkipDir
 		}
+		if strings.Count(path[len(root):], "/") > maxModuleDepth {
+			// Every name looked at costs the kernel a step for each
+			// folder above it: a folder thousands of levels deep (one
+			// mkdir -p) made each start's walk and plan take minutes.
+			// Read-only whole, nothing beneath it can take a hook or
+			// setting.
+			if !pe.takeExtras(1) {
+				return filepath.SkipAll
+			}
+			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: true})
+			out.notes = append(out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, root))
+			return filepath.SkipDir
+		}
 		if looksLikeGitDir(path) {
+			// The submodule's work tree is named by its core.worktree.
+			sub := gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe)
+			// Its worktrees listing took its share already.
+			own := 1
+			for _, m := range sub.mounts {
+				if !m.extra {
+					own++
+				}
+			}
+			if !pe.takeExtras(own) {
+				return filepath.SkipAll
+			}
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
 			out.mains = append(out.mains, path)
-			// The submodule's work tree is named by its core.worktree.
-			out.add(gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe))
+			out.add(sub)
 		}
 		return nil
 	})

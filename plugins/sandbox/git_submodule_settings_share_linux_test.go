@@ -1,9 +1,3 @@
-//go:build linux && attack
-
-// Open holes found by the a29 attack round, kept as reproductions that
-// fail on the current code: go test -tags attack -run TestA29 ./plugins/sandbox/
-// (docs/plugins.md, "Not covered yet"). CI does not build them.
-
 package sandbox_test
 
 // Attack (a29, the submodules' settings budget): a28 gave submodules'
@@ -26,7 +20,8 @@ package sandbox_test
 // Should: a person's repository's submodules' settings are read whatever
 // another repository's submodules hold (a share per repository, or the
 // repositories' submodules read before a command's own).
-// Does: the command writes app/sub/.husky/_/pre-commit.
+// Did, before each repository's submodules got a share of their own
+// (moduleMounts): the command wrote app/sub/.husky/_/pre-commit.
 
 import (
 	"os"

@@ -1,0 +1,195 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// resolver resolves links in absolute paths as filepath.EvalSymlinks
+// does, each path once: the plan resolves every target and each folder
+// above it, and filepath.EvalSymlinks lstats a path one component more at
+// a time, so a folder 1,800 levels deep (one mkdir -p in a grant) made
+// every later start resolve billions of components. Here a path costs one
+// lstat (and a readlink for a link) once its folder is resolved, and the
+// folders above it are resolved once for every path beneath them.
+//
+// What it resolved is kept for the plan it serves: the plan looks at the
+// files once, at its start. A path found missing is looked at again once
+// the plan has made something (changed), which may be it.
+type resolver struct {
+	real   map[string]string
+	failed map[string]resolveFailure
+	// busy are the links being followed, to find a loop.
+	busy map[string]bool
+	// gen counts the plan's changes, which make failures stale.
+	gen int
+	// depth is how many links are being followed, one within another.
+	depth int
+}
+
+type resolveFailure struct {
+	err error
+	gen int
+}
+
+// maxLinkDepth bounds the links followed one within another, as
+// filepath.EvalSymlinks does (255); the kernel stops at 40.
+const maxLinkDepth = 255
+
+// errTooManyLinks: a path that needs more than maxLinkDepth links.
+var errTooManyLinks = errors.New("too many links")
+
+func newResolver() *resolver {
+	return &resolver{real: map[string]string{}, failed: map[string]resolveFailure{}, busy: map[string]bool{}}
+}
+
+// eval is path with its links resolved, as filepath.EvalSymlinks; a
+// relative path is left to it.
+func (r *resolver) eval(path string) (string, error) {
+	if r == nil || !filepath.IsAbs(path) {
+		return filepath.EvalSymlinks(path)
+	}
+	return r.resolve(filepath.Clean(path))
+}
+
+// existing is path with its links resolved, when it exists.
+func (r *resolver) existing(path string) (string, bool) {
+	real, err := r.eval(path)
+	return real, err == nil
+}
+
+// changed says the plan made a file or folder: paths found missing are
+// looked at again.
+func (r *resolver) changed() {
+	if r != nil {
+		r.gen++
+	}
+}
+
+// resolve resolves path, absolute and clean.
+func (r *resolver) resolve(path string) (string, error) {
+	if path == "/" {
+		return path, nil
+	}
+	if real, ok := r.lookup(path); ok {
+		return real.path, real.err
+	}
+	dir, err := r.resolve(filepath.Dir(path))
+	real := ""
+	if err == nil {
+		real, err = r.step(dir, filepath.Base(path))
+	}
+	r.keep(path, real, err)
+	return real, err
+}
+
+type resolved struct {
+	path string
+	err  error
+}
+
+// lookup is what is kept for path, if anything still holds.
+func (r *resolver) lookup(path string) (resolved, bool) {
+	if real, ok := r.real[path]; ok {
+		return resolved{path: real}, true
+	}
+	if f, ok := r.failed[path]; ok && f.gen == r.gen {
+		return resolved{err: f.err}, true
+	}
+	return resolved{}, false
+}
+
+// keep remembers path's resolution. A failure met while following links
+// past maxLinkDepth says nothing of the path alone (a path within the
+// bound may need the links it found), so it is not kept, and all
+// failures kept before it are made stale.
+func (r *resolver) keep(path, real string, err error) {
+	switch {
+	case err == nil:
+		r.real[path] = real
+	case errors.Is(err, errTooManyLinks):
+		r.gen++
+	default:
+		r.failed[path] = resolveFailure{err: err, gen: r.gen}
+	}
+}
+
+// step resolves name in folder dir, which has no links.
+func (r *resolver) step(dir, name string) (string, error) {
+	switch name {
+	case "", ".":
+		return dir, nil
+	case "..":
+		return filepath.Dir(dir), nil
+	}
+	p := filepath.Join(dir, name)
+	if real, ok := r.lookup(p); ok {
+		return real.path, real.err
+	}
+	if r.busy[p] {
+		return "", &os.PathError{Op: "lstat", Path: p, Err: syscall.ELOOP}
+	}
+	fi, err := os.Lstat(p)
+	real := p
+	switch {
+	case err != nil:
+		real = ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		real, err = r.follow(dir, p)
+	}
+	r.keep(p, real, err)
+	return real, err
+}
+
+// follow resolves link p in folder dir (which has no links), component by
+// component from where its target starts, as the kernel does ("x/.." in a
+// target is x's folder's parent, wherever x leads).
+func (r *resolver) follow(dir, p string) (string, error) {
+	if r.depth >= maxLinkDepth {
+		return "", &os.PathError{Op: "lstat", Path: p, Err: errTooManyLinks}
+	}
+	target, err := os.Readlink(p)
+	if err != nil {
+		return "", err
+	}
+	r.busy[p] = true
+	r.depth++
+	defer func() {
+		delete(r.busy, p)
+		r.depth--
+	}()
+	cur := dir
+	if filepath.IsAbs(target) {
+		cur = "/"
+	}
+	for name := range strings.SplitSeq(target, "/") {
+		if cur, err = r.step(cur, name); err != nil {
+			return "", err
+		}
+	}
+	return cur, nil
+}
+
+// clean is Clean(p), its links resolved by r: the longest existing
+// prefix's, the rest as it is.
+func (r *resolver) clean(p string) string {
+	if r == nil || !filepath.IsAbs(p) {
+		return Clean(p)
+	}
+	p = filepath.Clean(p)
+	rest := ""
+	for cur := p; ; {
+		if real, err := r.resolve(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
