@@ -152,10 +152,11 @@ func (r *runner) hugeReplyRows(ctx context.Context, bin string) []Row {
 	byCost := slices.Clone(all)
 	slices.SortFunc(byCost, func(a, b hugeRun) int { return cmp.Compare(a.own(), b.own()) })
 	h := byCost[len(byCost)/2]
-	var owns []string
+	var owns, extras []string
 	top := h
 	for _, x := range all {
 		owns = append(owns, FormatDuration(x.own()))
+		extras = append(extras, fmt.Sprintf("%.1f MB", x.extra()))
 		if x.extra() > top.extra() {
 			top = x
 		}
@@ -169,7 +170,7 @@ func (r *runner) hugeReplyRows(ctx context.Context, bin string) []Row {
 				idleQuiet, idleMargin*100, hugeChunk, FormatDuration(h.stream), FormatDuration(h.elapsed), h.base*100, FormatDuration(h.idleCPU()), FormatDuration(h.own()), len(all), strings.Join(owns, ", "))},
 		{Section: sectionLongDay, Measure: "peak memory of a " + label + " reply in the window, above idle", Value: fmt.Sprintf("%.1f MB", top.extra()), Number: top.extra(), Unit: "MB",
 			Baseline: "idle " + FormatMB(top.idle.total), Target: fmt.Sprintf("≤ %d MB", hugeMemTarget), Pass: verdict(top.extra() <= hugeMemTarget),
-			Note: fmt.Sprintf("the largest VmRSS read every 50 ms while the reply streamed and was shown, less the idle window's, the largest of %d runs; after it: %s. The CLI storing the same reply peaks at %s VmRSS (the database's mapped pages and the reply's copies are in both)", len(all), top.after.String(), top.cliPeak)},
+			Note: fmt.Sprintf("the largest VmRSS read every 50 ms while the reply streamed and was shown, less the idle window's, the largest of %d runs (%s); after it: %s. The CLI storing the same reply peaks at %s VmRSS (the database's mapped pages and the reply's copies are in both)", len(all), strings.Join(extras, ", "), top.after.String(), top.cliPeak)},
 	}
 }
 
