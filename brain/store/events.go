@@ -196,7 +196,7 @@ func (d *DB) readEventAs(tx *bolt.Tx, id ID, seq uint64, raw []byte, imageBytes 
 		loadImages(tx, id, &e)
 	}
 	if e.Status == StatusStreaming {
-		e.Text += pieces(tx.Bucket([]byte(bucketStreaming)), id, seq)
+		e.Text = joinPieces(e.Text, tx.Bucket([]byte(bucketStreaming)), id, seq, "")
 	}
 	return e
 }
@@ -217,14 +217,30 @@ func setStreaming(tx *bolt.Tx, id ID, e Event) error {
 
 // pieces joins the text pieces stored for a streaming reply, in order.
 func pieces(sb *bolt.Bucket, id ID, seq uint64) string {
+	return joinPieces("", sb, id, seq, "")
+}
+
+// joinPieces is head, the pieces stored for a streaming reply and tail,
+// joined into one string made at its full size: a long reply's text is
+// copied once, not grown by doubling and then copied again.
+func joinPieces(head string, sb *bolt.Bucket, id ID, seq uint64, tail string) string {
 	prefix := streamKey(id, seq)
-	var b strings.Builder
+	size := len(head) + len(tail)
 	c := sb.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) == 24 {
+			size += len(v)
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(head)
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if len(k) == 24 {
 			b.Write(v)
 		}
 	}
+	b.WriteString(tail)
 	return b.String()
 }
 
@@ -399,7 +415,7 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 		}
 		// One pass over the whole text also catches a secret added while
 		// the reply streamed.
-		e.Text = red.String(e.Text + pieces(tx.Bucket([]byte(bucketStreaming)), id, seq) + d.tails[key])
+		e.Text = red.String(joinPieces(e.Text, tx.Bucket([]byte(bucketStreaming)), id, seq, d.tails[key]))
 		e.Status = status
 		if err := putEvent(eb, id, e); err != nil {
 			return err
