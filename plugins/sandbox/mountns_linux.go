@@ -188,6 +188,10 @@ type mountTarget struct {
 	// link: path is a link, mounted on itself so that it stays (what it
 	// leads to has a mount of its own).
 	link bool
+	// closed: a folder made read-only whole because the plan's bound on
+	// extras cut what lies in it short; planned with the repositories'
+	// own mounts, never as an extra, so no bound leaves it out.
+	closed bool
 }
 
 // plan is what MountNamespace does: the mounts, parents before what lies
@@ -594,19 +598,27 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		listed = !pe.once("worktrees\x00" + real)
 	}
 	var wts []os.DirEntry
-	if !listed && pe.extrasLeft() {
-		wts, _ = os.ReadDir(filepath.Join(common, "worktrees"))
-	}
-	if len(wts) > 0 {
-		for _, wt := range oldestFirst(filepath.Join(common, "worktrees"), wts, maxModuleEntries) {
-			if !pe.takeExtras(2) {
-				break
-			}
-			dir := filepath.Join(common, "worktrees", wt.Name())
-			wtc := cfgWorktree(dir)
-			wtc.extra = true
-			out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
+	wtDir := filepath.Join(common, "worktrees")
+	cut := false
+	if !listed {
+		if pe.extrasLeft() {
+			wts, _ = os.ReadDir(wtDir)
+		} else if fi, err := os.Stat(wtDir); err == nil && fi.IsDir() {
+			cut = true
 		}
+	}
+	for _, wt := range oldestFirst(wtDir, wts, maxModuleEntries) {
+		if !pe.takeExtras(2) {
+			cut = true
+			break
+		}
+		dir := filepath.Join(wtDir, wt.Name())
+		wtc := cfgWorktree(dir)
+		wtc.extra = true
+		out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
+	}
+	if cut {
+		out.closeFolder(wtDir, "its worktrees' folders")
 	}
 	out.mounts = append(out.mounts, rebaseMounts(gitDir, common, pe.res)...)
 	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, pe)...)
@@ -677,8 +689,16 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras}
 	n := 0
 	root := filepath.Join(common, "modules")
+	// cut: the walk stopped short of what lies in root, which is then
+	// read-only whole (what was planned before keeps its own mounts on
+	// top): a bound that runs out leaves nothing open.
+	cut := false
 	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if n++; err != nil || n > maxModuleEntries {
+		if err != nil {
+			return filepath.SkipAll
+		}
+		if n++; n > maxModuleEntries {
+			cut = true
 			return filepath.SkipAll
 		}
 		if !d.IsDir() {
@@ -695,6 +715,7 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 			// Read-only whole, nothing beneath it can take a hook or
 			// setting.
 			if !pe.takeExtras(1) {
+				cut = true
 				return filepath.SkipAll
 			}
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: true})
@@ -712,6 +733,9 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 				}
 			}
 			if !pe.takeExtras(own) {
+				// Its git folder counts as planned now (gitDirMounts
+				// marked it): it is covered by root's read-only mount.
+				cut = true
 				return filepath.SkipAll
 			}
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
@@ -721,9 +745,23 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 		return nil
 	})
 	for i := range out.mounts {
-		out.mounts[i].extra = true
+		out.mounts[i].extra = !out.mounts[i].closed
+	}
+	if cut {
+		out.closeFolder(root, "its submodules' git folders")
 	}
 	return out
+}
+
+// closeFolder makes folder dir read-only whole, planned with the
+// repositories' own mounts, where a bound cut the look at what lies in it
+// short: what was planned in it before keeps its own mounts on top (they
+// lie deeper), and what was not cannot take a hook or setting. Git in the
+// command then cannot write there (a submodule's or linked worktree's
+// index and refs): the output says why.
+func (g *gitSet) closeFolder(dir, what string) {
+	g.mounts = append(g.mounts, mountTarget{path: dir, readOnly: true, closed: true})
+	g.notes = append(g.notes, fmt.Sprintf("%s holds more of %s than a start looks at; it is read-only whole for this command, so git here cannot write in it", dir, what))
 }
 
 // isGitDir: a folder git would take for a repository's, by its HEAD as

@@ -1,11 +1,12 @@
-//go:build linux && attack
-
-// Open holes found by the a30 attack round on the a29 fixes, kept as
-// reproductions that fail on the current code:
-// go test -tags attack -run TestA30 ./plugins/sandbox/ (CI does not build them).
+//go:build linux
 
 package sandbox_test
 
+// Found by the a30 attack round on the a29 fixes, and fixed: past the
+// extras bound the plan now fails closed (closeFolder: the rest of
+// .git/modules or .git/worktrees read-only whole, planned with the
+// repositories' own mounts).
+//
 // Attack (a30, the extras bound fails open, launch-wide and command-first):
 // a29's third fix counts every worktrees entry (two targets) and every
 // submodule git folder against one launch-wide bound, maxPlanTargets
@@ -27,13 +28,12 @@ package sandbox_test
 // `git status` in app/sub runs it unconfined. Before the bound (6c18537)
 // the same links cost nothing and the config stayed read-only.
 //
-// Should: what a command's own repository holds cannot use up what the
-// person's repositories need (a share per repository, or the person's and
-// remembered repositories' extras taken first), a git folder is marked
-// planned only when its mounts are kept, and past the bound the plan
-// fails closed (the rest of .git/modules read-only whole, or no start).
-// Does: the second command writes app/.git/modules/sub/config, and the
-// person's git status in the submodule runs the planted core.fsmonitor.
+// Should: past the bound the plan fails closed, so the person's
+// submodule's git folder stays read-only (the command's own listings can
+// still use up the bound: git in the command then cannot write in the
+// person's .git/modules, and its output says why).
+// Did: the second command wrote app/.git/modules/sub/config, and the
+// person's git status in the submodule ran the planted core.fsmonitor.
 
 import (
 	"os"
