@@ -28,6 +28,13 @@ type resolver struct {
 	gen int
 	// depth is how many links are being followed, one within another.
 	depth int
+	// tooDeep are the paths whose links ran past maxLinkDepth, each with
+	// the most links that were still left to follow when they did: with
+	// as many or fewer left, they fail again without a look. (Such a
+	// failure depends on how deep in other links the path was met, so it
+	// is not kept with the others; resolving it again each time made a
+	// chain of 255 links a command left cost minutes at every start.)
+	tooDeep map[string]int
 }
 
 type resolveFailure struct {
@@ -43,7 +50,7 @@ const maxLinkDepth = 255
 var errTooManyLinks = errors.New("too many links")
 
 func newResolver() *resolver {
-	return &resolver{real: map[string]string{}, failed: map[string]resolveFailure{}, busy: map[string]bool{}}
+	return &resolver{real: map[string]string{}, failed: map[string]resolveFailure{}, busy: map[string]bool{}, tooDeep: map[string]int{}}
 }
 
 // eval is path with its links resolved, as filepath.EvalSymlinks; a
@@ -103,15 +110,14 @@ func (r *resolver) lookup(path string) (resolved, bool) {
 }
 
 // keep remembers path's resolution. A failure met while following links
-// past maxLinkDepth says nothing of the path alone (a path within the
-// bound may need the links it found), so it is not kept, and all
-// failures kept before it are made stale.
+// past maxLinkDepth says nothing of the path alone (met with fewer links
+// being followed, it may resolve), so it is kept apart, in tooDeep (see
+// step).
 func (r *resolver) keep(path, real string, err error) {
 	switch {
 	case err == nil:
 		r.real[path] = real
 	case errors.Is(err, errTooManyLinks):
-		r.gen++
 	default:
 		r.failed[path] = resolveFailure{err: err, gen: r.gen}
 	}
@@ -132,6 +138,10 @@ func (r *resolver) step(dir, name string) (string, error) {
 	if r.busy[p] {
 		return "", &os.PathError{Op: "lstat", Path: p, Err: syscall.ELOOP}
 	}
+	left := maxLinkDepth - r.depth
+	if n, ok := r.tooDeep[p]; ok && left <= n {
+		return "", &os.PathError{Op: "lstat", Path: p, Err: errTooManyLinks}
+	}
 	fi, err := os.Lstat(p)
 	real := p
 	switch {
@@ -139,6 +149,9 @@ func (r *resolver) step(dir, name string) (string, error) {
 		real = ""
 	case fi.Mode()&os.ModeSymlink != 0:
 		real, err = r.follow(dir, p)
+	}
+	if errors.Is(err, errTooManyLinks) {
+		r.tooDeep[p] = max(r.tooDeep[p], left)
 	}
 	r.keep(p, real, err)
 	return real, err

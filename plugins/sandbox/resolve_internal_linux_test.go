@@ -135,3 +135,49 @@ func TestPlanCountsFoldedTargets(t *testing.T) {
 		t.Errorf("no note on the targets left out: %q", pl.notes)
 	}
 }
+
+// TestResolverTooManyLinksDependsOnDepth: a path met past maxLinkDepth
+// links fails again without a look when met as deep or deeper (a chain a
+// command left cost minutes a start, resolved anew for each of thousands
+// of paths through it), and still resolves when met with more links left,
+// as filepath.EvalSymlinks says.
+func TestResolverTooManyLinksDependsOnDepth(t *testing.T) {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// c0 -> c1 -> ... -> c(maxLinkDepth-1) -> "end": maxLinkDepth links.
+	if err := os.Mkdir(filepath.Join(d, "end"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxLinkDepth {
+		target := "c" + strconv.Itoa(i+1)
+		if i == maxLinkDepth-1 {
+			target = "end"
+		}
+		if err := os.Symlink(target, filepath.Join(d, "c"+strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// outer -> c0: one link more than the bound.
+	if err := os.Symlink("c0", filepath.Join(d, "outer")); err != nil {
+		t.Fatal(err)
+	}
+	r := newResolver()
+	for round := range 2 {
+		if _, err := r.eval(filepath.Join(d, "outer")); err == nil {
+			t.Errorf("round %d: outer resolved through %d links", round, maxLinkDepth+1)
+		}
+		if _, want := filepath.EvalSymlinks(filepath.Join(d, "outer")); want == nil {
+			t.Errorf("filepath.EvalSymlinks resolves outer: the chain is not past its bound")
+		}
+	}
+	if len(r.tooDeep) == 0 {
+		t.Error("no path kept as past the bound")
+	}
+	got, err := r.eval(filepath.Join(d, "c0"))
+	want, werr := filepath.EvalSymlinks(filepath.Join(d, "c0"))
+	if err != nil || werr != nil || got != want {
+		t.Errorf("c0 met first: %q, %v; EvalSymlinks %q, %v", got, err, want, werr)
+	}
+}
