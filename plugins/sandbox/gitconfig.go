@@ -482,6 +482,9 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 			}
 			switch {
 			case e.Key == "path" && (e.Section == "include" && e.Subsection == "" || e.Section == "includeif" && e.Subsection != ""):
+				if !gitCanOpen(e.Value) {
+					continue
+				}
 				for _, inc := range includedPaths(path, e.Value, home, r.eval) {
 					if seen[inc] || len(s.included) >= maxIncludedFiles {
 						continue
@@ -491,6 +494,9 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 					read(inc, depth+1)
 				}
 			case e.Section == "core" && e.Subsection == "" && e.Key == "hookspath":
+				if !gitCanOpen(e.Value) {
+					continue
+				}
 				if p, ok := expandGitPath(e.Value, home); ok {
 					s.hooksPaths = append(s.hooksPaths, p)
 				}
@@ -613,3 +619,18 @@ func personGitConfigs(home string, getenv func(string) string) []string {
 	}
 	return append(out, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
 }
+
+
+
+// maxGitPath is PATH_MAX on Linux: the kernel refuses a path this long or
+// longer (with its ending NUL, more than PATH_MAX bytes).
+const maxGitPath = 4096
+
+// gitCanOpen: whether git can open what an include's path or
+// core.hooksPath names. git hands the kernel the value as it is or longer
+// (joined to the settings' folder; ~ expanded, at most a user name
+// shorter), and the kernel refuses one of maxGitPath or more: such a value
+// names nothing to protect. A command made a core.hooksPath of 120,000
+// folders (240 KiB), which the plan cleaned and resolved at each level: a
+// minute of every later start.
+func gitCanOpen(value string) bool { return len(value) < maxGitPath+256 }

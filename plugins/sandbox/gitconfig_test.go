@@ -192,3 +192,24 @@ func TestSettingsReaderShares(t *testing.T) {
 		t.Errorf("a share read on once the reader's budget was used up: %v", s.hooksPaths)
 	}
 }
+
+// A core.hooksPath or include path longer than the kernel takes names
+// nothing git can open: it is left out, where cleaning and resolving one
+// of 120,000 folders took the plan a minute. One just under stays.
+func TestReadGitSettingsLeavesOutPathsTooLongToOpen(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a/", 3*maxGitPath) + "h"
+	fits := strings.Repeat("a/", 1000) + "h"
+	cfg := filepath.Join(dir, "config")
+	data := "[core]\n\thooksPath = " + long + "\n[include]\n\tpath = " + long + "\n[core]\n\thooksPath = " + fits + "\n"
+	if err := os.WriteFile(cfg, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := readGitSettings(dir, cfg)
+	if !reflect.DeepEqual(s.hooksPaths, []string{fits}) {
+		t.Errorf("hooksPaths %.80q…, want only the one that fits", s.hooksPaths)
+	}
+	if len(s.included) != 0 {
+		t.Errorf("included %.80q…, want none", s.included)
+	}
+}

@@ -1,7 +1,11 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a30 attack round on the a29 fixes, and fixed: an include's
+// path or core.hooksPath of PATH_MAX or more is left out when the settings
+// are read (gitCanOpen): the kernel refuses it, so it names nothing.
+//
 // Attack (a30, a long name costs its length once per component): a29
 // resolves the plan's paths with a resolver instead of EvalSymlinks per
 // folder above them, but two per-ancestor loops are left on a name a
@@ -24,7 +28,7 @@ package sandbox_test
 // a repository's settings (a name longer than PATH_MAX, or deeper than the
 // kernel resolves, names nothing: drop it before Clean and the resolver;
 // makeInside through the plan's resolver, walking down, not up).
-// Does: the next command has not started after 20 seconds.
+// Did: the next command had not started after 20 seconds (now: 0.04 s).
 
 import (
 	"strings"
