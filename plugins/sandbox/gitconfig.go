@@ -620,8 +620,6 @@ func personGitConfigs(home string, getenv func(string) string) []string {
 	return append(out, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
 }
 
-
-
 // maxGitPath is PATH_MAX on Linux: the kernel refuses a path this long or
 // longer (with its ending NUL, more than PATH_MAX bytes).
 const maxGitPath = 4096
