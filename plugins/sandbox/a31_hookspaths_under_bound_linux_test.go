@@ -1,0 +1,50 @@
+//go:build linux && attack
+
+package sandbox_test
+
+// Attack (a31, many core.hooksPath values just under gitCanOpen's bound):
+// a30's third fix drops an include path or core.hooksPath of 4,352 bytes
+// or more, but one just under it still has about 2,160 components
+// ("dR_J/a/a/.../a/h", 4,330 bytes), and the plan still pays per component
+// for each (makeInside's Clean, the resolver's recursion over every
+// prefix, an lstat of each ever-deeper prefix): about 60 ms a value. A
+// command makes 15 repositories in its grant (.git with a HEAD), each
+// config holding 58 such values under distinct first folders (251 KiB,
+// under the 256 KiB file bound; 58 of the 64 hooksPaths kept; 3.8 MiB in
+// all, under the 4 MiB settings budget). Every later start plans 870 deep
+// names: 55 seconds measured here, each start, and the submodules' own
+// 4 MiB budget (.git/modules/*/config) can add as much again.
+//
+// Should: a start stays bounded whatever a command writes in settings:
+// bound the components (or total components over all values) a start
+// resolves for settings names, or resolve a name by walking down once
+// (O(length), not O(components x length)); a command's own repositories'
+// names need no more than a few mounts.
+// Does: the launcher had not started the command after 20 seconds.
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestA31ManyHooksPathsJustUnderTheBound(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	p := f.commandPolicy()
+	prep := `set -e; r=0; while [ $r -lt 15 ]; do mkdir -p x$r/.git && echo 'ref: refs/heads/main' > x$r/.git/HEAD &&
+		awk -v r=$r 'BEGIN { print "[core]"; for (j = 0; j < 58; j++) { printf "\thooksPath = d%d_%d/", r, j; for (i = 0; i < 2160; i++) printf "a/"; print "h" } }' > x$r/.git/config; r=$((r+1)); done; echo made`
+	if out, ok := runIn(t, p, f.granted, prep, nil); !ok || !strings.Contains(out, "made") {
+		t.Fatalf("the preparation failed: %.300s", out)
+	}
+	l := startLaunch(t, p, f.granted)
+	if err, ended := l.wait(20 * time.Second); ended {
+		if !strings.Contains(l.output(), "started") {
+			t.Errorf("the command did not run (%v): %.300s", err, l.output())
+		}
+		t.Logf("the command ran after %v", l.took)
+	} else {
+		t.Errorf("the next command's launcher is still planning after 20 seconds: 870 core.hooksPath values of 4,330 bytes (under gitCanOpen's 4,352) in 15 repositories the command made are each resolved per component (output so far: %q)", l.output())
+		l.kill()
+	}
+}
