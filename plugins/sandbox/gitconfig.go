@@ -627,8 +627,9 @@ const maxGitPath = 4096
 // gitCanOpen: whether git can open what an include's path or
 // core.hooksPath names. git hands the kernel the value as it is or longer
 // (joined to the settings' folder; ~ expanded, at most a user name
-// shorter), and the kernel refuses one of maxGitPath or more: such a value
-// names nothing to protect. A command made a core.hooksPath of 120,000
-// folders (240 KiB), which the plan cleaned and resolved at each level: a
-// minute of every later start.
-func gitCanOpen(value string) bool { return len(value) < maxGitPath+256 }
+// shorter), or shortened no further than cleaning it does (git drops a
+// leading "./" and the slashes after it), and the kernel refuses one of
+// maxGitPath or more: such a value names nothing to protect. A command
+// made a core.hooksPath of 120,000 folders (240 KiB), which the plan
+// cleaned and resolved at each level: a minute of every later start.
+func gitCanOpen(value string) bool { return len(filepath.Clean(value)) < maxGitPath+256 }

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -602,7 +604,10 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 	cut := false
 	if !listed {
 		if pe.extrasLeft() {
-			wts, _ = os.ReadDir(wtDir)
+			var err error
+			// An unreadable listing hides its entries as much as the bound.
+			wts, err = os.ReadDir(wtDir)
+			cut = err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR)
 		} else if fi, err := os.Stat(wtDir); err == nil && fi.IsDir() {
 			cut = true
 		}
@@ -695,6 +700,12 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	cut := false
 	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
+			// A folder the walk cannot read (a name past PATH_MAX, no
+			// permission) hides what lies after it as much as a bound
+			// does; a missing root hides nothing.
+			if path != root || !errors.Is(err, fs.ErrNotExist) {
+				cut = true
+			}
 			return filepath.SkipAll
 		}
 		if n++; n > maxModuleEntries {

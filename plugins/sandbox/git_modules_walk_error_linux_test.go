@@ -1,7 +1,11 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a31 attack round on the a30 fixes, and fixed: a folder the
+// .git/modules walk cannot read closes the rest of it (read-only whole),
+// as a bound does; an unreadable worktrees listing closes itself.
+//
 // Attack (a31, the .git/modules walk stops on an error and fails open):
 // a30's first fix made moduleMounts close .git/modules (read-only whole)
 // when a bound cuts its walk short, but the walk callback's error case
@@ -20,7 +24,7 @@ package sandbox_test
 //
 // Should: a walk error fails closed like a bound (cut = true, or the
 // unreadable folder itself read-only and the walk going on).
-// Does: the second command wrote the submodule's config, and the person's
+// Did: the second command wrote the submodule's config, and the person's
 // git ran the planted core.fsmonitor.
 
 import (

@@ -1,7 +1,10 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a31 attack round on the a30 fixes, and fixed: gitCanOpen
+// measures the value cleaned, no longer than git ever shortens it.
+//
 // Attack (a31, gitCanOpen drops a core.hooksPath git can use; low: the
 // value must be in the person's own settings): gitCanOpen assumes git
 // hands the kernel a core.hooksPath as it is or longer, but git's
@@ -15,7 +18,7 @@ package sandbox_test
 // Should: a value is dropped only when git cannot shorten it: measure it
 // after git's own rewriting (a leading "./" and the slashes after it, ~
 // expansion), or clean a relative value before the length check.
-// Does: the command wrote .githooks/pre-commit and the person's commit ran it.
+// Did: the command wrote .githooks/pre-commit and the person's commit ran it.
 
 import (
 	"os"
