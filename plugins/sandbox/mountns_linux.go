@@ -612,6 +612,11 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 			cut = true
 		}
 	}
+	if len(wts) > maxModuleEntries {
+		// Those past the ones planned would be left open: a command's
+		// 65,536 decoys pushed the person's past what oldestFirst looks at.
+		cut = true
+	}
 	for _, wt := range oldestFirst(wtDir, wts, maxModuleEntries) {
 		if !pe.takeExtras(2) {
 			cut = true
@@ -621,6 +626,14 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		wtc := cfgWorktree(dir)
 		wtc.extra = true
 		out.mounts = append(out.mounts, mountTarget{path: filepath.Join(dir, "commondir"), readOnly: true, extra: true}, wtc)
+		// A linked worktree's submodules keep their git folders in its
+		// own folder (worktrees/NAME/modules). git makes NAME a folder;
+		// one that is a link is a command's (the person's are pinned by
+		// their mounts), and walking through thousands of links to a
+		// long chain cost seconds.
+		if wt.IsDir() {
+			out.add(moduleMounts(dir, pe))
+		}
 	}
 	if cut {
 		out.closeFolder(wtDir, "its worktrees' folders")
@@ -717,7 +730,12 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 		}
 		switch d.Name() {
 		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
-			return filepath.SkipDir
+			// A git folder's own: skipped only there, for a submodule's
+			// name is its path and may end in one of these
+			// (vendor/hooks keeps its git folder in modules/vendor/hooks).
+			if path != root && looksLikeGitDir(filepath.Dir(path)) && !looksLikeGitDir(path) {
+				return filepath.SkipDir
+			}
 		}
 		if strings.Count(path[len(root):], "/") > maxModuleDepth {
 			// Every name looked at costs the kernel a step for each
@@ -794,18 +812,18 @@ func isGitDir(dir string) bool {
 }
 
 // looksLikeGitDir: a folder in .git/modules that is a submodule's git
-// folder by any sign a command could not take away without breaking the
-// submodule for git: a HEAD of any kind, or settings beside objects.
+// folder by any sign a command could not take away: a HEAD of any kind,
+// or settings. Settings alone are enough: a command deleted a planned
+// submodule's HEAD and renamed its objects, so that the next start saw no
+// git folder and left its settings open to the command after it, which
+// put them back with a core.fsmonitor of its own; a planned folder's
+// config is a mount point, which no command can remove.
 func looksLikeGitDir(dir string) bool {
 	if _, err := os.Lstat(filepath.Join(dir, "HEAD")); err == nil {
 		return true
 	}
 	c, err := os.Lstat(filepath.Join(dir, "config"))
-	if err != nil || !c.Mode().IsRegular() {
-		return false
-	}
-	o, err := os.Lstat(filepath.Join(dir, "objects"))
-	return err == nil && o.IsDir()
+	return err == nil && c.Mode().IsRegular()
 }
 
 // worktreeDirs reads a .git file ("gitdir: PATH") and the commondir file

@@ -1,7 +1,10 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a32 attack round on the a31 fixes, and fixed: each linked
+// worktree's own modules folder is walked as .git/modules is.
+//
 // Attack (a32, a linked worktree's submodules): git keeps the git folder
 // of a submodule checked out in a linked worktree in that worktree's own
 // git folder, .git/worktrees/NAME/modules/SUB ("modules" is per worktree,
@@ -19,7 +22,7 @@ package sandbox_test
 // Should: the worktrees listing walks each NAME/modules as moduleMounts
 // does common/modules (with the same bounds, closing on a cut), or closes
 // .git/worktrees/*/modules.
-// Does: the command wrote the submodule's config, and the person's git
+// Did: the command wrote the submodule's config, and the person's git
 // status ran the planted core.fsmonitor.
 
 import (

@@ -1,7 +1,11 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a32 attack round on the a31 fixes, and fixed: a folder in
+// .git/modules with settings counts as a submodule's git folder, HEAD or
+// not.
+//
 // Attack (a32, a submodule's git folder made to look like none for one
 // plan): moduleMounts plans a folder in .git/modules only when
 // looksLikeGitDir says it is a git folder (a HEAD of any kind, or a config
@@ -23,7 +27,7 @@ package sandbox_test
 // any folder in .git/modules with a config file has that config (and its
 // hooks folder) read-only whatever else it holds, and a .git file whose
 // gitdir lies in .git/modules protects that folder whatever its HEAD.
-// Does: the second command wrote the submodule's config, and the person's
+// Did: the second command wrote the submodule's config, and the person's
 // git status ran the planted core.fsmonitor.
 
 import (

@@ -1,7 +1,11 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a32 attack round on the a31 fixes, and fixed: the
+// .git/modules walk skips a git folder's own names (hooks, objects, …)
+// only inside a git folder.
+//
 // Attack (a32, a submodule whose name holds a git folder's own names):
 // the .git/modules walk skips every folder named objects, refs, logs,
 // hooks, info, lfs or worktrees, at any depth, as the insides of a
@@ -18,7 +22,7 @@ package sandbox_test
 // Should: skip those names only inside a folder taken for a git folder
 // (the walk's parent looksLikeGitDir), or look at a skipped folder with
 // looksLikeGitDir first and plan it when it is one.
-// Does: the command wrote the submodule's config, and the person's git ran
+// Did: the command wrote the submodule's config, and the person's git ran
 // the planted core.fsmonitor.
 
 import (

@@ -1,7 +1,10 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a32 attack round on the a31 fixes, and fixed: a worktrees
+// listing with more entries than are planned is read-only whole.
+//
 // Attack (a32, past maxConsidered entries in .git/worktrees): past 4,096
 // entries, gitDirMounts plans the 4,096 of .git/worktrees made first
 // (oldestFirst, by birth time, which no command can set), but only of the
@@ -20,7 +23,7 @@ package sandbox_test
 //
 // Should: a listing whose entries are not all planned closes the folder
 // (closeFolder, as the extras bound does), or every entry is considered.
-// Does: the second command rewrote the worktree's commondir, and the
+// Did: the second command rewrote the worktree's commondir, and the
 // person's git status ran the planted core.fsmonitor.
 
 import (
