@@ -711,6 +711,9 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// read-only whole (what was planned before keeps its own mounts on
 	// top): a bound that runs out leaves nothing open.
 	cut := false
+	// planned are the git folders this walk planned: their own folders
+	// (objects, refs, …) are skipped.
+	planned := map[string]bool{}
 	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			// A folder the walk cannot read (a name past PATH_MAX, no
@@ -730,10 +733,12 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 		}
 		switch d.Name() {
 		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
-			// A git folder's own: skipped only there, for a submodule's
-			// name is its path and may end in one of these
-			// (vendor/hooks keeps its git folder in modules/vendor/hooks).
-			if path != root && looksLikeGitDir(filepath.Dir(path)) && !looksLikeGitDir(path) {
+			// A git folder's own: skipped only in one this walk planned,
+			// never in root itself, for a submodule's name is its path
+			// and may hold one of these (vendor/hooks keeps its git folder
+			// in modules/vendor/hooks, refs/spec in modules/refs/spec),
+			// and a HEAD planted in root made root look like a git folder.
+			if parent := filepath.Dir(path); parent != root && planned[parent] && !looksLikeGitDir(path) {
 				return filepath.SkipDir
 			}
 		}
@@ -770,6 +775,7 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
 			out.mains = append(out.mains, path)
 			out.add(sub)
+			planned[path] = true
 		}
 		return nil
 	})
