@@ -467,6 +467,22 @@ func (l *launch) wait(limit time.Duration) (error, bool) {
 	}
 }
 
+// startsWithin fails t unless the launch runs its command within limit;
+// planning says what would keep its launcher planning longer.
+func (l *launch) startsWithin(t *testing.T, limit time.Duration, planning string) {
+	t.Helper()
+	err, ended := l.wait(limit)
+	if !ended {
+		t.Errorf("the next command's launcher is still planning after %v: %s (output so far: %q)", limit, planning, l.output())
+		l.kill()
+		return
+	}
+	if !strings.Contains(l.output(), "started") {
+		t.Errorf("the command did not run (%v): %.300s", err, l.output())
+	}
+	t.Logf("the command ran after %v", l.took)
+}
+
 // kill ends the launch and waits for it.
 func (l *launch) kill() {
 	_ = l.cmd.Process.Kill()

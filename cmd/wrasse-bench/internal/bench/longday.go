@@ -411,7 +411,7 @@ func (w *windowProc) idle(ctx context.Context, base float64, quiet, limit time.D
 type quietSpan struct {
 	base, margin float64
 	quiet        time.Duration
-	seen  []cpuReading
+	seen         []cpuReading
 }
 
 type cpuReading struct {
