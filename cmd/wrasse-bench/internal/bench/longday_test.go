@@ -128,3 +128,28 @@ func TestQuietSpan(t *testing.T) {
 		})
 	}
 }
+
+// The memory rows take the median of their readings, so one reading off
+// the others moves nothing.
+func TestMedianResident(t *testing.T) {
+	r := func(anon int) residentSet { return residentSet{anon: anon, total: anon + 1} }
+	tests := []struct {
+		name  string
+		reads []residentSet
+		want  int
+	}{
+		{"none", nil, 0},
+		{"one", []residentSet{r(7)}, 7},
+		{"a low one", []residentSet{r(130), r(125), r(131)}, 130},
+		{"a high one", []residentSet{r(130), r(140), r(129)}, 130},
+		{"even count: the upper", []residentSet{r(2), r(1)}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := medianResident(tc.reads)
+			if got.anon != tc.want || (tc.want != 0 && got.total != tc.want+1) {
+				t.Errorf("medianResident = %+v, want the reading of %d", got, tc.want)
+			}
+		})
+	}
+}
