@@ -11,8 +11,10 @@ import (
 )
 
 // checkApproved refuses to start a server whose files (its program, the
-// scripts its command line names) are not the ones the person approved:
-// a script rewritten after the approval is code nobody approved.
+// scripts its command line names and the code their projects hold:
+// cerebellum.LaunchFiles) are not the ones the person approved: a script
+// rewritten after the approval, or a module planted beside it, is code
+// nobody approved.
 //
 // A probe (Test) of a server whose block the person has not approved
 // runs only after its caller showed the command and the person agreed;
@@ -26,6 +28,13 @@ func (l *Loader) checkApproved(cfg config, probe bool) error {
 		return nil
 	}
 	files := cerebellum.LaunchFiles(&cfg.block, cfg.dir)
+	for _, f := range files {
+		if root, ok := strings.CutPrefix(f, cerebellum.UncheckedPrefix); ok {
+			// Code nobody can check is code nobody approved.
+			return hint.With(fmt.Errorf("%w: MCP server %s does not start: the folder its code lies in, %s, holds more files than Wrasse checks before a start, so a change to the code it loads could not be told from what you approved; put the server in a folder of its own (or install it as a package, npx or uvx) and enable it again", ErrNotApproved, cfg.name, root),
+				hint.Hint{Action: "Look at it and enable it again", Command: []string{"caps", "enable", cfg.name}, Page: hint.PageCapability, Target: cfg.name})
+		}
+	}
 	if hashed && approved == cerebellum.FilesKey(files, l.sums.sum) {
 		return nil
 	}

@@ -173,12 +173,6 @@ func lookPath(command, path, dir string) string {
 	return ""
 }
 
-// projectMarkers are files and folders that mark the root of a project a
-// script belongs to: its dependencies live there (node_modules, a virtual
-// environment), often above the script itself (dist/index.js).
-var projectMarkers = []string{"package.json", "node_modules", "pyproject.toml", "setup.py", "requirements.txt", ".venv",
-	"uv.lock", "go.mod", "Cargo.toml"}
-
 // argPaths are the existing absolute paths an approved command line names
 // (as an argument, or after an '=' in one): a script with its project (the
 // outermost folder above it with a project marker) or else its folder,
@@ -198,35 +192,13 @@ func argPaths(args []string, home string) []string {
 			v = filepath.Clean(v)
 			out = append(out, v)
 			if fi.Mode().IsRegular() {
-				if dir := projectOf(filepath.Dir(v), home); dir != "" {
+				if dir := cerebellum.ProjectOf(filepath.Dir(v), home); dir != "" {
 					out = append(out, dir)
 				}
 			}
 		}
 	}
 	return out
-}
-
-// projectOf is the outermost folder from dir up, below the home folder,
-// that holds a project marker; dir itself when none does; "" when dir is
-// the home folder or holds it.
-func projectOf(dir, home string) string {
-	if holdsHome(dir, home) {
-		return ""
-	}
-	found := dir
-	for d := dir; !holdsHome(d, home); d = filepath.Dir(d) {
-		for _, m := range projectMarkers {
-			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
-				found = d
-				break
-			}
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	return found
 }
 
 // namesFolder reports whether a command line names an existing folder
@@ -247,18 +219,6 @@ func afterEquals(a string) string {
 		return v
 	}
 	return ""
-}
-
-// holdsHome reports whether dir is the home folder or one that holds it.
-func holdsHome(dir, home string) bool {
-	if dir == string(filepath.Separator) {
-		return true
-	}
-	if home == "" {
-		return false
-	}
-	rel, err := filepath.Rel(dir, home)
-	return err == nil && (rel == "." || !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "..")
 }
 
 // setDefault sets key in env unless the server's block set it.

@@ -1,0 +1,43 @@
+package cerebellum
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A project too large to look through at each start stands as one
+// Unchecked entry (which the MCP client refuses to start), in place of
+// what lies past the bound; one within it is listed whole.
+func TestCodeFilesBound(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 30 {
+		if err := os.WriteFile(filepath.Join(dir, "m"+string(rune('a'+i%26))+string(rune('a'+i/26))+".py"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name      string
+		limit     int
+		files     int
+		unchecked bool
+	}{
+		{"within the bound", 100, 30, false},
+		{"exactly at it (the folder and its 30 files)", 31, 30, false},
+		{"past it", 20, 19, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codeFiles([]string{dir}, tc.limit)
+			unchecked := slices.Contains(got, UncheckedPrefix+dir)
+			n := len(got)
+			if unchecked {
+				n--
+			}
+			if n != tc.files || unchecked != tc.unchecked {
+				t.Errorf("codeFiles = %d files, unchecked %v; want %d, %v", n, unchecked, tc.files, tc.unchecked)
+			}
+		})
+	}
+}
