@@ -29,7 +29,7 @@ func TestCodeFilesBound(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := codeFiles([]string{dir}, tc.limit)
+			got := codeFiles([]string{dir}, "", tc.limit)
 			unchecked := slices.Contains(got, UncheckedPrefix+dir)
 			n := len(got)
 			if unchecked {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,11 +112,19 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		path = os.Getenv("PATH")
 	}
 	prog := findProgram(s.Command, path, cwd)
+	var linked string
 	if prog != "" {
-		if real := add(prog); real != "" && strings.ContainsRune(s.Command, '/') {
+		real := add(prog)
+		switch {
+		case real == "":
+		case strings.ContainsRune(s.Command, '/'):
 			// A program named by its path (./server, bin/run.sh) is the
 			// project's own, not an installed runtime.
 			scripts = append(scripts, real)
+		case filepath.Dir(real) != filepath.Dir(prog) && changeable(real):
+			// Found on PATH as a link into a package (npm link, a
+			// package's bin): that package's code runs.
+			linked = real
 		}
 	}
 	for _, a := range s.Args {
@@ -139,137 +146,20 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	out = append(out, codeFiles(codeRoots(s, cwd, scripts, home), maxCodeEntries)...)
+	roots, named := codeRoots(s, cwd, scripts, home)
+	if linked != "" {
+		// The package itself, not the installation holding it (npx links
+		// into nvm's npm package: the project around that is all of ~/.nvm).
+		if p := PackageOf(filepath.Dir(linked), home); p != "" && !systemFolder(p) {
+			roots = foldRoots(append(roots, p))
+		}
+	}
+	for _, f := range named {
+		add(f)
+	}
+	out = append(out, codeFiles(roots, home, maxCodeEntries)...)
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// interpreters run a folder given as their first argument (node DIR runs
-// DIR/index.js or its package.json's main; python DIR runs
-// DIR/__main__.py).
-var interpreters = []string{"node", "nodejs", "bun", "deno", "tsx", "ts-node", "python", "python3", "pypy", "pypy3"}
-
-// cwdRunners run code from their working folder: a package's scripts
-// (npm start, uv run) or, with -m, a module found there.
-var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatch", "pdm"}
-
-// codeRoots are the folders whose code s's command line can load: the
-// project (ProjectOf) of each script in scripts, of a folder an
-// interpreter is given as its first argument, and of the working folder
-// cwd when the command runs from it; sorted, without the home folder or
-// one holding it (a script directly in the home folder counts alone).
-func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) []string {
-	var roots []string
-	addRoot := func(dir string) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			if p := ProjectOf(real, home); p != "" {
-				roots = append(roots, p)
-			}
-		}
-	}
-	for _, sc := range scripts {
-		addRoot(filepath.Dir(sc))
-	}
-	base := strings.TrimSuffix(filepath.Base(s.Command), ".exe")
-	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
-	for _, a := range s.Args {
-		if strings.HasPrefix(a, "-") {
-			if a == "-m" && isInterp && cwd != "" {
-				addRoot(cwd) // python -m: the module is looked up in the working folder first
-			}
-			continue
-		}
-		if isInterp {
-			v := a
-			if !filepath.IsAbs(v) && cwd != "" {
-				v = filepath.Join(cwd, v)
-			}
-			if fi, err := os.Stat(v); err == nil && fi.IsDir() {
-				addRoot(v)
-			}
-		}
-		break // only the first argument that is no flag is what runs
-	}
-	if slices.Contains(cwdRunners, base) && cwd != "" {
-		addRoot(cwd)
-	}
-	slices.Sort(roots)
-	roots = slices.Compact(roots)
-	// A root inside another is walked with it.
-	var out []string
-	for _, r := range roots {
-		if len(out) > 0 && within(r, out[len(out)-1]) {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// within reports whether p is dir or lies in it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// maxCodeEntries bounds the entries LaunchFiles looks at in a server's code
-// folders: a start looks at each (a project with its node_modules holds a
-// few tens of thousands).
-const maxCodeEntries = 100_000
-
-// UncheckedPrefix begins the LaunchFiles entry that stands for a code
-// folder holding more than maxCodeEntries entries: what it loads cannot be
-// checked, so no start accepts it (the MCP client says so).
-const UncheckedPrefix = "unchecked:"
-
-// loadedExts are extensions of files loaders read as code besides
-// scriptExts: native modules, and Python's .pth files, whose import lines
-// run at start.
-var loadedExts = []string{".so", ".node", ".dylib", ".pyd", ".pth"}
-
-// codeFiles are the code files in roots, walked in lexical order: files
-// with a script's or loaded extension, executables, package.json (its main
-// says which file node runs) and symbolic links (by their path: what one
-// leads to outside the roots is not followed). Version-control folders are
-// skipped. Past limit entries it stops with an Unchecked entry.
-func codeFiles(roots []string, limit int) []string {
-	var out []string
-	n := 0
-	for _, root := range roots {
-		cut := false
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable: what it holds cannot run for this account either
-			}
-			if n++; n > limit {
-				cut = true
-				return filepath.SkipAll
-			}
-			if d.IsDir() {
-				if p != root && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			name := d.Name()
-			ext := strings.ToLower(filepath.Ext(name))
-			switch {
-			case d.Type()&fs.ModeSymlink != 0, name == "package.json",
-				slices.Contains(scriptExts, ext), slices.Contains(loadedExts, ext):
-				out = append(out, p)
-			case d.Type().IsRegular():
-				if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
-					out = append(out, p)
-				}
-			}
-			return nil
-		})
-		if cut {
-			out = append(out, UncheckedPrefix+root)
-			break
-		}
-	}
-	return out
 }
 
 // findProgram finds command as the server's start will: a path with a

@@ -35,6 +35,26 @@ func ProjectOf(dir, home string) string {
 	return found
 }
 
+// PackageOf is the innermost folder from dir up, below the home folder,
+// that holds a project marker: the package a file belongs to; dir itself
+// when none does; "" when dir is the home folder or holds it.
+func PackageOf(dir, home string) string {
+	for d := dir; !HoldsHome(d, home); d = filepath.Dir(d) {
+		for _, m := range ProjectMarkers {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if HoldsHome(dir, home) {
+		return ""
+	}
+	return dir
+}
+
 // HoldsHome reports whether dir is the home folder or one that holds it
 // (the root folder always counts as one).
 func HoldsHome(dir, home string) bool {

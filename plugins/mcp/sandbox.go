@@ -71,6 +71,11 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 	// Its own temporary folder; npx and uvx cache what they download in
 	// its own cache, since the user's own caches are read-only here.
 	cmd.Env = setDefault(cmd.Env, "TMPDIR", temp)
+	// Python would write __pycache__ into a project in a granted folder at
+	// the first start, which then no longer holds what was approved
+	// (cerebellum.LaunchFiles hashes .pyc files: Python loads a planted one
+	// in place of its source).
+	cmd.Env = setDefault(cmd.Env, "PYTHONDONTWRITEBYTECODE", "1")
 	if cache != "" {
 		cmd.Env = setDefault(cmd.Env, "npm_config_cache", filepath.Join(cache, "npm"))
 		cmd.Env = setDefault(cmd.Env, "UV_CACHE_DIR", filepath.Join(cache, "uv"))

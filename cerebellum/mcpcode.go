@@ -1,0 +1,343 @@
+package cerebellum
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+)
+
+// What an approved command line can load. A server's approval covers the
+// files its command line names and the code those can reach (LaunchFiles):
+// a file a script sources, a module beside it, a package's dependencies,
+// code named by the block's environment (PYTHONPATH, NODE_OPTIONS), by a
+// runner's flag (uv --directory) or inside a shell string. The reach is
+// found from the command line, never by running it, so it is broad: every
+// existing path the block names in a place that says "code" gives the
+// project around it (ProjectOf), whose code files and the files that say
+// what runs (package.json, .npmrc, pyproject.toml, lock files, .env…) are
+// hashed. Whatever cannot be looked through whole (too many entries, a
+// folder that cannot be listed) stands as one Unchecked entry, which no
+// start accepts.
+
+// interpreters run a folder given as their first argument (node DIR runs
+// DIR/index.js or its package.json's main; python DIR runs
+// DIR/__main__.py), and code from their working folder with -m, -c or -e.
+var interpreters = []string{"node", "nodejs", "bun", "deno", "tsx", "ts-node", "python", "python3", "pypy", "pypy3",
+	"ruby", "perl", "php", "lua", "Rscript", "julia"}
+
+// cwdRunners run code from their working folder: a package's scripts
+// (npm start, uv run, go run) or a module found there.
+var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatch", "pdm", "go", "cargo", "bun", "deno",
+	"make", "just", "rye"}
+
+// packageRunners run a package named by their first argument, which may
+// be a folder (npx ./checkout, uvx --from DIR).
+var packageRunners = []string{"npx", "pnpx", "bunx", "uvx", "pipx"}
+
+// shells run a command string given after -c.
+var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"}
+
+// pathFlags take a path whose code the command runs: a project folder
+// (uv --directory, uvx --from, npm --prefix), a file to preload
+// (node --require) or an environment file that may set NODE_OPTIONS.
+var pathFlags = []string{"--directory", "--project", "--from", "--with-editable", "--prefix", "-C", "--cwd",
+	"--manifest-path", "--env-file", "-r", "--require", "--import", "--loader", "--experimental-loader", "--preload",
+	"-I"}
+
+// codePathVars are environment variables whose values name code or where
+// code is looked up: path lists, option strings with paths, preloads, and
+// files a shell or interpreter runs at start.
+var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_PATH", "NODE_OPTIONS",
+	"PERL5LIB", "PERLLIB", "PERL5OPT", "RUBYLIB", "RUBYOPT", "GEM_HOME", "GEM_PATH", "LD_PRELOAD", "LD_LIBRARY_PATH",
+	"BASH_ENV", "ENV", "CLASSPATH", "LUA_PATH", "LUA_CPATH", "DENO_DIR", "BUN_INSTALL", "VIRTUAL_ENV", "CONDA_PREFIX",
+	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig"}
+
+// codeRoots are the folders whose code s's command line can load, and
+// named, files it names as code outside what those hold by their kind (a
+// preloaded notes.txt): the project (ProjectOf) of each script in scripts,
+// of every existing path given where code goes (a shell string, a path
+// flag's value, a package runner's or interpreter's first argument, a
+// code variable of the block's env), and of the working folder cwd when
+// the command runs from it. Sorted, nested roots folded into the outer
+// one; the home folder or one holding it is never a root (a script
+// directly in the home folder counts alone).
+func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) (roots, named []string) {
+	addRoot := func(dir string) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && !systemFolder(real) {
+			if p := ProjectOf(real, home); p != "" {
+				roots = append(roots, p)
+			}
+		}
+	}
+	// addPath takes an existing path named as code: a folder's project, or
+	// a file with the project of its folder.
+	addPath := func(p string) {
+		if p == "" {
+			return
+		}
+		if strings.HasPrefix(p, "~/") && home != "" {
+			p = filepath.Join(home, p[2:])
+		}
+		if !filepath.IsAbs(p) {
+			if cwd == "" {
+				return
+			}
+			p = filepath.Join(cwd, p)
+		}
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			addRoot(p)
+		case fi.Mode().IsRegular():
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				named = append(named, real)
+			}
+			addRoot(filepath.Dir(p))
+		}
+	}
+	for _, sc := range scripts {
+		addRoot(filepath.Dir(sc))
+	}
+	base := strings.TrimSuffix(filepath.Base(s.Command), ".exe")
+	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
+	isShell := slices.Contains(shells, base)
+	isPackageRunner := slices.Contains(packageRunners, base)
+	if slices.Contains(cwdRunners, base) && cwd != "" {
+		addRoot(cwd)
+	}
+	positional := false // the first argument that is no flag has been seen
+	for i := 0; i < len(s.Args); i++ {
+		a := s.Args[i]
+		if flag, value, hasValue := strings.Cut(a, "="); strings.HasPrefix(a, "-") && slices.Contains(pathFlags, flag) {
+			if hasValue {
+				addPath(value)
+			} else if i+1 < len(s.Args) {
+				i++
+				addPath(s.Args[i])
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && isShell && strings.Contains(a, "c") {
+			// sh -c STRING (also -lc, -ec): every path the string names.
+			if i+1 < len(s.Args) {
+				i++
+				for _, tok := range shellWords(s.Args[i]) {
+					addPath(tok)
+				}
+			}
+			if cwd != "" {
+				addRoot(cwd)
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			if isInterp && (a == "-m" || a == "-c" || a == "-e" || a == "--eval" || a == "-p" || a == "--print") && cwd != "" {
+				addRoot(cwd) // a module or code string finds its imports in the working folder first
+			}
+			continue
+		}
+		if !positional && (isInterp || isPackageRunner || isShell) {
+			addPath(a) // what runs: a folder, a package's checkout, a script
+		}
+		positional = true
+	}
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(codePathVars, k) {
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(s.Env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
+			if _, err := os.Stat(tok); err != nil {
+				if _, v, ok := strings.Cut(tok, "="); ok {
+					tok = v // --require=FILE
+				}
+			}
+			if filepath.IsAbs(tok) || strings.HasPrefix(tok, "~/") {
+				addPath(tok)
+			}
+		}
+	}
+	slices.Sort(named)
+	return foldRoots(roots), slices.Compact(named)
+}
+
+// systemFolders hold what the operating system installed: no account but
+// root's changes them, no sandbox can, and a program there (/bin/sh) is
+// not a project to look through.
+var systemFolders = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/boot", "/proc", "/sys",
+	"/dev", "/run", "/snap", "/nix/store", "/System", "/Library", "/Applications", "/opt/homebrew/Cellar"}
+
+// systemFolder reports whether p lies in one of systemFolders.
+func systemFolder(p string) bool {
+	return slices.ContainsFunc(systemFolders, func(s string) bool { return within(p, s) })
+}
+
+// shellWords are the words of a shell command string, quotes taken off
+// and split at the shell's operators: candidates for paths, no more.
+func shellWords(cmd string) []string {
+	return strings.FieldsFunc(cmd, func(r rune) bool {
+		return strings.ContainsRune(" \t\n;&|()<>'\"`$=", r)
+	})
+}
+
+// foldRoots sorts roots, drops repeats and those inside another.
+func foldRoots(roots []string) []string {
+	slices.Sort(roots)
+	roots = slices.Compact(roots)
+	var out []string
+	for _, r := range roots {
+		if len(out) > 0 && within(r, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// within reports whether p is dir or lies in it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// maxCodeEntries bounds the entries LaunchFiles looks at in a server's code
+// folders: a start looks at each (a project with its node_modules holds a
+// few tens of thousands).
+const maxCodeEntries = 100_000
+
+// UncheckedPrefix begins the LaunchFiles entry that stands for a code
+// folder that could not be looked through whole (more than maxCodeEntries
+// entries, or a folder in it that cannot be listed): what it loads cannot
+// be checked, so no start accepts it (the MCP client says so).
+const UncheckedPrefix = "unchecked:"
+
+// loadedExts are extensions of files loaders read as code besides
+// scriptExts: native modules, and Python's .pth files, whose import lines
+// run at start.
+var loadedExts = []string{".so", ".node", ".dylib", ".pyd", ".pth", ".egg-link"}
+
+// runFiles are files that decide what runs: which file is a package's
+// entry, options and preloads the runtime takes, where dependencies come
+// from and which versions are installed.
+var runFiles = []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "package-lock.json", "npm-shrinkwrap.json",
+	"yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bunfig.toml", "bun.lockb", "bun.lock", "deno.json", "deno.jsonc",
+	"deno.lock", "pyproject.toml", "setup.cfg", "uv.lock", "uv.toml", "poetry.lock", "Pipfile", "Pipfile.lock",
+	"pyvenv.cfg", "pdm.lock", "go.mod", "go.sum", "go.work", "Cargo.toml", "Cargo.lock", "Gemfile", "Gemfile.lock",
+	".tool-versions", ".mise.toml", "mise.toml", ".python-version", ".nvmrc", ".node-version", "Makefile", "justfile"}
+
+// isRunFile reports whether a file of this name decides what runs.
+func isRunFile(name string) bool {
+	return slices.Contains(runFiles, name) || strings.HasPrefix(name, ".env") ||
+		strings.HasPrefix(name, "requirements") && strings.HasSuffix(name, ".txt") ||
+		strings.HasPrefix(name, "tsconfig") && strings.HasSuffix(name, ".json")
+}
+
+// codeFiles are the code files in roots, walked in lexical order: files
+// with a script's or loaded extension, executables, files that decide
+// what runs (isRunFile) and symbolic links (hashed by what they lead to).
+// A link to a folder outside the roots, and a folder a .pth file names,
+// are walked too, as roots of their own. Version-control folders are
+// skipped. Past limit entries, or at a folder that cannot be listed, it
+// stops with an Unchecked entry.
+func codeFiles(roots []string, home string, limit int) []string {
+	var out []string
+	n := 0
+	walked := map[string]bool{}
+	queue := slices.Clone(roots)
+	for len(queue) > 0 {
+		root := queue[0]
+		queue = queue[1:]
+		if walked[root] || slices.ContainsFunc(roots, func(r string) bool { return r != root && within(root, r) && walked[r] }) {
+			continue
+		}
+		walked[root] = true
+		cut := false
+		// more are folders found on the way (links, .pth lines) outside
+		// every root so far.
+		var more []string
+		follow := func(target string) {
+			if real, err := filepath.EvalSymlinks(target); err == nil {
+				if fi, err := os.Stat(real); err == nil && fi.IsDir() && !HoldsHome(real, home) && !slices.ContainsFunc(roots, func(r string) bool { return within(real, r) }) {
+					more = append(more, real)
+				}
+			}
+		}
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root && os.IsNotExist(err) {
+					return nil
+				}
+				// What cannot be listed cannot be checked; the server, as the
+				// same account, may still load it by name.
+				cut = true
+				return filepath.SkipAll
+			}
+			if n++; n > limit {
+				cut = true
+				return filepath.SkipAll
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != root && (name == ".git" || name == ".hg" || name == ".svn") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			ext := strings.ToLower(filepath.Ext(name))
+			switch {
+			case d.Type()&fs.ModeSymlink != 0:
+				out = append(out, p)
+				follow(p)
+			case isRunFile(name), slices.Contains(scriptExts, ext), slices.Contains(loadedExts, ext):
+				out = append(out, p)
+				if ext == ".pth" || ext == ".egg-link" {
+					for _, line := range pthFolders(p) {
+						follow(line)
+					}
+				}
+			case d.Type().IsRegular():
+				if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
+					out = append(out, p)
+				}
+			}
+			return nil
+		})
+		if cut {
+			return append(out, UncheckedPrefix+root)
+		}
+		slices.Sort(more)
+		for _, m := range slices.Compact(more) {
+			roots = append(roots, m)
+			queue = append(queue, m)
+		}
+	}
+	return out
+}
+
+// pthFolders are the absolute folders a .pth (or .egg-link) file names,
+// one per line: Python adds each to its module path.
+func pthFolders(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < 64 {
+		if line := strings.TrimSpace(sc.Text()); filepath.IsAbs(line) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
