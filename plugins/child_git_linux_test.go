@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
 // gitWriterSkill declares files only: a hostile plugin that writes where
@@ -133,5 +135,43 @@ func BenchmarkChildStartGrantedRepo(b *testing.B) {
 		if err := rt.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Where the system refuses the mount namespace (forced here), the plugin
+// process starts and works as before, confined by Landlock alone: the
+// repository's settings stay writable to it, the gap the host reports
+// (logSandboxOnce, by the probe of sandbox.ExpectCommand).
+func TestChildGitSettingsFallback(t *testing.T) {
+	granted, repo := gitRepoGrant(t)
+	log := &recorder{}
+	h := childTestHost(log, childArg)
+	h.noMountNS = true
+	h.opts.Roots = func(string, []string) []string { return []string{granted} }
+	rt, err := h.Load(t.Context(), request(inline(t, gitWriterSkill, map[string]string{"gitwriter.go": gitWriterSource}), false, "files"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	for _, p := range []string{filepath.Join(repo, ".git", "config"), filepath.Join(repo, "notes.txt")} {
+		args, _ := json.Marshal(map[string]string{"path": p, "text": "x"})
+		res, err := rt.Call(t.Context(), "write", args)
+		if err != nil || res.Content != "ok" {
+			t.Errorf("write %s: %q, %v; want ok (no mount namespace)", p, res.Content, err)
+		}
+	}
+}
+
+// The host foresees the gap of a refused namespace for a plugin process
+// as for a command, with the same probe: a capability's page and the log
+// say it.
+func TestChildExpectsMountNamespace(t *testing.T) {
+	h := childTestHost(&recorder{}, childArg)
+	c := h.Confinement(false, []string{"files"})
+	if !c.Status.MountNSAsked {
+		t.Fatalf("Confinement().Status = %+v; want the mount namespace asked for", c.Status)
+	}
+	if want := sandbox.ExpectCommand(false); c.Status.MountNS != want.MountNS {
+		t.Fatalf("Confinement().Status.MountNS = %v; the probe says %v", c.Status.MountNS, want.MountNS)
 	}
 }
