@@ -78,6 +78,11 @@ func startChildProc(argv, env []string, launcher []string, pol sandbox.Policy, l
 	cmd := exec.Command(argv[0], argv[1:]...)
 	// The process is the Wrasse executable, whose GUI toolkit logs an
 	// error at init under LANG=C.UTF-8; ServeChild puts env back.
+	if env == nil {
+		// nil would be this process's environment (exec and
+		// NamespaceCommand read it so), API keys and all.
+		env = []string{}
+	}
 	cmd.Env = env
 	if len(launcher) > 0 {
 		if err := sandbox.NamespaceCommand(cmd, launcher, pol); err != nil {
