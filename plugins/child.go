@@ -88,7 +88,9 @@ func (h *Host) wireLoad(bp *blueprint, venv *virtualEnv) *wireLoad {
 
 // spawn starts a process and loads the plugin in it.
 func (r *childRuntime) spawn(ctx context.Context) (*childProc, error) {
-	p, err := startChildProc(r.host.opts.Child, r.env, r.log, r.secrets)
+	pol := pluginPolicy(r.load, r.bp.cat.policy)
+	pol.NoMountNS = r.host.noMountNS
+	p, err := startChildProc(r.host.opts.Child, r.env, r.host.opts.sandboxLauncher(), pol, r.log, r.secrets)
 	if err != nil {
 		return nil, fmt.Errorf("capability %s: cannot start a plugin process (%s): %w", r.bp.name, r.host.opts.Child[0], err)
 	}

@@ -67,12 +67,35 @@ type childProc struct {
 	asking atomic.Int32
 }
 
-// startChildProc starts argv with env and its three pipes.
-func startChildProc(argv, env []string, log *slog.Logger, secrets func(string) (string, error)) (*childProc, error) {
+// startChildProc starts argv with env and its three pipes. With a
+// launcher (Options.Sandbox, or its default from Child), it starts
+// through it in the mount namespace a command confined to pol gets
+// (sandbox.NamespaceCommand): what Landlock cannot keep from the plugin
+// (a granted repository's .git/config and hooks, which the person's own
+// git runs) is a read-only mount there. The process confines itself to
+// pol once it has its plugin (childServer.confine).
+func startChildProc(argv, env []string, launcher []string, pol sandbox.Policy, log *slog.Logger, secrets func(string) (string, error)) (*childProc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	// The process is the Wrasse executable, whose GUI toolkit logs an
 	// error at init under LANG=C.UTF-8; ServeChild puts env back.
-	cmd.Env = sandbox.LauncherEnv(env)
+	if env == nil {
+		// nil would be this process's environment (exec and
+		// NamespaceCommand read it so), API keys and all.
+		env = []string{}
+	}
+	cmd.Env = env
+	if len(launcher) > 0 {
+		if err := sandbox.NamespaceCommand(cmd, launcher, pol); err != nil {
+			return nil, err
+		}
+	} else {
+		cmd.Env = sandbox.LauncherEnv(env)
+	}
+	// The system refused the namespace for now (none left, too many
+	// processes): the plugin does not start, saying why.
+	if cmd.Err != nil {
+		return nil, cmd.Err
+	}
 	// StopGrace 0: the process is ended once it answered close (or could
 	// not), its log up to then relayed already. Whatever the plugin
 	// started in its process group goes when it is reaped.

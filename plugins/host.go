@@ -119,10 +119,14 @@ type Host struct {
 	catalogs map[string]*catalog
 	// sandboxLogged names the capabilities whose sandbox gaps were logged.
 	sandboxLogged map[string]bool
-	// expect is sandbox.Expect (tests replace it to play another kernel).
+	// expect is what the kernel enforces on a plugin process,
+	// sandbox.ExpectCommand (tests replace it to play another kernel).
 	expect func(network bool) sandbox.Status
 	// expectCommand is sandbox.ExpectCommand, for the commands it starts.
 	expectCommand func(network bool) sandbox.Status
+	// noMountNS starts plugin processes as where the system refuses the
+	// mount namespace (tests force the fallback).
+	noMountNS bool
 }
 
 var (
@@ -156,7 +160,9 @@ func NewHost(opts Options) *Host {
 		catalogs:   map[string]*catalog{},
 
 		sandboxLogged: map[string]bool{},
-		expect:        sandbox.Expect,
+		// A plugin process starts in the mount namespace a command gets
+		// (startChildProc): the same probe tells whether it will.
+		expect:        sandbox.ExpectCommand,
 		expectCommand: sandbox.ExpectCommand,
 	}
 }

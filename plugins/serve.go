@@ -47,6 +47,13 @@ const (
 // virtual environment, timeouts) and serves calls until the host closes it
 // or goes away. Its log goes to errOut as slog JSON lines.
 func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writer) error {
+	// What the sandbox launcher mounted, when the host started this
+	// process through it (startChildProc); taken out of the environment
+	// before anything else reads it.
+	var mounts *sandbox.MountReport
+	if r, ok := sandbox.TakeMountReport(); ok {
+		mounts = &r
+	}
 	restoreEnv()
 	debug.SetMaxStack(childMaxStack)
 	if runtime.GOMAXPROCS(0) > childMaxProcs {
@@ -55,7 +62,7 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer, errOut io.Writ
 	logs := &countingWriter{w: errOut}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	in, out = childproc.PollableStdio(in).(io.Reader), childproc.PollableStdio(out).(io.Writer)
-	return serveChild(ctx, in, out, logs, log, childproc.LimitMemory, sandbox.Confine)
+	return serveChild(ctx, in, out, logs, log, childproc.LimitMemory, sandbox.Confine, mounts)
 }
 
 // restoreEnv gives this process back the environment the host meant for
@@ -105,6 +112,9 @@ type childServer struct {
 	limitMemory func(room uint64) error
 	// restrict confines the process with the OS sandbox (nil: not at all).
 	restrict func(sandbox.Policy) (sandbox.Status, error)
+	// mounts is what the sandbox launcher made of this process's mount
+	// namespace (nil: it was not started through one).
+	mounts *sandbox.MountReport
 
 	closeOnce sync.Once
 
@@ -118,9 +128,9 @@ type childServer struct {
 }
 
 func serveChild(ctx context.Context, in io.Reader, out io.Writer, logs *countingWriter, log *slog.Logger, limit func(uint64) error,
-	restrict func(sandbox.Policy) (sandbox.Status, error)) error {
+	restrict func(sandbox.Policy) (sandbox.Status, error), mounts *sandbox.MountReport) error {
 	s := &childServer{
-		w: newMsgWriter(out, maxHostInLine), log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict,
+		w: newMsgWriter(out, maxHostInLine), log: log, logs: logs, done: make(chan struct{}), limitMemory: limit, restrict: restrict, mounts: mounts,
 		calls: map[uint64]context.CancelFunc{}, secrets: map[uint64]chan *wireMsg{},
 	}
 	defer close(s.done)
@@ -426,15 +436,35 @@ func (s *childServer) askHost(scope context.Context, target string) error {
 // plugin's permissions grant: its roots with files (nothing without), its
 // own folder and what the runtime reads, TCP only with network.
 func (s *childServer) confine(l *wireLoad, pol policy) error {
-	p := sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Protected: l.Protected, PluginDir: l.PluginDir,
-		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork],
-		NoListen: pol.limitHosts})
-	st, err := s.restrict(p)
+	st, err := s.restrict(pluginPolicy(l, pol))
 	if err != nil {
 		return fmt.Errorf("%w: capability %s: %v", ErrInit, l.Name, err)
+	}
+	if s.mounts != nil {
+		s.mounts.Apply(&st)
+		for _, n := range s.mounts.Notes {
+			s.log.Warn("plugin sandbox: "+n, "sandbox", "mount namespace")
+		}
+		// The host foresees a refused namespace (logSandboxOnce, by the
+		// probe); mounts refused inside one it could not (AppArmor's
+		// restriction of user namespaces), so they are said at each start.
+		if s.mounts.NS && !s.mounts.OK {
+			s.log.Warn("the plugin's sandbox is incomplete: "+strings.Join(st.Gaps(), "; "), "sandbox", st.String())
+			return nil
+		}
 	}
 	// The host logs the gaps once per capability (logSandboxOnce); every
 	// start of the process is a debug line.
 	s.log.Debug("plugin sandboxed", "sandbox", st.String())
 	return nil
+}
+
+// pluginPolicy is the sandbox of the process of plugin l: the host starts
+// the process in the mount namespace it asks for (startChildProc), and
+// the process confines itself to it (confine). Both sides make it from
+// the same load request.
+func pluginPolicy(l *wireLoad, pol policy) sandbox.Policy {
+	return sandbox.ForPlugin(sandbox.PluginOptions{Roots: l.Roots, Protected: l.Protected, PluginDir: l.PluginDir,
+		Files: pol.granted[skillmd.PermFiles], Exec: pol.granted[skillmd.PermExec], Network: pol.granted[skillmd.PermNetwork],
+		NoListen: pol.limitHosts})
 }

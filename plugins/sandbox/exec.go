@@ -15,6 +15,37 @@ import (
 // of its own where the system allows one (mountNamespace; the fallback
 // runs without and the launcher reports the gap).
 func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
+	return command(cmd, launcher, p, nil)
+}
+
+// NamespaceCommand rewrites cmd so that it starts in the user and mount
+// namespace Command gives a command confined to p, with the same mounts
+// (MountNamespace: the git folders of p's writable grants read-only, its
+// own /dev/shm, credential files and protected paths read-only mounts)
+// and the same watcher of commondir files, but not confined by the
+// launcher: cmd's program is one that confines itself to p once it
+// knows what it serves (a plugin process: sandbox.Confine). The launcher
+// gives up its capabilities and closes inherited descriptors before it
+// executes the program, with the environment LauncherEnv made (the
+// program puts it back itself, CommandEnv) and what it mounted
+// (TakeMountReport). Where only Command's fallback is possible (the
+// system refuses the namespace) the program starts the same way and the
+// report says why. Outside Linux, which has no namespaces for it, cmd
+// starts as it is, with the launcher's environment.
+func NamespaceCommand(cmd *exec.Cmd, launcher []string, p Policy) error {
+	if !hasMountNS {
+		cmd.Env = LauncherEnv(environ(cmd.Env))
+		return nil
+	}
+	return command(cmd, launcher, p, []string{mountsOnlyArg})
+}
+
+// mountsOnlyArg, as the launcher's first argument, makes Main set up the
+// namespace and execute the program without confining it
+// (NamespaceCommand).
+const mountsOnlyArg = "--wrasse-mounts-only"
+
+func command(cmd *exec.Cmd, launcher []string, p Policy, mode []string) error {
 	if len(launcher) == 0 {
 		return fmt.Errorf("%w: no sandbox launcher", ErrUsage)
 	}
@@ -36,7 +67,7 @@ func Command(cmd *exec.Cmd, launcher []string, p Policy) error {
 		prog = cmd.Args[0]
 	}
 	args := append([]string{launcher[0]}, launcher[1:]...)
-	args = append(args, enc, "--", prog)
+	args = append(append(args, mode...), enc, "--", prog)
 	if len(cmd.Args) > 1 {
 		args = append(args, cmd.Args[1:]...)
 	}

@@ -12,6 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// hasMountNS: Linux gives a process without privileges a mount namespace
+// of its own (where the system allows it: mountNamespace).
+const hasMountNS = true
+
 // mountNamespace makes cmd start in a user and a mount namespace of its
 // own, where the launcher (MountNamespace in Main) mounts over what
 // Landlock cannot protect: a repository's .git/config and hooks, the shared
@@ -90,8 +94,8 @@ func limitReached(err error) bool {
 	return perr == nil && n > 0
 }
 
-// ExpectCommand is Expect for a process Command starts (a shell command,
-// an MCP server): also whether it would get its mount namespace, by the
+// ExpectCommand is Expect for a process Command or NamespaceCommand
+// starts (a shell command, an MCP server, a plugin process): also whether it would get its mount namespace, by the
 // probe Command makes. A policy such as AppArmor's that lets the clone
 // through and refuses mounts inside is seen only when the launcher
 // mounts; it reports the gap then.

@@ -4,6 +4,10 @@ package sandbox
 
 import "os/exec"
 
+// hasMountNS: only Linux has mount namespaces a process without
+// privileges can own.
+const hasMountNS = false
+
 // mountNamespace: only Linux has mount namespaces a process without
 // privileges can own; elsewhere the sandbox runs without one.
 func mountNamespace(*exec.Cmd, *Policy) {}

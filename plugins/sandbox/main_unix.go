@@ -33,6 +33,9 @@ func Main(args []string, stderr io.Writer) int {
 		}
 		return WatchGit(args[1], dirs, stderr)
 	}
+	if len(args) > 0 && args[0] == mountsOnlyArg {
+		return mountsOnly(args[1:], os.Args[:max(0, len(os.Args)-len(args))], stderr)
+	}
 	if len(args) < 3 || args[1] != "--" {
 		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
 		return 2
@@ -96,6 +99,55 @@ func Main(args []string, stderr io.Writer) int {
 		return 126
 	}
 	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
+	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
+	return 126
+}
+
+// mountsOnly is Main for NamespaceCommand: args are POLICY-JSON, "--",
+// PROGRAM and its arguments; self is the launcher's command line up to
+// them (for the watcher). It makes the mounts and starts the watcher as
+// Main does for a command, gives up its capabilities (which would
+// otherwise reach the program: root's executing a program, or the
+// namespace's ambient ones) and the descriptors it inherited, and
+// executes the program unconfined, which confines itself to the policy
+// before it runs anything it does not trust (a plugin process: Confine).
+// What was mounted goes to the program in its environment
+// (TakeMountReport); the program says what it could not cover.
+func mountsOnly(args, self []string, stderr io.Writer) int {
+	if len(args) < 3 || args[1] != "--" {
+		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
+		return 2
+	}
+	p, err := Decode(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
+	argv := args[2:]
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", argv[0], err)
+		return 127
+	}
+	cwd, _ := os.Getwd()
+	mounted := MountNamespace(p, cwd)
+	if err := startWatcher(self, mounted.GitDirs); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err, "(the watcher that keeps the process's commondir files from your git could not start; end what the earlier commands left running and try again)")
+		return 126
+	}
+	if err := DropCapabilities(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
+	if err := CloseInherited(); err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return 126
+	}
+	report := MountReport{Asked: p.MountNS || p.MountNSRefused != "", NS: p.MountNS, OK: mounted.OK, Why: mounted.Why, Notes: mounted.Notes}
+	// The environment stays as LauncherEnv made it: the program is the
+	// Wrasse executable too, unconfined until it confines itself, and
+	// puts the held variables back itself.
+	err = syscall.Exec(path, argv, withMountReport(os.Environ(), report))
 	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
 	return 126
 }

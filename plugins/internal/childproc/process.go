@@ -27,8 +27,8 @@ const (
 // talks on fds 3–5 (ExtraFiles) and leaves fds 1 and 2 to Cmd.
 type Spec struct {
 	// Cmd is the command: its path, arguments and Env; its Stdout and
-	// Stderr when Stdio is false. Start sets SysProcAttr (Configure) and
-	// the pipes.
+	// Stderr when Stdio is false. Start adds to SysProcAttr (Configure)
+	// and sets the pipes.
 	Cmd *exec.Cmd
 	// Stdio puts pipes on the child's fds 0, 1 and 2 whose parent ends
 	// are served by this process's poller (Pipe).
