@@ -50,7 +50,9 @@ const shmSize = "size=256m"
 // mount would take the grant away.
 //
 // It reports whether everything was mounted and, if not, why, with what
-// it changed or could not cover (MountResult). A process
+// it changed or could not cover (MountResult); or, mounting nothing, that
+// the command must not start (MountResult.Refused): a repository's
+// settings name what it cannot keep from the command (settingNameMount). A process
 // that is not in a mount namespace of its own (no MountNS, or the same
 // namespace as its parent) mounts nothing: changing the propagation of
 // the person's own mounts is never an option.
@@ -67,6 +69,9 @@ func MountNamespace(p Policy, cwd string) MountResult {
 		return MountResult{Why: fmt.Sprintf("mounts are refused in the namespace: %v", err)}
 	}
 	plan := mountPlan(p, cwd)
+	if plan.refused != "" {
+		return MountResult{Refused: plan.refused}
+	}
 	// Before anything is mounted or runs: a commondir an earlier
 	// command's leftover process made since that command's end. The plan
 	// followed it (a git folder kept apart is read as a worktree's of the
@@ -74,6 +79,9 @@ func MountNamespace(p Policy, cwd string) MountResult {
 	moved := MoveCommondirs(plan.gitDirs)
 	if len(moved) > 0 {
 		plan = mountPlan(p, cwd)
+		if plan.refused != "" {
+			return MountResult{Refused: plan.refused, Notes: moved}
+		}
 	}
 	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs}
 	var failed []string
@@ -138,6 +146,11 @@ type planEnv struct {
 	// extras counts the targets of what a repository may hold thousands
 	// of, planned so far (nil: not counted).
 	extras *extraCount
+	// holdsGrant: path is a writable grant or holds one (nil: unknown).
+	holdsGrant func(string) bool
+	// names is what the plan met resolving the names settings give (nil:
+	// nothing kept).
+	names *settingNames
 	// ownLeft is what the start may still read of git folders' own
 	// folders looking for submodules' (maxOwnEntriesPerStart; nil: no
 	// bound but each walk's).
@@ -210,6 +223,9 @@ type plan struct {
 	mounts  []mountTarget
 	gitDirs []string
 	notes   []string
+	// refused, when not "", says why the command must not start
+	// (settingNames).
+	refused string
 }
 
 // mountPlan is what MountNamespace mounts: the repositories at or above
@@ -231,16 +247,18 @@ func mountPlan(p Policy, cwd string) plan {
 		c := res.clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
+	holdsGrant := func(path string) bool {
+		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
+	}
 	ownLeft := maxOwnEntriesPerStart
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}, ownLeft: &ownLeft}
-	pe.settings.eval, pe.extraSettings.eval = res.eval, res.eval
+	pe := &planEnv{mayWrite: mayWrite, holdsGrant: holdsGrant, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}, names: &settingNames{}, ownLeft: &ownLeft}
+	// What settings name is resolved on a budget of its own (see
+	// settingNames): a command writes them.
+	pe.settings.eval, pe.extraSettings.eval = res.evalMetered, res.evalMetered
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
 	var out plan
-	holdsGrant := func(path string) bool {
-		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
-	}
 	// add plans the mount of path on itself. A git one (inGrants) is made
 	// only inside the writable grants, where the command could change
 	// what it protects: a link a command puts in a repository (hooks to
@@ -343,6 +361,11 @@ func mountPlan(p Policy, cwd string) plan {
 			out.notes = append(out.notes, note)
 		}
 	}
+	if pe.names.refused != "" {
+		// Nothing is mounted: the command does not start (settingNames).
+		return plan{refused: pe.names.refused}
+	}
+	out.notes = append(out.notes, pe.names.notes...)
 	if pe.settings.over || pe.extraSettings.over {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more git settings (their own and what they include) than a start reads (%d MiB for the repositories, as much for their submodules, %d KiB for one repository's submodules); what the rest name is not kept from the command", maxSettingsBytes>>20, maxModuleShareBytes>>10))
 	}
@@ -731,7 +754,7 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// repository a grant lies in is planned first, and a command can make
 	// it one whose submodules would use up what the person's need.
 	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras, ownLeft: pe.ownLeft}
+	pe = &planEnv{mayWrite: pe.mayWrite, holdsGrant: pe.holdsGrant, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras, names: pe.names, ownLeft: pe.ownLeft}
 	root := filepath.Join(common, "modules")
 	w := moduleWalk{root: root, pe: pe, out: &out, ownLeft: maxOwnEntries, buf: make([]byte, 32<<10)}
 	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
