@@ -4,9 +4,9 @@ package sandbox_test
 
 // Found by the a33 attack round on the a32 fixes, and fixed: a git
 // folder's own names are skipped only in a folder the walk itself planned,
-// never in its root. Still open: a HEAD planted in a folder deeper in
-// .git/modules (modules/x) makes the walk plan it, and then skip its refs,
-// which could hold the git folder of a submodule at x/refs/spec.
+// never in its root. The same one level down (a HEAD planted in
+// modules/x, hiding x/refs/spec) is fixed too: those folders are now
+// looked into (TestA34HEADBelowRootSkipsSubmoduleUnderRefs).
 
 // Attack (a33, a git folder's own names skipped by the parent's signs,
 // which a command plants): moduleMounts skips a folder named objects,

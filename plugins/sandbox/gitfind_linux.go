@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 )
 
 // rebaseMounts are the folders of a rebase stopped in git folder gitDir
@@ -39,6 +43,9 @@ func rebaseMounts(gitDir, common string, res *resolver) []mountTarget {
 // one; elsewhere one not there is left as it is. Paths are returned with
 // their links resolved: the mount is of what git reaches.
 func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarget {
+	if pe.names != nil && pe.names.refused != "" {
+		return nil
+	}
 	home := os.Getenv("HOME")
 	configs := append(personGitConfigs(home, os.Getenv), filepath.Join(common, "config"), filepath.Join(common, "config.worktree"))
 	if gitDir != common {
@@ -53,23 +60,110 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 	}
 	var out []mountTarget
 	for _, inc := range s.included {
-		if real, ok := pe.res.existing(inc); ok {
-			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(inc, roots, false, pe); ok {
-			out = append(out, mountTarget{path: real, readOnly: true})
+		if m, ok := settingNameMount(inc, roots, false, pe); ok {
+			out = append(out, m)
 		}
 	}
 	for _, h := range s.hooksPaths {
 		if !filepath.IsAbs(h) {
 			h = filepath.Join(base, h)
 		}
-		if real, ok := pe.res.existing(h); ok {
-			out = append(out, mountTarget{path: real, readOnly: true})
-		} else if real, ok := makeInside(h, roots, true, pe); ok {
-			out = append(out, mountTarget{path: real, readOnly: true})
+		if m, ok := settingNameMount(h, roots, true, pe); ok {
+			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// settingNames is what the plan met resolving the names settings give:
+// notes for the command's output, and why the command must not start.
+type settingNames struct {
+	notes []string
+	// closed are the folders made read-only whole for a name not there
+	// below them, each with its note.
+	closed map[string]bool
+	// refused: a name the plan could not keep from the command within a
+	// start's bounds (maxSettingNameWork), which it says.
+	refused string
+}
+
+// maxMadeFolders bounds the folders made for a name settings give that
+// is not there yet (makeMissing): a person's hooks folder or included
+// file lies a few folders below one that exists (.husky/_), a command's
+// thousands, each costing the kernel a step for every folder above it.
+const maxMadeFolders = 64
+
+// settingNameMount is the read-only mount of name, an included file (a
+// hooks folder when dir) that settings give, resolved on the plan's
+// budget for such names (resolver.walkMetered): what it leads to when it
+// is there. One not there, in the repository's folders (roots) and where
+// the command could make it, is made first (makeInside), so that no
+// command can make it; one more than maxMadeFolders below the deepest
+// folder there is not made: that folder is read-only whole instead, so
+// nothing can be made in it and the name stays missing.
+//
+// Past the budget, or where that folder holds a writable grant (which a
+// read-only mount would take away), nothing here would keep the name
+// from the command: the plan is refused and the command does not start.
+// Making the repository's folders read-only would not do: a link a
+// command planted on the way leads anywhere, and an absolute name lies
+// anywhere, so only its resolution says what to keep; and leaving it
+// open lets the command put a hook or setting there that the person's
+// own git runs. Only a command's settings reach the budget (a person's
+// names cost a few dozen steps each), and the note says which
+// repository to look at.
+func settingNameMount(name string, roots []string, dir bool, pe *planEnv) (mountTarget, bool) {
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs
+	}
+	name = filepath.Clean(name)
+	real, at, err := pe.res.walkMetered(name)
+	refuse := func(why string) (mountTarget, bool) {
+		if pe.names != nil && pe.names.refused == "" {
+			pe.names.refused = fmt.Sprintf("the git settings of the repository in %s name %.200s…, which the launcher cannot keep from the command: %s. A command may have written them: look at that repository's .git/config and what it includes (core.hooksPath, include.path), and remove what you did not set", roots[len(roots)-1], name, why)
+		}
+		return mountTarget{}, false
+	}
+	switch {
+	case err == nil:
+		return mountTarget{path: real, readOnly: true}, true
+	case errors.Is(err, errOverBudget):
+		return refuse(fmt.Sprintf("resolving the names settings give took more than a start's %d folder steps", maxSettingNameWork))
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		// Something is there whose name is too long to look at.
+		return refuse("it runs past the longest name the system looks up")
+	case !errors.Is(err, fs.ErrNotExist):
+		// A file on the way, a loop: git finds nothing there either.
+		return mountTarget{}, false
+	}
+	rest := strings.Trim(name[at:], "/")
+	c := filepath.Join(real, rest)
+	if !slices.ContainsFunc(roots, func(r string) bool { return within(pe.res.clean(r), c) }) || !pe.mayWrite(c) {
+		return mountTarget{}, false
+	}
+	if strings.Count(rest, "/") < maxMadeFolders && len(c) < maxGitPath {
+		if real, ok := makeInside(c, roots, dir, pe); ok {
+			return mountTarget{path: real, readOnly: true}, true
+		}
+		return mountTarget{}, false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if _, err := os.Lstat(filepath.Join(real, first)); err == nil {
+		// A link leading nowhere yet: what it would lead to lies
+		// elsewhere, and real read-only does not keep it missing.
+		return refuse(fmt.Sprintf("it runs through %s, a link to what is not there, and lies %d folders below it", filepath.Join(real, first), strings.Count(rest, "/")))
+	}
+	if pe.holdsGrant == nil || pe.holdsGrant(real) {
+		return refuse(fmt.Sprintf("it lies %d folders below %s, which would have to be read-only and is (or holds) a folder the command may write", strings.Count(rest, "/")+1, real))
+	}
+	if pe.names != nil && !pe.names.closed[real] {
+		if pe.names.closed == nil {
+			pe.names.closed = map[string]bool{}
+		}
+		pe.names.closed[real] = true
+		pe.names.notes = append(pe.names.notes, fmt.Sprintf("the git settings of the repository in %s name a hooks folder or included file more than %d folders below %s, where none is yet: %s is read-only for this command, so that nothing can be made there", roots[len(roots)-1], maxMadeFolders, real, real))
+	}
+	return mountTarget{path: real, readOnly: true}, true
 }
 
 // makeInside makes path (a folder when dir, else an empty file, with the
@@ -78,11 +172,11 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 // that repository's own folders, not wherever a link a command planted
 // on the way leads.
 func makeInside(path string, roots []string, dir bool, pe *planEnv) (string, bool) {
-	c := Clean(path)
+	c := pe.res.clean(path)
 	if _, err := os.Lstat(c); !errors.Is(err, os.ErrNotExist) {
 		return "", false
 	}
-	if !slices.ContainsFunc(roots, func(r string) bool { return within(Clean(r), c) }) || !pe.mayWrite(c) {
+	if !slices.ContainsFunc(roots, func(r string) bool { return within(pe.res.clean(r), c) }) || !pe.mayWrite(c) {
 		return "", false
 	}
 	ok := makeMissing(c, dir)

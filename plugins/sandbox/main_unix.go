@@ -58,6 +58,10 @@ func Main(args []string, stderr io.Writer) int {
 	for _, n := range mounted.Notes {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", n)
 	}
+	if mounted.Refused != "" {
+		fmt.Fprintln(stderr, "wrasse sandbox: not started:", mounted.Refused)
+		return 126
+	}
 	// The watcher moves away a commondir the command makes, once it
 	// ends; started before Restrict, outside the command's domain.
 	// Without it a commondir the command makes would reach the person's

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,7 +50,9 @@ const shmSize = "size=256m"
 // mount would take the grant away.
 //
 // It reports whether everything was mounted and, if not, why, with what
-// it changed or could not cover (MountResult). A process
+// it changed or could not cover (MountResult); or, mounting nothing, that
+// the command must not start (MountResult.Refused): a repository's
+// settings name what it cannot keep from the command (settingNameMount). A process
 // that is not in a mount namespace of its own (no MountNS, or the same
 // namespace as its parent) mounts nothing: changing the propagation of
 // the person's own mounts is never an option.
@@ -65,6 +69,9 @@ func MountNamespace(p Policy, cwd string) MountResult {
 		return MountResult{Why: fmt.Sprintf("mounts are refused in the namespace: %v", err)}
 	}
 	plan := mountPlan(p, cwd)
+	if plan.refused != "" {
+		return MountResult{Refused: plan.refused}
+	}
 	// Before anything is mounted or runs: a commondir an earlier
 	// command's leftover process made since that command's end. The plan
 	// followed it (a git folder kept apart is read as a worktree's of the
@@ -72,6 +79,9 @@ func MountNamespace(p Policy, cwd string) MountResult {
 	moved := MoveCommondirs(plan.gitDirs)
 	if len(moved) > 0 {
 		plan = mountPlan(p, cwd)
+		if plan.refused != "" {
+			return MountResult{Refused: plan.refused, Notes: moved}
+		}
 	}
 	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs}
 	var failed []string
@@ -136,6 +146,15 @@ type planEnv struct {
 	// extras counts the targets of what a repository may hold thousands
 	// of, planned so far (nil: not counted).
 	extras *extraCount
+	// holdsGrant: path is a writable grant or holds one (nil: unknown).
+	holdsGrant func(string) bool
+	// names is what the plan met resolving the names settings give (nil:
+	// nothing kept).
+	names *settingNames
+	// ownLeft is what the start may still read of git folders' own
+	// folders looking for submodules' (maxOwnEntriesPerStart; nil: no
+	// bound but each walk's).
+	ownLeft *int
 }
 
 // extraCount counts the extra targets (mountTarget.extra) a plan made.
@@ -204,6 +223,9 @@ type plan struct {
 	mounts  []mountTarget
 	gitDirs []string
 	notes   []string
+	// refused, when not "", says why the command must not start
+	// (settingNames).
+	refused string
 }
 
 // mountPlan is what MountNamespace mounts: the repositories at or above
@@ -225,15 +247,18 @@ func mountPlan(p Policy, cwd string) plan {
 		c := res.clean(path)
 		return slices.ContainsFunc(writable, func(w string) bool { return within(w, c) })
 	}
-	pe := &planEnv{mayWrite: mayWrite, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}}
-	pe.settings.eval, pe.extraSettings.eval = res.eval, res.eval
+	holdsGrant := func(path string) bool {
+		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
+	}
+	ownLeft := maxOwnEntriesPerStart
+	pe := &planEnv{mayWrite: mayWrite, holdsGrant: holdsGrant, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}, names: &settingNames{}, ownLeft: &ownLeft}
+	// What settings name is resolved on a budget of its own (see
+	// settingNames): a command writes them.
+	pe.settings.eval, pe.extraSettings.eval = res.evalMetered, res.evalMetered
 	policyPaths := slices.Concat(cleanAll(p.NoAccess), cleanAll(p.ReadOnly))
 	gitBudget := max(0, maxMounts-len(policyPaths))
 	at := map[string]int{} // a mounted path's index in out.mounts
 	var out plan
-	holdsGrant := func(path string) bool {
-		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
-	}
 	// add plans the mount of path on itself. A git one (inGrants) is made
 	// only inside the writable grants, where the command could change
 	// what it protects: a link a command puts in a repository (hooks to
@@ -336,6 +361,11 @@ func mountPlan(p Policy, cwd string) plan {
 			out.notes = append(out.notes, note)
 		}
 	}
+	if pe.names.refused != "" {
+		// Nothing is mounted: the command does not start (settingNames).
+		return plan{refused: pe.names.refused}
+	}
+	out.notes = append(out.notes, pe.names.notes...)
 	if pe.settings.over || pe.extraSettings.over {
 		out.notes = append(out.notes, fmt.Sprintf("the repositories here hold more git settings (their own and what they include) than a start reads (%d MiB for the repositories, as much for their submodules, %d KiB for one repository's submodules); what the rest name is not kept from the command", maxSettingsBytes>>20, maxModuleShareBytes>>10))
 	}
@@ -688,6 +718,20 @@ const maxModuleEntries = 4096
 // modules folder, a few levels each.
 const maxModuleDepth = 40
 
+// Bounds of looking into a git folder's own folders (objects, refs, …)
+// for submodules' git folders (moduleMounts): a command can make any
+// folder look like a git folder, and a submodule whose path runs through
+// one of those names (x/refs/spec) keeps its git folder beneath it. They
+// hold files by the thousand (a submodule's loose objects, its refs),
+// which are counted but not looked at one by one. One repository's walk
+// reads at most maxOwnEntries of their entries, and a start at most
+// maxOwnEntriesPerStart in all: past either, its .git/modules is
+// read-only whole.
+const (
+	maxOwnEntries         = 1 << 20
+	maxOwnEntriesPerStart = 4 << 20
+)
+
 // moduleMounts protect the git folders of a repository's submodules,
 // common/modules/NAME (NAME may hold slashes; a submodule's own
 // submodules lie in its modules): the person's `git status` in the
@@ -695,6 +739,12 @@ const maxModuleDepth = 40
 // submodule's hooks run when the person commits there. Each is pinned
 // and gets the mounts of a git folder, whatever its HEAD holds
 // (looksLikeGitDir); submodules added later are not covered.
+//
+// A git folder's own folders (objects, refs, logs, hooks, info, lfs,
+// worktrees) are looked into too, for folders only, under a bound of
+// their own (maxOwnEntries): a command makes any folder look like a git
+// folder with one HEAD, and a submodule at x/refs/spec keeps its git
+// folder in modules/x/refs/spec.
 func moduleMounts(common string, pe *planEnv) gitSet {
 	var out gitSet
 	if !pe.once("modules\x00" + common) {
@@ -704,88 +754,181 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// repository a grant lies in is planned first, and a command can make
 	// it one whose submodules would use up what the person's need.
 	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
-	pe = &planEnv{mayWrite: pe.mayWrite, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras}
-	n := 0
+	pe = &planEnv{mayWrite: pe.mayWrite, holdsGrant: pe.holdsGrant, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras, names: pe.names, ownLeft: pe.ownLeft}
 	root := filepath.Join(common, "modules")
-	// cut: the walk stopped short of what lies in root, which is then
-	// read-only whole (what was planned before keeps its own mounts on
-	// top): a bound that runs out leaves nothing open.
-	cut := false
-	// planned are the git folders this walk planned: their own folders
-	// (objects, refs, …) are skipped.
-	planned := map[string]bool{}
-	_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			// A folder the walk cannot read (a name past PATH_MAX, no
-			// permission) hides what lies after it as much as a bound
-			// does; a missing root hides nothing.
-			if path != root || !errors.Is(err, fs.ErrNotExist) {
-				cut = true
-			}
-			return filepath.SkipAll
+	w := moduleWalk{root: root, pe: pe, out: &out, ownLeft: maxOwnEntries, buf: make([]byte, 32<<10)}
+	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
+		// A missing root hides nothing; one the walk cannot look at
+		// hides what lies in it as much as a bound does.
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			out.closeFolder(root, "its submodules' git folders")
 		}
-		if n++; n > maxModuleEntries {
-			cut = true
-			return filepath.SkipAll
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		switch d.Name() {
-		case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
-			// A git folder's own: skipped only in one this walk planned,
-			// never in root itself, for a submodule's name is its path
-			// and may hold one of these (vendor/hooks keeps its git folder
-			// in modules/vendor/hooks, refs/spec in modules/refs/spec),
-			// and a HEAD planted in root made root look like a git folder.
-			if parent := filepath.Dir(path); parent != root && planned[parent] && !looksLikeGitDir(path) {
-				return filepath.SkipDir
-			}
-		}
-		if strings.Count(path[len(root):], "/") > maxModuleDepth {
-			// Every name looked at costs the kernel a step for each
-			// folder above it: a folder thousands of levels deep (one
-			// mkdir -p) made each start's walk and plan take minutes.
-			// Read-only whole, nothing beneath it can take a hook or
-			// setting.
-			if !pe.takeExtras(1) {
-				cut = true
-				return filepath.SkipAll
-			}
-			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: true})
-			out.notes = append(out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, root))
-			return filepath.SkipDir
-		}
-		if looksLikeGitDir(path) {
-			// The submodule's work tree is named by its core.worktree.
-			sub := gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe)
-			// Its worktrees listing took its share already.
-			own := 1
-			for _, m := range sub.mounts {
-				if !m.extra {
-					own++
-				}
-			}
-			if !pe.takeExtras(own) {
-				// Its git folder counts as planned now (gitDirMounts
-				// marked it): it is covered by root's read-only mount.
-				cut = true
-				return filepath.SkipAll
-			}
-			out.mounts = append(out.mounts, mountTarget{path: path, readOnly: false})
-			out.mains = append(out.mains, path)
-			out.add(sub)
-			planned[path] = true
-		}
-		return nil
-	})
+		return out
+	}
+	w.walk(root, false)
 	for i := range out.mounts {
 		out.mounts[i].extra = !out.mounts[i].closed
 	}
-	if cut {
+	if w.cut {
+		// The walk stopped short of what lies in root, which is then
+		// read-only whole (what was planned before keeps its own mounts
+		// on top): a bound that runs out leaves nothing open.
 		out.closeFolder(root, "its submodules' git folders")
 	}
 	return out
+}
+
+// moduleWalk is one walk of a repository's .git/modules (moduleMounts).
+type moduleWalk struct {
+	root string
+	pe   *planEnv
+	out  *gitSet
+	// n counts the entries looked at outside a git folder's own folders
+	// (bound maxModuleEntries); ownLeft is what this walk may still read
+	// in them (the start's own bound is pe.ownLeft).
+	n       int
+	ownLeft int
+	// cut: the walk stopped short, a bound ran out or a folder could not
+	// be read.
+	cut bool
+	buf []byte
+}
+
+// ownName: a name a git folder holds for itself, where no submodule's git
+// folder lies but where a submodule's path may run through.
+func ownName(name string) bool {
+	switch name {
+	case "objects", "refs", "logs", "hooks", "info", "lfs", "worktrees":
+		return true
+	}
+	return false
+}
+
+// walk looks at folder path, and beneath it; own: path is in a git
+// folder's own folders, whose entries count against ownLeft. It returns
+// false once the walk is cut.
+func (w *moduleWalk) walk(path string, own bool) bool {
+	if strings.Count(path[len(w.root):], "/") > maxModuleDepth {
+		// Every name looked at costs the kernel a step for each folder
+		// above it: a folder thousands of levels deep (one mkdir -p) made
+		// each start's walk and plan take minutes. Read-only whole,
+		// nothing beneath it can take a hook or setting.
+		if !w.pe.takeExtras(1) {
+			w.cut = true
+			return false
+		}
+		w.out.mounts = append(w.out.mounts, mountTarget{path: path, readOnly: true})
+		w.out.notes = append(w.out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, w.root))
+		return true
+	}
+	planned := false
+	if looksLikeGitDir(path) {
+		pe := w.pe
+		// The submodule's work tree is named by its core.worktree.
+		sub := gitDirMounts(path, path, pe.settings.settings("", filepath.Join(path, "config")).worktree, pe)
+		// Its worktrees listing took its share already.
+		n := 1
+		for _, m := range sub.mounts {
+			if !m.extra {
+				n++
+			}
+		}
+		if !pe.takeExtras(n) {
+			// Its git folder counts as planned now (gitDirMounts marked
+			// it): it is covered by root's read-only mount.
+			w.cut = true
+			return false
+		}
+		w.out.mounts = append(w.out.mounts, mountTarget{path: path, readOnly: false})
+		w.out.mains = append(w.out.mains, path)
+		w.out.add(sub)
+		planned = true
+	}
+	subs, ok := w.folders(path, own)
+	if !ok {
+		w.cut = true
+		return false
+	}
+	for _, s := range subs {
+		// A git folder's own names are looked into as its own folders
+		// only in one this walk planned, never in root itself: a HEAD
+		// planted in root made root look like a git folder, and a
+		// submodule's name is its path, which may hold one of these
+		// (vendor/hooks keeps its git folder in modules/vendor/hooks).
+		// What lies beneath them stays in that kind.
+		if !w.walk(filepath.Join(path, s), own && !planned || planned && path != w.root && ownName(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+// folders are the names of the folders in folder path, in order, its
+// entries counted against the walk's bounds: false when one ran out or
+// path could not be read. It is opened with no link followed, and read
+// a buffer at a time: a command can put millions of entries in any
+// folder, and no listing is read past the bound.
+func (w *moduleWalk) folders(path string, own bool) ([]string, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		// A folder the walk cannot read (a name past PATH_MAX, no
+		// permission) hides what lies after it as much as a bound does.
+		return nil, false
+	}
+	defer func() { _ = unix.Close(fd) }()
+	var subs []string
+	for {
+		n, err := unix.Getdents(fd, w.buf)
+		if err != nil {
+			return nil, false
+		}
+		if n <= 0 {
+			break
+		}
+		for off := 0; off+19 <= n; {
+			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name.
+			reclen := int(binary.NativeEndian.Uint16(w.buf[off+16:]))
+			if reclen == 0 || off+reclen > n {
+				return nil, false
+			}
+			typ, name := w.buf[off+18], w.buf[off+19:off+reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			off += reclen
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			if !w.count(own) {
+				return nil, false
+			}
+			if typ == unix.DT_UNKNOWN {
+				typ = direntType(filepath.Join(path, string(name)))
+			}
+			if typ == unix.DT_DIR {
+				subs = append(subs, string(name))
+			}
+		}
+	}
+	slices.Sort(subs)
+	return subs, true
+}
+
+// count counts one entry against the walk's bounds; false past them.
+func (w *moduleWalk) count(own bool) bool {
+	if !own {
+		w.n++
+		return w.n <= maxModuleEntries
+	}
+	if w.ownLeft--; w.ownLeft < 0 {
+		return false
+	}
+	if w.pe.ownLeft != nil {
+		if *w.pe.ownLeft--; *w.pe.ownLeft < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // closeFolder makes folder dir read-only whole, planned with the

@@ -12,6 +12,10 @@ type MountResult struct {
 	// OK: every mount was made. Else Why says what was refused.
 	OK  bool
 	Why string
+	// Refused, when not "", says why the command must not start at all:
+	// a repository's settings name what the launcher could not keep from
+	// the command within a start's bounds (a command wrote them).
+	Refused string
 	// Notes are, for the command's output, what the launcher changed in
 	// the person's files (a planted commondir moved away) or could not
 	// cover (the search for repositories cut short).

@@ -35,7 +35,24 @@ type resolver struct {
 	// is not kept with the others; resolving it again each time made a
 	// chain of 255 links a command left cost minutes at every start.)
 	tooDeep map[string]int
+	// metered: what is resolved now is a name settings give (evalMetered,
+	// walkMetered), whose lstats count their folders in work, up to
+	// maxSettingNameWork for the plan; past it they fail (errOverBudget).
+	metered bool
+	work    int64
 }
+
+// maxSettingNameWork bounds the folders the kernel steps through for the
+// lstats that resolve the names settings give (included files, hooks
+// folders), for one plan: each lstat costs a step for every folder above
+// its name (about 75 ns each). A person's names share their repository's
+// folders, resolved once, and cost a few dozen steps; a command's name of
+// 2,000 folders, made to exist, costs 2 million.
+const maxSettingNameWork = 4 << 20
+
+// errOverBudget: a name settings give that the plan's budget
+// (maxSettingNameWork) ran out before resolving.
+var errOverBudget = errors.New("over the start's budget for the names git settings give")
 
 type resolveFailure struct {
 	err error
@@ -76,6 +93,35 @@ func (r *resolver) changed() {
 	}
 }
 
+// evalMetered is eval for a name settings give: on the plan's budget
+// for them (maxSettingNameWork).
+func (r *resolver) evalMetered(path string) (string, error) {
+	if r == nil {
+		return filepath.EvalSymlinks(path)
+	}
+	defer r.meter()()
+	return r.eval(path)
+}
+
+// walkMetered resolves path, absolute and clean, on the plan's budget for
+// the names settings give: the resolution of its longest prefix
+// path[:at] that resolves, and the error of the component after it (nil
+// when the whole resolves, at == len(path)).
+func (r *resolver) walkMetered(path string) (real string, at int, err error) {
+	if r == nil {
+		r = newResolver()
+	}
+	defer r.meter()()
+	return r.walk(path)
+}
+
+// meter turns metering on, and returns what turns it back as it was.
+func (r *resolver) meter() func() {
+	was := r.metered
+	r.metered = true
+	return func() { r.metered = was }
+}
+
 // resolve resolves path, absolute and clean.
 func (r *resolver) resolve(path string) (string, error) {
 	if path == "/" {
@@ -84,13 +130,62 @@ func (r *resolver) resolve(path string) (string, error) {
 	if real, ok := r.lookup(path); ok {
 		return real.path, real.err
 	}
-	dir, err := r.resolve(filepath.Dir(path))
-	real := ""
-	if err == nil {
-		real, err = r.step(dir, filepath.Base(path))
+	real, at, err := r.walk(path)
+	if at < len(path) {
+		real = ""
 	}
 	r.keep(path, real, err)
 	return real, err
+}
+
+// walk resolves path, absolute and clean, from its folder (when that is
+// kept) or else from the top down, one component at a time: what it
+// resolves is kept under each prefix, and the walk stops at the first
+// that fails. A name of thousands of folders that fails near its top
+// (missing) costs as many steps as lie above that, not one scan of the
+// whole name for each of its folders, as resolving each parent first
+// did. It returns the resolution of path's longest prefix path[:at] that
+// resolves (at == len(path) when all does), and the error of the
+// component after it.
+func (r *resolver) walk(path string) (string, int, error) {
+	if path == "/" {
+		return "/", len(path), nil
+	}
+	if real, ok := r.lookup(path); ok && real.err == nil {
+		return real.path, len(path), nil
+	}
+	start := 1
+	cur := "/"
+	if i := strings.LastIndexByte(path, '/'); i > 0 {
+		if dir, ok := r.lookup(path[:i]); ok && dir.err == nil {
+			start, cur = i+1, dir.path
+		}
+	}
+	prev := start - 1
+	if prev == 0 {
+		prev = 1 // "/" is the prefix before the first component
+	}
+	for i := start; i <= len(path); i++ {
+		if i < len(path) && path[i] != '/' {
+			continue
+		}
+		key, name := path[:i], path[start:i]
+		start = i + 1
+		if real, ok := r.lookup(key); ok {
+			if real.err != nil {
+				return cur, prev, real.err
+			}
+			cur, prev = real.path, i
+			continue
+		}
+		real, err := r.step(cur, name)
+		r.keep(key, real, err)
+		if err != nil {
+			return cur, prev, err
+		}
+		cur, prev = real, i
+	}
+	return cur, len(path), nil
 }
 
 type resolved struct {
@@ -117,7 +212,7 @@ func (r *resolver) keep(path, real string, err error) {
 	switch {
 	case err == nil:
 		r.real[path] = real
-	case errors.Is(err, errTooManyLinks):
+	case errors.Is(err, errTooManyLinks), errors.Is(err, errOverBudget):
 	default:
 		r.failed[path] = resolveFailure{err: err, gen: r.gen}
 	}
@@ -141,6 +236,11 @@ func (r *resolver) step(dir, name string) (string, error) {
 	left := maxLinkDepth - r.depth
 	if n, ok := r.tooDeep[p]; ok && left <= n {
 		return "", &os.PathError{Op: "lstat", Path: p, Err: errTooManyLinks}
+	}
+	if r.metered {
+		if r.work += int64(strings.Count(p, "/")); r.work > maxSettingNameWork {
+			return "", &os.PathError{Op: "lstat", Path: p, Err: errOverBudget}
+		}
 	}
 	fi, err := os.Lstat(p)
 	real := p
@@ -193,16 +293,9 @@ func (r *resolver) clean(p string) string {
 		return Clean(p)
 	}
 	p = filepath.Clean(p)
-	rest := ""
-	for cur := p; ; {
-		if real, err := r.resolve(cur); err == nil {
-			return filepath.Join(real, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
+	real, at, _ := r.walk(p)
+	if at >= len(p) {
+		return real
 	}
+	return filepath.Join(real, p[at:])
 }

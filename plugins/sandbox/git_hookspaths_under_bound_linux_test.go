@@ -1,26 +1,30 @@
-//go:build linux && attack
+//go:build linux
 
 package sandbox_test
 
+// Found by the a31 attack round on the a30 fixes, and fixed (a34): the
+// names settings give are resolved from the top down, stopping at the
+// first folder that is not there, on a start's budget of folder steps
+// (maxSettingNameWork), and one not there is made only up to
+// maxMadeFolders below what exists; deeper, that folder is read-only for
+// the command instead, so the name stays missing. Past the budget the
+// command does not start, saying which repository's settings to look at.
+//
 // Attack (a31, many core.hooksPath values just under gitCanOpen's bound):
 // a30's third fix drops an include path or core.hooksPath of 4,352 bytes
 // or more, but one just under it still has about 2,160 components
-// ("dR_J/a/a/.../a/h", 4,330 bytes), and the plan still pays per component
+// ("dR_J/a/a/.../a/h", 4,330 bytes), and the plan still paid per component
 // for each (makeInside's Clean, the resolver's recursion over every
 // prefix, an lstat of each ever-deeper prefix): about 60 ms a value. A
 // command makes 15 repositories in its grant (.git with a HEAD), each
 // config holding 58 such values under distinct first folders (251 KiB,
 // under the 256 KiB file bound; 58 of the 64 hooksPaths kept; 3.8 MiB in
-// all, under the 4 MiB settings budget). Every later start plans 870 deep
-// names: 55 seconds measured here, each start, and the submodules' own
-// 4 MiB budget (.git/modules/*/config) can add as much again.
+// all, under the 4 MiB settings budget). Every later start planned 870
+// deep names.
 //
-// Should: a start stays bounded whatever a command writes in settings:
-// bound the components (or total components over all values) a start
-// resolves for settings names, or resolve a name by walking down once
-// (O(length), not O(components x length)); a command's own repositories'
-// names need no more than a few mounts.
-// Does: the launcher had not started the command after 20 seconds.
+// Did: 55 seconds measured, each start (40 s for the plan alone); now
+// about 0.2 s (2.6 s with -race), the 15 repositories' work trees
+// read-only for the command.
 
 import (
 	"strings"
