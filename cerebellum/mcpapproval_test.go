@@ -37,9 +37,9 @@ func newApprovalFixture(t *testing.T) approvalFixture {
 
 // LaunchFiles are the program (found on the block's PATH, links
 // resolved) and the scripts the arguments name, absolute or relative to
-// the server's folder, with the code files of the scripts' project (here
-// the fixture's folder: the tool and the link to it); a database, a
-// configuration file and flags are not.
+// the server's folder, with the files of the scripts' project (here the
+// fixture's folder: the tool, the link to it, the configuration file); a
+// database and flags are not.
 func TestLaunchFiles(t *testing.T) {
 	f := newApprovalFixture(t)
 	link := filepath.Join(f.dir, "link-to-tool")
@@ -59,9 +59,9 @@ func TestLaunchFiles(t *testing.T) {
 		want []string
 	}{
 		{"program on the block's PATH, a relative script", skillmd.MCPServer{Command: "tool", Env: map[string]string{"PATH": f.bin},
-			Args: []string{"server.py", "--db", "notes.db", "--config=config.json"}}, []string{f.tool, f.script, link}},
+			Args: []string{"server.py", "--db", "notes.db", "--config=config.json"}}, []string{f.tool, f.script, link, filepath.Join(f.dir, "config.json")}},
 		{"program by a link, a script after =", skillmd.MCPServer{Command: link, Args: []string{"--entry=" + f.script, "-e"}},
-			[]string{f.tool, f.script, link}},
+			[]string{f.tool, f.script, link, filepath.Join(f.dir, "config.json")}},
 		{"a program not found", skillmd.MCPServer{Command: "no-such-program-anywhere", Args: []string{f.data}}, nil},
 		{"a URL runs nothing here", skillmd.MCPServer{URL: "https://h.example/mcp"}, nil},
 	}

@@ -28,12 +28,17 @@ import (
 // DIR/index.js or its package.json's main; python DIR runs
 // DIR/__main__.py), and code from their working folder with -m, -c or -e.
 var interpreters = []string{"node", "nodejs", "bun", "deno", "tsx", "ts-node", "python", "python3", "pypy", "pypy3",
-	"ruby", "perl", "php", "lua", "Rscript", "julia"}
+	"ruby", "perl", "php", "lua", "Rscript", "julia", "java"}
 
 // cwdRunners run code from their working folder: a package's scripts
 // (npm start, uv run, go run) or a module found there.
 var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatch", "pdm", "go", "cargo", "bun", "deno",
-	"make", "just", "rye"}
+	"make", "just", "rye", "dotnet", "java", "mvn", "gradle", "gradlew"}
+
+// wrappers run the command that follows their own flags and settings
+// (env NODE_ENV=x npm start): the command after them is what runs.
+var wrappers = []string{"env", "timeout", "nice", "nohup", "stdbuf", "dotenv", "exec", "time", "ionice", "setsid",
+	"chrt", "taskset", "caffeinate"}
 
 // packageRunners run a package named by their first argument, which may
 // be a folder (npx ./checkout, uvx --from DIR).
@@ -43,11 +48,14 @@ var packageRunners = []string{"npx", "pnpx", "bunx", "uvx", "pipx"}
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"}
 
 // pathFlags take a path whose code the command runs: a project folder
-// (uv --directory, uvx --from, npm --prefix), a file to preload
-// (node --require) or an environment file that may set NODE_OPTIONS.
-var pathFlags = []string{"--directory", "--project", "--from", "--with-editable", "--prefix", "-C", "--cwd",
-	"--manifest-path", "--env-file", "-r", "--require", "--import", "--loader", "--experimental-loader", "--preload",
-	"-I"}
+// (uv --directory, uvx --from, pnpm --dir, npm --prefix), a file to
+// preload (node --require), an environment file that may set
+// NODE_OPTIONS, a makefile, a class path, a folder mounted into a
+// container (docker -v HOST:/app: its host side).
+var pathFlags = []string{"--directory", "--dir", "--project", "--from", "--with", "--with-editable", "--spec", "--package",
+	"--prefix", "-C", "--cwd", "--manifest-path", "--env-file", "--env-file-if-exists", "-r", "--require", "--import",
+	"--loader", "--experimental-loader", "--preload", "-f", "--file", "--makefile", "--justfile", "-cp", "-classpath",
+	"--class-path", "-jar", "-v", "--volume", "--mount"}
 
 // codePathVars are environment variables whose values name code or where
 // code is looked up: path lists, option strings with paths, preloads, and
@@ -55,7 +63,9 @@ var pathFlags = []string{"--directory", "--project", "--from", "--with-editable"
 var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_PATH", "NODE_OPTIONS",
 	"PERL5LIB", "PERLLIB", "PERL5OPT", "RUBYLIB", "RUBYOPT", "GEM_HOME", "GEM_PATH", "LD_PRELOAD", "LD_LIBRARY_PATH",
 	"BASH_ENV", "ENV", "CLASSPATH", "LUA_PATH", "LUA_CPATH", "DENO_DIR", "BUN_INSTALL", "VIRTUAL_ENV", "CONDA_PREFIX",
-	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig"}
+	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_HOME", "DOTNET_ROOT", "DOTNET_STARTUP_HOOKS",
+	"CARGO_HOME", "RUSTC_WRAPPER", "GOFLAGS", "MAKEFILES"}
 
 // codeRoots are the folders whose code s's command line can load, and
 // named, files it names as code outside what those hold by their kind (a
@@ -104,7 +114,21 @@ func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) 
 	for _, sc := range scripts {
 		addRoot(filepath.Dir(sc))
 	}
-	base := strings.TrimSuffix(filepath.Base(s.Command), ".exe")
+	command, args := s.Command, s.Args
+	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
+	// its own flags, settings and durations.
+	for slices.Contains(wrappers, strings.TrimSuffix(filepath.Base(command), ".exe")) {
+		i := 0
+		for i < len(args) && (strings.HasPrefix(args[i], "-") || strings.Contains(args[i], "=") || strings.IndexFunc(args[i], func(r rune) bool { return r < '0' || r > '9' }) < 0 || isDuration(args[i])) {
+			i++
+		}
+		if i >= len(args) {
+			break
+		}
+		command, args = args[i], args[i+1:]
+		addPath(command) // a program the wrapper runs by its path
+	}
+	base := strings.TrimSuffix(filepath.Base(command), ".exe")
 	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
 	isShell := slices.Contains(shells, base)
 	isPackageRunner := slices.Contains(packageRunners, base)
@@ -112,22 +136,36 @@ func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) 
 		addRoot(cwd)
 	}
 	positional := false // the first argument that is no flag has been seen
-	for i := 0; i < len(s.Args); i++ {
-		a := s.Args[i]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if flag, value, hasValue := strings.Cut(a, "="); strings.HasPrefix(a, "-") && slices.Contains(pathFlags, flag) {
-			if hasValue {
-				addPath(value)
-			} else if i+1 < len(s.Args) {
+			if !hasValue && i+1 < len(args) {
 				i++
-				addPath(s.Args[i])
+				value = args[i]
 			}
+			switch flag {
+			case "-v", "--volume":
+				value, _, _ = strings.Cut(value, ":") // HOST:/app[:ro]
+			case "--mount":
+				for _, kv := range strings.Split(value, ",") {
+					if k, v, ok := strings.Cut(kv, "="); ok && (k == "src" || k == "source") {
+						value = v
+					}
+				}
+			case "-cp", "-classpath", "--class-path":
+				for _, part := range filepath.SplitList(value) {
+					addPath(part)
+				}
+				continue
+			}
+			addPath(value)
 			continue
 		}
 		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && isShell && strings.Contains(a, "c") {
 			// sh -c STRING (also -lc, -ec): every path the string names.
-			if i+1 < len(s.Args) {
+			if i+1 < len(args) {
 				i++
-				for _, tok := range shellWords(s.Args[i]) {
+				for _, tok := range shellWords(args[i]) {
 					addPath(tok)
 				}
 			}
@@ -182,6 +220,12 @@ func systemFolder(p string) bool {
 	return slices.ContainsFunc(systemFolders, func(s string) bool { return within(p, s) })
 }
 
+// isDuration reports whether a is a wrapper's duration (timeout 60s).
+func isDuration(a string) bool {
+	t := strings.TrimRight(a, "smhd")
+	return t != "" && t != a && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0
+}
+
 // shellWords are the words of a shell command string, quotes taken off
 // and split at the shell's operators: candidates for paths, no more.
 func shellWords(cmd string) []string {
@@ -211,9 +255,9 @@ func within(p, dir string) bool {
 }
 
 // maxCodeEntries bounds the entries LaunchFiles looks at in a server's code
-// folders: a start looks at each (a project with its node_modules holds a
-// few tens of thousands).
-const maxCodeEntries = 100_000
+// folders: a start looks at each (a project with its node_modules or a
+// virtual environment of large libraries holds tens of thousands).
+const maxCodeEntries = 250_000
 
 // UncheckedPrefix begins the LaunchFiles entry that stands for a code
 // folder that could not be looked through whole (more than maxCodeEntries
@@ -221,32 +265,20 @@ const maxCodeEntries = 100_000
 // be checked, so no start accepts it (the MCP client says so).
 const UncheckedPrefix = "unchecked:"
 
-// loadedExts are extensions of files loaders read as code besides
-// scriptExts: native modules, and Python's .pth files, whose import lines
-// run at start.
-var loadedExts = []string{".so", ".node", ".dylib", ".pyd", ".pth", ".egg-link"}
+// dataExts are extensions of files no runtime loads as code unless a
+// file that is hashed names them so: a server's own database and logs,
+// which it may keep in its project and change at every start.
+var dataExts = []string{".db", ".sqlite", ".sqlite3", ".db-journal", ".db-wal", ".db-shm", ".sqlite-wal", ".sqlite-shm",
+	".log"}
 
-// runFiles are files that decide what runs: which file is a package's
-// entry, options and preloads the runtime takes, where dependencies come
-// from and which versions are installed.
-var runFiles = []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "package-lock.json", "npm-shrinkwrap.json",
-	"yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bunfig.toml", "bun.lockb", "bun.lock", "deno.json", "deno.jsonc",
-	"deno.lock", "pyproject.toml", "setup.cfg", "uv.lock", "uv.toml", "poetry.lock", "Pipfile", "Pipfile.lock",
-	"pyvenv.cfg", "pdm.lock", "go.mod", "go.sum", "go.work", "Cargo.toml", "Cargo.lock", "Gemfile", "Gemfile.lock",
-	".tool-versions", ".mise.toml", "mise.toml", ".python-version", ".nvmrc", ".node-version", "Makefile", "justfile"}
-
-// isRunFile reports whether a file of this name decides what runs.
-func isRunFile(name string) bool {
-	return slices.Contains(runFiles, name) || strings.HasPrefix(name, ".env") ||
-		strings.HasPrefix(name, "requirements") && strings.HasSuffix(name, ".txt") ||
-		strings.HasPrefix(name, "tsconfig") && strings.HasSuffix(name, ".json")
-}
-
-// codeFiles are the code files in roots, walked in lexical order: files
-// with a script's or loaded extension, executables, files that decide
-// what runs (isRunFile) and symbolic links (hashed by what they lead to).
-// A link to a folder outside the roots, and a folder a .pth file names,
-// are walked too, as roots of their own. Version-control folders are
+// codeFiles are the files in roots, walked in lexical order: every file
+// and symbolic link (hashed by what it leads to) but a server's data
+// (dataExts). Which files a runtime loads is not known from their names (a
+// make reads GNUmakefile first, node runs a required notes.txt, hatch.toml
+// overrides pyproject.toml, a Rust or C# project builds what it holds), so
+// all count. A link leading outside the roots (to a folder, or to a file
+// whose folder then holds more code), and a folder a .pth file names, are
+// walked too, as roots of their own. Version-control folders are
 // skipped. Past limit entries, or at a folder that cannot be listed, it
 // stops with an Unchecked entry.
 func codeFiles(roots []string, home string, limit int) []string {
@@ -266,10 +298,22 @@ func codeFiles(roots []string, home string, limit int) []string {
 		// every root so far.
 		var more []string
 		follow := func(target string) {
-			if real, err := filepath.EvalSymlinks(target); err == nil {
-				if fi, err := os.Stat(real); err == nil && fi.IsDir() && !HoldsHome(real, home) && !slices.ContainsFunc(roots, func(r string) bool { return within(real, r) }) {
-					more = append(more, real)
-				}
+			real, err := filepath.EvalSymlinks(target)
+			if err != nil {
+				return
+			}
+			fi, err := os.Stat(real)
+			if err != nil {
+				return
+			}
+			dir := real
+			if !fi.IsDir() {
+				// Node loads a linked file's own requires from its real
+				// folder: that folder's project counts.
+				dir = ProjectOf(filepath.Dir(real), home)
+			}
+			if dir != "" && !HoldsHome(dir, home) && !systemFolder(dir) && !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
+				more = append(more, dir)
 			}
 		}
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -298,16 +342,13 @@ func codeFiles(roots []string, home string, limit int) []string {
 			case d.Type()&fs.ModeSymlink != 0:
 				out = append(out, p)
 				follow(p)
-			case isRunFile(name), slices.Contains(scriptExts, ext), slices.Contains(loadedExts, ext):
+			case !d.Type().IsRegular(), slices.Contains(dataExts, ext):
+			default:
 				out = append(out, p)
 				if ext == ".pth" || ext == ".egg-link" {
 					for _, line := range pthFolders(p) {
 						follow(line)
 					}
-				}
-			case d.Type().IsRegular():
-				if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
-					out = append(out, p)
 				}
 			}
 			return nil

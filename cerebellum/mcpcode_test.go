@@ -14,7 +14,8 @@ import (
 // An approval covers the code an approved command line can load, not only
 // the files it names: what a script sources or imports from its project, a
 // folder an interpreter runs, the working folder a module or package runs
-// from. Data folders and version-control folders are not code.
+// from: every file there but a server's database and logs. Data folders
+// and version-control folders are not code.
 func TestLaunchFilesCoverLoadedCode(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
@@ -23,7 +24,7 @@ func TestLaunchFilesCoverLoadedCode(t *testing.T) {
 		"sh/README.md":               "words",
 		"py/server.py":               "import json",
 		"py/helper.py":               "",
-		"py/data/rows.csv":           "1,2",
+		"py/data/rows.db":            "1,2",
 		"node/package.json":          `{"main": "dist/index.js"}`,
 		"node/dist/index.js":         "",
 		"node/node_modules/x/a.js":   "",
@@ -60,8 +61,8 @@ func TestLaunchFilesCoverLoadedCode(t *testing.T) {
 		want []string
 	}{
 		{"a shell script and what lies beside it", skillmd.MCPServer{Command: sh, Args: []string{filepath.Join(root, "sh/server.sh")}},
-			in("sh/lib.sh", "sh/server.sh")},
-		{"a python script: its folder's modules, not its data", skillmd.MCPServer{Command: py, Args: []string{filepath.Join(root, "py/server.py"), "--data", filepath.Join(root, "py/data")}},
+			in("sh/README.md", "sh/lib.sh", "sh/server.sh")},
+		{"a python script: its folder's modules, not its database", skillmd.MCPServer{Command: py, Args: []string{filepath.Join(root, "py/server.py"), "--data", filepath.Join(root, "py/data")}},
 			in("py/helper.py", "py/server.py")},
 		{"a built node script: its whole project, node_modules too, not .git", skillmd.MCPServer{Command: node, Args: []string{filepath.Join(root, "node/dist/index.js")}},
 			in("node/dist/index.js", "node/node_modules/x/a.js", "node/node_modules/x/b.node", "node/package.json")},

@@ -119,12 +119,19 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		case real == "":
 		case strings.ContainsRune(s.Command, '/'):
 			// A program named by its path (./server, bin/run.sh) is the
-			// project's own, not an installed runtime.
-			scripts = append(scripts, real)
+			// project's own, not an installed runtime; by the path as
+			// named too, which a virtual environment's python leads
+			// away from (VENV/bin/python → /usr/bin/python3).
+			scripts = append(scripts, real, prog)
 		case filepath.Dir(real) != filepath.Dir(prog) && changeable(real):
 			// Found on PATH as a link into a package (npm link, a
 			// package's bin): that package's code runs.
 			linked = real
+		}
+		if venv := filepath.Dir(filepath.Dir(prog)); fileExists(filepath.Join(venv, "pyvenv.cfg")) {
+			// Found on PATH in a virtual environment's bin: the
+			// environment's packages run.
+			scripts = append(scripts, filepath.Join(venv, "pyvenv.cfg"))
 		}
 	}
 	for _, a := range s.Args {
@@ -160,6 +167,11 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	out = append(out, codeFiles(roots, home, maxCodeEntries)...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // findProgram finds command as the server's start will: a path with a

@@ -10,7 +10,7 @@ import (
 // script belongs to: its dependencies live there (node_modules, a virtual
 // environment), often above the script itself (dist/index.js).
 var ProjectMarkers = []string{"package.json", "node_modules", "pyproject.toml", "setup.py", "requirements.txt", ".venv",
-	"uv.lock", "go.mod", "Cargo.toml"}
+	"uv.lock", "go.mod", "Cargo.toml", "pyvenv.cfg"}
 
 // ProjectOf is the outermost folder from dir up, below the home folder,
 // that holds a project marker; dir itself when none does; "" when dir is
