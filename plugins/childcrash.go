@@ -32,8 +32,17 @@ func (p *childProc) crashReport(cause error) string {
 	p.kill() // it may be alive but out of step
 	p.awaitEnd()
 	var parts []string
-	if s := childproc.Summary(p.out.Lines()); s != "" {
+	lines := p.out.Lines()
+	if s := childproc.Summary(lines); s != "" {
 		parts = append(parts, s)
+	}
+	// The sandbox launcher says why it did not start the process (a
+	// refused mount plan names the repository to fix).
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "wrasse sandbox:") {
+			parts = append(parts, strings.TrimSpace(lines[i]))
+			break
+		}
 	}
 	p.mu.Lock()
 	goneErr := p.goneErr

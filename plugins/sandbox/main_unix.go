@@ -135,6 +135,13 @@ func mountsOnly(args, self []string, stderr io.Writer) int {
 	}
 	cwd, _ := os.Getwd()
 	mounted := MountNamespace(p, cwd)
+	if mounted.Refused != "" {
+		// As Main: a refused plan made no mount at all, so the process
+		// would hold every grant with nothing of the person's git kept
+		// from it (a36).
+		fmt.Fprintln(stderr, "wrasse sandbox: not started:", mounted.Refused)
+		return 126
+	}
 	if err := startWatcher(self, mounted.GitDirs); err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err, "(the watcher that keeps the process's commondir files from your git could not start; end what the earlier commands left running and try again)")
 		return 126

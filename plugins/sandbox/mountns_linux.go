@@ -155,6 +155,9 @@ type planEnv struct {
 	// folders looking for submodules' (maxOwnEntriesPerStart; nil: no
 	// bound but each walk's).
 	ownLeft *int
+	// foldersLeft is how many more folders the start's walks of
+	// .git/modules may list (maxModuleFoldersPerStart; nil: no bound).
+	foldersLeft *int
 }
 
 // extraCount counts the extra targets (mountTarget.extra) a plan made.
@@ -250,8 +253,8 @@ func mountPlan(p Policy, cwd string) plan {
 	holdsGrant := func(path string) bool {
 		return slices.ContainsFunc(writable, func(w string) bool { return holdsPath(path, w) })
 	}
-	ownLeft := maxOwnEntriesPerStart
-	pe := &planEnv{mayWrite: mayWrite, holdsGrant: holdsGrant, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}, names: &settingNames{}, ownLeft: &ownLeft}
+	ownLeft, foldersLeft := maxOwnEntriesPerStart, maxModuleFoldersPerStart
+	pe := &planEnv{mayWrite: mayWrite, holdsGrant: holdsGrant, settings: newSettingsReader(), extraSettings: newSettingsReaderOf(maxSettingsBytes, maxModulesSettingsVisited), done: map[string]bool{}, res: res, extras: &extraCount{}, names: &settingNames{}, ownLeft: &ownLeft, foldersLeft: &foldersLeft}
 	// What settings name is resolved on a budget of its own (see
 	// settingNames): a command writes them.
 	pe.settings.eval, pe.extraSettings.eval = res.evalMetered, res.evalMetered
@@ -732,6 +735,15 @@ const (
 	maxOwnEntriesPerStart = 4 << 20
 )
 
+// maxModuleFoldersPerStart bounds the folders all of a start's walks of
+// .git/modules list: each costs an open, a listing and a look for a HEAD
+// (about 15 µs), and a command can make 100,000 empty folders under one
+// planted HEAD (1.5–3.6 s at every start, a minute at the entry bounds:
+// a36) or hundreds of repositories of 4,096 entries each. A submodule's
+// git folder holds about 270 (objects/00…ff), so the bound covers a
+// hundred submodules; past it, what is left is read-only whole.
+const maxModuleFoldersPerStart = 32_768
+
 // moduleMounts protect the git folders of a repository's submodules,
 // common/modules/NAME (NAME may hold slashes; a submodule's own
 // submodules lie in its modules): the person's `git status` in the
@@ -754,7 +766,7 @@ func moduleMounts(common string, pe *planEnv) gitSet {
 	// repository a grant lies in is planned first, and a command can make
 	// it one whose submodules would use up what the person's need.
 	share := pe.extraSettings.share(maxModuleShareBytes, maxModuleShareVisited)
-	pe = &planEnv{mayWrite: pe.mayWrite, holdsGrant: pe.holdsGrant, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras, names: pe.names, ownLeft: pe.ownLeft}
+	pe = &planEnv{mayWrite: pe.mayWrite, holdsGrant: pe.holdsGrant, settings: share, extraSettings: share, done: pe.done, res: pe.res, extras: pe.extras, names: pe.names, ownLeft: pe.ownLeft, foldersLeft: pe.foldersLeft}
 	root := filepath.Join(common, "modules")
 	w := moduleWalk{root: root, pe: pe, out: &out, ownLeft: maxOwnEntries, buf: make([]byte, 32<<10)}
 	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
@@ -820,6 +832,12 @@ func (w *moduleWalk) walk(path string, own bool) bool {
 		w.out.mounts = append(w.out.mounts, mountTarget{path: path, readOnly: true})
 		w.out.notes = append(w.out.notes, fmt.Sprintf("%s lies more than %d folders deep in %s: no submodule's git folder does; it is read-only whole, and what lies beneath it is not looked into", path, maxModuleDepth, w.root))
 		return true
+	}
+	if w.pe.foldersLeft != nil {
+		if *w.pe.foldersLeft--; *w.pe.foldersLeft < 0 {
+			w.cut = true
+			return false
+		}
 	}
 	planned := false
 	if looksLikeGitDir(path) {
