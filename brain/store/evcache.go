@@ -134,7 +134,7 @@ const spareEvents = 32
 func (ec *eventCache) lend(id ID) ([]Event, uint64, bool) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
-	ec.watch(id, 0)
+	ec.watch(id)
 	c := ec.convs[id]
 	if ec.closed || c == nil || !c.loaded || c.inflight > 0 || c.from != 0 {
 		return nil, 0, false
@@ -155,21 +155,16 @@ func (ec *eventCache) lendFrom(c *convCache, i int) []Event {
 	return c.events[i:n:n]
 }
 
-// watch starts watching id's events for changes from a read on: a tail
-// the reader keeps afterwards (keepTail) is valid only when no event
-// before it changes between the read and then. A tail kept is watched
-// from its mark on; from is the tail read (0: the whole history). ec.mu
-// is held.
-func (ec *eventCache) watch(id ID, from uint64) {
-	if ec.closed {
-		return
+// watch starts watching id's events for changes from a whole read on: a
+// tail the reader keeps afterwards (keepTail) is valid only when no event
+// before it changes between the read and then. A mark already there is
+// left as it is, its changes seen: it may be another reader's, and its
+// reader finds it changed or refuses a tail once (keepTail deletes it).
+// ec.mu is held.
+func (ec *eventCache) watch(id ID) {
+	if !ec.closed && ec.marks[id] == nil {
+		ec.marks[id] = &tailMark{low: math.MaxUint64}
 	}
-	m := ec.marks[id]
-	if m == nil {
-		m = &tailMark{}
-		ec.marks[id] = m
-	}
-	m.from, m.low = from, math.MaxUint64
 }
 
 // lendTail is lend for the events from seq from on, when from is the tail

@@ -67,10 +67,19 @@ func TestSharedTailHoldsOnlyTheTail(t *testing.T) {
 	if from, n := heldFrom(db, id); from != 81 || n != 21 {
 		t.Errorf("after whole reads the cache holds %d events from %d, want the tail of 21 from 81", n, from)
 	}
-	// SharedEvents started a new watch of the whole history: the tail
-	// must be kept again before SharedTail lends it.
+	// Another reader's whole read leaves the tail to its reader…
+	if _, _, ok, _ := db.SharedTail(id, 81); !ok {
+		t.Errorf("SharedTail refused a tail after another reader read everything")
+	}
+	// …and hides no change before it.
+	if err := db.UpdateEvent(id, Event{Seq: 4, Type: EventAssistantText, Text: "changed"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.SharedEvents(id); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, ok, _ := db.SharedTail(id, 81); ok {
-		t.Errorf("SharedTail lent a tail after a whole read without KeepTail")
+		t.Errorf("SharedTail lent a tail whose events before it changed, after another reader read everything")
 	}
 }
 
