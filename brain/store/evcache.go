@@ -157,12 +157,15 @@ func (ec *eventCache) lendFrom(c *convCache, i int) []Event {
 
 // watch starts watching id's events for changes from a whole read on: a
 // tail the reader keeps afterwards (keepTail) is valid only when no event
-// before it changes between the read and then. A mark already there is
-// left as it is, its changes seen: it may be another reader's, and its
-// reader finds it changed or refuses a tail once (keepTail deletes it).
-// ec.mu is held.
+// before it changes between the read and then. A tail kept is left as it
+// is, its changes seen: it may be another reader's, and its reader finds
+// it changed, or refuses a tail once (keepTail deletes it). ec.mu is
+// held.
 func (ec *eventCache) watch(id ID) {
-	if !ec.closed && ec.marks[id] == nil {
+	if ec.closed {
+		return
+	}
+	if m := ec.marks[id]; m == nil || m.from == 0 {
 		ec.marks[id] = &tailMark{low: math.MaxUint64}
 	}
 }
