@@ -165,8 +165,11 @@ func (ec *eventCache) watch(id ID) {
 	if ec.closed {
 		return
 	}
-	if m := ec.marks[id]; m == nil || m.from == 0 {
+	switch m := ec.marks[id]; {
+	case m == nil:
 		ec.marks[id] = &tailMark{low: math.MaxUint64}
+	case m.from == 0:
+		m.low = math.MaxUint64
 	}
 }
 
