@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,8 +165,25 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 			a.log.Warn("recording the conversation's model", "conversation", id.String(), "error", err)
 		}
 	}
-	hist, kept := a.opts.Memory.take(id)
-	read, epoch, err := db.SharedEvents(id)
+	hist, kept, tail := a.opts.Memory.take(id)
+	var read []store.Event
+	var epoch uint64
+	var err error
+	if tail.from > 0 {
+		// Only the tail the last turn's requests could use, while the
+		// events before it are as they were.
+		var ok bool
+		read, epoch, ok, err = db.SharedTail(id, tail.from)
+		if err != nil {
+			return id, err
+		}
+		if !ok || len(read) == 0 || read[0].Seq != tail.from || read[0].Type != store.EventUserMessage {
+			hist, kept, tail = &requestHistory{}, keptEvents{}, histTail{}
+		}
+	}
+	if tail.from == 0 {
+		read, epoch, err = db.SharedEvents(id)
+	}
 	if err != nil {
 		// What was kept is of no use once the history cannot be read (a
 		// deleted conversation): forget it.
@@ -179,9 +197,9 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 		}
 	})
 	t := &turn{a: a, ctx: ctx, id: id, sink: sink, sess: sess, events: events, limit: Limit(a.opts.ContextWindow),
-		hist: hist, read: len(read)}
-	defer func() { a.opts.Memory.keep(id, t.hist, keptEvents{events: t.events, lent: len(read), epoch: epoch}) }()
-	t.grants, t.hosts = rebuildGrants(events, a.opts.Registry.Snapshot(), a.gateEnv())
+		hist: hist, read: len(read), epoch: epoch, tail: tail}
+	defer t.keep()
+	t.grants, t.hosts = rebuildGrants(tail.grants, events, a.opts.Registry.Snapshot(), a.gateEnv())
 	if _, err := t.record(store.Event{Type: store.EventUserMessage, Text: userText, Images: images}); err != nil {
 		return id, err
 	}
@@ -191,29 +209,109 @@ func (a *Agent) TurnIn(ctx context.Context, c store.Conversation, userText strin
 // rebuildGrants replays "approve for this conversation" answers: each
 // such approval event is matched to its tool call, which is evaluated
 // against the current patterns, and the hosts it allowed are remembered.
-// An answer about hosts alone (HostsOnly) approves only them.
-func rebuildGrants(events []store.Event, snap *cerebellum.Snapshot, env gate.Env) (gate.Grants, *hostSet) {
+// An answer about hosts alone (HostsOnly) approves only them. before are
+// the answers before events (histTail.grants), each after its call.
+func rebuildGrants(before, events []store.Event, snap *cerebellum.Snapshot, env gate.Env) (gate.Grants, *hostSet) {
 	var g gate.Grants
 	hosts := &hostSet{}
-	for i, e := range events {
-		if e.Type != store.EventApproval || e.Decision == nil || e.Decision.Kind != store.ApprovedConversation {
-			continue
-		}
-		hosts.add(e.Decision.Hosts...)
-		if e.Decision.HostsOnly {
-			continue
-		}
-		for j := i - 1; j >= 0; j-- {
-			c := events[j]
-			if c.Type == store.EventToolCall && c.ToolCallID == e.ToolCallID {
-				if v := gate.CheckIn(snap, env, c.ToolName, c.Arguments); v.Decision == gate.Confirm {
+	for _, evs := range [][]store.Event{before, events} {
+		for i, e := range evs {
+			if !grantEvent(&e) {
+				continue
+			}
+			hosts.add(e.Decision.Hosts...)
+			if e.Decision.HostsOnly {
+				continue
+			}
+			if j := grantCall(evs, i); j >= 0 {
+				if v := gate.CheckIn(snap, env, evs[j].ToolName, evs[j].Arguments); v.Decision == gate.Confirm {
 					g.Add(v)
 				}
-				break
 			}
 		}
 	}
 	return g, hosts
+}
+
+// grantEvent reports whether e is an "approve for this conversation" answer.
+func grantEvent(e *store.Event) bool {
+	return e.Type == store.EventApproval && e.Decision != nil && e.Decision.Kind == store.ApprovedConversation
+}
+
+// grantCall is the index of the call the answer events[i] is about (the
+// nearest before it with its id), -1 when none is.
+func grantCall(events []store.Event, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if c := &events[j]; c.Type == store.EventToolCall && c.ToolCallID == events[i].ToolCallID {
+			return j
+		}
+	}
+	return -1
+}
+
+// histTail says where the events a turn holds begin when they are a tail
+// of its conversation (the requests can use only what fits the model's
+// window), and what the turn needs of the events before: the zero value
+// holds them all.
+type histTail struct {
+	// from is the Seq of the first event held (a user message); 0: all.
+	from uint64
+	// base describes the messages before it, for fitting.
+	base *tailBase
+	// grants are the "approve for this conversation" answers before it,
+	// each after the call it is about (rebuildGrants).
+	grants []store.Event
+	// refs are the tools results before it made callable (namedTools).
+	refs []string
+}
+
+// keep hands what the turn ended with to the Memory for the next turn,
+// first dropping the events and messages before the tail its requests
+// can use (requestHistory.cut), in the store's cache too (KeepTail): a
+// long conversation then holds in memory only what a request can use.
+func (t *turn) keep() {
+	mem := t.a.opts.Memory
+	if mem == nil {
+		return
+	}
+	kept := keptEvents{events: t.events, lent: t.read, epoch: t.epoch}
+	e, c, base := t.hist.cut(t.events, t.tail.base, Limit(t.a.opts.ContextWindow), t.a.opts.CountTokens)
+	if e > 0 && t.a.opts.Store.KeepTail(t.id, t.events[e].Seq) {
+		tail := histTail{from: t.events[e].Seq, base: &base, grants: slices.Clip(t.tail.grants), refs: slices.Clip(t.tail.refs)}
+		for i := range t.events[:e] {
+			ev := &t.events[i]
+			for _, r := range ev.ToolRefs {
+				if !slices.Contains(tail.refs, r) {
+					tail.refs = append(tail.refs, r)
+				}
+			}
+			if !grantEvent(ev) {
+				continue
+			}
+			if j := grantCall(t.events[:e], i); j >= 0 && !ev.Decision.HostsOnly {
+				tail.grants = append(tail.grants, t.events[j])
+			}
+			tail.grants = append(tail.grants, *ev)
+		}
+		events := append(make([]store.Event, 0, len(t.events)-e+spareTurnEvents), t.events[e:]...)
+		t.hist.drop(e, c, events)
+		t.tail, kept = tail, keptEvents{events: events}
+	}
+	mem.keep(t.id, t.hist, kept, t.tail)
+}
+
+// loadAll makes the turn hold the whole conversation, when the tail it
+// holds is too short for a request (its limit grew, say): the request
+// is then built from everything, as it would have been.
+func (t *turn) loadAll() error {
+	all, err := t.a.opts.Store.Events(t.id)
+	if err != nil {
+		return err
+	}
+	t.a.log.Debug("the request needs more than the tail held: read the whole conversation", "conversation", t.id.String(),
+		"held", len(t.events), "events", len(all))
+	t.events, t.read, t.epoch, t.tail, t.hist = all, 0, 0, histTail{}, &requestHistory{}
+	return nil
 }
 
 // turn is the state of one running turn.
@@ -230,8 +328,12 @@ type turn struct {
 	limit int
 	// read is how many of events the turn read from the store; it never
 	// changes them in place (replace), so the next turn need not compare
-	// them again while the store lent the same slice (resumeEvents).
-	read int
+	// them again while the store lent the same slice (resumeEvents),
+	// lent under epoch.
+	read  int
+	epoch uint64
+	// tail says where events begin in the conversation.
+	tail histTail
 	// parent is the call ID of the code-mode program whose inner call is
 	// running ("" otherwise); record stamps it on the events (codemode.go).
 	parent string
@@ -338,7 +440,7 @@ type shrinkError struct{ err error }
 func (e *shrinkError) Error() string { return e.err.Error() }
 
 // request assembles the next model request.
-func (t *turn) request() provider.Request {
+func (t *turn) request() (provider.Request, error) {
 	opts := t.a.opts
 	reg := opts.Registry
 	snap := reg.Snapshot()
@@ -368,13 +470,19 @@ func (t *turn) request() provider.Request {
 	if t.hist == nil {
 		t.hist = &requestHistory{}
 	}
-	msgs, rep := t.hist.prepare(t.events, t.limit, t.fixed, opts.CountTokens)
+	msgs, rep, ok := t.hist.prepare(t.events, t.tail.base, t.limit, t.fixed, opts.CountTokens)
+	if !ok {
+		if err := t.loadAll(); err != nil {
+			return provider.Request{}, err
+		}
+		msgs, rep, _ = t.hist.prepare(t.events, nil, t.limit, t.fixed, opts.CountTokens)
+	}
 	if rep.Trimmed > 0 || rep.Dropped > 0 {
 		t.a.log.Info("fitted the history into the context window", "conversation", t.id.String(),
 			"trimmed", rep.Trimmed, "dropped_turns", rep.Dropped, "tokens", rep.Tokens, "limit", t.limit, "over", rep.Over)
 	}
 	return provider.Request{Model: opts.Model, System: t.system, Messages: msgs, Tools: t.tools, Deferrable: t.deferrable, MaxTokens: opts.MaxTokens,
-		EstimatedTokens: rep.Tokens}
+		EstimatedTokens: rep.Tokens}, nil
 }
 
 // reply tracks the streamed reply of one step.
@@ -501,7 +609,10 @@ func (r *reply) finish(status store.Status) error {
 // step sends one request, records the reply and runs its tool calls.
 func (t *turn) step(n int) (bool, error) {
 	opts := t.a.opts
-	req := t.request()
+	req, err := t.request()
+	if err != nil {
+		return false, err
+	}
 	r := &reply{t: t, ids: map[string]bool{}, step: n}
 	resp, err := opts.Provider.Stream(t.ctx, req, r.onEvent)
 	if r.fatal != nil {

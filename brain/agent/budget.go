@@ -77,8 +77,57 @@ type FitReport struct {
 // cerebellum.EstimateTokens, which counts at least one token per 3.5 bytes).
 func Fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
 	var f fitter
-	return f.fit(msgs, limit, fixed, count)
+	out, rep, _ := f.fit(msgs, nil, limit, fixed, count)
+	return out, rep
 }
+
+// tailBase is what fitting a tail of a conversation's messages (from a
+// user message on) needs to know of the messages before it to give what
+// fitting them all gives: where the summary's turns are numbered from and
+// the trims reported. nil stands for no messages before.
+type tailBase struct {
+	// starts counts the fitter's starts before the tail: index 0 when it
+	// is not a user message, and every user message.
+	starts int
+	// lead: the first message is not a user message; pre: an assistant
+	// message comes before the first user message (a turn of its own in
+	// a summary).
+	lead, pre bool
+	// trimmable counts the messages before the tail that step 1 trims.
+	trimmable int
+}
+
+// extend is b followed by msgs (the first messages of the tail b was
+// for, up to a user message).
+func (b *tailBase) extend(msgs []provider.Message) tailBase {
+	var n tailBase
+	if b != nil {
+		n = *b
+	} else if len(msgs) > 0 {
+		n.lead = msgs[0].Role != provider.RoleUser
+		for _, m := range msgs {
+			if m.Role == provider.RoleUser {
+				break
+			}
+			if m.Role == provider.RoleAssistant {
+				n.pre = true
+			}
+		}
+	}
+	for i := range msgs {
+		if msgs[i].Role == provider.RoleUser || (i == 0 && b == nil) {
+			n.starts++
+		}
+		if trimmable(&msgs[i]) {
+			n.trimmable++
+		}
+	}
+	return n
+}
+
+// tailMargin is how many turns more than a summary shows a tail keeps
+// before the oldest message a request counts (see fitter.keep).
+const tailMargin = summaryLines + 2
 
 // fitter is Fit with memory: it keeps each message's counted size, the
 // size of its trimmed form and the size of a first kept message carrying
@@ -97,6 +146,9 @@ type fitter struct {
 	headText string
 	// Scratch, reused across requests.
 	suf, starts []int
+	// lo is where the last fit stopped counting (-1: it counted every
+	// message, or did not fit).
+	lo int
 }
 
 // msgKey is what a message's remembered sizes and summary depend on.
@@ -184,15 +236,24 @@ func trimmable(m *provider.Message) bool {
 	return m.Role == provider.RoleTool && (len(m.Content) >= trimMinBytes || len(m.Images) > 0)
 }
 
-func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
+// fit fits msgs, the messages of a conversation from a user message on
+// after those base describes (nil: all of them). ok false says msgs are
+// too few to tell what fitting the whole conversation gives (every
+// message counted, or the summary of the turns before the first kept
+// one reading before msgs): the caller fits the whole conversation.
+func (f *fitter) fit(msgs []provider.Message, base *tailBase, limit, fixed int, count func(string) int) (_ []provider.Message, _ FitReport, ok bool) {
 	f.sync(msgs)
+	f.lo = -1
 	n := len(msgs)
 	if limit <= 0 {
+		if base != nil {
+			return nil, FitReport{}, false
+		}
 		total := fixed
 		for i := range msgs {
 			total += f.sizeOf(msgs, i, count)
 		}
-		return slices.Clone(msgs), FitReport{Tokens: total}
+		return slices.Clone(msgs), FitReport{Tokens: total}, true
 	}
 	cur := 0
 	for i := n - 1; i >= 0; i-- {
@@ -224,6 +285,9 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 		lo--
 		f.suf[lo] = f.suf[lo+1] + post(lo)
 	}
+	if base != nil && lo == 0 {
+		return nil, FitReport{}, false // the count could go on before msgs
+	}
 	var trimOld []bool // step 1's trims, when it trims only some
 	rep := FitReport{}
 	if lo == 0 && fixed+f.suf[0] <= limit {
@@ -234,7 +298,7 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 			total += f.sizeOf(msgs, i, count)
 		}
 		if total <= limit {
-			return slices.Clone(msgs), FitReport{Tokens: total}
+			return slices.Clone(msgs), FitReport{Tokens: total}, true
 		}
 		var cands []int
 		for i := 0; i < cur; i++ {
@@ -265,6 +329,9 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 			f.suf[i] = f.suf[i+1] + s
 		}
 	} else {
+		if base != nil {
+			rep.Trimmed = base.trimmable
+		}
 		for i := 0; i < cur; i++ {
 			if trimmable(&msgs[i]) {
 				rep.Trimmed++
@@ -291,16 +358,27 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 		}
 		starts = append(starts, cur)
 		f.starts = starts
-		for k := 1; k < len(starts); k++ {
-			if k%dropBatch != 0 && k != len(starts)-1 {
+		kb := 0 // starts before msgs
+		if base != nil {
+			// Every turn a summary can show must be in msgs: at least
+			// summaryLines+1 starts before any first kept message.
+			if before, _ := slices.BinarySearch(starts, lo); before < tailMargin {
+				return nil, FitReport{}, false
+			}
+			kb = base.starts
+		}
+		f.lo = lo
+		for j := range starts {
+			k, last := kb+j, j == len(starts)-1
+			if k == 0 || k%dropBatch != 0 && !last {
 				continue
 			}
-			s := starts[k]
+			s := starts[j]
 			rep.Dropped, keepFrom = k, s
-			if s < lo && k != len(starts)-1 {
+			if s < lo && !last {
 				continue
 			}
-			headSize = f.headSizeOf(msgs, s, starts, count)
+			headSize = f.headSizeOf(msgs, base, s, starts, count)
 			if fixed+headSize+f.suf[s+1] <= limit {
 				break
 			}
@@ -313,7 +391,7 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 	if rep.Dropped > 0 {
 		out = make([]provider.Message, 0, n-keepFrom)
 		first := msgs[keepFrom]
-		first.Content = f.headTextOf(msgs, keepFrom, f.starts)
+		first.Content = f.headTextOf(msgs, base, keepFrom, f.starts)
 		out = append(out, first)
 		total = fixed + headSize + f.suf[keepFrom+1]
 	} else {
@@ -347,38 +425,47 @@ func (f *fitter) fit(msgs []provider.Message, limit, fixed int, count func(strin
 	}
 	rep.Tokens = total
 	rep.Over = total > limit
-	return out, rep
+	return out, rep, true
 }
 
 // headSizeOf counts msgs[s], a user message, with the summary of msgs[:s]
 // in front, as dropping the turns before it makes it.
-func (f *fitter) headSizeOf(msgs []provider.Message, s int, starts []int, count func(string) int) int {
+func (f *fitter) headSizeOf(msgs []provider.Message, base *tailBase, s int, starts []int, count func(string) int) int {
 	if f.head[s] < 0 {
 		m := msgs[s]
-		m.Content = f.headTextOf(msgs, s, starts)
+		m.Content = f.headTextOf(msgs, base, s, starts)
 		f.head[s] = msgSize(&m, count)
 	}
 	return f.head[s]
 }
 
-func (f *fitter) headTextOf(msgs []provider.Message, s int, starts []int) string {
+func (f *fitter) headTextOf(msgs []provider.Message, base *tailBase, s int, starts []int) string {
 	if f.headAt != s {
-		f.headAt, f.headText = s, summarizeBefore(msgs, s, starts)+"\n\n"+msgs[s].Content
+		f.headAt, f.headText = s, summarizeBefore(msgs, base, s, starts)+"\n\n"+msgs[s].Content
 	}
 	return f.headText
 }
 
 // summarizeBefore is Summarize(msgs[:s]) for s the index of a user message
 // in starts, reading only the turns it shows: starts holds index 0 and
-// every user message before the current turn, ascending.
-func summarizeBefore(msgs []provider.Message, s int, starts []int) string {
+// every user message before the current turn, ascending. With a base,
+// msgs are a tail after the messages it describes, and starts those of
+// the tail: the turns shown must lie in the tail (fitter.fit checks).
+func summarizeBefore(msgs []provider.Message, base *tailBase, s int, starts []int) string {
 	// The turns of msgs[:s]: one per user message, and one before the
 	// first when an assistant message comes before any user message.
 	users, _ := slices.BinarySearch(starts, s)
-	pre := 0
-	if msgs[0].Role != provider.RoleUser {
+	pre, lead, kb := 0, msgs[0].Role != provider.RoleUser, 0
+	if base != nil {
+		users += base.starts
+		lead, kb = base.lead, base.starts
+		if base.pre {
+			pre = 1
+		}
+	}
+	if lead {
 		users-- // starts[0] is index 0, not a user message
-		for i := 0; i < s && msgs[i].Role != provider.RoleUser; i++ {
+		for i := 0; base == nil && i < s && msgs[i].Role != provider.RoleUser; i++ {
 			if msgs[i].Role == provider.RoleAssistant {
 				pre = 1
 				break
@@ -391,10 +478,10 @@ func summarizeBefore(msgs []provider.Message, s int, starts []int) string {
 		// Turn number skipped is the (skipped-pre)th user message, which
 		// is starts[skipped-pre] when starts[0] is one, else one further.
 		j := skipped - pre
-		if msgs[0].Role != provider.RoleUser {
+		if lead {
 			j++
 		}
-		from = starts[j]
+		from = starts[j-kb]
 	}
 	return summaryText(skipped, collectTurns(msgs[from:s]))
 }

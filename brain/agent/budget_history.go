@@ -32,8 +32,11 @@ type requestHistory struct {
 }
 
 // prepare returns the messages of a request from events, fitted within
-// limit (0: no fitting) beside fixed tokens, counted with count.
-func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
+// limit (0: no fitting) beside fixed tokens, counted with count. events
+// are the conversation's from a user message on after those base
+// describes (nil: all of them); ok false says they are too few to give
+// the request all of them give (fitter.fit).
+func (h *requestHistory) prepare(events []store.Event, base *tailBase, limit, fixed int, count func(string) int) (_ []provider.Message, _ FitReport, ok bool) {
 	u := 0
 	for i := len(events) - 1; i >= 0; i-- {
 		if events[i].Type == store.EventUserMessage {
@@ -64,9 +67,90 @@ func (h *requestHistory) prepare(events []store.Event, limit, fixed int, count f
 		h.msgs = append(h.msgs[:h.base], store.ToMessages(events[h.done:])...)
 	}
 	if limit <= 0 {
-		return slices.Clone(h.msgs), FitReport{}
+		return slices.Clone(h.msgs), FitReport{}, base == nil
 	}
-	return h.fit.fit(h.msgs, limit, fixed, count)
+	return h.fit.fit(h.msgs, base, limit, fixed, count)
+}
+
+// cut finds where the events of the last request (events, after those
+// base describes) can begin for the next requests: at a user message
+// tailMargin turns and a window's worth of tokens (limit, counted as the
+// last fit counted) before the oldest message that fit counted, so that
+// the next turns (whose count may reach a little further back, the tool
+// results of this turn trimmed) find everything they read. It returns the
+// index of that event, of its message and the base of the events from it
+// on; 0 when the
+// tail is not worth cutting (less than a quarter of it would go) or the
+// last fit counted every message.
+func (h *requestHistory) cut(events []store.Event, base *tailBase, limit int, count func(string) int) (int, int, tailBase) {
+	f := &h.fit
+	lo := f.lo
+	if h.msgs == nil || lo <= 0 || limit <= 0 || len(f.keys) != len(h.msgs) || lo > len(h.msgs) {
+		return 0, 0, tailBase{}
+	}
+	msgs := h.msgs
+	turns, tokens, c := 0, 0, -1
+	for i := lo - 1; i > 0; i-- {
+		m := &msgs[i]
+		if trimmable(m) {
+			tokens += f.trimmedSizeOf(msgs, i, count)
+		} else {
+			tokens += f.sizeOf(msgs, i, count)
+		}
+		if m.Role == provider.RoleUser {
+			turns++
+			if turns >= 2*tailMargin && tokens >= limit {
+				c = i
+				break
+			}
+		}
+	}
+	if c < 0 || c < max(64, len(msgs)/4) {
+		return 0, 0, tailBase{}
+	}
+	// The event of that user message: ToMessages makes one user message
+	// of each user_message event (none is a program's), and nothing else.
+	users := 0
+	for i := range msgs[:c] {
+		if msgs[i].Role == provider.RoleUser {
+			users++
+		}
+	}
+	e := -1
+	for i := range events {
+		if events[i].Type == store.EventUserMessage && events[i].ParentCallID == "" {
+			if users == 0 {
+				e = i
+				break
+			}
+			users--
+		}
+	}
+	if e <= 0 || e > h.done {
+		return 0, 0, tailBase{}
+	}
+	return e, c, base.extend(msgs[:c])
+}
+
+// drop forgets the first e events (and the messages they made, c of
+// them, before a user message): the requests from now on are prepared
+// from the events after them, kept in their own array.
+func (h *requestHistory) drop(e, c int, events []store.Event) {
+	f := &h.fit
+	h.msgs = append(make([]provider.Message, 0, len(h.msgs)-c+8), h.msgs[c:]...)
+	h.base -= c
+	h.done -= e
+	h.from = events
+	f.keys = append([]msgKey(nil), f.keys[c:]...)
+	f.note = append([]string(nil), f.note[c:]...)
+	f.size = append([]int(nil), f.size[c:]...)
+	f.tsize = append([]int(nil), f.tsize[c:]...)
+	f.head = append([]int(nil), f.head[c:]...)
+	f.suf, f.starts = nil, nil
+	f.lo = -1
+	if f.headAt -= c; f.headAt < 0 {
+		f.headAt, f.headText = -1, ""
+	}
 }
 
 // sameEvents reports whether a and b hold the same events as far as
@@ -111,5 +195,6 @@ type RequestHistory struct{ h requestHistory }
 // with count (see Fit). Events may only grow between calls, as a turn's do;
 // anything else makes it start over.
 func (r *RequestHistory) Prepare(events []store.Event, limit, fixed int, count func(string) int) ([]provider.Message, FitReport) {
-	return r.h.prepare(events, limit, fixed, count)
+	msgs, rep, _ := r.h.prepare(events, nil, limit, fixed, count)
+	return msgs, rep
 }

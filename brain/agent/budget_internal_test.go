@@ -230,7 +230,7 @@ func TestRequestHistoryMatchesReference(t *testing.T) {
 				ev = append(ev, more[step-1])
 			}
 			want, wrep := referenceFit(store.ToMessages(ev), limit, 100, byteCount)
-			got, grep := h.prepare(ev, limit, 100, byteCount)
+			got, grep, _ := h.prepare(ev, nil, limit, 100, byteCount)
 			if grep != wrep || !reflect.DeepEqual(got, want) {
 				t.Fatalf("iter %d step %d: got %+v, want %+v", iter, step, grep, wrep)
 			}
@@ -240,7 +240,7 @@ func TestRequestHistoryMatchesReference(t *testing.T) {
 			e.Seq = uint64(len(ev) + 1)
 			ev = append(ev, e)
 			want, wrep := referenceFit(store.ToMessages(ev), limit, 100, byteCount)
-			if got, grep := h.prepare(ev, limit, 100, byteCount); grep != wrep || !reflect.DeepEqual(got, want) {
+			if got, grep, _ := h.prepare(ev, nil, limit, 100, byteCount); grep != wrep || !reflect.DeepEqual(got, want) {
 				t.Fatalf("iter %d, next turn at %d events: got %+v, want %+v", iter, len(ev), grep, wrep)
 			}
 		}
@@ -286,7 +286,7 @@ func TestPrepare5000Incremental(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	msgs, rep := h.prepare(ev, limit32k, 3000, est.count)
+	msgs, rep, _ := h.prepare(ev, nil, limit32k, 3000, est.count)
 	runtime.ReadMemStats(&after)
 	if rep.Dropped == 0 || rep.Over || rep.Tokens > limit32k {
 		t.Fatalf("report %+v", rep)
@@ -306,7 +306,7 @@ func TestPrepare5000Incremental(t *testing.T) {
 		store.Event{Seq: uint64(len(ev) + 2), Type: store.EventToolResult, ToolCallID: "x1", ToolName: "fs_read", Text: "short"})
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	msgs2, rep2 := h.prepare(ev, limit32k, 3000, est.count)
+	msgs2, rep2, _ := h.prepare(ev, nil, limit32k, 3000, est.count)
 	runtime.ReadMemStats(&after)
 	// The new assistant message (content, name, arguments) and the result.
 	if added := est.calls - first; added > 4 {
@@ -328,11 +328,11 @@ func TestPrepare5000Allocs(t *testing.T) {
 	ev := history5000()
 	first := testing.AllocsPerRun(5, func() {
 		var h requestHistory
-		h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
+		h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
 	})
 	var h requestHistory
-	h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
-	again := testing.AllocsPerRun(5, func() { h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens) })
+	h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
+	again := testing.AllocsPerRun(5, func() { h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens) })
 	// ToMessages allocates a few times per turn of the history.
 	if first > 20000 {
 		t.Errorf("first request: %.0f allocations", first)
@@ -348,15 +348,15 @@ func BenchmarkPrepareRequest(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var h requestHistory
-			h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
+			h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
 		}
 	})
 	b.Run("further/5000", func(b *testing.B) {
 		var h requestHistory
-		h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
+		h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
 		b.ReportAllocs()
 		for b.Loop() {
-			h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
+			h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
 		}
 	})
 	b.Run("reference/5000", func(b *testing.B) {

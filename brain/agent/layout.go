@@ -113,6 +113,9 @@ func (t *turn) requestTools() map[string]bool {
 // namedTools are the tools earlier results made callable by reference.
 func (t *turn) namedTools() map[string]bool {
 	out := map[string]bool{}
+	for _, n := range t.tail.refs {
+		out[n] = true
+	}
 	for _, e := range t.events {
 		for _, n := range e.ToolRefs {
 			out[n] = true

@@ -40,7 +40,9 @@ type memoryEntry struct {
 	// (turn.events), continued by the next turn when the store's history
 	// still begins with them (resumeEvents).
 	events keptEvents
-	used   uint64
+	// tail says where events begin in the conversation.
+	tail histTail
+	used uint64
 }
 
 // NewMemory returns a Memory of the last n conversations' turns
@@ -55,30 +57,30 @@ func NewMemory(n int) *Memory {
 // take hands out id's history and events, removing them so no two turns
 // share them (an empty history and no events when none are kept, or m is
 // nil).
-func (m *Memory) take(id store.ID) (*requestHistory, keptEvents) {
+func (m *Memory) take(id store.ID) (*requestHistory, keptEvents, histTail) {
 	if m == nil {
-		return &requestHistory{}, keptEvents{}
+		return &requestHistory{}, keptEvents{}, histTail{}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.hists[id]
 	if e == nil {
-		return &requestHistory{}, keptEvents{}
+		return &requestHistory{}, keptEvents{}, histTail{}
 	}
 	delete(m.hists, id)
-	return &e.hist, e.events
+	return &e.hist, e.events, e.tail
 }
 
 // keep stores id's history and events after a turn, forgetting the least
 // recently kept conversation beyond max.
-func (m *Memory) keep(id store.ID, h *requestHistory, events keptEvents) {
+func (m *Memory) keep(id store.ID, h *requestHistory, events keptEvents, tail histTail) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tick++
-	m.hists[id] = &memoryEntry{hist: *h, events: events, used: m.tick}
+	m.hists[id] = &memoryEntry{hist: *h, events: events, tail: tail, used: m.tick}
 	for len(m.hists) > m.max {
 		var old store.ID
 		var oldest uint64

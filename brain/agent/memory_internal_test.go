@@ -53,11 +53,11 @@ func TestRequestHistoryAcrossTurns(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ev := history5000()
 			var h requestHistory
-			h.prepare(ev, limit32k, 3000, cerebellum.EstimateTokens)
+			h.prepare(ev, nil, limit32k, 3000, cerebellum.EstimateTokens)
 			next := nextTurn(tc.change(slices.Clone(ev)), "and now?")
 			want, wrep := referenceFit(store.ToMessages(next), limit32k, 3000, cerebellum.EstimateTokens)
 			var allocs float64
-			got, rep := h.prepare(next, limit32k, 3000, cerebellum.EstimateTokens)
+			got, rep, _ := h.prepare(next, nil, limit32k, 3000, cerebellum.EstimateTokens)
 			if rep != wrep || !reflect.DeepEqual(got, want) {
 				t.Fatalf("the next turn's request differs from the reference: %+v vs %+v", rep, wrep)
 			}
@@ -65,7 +65,7 @@ func TestRequestHistoryAcrossTurns(t *testing.T) {
 				again := nextTurn(next, "and then?")
 				allocs = testing.AllocsPerRun(1, func() {
 					hh := h
-					hh.prepare(again, limit32k, 3000, cerebellum.EstimateTokens)
+					hh.prepare(again, nil, limit32k, 3000, cerebellum.EstimateTokens)
 				})
 				if allocs > 50 {
 					t.Errorf("an unchanged history was converted again: %.0f allocations", allocs)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -34,6 +35,18 @@ type eventCache struct {
 	epochs uint64
 	closed bool
 	convs  map[ID]*convCache
+	// marks are the tails readers keep (keepTail), by conversation: they
+	// outlive the entries in convs, so that a change to an event before a
+	// tail is seen even while the conversation is not cached.
+	marks map[ID]*tailMark
+}
+
+// tailMark is where the tail a reader keeps of a conversation begins, and
+// the lowest event written in place or removed since the reader last read
+// (low, MaxUint64 when none): a tail is valid while low >= from, the
+// events before it unchanged.
+type tailMark struct {
+	from, low uint64
 }
 
 // convCache is one conversation's entry.
@@ -43,6 +56,9 @@ type convCache struct {
 	// capped at its length.
 	events []Event
 	loaded bool
+	// from is the Seq of the first event held when only a tail is
+	// (keepTail: events are those from it on); 0 when they are all.
+	from uint64
 	// lent is the length of the longest slice of events lent out since
 	// events was last copied: events[:lent] belong to readers too and are
 	// never written in place (own copies them first). Appending writes
@@ -67,6 +83,9 @@ type cacheWrite struct {
 	id    ID
 	start uint64
 	solo  bool // no other write of the conversation was in flight at begin
+	// low is the lowest event the write changes in place or removes; 0
+	// when it only appends.
+	low uint64
 }
 
 // cacheRead is one read's mark, from the start of decoding to install.
@@ -80,7 +99,7 @@ func newEventCache(n int) *eventCache {
 	if n == 0 {
 		n = DefaultCachedConversations
 	}
-	return &eventCache{max: n, convs: map[ID]*convCache{}}
+	return &eventCache{max: n, convs: map[ID]*convCache{}, marks: map[ID]*tailMark{}}
 }
 
 // get returns a copy of the cached events of id. The events share their
@@ -90,7 +109,7 @@ func (ec *eventCache) get(id ID) ([]Event, bool) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	c := ec.convs[id]
-	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
+	if ec.closed || c == nil || !c.loaded || c.inflight > 0 || c.from != 0 {
 		return nil, false
 	}
 	ec.tick++
@@ -115,10 +134,16 @@ const spareEvents = 32
 func (ec *eventCache) lend(id ID) ([]Event, uint64, bool) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
+	ec.watch(id)
 	c := ec.convs[id]
-	if ec.closed || c == nil || !c.loaded || c.inflight > 0 {
+	if ec.closed || c == nil || !c.loaded || c.inflight > 0 || c.from != 0 {
 		return nil, 0, false
 	}
+	return ec.lendFrom(c, 0), c.epoch, true
+}
+
+// lendFrom lends c's events from index i on. ec.mu is held.
+func (ec *eventCache) lendFrom(c *convCache, i int) []Event {
 	ec.tick++
 	c.used = ec.tick
 	if c.epoch == 0 {
@@ -127,7 +152,71 @@ func (ec *eventCache) lend(id ID) ([]Event, uint64, bool) {
 	}
 	n := len(c.events)
 	c.lent = max(c.lent, n)
-	return c.events[:n:n], c.epoch, true
+	return c.events[i:n:n]
+}
+
+// watch starts watching id's events for changes from a whole read on: a
+// tail the reader keeps afterwards (keepTail) is valid only when no event
+// before it changes between the read and then. A tail kept is left as it
+// is, its changes seen: it may be another reader's, and its reader finds
+// it changed, or refuses a tail once (keepTail deletes it). ec.mu is
+// held.
+func (ec *eventCache) watch(id ID) {
+	if ec.closed {
+		return
+	}
+	switch m := ec.marks[id]; {
+	case m == nil:
+		ec.marks[id] = &tailMark{low: math.MaxUint64}
+	case m.from == 0:
+		m.low = math.MaxUint64
+	}
+}
+
+// lendTail is lend for the events from seq from on, when from is the tail
+// kept of id (keepTail) and no event before it changed since: ok false
+// says the mark is gone (the reader reads everything again). loaded false
+// says the cache does not hold them: the reader reads them from the file
+// (reading, installTail).
+func (ec *eventCache) lendTail(id ID, from uint64) (evs []Event, epoch uint64, ok, loaded bool) {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	m := ec.marks[id]
+	if ec.closed || m == nil || m.from != from || m.low < from {
+		delete(ec.marks, id)
+		return nil, 0, false, false
+	}
+	m.low = math.MaxUint64
+	c := ec.convs[id]
+	if c == nil || !c.loaded || c.inflight > 0 || c.from > from {
+		return nil, 0, true, false
+	}
+	i, _ := c.find(from)
+	evs = ec.lendFrom(c, i)
+	return evs, c.epoch, true, true
+}
+
+// keepTail records that the reader of id keeps only the events from seq
+// from on, and drops the cached events before it: it reports false, and
+// keeps no mark, when an event before from changed since the reader read
+// (watch), so what the reader knows of them is out of date.
+func (ec *eventCache) keepTail(id ID, from uint64) bool {
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	m := ec.marks[id]
+	if ec.closed || m == nil || m.low < from {
+		delete(ec.marks, id)
+		return false
+	}
+	m.from, m.low = from, math.MaxUint64
+	c := ec.convs[id]
+	if c != nil && c.loaded && c.from < from {
+		i, _ := c.find(from)
+		// A copy: a slice of the old array would keep all of it.
+		c.events = append(make([]Event, 0, len(c.events)-i+spareEvents), c.events[i:]...)
+		c.from, c.lent, c.epoch = from, 0, 0
+	}
+	return true
 }
 
 // own makes events[i] safe to write in place: when a lent slice holds it,
@@ -152,8 +241,10 @@ func (ec *eventCache) reading(id ID) cacheRead {
 	return cacheRead{c: c, started: c.started, ok: c.inflight == 0}
 }
 
-// install keeps events read under r, unless a write began since.
-func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
+// install keeps events read under r, unless a write began since: the
+// events from seq from on (0: all). A longer history does not replace a
+// tail held (keepTail).
+func (ec *eventCache) install(id ID, r cacheRead, events []Event, from uint64) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	c := ec.convs[id]
@@ -161,19 +252,25 @@ func (ec *eventCache) install(id ID, r cacheRead, events []Event) {
 		ec.forget(id, c)
 		return
 	}
+	if c.loaded && from < c.from {
+		return
+	}
 	ec.tick++
 	c.events, c.loaded, c.used, c.streams, c.lent, c.epoch = slices.Clone(events), true, ec.tick, nil, 0, 0
+	c.from = from
 	ec.evict()
 }
 
 // begin marks the start of a write to id's events.
-func (ec *eventCache) begin(id ID) cacheWrite {
+// low is the lowest event it changes in place or removes (0: it only
+// appends).
+func (ec *eventCache) begin(id ID, low uint64) cacheWrite {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	c := ec.conv(id)
 	c.started++
 	c.inflight++
-	return cacheWrite{c: c, id: id, start: c.started, solo: c.inflight == 1}
+	return cacheWrite{c: c, id: id, start: c.started, solo: c.inflight == 1, low: low}
 }
 
 // end marks the end of write w: when it committed (ok) and was the
@@ -184,11 +281,16 @@ func (ec *eventCache) end(w cacheWrite, ok bool, apply func(*convCache)) {
 	defer ec.mu.Unlock()
 	c := w.c
 	c.inflight--
+	if m := ec.marks[w.id]; m != nil && w.low != 0 {
+		m.low = min(m.low, w.low)
+	}
 	if ec.convs[w.id] != c {
 		return // the conversation was deleted meanwhile
 	}
 	switch {
 	case !c.loaded:
+	case w.low != 0 && w.low < c.from:
+		c.unload() // a change before the tail held
 	case ok && w.solo && c.started == w.start:
 		apply(c)
 	default:
@@ -203,6 +305,7 @@ func (ec *eventCache) drop(id ID) {
 	ec.mu.Lock()
 	defer ec.mu.Unlock()
 	delete(ec.convs, id)
+	delete(ec.marks, id)
 }
 
 // close empties the cache and keeps it empty: Events after Close reads the
@@ -212,6 +315,7 @@ func (ec *eventCache) close() {
 	defer ec.mu.Unlock()
 	ec.closed = true
 	clear(ec.convs)
+	clear(ec.marks)
 }
 
 // conv returns id's entry, made when missing. ec.mu is held.
@@ -256,7 +360,7 @@ func (ec *eventCache) evict() {
 
 // unload forgets the events.
 func (c *convCache) unload() {
-	c.events, c.loaded, c.streams, c.lent, c.epoch = nil, false, nil, 0, 0
+	c.events, c.loaded, c.streams, c.lent, c.epoch, c.from = nil, false, nil, 0, 0, 0
 }
 
 // find is the index of event seq in c.events.

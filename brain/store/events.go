@@ -314,7 +314,7 @@ func (d *DB) AppendEvent(id ID, e Event) (Event, error) {
 		e.Text, tail = d.Redactor().Hold(e.Text)
 	}
 	var stored Event
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, 0)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -362,7 +362,7 @@ func (d *DB) AppendText(id ID, seq uint64, piece string) error {
 	defer d.streamMu.Unlock()
 	key := tailKey(id, seq)
 	var tail, show string
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, seq)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		if _, _, err := d.streamingEvent(tx, id, seq); err != nil {
 			return err
@@ -407,7 +407,7 @@ func (d *DB) FinishEvent(id ID, seq uint64, status Status) error {
 	defer d.streamMu.Unlock()
 	key := tailKey(id, seq)
 	var stored Event
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, seq)
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb, e, err := d.streamingEvent(tx, id, seq)
 		if err != nil {
@@ -470,7 +470,7 @@ func (d *DB) UpdateEvent(id ID, e Event) error {
 	d.streamMu.Lock()
 	defer d.streamMu.Unlock()
 	var stored Event
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, max(e.Seq, 1))
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -538,10 +538,10 @@ func (d *DB) Events(id ID) ([]Event, error) {
 	r := d.cache.reading(id)
 	evs, err := d.EventsBefore(id, 0, 0)
 	if err != nil {
-		d.cache.install(id, cacheRead{}, nil)
+		d.cache.install(id, cacheRead{}, nil, 0)
 		return nil, err
 	}
-	d.cache.install(id, r, evs)
+	d.cache.install(id, r, evs, 0)
 	return evs, nil
 }
 
@@ -563,11 +563,72 @@ func (d *DB) SharedEvents(id ID) (events []Event, epoch uint64, err error) {
 	r := d.cache.reading(id)
 	evs, err := d.EventsBefore(id, 0, 0)
 	if err != nil {
-		d.cache.install(id, cacheRead{}, nil)
+		d.cache.install(id, cacheRead{}, nil, 0)
 		return nil, 0, err
 	}
-	d.cache.install(id, r, evs)
+	d.cache.install(id, r, evs, 0)
 	return evs, 0, nil
+}
+
+// SharedTail is SharedEvents for a reader that keeps only the tail of a
+// conversation (the agent, whose requests can use only what fits the
+// model's window): the events from seq from on, lent as SharedEvents lends
+// them, when from is where the tail the reader kept begins (KeepTail) and
+// no event before it was changed or removed since. ok false says it is
+// not (an edit, a resend, a version switch before the tail, another
+// reader's tail): the reader knows nothing valid of the events before
+// from, and reads the whole history again (SharedEvents).
+//
+// A reader of a tail watches it for one reader only: two readers keeping
+// tails of one conversation make each other read everything again.
+func (d *DB) SharedTail(id ID, from uint64) (events []Event, epoch uint64, ok bool, err error) {
+	d.historyReads.Add(1)
+	evs, epoch, ok, loaded := d.cache.lendTail(id, from)
+	if !ok || loaded {
+		return evs, epoch, ok, nil
+	}
+	r := d.cache.reading(id)
+	evs, err = d.eventsFrom(id, from)
+	if err != nil {
+		d.cache.install(id, cacheRead{}, nil, 0)
+		return nil, 0, false, err
+	}
+	d.cache.install(id, r, evs, from)
+	return evs, 0, true, nil
+}
+
+// KeepTail says that the reader of conversation id that read it last
+// (SharedEvents or SharedTail) keeps only its events from seq from on
+// (a user message): the cache drops the events before it, so a long
+// conversation holds in memory only the tail its reader uses, and
+// SharedTail(id, from) lends that tail until an event before from is
+// changed or removed. It reports false, keeping nothing, when an event
+// before from changed since that read: what the reader learnt of them is
+// out of date.
+func (d *DB) KeepTail(id ID, from uint64) bool {
+	return d.cache.keepTail(id, from)
+}
+
+// eventsFrom reads the events with Seq >= from, in order.
+func (d *DB) eventsFrom(id ID, from uint64) ([]Event, error) {
+	var out []Event
+	err := d.bolt.View(func(tx *bolt.Tx) error {
+		eb := eventBucket(tx, id)
+		if eb == nil {
+			return fmt.Errorf("conversation %s: %w", id, ErrNotFound)
+		}
+		c := eb.Cursor()
+		for k, v := c.Seek(encodeU64(from)); k != nil; k, v = c.Next() {
+			if e, ok := d.keyedEvent(tx, id, k, v, true); ok {
+				out = append(out, e)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read events of %s: %w", id, err)
+	}
+	return out, nil
 }
 
 // LastEvents returns the last n events in order (all when n <= 0).

@@ -14,7 +14,7 @@ import (
 func (d *DB) TruncateFrom(id ID, seq uint64) (int, error) {
 	removed := 0
 	var gone []uint64
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, max(seq, 1))
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {

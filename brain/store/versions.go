@@ -198,7 +198,7 @@ func firstUser(d *DB, tx *bolt.Tx, id ID, eb *bolt.Bucket, seq uint64) bool {
 func (d *DB) KeepVersion(id ID, seq uint64) (int, error) {
 	kept := 0
 	var gone []uint64
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, max(seq, 1))
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
@@ -248,7 +248,7 @@ func (d *DB) KeepVersion(id ID, seq uint64) (int, error) {
 func (d *DB) SwitchVersion(id ID, seq uint64, n int) (uint64, error) {
 	var head uint64
 	var gone []uint64
-	w := d.cache.begin(id)
+	w := d.cache.begin(id, 1) // the live events may change anywhere
 	err := d.bolt.Update(func(tx *bolt.Tx) error {
 		eb := eventBucket(tx, id)
 		if eb == nil {
