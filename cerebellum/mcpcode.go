@@ -76,12 +76,28 @@ var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHON
 // the command runs from it. Sorted, nested roots folded into the outer
 // one; the home folder or one holding it is never a root (a script
 // directly in the home folder counts alone).
-func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) (roots, named []string) {
+func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home string) (roots, named []string) {
+	// The folder that holds the capabilities' folders (the workspace's
+	// brain/cerebellum) and what holds it are Wrasse's own: its settings,
+	// caches and every other capability change all day, and no sandbox
+	// writes them. A project never reaches above a capability's folder.
+	shelf := ""
+	if capDir != "" {
+		if real, err := filepath.EvalSymlinks(filepath.Dir(capDir)); err == nil {
+			shelf = real
+		}
+	}
 	addRoot := func(dir string) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil && !systemFolder(real) {
-			if p := ProjectOf(real, home); p != "" {
-				roots = append(roots, p)
-			}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || systemFolder(real) || shelf != "" && within(shelf, real) {
+			return
+		}
+		p := ProjectOf(real, home)
+		if p != "" && shelf != "" && within(shelf, p) {
+			p = real // a capability's own folder, not the workspace above it
+		}
+		if p != "" {
+			roots = append(roots, p)
 		}
 	}
 	// addPath takes an existing path named as code: a folder's project, or
@@ -109,6 +125,17 @@ func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) 
 				named = append(named, real)
 			}
 			addRoot(filepath.Dir(p))
+		}
+	}
+	// addShellWord takes a word of a shell string: a folder (cd DIR) or a
+	// script, not every file the string reads (a token it cats, a log).
+	addShellWord := func(w string) {
+		p := w
+		if !filepath.IsAbs(p) && cwd != "" {
+			p = filepath.Join(cwd, p)
+		}
+		if fi, err := os.Stat(p); err == nil && (fi.IsDir() || fi.Mode().IsRegular() && isScript(p, fi.Mode())) {
+			addPath(w)
 		}
 	}
 	for _, sc := range scripts {
@@ -166,7 +193,7 @@ func codeRoots(s *skillmd.MCPServer, cwd string, scripts []string, home string) 
 			if i+1 < len(args) {
 				i++
 				for _, tok := range shellWords(args[i]) {
-					addPath(tok)
+					addShellWord(tok)
 				}
 			}
 			if cwd != "" {

@@ -115,3 +115,40 @@ func TestApprovalKeyCoversPlantedModule(t *testing.T) {
 		t.Error("json.py planted beside the approved script left its approval as it was")
 	}
 }
+
+// A server whose working folder is its capability's folder never has the
+// workspace above it looked through: Wrasse's settings, caches and other
+// capabilities change all day (each change would undo the approval), and
+// a shell string's token file is read, not run.
+func TestLaunchFilesStayInTheCapabilityFolder(t *testing.T) {
+	ws := t.TempDir()
+	capDir := filepath.Join(ws, "brain", "cerebellum", "probe")
+	for name, content := range map[string]string{
+		"package.json":                         "{}", // a marker above the capability
+		"config.json":                          "{}",
+		".cache/manifests.json":                "{}",
+		"brain/cerebellum/other/SKILL.md":      "x",
+		"brain/cerebellum/probe/SKILL.md":      "x",
+		"brain/cerebellum/probe/run.sh":        "exec true",
+		"token/secret.token":                   "t",
+		"brain/cerebellum/probe/lib/helper.sh": ": v1",
+	} {
+		p := filepath.Join(ws, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := skillmd.MCPServer{Command: "/bin/sh", Args: []string{"-c", "cat " + filepath.Join(ws, "token/secret.token") + "; exec ./run.sh"}}
+	real, _ := filepath.EvalSymlinks(capDir)
+	for _, f := range cerebellum.LaunchFiles(&s, capDir) {
+		if strings.HasPrefix(f, cerebellum.UncheckedPrefix) || strings.HasPrefix(f, "/usr/") || strings.HasPrefix(f, "/bin/") {
+			continue
+		}
+		if !strings.HasPrefix(f, real+string(filepath.Separator)) {
+			t.Errorf("LaunchFiles holds %s, outside the capability's folder %s", f, real)
+		}
+	}
+}

@@ -153,7 +153,7 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	roots, named := codeRoots(s, cwd, scripts, home)
+	roots, named := codeRoots(s, dir, cwd, scripts, home)
 	if linked != "" {
 		// The package itself, not the installation holding it (npx links
 		// into nvm's npm package: the project around that is all of ~/.nvm).
