@@ -247,6 +247,57 @@ func systemFolder(p string) bool {
 	return slices.ContainsFunc(systemFolders, func(s string) bool { return within(p, s) })
 }
 
+// ancestorNames are settings runners look for in the working folder and
+// every folder above it, beyond a project: cargo's runner and
+// rustc-wrapper, a Go workspace's replace, yarn's yarnPath, deno's import
+// map, the interpreter and environment an asdf or mise shim picks.
+var ancestorNames = []string{".cargo/config.toml", ".cargo/config", "go.work", "go.work.sum", ".yarnrc", ".yarnrc.yml",
+	".pnpmfile.cjs", "deno.json", "deno.jsonc", ".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml",
+	".mise.local.toml", ".mise/config.toml", ".config/mise.toml", "uv.toml", ".python-version", "bunfig.toml", ".npmrc",
+	".nvmrc", ".node-version"}
+
+// ancestorSettings are those of ancestorNames that exist in the folders
+// above each of dirs, up to the home folder (the person's own settings
+// there stay theirs), a system folder or the folder holding the
+// capabilities' folders: a command can plant one in a granted parent of
+// a project (a38), and one that appears changes the list, and so the
+// approval.
+func ancestorSettings(dirs []string, capDir, home string) []string {
+	shelf := ""
+	if capDir != "" {
+		if real, err := filepath.EvalSymlinks(filepath.Dir(capDir)); err == nil {
+			shelf = real
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue
+		}
+		for dir := real; !HoldsHome(dir, home) && !systemFolder(dir) && (shelf == "" || !within(shelf, dir)); dir = filepath.Dir(dir) {
+			if seen[dir] {
+				break
+			}
+			seen[dir] = true
+			for _, n := range ancestorNames {
+				p := filepath.Join(dir, n)
+				if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+					out = append(out, p)
+				}
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return out
+}
+
 // isDuration reports whether a is a wrapper's duration (timeout 60s).
 func isDuration(a string) bool {
 	t := strings.TrimRight(a, "smhd")

@@ -165,6 +165,7 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		add(f)
 	}
 	out = append(out, codeFiles(roots, home, maxCodeEntries)...)
+	out = append(out, ancestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
