@@ -9,6 +9,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sandbox/sandboxtest"
 )
 
 // a35: FilesKey hashes a file's content only when "the person's account
@@ -20,13 +21,12 @@ import (
 // git-annex's locked files) in a granted folder is hashed by path only,
 // and a sandboxed command rewrites it without changing the approval.
 //
-// Root passes access(W_OK) on every file, so this runs as another account:
-// go test -c -tags attack ./cerebellum && setpriv --reuid=65534
-// --regid=65534 --clear-groups ./cerebellum.test -test.run TestA35 (with
-// TMPDIR and HOME that account can write).
+// Root passes access(W_OK) on every file, so as root the test runs itself
+// again as nobody (sandboxtest.RunAsNobody).
 func TestA35ReadOnlyOwnedScriptHashedByPathOnly(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("root may write every file: run as an ordinary account (see the comment)")
+		sandboxtest.RunAsNobody(t, t.Name())
+		return
 	}
 	g := t.TempDir() // a granted folder
 	proj := filepath.Join(g, "srv")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
+	"github.com/wrasse-app/wrasse/plugins/sandbox/sandboxtest"
 )
 
 // a35: codeFiles ignores walk errors ("unreadable: what it holds cannot run
@@ -22,13 +23,12 @@ import (
 // Folders are not entries of LaunchFiles, so the new folder and what it
 // holds leave the approval as it was, and the next start imports it.
 //
-// Root reads every folder whatever its mode, so this runs as another
-// account: go test -c -tags attack ./cerebellum && setpriv --reuid=65534
-// --regid=65534 --clear-groups ./cerebellum.test -test.run TestA35 (with
-// TMPDIR and HOME that account can write).
+// Root reads every folder whatever its mode, so as root the test runs
+// itself again as nobody (sandboxtest.RunAsNobody).
 func TestA35UnlistableFolderHidesPlantedPackage(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("root lists every folder: run as an ordinary account (see the comment)")
+		sandboxtest.RunAsNobody(t, t.Name())
+		return
 	}
 	python, err := exec.LookPath("python3")
 	if err != nil {

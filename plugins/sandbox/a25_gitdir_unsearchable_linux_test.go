@@ -24,19 +24,19 @@ package sandbox_test
 // as root the test runs itself again as nobody (setpriv).
 
 import (
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/sandbox/sandboxtest"
 )
 
 func TestA25UnsearchableGitDirSkipsItsMounts(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	if os.Getuid() == 0 {
-		asNobody(t, "TestA25UnsearchableGitDirSkipsItsMounts")
+		sandboxtest.RunAsNobody(t, t.Name())
 		return
 	}
 	f := newFixture(t)
@@ -58,49 +58,5 @@ func TestA25UnsearchableGitDirSkipsItsMounts(t *testing.T) {
 	person := gitOK(repo, "status")
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("after a command took search permission from .git, the next command (succeeded=%v: %.300s) wrote .git/config and the person's git status ran its core.fsmonitor unconfined (%.80s)", ok, out, person)
-	}
-}
-
-// asNobody runs the test named again, as the user nobody, from a copy of
-// the test binary that nobody can run, and fails t when it fails.
-func asNobody(t *testing.T, name string) {
-	t.Helper()
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("running as root and no setpriv to run as another user")
-	}
-	dir, err := os.MkdirTemp("", "a25-nobody-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o1777); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "sandbox.test")
-	src, err := os.Open(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	src.Close()
-	dst.Close()
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
-		bin, "-test.count=1", "-test.run", "^"+name+"$", "-test.v")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Errorf("as nobody: %v\n%s", err, out)
 	}
 }
