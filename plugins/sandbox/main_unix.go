@@ -36,40 +36,13 @@ func Main(args []string, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == mountsOnlyArg {
 		return mountsOnly(args[1:], os.Args[:max(0, len(os.Args)-len(args))], stderr)
 	}
-	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
-		return 2
+	l, status := prepare(args, os.Args[:max(0, len(os.Args)-len(args))], "command", stderr)
+	if status != 0 {
+		return status
 	}
-	p, err := Decode(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "wrasse sandbox:", err)
-		return 126
-	}
-	argv := args[2:]
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", argv[0], err)
-		return 127
-	}
-	// The mounts come first: Landlock's rules attach to the files they
-	// name, which must be the mounted ones (the sandbox's own /dev/shm).
-	cwd, _ := os.Getwd()
-	mounted := MountNamespace(p, cwd)
+	p, mounted := l.policy, l.mounted
 	for _, n := range mounted.Notes {
 		fmt.Fprintln(stderr, "wrasse sandbox: warning:", n)
-	}
-	if mounted.Refused != "" {
-		fmt.Fprintln(stderr, "wrasse sandbox: not started:", mounted.Refused)
-		return 126
-	}
-	// The watcher moves away a commondir the command makes, once it
-	// ends; started before Restrict, outside the command's domain.
-	// Without it a commondir the command makes would reach the person's
-	// git: the command does not run (a command can make starting it fail,
-	// with the processes or memory it leaves behind).
-	if err := startWatcher(os.Args[:max(0, len(os.Args)-len(args))], mounted.GitDirs); err != nil {
-		fmt.Fprintln(stderr, "wrasse sandbox:", err, "(the watcher that keeps the command's commondir files from your git could not start; end what the earlier commands left running and try again)")
-		return 126
 	}
 	st, err := Restrict(p)
 	if err != nil {
@@ -102,8 +75,8 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err)
 		return 126
 	}
-	err = syscall.Exec(path, argv, CommandEnv(os.Environ()))
-	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
+	err = syscall.Exec(l.path, l.argv, CommandEnv(os.Environ()))
+	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", l.argv[0], err)
 	return 126
 }
 
@@ -118,34 +91,11 @@ func Main(args []string, stderr io.Writer) int {
 // What was mounted goes to the program in its environment
 // (TakeMountReport); the program says what it could not cover.
 func mountsOnly(args, self []string, stderr io.Writer) int {
-	if len(args) < 3 || args[1] != "--" {
-		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
-		return 2
+	l, status := prepare(args, self, "process", stderr)
+	if status != 0 {
+		return status
 	}
-	p, err := Decode(args[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "wrasse sandbox:", err)
-		return 126
-	}
-	argv := args[2:]
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", argv[0], err)
-		return 127
-	}
-	cwd, _ := os.Getwd()
-	mounted := MountNamespace(p, cwd)
-	if mounted.Refused != "" {
-		// As Main: a refused plan made no mount at all, so the process
-		// would hold every grant with nothing of the person's git kept
-		// from it (a36).
-		fmt.Fprintln(stderr, "wrasse sandbox: not started:", mounted.Refused)
-		return 126
-	}
-	if err := startWatcher(self, mounted.GitDirs); err != nil {
-		fmt.Fprintln(stderr, "wrasse sandbox:", err, "(the watcher that keeps the process's commondir files from your git could not start; end what the earlier commands left running and try again)")
-		return 126
-	}
+	p, mounted := l.policy, l.mounted
 	if err := DropCapabilities(); err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox:", err)
 		return 126
@@ -158,7 +108,54 @@ func mountsOnly(args, self []string, stderr io.Writer) int {
 	// The environment stays as LauncherEnv made it: the program is the
 	// Wrasse executable too, unconfined until it confines itself, and
 	// puts the held variables back itself.
-	err = syscall.Exec(path, argv, withMountReport(os.Environ(), report))
-	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", argv[0], err)
+	err := syscall.Exec(l.path, l.argv, withMountReport(os.Environ(), report))
+	fmt.Fprintf(stderr, "wrasse sandbox: run %s: %v\n", l.argv[0], err)
 	return 126
+}
+
+// launch is what Main and mountsOnly know once prepare has run.
+type launch struct {
+	policy  Policy
+	path    string // the program, found on PATH
+	argv    []string
+	mounted MountResult
+}
+
+// prepare is what Main and mountsOnly do alike before they differ: args
+// are POLICY-JSON, "--", PROGRAM and its arguments. It decodes the policy,
+// finds the program, makes the mounts (first: Landlock's rules attach to
+// the files they name, which must be the mounted ones, the sandbox's own
+// /dev/shm), refuses a plan the mounts refused (a refused plan made no
+// mount at all, so the program would hold every grant with nothing of the
+// person's git kept from it: a36), and starts the watcher that moves away
+// a commondir the program makes once it ends, outside the program's
+// domain (without it such a commondir would reach the person's git, so
+// the program does not run). who names the program in messages. A
+// nonzero status means the program must not run; why is on stderr.
+func prepare(args, self []string, who string, stderr io.Writer) (launch, int) {
+	if len(args) < 3 || args[1] != "--" {
+		fmt.Fprintln(stderr, "wrasse:", ErrUsage)
+		return launch{}, 2
+	}
+	p, err := Decode(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "wrasse sandbox:", err)
+		return launch{}, 126
+	}
+	l := launch{policy: p, argv: args[2:]}
+	if l.path, err = exec.LookPath(l.argv[0]); err != nil {
+		fmt.Fprintf(stderr, "wrasse sandbox: %s: %v\n", l.argv[0], err)
+		return launch{}, 127
+	}
+	cwd, _ := os.Getwd()
+	l.mounted = MountNamespace(p, cwd)
+	if l.mounted.Refused != "" {
+		fmt.Fprintln(stderr, "wrasse sandbox: not started:", l.mounted.Refused)
+		return launch{}, 126
+	}
+	if err := startWatcher(self, l.mounted.GitDirs); err != nil {
+		fmt.Fprintf(stderr, "wrasse sandbox: %v (the watcher that keeps the %s's commondir files from your git could not start; end what the earlier commands left running and try again)\n", err, who)
+		return launch{}, 126
+	}
+	return l, 0
 }
