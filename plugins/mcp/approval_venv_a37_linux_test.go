@@ -3,11 +3,7 @@
 package mcp
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,45 +17,26 @@ import (
 // with the server's TRACKER_TOKEN. The start must be refused
 // (ErrNotApproved) or the changed code must not run.
 func TestA37ServerRunsChangedVenvCode(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := os.ReadFile(filepath.Join("testdata", "hostile.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pyServer := fmt.Sprintf("import os, sys\nos.execv(sys.argv[1], [sys.argv[1], %q])\n", a3HostileArg)
-	pyMarker := func(marker string) string {
-		return fmt.Sprintf("import os\nopen(%q, 'w').write(os.environ.get('TRACKER_TOKEN', ''))\n", marker)
-	}
+	f := newChangedCodeFixture(t)
 	sp := "env/lib/python3.11/site-packages/"
-	type layout struct {
-		name    string
-		files   map[string]string
-		links   map[string]string
-		block   func(g string) (string, []string, string)
-		changed func(g, marker string) map[string]string
-		need    string
-	}
-	cases := []layout{{
+	runChangedCodeCases(t, f, []changedCodeCase{{
 		// "command": "/path/to/venv/bin/python", "args": ["-m", "tracker_mcp"]
 		name:  "VENV/bin/python -m PKG: the package in site-packages",
-		files: map[string]string{"env/pyvenv.cfg": "home = /usr/bin\n", sp + "tracker_mcp/__init__.py": "", sp + "tracker_mcp/__main__.py": pyServer},
+		files: map[string]string{"env/pyvenv.cfg": "home = /usr/bin\n", sp + "tracker_mcp/__init__.py": "", sp + "tracker_mcp/__main__.py": f.pyServer},
 		links: map[string]string{"env/bin/python": "/usr/bin/python3.11"},
-		block: func(g string) (string, []string, string) {
-			return filepath.Join(g, "env/bin/python"), []string{"-m", "tracker_mcp", exe}, ""
+		block: func(g string) (string, []string, map[string]string, string) {
+			return filepath.Join(g, "env/bin/python"), []string{"-m", "tracker_mcp", f.exe}, nil, ""
 		},
 		changed: func(g, marker string) map[string]string {
-			return map[string]string{sp + "tracker_mcp/__main__.py": pyMarker(marker) + pyServer}
+			return map[string]string{sp + "tracker_mcp/__main__.py": pyMarker(marker) + f.pyServer}
 		},
 		need: "/usr/bin/python3.11",
 	}, {
 		name:  "VENV/bin/python PROJECT/server.py: a .pth planted in site-packages",
-		files: map[string]string{"env/pyvenv.cfg": "home = /usr/bin\n", sp + "README.txt": "x\n", "srv/server.py": pyServer},
+		files: map[string]string{"env/pyvenv.cfg": "home = /usr/bin\n", sp + "README.txt": "x\n", "srv/server.py": f.pyServer},
 		links: map[string]string{"env/bin/python": "/usr/bin/python3.11"},
-		block: func(g string) (string, []string, string) {
-			return filepath.Join(g, "env/bin/python"), []string{filepath.Join(g, "srv/server.py"), exe}, ""
+		block: func(g string) (string, []string, map[string]string, string) {
+			return filepath.Join(g, "env/bin/python"), []string{filepath.Join(g, "srv/server.py"), f.exe}, nil, ""
 		},
 		changed: func(g, marker string) map[string]string {
 			return map[string]string{sp + "zz_evil.pth": strings.ReplaceAll(fmt.Sprintf("import os; open(%q, 'w').write(os.environ.get('TRACKER_TOKEN', ''))", marker), "\n", "") + "\n"}
@@ -71,78 +48,17 @@ func TestA37ServerRunsChangedVenvCode(t *testing.T) {
 		name: "PROJECT/lib.js → ../shared/lib.js requiring ./util",
 		files: map[string]string{
 			"app/package.json": `{"name":"app"}`,
-			"app/server.js":    "require('./lib');\n" + string(js),
+			"app/server.js":    "require('./lib');\n" + f.hostileJS,
 			"shared/lib.js":    "require('./util');\n",
 			"shared/util.js":   "// v1\n",
 		},
 		links: map[string]string{"app/lib.js": "../shared/lib.js"},
-		block: func(g string) (string, []string, string) {
-			return "node", []string{filepath.Join(g, "app/server.js")}, ""
+		block: func(g string) (string, []string, map[string]string, string) {
+			return "node", []string{filepath.Join(g, "app/server.js")}, nil, ""
 		},
 		changed: func(g, marker string) map[string]string {
-			return map[string]string{"shared/util.js": fmt.Sprintf("require('fs').writeFileSync(%q, process.env.TRACKER_TOKEN || '');\n", marker)}
+			return map[string]string{"shared/util.js": jsMarker(marker)}
 		},
 		need: "node",
-	}}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if _, err := exec.LookPath(c.need); err != nil {
-				t.Skipf("no %s", c.need)
-			}
-			base := t.TempDir()
-			granted := filepath.Join(base, "granted")
-			write := func(files map[string]string) {
-				for name, content := range files {
-					p := filepath.Join(granted, name)
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			write(c.files)
-			for link, target := range c.links {
-				p := filepath.Join(granted, link)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Symlink(target, p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			command, args, cwd := c.block(granted)
-			var qa []string
-			for _, a := range args {
-				qa = append(qa, fmt.Sprintf("%q", a))
-			}
-			block := fmt.Sprintf("  command: %q\n  args: [%s]\n  env: {TRACKER_TOKEN: \"tok-only-for-tracker\"}\n", command, strings.Join(qa, ", "))
-			if cwd != "" {
-				block += fmt.Sprintf("  cwd: %q\n", cwd)
-			}
-			skill := "---\nname: tracker\ndescription: Issues.\nmcp:\n" + block + "---\n"
-			s := newA3ServerAt(t, base, map[string]string{"tracker": skill}, Options{})
-			if err := s.reg.Start(context.Background(), "tracker"); err != nil {
-				t.Fatalf("the approved server: %v", err)
-			}
-			marker := filepath.Join(granted, "changed-code-ran")
-			change := c.changed(granted, marker)
-			write(change)
-			s.reg.ReloadRuntimes()
-			err := s.reg.Start(context.Background(), "tracker")
-			if errors.Is(err, ErrNotApproved) {
-				return
-			}
-			if got, serr := os.ReadFile(marker); serr == nil {
-				var names []string
-				for n := range change {
-					names = append(names, filepath.Join(granted, n))
-				}
-				t.Errorf("%v changed after the person approved the server, and its next start ran it (start: %v) with the server's environment (TRACKER_TOKEN=%q written to the granted folder): the approval of %s %q does not cover it", names, err, got, command, args)
-			} else {
-				t.Logf("start: %v; the changed code did not run (%v)", err, serr)
-			}
-		})
-	}
+	}})
 }
