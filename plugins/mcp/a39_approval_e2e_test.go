@@ -295,6 +295,45 @@ func TestA39ServerRunsAttackerCodeEndToEnd(t *testing.T) {
 			}
 		},
 		need: "mvn",
+	}, {
+		// A wrapper's flag that takes a value (env -u NAME, timeout -s
+		// SIG, taskset MASK, stdbuf -o L) is read as the wrapped command:
+		// "DEBUG" is what runs, `node DIR` is not seen, and DIR (a folder,
+		// not a script file) is hashed by nobody.
+		name: "env -u DEBUG node PROJECT: the folder node runs",
+		files: map[string]string{
+			"srv/package.json": `{"name":"srv","main":"index.js"}`,
+			"srv/index.js":     hostileJS,
+		},
+		block: func(g string) (string, []string, map[string]string, string) {
+			return "env", []string{"-u", "DEBUG", "node", filepath.Join(g, "srv")}, nil, ""
+		},
+		firstStart: true,
+		attack: func(t *testing.T, g, marker string) {
+			a39Write(t, g, map[string]string{"srv/index.js": fmt.Sprintf("require('fs').writeFileSync(%q, process.env.TRACKER_TOKEN || '');\n", marker) + hostileJS})
+		},
+		need: "node",
+	}, {
+		// The block's PATH names a tools folder in a granted folder. The
+		// approval hashes the program found on PATH (/usr/bin/npm, by
+		// path) but not what that program finds on PATH at run time: npm
+		// is `#!/usr/bin/env node`, and npm start's `node server.js` runs
+		// through sh: both look node up on PATH, where GRANTED/tools/bin
+		// comes first. PATH is not among the code variables.
+		name: "npm start with PATH=GRANTED/tools/bin:…: node planted in GRANTED/tools/bin",
+		files: map[string]string{
+			"app/package.json": `{"name":"app","version":"1.0.0","scripts":{"start":"node server.js"}}`,
+			"app/server.js":    hostileJS,
+			"tools/bin/README": "project tools\n",
+		},
+		block: func(g string) (string, []string, map[string]string, string) {
+			return "npm", []string{"start", "--silent"}, map[string]string{"PATH": filepath.Join(g, "tools", "bin") + ":/usr/local/bin:/usr/bin:/bin"}, filepath.Join(g, "app")
+		},
+		firstStart: true,
+		attack: func(t *testing.T, g, marker string) {
+			a39Write(t, g, map[string]string{"tools/bin/node": fmt.Sprintf("#!/bin/sh\nprintf %%s \"$TRACKER_TOKEN\" > %q\nexec /usr/bin/node \"$@\"\n", marker)})
+		},
+		need: "npm",
 	}}
 	a39Run(t, cases)
 }
