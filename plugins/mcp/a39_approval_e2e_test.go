@@ -360,6 +360,45 @@ func TestA39ServerRunsAttackerCodeEndToEnd(t *testing.T) {
 			}
 		},
 		need: "npx",
+	}, {
+		// pip install -e of a flat-layout project (setuptools >= 64, PEP
+		// 660) writes no folder into a .pth: it writes
+		// __editable__.NAME.pth, an `import` of __editable___NAME_finder.py,
+		// whose MAPPING names the project's package folder. The approval
+		// follows folders a .pth names by its lines (pthFolders), not one
+		// a finder module maps: the project, beside the environment (a
+		// venv kept apart, as virtualenvwrapper, pipenv or a person's
+		// ~/code/venvs do), is hashed by nobody.
+		name: "VENV/bin/python -m PKG, PKG installed editable (setuptools finder) from a project beside the venv",
+		files: map[string]string{
+			"venvs/tracker/pyvenv.cfg": "home = /usr/bin\n",
+			"venvs/tracker/" + sp[len("env/"):] + "__editable__.tracker-0.1.pth":       "import __editable___tracker_0_1_finder; __editable___tracker_0_1_finder.install()\n",
+			"venvs/tracker/" + sp[len("env/"):] + "__editable___tracker_0_1_finder.py": a39EditableFinder(t),
+			"code/tracker/pyproject.toml":                                              "[project]\nname = \"tracker\"\nversion = \"0.1\"\n",
+			"code/tracker/tracker/__init__.py":                                         "",
+			"code/tracker/tracker/__main__.py":                                         pyServer,
+		},
+		links: map[string]string{"venvs/tracker/bin/python": "/usr/bin/python3.11"},
+		block: func(g string) (string, []string, map[string]string, string) {
+			return filepath.Join(g, "venvs/tracker/bin/python"), []string{"-m", "tracker", "{EXE}"}, nil, ""
+		},
+		firstStart: true,
+		attack: func(t *testing.T, g, marker string) {
+			a39Write(t, g, map[string]string{"code/tracker/tracker/__main__.py": fmt.Sprintf("import os\nopen(%q, 'w').write(os.environ.get('TRACKER_TOKEN', ''))\n", marker) + pyServer})
+		},
+		need: "/usr/bin/python3.11",
 	}}
 	a39Run(t, cases)
+}
+
+// a39EditableFinder is the finder module setuptools' editable_wheel
+// writes for the package tracker at {G}/code/tracker/tracker, made by the
+// system's own setuptools.
+func a39EditableFinder(t *testing.T) string {
+	out, err := exec.Command("/usr/bin/python3.11", "-c", "from setuptools.command.editable_wheel import _finder_template; "+
+		"print(_finder_template('__editable___tracker_0_1_finder', {'tracker': '{G}/code/tracker/tracker'}, {}))").Output()
+	if err != nil {
+		return "raise SystemExit('no setuptools to make the finder')\n"
+	}
+	return string(out)
 }
