@@ -11,15 +11,18 @@ import (
 	"syscall"
 )
 
-// rebaseMounts are the folders of a rebase stopped in git folder gitDir
-// or common (rebase-merge, rebase-apply), read-only: their todo list
-// takes `exec` lines, shell commands the person's `git rebase
-// --continue` runs unconfined. A rebase the command starts itself makes
-// them while it runs, and is the command's own work.
+// rebaseMounts are the folders of a rebase, cherry-pick or revert
+// stopped in git folder gitDir or common (rebase-merge, rebase-apply,
+// sequencer), read-only: a rebase's todo list takes `exec` lines, shell
+// commands the person's `git rebase --continue` runs unconfined, and a
+// cherry-pick's sequencer/opts names the merge strategy the rest of the
+// picks run as a program (`strategy = x/evil` runs the work tree's
+// git-merge-x/evil: a39). A rebase or cherry-pick the command starts
+// itself makes them while it runs, and is the command's own work.
 func rebaseMounts(gitDir, common string, res *resolver) []mountTarget {
 	var out []mountTarget
 	for _, dir := range slices.Compact([]string{gitDir, common}) {
-		for _, name := range []string{"rebase-merge", "rebase-apply"} {
+		for _, name := range []string{"rebase-merge", "rebase-apply", "sequencer"} {
 			if real, ok := res.existing(filepath.Join(dir, name)); ok {
 				out = append(out, mountTarget{path: real, readOnly: true})
 			}
