@@ -1,4 +1,4 @@
-//go:build attack && linux
+//go:build linux
 
 package sandbox_test
 
@@ -80,5 +80,34 @@ func TestA39SettingsNameWorkTreeScript(t *testing.T) {
 	git(t, repo, "add", "n.ipynb") // the person, unconfined
 	if _, err := os.Stat(pwned); err == nil {
 		t.Errorf("`%s` (succeeded=%v, output %q) rewrote the script the repository's filter.strip.clean names, and the person's git add ran it unconfined (it made %s outside every grant)", line, ok, out, pwned)
+	}
+}
+
+// What program settings name is read-only only where it is a file: an
+// alias that changes into a work-tree folder (`!cd sub/dir && make`)
+// leaves that folder the command's, and a script a filter names is
+// read-only while the rest of its folder is not.
+func TestSettingProgramsKeepFoldersWritable(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	repo := newRepo(t, filepath.Join(f.granted, "app"))
+	for _, d := range []string{"sub/dir", "tools"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(repo, "tools", "strip.sh"), []byte("#!/bin/sh\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "config", "alias.b", "!cd sub/dir && make")
+	git(t, repo, "config", "filter.strip.clean", "./tools/strip.sh")
+	out, ok := runIn(t, f.commandPolicy(), repo, "echo x > sub/dir/new && echo y > tools/other && echo wrote", nil)
+	if !ok || !strings.Contains(out, "wrote") {
+		t.Errorf("a command could not write in a folder an alias names or beside a filter's script: %s", out)
+	}
+	out, ok = runIn(t, f.commandPolicy(), repo, "echo z >> tools/strip.sh && echo wrote", nil)
+	if ok && strings.Contains(out, "wrote") {
+		t.Errorf("a command appended to the script filter.strip.clean names: %s", out)
 	}
 }

@@ -288,6 +288,9 @@ const (
 	maxIncludedFiles = 64
 	// maxHooksPaths bounds the core.hooksPath values kept, the last ones.
 	maxHooksPaths = 64
+	// maxSettingPrograms bounds the paths kept from settings that run a
+	// program (settingPrograms), the last ones: a person's are a few.
+	maxSettingPrograms = 64
 	// maxSettingsBytes bounds the settings read at one command's start,
 	// all repositories together.
 	maxSettingsBytes = 4 << 20
@@ -324,6 +327,18 @@ type gitSettings struct {
 	hooksPaths []string
 	// worktree is the last core.worktree, ~ expanded ("" for none).
 	worktree string
+	// programs are the paths settings that run a program give
+	// (runsProgram: a filter's clean, a textconv, core.fsmonitor…), each
+	// word of the value that names a path, ~ expanded; a relative one is
+	// relative to the work tree, where git runs them. first says the word
+	// was the value's first: the program itself.
+	programs []settingProgram
+}
+
+// settingProgram is a path a setting that runs a program gives.
+type settingProgram struct {
+	path  string
+	first bool
 }
 
 // readGitSettings reads the settings files configs (those that do not
@@ -500,6 +515,12 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 				if p, ok := expandGitPath(e.Value, home); ok {
 					s.hooksPaths = append(s.hooksPaths, p)
 				}
+			case runsProgram(e):
+				for i, w := range programWords(e.Value) {
+					if p, ok := expandGitPath(w.path, home); ok && gitCanOpen(p) {
+						s.programs = append(s.programs, settingProgram{path: p, first: w.first && i == 0})
+					}
+				}
 			case e.Section == "core" && e.Subsection == "" && e.Key == "worktree":
 				if p, ok := expandGitPath(e.Value, home); ok {
 					if !filepath.IsAbs(p) {
@@ -519,7 +540,80 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 	if len(s.hooksPaths) > maxHooksPaths {
 		s.hooksPaths = s.hooksPaths[len(s.hooksPaths)-maxHooksPaths:]
 	}
+	if len(s.programs) > maxSettingPrograms {
+		s.programs = s.programs[len(s.programs)-maxSettingPrograms:]
+	}
 	return s
+}
+
+// runsProgram says whether git runs e's value as a program or shell
+// command: a work-tree script such a setting names (`filter.strip.clean
+// = ./tools/strip.sh`, a relative core.fsmonitor) is a file a command
+// could rewrite for the person's next git add or status to run (a39).
+// Keys are in lower case, as parseGitConfig gives them.
+func runsProgram(e gitEntry) bool {
+	sub := e.Subsection != ""
+	switch e.Section {
+	case "core":
+		return !sub && (e.Key == "fsmonitor" || e.Key == "editor" || e.Key == "pager" || e.Key == "sshcommand" ||
+			e.Key == "askpass" || e.Key == "gitproxy" || e.Key == "alternaterefscommand")
+	case "sequence":
+		return e.Key == "editor"
+	case "pager", "alias":
+		return true
+	case "diff":
+		return !sub && e.Key == "external" || sub && (e.Key == "command" || e.Key == "textconv")
+	case "merge":
+		return sub && e.Key == "driver"
+	case "filter":
+		return sub && (e.Key == "clean" || e.Key == "smudge" || e.Key == "process")
+	case "credential":
+		return e.Key == "helper"
+	case "gpg":
+		return e.Key == "program"
+	case "interactive":
+		return e.Key == "difffilter"
+	case "mergetool", "difftool", "browser", "man":
+		return sub && (e.Key == "cmd" || e.Key == "path")
+	case "sendemail":
+		return e.Key == "tocmd" || e.Key == "cccmd" || e.Key == "smtpserver"
+	case "remote":
+		return sub && (e.Key == "uploadpack" || e.Key == "receivepack")
+	case "uploadpack":
+		return e.Key == "packobjectshook"
+	case "trailer":
+		return sub && (e.Key == "command" || e.Key == "cmd")
+	}
+	return false
+}
+
+// programWord is a word of a setting's value that names a path.
+type programWord struct {
+	path  string
+	first bool
+}
+
+// programWords are the words of a program setting's value that name a
+// path (hold a slash, or start with ~), without quotes: git runs the
+// value through the shell when it holds shell syntax, so any word may be
+// a script (`sh tools/strip.sh`). A "!" before an alias or credential
+// helper is dropped. Words with expansions ($VAR, `…`), options and URLs
+// name no file the plan can know.
+func programWords(value string) []programWord {
+	value = strings.TrimPrefix(strings.TrimSpace(value), "!")
+	fields := strings.FieldsFunc(value, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == '&' || r == '(' || r == ')' || r == '<' || r == '>'
+	})
+	var out []programWord
+	for i, f := range fields {
+		f = strings.Trim(f, `"'`)
+		if f == "" || strings.HasPrefix(f, "-") || strings.ContainsAny(f, "$`*?[") || strings.Contains(f, "://") ||
+			!strings.Contains(f, "/") && !strings.HasPrefix(f, "~") {
+			continue
+		}
+		out = append(out, programWord{path: f, first: i == 0})
+	}
+	return out
 }
 
 // includedPaths are the files an include of value in the settings file

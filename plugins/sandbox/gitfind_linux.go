@@ -73,6 +73,85 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 		}
 		if m, ok := settingNameMount(h, roots, true, pe); ok {
 			out = append(out, m)
+			out = append(out, hookLinkMounts(m.path, roots, pe)...)
+		}
+	}
+	for _, p := range s.programs {
+		if !filepath.IsAbs(p.path) {
+			p.path = filepath.Join(base, p.path)
+		}
+		if m, ok := programMount(p, roots, pe); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// programMount is the read-only mount of a file a setting that runs a
+// program names (a filter's ./tools/strip.sh, a textconv script) when the
+// command could write it: the settings are read-only, and what they run
+// must be too, or a command rewrites it for the person's next git add
+// (a39). The program itself, not there yet in the repository's folders,
+// is made empty first (settingNameMount), so that no command can make
+// it; the value's other words are mounted only when there (a word with a
+// slash may be no file at all: sed's s/a/b/).
+func programMount(p settingProgram, roots []string, pe *planEnv) (mountTarget, bool) {
+	real, err := pe.res.evalMetered(filepath.Clean(p.path))
+	switch {
+	case err == nil:
+		// A folder is no program (`!cd sub/dir && make` in an alias), and
+		// a read-only one would take the command's work there away.
+		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() || !pe.mayWrite(real) {
+			return mountTarget{}, false
+		}
+		return mountTarget{path: real, readOnly: true}, true
+	case p.first:
+		return settingNameMount(p.path, roots, false, pe)
+	}
+	return mountTarget{}, false
+}
+
+// maxHookEntries bounds the entries of a hooks folder looked at for
+// links: git's own are a dozen samples, a person's a few hooks.
+const maxHookEntries = 256
+
+// hookLinkMounts are the read-only mounts of the files the links in hooks
+// folder dir lead to, where the command could write them: a hook linked
+// in from the work tree (`ln -s ../../tools/hooks/pre-commit
+// .git/hooks/pre-commit`, what many projects' setup scripts do) is run by
+// the person's git commit, and the hooks folder's own read-only mount
+// does not reach what its links lead to (a39). A link leading nowhere
+// yet, in the repository's folders, gets an empty file made there
+// (settingNameMount), so that no command can make one; past
+// maxHookEntries the rest are not looked at, and the output says so.
+func hookLinkMounts(dir string, roots []string, pe *planEnv) []mountTarget {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(maxHookEntries + 1)
+	if len(entries) > maxHookEntries {
+		entries = entries[:maxHookEntries]
+		if pe.names != nil {
+			pe.names.notes = append(pe.names.notes, fmt.Sprintf("the hooks folder %s holds more than %d entries: links among those past them are not kept from the command", dir, maxHookEntries))
+		}
+	}
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	var out []mountTarget
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 {
+			continue
+		}
+		link := filepath.Join(dir, e.Name())
+		if real, err := pe.res.evalMetered(link); err == nil {
+			if pe.mayWrite(real) {
+				out = append(out, mountTarget{path: real, readOnly: true})
+			}
+			continue
+		}
+		if m, ok := settingNameMount(link, roots, false, pe); ok {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -672,6 +672,13 @@ func gitDirMounts(gitDir, common, worktree string, pe *planEnv) gitSet {
 		out.closeFolder(wtDir, "its worktrees' folders")
 	}
 	out.mounts = append(out.mounts, rebaseMounts(gitDir, common, pe.res)...)
+	if real, ok := pe.res.existing(hooks); ok {
+		roots := []string{gitDir, common}
+		if worktree != "" {
+			roots = append(roots, worktree)
+		}
+		out.mounts = append(out.mounts, hookLinkMounts(real, roots, pe)...)
+	}
 	out.mounts = append(out.mounts, gitSettingMounts(gitDir, common, worktree, pe)...)
 	return out
 }
