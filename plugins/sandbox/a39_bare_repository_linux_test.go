@@ -1,4 +1,4 @@
-//go:build attack && linux
+//go:build linux
 
 package sandbox_test
 
@@ -47,5 +47,34 @@ func TestA39BareRepositoryHooksRunUnconfined(t *testing.T) {
 	git(t, work, "push", "-q", "mirror", "main")
 	if _, err := os.Stat(pwned); err == nil {
 		t.Errorf("`%s` (succeeded=%v, output %q) wrote a hook of the bare repository %s in the grant, and the person's git push to it ran the hook unconfined (it made %s outside every grant)", line, ok, out, bare, pwned)
+	}
+}
+
+// A grant that is itself a bare repository, and a command started in
+// it: its hooks and config are read-only too, and a push into it from
+// the command still works (objects and refs stay writable).
+func TestBareRepositoryGrantKeepsHooksReadOnly(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	git(t, f.granted, "init", "-q", "--bare", f.granted)
+	p := f.commandPolicy()
+	out, _ := runIn(t, p, f.granted, "echo x > hooks/post-receive; echo y >> config; echo tried", nil)
+	if b, err := os.ReadFile(filepath.Join(f.granted, "config")); err != nil || strings.Contains(string(b), "y\n") {
+		t.Errorf("a command wrote the config of the bare repository it was granted (%v): %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(f.granted, "hooks", "post-receive")); err == nil {
+		t.Errorf("a command made a hook in the bare repository it was granted: %s", out)
+	}
+	work := filepath.Join(f.granted, "..", "work-"+filepath.Base(f.granted))
+	git(t, f.outside, "init", "-q", work)
+	if err := os.WriteFile(filepath.Join(work, "f"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, work, "add", "f")
+	git(t, work, "commit", "-qm", "a")
+	git(t, work, "push", "-q", f.granted, "HEAD:refs/heads/main")
+	if out, ok := runIn(t, p, f.granted, "export HOME="+f.temp+"; git update-ref refs/heads/copy refs/heads/main && echo moved", nil); !ok || !strings.Contains(out, "moved") {
+		t.Errorf("a command could not update a ref of the bare repository it was granted: %s", out)
 	}
 }

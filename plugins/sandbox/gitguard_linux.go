@@ -166,7 +166,7 @@ func skipWalk(name string) bool {
 }
 
 // reposBeneath are the folders strictly beneath grant that hold a .git
-// (folder or file), found by a walk bounded in depth and entries, and a
+// (folder or file) or are a bare repository's (isBareRepo), found by a walk bounded in depth and entries, and a
 // note saying what the walk left out when it was cut short ("" when it
 // was not). A grant lying in a dot folder (the commands' own cache home)
 // is not walked: no repository of the person's is expected there.
@@ -204,6 +204,10 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 		return true
 	}
 	var subs []string
+	// A bare repository (mirror.git: git init --bare, clone --mirror) has
+	// no .git: the folder is its own git folder, with HEAD, objects and
+	// refs, and its hooks run in the person's git push to it (a39).
+	var head, objects, refs bool
 	for {
 		n, err := unix.Getdents(fd, w.buf)
 		if err != nil || n <= 0 {
@@ -236,12 +240,27 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 				}
 				continue
 			}
+			switch string(name) {
+			case "HEAD":
+				head = typ == unix.DT_REG || typ == unix.DT_LNK
+			case "objects":
+				objects = typ == unix.DT_DIR
+			case "refs":
+				refs = typ == unix.DT_DIR
+			}
 			if typ == unix.DT_DIR && depth < maxRepoDepth && !skipWalk(string(name)) {
 				subs = append(subs, string(name))
 			}
 		}
 	}
 	_ = unix.Close(fd)
+	if head && objects && refs && isGitDir(dir) {
+		if depth > 0 {
+			w.repos = append(w.repos, dir)
+		}
+		// What a git folder holds is planned with it (gitDirMounts).
+		return true
+	}
 	for _, s := range subs {
 		if !w.walk(filepath.Join(dir, s), depth+1, flags|unix.O_NOFOLLOW) {
 			return false

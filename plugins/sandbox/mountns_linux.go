@@ -356,7 +356,7 @@ func mountPlan(p Policy, cwd string) plan {
 			if core >= gitBudget {
 				break
 			}
-			gs, _ := nearestGitMounts(r, pe)
+			gs := repoMounts(r, pe)
 			sets = append(sets, gs)
 			core += gs.coreMounts()
 		}
@@ -486,12 +486,25 @@ func systemPath(p string) bool {
 // without hooks gets an empty hooks folder, as `git init` makes, so that
 // none can be added.
 //
+// A bare repository at or above dir is protected too (bareGitMounts).
+//
 // A repository inside another (a submodule, a repository checked out in
 // another's folder) does not end the search: the ones above it are
 // protected too, for a command started in a submodule can reach its
 // superproject's .git as well.
 func gitMounts(dir string, pe *planEnv) gitSet {
 	var out gitSet
+	// A grant or working folder in a bare repository (git finds one by
+	// the folder itself): the nearest such folder at or above dir.
+	for d := dir; ; d = filepath.Dir(d) {
+		if isBareRepo(d) {
+			out.add(bareGitMounts(d, pe))
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
 	for d := dir; ; {
 		ms, found := nearestGitMounts(d, pe)
 		out.add(ms)
@@ -500,6 +513,42 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 		}
 		d = filepath.Dir(found)
 	}
+}
+
+// repoMounts protects the repository a walk found at dir: a bare one
+// (dir is its git folder) or the nearest .git at or above dir.
+func repoMounts(dir string, pe *planEnv) gitSet {
+	if isBareRepo(dir) {
+		return bareGitMounts(dir, pe)
+	}
+	gs, _ := nearestGitMounts(dir, pe)
+	return gs
+}
+
+// bareGitMounts protects the bare repository whose git folder is dir as
+// a .git folder is: pinned, its config, hooks and what its settings name
+// read-only, its submodules' git folders and worktrees' folders planned,
+// and watched for a commondir. It has no work tree.
+func bareGitMounts(dir string, pe *planEnv) gitSet {
+	out := gitSet{mounts: []mountTarget{{path: dir}}, mains: []string{dir}}
+	out.add(gitDirMounts(dir, dir, "", pe))
+	out.add(moduleMounts(dir, pe))
+	return out
+}
+
+// isBareRepo: dir is a bare repository's git folder, as git's
+// is_git_directory takes one: a HEAD it takes (isGitDir), objects and
+// refs folders.
+func isBareRepo(dir string) bool {
+	if !isGitDir(dir) {
+		return false
+	}
+	for _, name := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(dir, name)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // gitSet is what protects some repositories: the mounts, and their main
