@@ -67,7 +67,8 @@ func TestCargoRunBuildsOutsideItsApprovedProject(t *testing.T) {
 	}
 	// A cloned server ships its Cargo.lock; without one, cargo writes it
 	// at the first build (a real change of what runs: the versions it
-	// picked), and the next start asks again (TestCargoLockWrittenAtFirstBuild).
+	// picked), and the next start asks again (cerebellum
+	// TestA38CargoRunKeepsItsApproval).
 	lock := exec.Command(cargo, "generate-lockfile", "--offline", "--manifest-path", filepath.Join(srv, "Cargo.toml"))
 	if out, err := lock.CombinedOutput(); err != nil {
 		t.Fatalf("cargo generate-lockfile: %v\n%s", err, out)
