@@ -111,6 +111,8 @@ func TestA38BuildOutputOf(t *testing.T) {
 			cerebellum.BuildOutput{Var: "CARGO_TARGET_DIR"}},
 		{"env inside, relative", skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": "target"}},
 			cerebellum.BuildOutput{Var: "CARGO_TARGET_DIR", Set: filepath.Join(srv, "target"), Inside: true}},
+		{"env ~/ is no home folder (no shell expands it)", skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": "~/t"}},
+			cerebellum.BuildOutput{Var: "CARGO_TARGET_DIR", Set: filepath.Join(srv, "~", "t"), Inside: true}},
 		{"env outside", skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": elsewhere}},
 			cerebellum.BuildOutput{Var: "CARGO_TARGET_DIR", Set: elsewhere}},
 		{"--target-dir inside", skillmd.MCPServer{Command: "cargo", Args: []string{"run", "--manifest-path", manifest, "--target-dir=" + filepath.Join(srv, "out")}, Cwd: srv},

@@ -92,10 +92,11 @@ func BuildOutputOf(s *skillmd.MCPServer, dir string) BuildOutput {
 		return b
 	}
 	l := launchOf(s, dir)
-	if strings.HasPrefix(b.Set, "~/") && l.home != "" {
-		b.Set = filepath.Join(l.home, b.Set[2:])
-	}
 	if !filepath.IsAbs(b.Set) {
+		// Relative to the working folder, ~ included: no shell expands it.
+		if l.cwd == "" {
+			return b // a fresh temporary folder: no project
+		}
 		b.Set = filepath.Join(l.cwd, b.Set)
 	}
 	real := existingReal(b.Set)
