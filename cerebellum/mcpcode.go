@@ -75,18 +75,9 @@ var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHON
 // code variable of the block's env), and of the working folder cwd when
 // the command runs from it. Sorted, nested roots folded into the outer
 // one; the home folder or one holding it is never a root (a script
-// directly in the home folder counts alone).
-func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home string) (roots, named []string) {
-	// The folder that holds the capabilities' folders (the workspace's
-	// brain/cerebellum) and what holds it are Wrasse's own: its settings,
-	// caches and every other capability change all day, and no sandbox
-	// writes them. A project never reaches above a capability's folder.
-	shelf := ""
-	if capDir != "" {
-		if real, err := filepath.EvalSymlinks(filepath.Dir(capDir)); err == nil {
-			shelf = real
-		}
-	}
+// directly in the home folder counts alone), nor is anything in shelf
+// (shelfOf).
+func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home string) (roots, named []string) {
 	addRoot := func(dir string) {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || systemFolder(real) || shelf != "" && within(shelf, real) {
@@ -144,15 +135,12 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 	command, args := s.Command, s.Args
 	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
 	// its own flags, settings and durations.
-	for slices.Contains(wrappers, strings.TrimSuffix(filepath.Base(command), ".exe")) {
-		i := 0
-		for i < len(args) && (strings.HasPrefix(args[i], "-") || strings.Contains(args[i], "=") || strings.IndexFunc(args[i], func(r rune) bool { return r < '0' || r > '9' }) < 0 || isDuration(args[i])) {
-			i++
-		}
-		if i >= len(args) {
+	for {
+		next, rest, _, ok := unwrap(command, args)
+		if !ok {
 			break
 		}
-		command, args = args[i], args[i+1:]
+		command, args = next, rest
 		addPath(command) // a program the wrapper runs by its path
 	}
 	base := strings.TrimSuffix(filepath.Base(command), ".exe")
@@ -236,6 +224,45 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 	return foldRoots(roots), slices.Compact(named)
 }
 
+// shelfOf is the folder that holds the capabilities' folders (the
+// workspace's brain/cerebellum), links resolved, for the capability folder
+// capDir; "" when there is none. It and what holds it are Wrasse's own:
+// its settings, caches and every other capability change all day, and no
+// sandbox writes them, so a project never reaches above a capability's
+// folder (codeRoots, ancestorSettings).
+func shelfOf(capDir string) string {
+	if capDir == "" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(filepath.Dir(capDir))
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+// unwrap looks through a wrapper in front of a command (env VAR=x npm
+// start, timeout 60 node …): the command it runs after its own flags,
+// settings and durations, that command's arguments, and the wrapper's
+// VAR=value settings. ok is false when command is no wrapper or runs
+// nothing.
+func unwrap(command string, args []string) (next string, rest, settings []string, ok bool) {
+	if !slices.Contains(wrappers, strings.TrimSuffix(filepath.Base(command), ".exe")) {
+		return "", nil, nil, false
+	}
+	i := 0
+	for i < len(args) && (strings.HasPrefix(args[i], "-") || strings.Contains(args[i], "=") || strings.IndexFunc(args[i], func(r rune) bool { return r < '0' || r > '9' }) < 0 || isDuration(args[i])) {
+		if !strings.HasPrefix(args[i], "-") && strings.Contains(args[i], "=") {
+			settings = append(settings, args[i])
+		}
+		i++
+	}
+	if i >= len(args) {
+		return "", nil, nil, false
+	}
+	return args[i], args[i+1:], settings, true
+}
+
 // systemFolders hold what the operating system installed: no account but
 // root's changes them, no sandbox can, and a program there (/bin/sh) is
 // not a project to look through.
@@ -259,16 +286,10 @@ var ancestorNames = []string{".cargo/config.toml", ".cargo/config", "go.work", "
 // ancestorSettings are those of ancestorNames that exist in the folders
 // above each of dirs, up to the home folder (the person's own settings
 // there stay theirs), a system folder or the folder holding the
-// capabilities' folders: a command can plant one in a granted parent of
+// capabilities' folders (shelf): a command can plant one in a granted parent of
 // a project (a38), and one that appears changes the list, and so the
 // approval.
-func ancestorSettings(dirs []string, capDir, home string) []string {
-	shelf := ""
-	if capDir != "" {
-		if real, err := filepath.EvalSymlinks(filepath.Dir(capDir)); err == nil {
-			shelf = real
-		}
-	}
+func ancestorSettings(dirs []string, shelf, home string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, d := range dirs {

@@ -97,6 +97,24 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	if s == nil || s.URL != "" || s.Command == "" {
 		return nil
 	}
+	l := launchOf(s, dir)
+	out := append(l.files, codeFiles(l.roots, l.home, maxCodeEntries)...)
+	out = append(out, ancestorSettings(append(slices.Clone(l.roots), l.cwd), l.shelf, l.home)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// launch is what LaunchFiles finds from an mcp: block before looking
+// through folders: the files it names (program, scripts, named code) and
+// the code roots whose files count.
+type launch struct {
+	cwd, home, shelf string
+	files, roots     []string
+}
+
+// launchOf finds the files s names and its code roots; dir is the
+// capability's folder.
+func launchOf(s *skillmd.MCPServer, dir string) launch {
 	cwd := MCPWorkDir(s, dir)
 	var out, scripts []string
 	add := func(p string) string {
@@ -153,7 +171,9 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	roots, named := codeRoots(s, dir, cwd, scripts, home)
+	// Computed once: both the roots and the settings above them stop there.
+	shelf := shelfOf(dir)
+	roots, named := codeRoots(s, shelf, cwd, scripts, home)
 	if linked != "" {
 		// The package itself, not the installation holding it (npx links
 		// into nvm's npm package: the project around that is all of ~/.nvm).
@@ -164,10 +184,7 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	for _, f := range named {
 		add(f)
 	}
-	out = append(out, codeFiles(roots, home, maxCodeEntries)...)
-	out = append(out, ancestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
-	slices.Sort(out)
-	return slices.Compact(out)
+	return launch{cwd: cwd, home: home, shelf: shelf, files: out, roots: roots}
 }
 
 func fileExists(p string) bool {

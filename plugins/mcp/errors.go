@@ -25,6 +25,11 @@ var (
 	// script) is not what the person approved; it starts once they approve
 	// it again.
 	ErrNotApproved = errors.New("MCP server's files changed since it was approved")
+	// ErrBuildsInProject: the block names a build folder for its
+	// build-and-run runner inside the project the approval covers, on its
+	// command line (cargo --target-dir target), where Wrasse cannot move it;
+	// its first build would undo the approval.
+	ErrBuildsInProject = errors.New("MCP server would build into its approved project")
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")

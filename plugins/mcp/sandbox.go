@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
+	"github.com/wrasse-app/wrasse/cerebellum/hint"
 	"github.com/wrasse-app/wrasse/plugins/sandbox"
 )
 
@@ -80,6 +82,10 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 		cmd.Env = setDefault(cmd.Env, "npm_config_cache", filepath.Join(cache, "npm"))
 		cmd.Env = setDefault(cmd.Env, "UV_CACHE_DIR", filepath.Join(cache, "uv"))
 	}
+	if err := l.buildOutside(cfg, cmd, func() (string, error) { return cache, nil }); err != nil {
+		b.cleanup()
+		return nil, err
+	}
 	p := sandbox.ForMCP(sandbox.MCPOptions{
 		Roots:     l.roots(),
 		Protected: l.protected(cfg.workspace),
@@ -96,6 +102,42 @@ func (l *Loader) confine(cfg config, cmd *exec.Cmd) (*box, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrConnect, cfg.name, err)
 	}
 	return b, nil
+}
+
+// buildDirName is the folder, in a server's own cache (serverCache), that
+// its build-and-run runner builds into.
+const buildDirName = "build"
+
+// buildOutside points the build output of cfg's build-and-run runner
+// (cargo run, dotnet run: cerebellum.BuildOutputOf) at the build folder of
+// the server's own cache, through the runner's variable: built in its
+// project, it would change the code the approval covers at the first
+// start and undo it. A folder the block names outside that code is kept;
+// one it names in its environment inside it is replaced (it can only undo
+// the approval, and where the build lies changes nothing that runs), with
+// a warning in the log; one on the command line (cargo --target-dir,
+// env VAR=…) cannot be, and the server does not start, saying what to
+// change. cache gives the server's own cache folder (serverCache), asked
+// only for such a runner; without one nothing changes.
+func (l *Loader) buildOutside(cfg config, cmd *exec.Cmd, cache func() (string, error)) error {
+	b := cerebellum.BuildOutputOf(&cfg.block, cfg.dir)
+	switch {
+	case b.Var == "", b.Set != "" && !b.Inside:
+		return nil
+	case b.Flag:
+		return hint.With(fmt.Errorf("%w: MCP server %s does not start: its command line builds into %s, inside the project whose code you approved, so its first build would change that code and undo the approval; remove that setting from its mcp: block (Wrasse then builds into a folder of the server's own) or name a folder outside the project, and enable it again", ErrBuildsInProject, cfg.name, b.Set),
+			hint.Hint{Action: "Edit its mcp: block", Page: hint.PageCapability, Target: cfg.name})
+	}
+	root, err := cache()
+	if err != nil || root == "" {
+		return err
+	}
+	dir := filepath.Join(root, buildDirName)
+	if b.Set != "" {
+		l.log.Warn("an MCP server's build folder lies in its approved project; it builds into its own cache instead", "capability", cfg.name, "variable", b.Var, "folder", b.Set, "instead", dir)
+	}
+	cmd.Env = setEnv(cmd.Env, b.Var, dir)
+	return nil
 }
 
 // serverCache is the package cache of cfg's server (npx's and uvx's
@@ -231,6 +273,12 @@ func setDefault(env []string, key, value string) []string {
 	if envValue(env, key) != "" {
 		return env
 	}
+	return append(env, key+"="+value)
+}
+
+// setEnv sets key in env, replacing any value it had.
+func setEnv(env []string, key, value string) []string {
+	env = slices.DeleteFunc(env, func(kv string) bool { k, _, _ := strings.Cut(kv, "="); return k == key })
 	return append(env, key+"="+value)
 }
 

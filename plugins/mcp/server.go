@@ -220,14 +220,14 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 		}
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) &&
-				!errors.Is(err, ErrNotApproved) {
+				!errors.Is(err, ErrNotApproved) && !errors.Is(err, ErrBuildsInProject) {
 				s.crashes++
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
 				s.setStateLocked(cerebellum.RuntimeCrashed)
 			} else {
-				if errors.Is(err, ErrNotApproved) {
-					s.lastErr = err.Error() // the server's page offers to approve it again
+				if errors.Is(err, ErrNotApproved) || errors.Is(err, ErrBuildsInProject) {
+					s.lastErr = err.Error() // the server's page offers to approve it again, or says what to change
 				}
 				if s.state == cerebellum.RuntimeStarting {
 					s.setStateLocked(cerebellum.RuntimeStopped)
@@ -341,8 +341,15 @@ func (s *server) dial(ctx context.Context) (*conn, error) {
 				return nil, err
 			}
 			c.box = b
-		} else if cmd.Dir == "" {
-			cmd.Dir = os.TempDir()
+		} else {
+			if cmd.Dir == "" {
+				cmd.Dir = os.TempDir()
+			}
+			// Unconfined, the approval still covers the project: its
+			// runner builds outside it all the same.
+			if err := s.l.buildOutside(s.cfg, cmd, func() (string, error) { return s.l.serverCache(s.cfg) }); err != nil {
+				return nil, err
+			}
 		}
 		c.stderr = newTail(c.redact, s.log)
 		cmd.Stderr = c.stderr
