@@ -9,14 +9,16 @@ import (
 	"testing"
 )
 
-// Two ways past the git protections that stay open (a24's attack round),
-// kept as tests that skip while the hole is there and fail once it is
-// closed, so that the note in docs/plugins.md goes with it.
+// Ways past the git protections found in a24's attack round: the one
+// still open is kept as a test that skips while the hole is there and
+// fails once it is closed, so that the note in docs/plugins.md goes with
+// it.
 
 // A repository the command makes itself is the command's: its settings
-// are not protected. Added to the outer repository's index as a gitlink,
-// it becomes one that the person's `git status` in the outer repository
-// enters, running its core.fsmonitor unconfined.
+// are not mounted read-only. Added to the outer repository's index as a
+// gitlink, it became one that the person's `git status` in the outer
+// repository entered, running its core.fsmonitor unconfined. The watcher
+// now moves such settings aside once the command ends (DisarmNewRepos).
 func TestMountNamespaceNestedRepositoryAddedByCommand(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
@@ -32,9 +34,14 @@ func TestMountNamespaceNestedRepositoryAddedByCommand(t *testing.T) {
 	if !ok {
 		t.Fatalf("the command could not make its repository: %s", out)
 	}
+	if !strings.Contains(out, "in a repository the command made") || !strings.Contains(out, "core.fsmonitor") {
+		t.Errorf("the command's output does not say what was moved from the repository it made: %s", out)
+	}
 	gitOK(f.granted, "status")
-	_, err := os.Stat(marker)
-	openWhile(t, err == nil, "a repository a sandboxed command makes and adds to the outer repository's index runs its core.fsmonitor in the person's `git status`")
+	gitOK(filepath.Join(f.granted, "inner"), "status")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("a repository a sandboxed command made and added to the outer repository's index ran its core.fsmonitor in the person's git status: %s", out)
+	}
 }
 
 // The search for repositories beneath a grant reads at most 40,000

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -60,24 +61,24 @@ func moveCommondir(dir int, name string) []string {
 		// nothing; a rename over a folder would fail anyway.
 		return nil
 	}
-	to, err := moveAside(dir)
+	to, err := moveAside(dir, "commondir")
 	if err != nil {
 		return []string{fmt.Sprintf("%s sends git to another folder's settings and hooks and could not be moved away (%v): remove it before running git there", path, err)}
 	}
 	return []string{fmt.Sprintf("moved %s (git reads the settings and hooks of the folder it names; git never makes one there) to %s; rename it back only if you made it", path, filepath.Join(name, to))}
 }
 
-// moveAside renames the commondir in the git folder open as dir to the
-// first free name of "commondir"+MovedSuffix, +".1", … +".9", then random
-// ones, without replacing anything: a command can put a file or folder
+// moveAside renames name (the commondir, or what DisarmNewRepos moves)
+// in the git folder open as dir to the first free name of
+// name+MovedSuffix, +".1", … +".9", then random ones, without replacing anything: a command can put a file or folder
 // under the first names to make the rename fail, or take write away from
 // the git folder, which the person owns and so gets back (u+w, which git
 // needs there anyway). It returns the new name.
-func moveAside(dir int) (string, error) {
+func moveAside(dir int, name string) (string, error) {
 	var err error
 	for retried := false; ; retried = true {
 		for i := 0; i < maxMoveNames; i++ {
-			to := "commondir" + MovedSuffix
+			to := name + MovedSuffix
 			switch {
 			case i >= 10:
 				// A command can make any names it can foresee, so the
@@ -86,7 +87,7 @@ func moveAside(dir int) (string, error) {
 			case i > 0:
 				to += "." + strconv.Itoa(i)
 			}
-			err = unix.Renameat2(dir, "commondir", dir, to, unix.RENAME_NOREPLACE)
+			err = unix.Renameat2(dir, name, dir, to, unix.RENAME_NOREPLACE)
 			if err == nil {
 				return to, nil
 			}
@@ -298,8 +299,8 @@ const watchArg = "--wrasse-watch-git"
 // in a process group of its own, so that the caller ending the command's
 // group leaves it to do its check. It holds the command's stderr, to say
 // what it moved, and nothing else.
-func startWatcher(self []string, dirs []string) error {
-	if len(dirs) == 0 || len(self) == 0 {
+func startWatcher(self []string, watch WatchList) error {
+	if len(watch.GitDirs) == 0 && len(watch.Grants) == 0 || len(self) == 0 {
 		return nil
 	}
 	exe, err := os.Executable()
@@ -311,7 +312,11 @@ func startWatcher(self []string, dirs []string) error {
 	// names in .git/modules would pass the kernel's 2 MiB for them and
 	// keep the watcher from starting (E2BIG). A file needs no reader
 	// before the launcher goes on, as a pipe would.
-	list, err := memFile("wrasse-git-dirs", strings.Join(dirs, "\x00"))
+	text, err := json.Marshal(watch)
+	if err != nil {
+		return fmt.Errorf("hand the watcher its folders: %w", err)
+	}
+	list, err := memFile("wrasse-git-dirs", string(text))
 	if err != nil {
 		return fmt.Errorf("hand the watcher its folders: %w", err)
 	}
@@ -352,10 +357,12 @@ const watchEvery = 2 * time.Second
 
 // WatchGit is the watcher: it gives up its capabilities, then, until
 // process pid (the command's program) ends and once more after, moves
-// away any commondir the command made in a main git folder of dirs,
+// away any commondir the command made in a main git folder of the list's,
 // saying so on stderr, which is the command's output (an MCP server's
-// log).
-func WatchGit(pid string, dirs []string, stderr io.Writer) int {
+// log). Once the program has ended it disarms the repositories the
+// command made in its grants (DisarmNewRepos).
+func WatchGit(pid string, watch WatchList, stderr io.Writer) int {
+	dirs := watch.GitDirs
 	if err := DropCapabilities(); err != nil {
 		fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
 		return 126
@@ -372,6 +379,9 @@ func WatchGit(pid string, dirs []string, stderr io.Writer) int {
 	}
 	waitForExit(n, watchEvery, check)
 	check()
+	for _, note := range DisarmNewRepos(watch) {
+		fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+	}
 	return 0
 }
 

@@ -26,12 +26,12 @@ import (
 // command's output shows them.
 func Main(args []string, stderr io.Writer) int {
 	if len(args) == 2 && args[0] == watchArg {
-		dirs, err := GitDirsFrom(os.Stdin)
+		list, err := WatchListFrom(os.Stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "wrasse sandbox: watcher:", err)
 			return 126
 		}
-		return WatchGit(args[1], dirs, stderr)
+		return WatchGit(args[1], list, stderr)
 	}
 	if len(args) > 0 && args[0] == mountsOnlyArg {
 		return mountsOnly(args[1:], os.Args[:max(0, len(os.Args)-len(args))], stderr)
@@ -153,7 +153,7 @@ func prepare(args, self []string, who string, stderr io.Writer) (launch, int) {
 		fmt.Fprintln(stderr, "wrasse sandbox: not started:", l.mounted.Refused)
 		return launch{}, 126
 	}
-	if err := startWatcher(self, l.mounted.GitDirs); err != nil {
+	if err := startWatcher(self, WatchList{GitDirs: l.mounted.GitDirs, Grants: l.mounted.Grants, Repos: l.mounted.Repos, Cut: l.mounted.Cut, Started: l.mounted.Started}); err != nil {
 		fmt.Fprintf(stderr, "wrasse sandbox: %v (the watcher that keeps the %s's commondir files from your git could not start; end what the earlier commands left running and try again)\n", err, who)
 		return launch{}, 126
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -83,7 +84,7 @@ func MountNamespace(p Policy, cwd string) MountResult {
 			return MountResult{Refused: plan.refused, Notes: moved}
 		}
 	}
-	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs}
+	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs, Grants: plan.grants, Repos: plan.repos, Cut: plan.cut, Started: plan.started}
 	var failed []string
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+shmSize); err != nil {
@@ -226,6 +227,11 @@ type plan struct {
 	mounts  []mountTarget
 	gitDirs []string
 	notes   []string
+	// grants are the writable grants walked, repos the repositories in
+	// or beneath them at the start, cut the grants whose walk stopped at
+	// its bound, started when the plan was made (see WatchList).
+	grants, repos, cut []string
+	started            int64
 	// refused, when not "", says why the command must not start
 	// (settingNames).
 	refused string
@@ -333,9 +339,17 @@ func mountPlan(p Policy, cwd string) plan {
 	for _, gs := range sets {
 		core += gs.coreMounts()
 	}
+	out.grants, out.started = writable, time.Now().UnixNano()
 	for _, w := range writable {
 		repos, note := reposBeneath(w)
 		found = append(found, repos...)
+		if holdsRepo(w) {
+			out.repos = append(out.repos, w)
+		}
+		out.repos = append(out.repos, repos...)
+		if note != "" {
+			out.cut = append(out.cut, w)
+		}
 		// What earlier walks found beneath this grant: a command may
 		// have made this walk run out before them.
 		var ordered []string
@@ -344,6 +358,7 @@ func mountPlan(p Policy, cwd string) plan {
 			if within(w, r) && stillRepo(r) {
 				ordered = append(ordered, r)
 				seen[r] = true
+				out.repos = append(out.repos, r)
 			}
 		}
 		for _, r := range repos {

@@ -12,7 +12,7 @@ func MountNamespace(p Policy, cwd string) MountResult { return MountResult{Why: 
 // mounts; Main never meets it.
 const watchArg = "--wrasse-watch-git"
 
-func startWatcher([]string, []string) error { return nil }
+func startWatcher([]string, WatchList) error { return nil }
 
 // WatchGit: nothing to watch outside Linux.
-func WatchGit(string, []string, io.Writer) int { return 0 }
+func WatchGit(string, WatchList, io.Writer) int { return 0 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -23,6 +24,28 @@ type MountResult struct {
 	// GitDirs are the main git folders of the protected repositories,
 	// where a commondir must not appear (MoveCommondirs).
 	GitDirs []string
+	// Grants are the writable grants walked for repositories, and Repos
+	// the repositories there at the start (in or beneath them): one the
+	// command makes is looked at when it ends (DisarmNewRepos). Cut
+	// and Started are WatchList's.
+	Grants, Repos, Cut []string
+	Started            int64
+}
+
+// WatchList is what the watcher is handed: the main git folders to keep
+// free of a commondir, and the writable grants with the repositories
+// there at the start, to find those the command made.
+type WatchList struct {
+	GitDirs []string `json:"gitDirs,omitempty"`
+	Grants  []string `json:"grants,omitempty"`
+	Repos   []string `json:"repos,omitempty"`
+	// Cut are the grants whose walk at the start stopped at its bound:
+	// a repository found there at the end may be the person's, which
+	// that walk did not reach.
+	Cut []string `json:"cut,omitempty"`
+	// Started is when the plan was made (Unix nanoseconds): a git folder
+	// the file system says was made before it is no command's.
+	Started int64 `json:"started,omitempty"`
 }
 
 // MovedSuffix is added to the name of a commondir file MoveCommondirs
@@ -30,13 +53,17 @@ type MountResult struct {
 // if they made it themselves).
 const MovedSuffix = ".moved-by-wrasse"
 
-// GitDirsFrom reads the watcher's git folders as startWatcher writes them.
-func GitDirsFrom(r io.Reader) ([]string, error) {
+// WatchListFrom reads the watcher's list as startWatcher writes it.
+func WatchListFrom(r io.Reader) (WatchList, error) {
+	var w WatchList
 	b, err := io.ReadAll(r)
 	if err != nil || len(b) == 0 {
-		return nil, err
+		return w, err
 	}
-	return strings.Split(string(b), "\x00"), nil
+	if err := json.Unmarshal(b, &w); err != nil {
+		return w, fmt.Errorf("the watcher's list: %w", err)
+	}
+	return w, nil
 }
 
 // MountReport is what the launcher of a NamespaceCommand made of the
