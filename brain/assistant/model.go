@@ -226,9 +226,9 @@ func setupHint(cfg workspace.Config) hint.Hint {
 func setupText(cfg workspace.Config) string {
 	if usesLocalOllama(cfg) {
 		return "Start a local model with Ollama (ollama serve, then ollama pull " + cfg.Model +
-			"), or choose another provider, model and API key in the model settings."
+			"), or choose another provider or model in the model settings."
 	}
-	return "Check the provider, base URL, model and API key in the model settings."
+	return "Check the provider, base URL and model in the model settings."
 }
 
 // Model returns the configuration the next turn uses (defaults filled in).

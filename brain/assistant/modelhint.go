@@ -3,6 +3,7 @@ package assistant
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/wrasse-app/wrasse/brain/provider"
 	"github.com/wrasse-app/wrasse/brain/workspace"
@@ -36,7 +37,7 @@ func modelHint(pe *provider.Error, cfg workspace.Config) hint.Hint {
 		return with(baseURL, "Correct the base URL")
 	case provider.DetailStalled, provider.DetailNoStart:
 		return hint.Hint{Action: "Try again; for a slow server, allow it longer",
-			Command: []string{"config", "set", "streamIdleTimeout", "2m"}, Page: hint.PageModel, Target: "streamIdleTimeout"}
+			Command: []string{"config", "set", "streamIdleTimeout", longerWait(pe.Waited)}, Page: hint.PageModel, Target: "streamIdleTimeout"}
 	case provider.DetailServer:
 		return hint.Hint{Action: "Try again in a moment: the server had a problem of its own"}
 	}
@@ -76,4 +77,15 @@ func (a *App) hintModelError(err error, cfg workspace.Config) error {
 		return hint.With(err, modelHint(pe, cfg))
 	}
 	return err
+}
+
+// longerWait is the streamIdleTimeout a hint suggests after a wait of
+// waited ran out: 2m, or twice the wait in whole minutes where that was
+// 2m or more already (a local server's 5 minutes to load a model), so
+// the suggestion is never one that would have ended sooner.
+func longerWait(waited time.Duration) string {
+	if waited < 2*time.Minute {
+		return "2m"
+	}
+	return fmt.Sprintf("%dm", int((2*waited+time.Minute-1)/time.Minute))
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wrasse-app/wrasse/brain/agent"
 	"github.com/wrasse-app/wrasse/brain/gate"
@@ -306,7 +308,9 @@ func (a *App) identity() string {
 // setupTextFor ends the message shown in a conversation no model answered.
 func (a *App) setupTextFor(cfg workspace.Config, setupErr error) string {
 	if setupErr != nil {
-		return "(" + setupErr.Error() + ") " + setupText(cfg)
+		// Its own sentence, before the advice: "(…)" after a full stop
+		// read as a fragment.
+		return sentence(setupErr.Error()) + " " + setupText(cfg)
 	}
 	return setupText(cfg)
 }
@@ -336,4 +340,19 @@ func (a *App) noConversation(id store.ID, err error) error {
 			hint.Hint{Action: "List the conversations", Command: []string{"conversations", "list"}})
 	}
 	return err
+}
+
+// sentence is s as a sentence of its own: its first letter in capitals,
+// ending in a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
 }

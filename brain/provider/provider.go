@@ -208,7 +208,10 @@ type Error struct {
 	// Local reports that the server is on this computer (a loopback
 	// address): nothing there to wait for when it refuses.
 	Local bool
-	Err   error
+	// Waited is how long a timeout waited (DetailStalled, DetailNoStart),
+	// so the hint can suggest a longer one.
+	Waited time.Duration
+	Err    error
 }
 
 // ErrorDetail says more about a failure than its kind, for the hint that

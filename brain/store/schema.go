@@ -55,8 +55,14 @@ type SchemaError struct {
 }
 
 func (e *SchemaError) Error() string {
+	// Salvage finds the version with no path at hand, and says the path
+	// itself ("salvage PATH: …").
+	what := "the database"
+	if e.Path != "" {
+		what = e.Path
+	}
 	return fmt.Sprintf("%s was written by a newer Wrasse (database version %d; this Wrasse reads up to %d): update Wrasse to open it",
-		e.Path, e.Found, e.Supported)
+		what, e.Found, e.Supported)
 }
 
 // Is makes errors.Is(err, ErrNewerSchema) hold.

@@ -109,7 +109,12 @@ func printConversation(w io.Writer, conv store.Conversation, events []store.Even
 		}
 		return writeJSON(w, map[string]any{"conversation": conv, "events": events, "usage": store.UsageTotal(events)})
 	}
-	fmt.Fprintf(w, "%s — %s\nModel %s, started %s, %d events.\n", conv.ID, titleOf(conv), conv.Model, conv.Created.Local().Format(time.DateTime), conv.EventCount)
+	model := "Model " + conv.Model + ", started"
+	if conv.Model == "" {
+		// A recovered conversation's model is not known.
+		model = "Started"
+	}
+	fmt.Fprintf(w, "%s — %s\n%s %s, %d events.\n", conv.ID, titleOf(conv), model, conv.Created.Local().Format(time.DateTime), conv.EventCount)
 	if line := usageLine(store.UsageTotal(events)); line != "" {
 		fmt.Fprintln(w, line)
 	}

@@ -202,7 +202,7 @@ func printDiagnosis(c *call, doc *assistant.Doctor, d store.Diagnosis) error {
 		if len(d.Unreadable) > 0 {
 			fmt.Fprintf(w, "Records that cannot be read (shown as damaged, left out of a salvage): %s.\n", strings.Join(d.Unreadable, "; "))
 		}
-		fmt.Fprintf(w, "%d backups in %s.\n", len(backups), doc.Workspace().Backups())
+		fmt.Fprintf(w, "%d %s in %s.\n", len(backups), plural(len(backups), "backup", "backups"), doc.Workspace().Backups())
 		return nil
 	case d.Newer():
 		fmt.Fprintf(w, "%s was written by a newer Wrasse (database version %d; this one reads up to %d). Update Wrasse to use it.\n",

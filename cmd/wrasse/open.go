@@ -112,7 +112,7 @@ func withApp(ctx context.Context, g globalFlags, getenv func(string) string, o a
 		if o.local != "" {
 			return fmt.Errorf("%w. %s", assistant.ErrRunning, o.local)
 		}
-		return fmt.Errorf("another wrasse command is using this workspace right now (it holds the database, and no open Wrasse window answers): try again when it has finished: %w", err)
+		return busyError{err}
 	}
 	if err != nil {
 		return err
@@ -220,3 +220,14 @@ const (
 	socketGoneChecks   = 400
 	socketGoneInterval = 5 * time.Millisecond
 )
+
+// busyError is a workspace another wrasse command holds, with no socket
+// answering: said in two plain sentences; the lock's own text (its path,
+// "timeout") repeated what they say (issue 24).
+type busyError struct{ err error }
+
+func (e busyError) Error() string {
+	return "another wrasse command is using this workspace right now, and no open Wrasse window answers. Try again when it has finished."
+}
+
+func (e busyError) Unwrap() error { return e.err }

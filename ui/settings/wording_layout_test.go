@@ -269,7 +269,7 @@ func TestErrorWording(t *testing.T) {
 		{"sentinel prefix", errorText(bad), "baseURL must be an http or https URL"},
 		{"joined", joinSentences("No server answered at the base URL.", "no model answered at x"), "No server answered at the base URL. No model answered at x."},
 		{"a name keeps its case", joinSentences("baseURL is wrong"), "baseURL is wrong."},
-		{"an alternative is dropped", onModelPage("no model answered at x: check the server, or choose another provider, base URL, model or API key in the model settings"),
+		{"an alternative is dropped", onModelPage("no model answered at x: check the server, or choose another provider, base URL or model in the model settings"),
 			"no model answered at x: check the server"},
 		{"other advice points up", onModelPage("no model is chosen: choose one in the model settings"), "no model is chosen: choose one in the fields above"},
 	}

@@ -24,7 +24,7 @@ func TestStallAndNoStart(t *testing.T) {
 		msg    string
 	}{
 		{"stalled", []providertest.Part{providertest.Text("Par"), providertest.Hold()}, provider.DetailStalled,
-			"the model stopped sending for 60 s; what it wrote so far is kept, try again."},
+			"the model stopped sending for 60 s; try again."},
 		{"no headers", []providertest.Part{providertest.Hold()}, provider.DetailNoStart,
 			"claude-sonnet-4-5 did not start answering within 60 s; try again (a slow server may need a longer streamIdleTimeout)."},
 	}

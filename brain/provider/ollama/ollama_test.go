@@ -453,7 +453,7 @@ func TestStall(t *testing.T) {
 	resp, err := result()
 	pe := asError(t, err)
 	if pe.Kind != provider.ErrTimeout || pe.Detail != provider.DetailStalled || pe.Retryable() ||
-		pe.Message != "the model stopped sending for 60 s; what it wrote so far is kept, try again." {
+		pe.Message != "the model stopped sending for 60 s; try again." {
 		t.Errorf("got %+v", pe)
 	}
 	if resp.Text != "Hel" {

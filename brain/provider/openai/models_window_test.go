@@ -200,7 +200,7 @@ func TestStallAndNoStart(t *testing.T) {
 		msg    string
 	}{
 		{"stalled", []providertest.Part{providertest.Text("Par"), providertest.Hold()}, provider.DetailStalled,
-			"the model stopped sending for 60 s; what it wrote so far is kept, try again."},
+			"the model stopped sending for 60 s; try again."},
 		{"no headers", []providertest.Part{providertest.Hold()}, provider.DetailNoStart,
 			"gpt-4.1 did not start answering within 60 s; try again (a slow server may need a longer streamIdleTimeout)."},
 	}
@@ -246,7 +246,7 @@ func TestStallAndNoStart(t *testing.T) {
 }
 
 // A web page answering with 200 says the base URL is wrong, instead of
-// "the stream ended before a finish_reason; what arrived is kept".
+// "the stream ended before a finish_reason" as if something had arrived.
 func TestWebPageAtBaseURL(t *testing.T) {
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -17,8 +17,10 @@ import (
 	"github.com/wrasse-app/wrasse/brain/provider"
 )
 
-// chooseModel is how to point Wrasse at another model.
-const chooseModel = "choose another provider, base URL, model or API key in the model settings"
+// chooseModel is how to point Wrasse at another model. It names no API
+// key: nothing answered, so no key was refused (only a 401 or 403 points
+// at the key).
+const chooseModel = "choose another provider, base URL or model in the model settings"
 
 // SetupHint tells a user whose local Ollama (the default endpoint) did not
 // answer what to do. It ends the "nothing answered" messages for that
@@ -147,15 +149,12 @@ func (c *Classifier) Expired(e *Expired, shown bool) *provider.Error {
 		pe = c.wrap(provider.ErrTimeout, 0, fmt.Sprintf("%s did not start answering within %s; try again (a slow server may need a longer streamIdleTimeout)", model, provider.Seconds(e.After)), e)
 		pe.Detail = provider.DetailNoStart
 	default:
-		msg := fmt.Sprintf("the model stopped sending for %s", provider.Seconds(e.After))
-		if shown {
-			msg += "; what it wrote so far is kept, try again"
-		} else {
-			msg += "; try again"
-		}
-		pe = c.wrap(provider.ErrTimeout, 0, msg, e)
+		// What was kept is the turn's to say, exactly (agent's kept):
+		// said here too, the message said it twice.
+		pe = c.wrap(provider.ErrTimeout, 0, fmt.Sprintf("the model stopped sending for %s; try again", provider.Seconds(e.After)), e)
 		pe.Detail = provider.DetailStalled
 	}
+	pe.Waited = e.After
 	return pe
 }
 
@@ -179,14 +178,15 @@ func (c *Classifier) Event(body []byte, cause error) *provider.Error {
 
 // BadStream reports a stream that broke the protocol: invalid JSON, or an
 // end before the model said it had finished. shown says whether part of
-// the answer arrived (and is kept).
+// the answer arrived (the turn says what it kept).
 func (c *Classifier) BadStream(detail string, shown bool, cause error) *provider.Error {
 	if !shown {
 		return c.wrap(provider.ErrBadStream, 0,
 			fmt.Sprintf("the answer from %s broke off before anything arrived (%s); try again", c.Provider, detail), cause)
 	}
+	// What arrived is kept, and the turn says exactly what (agent's kept).
 	return c.wrap(provider.ErrBadStream, 0,
-		fmt.Sprintf("the answer from %s broke off (%s); what arrived is kept, try again", c.Provider, detail), cause)
+		fmt.Sprintf("the answer from %s broke off (%s); try again", c.Provider, detail), cause)
 }
 
 // Transport classifies an error that came without an HTTP error status:
@@ -327,7 +327,7 @@ func (c *Classifier) message(kind provider.ErrorKind, api APIError) string {
 	var msg string
 	switch kind {
 	case provider.ErrAuth:
-		msg = fmt.Sprintf("%s refused the API key: save the right one in the model settings, or check OPENAI_API_KEY / ANTHROPIC_API_KEY", c.Provider)
+		msg = fmt.Sprintf("%s refused the API key: save the right one in the model settings, or check %s", c.Provider, keyEnv(c.Provider))
 	case provider.ErrRateLimit:
 		msg = fmt.Sprintf("%s is limiting how fast requests may be sent", c.Provider)
 	case provider.ErrOverloaded:
@@ -404,3 +404,13 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// keyEnv is the environment variable a provider's API key may come from,
+// as the app reads them (assistant.KeyNames): Anthropic's own, and
+// OpenAI's for every OpenAI-compatible server, Ollama's included.
+func keyEnv(providerName string) string {
+	if providerName == "anthropic" {
+		return "ANTHROPIC_API_KEY"
+	}
+	return "OPENAI_API_KEY"
+}

@@ -213,7 +213,7 @@ func TestFailureDetails(t *testing.T) {
 		{"500", c.Status(500, nil, []byte(`{"error":"boom"}`), nil), provider.ErrUnavailable, provider.DetailServer, false, "server error; try again in a moment (server said: boom)."},
 		{"page 404", c.Status(404, html, []byte("<html><title>404</title></html>"), nil), provider.ErrBadStream, provider.DetailNotAPI, false, "answered with a web page (HTML), not a model API"},
 		{"proxy 502 page", c.Status(502, html, []byte("<html><head><title>502 Bad Gateway</title></head></html>"), nil), provider.ErrUnavailable, provider.DetailServer, false, `its page says "502 Bad Gateway"`},
-		{"stalled", c.Expired(&Expired{Kind: ExpiredStalled, After: time.Minute}, true), provider.ErrTimeout, provider.DetailStalled, false, "the model stopped sending for 60 s; what it wrote so far is kept, try again."},
+		{"stalled", c.Expired(&Expired{Kind: ExpiredStalled, After: time.Minute}, true), provider.ErrTimeout, provider.DetailStalled, false, "the model stopped sending for 60 s; try again."},
 		{"stalled before text", c.Expired(&Expired{Kind: ExpiredStalled, After: time.Minute}, false), provider.ErrTimeout, provider.DetailStalled, false, "the model stopped sending for 60 s; try again."},
 		{"no start", c.Expired(&Expired{Kind: ExpiredNoStart, After: 5 * time.Minute}, false), provider.ErrTimeout, provider.DetailNoStart, false, "did not start answering within 5 min"},
 		{"nothing arrived", c.BadStream("the stream ended before a finish_reason", false, nil), provider.ErrBadStream, "", false, "broke off before anything arrived (the stream ended before a finish_reason); try again."},
@@ -228,7 +228,25 @@ func TestFailureDetails(t *testing.T) {
 			if !strings.HasSuffix(tt.pe.Message, ".") {
 				t.Errorf("not a sentence: %q", tt.pe.Message)
 			}
+			// Only a refused key points at the key (issue 24); what the
+			// turn kept is the turn's to say, once.
+			if strings.Contains(strings.ToLower(tt.pe.Message), "api key") || strings.Contains(tt.pe.Message, "kept") {
+				t.Errorf("names the API key or what was kept: %q", tt.pe.Message)
+			}
 		})
+	}
+}
+
+// A refused key names the environment variable of the provider it was
+// refused by, not every provider's.
+func TestAuthNamesItsProvidersKey(t *testing.T) {
+	for prov, env := range map[string]string{"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "ollama": "OPENAI_API_KEY"} {
+		c := testClassifier()
+		c.Provider = prov
+		pe := c.Status(401, nil, []byte(`{"error":{"message":"bad key"}}`), nil)
+		if pe.Kind != provider.ErrAuth || !strings.Contains(pe.Message, env) || strings.Contains(pe.Message, "/") {
+			t.Errorf("%s: %q %q, want it to name %s alone", prov, pe.Kind, pe.Message, env)
+		}
 	}
 }
 
