@@ -35,11 +35,6 @@ var interpreters = []string{"node", "nodejs", "bun", "deno", "tsx", "ts-node", "
 var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatch", "pdm", "go", "cargo", "bun", "deno",
 	"make", "just", "rye", "dotnet", "java", "mvn", "gradle", "gradlew"}
 
-// wrappers run the command that follows their own flags and settings
-// (env NODE_ENV=x npm start): the command after them is what runs.
-var wrappers = []string{"env", "timeout", "nice", "nohup", "stdbuf", "dotenv", "exec", "time", "ionice", "setsid",
-	"chrt", "taskset", "caffeinate"}
-
 // packageRunners run a package named by their first argument, which may
 // be a folder (npx ./checkout, uvx --from DIR).
 var packageRunners = []string{"npx", "pnpx", "bunx", "uvx", "pipx"}
@@ -141,19 +136,22 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 	for _, sc := range scripts {
 		addRoot(filepath.Dir(sc))
 	}
-	command, args := s.Command, s.Args
 	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
-	// its own flags, settings and durations.
-	for slices.Contains(wrappers, strings.TrimSuffix(filepath.Base(command), ".exe")) {
-		i := 0
-		for i < len(args) && (strings.HasPrefix(args[i], "-") || strings.Contains(args[i], "=") || strings.IndexFunc(args[i], func(r rune) bool { return r < '0' || r > '9' }) < 0 || isDuration(args[i])) {
-			i++
-		}
-		if i >= len(args) {
-			break
-		}
-		command, args = args[i], args[i+1:]
-		addPath(command) // a program the wrapper runs by its path
+	// its own flags, settings and positional arguments (unwrap); one whose
+	// command cannot be told is refused by LaunchFiles.
+	u, _ := unwrap(s.Command, s.Args, cwd)
+	command, args := u.command, u.args
+	for _, d := range u.dirs {
+		addRoot(d) // env -C DIR: the command runs from DIR
+	}
+	if len(u.dirs) > 0 {
+		cwd = u.dirs[len(u.dirs)-1]
+	}
+	for _, f := range u.files {
+		addPath(f) // dotenv -e FILE: settings that may name code
+	}
+	for _, p := range u.programs {
+		addPath(p) // a program the wrapper runs by its path
 	}
 	base := strings.TrimSuffix(filepath.Base(command), ".exe")
 	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
@@ -296,12 +294,6 @@ func ancestorSettings(dirs []string, capDir, home string) []string {
 		}
 	}
 	return out
-}
-
-// isDuration reports whether a is a wrapper's duration (timeout 60s).
-func isDuration(a string) bool {
-	t := strings.TrimRight(a, "smhd")
-	return t != "" && t != a && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0
 }
 
 // shellWords are the words of a shell command string, quotes taken off
