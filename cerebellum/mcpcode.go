@@ -39,6 +39,11 @@ var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatc
 // be a folder (npx ./checkout, uvx --from DIR).
 var packageRunners = []string{"npx", "pnpx", "bunx", "uvx", "pipx"}
 
+// localPackageRunners are the packageRunners that run a package the
+// working folder's project installed (node_modules/.bin) before looking
+// in the registry.
+var localPackageRunners = []string{"npx", "pnpx", "bunx"}
+
 // shells run a command string given after -c.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"}
 
@@ -120,6 +125,10 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 				named = append(named, real)
 			}
 			addRoot(filepath.Dir(p))
+		default:
+			// A named pipe or device named as code: its folder is walked,
+			// and codeFiles refuses what it cannot hash.
+			addRoot(filepath.Dir(p))
 		}
 	}
 	// addShellWord takes a word of a shell string: a folder (cd DIR) or a
@@ -157,7 +166,9 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
 	isShell := slices.Contains(shells, base)
 	isPackageRunner := slices.Contains(packageRunners, base)
-	if slices.Contains(cwdRunners, base) && cwd != "" {
+	// npx, pnpx and bunx run a package the working folder's project has
+	// in node_modules/.bin before the registry's: that project counts.
+	if (slices.Contains(cwdRunners, base) || slices.Contains(localPackageRunners, base)) && cwd != "" {
 		addRoot(cwd)
 	}
 	positional := false // the first argument that is no flag has been seen
@@ -412,12 +423,26 @@ func codeFiles(roots []string, home string, limit int) []string {
 			case d.Type()&fs.ModeSymlink != 0:
 				out = append(out, p)
 				follow(p)
-			case !d.Type().IsRegular(), slices.Contains(dataExts, ext):
+			case d.Type()&fs.ModeSocket != 0:
+				// A socket cannot be opened as a file: no runtime reads
+				// code from it, and a server may keep its own here.
+			case !d.Type().IsRegular():
+				// A named pipe or a device reads as whatever a process
+				// writes into it at that moment (node requires a pipe
+				// lib.js, python reads a pipe .pth): no hash says what it
+				// holds, and opening one to try would block.
+				out = append(out, RefusedPrefix+nonRegularReason(p, d.Type()))
+			case slices.Contains(dataExts, ext):
 			default:
 				out = append(out, p)
 				if ext == ".pth" || ext == ".egg-link" {
 					for _, line := range pthFolders(p) {
 						follow(line)
+					}
+				}
+				if editableFinder(name) {
+					for _, target := range editablePaths(p) {
+						follow(target)
 					}
 				}
 			}

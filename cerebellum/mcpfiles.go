@@ -165,10 +165,12 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		add(f)
 	}
 	out = append(out, codeFiles(roots, home, maxCodeEntries)...)
+	out, roots = withPathDependencies(out, roots, dir, home)
 	if _, err := unwrap(s.Command, s.Args, cwd); err != nil {
 		out = append(out, RefusedPrefix+err.Error())
 	}
 	out = append(out, ancestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
+	out = append(out, moreAncestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
