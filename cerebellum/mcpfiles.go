@@ -171,6 +171,7 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	}
 	out = append(out, ancestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
 	out = append(out, moreAncestorSettings(append(slices.Clone(roots), cwd), dir, home)...)
+	out = append(out, pathFolderEntries(path, cwd, home)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

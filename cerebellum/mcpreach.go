@@ -1,6 +1,7 @@
 package cerebellum
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -306,4 +307,97 @@ func withPathDependencies(files, roots []string, capDir, home string) ([]string,
 		roots = foldRoots(append(roots, more...))
 	}
 	return files, roots
+}
+
+// PathEntryPrefix begins a LaunchFiles entry for a program in a folder of
+// the server's PATH: its path and what identifies it (a link's target,
+// the file's inode, size and times), not its content.
+const PathEntryPrefix = "on-path:"
+
+// maxPathEntries bounds the entries of one PATH folder pathFolderEntries
+// looks at.
+const maxPathEntries = 10_000
+
+// pathFolderEntries are the programs in the folders of path (the
+// server's PATH) outside system folders: a server's command, or a script
+// it runs (npm is #!/usr/bin/env node, npm start runs `node server.js`
+// through sh), looks programs up there by name, so one planted or
+// rewritten there (a tools/bin in a granted folder) is code the server
+// runs (a39). A folder's direct entries only, since a program is found
+// by its name in the folder; each by identity, not content: a PATH
+// folder such as /opt/homebrew/bin or ~/.cargo/bin leads to gigabytes
+// of programs, while a write to a file still moves its change time,
+// which no process can set back. A link counts by its target and the
+// target's identity (outside system folders), so a script it leads to
+// that is rewritten counts too. A program installed into or removed from
+// such a folder changes the approval. A folder past maxPathEntries
+// entries cannot be checked. The home folder (or one holding it) on PATH
+// is left out: its own entries are the person's settings, not programs.
+func pathFolderEntries(path, cwd, home string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "." // an empty PATH entry is the working folder
+		}
+		if !filepath.IsAbs(d) {
+			if cwd == "" {
+				continue
+			}
+			d = filepath.Join(cwd, d)
+		}
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil || seen[real] || systemFolder(real) || HoldsHome(real, home) {
+			continue
+		}
+		seen[real] = true
+		f, err := os.Open(real)
+		if err != nil {
+			continue
+		}
+		entries, err := f.ReadDir(maxPathEntries + 1)
+		f.Close()
+		if err != nil && err != io.EOF {
+			out = append(out, UncheckedPrefix+real)
+			continue
+		}
+		if len(entries) > maxPathEntries {
+			out = append(out, UncheckedPrefix+real)
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(real, e.Name())
+			fi, err := os.Lstat(p)
+			if err != nil || fi.IsDir() {
+				continue
+			}
+			entry := PathEntryPrefix + p + " " + identity(fi)
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				target, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					target, _ = os.Readlink(p)
+					entry += " -> " + target + " (dangling)"
+				} else if tfi, err := os.Stat(target); err == nil && !systemFolder(target) {
+					entry += " -> " + target + " " + identity(tfi)
+				} else {
+					entry += " -> " + target
+				}
+			}
+			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+// identity is what tells a file from itself after a write: its kind and
+// permission bits, size, modification time, and where the system keeps
+// them, inode and change time.
+func identity(fi fs.FileInfo) string {
+	ino, ctime := sysStat(fi)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		// A link's own times move when it is replaced; its size is its
+		// target's length.
+		return fmt.Sprintf("link ino=%d ctime=%d", ino, ctime)
+	}
+	return fmt.Sprintf("%s size=%d mtime=%d ino=%d ctime=%d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), ino, ctime)
 }
