@@ -167,8 +167,10 @@ func codeRoots(s *skillmd.MCPServer, capDir, cwd string, scripts []string, home 
 	isShell := slices.Contains(shells, base)
 	isPackageRunner := slices.Contains(packageRunners, base)
 	// npx, pnpx and bunx run a package the working folder's project has
-	// in node_modules/.bin before the registry's: that project counts.
-	if (slices.Contains(cwdRunners, base) || slices.Contains(localPackageRunners, base)) && cwd != "" {
+	// in node_modules/.bin before the registry's: that project counts
+	// when the block names the folder (without one it is the capability's
+	// own folder, which no sandbox writes).
+	if (slices.Contains(cwdRunners, base) || slices.Contains(localPackageRunners, base) && s.Cwd != "") && cwd != "" {
 		addRoot(cwd)
 	}
 	positional := false // the first argument that is no flag has been seen
