@@ -67,6 +67,9 @@ func moreAncestorSettings(dirs []string, capDir, home string) []string {
 				switch {
 				case slices.Contains(parentSettingNames, strings.ToLower(name)) && !e.IsDir():
 					out = append(out, filepath.Join(dir, name))
+					if strings.HasPrefix(strings.ToLower(name), "rust-toolchain") {
+						out = append(out, toolchainPrograms(filepath.Join(dir, name), home)...)
+					}
 				case slices.Contains(parentSettingFolders, name) && e.IsDir():
 					out = append(out, settingFolderFiles(filepath.Join(dir, name))...)
 				}
@@ -260,8 +263,11 @@ func pathDependencyRoots(files, roots []string, capDir, home string) []string {
 		if !slices.Contains(manifestNames, base) {
 			continue
 		}
+		if fi, err := os.Stat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+			continue // never open a pipe: it would block
+		}
 		b, err := os.ReadFile(f)
-		if err != nil || len(b) > 1<<20 {
+		if err != nil {
 			continue
 		}
 		for _, rel := range parseManifestPaths(base, string(b)) {
@@ -400,4 +406,32 @@ func identity(fi fs.FileInfo) string {
 		return fmt.Sprintf("link ino=%d ctime=%d", ino, ctime)
 	}
 	return fmt.Sprintf("%s size=%d mtime=%d ino=%d ctime=%d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), ino, ctime)
+}
+
+// toolchainPrograms are the programs of the toolchain a rust-toolchain
+// file names by its path ([toolchain] path = "…"), counted as those of a
+// PATH folder (pathFolderEntries): rustup's proxies run its bin/cargo
+// and bin/rustc. The toolchain's libraries are not looked through (a
+// toolchain is gigabytes).
+func toolchainPrograms(file, home string) []string {
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<16 {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range manifestPath.FindAllStringSubmatch(string(b), 4) {
+		p := m[1] + m[2]
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(file), p)
+		}
+		out = append(out, pathFolderEntries(filepath.Join(p, "bin"), "", home)...)
+	}
+	return out
 }

@@ -154,3 +154,21 @@ func TestA39WrapperNotToldIsRefused(t *testing.T) {
 	}
 	t.Errorf("LaunchFiles of env -S %q holds no %s entry", s.Args[1], cerebellum.RefusedPrefix)
 }
+
+// rustup runs the bin/cargo of a toolchain a rust-toolchain.toml names by
+// its path: a program there rewritten after the approval changes it.
+func TestA39ToolchainPathProgramsCount(t *testing.T) {
+	a35Run(t, []a35Case{{
+		name: "cargo run: the toolchain GRANTED/rust-toolchain.toml names, its bin/cargo rewritten",
+		files: map[string]string{
+			"srv/Cargo.toml":      "[package]\nname = \"srv\"\n",
+			"srv/src/main.rs":     "fn main() {}\n",
+			"rust-toolchain.toml": "[toolchain]\npath = \"{G}/tc\"\n",
+			"tc/bin/cargo":        "#!/bin/sh\nexec cargo \"$@\"\n",
+		},
+		block: func(g string) skillmd.MCPServer {
+			return skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: filepath.Join(g, "srv")}
+		},
+		change: map[string]string{"tc/bin/cargo": "#!/bin/sh\nenv > /tmp/pwned\n"},
+	}})
+}

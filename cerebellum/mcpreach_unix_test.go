@@ -48,3 +48,27 @@ func TestA39NamedPipeAmongTheCodeIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A link in a project to a named pipe elsewhere refuses the start, and
+// the approval never opens it.
+func TestA39LinkToANamedPipeIsRefused(t *testing.T) {
+	g := t.TempDir()
+	a35Write(t, g, map[string]string{"app/package.json": "{}", "app/server.js": "require('./lib')\n"})
+	pipe := filepath.Join(t.TempDir(), "pipe")
+	if err := unix.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(pipe, filepath.Join(g, "app/lib.js")); err != nil {
+		t.Fatal(err)
+	}
+	s := skillmd.MCPServer{Command: "node", Args: []string{filepath.Join(g, "app/server.js")}}
+	if key := cerebellum.ApprovalKey(&s, t.TempDir()); key == "" {
+		t.Fatal("no approval key")
+	}
+	for _, f := range cerebellum.LaunchFiles(&s, t.TempDir()) {
+		if strings.HasPrefix(f, cerebellum.RefusedPrefix) && strings.Contains(f, "named pipe") {
+			return
+		}
+	}
+	t.Errorf("LaunchFiles holds no %s entry for the link to a named pipe", cerebellum.RefusedPrefix)
+}
