@@ -43,8 +43,22 @@ func (l *Loader) checkApproved(cfg config, probe bool) error {
 		return nil
 	}
 	what := "the files its command runs"
-	if len(files) > 0 {
-		what += " (" + strings.Join(files, ", ") + ")"
+	// The programs of its PATH folders are many and say little one by
+	// one: they are counted, not listed.
+	var shown []string
+	onPath := 0
+	for _, f := range files {
+		if strings.HasPrefix(f, cerebellum.PathEntryPrefix) {
+			onPath++
+			continue
+		}
+		shown = append(shown, f)
+	}
+	if onPath > 0 {
+		shown = append(shown, fmt.Sprintf("the %d programs in the folders of its PATH", onPath))
+	}
+	if len(shown) > 0 {
+		what += " (" + strings.Join(shown, ", ") + ")"
 	}
 	why := what + " changed since you approved it"
 	if !hashed {
