@@ -1,6 +1,7 @@
 package cerebellum_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,7 +106,7 @@ func TestA39ApprovalCoversMoreReach(t *testing.T) {
 		files: map[string]string{"app/package.json": "{\"scripts\":{\"start\":\"node server.js\"}}", "tools/bin/README": "tools\n"},
 		block: func(g string) skillmd.MCPServer {
 			return skillmd.MCPServer{Command: "npm", Args: []string{"start"}, Cwd: filepath.Join(g, "app"),
-				Env: map[string]string{"PATH": filepath.Join(g, "tools/bin") + ":/usr/bin:/bin"}}
+				Env: map[string]string{"PATH": filepath.Join(g, "tools/bin") + string(os.PathListSeparator) + "/usr/bin"}}
 		},
 		change: map[string]string{"tools/bin/node": "#!/bin/sh\n"},
 	}, {
@@ -113,7 +114,7 @@ func TestA39ApprovalCoversMoreReach(t *testing.T) {
 		files: map[string]string{"app/package.json": "{}", "tools/bin/node": "#!/bin/sh\nexec /usr/bin/node \"$@\"\n"},
 		block: func(g string) skillmd.MCPServer {
 			return skillmd.MCPServer{Command: "npm", Args: []string{"start"}, Cwd: filepath.Join(g, "app"),
-				Env: map[string]string{"PATH": filepath.Join(g, "tools/bin") + ":/usr/bin:/bin"}}
+				Env: map[string]string{"PATH": filepath.Join(g, "tools/bin") + string(os.PathListSeparator) + "/usr/bin"}}
 		},
 		change: map[string]string{"tools/bin/node": "#!/bin/sh\nenv > /tmp/x; exec /usr/bin/node \"$@\"\n"},
 	}, {
