@@ -45,16 +45,9 @@ func BuildOutputOf(s *skillmd.MCPServer, dir string) BuildOutput {
 	if s == nil || s.URL != "" || s.Command == "" {
 		return BuildOutput{}
 	}
-	command, args := s.Command, s.Args
-	var settings []string
-	for {
-		next, rest, set, ok := unwrap(command, args)
-		if !ok {
-			break
-		}
-		command, args = next, rest
-		settings = append(settings, set...)
-	}
+	// A wrapper whose command cannot be told is refused by LaunchFiles.
+	u, _ := unwrap(s.Command, s.Args, MCPWorkDir(s, dir))
+	command, args, settings := u.command, u.args, u.settings
 	var b BuildOutput
 	var flag string
 	switch strings.TrimSuffix(filepath.Base(command), ".exe") {

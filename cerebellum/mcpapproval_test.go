@@ -74,7 +74,9 @@ func TestLaunchFiles(t *testing.T) {
 			want = append(want, w)
 		}
 		slices.Sort(want)
-		if got := cerebellum.LaunchFiles(&tc.s, f.dir); !slices.Equal(got, want) {
+		// Programs in PATH folders (PathEntryPrefix) have tests of their own.
+		got := slices.DeleteFunc(cerebellum.LaunchFiles(&tc.s, f.dir), func(e string) bool { return strings.HasPrefix(e, cerebellum.PathEntryPrefix) })
+		if !slices.Equal(got, want) {
 			t.Errorf("%s: LaunchFiles = %q; want %q", tc.name, got, want)
 		}
 	}

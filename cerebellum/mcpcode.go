@@ -35,14 +35,14 @@ var interpreters = []string{"node", "nodejs", "bun", "deno", "tsx", "ts-node", "
 var cwdRunners = []string{"npm", "pnpm", "yarn", "uv", "poetry", "pipenv", "hatch", "pdm", "go", "cargo", "bun", "deno",
 	"make", "just", "rye", "dotnet", "java", "mvn", "gradle", "gradlew"}
 
-// wrappers run the command that follows their own flags and settings
-// (env NODE_ENV=x npm start): the command after them is what runs.
-var wrappers = []string{"env", "timeout", "nice", "nohup", "stdbuf", "dotenv", "exec", "time", "ionice", "setsid",
-	"chrt", "taskset", "caffeinate"}
-
 // packageRunners run a package named by their first argument, which may
 // be a folder (npx ./checkout, uvx --from DIR).
 var packageRunners = []string{"npx", "pnpx", "bunx", "uvx", "pipx"}
+
+// localPackageRunners are the packageRunners that run a package the
+// working folder's project installed (node_modules/.bin) before looking
+// in the registry.
+var localPackageRunners = []string{"npx", "pnpx", "bunx"}
 
 // shells run a command string given after -c.
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"}
@@ -116,6 +116,10 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 				named = append(named, real)
 			}
 			addRoot(filepath.Dir(p))
+		default:
+			// A named pipe or device named as code: its folder is walked,
+			// and codeFiles refuses what it cannot hash.
+			addRoot(filepath.Dir(p))
 		}
 	}
 	// addShellWord takes a word of a shell string: a folder (cd DIR) or a
@@ -132,22 +136,32 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	for _, sc := range scripts {
 		addRoot(filepath.Dir(sc))
 	}
-	command, args := s.Command, s.Args
 	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
-	// its own flags, settings and durations.
-	for {
-		next, rest, _, ok := unwrap(command, args)
-		if !ok {
-			break
-		}
-		command, args = next, rest
-		addPath(command) // a program the wrapper runs by its path
+	// its own flags, settings and positional arguments (unwrap); one whose
+	// command cannot be told is refused by LaunchFiles.
+	u, _ := unwrap(s.Command, s.Args, cwd)
+	command, args := u.command, u.args
+	for _, d := range u.dirs {
+		addRoot(d) // env -C DIR: the command runs from DIR
+	}
+	if len(u.dirs) > 0 {
+		cwd = u.dirs[len(u.dirs)-1]
+	}
+	for _, f := range u.files {
+		addPath(f) // dotenv -e FILE: settings that may name code
+	}
+	for _, p := range u.programs {
+		addPath(p) // a program the wrapper runs by its path
 	}
 	base := strings.TrimSuffix(filepath.Base(command), ".exe")
 	isInterp := slices.Contains(interpreters, base) || strings.HasPrefix(base, "python3.")
 	isShell := slices.Contains(shells, base)
 	isPackageRunner := slices.Contains(packageRunners, base)
-	if slices.Contains(cwdRunners, base) && cwd != "" {
+	// npx, pnpx and bunx run a package the working folder's project has
+	// in node_modules/.bin before the registry's: that project counts
+	// when the block names the folder (without one it is the capability's
+	// own folder, which no sandbox writes).
+	if (slices.Contains(cwdRunners, base) || slices.Contains(localPackageRunners, base) && s.Cwd != "") && cwd != "" {
 		addRoot(cwd)
 	}
 	positional := false // the first argument that is no flag has been seen
@@ -241,28 +255,6 @@ func shelfOf(capDir string) string {
 	return real
 }
 
-// unwrap looks through a wrapper in front of a command (env VAR=x npm
-// start, timeout 60 node …): the command it runs after its own flags,
-// settings and durations, that command's arguments, and the wrapper's
-// VAR=value settings. ok is false when command is no wrapper or runs
-// nothing.
-func unwrap(command string, args []string) (next string, rest, settings []string, ok bool) {
-	if !slices.Contains(wrappers, strings.TrimSuffix(filepath.Base(command), ".exe")) {
-		return "", nil, nil, false
-	}
-	i := 0
-	for i < len(args) && (strings.HasPrefix(args[i], "-") || strings.Contains(args[i], "=") || strings.IndexFunc(args[i], func(r rune) bool { return r < '0' || r > '9' }) < 0 || isDuration(args[i])) {
-		if !strings.HasPrefix(args[i], "-") && strings.Contains(args[i], "=") {
-			settings = append(settings, args[i])
-		}
-		i++
-	}
-	if i >= len(args) {
-		return "", nil, nil, false
-	}
-	return args[i], args[i+1:], settings, true
-}
-
 // systemFolders hold what the operating system installed: no account but
 // root's changes them, no sandbox can, and a program there (/bin/sh) is
 // not a project to look through.
@@ -317,12 +309,6 @@ func ancestorSettings(dirs []string, shelf, home string) []string {
 		}
 	}
 	return out
-}
-
-// isDuration reports whether a is a wrapper's duration (timeout 60s).
-func isDuration(a string) bool {
-	t := strings.TrimRight(a, "smhd")
-	return t != "" && t != a && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0
 }
 
 // shellWords are the words of a shell command string, quotes taken off
@@ -439,14 +425,34 @@ func codeFiles(roots []string, home string, limit int) []string {
 			ext := strings.ToLower(filepath.Ext(name))
 			switch {
 			case d.Type()&fs.ModeSymlink != 0:
+				if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSocket == 0 {
+					// A link to a named pipe: hashing it would block, and
+					// it reads as whatever is written into it.
+					out = append(out, RefusedPrefix+nonRegularReason(p, fi.Mode()))
+					break
+				}
 				out = append(out, p)
 				follow(p)
-			case !d.Type().IsRegular(), slices.Contains(dataExts, ext):
+			case d.Type()&fs.ModeSocket != 0:
+				// A socket cannot be opened as a file: no runtime reads
+				// code from it, and a server may keep its own here.
+			case !d.Type().IsRegular():
+				// A named pipe or a device reads as whatever a process
+				// writes into it at that moment (node requires a pipe
+				// lib.js, python reads a pipe .pth): no hash says what it
+				// holds, and opening one to try would block.
+				out = append(out, RefusedPrefix+nonRegularReason(p, d.Type()))
+			case slices.Contains(dataExts, ext):
 			default:
 				out = append(out, p)
 				if ext == ".pth" || ext == ".egg-link" {
 					for _, line := range pthFolders(p) {
 						follow(line)
+					}
+				}
+				if editableFinder(name) {
+					for _, target := range editablePaths(p) {
+						follow(target)
 					}
 				}
 			}

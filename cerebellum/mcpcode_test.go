@@ -144,7 +144,7 @@ func TestLaunchFilesStayInTheCapabilityFolder(t *testing.T) {
 	s := skillmd.MCPServer{Command: "/bin/sh", Args: []string{"-c", "cat " + filepath.Join(ws, "token/secret.token") + "; exec ./run.sh"}}
 	real, _ := filepath.EvalSymlinks(capDir)
 	for _, f := range cerebellum.LaunchFiles(&s, capDir) {
-		if strings.HasPrefix(f, cerebellum.UncheckedPrefix) || strings.HasPrefix(f, "/usr/") || strings.HasPrefix(f, "/bin/") {
+		if strings.HasPrefix(f, cerebellum.UncheckedPrefix) || strings.HasPrefix(f, cerebellum.PathEntryPrefix) || strings.HasPrefix(f, "/usr/") || strings.HasPrefix(f, "/bin/") {
 			continue
 		}
 		if !strings.HasPrefix(f, real+string(filepath.Separator)) {

@@ -99,7 +99,14 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	}
 	l := launchOf(s, dir)
 	out := append(l.files, codeFiles(l.roots, l.home, maxCodeEntries)...)
-	out = append(out, ancestorSettings(append(slices.Clone(l.roots), l.cwd), l.shelf, l.home)...)
+	out, roots := withPathDependencies(out, l.roots, dir, l.home)
+	if _, err := unwrap(s.Command, s.Args, l.cwd); err != nil {
+		out = append(out, RefusedPrefix+err.Error())
+	}
+	above := append(slices.Clone(roots), l.cwd)
+	out = append(out, ancestorSettings(above, l.shelf, l.home)...)
+	out = append(out, moreAncestorSettings(above, dir, l.home)...)
+	out = append(out, pathFolderEntries(l.path, l.cwd, l.home)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -109,7 +116,10 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 // the code roots whose files count.
 type launch struct {
 	cwd, home, shelf string
-	files, roots     []string
+	// path is the PATH the command is looked up on (the block's, else
+	// Wrasse's).
+	path         string
+	files, roots []string
 }
 
 // launchOf finds the files s names and its code roots; dir is the
@@ -184,7 +194,7 @@ func launchOf(s *skillmd.MCPServer, dir string) launch {
 	for _, f := range named {
 		add(f)
 	}
-	return launch{cwd: cwd, home: home, shelf: shelf, files: out, roots: roots}
+	return launch{cwd: cwd, home: home, shelf: shelf, path: path, files: out, roots: roots}
 }
 
 func fileExists(p string) bool {

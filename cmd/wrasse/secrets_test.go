@@ -25,7 +25,7 @@ func TestConfigSetBaseURLKeepsTheKey(t *testing.T) {
 		t.Fatalf("set without confirming: %d\n%s%s", code, out, errOut)
 	}
 	code, _, errOut = chatCLI(t, ws, "", nil, "chat", "hi")
-	if code != 1 || !strings.Contains(errOut, "the API key is not sent to this host") || len(other.Requests()) != 0 {
+	if code != 1 || !strings.Contains(strings.ToLower(errOut), "the api key is not sent to this host") || len(other.Requests()) != 0 {
 		t.Fatalf("chat after the move: %d, %d requests\n%s", code, len(other.Requests()), errOut)
 	}
 	code, out, errOut = chatCLI(t, ws, "", nil, "config", "set", "baseURL", other.BaseURL(), "--send-key")

@@ -29,6 +29,10 @@ func (l *Loader) checkApproved(cfg config, probe bool) error {
 	}
 	files := cerebellum.LaunchFiles(&cfg.block, cfg.dir)
 	for _, f := range files {
+		if why, ok := strings.CutPrefix(f, cerebellum.RefusedPrefix); ok {
+			return hint.With(fmt.Errorf("%w: MCP server %s does not start: %s", ErrNotApproved, cfg.name, why),
+				hint.Hint{Action: "Look at it and enable it again", Command: []string{"caps", "enable", cfg.name}, Page: hint.PageCapability, Target: cfg.name})
+		}
 		if root, ok := strings.CutPrefix(f, cerebellum.UncheckedPrefix); ok {
 			// Code nobody can check is code nobody approved.
 			return hint.With(fmt.Errorf("%w: MCP server %s does not start: the folder its code lies in, %s, holds more files than Wrasse checks before a start, so a change to the code it loads could not be told from what you approved; put the server in a folder of its own (or install it as a package, npx or uvx) and enable it again", ErrNotApproved, cfg.name, root),
@@ -39,8 +43,22 @@ func (l *Loader) checkApproved(cfg config, probe bool) error {
 		return nil
 	}
 	what := "the files its command runs"
-	if len(files) > 0 {
-		what += " (" + strings.Join(files, ", ") + ")"
+	// The programs of its PATH folders are many and say little one by
+	// one: they are counted, not listed.
+	var shown []string
+	onPath := 0
+	for _, f := range files {
+		if strings.HasPrefix(f, cerebellum.PathEntryPrefix) {
+			onPath++
+			continue
+		}
+		shown = append(shown, f)
+	}
+	if onPath > 0 {
+		shown = append(shown, fmt.Sprintf("the %d programs in the folders of its PATH", onPath))
+	}
+	if len(shown) > 0 {
+		what += " (" + strings.Join(shown, ", ") + ")"
 	}
 	why := what + " changed since you approved it"
 	if !hashed {
