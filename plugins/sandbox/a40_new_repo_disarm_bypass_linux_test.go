@@ -65,7 +65,7 @@ func TestA40NewRepositoryEscapesDisarm(t *testing.T) {
 		// riskySettings reads the first 256 KiB of config (readRegular's
 		// limit, no error past it); git reads it all. A long comment
 		// pushes core.fsmonitor past what the watcher reads.
-		name: "core.fsmonitor past 256 KiB of config",
+		name:          "core.fsmonitor past 256 KiB of config",
 		make:          a40g + " init -q inner && { printf '#'; head -c 300000 /dev/zero | tr '\\000' x; printf '\\n'; } >> inner/.git/config",
 		appendSetting: true,
 	}} {
