@@ -38,3 +38,8 @@ func a40Ran(marker string) bool {
 	_, err := os.Stat(marker)
 	return err == nil
 }
+
+// a40Replace puts the marker's path for %M and the script's for %S.
+func a40Replace(line, marker, script string) string {
+	return strings.NewReplacer("%M", marker, "%S", script).Replace(line)
+}
