@@ -48,6 +48,13 @@ func TestA40NewRepositoryEscapesDisarm(t *testing.T) {
 		name: "a .git file with a NUL after the path",
 		make: a40g + " init -q inner && mkdir inner/.x && mv inner/.git inner/.x/gd && printf 'gitdir: .x/gd\\000junk\\n' > inner/.git",
 	}, {
+		// A .git file whose path goes through a link: disarmRepo's
+		// openNoLinks refuses it and leaves a note (in the command's
+		// output, which the model reads), moving nothing; git follows
+		// the link.
+		name: "a .git file whose path goes through a link",
+		make: "mkdir .x && " + a40g + " init -q inner && mv inner/.git .x/gd && ln -s ../.x inner/.l && printf 'gitdir: .l/gd\\n' > inner/.git",
+	}, {
 		// madeSince trusts the .git folder's birth time; rename keeps
 		// it. A folder the person had in the grant before the command
 		// started (assets/), filled with a git folder's files and moved
