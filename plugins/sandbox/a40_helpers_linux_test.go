@@ -1,0 +1,45 @@
+//go:build attack && linux
+
+package sandbox_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// a40g is git as a sandboxed command runs it.
+const a40g = "git -c user.name=c -c user.email=c@x -c init.defaultBranch=main"
+
+// a40Outer makes the grant a repository of the person's, with a commit.
+func a40Outer(t *testing.T, f fixture) {
+	t.Helper()
+	git(t, f.granted, "init", "-q")
+	git(t, f.granted, "commit", "-q", "--allow-empty", "-m", "first")
+}
+
+// a40Run runs line as a sandboxed command in the grant (HOME in the
+// sandbox's temp) and fails the test unless it ran to its end in the
+// mount namespace.
+func a40Run(t *testing.T, f fixture, line string) string {
+	t.Helper()
+	out, ok := runIn(t, f.commandPolicy(), f.granted, "export HOME="+f.temp+"; "+line+" && echo A40-DONE", nil)
+	if !ok || !strings.Contains(out, "A40-DONE") {
+		t.Fatalf("the command failed: %s", out)
+	}
+	if strings.Contains(out, "no mount namespace") {
+		t.Fatalf("the sandbox ran without its mount namespace: %s", out)
+	}
+	return out
+}
+
+// a40Ran: the marker exists, so the person's git ran what the command planted.
+func a40Ran(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
+}
+
+// a40Replace puts the marker's path for %M and the script's for %S.
+func a40Replace(line, marker, script string) string {
+	return strings.NewReplacer("%M", marker, "%S", script).Replace(line)
+}
