@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,26 +16,35 @@ import (
 )
 
 // DisarmNewRepos looks, once a command has ended, for the repositories
-// in or beneath grants (the writable grants its start walked) that were
-// not among repos (those there at its start), and moves aside what in
-// them the person's own git would run unconfined: settings that run a
-// program or name other files (core.fsmonitor, a filter, core.hooksPath,
-// include.path…: runsProgram, namesFiles) and hooks other than git's
-// samples. A repository a command makes is the command's: its settings
-// are not mounted read-only, for they did not exist when its namespace
-// was made. Yet the person's git enters it: `git status` in the outer
-// repository runs a submodule's core.fsmonitor once the command has
-// added it to the index (`git add inner`), and a shell prompt that shows
-// git's status runs it as soon as the person changes into it. A clone's
-// settings (its remote, its branches) and git's sample hooks run
-// nothing and stay. It returns a note for each thing moved, for the
-// command's output. What a process the command left running makes after
-// this look stays (see docs/plugins.md).
+// in or beneath the grants its start walked that were not there then (not
+// among the list's Repos), and moves aside what in them the person's own
+// git would run unconfined: settings files holding anything but what a
+// clone or `git init` writes (allowedSetting: a remote over a plain
+// transport, branches, core's plain switches), hooks other than git's
+// samples, a commondir, and the same in the git folders of their
+// submodules and worktrees; and a work-tree hooks folder a relative
+// core.hooksPath of the person's own settings names. A repository a
+// command makes is the command's: its settings are not mounted
+// read-only, for they did not exist when its namespace was made. Yet the
+// person's git enters it: `git status` in the outer repository runs a
+// submodule's core.fsmonitor once the command has added it to the index
+// (`git add inner`), and a shell prompt that shows git's status runs it
+// as soon as the person changes into it. It returns a note for each
+// thing moved, for the command's output. What a process the command left
+// running makes after this look stays (see docs/plugins.md).
 func DisarmNewRepos(w WatchList) []string {
 	known := map[string]bool{}
+	// The git folders of the repositories there at the start: the
+	// person's, protected by mounts, never moved, whatever a new .git
+	// file names (a40).
+	var knownGit []knownGitDir
 	for _, r := range w.Repos {
 		known[r] = true
+		if real, err := filepath.EvalSymlinks(gitDirOf(r)); err == nil {
+			knownGit = append(knownGit, knownGitDir{path: real, bare: real == r})
+		}
 	}
+	home, _ := os.UserHomeDir()
 	var notes []string
 	for _, g := range w.Grants {
 		found, _ := reposBeneath(g)
@@ -46,20 +58,24 @@ func DisarmNewRepos(w WatchList) []string {
 			}
 			known[r] = true
 			if madeSince(r, w.Started, cut) {
-				notes = append(notes, disarmRepo(r, w.Grants)...)
+				notes = append(notes, disarmRepo(r, w.Grants, knownGit, home)...)
 			}
 		}
 	}
 	return notes
 }
 
-// madeSince says whether the repository at dir was made after started
-// (Unix nanoseconds), by its .git's (or bare folder's) birth time, which
-// no command can set. Where the file system keeps none, a repository not
-// found at the start counts as made since, unless the start's walk of
-// its grant was cut short (cut): then it may be the person's, which that
-// walk did not reach.
+// madeSince says whether the repository at dir, not found by the
+// start's walk, was made since the plan (started, Unix nanoseconds).
+// Where that walk was whole, not being found says so: a git folder
+// renamed into place keeps its old birth time (a40). Where it was cut
+// short, the repository may be the person's, beyond what it reached: its
+// .git's (or bare folder's) birth time, which no command can set, must
+// say it is new; without one it is left as it is.
 func madeSince(dir string, started int64, cut bool) bool {
+	if !cut {
+		return true
+	}
 	path := filepath.Join(dir, ".git")
 	if _, err := os.Lstat(path); err != nil {
 		path = dir
@@ -70,7 +86,7 @@ func madeSince(dir string, started int64, cut bool) bool {
 		// started by a tick.
 		return st.Btime.Sec*1e9+int64(st.Btime.Nsec) >= started-int64(bornSlack)
 	}
-	return !cut
+	return false
 }
 
 // bornSlack is how much earlier than the plan a git folder may have been
@@ -78,50 +94,143 @@ func madeSince(dir string, started int64, cut bool) bool {
 // kernel's coarse clock, a tick behind.
 const bornSlack = 50 * time.Millisecond
 
-// disarmRepo moves aside the settings and hooks the person's git would
-// run in the repository at dir, a folder holding .git or a bare one, when
-// its git folder lies in one of grants (a .git file or link may name one
-// outside, which the command could not write).
-func disarmRepo(dir string, grants []string) []string {
-	gitDir := filepath.Join(dir, ".git")
-	fi, err := os.Lstat(gitDir)
+// knownGitDir is the git folder of a repository there at a command's
+// start; bare: the repository's own folder.
+type knownGitDir struct {
+	path string
+	bare bool
+}
+
+// holds says whether git folder p is k or lies in it: all a .git folder
+// holds is git's; of a bare repository's folder only its submodules' and
+// worktrees' git folders are (a work tree made to look bare holds the
+// command's repositories too).
+func (k knownGitDir) holds(p string) bool {
+	if !k.bare {
+		return p == k.path || within(k.path, p)
+	}
+	return p == k.path || within(filepath.Join(k.path, "modules"), p) || within(filepath.Join(k.path, "worktrees"), p)
+}
+
+// gitDirOf is the git folder of the repository at dir as git finds it:
+// its .git folder, the folder a .git file or link names, or dir itself
+// for a bare one; "" when there is none.
+func gitDirOf(dir string) string {
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(dotgit)
 	switch {
-	case errors.Is(err, os.ErrNotExist) && isBareRepo(dir):
-		gitDir = dir
+	case errors.Is(err, os.ErrNotExist) && (isBareRepo(dir) || gitFolderLeft(dir)):
+		return dir
 	case err != nil:
-		return nil
+		return ""
 	case fi.Mode().IsRegular():
-		// A worktree's or submodule's .git file: "gitdir: PATH".
-		b, err := readRegular(gitDir, 4096)
+		b, err := readRegular(dotgit, 4096)
 		if err != nil {
-			return nil
+			return ""
 		}
-		target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		target, ok := gitFileTarget(b)
 		if !ok {
-			return nil
+			return ""
 		}
-		target = strings.TrimSpace(target)
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(dir, target)
 		}
-		gitDir = target
-	case fi.Mode()&os.ModeSymlink != 0:
-		real, err := filepath.EvalSymlinks(gitDir)
-		if err != nil {
-			return nil
-		}
-		gitDir = real
+		return target
 	}
-	gitDir = filepath.Clean(gitDir)
-	if !slices.ContainsFunc(grants, func(g string) bool { return within(g, gitDir) }) {
+	return dotgit // a folder, or a link git follows
+}
+
+// gitFileTarget reads a .git file as git's read_gitfile does: "gitdir: "
+// then the path, up to a NUL, with only line ends taken off its end (a
+// path may end in spaces: a40).
+func gitFileTarget(b []byte) (string, bool) {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	b = bytes.TrimRight(b, "\r\n")
+	rest, ok := bytes.CutPrefix(b, []byte("gitdir: "))
+	if !ok || len(rest) == 0 {
+		return "", false
+	}
+	return string(rest), true
+}
+
+// disarmRepo disarms the repository at dir (a folder holding .git, or a
+// bare one) when its git folder, links resolved, lies in one of grants
+// and is not the person's (knownGit). home finds the person's settings.
+func disarmRepo(dir string, grants []string, knownGit []knownGitDir, home string) []string {
+	gitDir := gitDirOf(dir)
+	if gitDir == "" {
 		return nil
 	}
+	real, err := filepath.EvalSymlinks(gitDir)
+	if err != nil {
+		return nil // git finds no repository there either
+	}
+	if !slices.ContainsFunc(grants, func(g string) bool { return real == g || within(g, real) }) ||
+		slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) {
+		return nil
+	}
+	notes := disarmGitFolder(real, dir)
+	// Its submodules' and worktrees' git folders: git enters them from
+	// the person's `git status` in it too.
+	notes = append(notes, disarmNested(real, dir)...)
+	if real != dir {
+		notes = append(notes, disarmWorkTreeHooks(dir, home)...)
+	}
+	return notes
+}
+
+// maxNestedGitFolders bounds the submodules' and worktrees' git folders
+// of a new repository looked at.
+const maxNestedGitFolders = 1024
+
+// disarmNested disarms the git folders in gitDir's modules (at any
+// depth, a submodule's own submodules' included) and worktrees folders.
+// Past maxNestedGitFolders the rest are moved aside whole.
+func disarmNested(gitDir, repo string) []string {
+	var notes []string
+	count := 0
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		for _, sub := range []string{"modules", "worktrees"} {
+			parent := filepath.Join(dir, sub)
+			if depth > 8 || count > maxNestedGitFolders {
+				if fd, err := openNoLinks(dir); err == nil {
+					if _, err := os.Lstat(parent); err == nil {
+						notes = append(notes, moveNote(fd, dir, sub, "more submodules' or worktrees' git folders than are looked at"))
+					}
+					_ = unix.Close(fd)
+				}
+				continue
+			}
+			_ = filepath.WalkDir(parent, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || !d.IsDir() || p == parent {
+					return nil
+				}
+				if count++; count > maxNestedGitFolders {
+					return fs.SkipAll
+				}
+				if looksLikeGitDir(p) {
+					notes = append(notes, disarmGitFolder(p, repo)...)
+					walk(p, depth+1)
+					return fs.SkipDir
+				}
+				return nil
+			})
+		}
+	}
+	walk(gitDir, 0)
+	return notes
+}
+
+// disarmGitFolder moves aside, in the git folder gitDir of the
+// repository at repo, the settings files that hold what a clone's do
+// not, a hooks folder with more than git's samples, and a commondir.
+func disarmGitFolder(gitDir, repo string) []string {
 	fd, err := openNoLinks(gitDir)
 	if err != nil {
-		if errors.Is(err, errLinkOnPath) {
-			return []string{fmt.Sprintf("the repository in %s, which the command made, could not be looked at (%v): look at its settings and hooks before running git there", dir, err)}
-		}
-		return nil
+		return []string{fmt.Sprintf("the git folder %s of the repository in %s, which the command made, could not be looked at (%v): look at its settings and hooks before running git there", gitDir, repo, err)}
 	}
 	defer func() { _ = unix.Close(fd) }()
 	var notes []string
@@ -137,32 +246,70 @@ func disarmRepo(dir string, grants []string) []string {
 	return append(notes, moveCommondir(fd, gitDir)...)
 }
 
-// moveNote moves name aside in the git folder open as fd (named gitDir)
-// and says so.
-func moveNote(fd int, gitDir, name, what string) string {
-	path := filepath.Join(gitDir, name)
+// disarmWorkTreeHooks moves aside the hooks folders in the work tree of
+// the new repository at dir that a relative core.hooksPath of the
+// person's own settings names (core.hooksPath = .githooks): git runs
+// them in every repository, this one included (a40).
+func disarmWorkTreeHooks(dir, home string) []string {
+	var notes []string
+	for _, h := range readGitSettings(home, personGitConfigs(home, os.Getenv)...).hooksPaths {
+		if filepath.IsAbs(h) {
+			continue
+		}
+		path := filepath.Join(dir, h)
+		if !within(dir, path) || path == dir {
+			continue
+		}
+		if why := ranHooks(path); why != "" {
+			parent := filepath.Dir(path)
+			fd, err := openNoLinks(parent)
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("%s holds hooks the command made (%s) that your core.hooksPath runs, and could not be moved away (%v): remove it before committing there", path, why, err))
+				continue
+			}
+			notes = append(notes, moveNote(fd, parent, filepath.Base(path), "hooks the command made that your core.hooksPath runs ("+why+")"))
+			_ = unix.Close(fd)
+		}
+	}
+	return notes
+}
+
+// moveNote moves name aside in the folder open as fd (named dir) and
+// says so.
+func moveNote(fd int, dir, name, what string) string {
+	path := filepath.Join(dir, name)
 	to, err := moveAside(fd, name)
 	if err != nil {
 		return fmt.Sprintf("%s holds %s and could not be moved away (%v): remove it before running git there", path, what, err)
 	}
-	return fmt.Sprintf("moved %s, in a repository the command made, to %s: it holds %s; rename it back only if you trust it", path, filepath.Join(gitDir, to), what)
+	return fmt.Sprintf("moved %s, in a repository the command made, to %s: it holds %s; rename it back only if you trust it", path, filepath.Join(dir, to), what)
 }
 
-// riskySettings says which setting in the settings file path runs a
-// program or names files git reads as settings or hooks ("" for none):
-// the first few keys, for the note.
+// riskySettings says why the settings file path may not stay in a
+// repository a command made ("" when it may): a setting a clone or
+// `git init` does not write (allowedSetting; the first few named), a
+// line git refuses, a file too large to read whole, or one that cannot
+// be read (git as the person may read what this cannot).
 func riskySettings(path string) string {
-	b, err := readRegular(path, maxGitConfigSize)
-	if errors.Is(err, errNotRegular) {
-		return "not a regular file"
-	}
-	if err != nil {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return ""
+	case err != nil:
+		return "it could not be looked at"
+	case !fi.Mode().IsRegular():
+		return "not a regular file"
+	case fi.Size() > maxGitConfigSize:
+		return fmt.Sprintf("more than %d KiB, which is not read whole", maxGitConfigSize>>10)
+	}
+	b, err := readRegular(path, maxGitConfigSize+1)
+	if err != nil {
+		return "it could not be read"
 	}
 	entries, perr := parseGitConfig(b)
 	var keys []string
 	for _, e := range entries {
-		if runsProgram(e) || namesFiles(e) {
+		if !allowedSetting(e) {
 			k := e.Section + "."
 			if e.Subsection != "" {
 				k += e.Subsection + "."
@@ -172,10 +319,10 @@ func riskySettings(path string) string {
 			}
 		}
 	}
-	if perr != nil && len(keys) == 0 {
+	if perr != nil {
 		// git refuses the file whole; what lies past the bad line is
 		// unknown here and may be read by another git.
-		return "a line git refuses"
+		keys = append(keys, "a line git refuses")
 	}
 	if len(keys) > 3 {
 		keys = append(keys[:3], "…")
@@ -183,25 +330,85 @@ func riskySettings(path string) string {
 	return strings.Join(keys, ", ")
 }
 
-// namesFiles: a setting that makes git read other files as settings or
-// run hooks from elsewhere.
-func namesFiles(e gitEntry) bool {
-	switch {
-	case e.Key == "path" && (e.Section == "include" && e.Subsection == "" || e.Section == "includeif"):
-		return true
-	case e.Section == "core" && e.Subsection == "" && (e.Key == "hookspath" || e.Key == "worktree"):
-		return true
+// allowedSetting: a setting a new repository may keep, as a clone, `git
+// init` or `git lfs install` writes them: core's plain switches, remotes
+// over a transport that runs no command of the repository's choosing,
+// branches, the layout's extensions, the committer's name. Anything else
+// may run a program or make git read other files (core.fsmonitor, a
+// filter, url.*.insteadOf to ext::, gpg.ssh.defaultKeyCommand,
+// submodule.*.update = !cmd, include.path…), and no list of those is
+// ever whole (a40).
+func allowedSetting(e gitEntry) bool {
+	sub := e.Subsection != ""
+	switch e.Section {
+	case "core":
+		return !sub && slices.Contains([]string{"repositoryformatversion", "filemode", "bare", "logallrefupdates",
+			"ignorecase", "precomposeunicode", "symlinks", "autocrlf", "eol", "safecrlf", "quotepath", "sharedrepository",
+			"sparsecheckout", "sparsecheckoutcone", "checkstat", "trustctime", "untrackedcache", "splitindex",
+			"compression", "loosecompression", "bigfilethreshold", "abbrev", "longpaths", "preloadindex"}, e.Key)
+	case "remote":
+		switch e.Key {
+		case "url", "pushurl":
+			return plainTransport(e.Value)
+		case "fetch", "push", "tagopt", "prune", "prunetags", "mirror", "skipdefaultupdate", "skipfetchall", "promisor", "partialclonefilter":
+			return true
+		}
+	case "branch":
+		return slices.Contains([]string{"remote", "merge", "rebase", "pushremote", "description"}, e.Key)
+	case "extensions":
+		return !sub
+	case "user":
+		return !sub && (e.Key == "name" || e.Key == "email")
+	case "init":
+		return !sub && e.Key == "defaultbranch"
+	case "pull":
+		return !sub && (e.Key == "rebase" || e.Key == "ff")
+	case "submodule":
+		switch e.Key {
+		case "url":
+			return plainTransport(e.Value)
+		case "active", "branch", "path", "ignore", "shallow", "fetchrecursesubmodules":
+			return true
+		}
+	case "lfs":
+		return !sub && e.Key == "repositoryformatversion"
+	case "filter":
+		// What `git lfs install --local` writes: git-lfs, found on the
+		// person's PATH, not the repository's program.
+		if e.Subsection == "lfs" {
+			switch e.Key {
+			case "clean":
+				return e.Value == "git-lfs clean -- %f"
+			case "smudge":
+				return e.Value == "git-lfs smudge -- %f"
+			case "process":
+				return e.Value == "git-lfs filter-process"
+			case "required":
+				return true
+			}
+		}
 	}
 	return false
 }
 
+// plainTransport: a remote's URL that names no transport helper
+// ("ext::sh -c …", "fd::", "helper::address" run a command or a
+// git-remote-HELPER of the URL's choosing).
+func plainTransport(url string) bool {
+	return !strings.Contains(url, "::")
+}
+
 // ranHooks says which entries of the hooks folder path git could run
 // ("" for none): anything but git's own *.sample files. A hooks folder
-// that is a link leads to what the command chose.
+// that is a link leads to what the command chose; one that cannot be
+// listed (mode 0111) may still hold hooks git runs by name (a40).
 func ranHooks(path string) string {
 	fi, err := os.Lstat(path)
-	if err != nil {
+	if errors.Is(err, os.ErrNotExist) {
 		return ""
+	}
+	if err != nil {
+		return "it could not be looked at"
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return "the hooks folder is a link"
@@ -211,10 +418,13 @@ func ranHooks(path string) string {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "it could not be listed"
 	}
 	defer func() { _ = f.Close() }()
-	entries, _ := f.ReadDir(maxHookEntries + 1)
+	entries, err := f.ReadDir(maxHookEntries + 1)
+	if err != nil && len(entries) == 0 && !errors.Is(err, io.EOF) {
+		return "it could not be listed"
+	}
 	if len(entries) > maxHookEntries {
 		return fmt.Sprintf("more than %d entries", maxHookEntries)
 	}

@@ -236,7 +236,10 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 				typ = direntType(filepath.Join(dir, string(name)))
 			}
 			if string(name) == ".git" {
-				if depth > 0 && (typ == unix.DT_DIR || typ == unix.DT_REG) {
+				// A .git that is a link (Android's repo tool links each
+				// project's into .repo/projects) is a repository too
+				// (nearestGitMounts follows it).
+				if depth > 0 && (typ == unix.DT_DIR || typ == unix.DT_REG || typ == unix.DT_LNK) {
 					w.repos = append(w.repos, dir)
 				}
 				continue
@@ -255,13 +258,14 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 		}
 	}
 	_ = unix.Close(fd)
-	if head && objects && refs && isGitDir(dir) {
-		if depth > 0 {
-			w.repos = append(w.repos, dir)
-		}
-		// What a git folder holds is planned with it (gitDirMounts).
-		return true
+	bare := head && objects && refs && isGitDir(dir)
+	if bare && depth > 0 {
+		w.repos = append(w.repos, dir)
 	}
+	// A bare repository's folders are walked like any others: a folder
+	// that only looks like one (HEAD, objects and refs a command made in
+	// a work tree or the grant) would otherwise hide every repository
+	// beneath it, under any name (a40).
 	for _, s := range subs {
 		if !w.walk(filepath.Join(dir, s), depth+1, flags|unix.O_NOFOLLOW) {
 			return false

@@ -533,11 +533,32 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 // repoMounts protects the repository a walk found at dir: a bare one
 // (dir is its git folder) or the nearest .git at or above dir.
 func repoMounts(dir string, pe *planEnv) gitSet {
-	if isBareRepo(dir) {
-		return bareGitMounts(dir, pe)
+	var out gitSet
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	hasDotGit := err == nil
+	if isBareRepo(dir) || !hasDotGit && gitFolderLeft(dir) {
+		out.add(bareGitMounts(dir, pe))
 	}
-	gs, _ := nearestGitMounts(dir, pe)
-	return gs
+	// A work tree a command made look bare (HEAD, objects and refs beside
+	// its .git) keeps its .git's protection too (a40).
+	if hasDotGit || len(out.mounts) == 0 {
+		gs, _ := nearestGitMounts(dir, pe)
+		out.add(gs)
+	}
+	return out
+}
+
+// gitFolderLeft: what is left of a bare repository's git folder whose
+// HEAD, objects or refs a command moved away (so that isBareRepo no
+// longer takes it, for one start): its settings and hooks. Remembered
+// repositories are protected while this holds (a40).
+func gitFolderLeft(dir string) bool {
+	c, err := os.Lstat(filepath.Join(dir, "config"))
+	if err != nil || !c.Mode().IsRegular() {
+		return false
+	}
+	h, err := os.Lstat(filepath.Join(dir, "hooks"))
+	return err == nil && h.IsDir()
 }
 
 // bareGitMounts protects the bare repository whose git folder is dir as

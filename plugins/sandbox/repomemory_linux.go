@@ -55,7 +55,7 @@ func holdsRepo(dir string) bool {
 		return false
 	}
 	g, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil && (g.IsDir() || g.Mode().IsRegular()) || isBareRepo(dir)
+	return err == nil && (g.IsDir() || g.Mode().IsRegular() || g.Mode()&os.ModeSymlink != 0) || isBareRepo(dir) || gitFolderLeft(dir)
 }
 
 // rememberRepos writes the memory file path anew when what it should hold
