@@ -166,18 +166,27 @@ func skipWalk(name string) bool {
 	return strings.HasPrefix(name, ".")
 }
 
+// commandCacheHome: path lies in the commands' own cache home
+// (CommandCache: ~/.local/state/wrasse/cmd-cache, what they download and
+// build), where no repository of the person's is expected and a walk
+// would cost much. Other dot folders are walked: a person's project can
+// lie in one (~/.config/nvim's plugins, ~/.dotfiles: a40).
+func commandCacheHome(path string) bool {
+	const home = "/.local/state/wrasse/cmd-cache"
+	return strings.HasSuffix(path, home) || strings.Contains(path, home+"/")
+}
+
 // reposBeneath are the folders strictly beneath grant that hold a .git
 // (folder or file) or are a bare repository's (isBareRepo), found by a walk bounded in depth and entries, and a
 // note saying what the walk left out when it was cut short ("" when it
-// was not). A grant lying in a dot folder (the commands' own cache home)
-// is not walked: no repository of the person's is expected there.
+// was not). The commands' own cache home is not walked (commandCacheHome).
 //
 // It runs at every command's start, so it reads each folder's entries
 // raw (getdents into one buffer), with no allocation for the files,
 // which are most entries: about a quarter less time than os.ReadDir, the
 // rest being the kernel's (BenchmarkGitPlanBeneathGrant).
 func reposBeneath(grant string) ([]string, string) {
-	if systemPath(grant) || strings.Contains(grant, "/.") {
+	if systemPath(grant) || commandCacheHome(grant) {
 		return nil, ""
 	}
 	w := repoWalk{buf: make([]byte, 32<<10)}
