@@ -135,3 +135,23 @@ func TestRepositoryBeyondTheStartWalkNotDisarmed(t *testing.T) {
 		t.Errorf("the person's repository beyond the start's walk was disarmed (%v): %s", err, out)
 	}
 }
+
+// A repository a command makes with a linked worktree (git worktree
+// add) keeps the worktree working: its commondir names the repository's
+// own git folder and stays.
+func TestNewRepositoryKeepsItsWorktree(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	g := "git -c user.name=c -c user.email=c@x -c init.defaultBranch=main"
+	out, ok := runIn(t, f.commandPolicy(), f.granted, "export HOME="+f.temp+"; "+g+" init -q app && "+g+" -C app commit -q --allow-empty -m x && "+g+" -C app worktree add -q ../wt && echo made", nil)
+	if !ok || !strings.Contains(out, "made") {
+		t.Fatalf("the command failed: %s", out)
+	}
+	if strings.Contains(out, "commondir") {
+		t.Errorf("the new repository's worktree's commondir was moved: %s", out)
+	}
+	if st := gitOK(filepath.Join(f.granted, "wt"), "status", "--short", "--branch"); !strings.Contains(st, "## wt") {
+		t.Errorf("git status in the worktree: %q", st)
+	}
+}

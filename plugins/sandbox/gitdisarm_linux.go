@@ -236,14 +236,41 @@ func disarmGitFolder(gitDir, repo string) []string {
 	var notes []string
 	for _, name := range []string{"config", "config.worktree"} {
 		if why := riskySettings(filepath.Join(gitDir, name)); why != "" {
-			notes = append(notes, moveNote(fd, gitDir, name, "settings the command wrote that your git would run or follow ("+why+")"))
+			notes = append(notes, moveNote(fd, gitDir, name, "settings from the command that your git would run or follow ("+why+")"))
 		}
 	}
 	if why := ranHooks(filepath.Join(gitDir, "hooks")); why != "" {
 		notes = append(notes, moveNote(fd, gitDir, "hooks", "hooks the command made ("+why+")"))
 		_ = unix.Mkdirat(fd, "hooks", 0o755)
 	}
+	if ownWorktreeCommondir(gitDir) {
+		// A linked worktree's folder (git worktree add): its commondir
+		// names the repository's own git folder, as git writes it.
+		return notes
+	}
 	return append(notes, moveCommondir(fd, gitDir)...)
+}
+
+// ownWorktreeCommondir: gitDir is a linked worktree's folder
+// (MAIN/worktrees/NAME) whose commondir leads to MAIN, links resolved.
+func ownWorktreeCommondir(gitDir string) bool {
+	if filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
+		return false
+	}
+	b, err := readRegular(filepath.Join(gitDir, "commondir"), 4096)
+	if err != nil {
+		return false
+	}
+	target := strings.TrimRight(string(b), "\r\n")
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(gitDir, target)
+	}
+	real, err := filepath.EvalSymlinks(target)
+	if err != nil {
+		return false
+	}
+	main, err := filepath.EvalSymlinks(filepath.Dir(filepath.Dir(gitDir)))
+	return err == nil && real == main
 }
 
 // disarmWorkTreeHooks moves aside the hooks folders in the work tree of
