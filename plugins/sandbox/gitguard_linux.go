@@ -389,6 +389,9 @@ func WatchGit(pid string, watch WatchList, stderr io.Writer) int {
 		for _, note := range MoveCommondirs(dirs) {
 			fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
 		}
+		for _, note := range moveSequencers(watch.NoSequencer) {
+			fmt.Fprintln(stderr, "wrasse sandbox: warning:", note)
+		}
 	}
 	waitForExit(n, watchEvery, check)
 	check()
@@ -430,4 +433,31 @@ func waitForExit(pid int, every time.Duration, check func()) {
 			last = time.Now()
 		}
 	}
+}
+
+// moveSequencers moves away a sequencer folder that appeared in each of
+// dirs, git folders where a single cherry-pick or revert stopped with
+// none (stoppedSinglePick): the command made it, and the person's
+// --continue would take its todo and options (a merge strategy run as a
+// program) as the rest of the picks.
+func moveSequencers(dirs []string) []string {
+	var notes []string
+	for _, d := range dirs {
+		if _, err := os.Lstat(filepath.Join(d, "sequencer")); err != nil {
+			continue
+		}
+		fd, err := openNoLinks(d)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v; the sequencer folder the command made there was not moved: remove it before git cherry-pick --continue", d, err))
+			continue
+		}
+		path := filepath.Join(d, "sequencer")
+		if to, err := moveAside(fd, "sequencer"); err != nil {
+			notes = append(notes, fmt.Sprintf("%s was made by the command for your stopped cherry-pick or revert and could not be moved away (%v): remove it before git cherry-pick --continue", path, err))
+		} else {
+			notes = append(notes, fmt.Sprintf("moved %s, which the command made for your stopped cherry-pick or revert (git --continue would take it as the rest of the picks, with their merge strategy), to %s", path, filepath.Join(d, to)))
+		}
+		_ = unix.Close(fd)
+	}
+	return notes
 }

@@ -153,7 +153,7 @@ func prepare(args, self []string, who string, stderr io.Writer) (launch, int) {
 		fmt.Fprintln(stderr, "wrasse sandbox: not started:", l.mounted.Refused)
 		return launch{}, 126
 	}
-	if err := startWatcher(self, WatchList{GitDirs: l.mounted.GitDirs, Grants: l.mounted.Grants, Repos: l.mounted.Repos, Cut: l.mounted.Cut, Started: l.mounted.Started}); err != nil {
+	if err := startWatcher(self, WatchList{GitDirs: l.mounted.GitDirs, Grants: l.mounted.Grants, Repos: l.mounted.Repos, Cut: l.mounted.Cut, Started: l.mounted.Started, NoSequencer: l.mounted.NoSequencer}); err != nil {
 		fmt.Fprintf(stderr, "wrasse sandbox: %v (the watcher that keeps the %s's commondir files from your git could not start; end what the earlier commands left running and try again)\n", err, who)
 		return launch{}, 126
 	}

@@ -84,7 +84,7 @@ func MountNamespace(p Policy, cwd string) MountResult {
 			return MountResult{Refused: plan.refused, Notes: moved}
 		}
 	}
-	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs, Grants: plan.grants, Repos: plan.repos, Cut: plan.cut, Started: plan.started}
+	res := MountResult{Notes: append(plan.notes, moved...), GitDirs: plan.gitDirs, Grants: plan.grants, Repos: plan.repos, Cut: plan.cut, Started: plan.started, NoSequencer: plan.noSequencer}
 	var failed []string
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777,"+shmSize); err != nil {
@@ -232,6 +232,9 @@ type plan struct {
 	// its bound, started when the plan was made (see WatchList).
 	grants, repos, cut []string
 	started            int64
+	// noSequencer are the main git folders where a single cherry-pick or
+	// revert stopped, with no sequencer folder (see WatchList).
+	noSequencer []string
 	// refused, when not "", says why the command must not start
 	// (settingNames).
 	refused string
@@ -431,6 +434,9 @@ func mountPlan(p Policy, cwd string) plan {
 			if !watched[d] && mayWrite(d) {
 				watched[d] = true
 				out.gitDirs = append(out.gitDirs, d)
+				if stoppedSinglePick(d) {
+					out.noSequencer = append(out.noSequencer, d)
+				}
 			}
 		}
 	}
@@ -528,6 +534,23 @@ func gitMounts(dir string, pe *planEnv) gitSet {
 		}
 		d = filepath.Dir(found)
 	}
+}
+
+// stoppedSinglePick: in git folder d a cherry-pick or revert of one
+// commit stopped (CHERRY_PICK_HEAD or REVERT_HEAD) and left no sequencer
+// folder, which would be read-only (rebaseMounts). One a command makes
+// there is taken by the person's --continue as the rest of the picks,
+// with their merge strategy (a40): the watcher moves it away.
+func stoppedSinglePick(d string) bool {
+	if _, err := os.Lstat(filepath.Join(d, "sequencer")); !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	for _, head := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD"} {
+		if _, err := os.Lstat(filepath.Join(d, head)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // repoMounts protects the repository a walk found at dir: a bare one

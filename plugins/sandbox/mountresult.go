@@ -30,6 +30,7 @@ type MountResult struct {
 	// and Started are WatchList's.
 	Grants, Repos, Cut []string
 	Started            int64
+	NoSequencer        []string
 }
 
 // WatchList is what the watcher is handed: the main git folders to keep
@@ -46,6 +47,10 @@ type WatchList struct {
 	// Started is when the plan was made (Unix nanoseconds): a git folder
 	// the file system says was made before it is no command's.
 	Started int64 `json:"started,omitempty"`
+	// NoSequencer are main git folders where a single cherry-pick or
+	// revert stopped with no sequencer folder: one that appears there is
+	// the command's, and is moved away.
+	NoSequencer []string `json:"noSequencer,omitempty"`
 }
 
 // MovedSuffix is added to the name of a commondir file MoveCommondirs
