@@ -97,6 +97,8 @@ func BenchmarkLongDayTurns(b *testing.B) {
 	b.ReportMetric(float64(la), "allocs-turn300")
 	b.ReportMetric(float64(es.medianBytes())/1e3, "kB-turn10")
 	b.ReportMetric(float64(ls.medianBytes())/1e3, "kB-turn300")
+	b.ReportMetric(es.gcRate(), "gcs/turn10")
+	b.ReportMetric(ls.gcRate(), "gcs/turn300")
 }
 
 // The window counts as idle once its use over the last span is back at its
