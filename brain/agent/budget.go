@@ -149,6 +149,13 @@ type fitter struct {
 	// lo is where the last fit stopped counting (-1: it counted every
 	// message, or did not fit).
 	lo int
+	// known is how many of the next fit's messages the caller knows to
+	// be those keys describe, unchanged (requestHistory: the history
+	// before the current turn, which it never writes again), so sync
+	// compares only the messages after them: a long conversation's
+	// requests then compare what is new, not every message held. The
+	// next sync resets it.
+	known int
 }
 
 // msgKey is what a message's remembered sizes and summary depend on.
@@ -174,7 +181,8 @@ func (k *msgKey) same(m *provider.Message) bool {
 
 // sync forgets what it remembers past the first message that changed.
 func (f *fitter) sync(msgs []provider.Message) {
-	v := 0
+	v := min(f.known, len(msgs), len(f.keys))
+	f.known = 0
 	for v < len(msgs) && v < len(f.keys) && f.keys[v].same(&msgs[v]) {
 		v++
 	}

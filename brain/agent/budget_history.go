@@ -29,6 +29,10 @@ type requestHistory struct {
 	// before base is reused (Memory carries it from turn to turn).
 	from []store.Event
 	fit  fitter
+	// fitted is how many of msgs the fitter's keys are known to hold
+	// without comparing them (fitter.known): the messages before base
+	// as of its last fit, which nothing writes again until *h is reset.
+	fitted int
 }
 
 // prepare returns the messages of a request from events, fitted within
@@ -45,7 +49,7 @@ func (h *requestHistory) prepare(events []store.Event, base *tailBase, limit, fi
 		}
 	}
 	if h.msgs != nil && (u < h.done || !sameEvents(events[:h.done+1], h.from[:h.done+1])) {
-		*h = requestHistory{fit: h.fit} // not the history it converted
+		*h = requestHistory{fit: h.fit} // not the history it converted; fitted 0
 	}
 	switch {
 	case h.msgs == nil:
@@ -69,7 +73,10 @@ func (h *requestHistory) prepare(events []store.Event, base *tailBase, limit, fi
 	if limit <= 0 {
 		return slices.Clone(h.msgs), FitReport{}, base == nil
 	}
-	return h.fit.fit(h.msgs, base, limit, fixed, count)
+	h.fit.known = h.fitted
+	msgs, rep, ok := h.fit.fit(h.msgs, base, limit, fixed, count)
+	h.fitted = h.base
+	return msgs, rep, ok
 }
 
 // cut finds where the events of the last request (events, after those
@@ -140,6 +147,7 @@ func (h *requestHistory) drop(e, c int, events []store.Event) {
 	h.msgs = append(make([]provider.Message, 0, len(h.msgs)-c+8), h.msgs[c:]...)
 	h.base -= c
 	h.done -= e
+	h.fitted = max(0, h.fitted-c)
 	h.from = events
 	f.keys = append([]msgKey(nil), f.keys[c:]...)
 	f.note = append([]string(nil), f.note[c:]...)

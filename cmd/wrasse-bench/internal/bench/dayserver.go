@@ -147,13 +147,8 @@ func lastElement(b []byte) ([]byte, error) {
 		}
 		switch c {
 		case '"':
-			j := i + 1
-			for ; j < len(b) && b[j] != '"'; j++ {
-				if b[j] == '\\' {
-					j++
-				}
-			}
-			if j >= len(b) {
+			j := stringEnd(b, i)
+			if j < 0 {
 				return nil, errors.New("a string that does not end")
 			}
 			if depth == 1 && !inMessages && string(b[i:j+1]) == `"messages"` {
@@ -185,6 +180,31 @@ func lastElement(b []byte) ([]byte, error) {
 		}
 	}
 	return nil, errors.New("a request without a messages array")
+}
+
+// stringEnd is the index of the quote ending the string that starts at
+// b[i], -1 if none does. It jumps from quote to quote (bytes.IndexByte)
+// rather than reading each byte of the string: the history's strings are
+// most of a request's body, and the fake reads them in the measured
+// process (a byte at a time, ~30 µs for a full 32k window's 70 kB). A
+// quote after an odd run of backslashes is escaped.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += j
+		k := q - 1
+		for k > i && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
+	return -1
 }
 
 // verify checks that the bodies of the requests since the last call were

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -88,5 +90,26 @@ func TestDayServerDeferredCheck(t *testing.T) {
 	}
 	if err := srv.verify(); err != nil {
 		t.Errorf("verify reported a body twice: %v", err)
+	}
+}
+
+// stringEnd finds the quote that ends a JSON string, whatever quotes and
+// runs of backslashes it holds.
+func TestStringEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 3))
+	alphabet := []byte(`ab"\\ ]}`)
+	for range 2000 {
+		s := make([]byte, r.IntN(12))
+		for i := range s {
+			s[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		enc, _ := json.Marshal(string(s))
+		b := append(append([]byte(`x`), enc...), `,"y"`...)
+		if got := stringEnd(b, 1); got != len(enc) {
+			t.Fatalf("stringEnd(%s) = %d, want %d", b, got, len(enc))
+		}
+		if got := stringEnd(b[:len(enc)], 1); got != -1 {
+			t.Fatalf("stringEnd(%s) = %d for a string that does not end", b[:len(enc)], got)
+		}
 	}
 }

@@ -541,6 +541,9 @@ func (r *runner) longDaySection(ctx context.Context) []Row {
 type turnSample struct {
 	wall, cpu time.Duration
 	allocs    uint64
+	// gcs counts the collections that ended during the turn (a turn
+	// that allocates more meets more of them, and pays their CPU).
+	gcs uint32
 	// bytes are the bytes allocated (what grows with a conversation
 	// shows here before it shows in the times).
 	bytes uint64
@@ -556,6 +559,15 @@ func (s turnSamples) medians() (wall, cpu time.Duration, allocs int) {
 		w, c, a = append(w, t.wall), append(c, t.cpu), append(a, time.Duration(t.allocs))
 	}
 	return Median(w), Median(c), int(Median(a))
+}
+
+// gcRate is the mean number of collections per turn of s.
+func (s turnSamples) gcRate() float64 {
+	n := 0
+	for _, t := range s {
+		n += int(t.gcs)
+	}
+	return float64(n) / float64(max(len(s), 1))
 }
 
 // medianBytes is the median of the bytes allocated by each turn of s.
@@ -579,7 +591,7 @@ type dayRun struct {
 // turn runs one turn of conversation id (0: a new one) and measures it.
 func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSample, error) {
 	runtime.ReadMemStats(&d.ms)
-	m0, b0 := d.ms.Mallocs, d.ms.TotalAlloc
+	m0, b0, g0 := d.ms.Mallocs, d.ms.TotalAlloc, d.ms.NumGC
 	c0, _ := cpuTime()
 	t0 := time.Now()
 	id, err := d.app.Turn(ctx, id, fmt.Sprintf("Question %d: what should I do next?", n), assistant.TurnOptions{})
@@ -594,7 +606,7 @@ func (d *dayRun) turn(ctx context.Context, id store.ID, n int) (store.ID, turnSa
 			return id, turnSample{}, fmt.Errorf("turn %d: %w", n, err)
 		}
 	}
-	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0, bytes: d.ms.TotalAlloc - b0}, nil
+	return id, turnSample{wall: wall, cpu: c1 - c0, allocs: d.ms.Mallocs - m0, bytes: d.ms.TotalAlloc - b0, gcs: d.ms.NumGC - g0}, nil
 }
 
 // earlyAndLate runs one conversation to turn late-reps, then reps times
