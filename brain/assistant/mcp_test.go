@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/brain/gate"
@@ -58,7 +60,7 @@ func serveTestMCP() {
 
 func addTestServer(t *testing.T, a *App, imported bool) {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	"github.com/wrasse-app/wrasse/cerebellum"
 )
 
@@ -21,7 +23,7 @@ import (
 func TestPlantedMCPStaysOffUntilEnabled(t *testing.T) {
 	ctx := context.Background()
 	a := openTest(t)
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

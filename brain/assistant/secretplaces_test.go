@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wrasse-app/wrasse/cerebellum/hint"
@@ -136,7 +138,7 @@ func TestMCPEnvSecretNotAssigned(t *testing.T) {
 	if err := a.SetAPIKey("openai", "sk-openai-0123456789"); err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
+	exe, _ := mcptest.ServerExecutable(t)
 	writeMCPFolder(t, a, "local", "  command: "+exe+"\n  env: {"+testServerEnv+": '1', OPENAI_API_KEY: '${secret:openai_api_key}'}\n")
 	_, err := a.TestMCP(context.Background(), "local")
 	if !errors.Is(err, ErrSecretNotAssigned) || !strings.Contains(err.Error(), "openai_api_key") {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -97,23 +99,11 @@ func a39Fifo(t *testing.T, p, payload string) {
 }
 
 func a39Run(t *testing.T, cases []a39Case) {
-	built, err := os.Executable()
+	// The server is this test binary, in a folder of its own (see
+	// mcptest.ServerExecutable).
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
-	}
-	// The server is this test binary, in a folder of its own: the
-	// folder go test builds it in also holds testlog.txt, which changes
-	// as the test runs, so an approval covering that folder would refuse
-	// the approved server's first start.
-	exe := filepath.Join(t.TempDir(), "server")
-	if err := os.Link(built, exe); err != nil {
-		b, rerr := os.ReadFile(built)
-		if rerr != nil {
-			t.Fatal(rerr)
-		}
-		if err := os.WriteFile(exe, b, 0o755); err != nil {
-			t.Fatal(err)
-		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/wrasse-app/wrasse/cerebellum"
@@ -164,7 +166,7 @@ type a3Server struct {
 // into the mcp: block (env, say).
 func a3Skill(t *testing.T, name, extra string) string {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

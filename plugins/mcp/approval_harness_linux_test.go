@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 )
 
 // changedCodeCase is one end-to-end case of the approval tests (a34, a35,
@@ -46,7 +48,7 @@ type changedCodeFixture struct {
 
 func newChangedCodeFixture(t *testing.T) changedCodeFixture {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
+
 	"github.com/wrasse-app/wrasse/cerebellum"
 	"github.com/wrasse-app/wrasse/cerebellum/manage"
 )
@@ -19,7 +21,7 @@ import (
 // time set back) is refused at the next start, with why and what to do,
 // until the person enables it again; then it starts.
 func TestServerStartsOnlyWithApprovedFiles(t *testing.T) {
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

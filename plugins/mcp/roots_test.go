@@ -5,10 +5,11 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -68,7 +69,7 @@ func rootsServer() int {
 // (notifications/roots/list_changed) and lists the new roots; it is not
 // restarted for it.
 func TestRootsListChanged(t *testing.T) {
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"io"
 	"net"
 	"os"
@@ -17,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 
 	"golang.org/x/sys/unix"
 )
@@ -187,7 +189,7 @@ func TestServerPlantsCodeInAnotherServersPackageCache(t *testing.T) {
 // the person approved it, and the server then runs the new code with the
 // secret its block passes in its environment.
 func TestApprovedScriptChangedAfterApproval(t *testing.T) {
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}
