@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/wrasse-app/wrasse/cerebellum/manage"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wrasse-app/wrasse/cerebellum/manage"
+	"github.com/wrasse-app/wrasse/plugins/mcp/mcptest"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,10 +49,11 @@ func init() {
 	os.Exit(0)
 }
 
-// testBinary is this test binary, which serves MCP with testServerEnv.
+// testBinary is this test binary, which serves MCP with testServerEnv,
+// in a folder of its own (mcptest.ServerExecutable).
 func testBinary(t *testing.T) string {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, err := mcptest.ServerExecutable(t)
 	if err != nil {
 		t.Fatal(err)
 	}
