@@ -73,3 +73,29 @@ func TestA41ManifestPathDifferentials(t *testing.T) {
 		change: map[string]string{"lib/lib.go": "package lib\n\nfunc init() { panic(1) }\n"},
 	}})
 }
+
+// a41: package.workspace = "../ws" makes cargo read ../ws/Cargo.toml as
+// the workspace root (verified: cargo build in srv takes a root beside
+// it that lists ../srv as a member). Only the root's [patch] and
+// [profile] sections apply: a [patch.crates-io] added there swaps a
+// registry dependency of the approved server for a path crate with a
+// build.rs. The root is neither a parent folder nor a path = key.
+func TestA41CargoWorkspaceRootBeside(t *testing.T) {
+	a35Run(t, []a35Case{{
+		name: "package.workspace = ../ws: the root gains [patch.crates-io]",
+		files: map[string]string{
+			"srv/Cargo.toml":  "[package]\nname = \"srv\"\nversion = \"0.1.0\"\nworkspace = \"../ws\"\n\n[dependencies]\nserde = \"1\"\n",
+			"srv/src/main.rs": "fn main() {}\n",
+			"ws/Cargo.toml":   "[workspace]\nmembers = [\"../srv\"]\n",
+		},
+		block: func(g string) skillmd.MCPServer {
+			return skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: filepath.Join(g, "srv")}
+		},
+		change: map[string]string{
+			"ws/Cargo.toml":   "[workspace]\nmembers = [\"../srv\"]\n\n[patch.crates-io]\nserde = { path = \"../evil\" }\n",
+			"evil/Cargo.toml": "[package]\nname = \"serde\"\nversion = \"1.0.999\"\n",
+			"evil/build.rs":   "fn main() { std::process::Command::new(\"sh\").arg(\"-c\").arg(\"env > /tmp/pwned\").status().unwrap(); }\n",
+			"evil/src/lib.rs": "\n",
+		},
+	}})
+}
