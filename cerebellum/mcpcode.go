@@ -214,8 +214,9 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 		}
 		positional = true
 	}
-	keys := make([]string, 0, len(s.Env))
-	for k := range s.Env {
+	env := withSettings(s.Env, s.Command, s.Args, cwd)
+	keys := make([]string, 0, len(env))
+	for k := range env {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -223,7 +224,7 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 		if !slices.Contains(codePathVars, k) {
 			continue
 		}
-		for _, tok := range strings.FieldsFunc(s.Env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
+		for _, tok := range strings.FieldsFunc(env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
 			if _, err := os.Stat(tok); err != nil {
 				if _, v, ok := strings.Cut(tok, "="); ok {
 					tok = v // --require=FILE

@@ -107,6 +107,10 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	out = append(out, ancestorSettings(above, l.shelf, l.home)...)
 	out = append(out, moreAncestorSettings(above, dir, l.home)...)
 	out = append(out, pathFolderEntries(l.path, l.cwd, l.home)...)
+	if wrapped := withSettings(s.Env, s.Command, s.Args, l.cwd)["PATH"]; wrapped != "" && wrapped != s.Env["PATH"] && !strings.Contains(wrapped, "${") {
+		// The PATH a wrapper sets for the command it runs (env PATH=… npx).
+		out = append(out, pathFolderEntries(wrapped, l.cwd, l.home)...)
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }

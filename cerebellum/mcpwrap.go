@@ -114,6 +114,9 @@ func unwrap(command string, args []string, cwd string) (unwrapped, error) {
 					if name == "dotenv" && flag == "-e" {
 						u.files = append(u.files, value)
 					}
+					if name == "dotenv" && flag == "-v" && strings.Contains(value, "=") {
+						u.settings = append(u.settings, value) // dotenv -v NAME=VALUE
+					}
 				case slices.Contains(syn.bare, flag) && (!hasValue || strings.HasPrefix(flag, "--")):
 				case len(a) > 2 && a[1] != '-' && slices.Contains(syn.value, a[:2]):
 					// -uNAME, -n10: the value joined to a short flag.
@@ -151,4 +154,25 @@ func unwrap(command string, args []string, cwd string) (unwrapped, error) {
 		u.command, u.args = u.args[i], u.args[i+1:]
 		u.programs = append(u.programs, u.command)
 	}
+}
+
+// withSettings is env with the VAR=value settings of the wrappers in
+// front of command (env NODE_OPTIONS=… npx, dotenv -v PYTHONPATH=…)
+// over it: what the wrapped command runs with, whose code variables and
+// PATH count as the block's own do (a41).
+func withSettings(env map[string]string, command string, args []string, cwd string) map[string]string {
+	u, _ := unwrap(command, args, cwd)
+	if len(u.settings) == 0 {
+		return env
+	}
+	out := make(map[string]string, len(env)+len(u.settings))
+	for k, v := range env {
+		out[k] = v
+	}
+	for _, kv := range u.settings {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			out[k] = v
+		}
+	}
+	return out
 }
