@@ -38,10 +38,18 @@ func DisarmNewRepos(w WatchList) []string {
 	// person's, protected by mounts, never moved, whatever a new .git
 	// file names (a40).
 	var knownGit []knownGitDir
+	// The git folders the start planned (a submodule's in .git/modules):
+	// a git folder made since inside a known one is the command's (a41).
+	planned := map[string]bool{}
+	for _, d := range w.GitDirs {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			planned[real] = true
+		}
+	}
 	for _, r := range w.Repos {
 		known[r] = true
 		if real, err := filepath.EvalSymlinks(gitDirOf(r)); err == nil {
-			knownGit = append(knownGit, knownGitDir{path: real, bare: real == r})
+			knownGit = append(knownGit, knownGitDir{path: real, bare: real == r, planned: planned})
 		}
 	}
 	home, _ := os.UserHomeDir()
@@ -62,7 +70,8 @@ func DisarmNewRepos(w WatchList) []string {
 			}
 		}
 	}
-	return notes
+	// A mount point is left without a note (moveNote).
+	return slices.DeleteFunc(notes, func(n string) bool { return n == "" })
 }
 
 // madeSince says whether the repository at dir, not found by the
@@ -99,17 +108,17 @@ const bornSlack = 50 * time.Millisecond
 type knownGitDir struct {
 	path string
 	bare bool
+	// planned are the git folders the start planned, links resolved.
+	planned map[string]bool
 }
 
-// holds says whether git folder p is k or lies in it: all a .git folder
-// holds is git's; of a bare repository's folder only its submodules' and
-// worktrees' git folders are (a work tree made to look bare holds the
-// command's repositories too).
+// holds says whether git folder p is the person's: k itself, or a git
+// folder in it that the start planned (a submodule's). One made since in
+// the person's .git (git init --separate-git-dir=.git/modules/evil) is
+// the command's: no mount covers it, and the person's git status enters
+// it once the command has added it as a submodule (a41).
 func (k knownGitDir) holds(p string) bool {
-	if !k.bare {
-		return p == k.path || within(k.path, p)
-	}
-	return p == k.path || within(filepath.Join(k.path, "modules"), p) || within(filepath.Join(k.path, "worktrees"), p)
+	return p == k.path || k.planned[p] && within(k.path, p)
 }
 
 // gitDirOf is the git folder of the repository at dir as git finds it:
@@ -305,6 +314,12 @@ func disarmWorkTreeHooks(dir, home string) []string {
 // says so.
 func moveNote(fd int, dir, name, what string) string {
 	path := filepath.Join(dir, name)
+	if mountPoint(fd, name) {
+		// The person's, under the start's read-only mount (a git folder
+		// the command's .git file names): not the command's to move, nor
+		// a note telling anyone to remove it (a40).
+		return ""
+	}
 	to, err := moveAside(fd, name)
 	if err != nil {
 		return fmt.Sprintf("%s holds %s and could not be moved away (%v): remove it before running git there", path, what, err)
@@ -466,4 +481,17 @@ func ranHooks(path string) string {
 		names = append(names[:3], "…")
 	}
 	return strings.Join(names, ", ")
+}
+
+// mountPoint says whether name in the folder open as fd is a mount point
+// (its mount differs from the folder's): a bind mount of the same file
+// system keeps the device, so the mount IDs tell.
+func mountPoint(fd int, name string) bool {
+	var dir, entry unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_MNT_ID, &dir) != nil ||
+		unix.Statx(fd, name, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &entry) != nil ||
+		dir.Mask&unix.STATX_MNT_ID == 0 || entry.Mask&unix.STATX_MNT_ID == 0 {
+		return false
+	}
+	return dir.Mnt_id != entry.Mnt_id
 }
