@@ -1,4 +1,4 @@
-//go:build attack
+//go:build unix
 
 package cerebellum_test
 

@@ -482,9 +482,24 @@ func pthFolders(path string) []string {
 	var out []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() && len(out) < 64 {
-		if line := strings.TrimSpace(sc.Text()); filepath.IsAbs(line) {
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		switch {
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "import ") || strings.HasPrefix(line, "import\t"):
+		case filepath.IsAbs(line):
 			out = append(out, line)
+		default:
+			// site.addpackage joins a relative line to the .pth's own
+			// folder (site-packages) and adds it when it exists (a41).
+			if p := filepath.Join(filepath.Dir(path), line); dirExists(p) {
+				out = append(out, p)
+			}
 		}
 	}
 	return out
+}
+
+// dirExists reports whether p is a folder.
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

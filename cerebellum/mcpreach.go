@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
+	"golang.org/x/mod/modfile"
 )
 
 // More of what an approved command line can load (a39), beside
@@ -184,13 +187,24 @@ func parseManifestPaths(base, src string) []string {
 	var out []string
 	switch base {
 	case "Cargo.toml", "pyproject.toml":
-		for _, m := range manifestPath.FindAllStringSubmatch(src, -1) {
-			out = append(out, m[1]+m[2])
+		// Decoded as the tools decode them: a dotted key (shared.path =
+		// …), a quoted one, escapes and multi-line strings all name the
+		// same path (a41). What no TOML decoder reads is read as text.
+		var doc map[string]any
+		if _, err := toml.Decode(src, &doc); err == nil {
+			out = append(out, tomlPaths(doc)...)
+		} else {
+			for _, m := range manifestPath.FindAllStringSubmatch(src, -1) {
+				out = append(out, m[1]+m[2])
+			}
 		}
 		for _, m := range projectRootURL.FindAllStringSubmatch(src, -1) {
 			out = append(out, m[1])
 		}
 	case "go.mod", "go.work":
+		if paths, ok := goModPaths(base, src); ok {
+			return paths
+		}
 		inUse := false
 		for _, line := range strings.Split(src, "\n") {
 			if i := strings.Index(line, "//"); i >= 0 {
@@ -421,4 +435,82 @@ func toolchainPrograms(file, home string) []string {
 		out = append(out, pathFolderEntries(filepath.Join(p, "bin"), "", home)...)
 	}
 	return out
+}
+
+// tomlPaths are the values of every "path" key in a decoded manifest, at
+// any depth (dependencies, dev- and build-dependencies, target tables,
+// [patch.*], [replace], [workspace.dependencies], uv's and poetry's
+// sources), and Cargo's package.workspace: a workspace root beside the
+// project, whose own manifest's [patch] builds code too (a41).
+func tomlPaths(doc map[string]any) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if p, ok := t[k].(string); ok && k == "path" {
+					out = append(out, p)
+					continue
+				}
+				walk(t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case []map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	if pkg, ok := doc["package"].(map[string]any); ok {
+		if ws, ok := pkg["workspace"].(string); ok && ws != "" {
+			out = append(out, ws)
+		}
+	}
+	return out
+}
+
+// goModPaths are the local folders a go.mod's replace directives or a
+// go.work's use and replace directives name, as the go command parses
+// them (quoted and escaped paths included: a41); false when the file
+// does not parse.
+func goModPaths(base, src string) ([]string, bool) {
+	var out []string
+	local := func(p string) bool {
+		return filepath.IsAbs(p) || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || p == "." || p == ".." ||
+			strings.HasPrefix(p, `.\`) || strings.HasPrefix(p, `..\`)
+	}
+	addReplace := func(rs []*modfile.Replace) {
+		for _, r := range rs {
+			if r.New.Version == "" && local(r.New.Path) {
+				out = append(out, r.New.Path)
+			}
+		}
+	}
+	if base == "go.work" {
+		f, err := modfile.ParseWork(base, []byte(src), nil)
+		if err != nil {
+			return nil, false
+		}
+		for _, u := range f.Use {
+			out = append(out, u.Path)
+		}
+		addReplace(f.Replace)
+		return out, true
+	}
+	f, err := modfile.Parse(base, []byte(src), nil)
+	if err != nil {
+		return nil, false
+	}
+	addReplace(f.Replace)
+	return out, true
 }

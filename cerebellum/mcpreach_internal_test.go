@@ -14,7 +14,7 @@ func TestParseManifestPaths(t *testing.T) {
 	}{
 		{"cargo inline table", "Cargo.toml", "[package]\nname = \"srv\"\n\n[dependencies]\nshared = { path = \"../shared\" }\nserde = \"1\"\n", []string{"../shared"}},
 		{"cargo dependency table, single quotes", "Cargo.toml", "[dependencies.shared]\nversion = '0.1'\npath = '../shared'\n", []string{"../shared"}},
-		{"cargo build, dev, target, patch", "Cargo.toml", "[build-dependencies]\nb = {version=\"1\",path=\"../b\"}\n[dev-dependencies]\nd = { path = \"../d\" }\n[target.'cfg(unix)'.dependencies]\nu = { path = \"/abs/u\" }\n[patch.crates-io]\nserde = { path = \"../serde\" }\n", []string{"../b", "../d", "/abs/u", "../serde"}},
+		{"cargo build, dev, target, patch", "Cargo.toml", "[build-dependencies]\nb = {version=\"1\",path=\"../b\"}\n[dev-dependencies]\nd = { path = \"../d\" }\n[target.'cfg(unix)'.dependencies]\nu = { path = \"/abs/u\" }\n[patch.crates-io]\nserde = { path = \"../serde\" }\n", []string{"../b", "../d", "../serde", "/abs/u"}},
 		{"cargo lib path is inside the project", "Cargo.toml", "[lib]\npath = \"src/lib.rs\"\n", []string{"src/lib.rs"}},
 		{"cargo: no path, a key ending in path", "Cargo.toml", "[dependencies]\nserde = \"1\"\n[package.metadata]\nrpath = \"../x\"\nmy_path = \"../y\"\n", nil},
 		{"uv sources", "pyproject.toml", "[project]\nname = \"srv\"\ndependencies = [\"shared\"]\n\n[tool.uv.sources]\nshared = { path = \"../shared\", editable = true }\n", []string{"../shared"}},
@@ -117,4 +117,28 @@ func TestUnwrap(t *testing.T) {
 	if _, err := unwrap("env", []string{"-S", "node x.js"}, ""); err == nil || !strings.Contains(err.Error(), "enable it again") {
 		t.Errorf("a refused wrapper says what to do: %v", err)
 	}
+}
+
+// The manifest and finder parsers read files a command may have
+// written: they never panic, and what they give is a path as written.
+func FuzzManifestPaths(f *testing.F) {
+	for _, s := range []string{
+		"[dependencies]\nshared.path = \"../shared\"\n",
+		"[package]\nworkspace = \"../ws\"\n[patch.crates-io]\nserde = { path = '''../evil''' }\n",
+		"module m\nreplace x => \"\\x2e./lib\"\nreplace (\n\ty v1 => ./y\n)\n",
+		"go 1.22\nuse (\n\t./a\n\t../b\n)\n",
+		"MAPPING = {'pkg': '/abs/src/pkg'}\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, base := range manifestNames {
+			for _, p := range parseManifestPaths(base, src) {
+				if p == "" {
+					t.Fatalf("%s: an empty path from %q", base, src)
+				}
+			}
+		}
+		_ = parseEditablePaths(src)
+	})
 }
