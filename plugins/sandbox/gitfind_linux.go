@@ -80,35 +80,86 @@ func gitSettingMounts(gitDir, common, worktree string, pe *planEnv) []mountTarge
 		if !filepath.IsAbs(p.path) {
 			p.path = filepath.Join(base, p.path)
 		}
-		if m, ok := programMount(p, roots, pe); ok {
-			out = append(out, m)
-		}
+		out = append(out, programMounts(p, roots, pe)...)
 	}
 	return out
 }
 
-// programMount is the read-only mount of a file a setting that runs a
-// program names (a filter's ./tools/strip.sh, a textconv script) when the
-// command could write it: the settings are read-only, and what they run
-// must be too, or a command rewrites it for the person's next git add
-// (a39). The program itself, not there yet in the repository's folders,
-// is made empty first (settingNameMount), so that no command can make
-// it; the value's other words are mounted only when there (a word with a
-// slash may be no file at all: sed's s/a/b/).
-func programMount(p settingProgram, roots []string, pe *planEnv) (mountTarget, bool) {
-	real, err := pe.res.evalMetered(filepath.Clean(p.path))
+// programMounts are the read-only mounts of a file a setting that runs
+// a program names (a filter's ./tools/strip.sh, a textconv script) when
+// the command could write it, and of each link on the way to it
+// (linksOnTheWay): the settings are read-only, and what they run must be
+// too, or a command rewrites it for the person's next git add (a39). The
+// program itself, not there yet in the repository's folders, is made
+// empty first (settingNameMount), so that no command can make it; the
+// value's other words are mounted only when there (a word with a slash
+// may be no file at all: sed's s/a/b/).
+func programMounts(p settingProgram, roots []string, pe *planEnv) []mountTarget {
+	path := filepath.Clean(p.path)
+	real, err := pe.res.evalMetered(path)
 	switch {
 	case err == nil:
 		// A folder is no program (`!cd sub/dir && make` in an alias), and
 		// a read-only one would take the command's work there away.
 		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() || !pe.mayWrite(real) {
-			return mountTarget{}, false
+			return nil
 		}
-		return mountTarget{path: real, readOnly: true}, true
+		return append(linkMounts(linksOnTheWay(path, pe), pe), mountTarget{path: real, readOnly: true})
 	case p.first:
-		return settingNameMount(p.path, roots, false, pe)
+		if m, ok := settingNameMount(path, roots, false, pe); ok {
+			return append(linkMounts(linksOnTheWay(path, pe), pe), m)
+		}
 	}
-	return mountTarget{}, false
+	return nil
+}
+
+// maxLinkHops bounds the links followed from a setting's program or a
+// hook's link to the file it leads to: npm's node_modules/.bin/TOOL is
+// one, a person's chains a few more.
+const maxLinkHops = 8
+
+// linksOnTheWay are the links from path, absolute and clean, to what it
+// leads to, each under its folder's real name, at most maxLinkHops: a
+// link on the way (node_modules/.bin/tool -> ../pkg/tool.js) is a file
+// the command could replace with a script of its own, which the person's
+// git then runs, the file it led to left read-only and unused (a40).
+// Links in the folders above them are resolved, not kept.
+func linksOnTheWay(path string, pe *planEnv) []string {
+	var out []string
+	for range maxLinkHops {
+		dir, err := pe.res.evalMetered(filepath.Dir(path))
+		if err != nil {
+			return out
+		}
+		p := filepath.Join(dir, filepath.Base(path))
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return out
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return out
+		}
+		out = append(out, p)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		path = filepath.Clean(target)
+	}
+	return out
+}
+
+// linkMounts are the mounts of links, those the command could change:
+// mountPlan pins a link itself when its path is one (mountTarget.link),
+// and mounts what it leads to read-only, as the file it ends at is.
+func linkMounts(links []string, pe *planEnv) []mountTarget {
+	var out []mountTarget
+	for _, l := range links {
+		if pe.mayWrite(l) {
+			out = append(out, mountTarget{path: l, readOnly: true})
+		}
+	}
+	return out
 }
 
 // maxHookEntries bounds the entries of a hooks folder looked at for
@@ -144,13 +195,21 @@ func hookLinkMounts(dir string, roots []string, pe *planEnv) []mountTarget {
 			continue
 		}
 		link := filepath.Join(dir, e.Name())
+		// The hook's own link is in the read-only hooks folder; those
+		// it leads through are not.
+		var on []mountTarget
+		if links := linksOnTheWay(link, pe); len(links) > 1 {
+			on = linkMounts(links[1:], pe)
+		}
 		if real, err := pe.res.evalMetered(link); err == nil {
 			if pe.mayWrite(real) {
+				out = append(out, on...)
 				out = append(out, mountTarget{path: real, readOnly: true})
 			}
 			continue
 		}
 		if m, ok := settingNameMount(link, roots, false, pe); ok {
+			out = append(out, on...)
 			out = append(out, m)
 		}
 	}

@@ -15,14 +15,38 @@ func TestProgramWords(t *testing.T) {
 	}{
 		{"./tools/strip.sh", []programWord{{"./tools/strip.sh", true}}},
 		{"sh tools/strip.sh --keep", []programWord{{"tools/strip.sh", false}}},
-		{`"/opt/my tools/x" -v`, []programWord{{"/opt/my", true}, {"tools/x", false}}},
+		// A quoted space is part of the word.
+		{`"/opt/my tools/x" -v`, []programWord{{"/opt/my tools/x", true}}},
+		{`'./my tools/strip.sh'`, []programWord{{"./my tools/strip.sh", true}}},
+		{`./my\ tools/strip.sh`, []programWord{{"./my tools/strip.sh", true}}},
+		{`"./a \"b\"/c"`, []programWord{{`./a "b"/c`, true}}},
 		{"!f() { ./bin/lint; }; f", []programWord{{"./bin/lint", false}}},
-		{"!./scripts/cred-helper get", []programWord{{"./scripts/cred-helper", true}}},
+		// A word without a slash may be a work-tree file (an existing one
+		// is mounted); a bare command word is looked up in PATH.
+		{"!./scripts/cred-helper get", []programWord{{"./scripts/cred-helper", true}, {"get", false}}},
+		{"sh strip.sh", []programWord{{"strip.sh", false}}},
+		{"python3 strip.py", []programWord{{"strip.py", false}}},
+		{"FOO=1 env BAR=2 node tool.js", []programWord{{"tool.js", false}}},
+		{"if true; then sh x.sh; fi", []programWord{{"x.sh", false}}},
 		{"~/bin/textconv", []programWord{{"~/bin/textconv", true}}},
 		{"less -R", nil},
 		{"log --graph --format=%h/%s", nil},
 		{"sed s/a/b/ | $HOME/bin/x && curl https://example.com/x", []programWord{{"s/a/b/", false}}},
 		{"cat a/*.txt", nil},
+		// A quoted glob or $ is the file's own name.
+		{`cat 'a/*.txt' "b/$x"`, []programWord{{"a/*.txt", false}}},
+		// Words after a cd are inside its folder; a group's cd ends with it.
+		{"cd tools && ./strip.sh", []programWord{{"tools/strip.sh", false}}},
+		{"cd tools; cd sub && sh x.sh y", []programWord{{"tools/sub/x.sh", false}, {"tools/sub/y", false}}},
+		{"(cd tools && ./a) && ./b", []programWord{{"tools/a", false}, {"./b", false}}},
+		{"cd /opt/t && ./a", []programWord{{"/opt/t/a", false}}},
+		{"cd $D && ./a; cd - && ./b", []programWord{{"./a", false}, {"./b", false}}},
+		{"cd tools >/dev/null && ./a", []programWord{{"/dev/null", false}, {"tools/a", false}}},
+		// Operators separate words without spaces; a comment is no word.
+		{"./a;./b|./c&&./d", []programWord{{"./a", true}, {"./b", false}, {"./c", false}, {"./d", false}}},
+		{"./a <in >out # ./c\n./d", []programWord{{"./a", true}, {"in", false}, {"out", false}, {"./d", false}}},
+		{"./a line\\\ncont", []programWord{{"./a", true}, {"linecont", false}}},
+		{"'unclosed/x", []programWord{{"unclosed/x", true}}},
 		{"", nil},
 	} {
 		if got := programWords(c.value); !reflect.DeepEqual(got, c.want) {
@@ -96,13 +120,36 @@ func TestSettingsKeepProgramPaths(t *testing.T) {
 }
 
 func FuzzProgramWords(f *testing.F) {
-	for _, s := range []string{"./x", "!sh a/b", `"q/x" 'y/z'`, "~/bin/x --a=b/c", "a;b|c&d(e)f<g>h/i"} {
+	for _, s := range []string{"./x", "!sh a/b", `"q/x" 'y/z'`, "~/bin/x --a=b/c", "a;b|c&d(e)f<g>h/i", "cd t && ./x", `a\ b "c\"d" 'e`, "(cd a; (cd b) ./c) ./d # e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, value string) {
-		for _, w := range programWords(value) {
-			if w.path == "" || !strings.Contains(w.path, "/") && !strings.HasPrefix(w.path, "~") || strings.ContainsAny(w.path, " \t\n$`") {
-				t.Fatalf("programWords(%q) gave %q", value, w.path)
+		words := programWords(value)
+		if len(words) > len(value) {
+			t.Fatalf("programWords(%q) gave %d words", value, len(words))
+		}
+		for i, w := range words {
+			slash := strings.Contains(w.path, "/") || strings.HasPrefix(w.path, "~")
+			if w.path == "" || strings.HasPrefix(w.path, "-") || strings.Contains(w.path, "://") ||
+				w.first && (i != 0 || !slash) {
+				t.Fatalf("programWords(%q) gave %+v", value, w)
+			}
+		}
+		// A value of plain words and spaces splits as strings.Fields
+		// does, command words without a slash left out.
+		if strings.Trim(value, "abc./ ") == "" {
+			var want []string
+			for i, w := range strings.Fields(value) {
+				if i > 0 || strings.Contains(w, "/") {
+					want = append(want, w)
+				}
+			}
+			var got []string
+			for _, w := range words {
+				got = append(got, w.path)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("programWords(%q) gave %q, want %q", value, got, want)
 			}
 		}
 	})
