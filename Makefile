@@ -31,7 +31,7 @@ lint:
 # -timeout: the slowest packages (cmd/wrasse, ui/settings) take minutes
 # under -race on two cores; the default 10 minutes per package is too near.
 test: deps vet lint
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 60m ./...
 	$(GO) run ./cmd/wrasse-bench --short --quiet
 
 # The real binary under Xvfb against a fake model server: xdotool types a
