@@ -28,8 +28,9 @@ lint:
 
 # Every test with the race detector, then the benchmarks once in short mode
 # so they keep working (benchmarks are measured, never asserted on time).
-# -timeout: the slowest packages (cmd/wrasse, ui/settings) take minutes
-# under -race on two cores; the default 10 minutes per package is too near.
+# -timeout: the slowest package, plugins/sandbox (thousands of sandboxed
+# commands, each started through the launcher and its git watcher), takes
+# about 28 minutes under -race on two cores; the default 10 is far too near.
 test: deps vet lint
 	$(GO) test -race -count=1 -timeout 60m ./...
 	$(GO) run ./cmd/wrasse-bench --short --quiet

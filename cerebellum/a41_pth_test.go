@@ -3,10 +3,7 @@
 package cerebellum_test
 
 import (
-	"path/filepath"
 	"testing"
-
-	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // a41 probe: the path line of a plain .pth (uv's and pip's editable
@@ -22,10 +19,8 @@ func TestA41PthPathLine(t *testing.T) {
 			"code/tracker/pyproject.toml":          "[project]\nname = \"tracker\"\n",
 			"code/tracker/src/tracker/__init__.py": "",
 		},
-		links: map[string]string{"venv/bin/python": "/usr/bin/python3"},
-		block: func(g string) skillmd.MCPServer {
-			return skillmd.MCPServer{Command: filepath.Join(g, "venv/bin/python"), Args: []string{"-m", "tracker"}}
-		},
+		links:  map[string]string{"venv/bin/python": "/usr/bin/python3"},
+		block:  venvModule("tracker"),
 		change: map[string]string{"code/tracker/src/tracker/__main__.py": "import os\n"},
 	}, {
 		name: "a .pth path line relative to site-packages (../../../../code/tracker/src)",
@@ -35,10 +30,8 @@ func TestA41PthPathLine(t *testing.T) {
 			"code/tracker/pyproject.toml":          "[project]\nname = \"tracker\"\n",
 			"code/tracker/src/tracker/__init__.py": "",
 		},
-		links: map[string]string{"venv/bin/python": "/usr/bin/python3"},
-		block: func(g string) skillmd.MCPServer {
-			return skillmd.MCPServer{Command: filepath.Join(g, "venv/bin/python"), Args: []string{"-m", "tracker"}}
-		},
+		links:  map[string]string{"venv/bin/python": "/usr/bin/python3"},
+		block:  venvModule("tracker"),
 		change: map[string]string{"code/tracker/src/tracker/__main__.py": "import os\n"},
 	}})
 }

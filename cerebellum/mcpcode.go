@@ -283,8 +283,24 @@ var ancestorNames = []string{".cargo/config.toml", ".cargo/config", "go.work", "
 // a project (a38), and one that appears changes the list, and so the
 // approval.
 func ancestorSettings(dirs []string, shelf, home string) []string {
-	seen := map[string]bool{}
 	var out []string
+	foldersAbove(dirs, shelf, home, func(dir string) {
+		for _, n := range ancestorNames {
+			p := filepath.Join(dir, n)
+			if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+				out = append(out, p)
+			}
+		}
+	})
+	return out
+}
+
+// foldersAbove calls visit for each of dirs (links resolved) and every
+// folder above it, each folder once, up to the home folder (the person's
+// own settings there stay theirs), a system folder or shelf (the folder
+// holding the capabilities' folders), none of those included.
+func foldersAbove(dirs []string, shelf, home string, visit func(dir string)) {
+	seen := map[string]bool{}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -298,18 +314,12 @@ func ancestorSettings(dirs []string, shelf, home string) []string {
 				break
 			}
 			seen[dir] = true
-			for _, n := range ancestorNames {
-				p := filepath.Join(dir, n)
-				if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
-					out = append(out, p)
-				}
-			}
+			visit(dir)
 			if filepath.Dir(dir) == dir {
 				break
 			}
 		}
 	}
-	return out
 }
 
 // shellWords are the words of a shell command string, quotes taken off

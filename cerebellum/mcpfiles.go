@@ -105,7 +105,7 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	}
 	above := append(slices.Clone(roots), l.cwd)
 	out = append(out, ancestorSettings(above, l.shelf, l.home)...)
-	out = append(out, moreAncestorSettings(above, dir, l.home)...)
+	out = append(out, moreAncestorSettings(above, l.shelf, l.home)...)
 	out = append(out, pathFolderEntries(l.path, l.cwd, l.home)...)
 	if wrapped := withSettings(s.Env, s.Command, s.Args, l.cwd)["PATH"]; wrapped != "" && wrapped != s.Env["PATH"] && !strings.Contains(wrapped, "${") {
 		// The PATH a wrapper sets for the command it runs (env PATH=… npx).

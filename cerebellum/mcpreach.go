@@ -43,45 +43,26 @@ var parentSettingFolders = []string{".mvn"}
 const maxSettingEntries = 1000
 
 // moreAncestorSettings are the files of parentSettingNames and
-// parentSettingFolders in each of dirs and the folders above it, up to
-// what ancestorSettings stops at (the home folder, a system folder, the
-// folder holding the capabilities' folders). Each folder is listed once,
-// so a name is found whatever its case.
-func moreAncestorSettings(dirs []string, capDir, home string) []string {
-	shelf := shelfOf(capDir)
-	seen := map[string]bool{}
+// parentSettingFolders in each of dirs and the folders above it
+// (foldersAbove). Each folder is listed, so a name is found whatever its
+// case.
+func moreAncestorSettings(dirs []string, shelf, home string) []string {
 	var out []string
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		real, err := filepath.EvalSymlinks(d)
-		if err != nil {
-			continue
-		}
-		for dir := real; !HoldsHome(dir, home) && !systemFolder(dir) && (shelf == "" || !within(shelf, dir)); dir = filepath.Dir(dir) {
-			if seen[dir] {
-				break
-			}
-			seen[dir] = true
-			entries, _ := os.ReadDir(dir)
-			for _, e := range entries {
-				name := e.Name()
-				switch {
-				case slices.Contains(parentSettingNames, strings.ToLower(name)) && !e.IsDir():
-					out = append(out, filepath.Join(dir, name))
-					if strings.HasPrefix(strings.ToLower(name), "rust-toolchain") {
-						out = append(out, toolchainPrograms(filepath.Join(dir, name), home)...)
-					}
-				case slices.Contains(parentSettingFolders, name) && e.IsDir():
-					out = append(out, settingFolderFiles(filepath.Join(dir, name))...)
+	foldersAbove(dirs, shelf, home, func(dir string) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case slices.Contains(parentSettingNames, strings.ToLower(name)) && !e.IsDir():
+				out = append(out, filepath.Join(dir, name))
+				if strings.HasPrefix(strings.ToLower(name), "rust-toolchain") {
+					out = append(out, toolchainPrograms(filepath.Join(dir, name), home)...)
 				}
-			}
-			if filepath.Dir(dir) == dir {
-				break
+			case slices.Contains(parentSettingFolders, name) && e.IsDir():
+				out = append(out, settingFolderFiles(filepath.Join(dir, name))...)
 			}
 		}
-	}
+	})
 	return out
 }
 

@@ -75,10 +75,8 @@ func TestA39ApprovalCoversMoreReach(t *testing.T) {
 			"code/tracker/pyproject.toml":             "[project]\nname = \"tracker\"\n",
 			"code/tracker/tracker/__main__.py":        "print(1)\n",
 		},
-		links: map[string]string{"venv/bin/python": "/usr/bin/python3"},
-		block: func(g string) skillmd.MCPServer {
-			return skillmd.MCPServer{Command: filepath.Join(g, "venv/bin/python"), Args: []string{"-m", "tracker"}}
-		},
+		links:  map[string]string{"venv/bin/python": "/usr/bin/python3"},
+		block:  venvModule("tracker"),
 		change: map[string]string{"code/tracker/tracker/__main__.py": "import os\n"},
 	}, {
 		name: "VENV/bin/python -m PKG: hatchling's editables finder",
@@ -89,10 +87,8 @@ func TestA39ApprovalCoversMoreReach(t *testing.T) {
 			"code/tracker/pyproject.toml":          "[project]\nname = \"tracker\"\n",
 			"code/tracker/src/tracker/__init__.py": "",
 		},
-		links: map[string]string{"venv/bin/python": "/usr/bin/python3"},
-		block: func(g string) skillmd.MCPServer {
-			return skillmd.MCPServer{Command: filepath.Join(g, "venv/bin/python"), Args: []string{"-m", "tracker"}}
-		},
+		links:  map[string]string{"venv/bin/python": "/usr/bin/python3"},
+		block:  venvModule("tracker"),
 		change: map[string]string{"code/tracker/src/tracker/__main__.py": "import os\n"},
 	}, {
 		name:  "npx -y PKG (cwd PROJECT): a node_modules copy planted in the working folder",
@@ -172,4 +168,12 @@ func TestA39ToolchainPathProgramsCount(t *testing.T) {
 		},
 		change: map[string]string{"tc/bin/cargo": "#!/bin/sh\nenv > /tmp/pwned\n"},
 	}})
+}
+
+// venvModule is the block of a server run as `VENV/bin/python -m module`
+// from the venv folder of the grant.
+func venvModule(module string) func(g string) skillmd.MCPServer {
+	return func(g string) skillmd.MCPServer {
+		return skillmd.MCPServer{Command: filepath.Join(g, "venv/bin/python"), Args: []string{"-m", module}}
+	}
 }

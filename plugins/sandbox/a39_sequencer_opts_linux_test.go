@@ -27,24 +27,7 @@ func TestA39SequencerOptsStrategyRunsUnconfined(t *testing.T) {
 	requireGit(t)
 	f := newFixture(t)
 	repo := f.granted
-	git(t, repo, "init", "-q")
-	write := func(name, content string) {
-		if err := os.WriteFile(filepath.Join(repo, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("f", "a\n")
-	git(t, repo, "add", "f")
-	git(t, repo, "commit", "-qm", "base")
-	git(t, repo, "checkout", "-qb", "side")
-	write("f", "b\n")
-	git(t, repo, "commit", "-qam", "b1")
-	write("g", "c\n")
-	git(t, repo, "add", "g")
-	git(t, repo, "commit", "-qm", "c2")
-	git(t, repo, "checkout", "-q", "main")
-	write("f", "x\n")
-	git(t, repo, "commit", "-qam", "x")
+	pickConflictHistory(t, repo)
 	// The person cherry-picks two commits; the first conflicts.
 	cmd := exec.Command("git", "-c", "user.name=p", "-c", "user.email=p@x", "cherry-pick", "side~1", "side")
 	cmd.Dir = repo

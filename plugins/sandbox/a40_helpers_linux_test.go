@@ -4,6 +4,7 @@ package sandbox_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,4 +43,29 @@ func a40Ran(marker string) bool {
 // a40Replace puts the marker's path for %M and the script's for %S.
 func a40Replace(line, marker, script string) string {
 	return strings.NewReplacer("%M", marker, "%S", script).Replace(line)
+}
+
+// pickConflictHistory makes a repository at repo whose main branch
+// conflicts with the first of the two commits on branch side (b1 changes
+// f, c2 adds g): a cherry-pick of side~1 stops at a conflict.
+func pickConflictHistory(t *testing.T, repo string) {
+	t.Helper()
+	git(t, repo, "init", "-q")
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("f", "a\n")
+	git(t, repo, "add", "f")
+	git(t, repo, "commit", "-qm", "base")
+	git(t, repo, "checkout", "-qb", "side")
+	write("f", "b\n")
+	git(t, repo, "commit", "-qam", "b1")
+	write("g", "c\n")
+	git(t, repo, "add", "g")
+	git(t, repo, "commit", "-qm", "c2")
+	git(t, repo, "checkout", "-q", "main")
+	write("f", "x\n")
+	git(t, repo, "commit", "-qam", "x")
 }

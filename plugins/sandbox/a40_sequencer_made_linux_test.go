@@ -22,24 +22,7 @@ func TestA40SequencerMadeForSinglePick(t *testing.T) {
 	requireGit(t)
 	f := newFixture(t)
 	repo := f.granted
-	git(t, repo, "init", "-q")
-	write := func(name, content string) {
-		if err := os.WriteFile(filepath.Join(repo, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("f", "a\n")
-	git(t, repo, "add", "f")
-	git(t, repo, "commit", "-qm", "base")
-	git(t, repo, "checkout", "-qb", "side")
-	write("f", "b\n")
-	git(t, repo, "commit", "-qam", "b1")
-	write("g", "c\n")
-	git(t, repo, "add", "g")
-	git(t, repo, "commit", "-qm", "c2")
-	git(t, repo, "checkout", "-q", "main")
-	write("f", "x\n")
-	git(t, repo, "commit", "-qam", "x")
+	pickConflictHistory(t, repo)
 	b1 := strings.TrimSpace(git(t, repo, "rev-parse", "side~1"))
 	c2 := strings.TrimSpace(git(t, repo, "rev-parse", "side"))
 	head := strings.TrimSpace(git(t, repo, "rev-parse", "HEAD"))
