@@ -18,7 +18,9 @@ import (
 //   - `python3 -m tools.strip`: python runs tools/strip.py from the
 //     working folder (the work tree's top, where git runs filters);
 //   - `sh -c "cd tools && ./strip.sh"`: the quoted string is one word
-//     ("cd tools && ./strip.sh", no such file); sh runs tools/strip.sh.
+//     ("cd tools && ./strip.sh", no such file); sh runs tools/strip.sh;
+//   - `env -C tools ./strip.sh`: env's -C moves to tools as cd does, but
+//     ./strip.sh is taken at the work tree's top (no such file there).
 //
 // In each, the person's own settings name a work-tree script that stays
 // writable to a sandboxed command, and the person's next `git add` runs
@@ -48,6 +50,12 @@ func TestA42SettingScriptResolvedByItsProgram(t *testing.T) {
 		need:   "sh",
 		files:  map[string]string{"tools/strip.sh": "#!/bin/sh\ncat\n"},
 		clean:  `sh -c "cd tools && ./strip.sh"`,
+		attack: `printf '#!/bin/sh\ntouch %M\ncat\n' > tools/strip.sh`,
+	}, {
+		name:   "env -C tools ./strip.sh",
+		need:   "env",
+		files:  map[string]string{"tools/strip.sh": "#!/bin/sh\ncat\n"},
+		clean:  `env -C tools ./strip.sh`,
 		attack: `printf '#!/bin/sh\ntouch %M\ncat\n' > tools/strip.sh`,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
