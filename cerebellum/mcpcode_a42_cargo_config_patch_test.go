@@ -18,7 +18,7 @@ import (
 // with ../shared/helper builds and runs GRANTED/shared/helper, which is
 // no code root. A sandboxed command rewrites it after the approval;
 // the next start builds and runs it with the server's secrets, unasked
-// (checked with cargo 1.x: `cargo run --offline` prints the patched
+// (checked with cargo 1.95: `cargo run --offline` prints the patched
 // crate's output).
 func TestA42ApprovalMissesCargoConfigPatch(t *testing.T) {
 	app := map[string]string{
