@@ -48,3 +48,36 @@ func TestA42CommondirOnlyGitFolderUnseen(t *testing.T) {
 		t.Errorf("a git folder made of HEAD and commondir in app/src, with its settings in .x/common, was not disarmed: the person's git log in app/src ran the command's gpg.program unconfined: command: %s\nperson's git: %s", out, got)
 	}
 }
+
+// a42: the same walk gap by links: isBareRepo wants objects and refs to
+// be folders themselves (Lstat), git only that it can enter them
+// (access(X_OK), links followed); gitFolderLeft wants a hooks folder.
+// app/src holding HEAD, config (core.worktree = .., core.fsmonitor) and
+// objects and refs as links into a dot folder is no repository to the
+// end's walk, and the person's `git status` in app/src runs the
+// command's program unconfined.
+func TestA42LinkedObjectsGitFolderUnseen(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `cd app/src && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree .. && `+
+		a40g+` config core.fsmonitor `+script+` && mkdir -p ../../.x && mv objects ../../.x/objects && mv refs ../../.x/refs && rm -rf hooks && `+
+		`ln -s ../../.x/objects objects && ln -s ../../.x/refs refs && `+a40g+` rev-parse --git-dir --show-toplevel`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(app, "src"), "status")
+	if a40Ran(marker) {
+		t.Errorf("a git folder in app/src whose objects and refs are links was not disarmed: the person's git status in app/src ran the command's core.fsmonitor unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
