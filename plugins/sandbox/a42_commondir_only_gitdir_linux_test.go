@@ -1,0 +1,83 @@
+//go:build attack && linux
+
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// a42: git takes a folder for a git folder when it holds a HEAD and a
+// commondir whose folder has objects and refs (is_git_directory looks
+// for objects and refs in the common folder), and reads the settings of
+// that common folder. The end's walk knows a repository only by a .git,
+// or by HEAD, objects and refs (isBareRepo), or config and hooks
+// (gitFolderLeft) in the folder itself: app/src holding just HEAD and
+// commondir is none, and the common folder, in a dot folder of the grant,
+// is not walked. So nothing is disarmed. The person's `git log` in
+// app/src (a subfolder of their own repository: git stops at src before
+// app/.git) reads .x/common/config: log.showSignature with a gpg.program
+// of the command's, run for the commit the command made with a gpgsig
+// header, unconfined (no work tree, tty or pager needed).
+func TestA42CommondirOnlyGitFolderUnseen(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	marker, script := plantScript(t, f)
+	g := "G=$PWD/.x/common; "
+	out := a40Run(t, f, g+`mkdir -p .x && `+a40g+` init -q --bare $G && `+a40g+` -C $G config log.showSignature true && `+a40g+` -C $G config gpg.program `+script+` && `+
+		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
+		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
+		a40g+` -C $G update-ref refs/heads/main $C && echo 'ref: refs/heads/main' > app/src/HEAD && echo ../../.x/common > app/src/commondir && cd app/src && `+a40g+` -c gpg.program=true rev-parse --git-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(app, "src"), "log", "--oneline")
+	if a40Ran(marker) {
+		t.Errorf("a git folder made of HEAD and commondir in app/src, with its settings in .x/common, was not disarmed: the person's git log in app/src ran the command's gpg.program unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
+
+// a42: the same walk gap by links: isBareRepo wants objects and refs to
+// be folders themselves (Lstat), git only that it can enter them
+// (access(X_OK), links followed); gitFolderLeft wants a hooks folder.
+// app/src holding HEAD, config (core.worktree = .., core.fsmonitor) and
+// objects and refs as links into a dot folder is no repository to the
+// end's walk, and the person's `git status` in app/src runs the
+// command's program unconfined.
+func TestA42LinkedObjectsGitFolderUnseen(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `cd app/src && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree .. && `+
+		a40g+` config core.fsmonitor `+script+` && mkdir -p ../../.x && mv objects ../../.x/objects && mv refs ../../.x/refs && rm -rf hooks && `+
+		`ln -s ../../.x/objects objects && ln -s ../../.x/refs refs && `+a40g+` rev-parse --git-dir --show-toplevel`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(app, "src"), "status")
+	if a40Ran(marker) {
+		t.Errorf("a git folder in app/src whose objects and refs are links was not disarmed: the person's git status in app/src ran the command's core.fsmonitor unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
