@@ -55,7 +55,8 @@ func DisarmNewRepos(w WatchList) []string {
 	home, _ := os.UserHomeDir()
 	var notes []string
 	for _, g := range w.Grants {
-		found, _ := reposBeneath(g)
+		walk := walkRepos(g)
+		found := walk.repos
 		if holdsRepo(g) {
 			found = append([]string{g}, found...)
 		}
@@ -66,6 +67,19 @@ func DisarmNewRepos(w WatchList) []string {
 			}
 			known[r] = true
 			if madeSince(r, w.Started, cut) {
+				notes = append(notes, disarmRepo(r, w.Grants, knownGit, home)...)
+			}
+		}
+		// Folders git may take as git folders that the start did not
+		// count as repositories: the person's (a bare repository's
+		// linked worktree folders) are older than the command; one born
+		// since, or made one since, is the command's (a42).
+		for _, r := range walk.maybe {
+			if known[r] {
+				continue
+			}
+			known[r] = true
+			if gitEntriesBornSince(r, w.Started) {
 				notes = append(notes, disarmRepo(r, w.Grants, knownGit, home)...)
 			}
 		}
@@ -98,6 +112,26 @@ func madeSince(dir string, started int64, cut bool) bool {
 	return false
 }
 
+// gitEntriesBornSince: one of what makes dir a git folder to git (HEAD,
+// commondir, objects, refs, config) was made since started (Unix
+// nanoseconds), or the file system keeps no birth times, where it is
+// taken as the command's: the check only moves what would run something.
+func gitEntriesBornSince(dir string, started int64) bool {
+	for _, name := range []string{"HEAD", "commondir", "objects", "refs", "config"} {
+		var st unix.Statx_t
+		if err := unix.Statx(unix.AT_FDCWD, filepath.Join(dir, name), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st); err != nil {
+			continue
+		}
+		if st.Mask&unix.STATX_BTIME == 0 || started <= 0 {
+			return true
+		}
+		if st.Btime.Sec*1e9+int64(st.Btime.Nsec) >= started-int64(bornSlack) {
+			return true
+		}
+	}
+	return false
+}
+
 // bornSlack is how much earlier than the plan a git folder may have been
 // stamped and still count as the command's: file systems stamp with the
 // kernel's coarse clock, a tick behind.
@@ -122,72 +156,194 @@ func (k knownGitDir) holds(p string) bool {
 }
 
 // gitDirOf is the git folder of the repository at dir as git finds it:
-// its .git folder, the folder a .git file or link names, or dir itself
-// for a bare one; "" when there is none.
+// its .git folder, the folder a .git file (or a link to one) names, or
+// dir itself for a bare one; "" when there is none.
 func gitDirOf(dir string) string {
 	dotgit := filepath.Join(dir, ".git")
-	fi, err := os.Lstat(dotgit)
+	fi, err := os.Stat(dotgit)
 	switch {
 	case errors.Is(err, os.ErrNotExist) && (isBareRepo(dir) || gitFolderLeft(dir)):
 		return dir
 	case err != nil:
 		return ""
 	case fi.Mode().IsRegular():
-		b, err := readRegular(dotgit, 4096)
-		if err != nil {
-			return ""
-		}
-		target, ok := gitFileTarget(b)
-		if !ok {
-			return ""
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
-		}
+		target, _ := gitFileAt(dotgit)
 		return target
 	}
-	return dotgit // a folder, or a link git follows
+	return dotgit
 }
 
-// gitFileTarget reads a .git file as git's read_gitfile does: "gitdir: "
-// then the path, up to a NUL, with only line ends taken off its end (a
-// path may end in spaces: a40).
-func gitFileTarget(b []byte) (string, bool) {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
+// gitFileAt is the git folder the .git file at path names ("" and false
+// when git would not take it as one), relative paths joined to its
+// folder. A link to a file is read as the file: git stats, it does not
+// lstat (a42).
+func gitFileAt(path string) (string, bool) {
+	b, err := readRegular(path, 4096)
+	if err != nil {
+		return "", false
 	}
-	b = bytes.TrimRight(b, "\r\n")
+	target, ok := gitFileTarget(b)
+	if !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	return target, true
+}
+
+// gitDirCandidates are every folder git may take as the git folder of
+// the repository at dir, as setup_git_directory looks: what .git names
+// (a folder, a link to one, a .git file or a link to one), and dir
+// itself, which git takes when .git is a folder that is no git folder
+// (an empty one: a42) or is missing. Each is disarmed, so a difference
+// between git's reading and this one leaves nothing armed.
+func gitDirCandidates(dir string) []string {
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotgit)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		// A .git file git cannot follow stops git with an error: dir is
+		// never taken then.
+		if target, ok := gitFileAt(dotgit); ok {
+			return []string{target}
+		}
+		return nil
+	case err == nil && fi.IsDir():
+		if gitSurelyTakes(dotgit) {
+			return []string{dotgit}
+		}
+		if mayBeGitDir(dir) {
+			return []string{dotgit, dir}
+		}
+		return []string{dotgit}
+	}
+	if mayBeGitDir(dir) {
+		return []string{dir}
+	}
+	return nil
+}
+
+// gitSurelyTakes: git takes folder g as a git folder (is_git_directory):
+// a HEAD it reads as valid, objects and refs folders in its common
+// folder. Stricter than git where unsure (objects a file git could
+// enter), so that dir beside it is disarmed too.
+func gitSurelyTakes(g string) bool {
+	if !headSurelyValid(filepath.Join(g, "HEAD")) {
+		return false
+	}
+	common := g
+	if b, err := readRegular(filepath.Join(g, "commondir"), 4096); err == nil {
+		c := strings.TrimRight(string(b), "\r\n")
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(g, c)
+		}
+		common = c
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	for _, name := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, name)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// headSurelyValid: git's validate_headref takes the HEAD at path: a link
+// into refs/, "ref: refs/…", or an object name.
+func headSurelyValid(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(path)
+		return err == nil && strings.HasPrefix(t, "refs/")
+	}
+	b, err := readRegular(path, 256)
+	if err != nil {
+		return false
+	}
+	if rest, ok := bytes.CutPrefix(b, []byte("ref:")); ok {
+		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte("refs/"))
+	}
+	hex := bytes.TrimRight(b, "\n")
+	if len(hex) != 40 && len(hex) != 64 {
+		return false
+	}
+	for _, c := range hex {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// mayBeGitDir: dir holds what makes git take a folder as a git folder
+// (is_git_directory: a HEAD, then objects and refs in its common folder,
+// links followed), or the settings of one: a HEAD of any kind, a
+// commondir, or a config beside a hooks folder. Looser than git, on
+// purpose: what it takes is only looked at, and moved aside only where
+// it would run something.
+func mayBeGitDir(dir string) bool {
+	for _, name := range []string{"HEAD", "commondir"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return gitFolderLeft(dir)
+}
+
+// gitFileTarget reads a .git file as git's read_gitfile does: the
+// content must start with "gitdir: "; line ends are taken off the end of
+// the whole content, and then the path ends at the first NUL (a path may
+// end in spaces: a40; "gitdir: D\n\0" names "D\n": a42).
+func gitFileTarget(b []byte) (string, bool) {
 	rest, ok := bytes.CutPrefix(b, []byte("gitdir: "))
-	if !ok || len(rest) == 0 {
+	if !ok {
+		return "", false
+	}
+	rest = bytes.TrimRight(rest, "\r\n")
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
+		rest = rest[:i]
+	}
+	if len(rest) == 0 {
 		return "", false
 	}
 	return string(rest), true
 }
 
 // disarmRepo disarms the repository at dir (a folder holding .git, or a
-// bare one) when its git folder, links resolved, lies in one of grants
-// and is not the person's (knownGit). home finds the person's settings.
+// bare one): each folder git may take as its git folder
+// (gitDirCandidates) that, links resolved, lies in one of grants and is
+// not the person's (knownGit). home finds the person's settings.
 func disarmRepo(dir string, grants []string, knownGit []knownGitDir, home string) []string {
-	gitDir := gitDirOf(dir)
-	if gitDir == "" {
-		return nil
-	}
-	real, err := filepath.EvalSymlinks(gitDir)
-	if err != nil {
-		return nil // git finds no repository there either
-	}
-	if !slices.ContainsFunc(grants, func(g string) bool { return real == g || within(g, real) }) ||
-		slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) {
-		return nil
-	}
-	notes := disarmGitFolder(real, dir)
-	// Its submodules' and worktrees' git folders: git enters them from
-	// the person's `git status` in it too.
-	notes = append(notes, disarmNested(real, dir)...)
-	if real != dir {
-		notes = append(notes, disarmWorkTreeHooks(dir, home)...)
+	var notes []string
+	seen := map[string]bool{}
+	for _, gitDir := range gitDirCandidates(dir) {
+		real, err := filepath.EvalSymlinks(gitDir)
+		if err != nil || seen[real] {
+			continue // git finds no repository there either
+		}
+		seen[real] = true
+		if !inGrants(grants, real) || slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) {
+			continue
+		}
+		notes = append(notes, disarmGitFolder(real, dir)...)
+		// Its submodules' and worktrees' git folders: git enters them from
+		// the person's `git status` in it too.
+		notes = append(notes, disarmNested(real, dir, grants, knownGit)...)
+		if real != dir {
+			notes = append(notes, disarmWorkTreeHooks(dir, home)...)
+		}
 	}
 	return notes
+}
+
+// inGrants: path is one of grants or lies beneath one.
+func inGrants(grants []string, path string) bool {
+	return slices.ContainsFunc(grants, func(g string) bool { return path == g || within(g, path) })
 }
 
 // maxNestedGitFolders bounds the submodules' and worktrees' git folders
@@ -196,11 +352,64 @@ const maxNestedGitFolders = 1024
 
 // disarmNested disarms the git folders in gitDir's modules (at any
 // depth, a submodule's own submodules' included) and worktrees folders.
-// Past maxNestedGitFolders the rest are moved aside whole.
-func disarmNested(gitDir, repo string) []string {
+// A link there is followed where it leads into grants and to no git
+// folder of the person's (knownGit): git follows it (a42). Past
+// maxNestedGitFolders the rest are moved aside whole.
+func disarmNested(gitDir, repo string, grants []string, knownGit []knownGitDir) []string {
 	var notes []string
 	count := 0
+	seen := map[string]bool{}
 	var walk func(dir string, depth int)
+	// beneath walks the folders beneath top (one of modules, worktrees,
+	// or a folder a link there leads to) for git folders.
+	var beneath func(top string, depth int)
+	beneath = func(top string, depth int) {
+		if fi, err := os.Lstat(top); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// .git/modules itself a link: git follows it too.
+			real, err := filepath.EvalSymlinks(top)
+			if err != nil || !inGrants(grants, real) || slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) || seen[real] {
+				return
+			}
+			seen[real] = true
+			top = real
+		}
+		_ = filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == top {
+				return nil
+			}
+			if count++; count > maxNestedGitFolders {
+				return fs.SkipAll
+			}
+			target := p
+			if d.Type()&fs.ModeSymlink != 0 {
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || !inGrants(grants, real) || slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) {
+					return nil
+				}
+				if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+					return nil
+				}
+				target = real
+			} else if !d.IsDir() {
+				return nil
+			}
+			if seen[target] {
+				return fs.SkipDir
+			}
+			seen[target] = true
+			if looksLikeGitDir(target) {
+				notes = append(notes, disarmGitFolder(target, repo)...)
+				walk(target, depth+1)
+				return fs.SkipDir
+			}
+			if target != p {
+				// A link to a folder that is no git folder: git looks
+				// beneath it (modules/a/b) as beneath a folder.
+				beneath(target, depth+1)
+			}
+			return nil
+		})
+	}
 	walk = func(dir string, depth int) {
 		for _, sub := range []string{"modules", "worktrees"} {
 			parent := filepath.Join(dir, sub)
@@ -213,20 +422,7 @@ func disarmNested(gitDir, repo string) []string {
 				}
 				continue
 			}
-			_ = filepath.WalkDir(parent, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || !d.IsDir() || p == parent {
-					return nil
-				}
-				if count++; count > maxNestedGitFolders {
-					return fs.SkipAll
-				}
-				if looksLikeGitDir(p) {
-					notes = append(notes, disarmGitFolder(p, repo)...)
-					walk(p, depth+1)
-					return fs.SkipDir
-				}
-				return nil
-			})
+			beneath(parent, depth)
 		}
 	}
 	walk(gitDir, 0)

@@ -189,12 +189,22 @@ func reposBeneath(grant string) ([]string, string) {
 	if systemPath(grant) || commandCacheHome(grant) {
 		return nil, ""
 	}
-	w := repoWalk{buf: make([]byte, 32<<10)}
-	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
-	if !w.walk(grant, 0, flags) {
+	w := walkRepos(grant)
+	if w.cut {
 		return w.repos, fmt.Sprintf("the search for git repositories beneath %s stopped after %d entries: repositories it did not reach there, and no earlier command found, are not protected (their settings and hooks stay writable to the command); grant a narrower folder", grant, maxWalkEntries)
 	}
 	return w.repos, ""
+}
+
+// walkRepos walks grant for repositories (reposBeneath), keeping what
+// may be git folders too; cut when its bound ran out.
+func walkRepos(grant string) repoWalk {
+	w := repoWalk{buf: make([]byte, 32<<10)}
+	if systemPath(grant) || commandCacheHome(grant) {
+		return w
+	}
+	w.cut = !w.walk(grant, 0, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	return w
 }
 
 // repoWalk is the state of one reposBeneath walk.
@@ -202,6 +212,13 @@ type repoWalk struct {
 	buf     []byte
 	entries int
 	repos   []string
+	// maybe are folders git may take as a git folder that are not
+	// repos: a HEAD beside a commondir, or beside objects and refs that
+	// are links (git follows them: a42). Only the end's check
+	// (DisarmNewRepos) looks at them, where they were born since the
+	// start.
+	maybe []string
+	cut   bool
 }
 
 // walk reads folder dir, depth levels below the grant, and the folders
@@ -217,7 +234,7 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 	// A bare repository (mirror.git: git init --bare, clone --mirror) has
 	// no .git: the folder is its own git folder, with HEAD, objects and
 	// refs, and its hooks run in the person's git push to it (a39).
-	var head, objects, refs bool
+	var head, objects, refs, commondir, objectsLink, refsLink bool
 	for {
 		n, err := unix.Getdents(fd, w.buf)
 		if err != nil || n <= 0 {
@@ -257,9 +274,11 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 			case "HEAD":
 				head = typ == unix.DT_REG || typ == unix.DT_LNK
 			case "objects":
-				objects = typ == unix.DT_DIR
+				objects, objectsLink = typ == unix.DT_DIR, typ == unix.DT_LNK
 			case "refs":
-				refs = typ == unix.DT_DIR
+				refs, refsLink = typ == unix.DT_DIR, typ == unix.DT_LNK
+			case "commondir":
+				commondir = true
 			}
 			if typ == unix.DT_DIR && depth < maxRepoDepth && !skipWalk(string(name)) {
 				subs = append(subs, string(name))
@@ -270,6 +289,8 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 	bare := head && objects && refs && isGitDir(dir)
 	if bare && depth > 0 {
 		w.repos = append(w.repos, dir)
+	} else if head && depth > 0 && (commondir || (objects || objectsLink) && (refs || refsLink)) {
+		w.maybe = append(w.maybe, dir)
 	}
 	// A bare repository's folders are walked like any others: a folder
 	// that only looks like one (HEAD, objects and refs a command made in
