@@ -17,7 +17,13 @@ import (
 // the server's own outside the project, through the runner's own setting
 // (BuildOutputOf says which); build output left inside the project from
 // before still counts, since a build script's output there is code the
-// runner may load.
+// runner may load. A folder the block itself names is never kept, outside
+// the project either (a42): cargo runs the program it finds built there
+// whenever the fingerprints beside it say fresh, never checking its
+// content, and the approval hashes none of it, so a command that can
+// write it (a target folder shared in a granted folder) would replace what
+// the next start runs. Named in env it is replaced; on the command line,
+// which no variable overrides, the server does not start (Refused).
 
 // BuildOutput is where an mcp: block's build-and-run runner writes what it
 // builds.
@@ -35,7 +41,16 @@ type BuildOutput struct {
 	Flag bool
 	// Inside reports that Set lies in the working folder or a folder whose
 	// code the approval covers: the runner's first build would change it.
+	// Either way Set is not kept; Inside only says why.
 	Inside bool
+}
+
+// Refused reports that the block names the build folder where the MCP
+// client cannot replace it with the server's own (on the command line):
+// the server does not start until the setting is removed. A folder named
+// in env is replaced instead.
+func (b BuildOutput) Refused() bool {
+	return b.Var != "" && b.Set != "" && b.Flag
 }
 
 // BuildOutputOf is where s's build-and-run runner writes what it builds,

@@ -225,14 +225,22 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 			continue
 		}
 		for _, tok := range strings.FieldsFunc(env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
-			if _, err := os.Stat(tok); err != nil {
+			at := tok
+			if !filepath.IsAbs(at) && !strings.HasPrefix(at, "~/") && cwd != "" {
+				at = filepath.Join(cwd, at)
+			}
+			if _, err := os.Stat(at); err != nil {
 				if _, v, ok := strings.Cut(tok, "="); ok {
 					tok = v // --require=FILE
 				}
 			}
-			if filepath.IsAbs(tok) || strings.HasPrefix(tok, "~/") {
-				addPath(tok)
+			if tok == "" || strings.HasPrefix(tok, "-") {
+				continue // a flag of an option string (--require, -r)
 			}
+			// A relative entry too: python and node resolve one against
+			// the working folder (PYTHONPATH=../shared), as addPath does
+			// (a42).
+			addPath(tok)
 		}
 	}
 	slices.Sort(named)

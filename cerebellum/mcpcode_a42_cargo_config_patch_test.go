@@ -1,5 +1,3 @@
-//go:build attack
-
 package cerebellum_test
 
 import (
@@ -46,5 +44,27 @@ func TestA42ApprovalMissesCargoConfigPatch(t *testing.T) {
 		files:  with(map[string]string{"app/.cargo/config.toml": "[patch.crates-io]\nhelper = { path = \"../shared/helper\" }\n"}),
 		block:  block,
 		change: evil,
+	}, {
+		// Cargo reads the configuration of every folder above its working
+		// folder: one in the granted parent, paths relative to it.
+		name:   "cargo run: GRANTED/.cargo/config [patch.crates-io] helper.path = \"shared/helper\" above the project",
+		files:  with(map[string]string{".cargo/config": "[patch.crates-io]\nhelper.path = \"shared/helper\"\n"}),
+		block:  block,
+		change: evil,
+	}, {
+		name:   "cargo run: app/.cargo/config.toml paths = [\"../shared/helper\"]",
+		files:  with(map[string]string{"app/.cargo/config.toml": "paths = [\"../shared/helper\"]\n"}),
+		block:  block,
+		change: evil,
+	}, {
+		name: "cargo run: app/.cargo/config.toml replaces crates-io with a vendored directory",
+		files: with(map[string]string{
+			"app/.cargo/config.toml":             "[source.crates-io]\nreplace-with = \"vendored\"\n\n[source.vendored]\ndirectory = \"../vendor\"\n",
+			"vendor/helper/Cargo.toml":           "[package]\nname = \"helper\"\nversion = \"0.1.0\"\n",
+			"vendor/helper/src/lib.rs":           "pub fn hi() {}\n",
+			"vendor/helper/.cargo-checksum.json": "{\"files\":{},\"package\":null}\n",
+		}),
+		block:  block,
+		change: map[string]string{"vendor/helper/src/lib.rs": evil["shared/helper/src/lib.rs"]},
 	}})
 }

@@ -99,6 +99,10 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	}
 	l := launchOf(s, dir)
 	out := append(l.files, codeFiles(l.roots, l.home, maxCodeEntries)...)
+	// Cargo reads .cargo/config.toml in its working folder and every
+	// folder above: the [patch] and paths it names are built and run too
+	// (a42), so those above the project are read for path dependencies.
+	out = append(out, slices.DeleteFunc(ancestorSettings(append(slices.Clone(l.roots), l.cwd), l.shelf, l.home), func(f string) bool { return !cargoConfig(f) })...)
 	out, roots := withPathDependencies(out, l.roots, dir, l.home)
 	if _, err := unwrap(s.Command, s.Args, l.cwd); err != nil {
 		out = append(out, RefusedPrefix+err.Error())

@@ -232,8 +232,58 @@ func parseManifestPaths(base, src string) []string {
 // manifestNames are the files parseManifestPaths reads.
 var manifestNames = []string{"Cargo.toml", "pyproject.toml", "go.mod", "go.work"}
 
-// pathDependencyRoots are the folders the manifests among files name as
-// path dependencies (parseManifestPaths) that no folder of roots holds:
+// cargoConfig reports whether f is a cargo configuration file
+// (.cargo/config.toml, or .cargo/config as older cargo names it).
+func cargoConfig(f string) bool {
+	base := filepath.Base(f)
+	return (base == "config.toml" || base == "config") && filepath.Base(filepath.Dir(f)) == ".cargo"
+}
+
+// parseCargoConfigPaths are the paths (relative as written, to the
+// folder holding .cargo) a cargo configuration names as code it builds
+// from (a42): every path key ([patch.<registry>] entries, stable since
+// cargo 1.56), the top-level paths overrides, and a source replacement's
+// directory or local-registry (vendored crates). Decoded as TOML like a
+// Cargo.toml; read as text when no TOML decoder reads it.
+func parseCargoConfigPaths(src string) []string {
+	var doc map[string]any
+	if _, err := toml.Decode(src, &doc); err != nil {
+		var out []string
+		for _, m := range manifestPath.FindAllStringSubmatch(src, -1) {
+			out = append(out, m[1]+m[2])
+		}
+		return slices.DeleteFunc(out, func(p string) bool { return p == "" })
+	}
+	out := tomlPaths(doc)
+	if paths, ok := doc["paths"].([]any); ok {
+		for _, p := range paths {
+			if p, ok := p.(string); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	if sources, ok := doc["source"].(map[string]any); ok {
+		names := make([]string, 0, len(sources))
+		for n := range sources {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			src, _ := sources[n].(map[string]any)
+			for _, k := range []string{"directory", "local-registry"} {
+				if p, ok := src[k].(string); ok {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return p == "" })
+}
+
+// pathDependencyRoots are the folders the manifests and cargo
+// configurations among files name as path dependencies
+// (parseManifestPaths, parseCargoConfigPaths) that no folder of roots
+// holds:
 // each as addRoot in codeRoots takes it (its project, never a system
 // folder, the home folder or the folder holding the capabilities'
 // folders), sorted.
@@ -242,7 +292,8 @@ func pathDependencyRoots(files, roots []string, capDir, home string) []string {
 	var out []string
 	for _, f := range files {
 		base := filepath.Base(f)
-		if !slices.Contains(manifestNames, base) {
+		isConfig := cargoConfig(f)
+		if !slices.Contains(manifestNames, base) && !isConfig {
 			continue
 		}
 		if fi, err := os.Stat(f); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
@@ -252,10 +303,16 @@ func pathDependencyRoots(files, roots []string, capDir, home string) []string {
 		if err != nil {
 			continue
 		}
-		for _, rel := range parseManifestPaths(base, string(b)) {
+		paths, from := parseManifestPaths(base, string(b)), filepath.Dir(f)
+		if isConfig {
+			// Cargo takes a configuration's paths relative to the folder
+			// holding .cargo.
+			paths, from = parseCargoConfigPaths(string(b)), filepath.Dir(from)
+		}
+		for _, rel := range paths {
 			p := rel
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(f), p)
+				p = filepath.Join(from, p)
 			}
 			real, err := filepath.EvalSymlinks(p)
 			if err != nil {

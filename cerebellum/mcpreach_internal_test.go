@@ -128,6 +128,7 @@ func FuzzManifestPaths(f *testing.F) {
 		"module m\nreplace x => \"\\x2e./lib\"\nreplace (\n\ty v1 => ./y\n)\n",
 		"go 1.22\nuse (\n\t./a\n\t../b\n)\n",
 		"MAPPING = {'pkg': '/abs/src/pkg'}\n",
+		"paths = [\"../o\"]\n[patch.crates-io]\nh = { path = \"../h\" }\n[source.v]\ndirectory = \"vendor\"\n",
 	} {
 		f.Add(s)
 	}
@@ -137,6 +138,11 @@ func FuzzManifestPaths(f *testing.F) {
 				if p == "" {
 					t.Fatalf("%s: an empty path from %q", base, src)
 				}
+			}
+		}
+		for _, p := range parseCargoConfigPaths(src) {
+			if p == "" {
+				t.Fatalf(".cargo/config.toml: an empty path from %q", src)
 			}
 		}
 		_ = parseEditablePaths(src)

@@ -5,17 +5,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wrasse-app/wrasse/cerebellum/skillmd"
 )
 
 // A build-and-run runner is told to build into the server's own cache
-// (the build folder of serverCache); a folder the block names outside the
-// project is the person's to keep; one it names inside is replaced when
-// it comes from the block's env, and refuses the start when it is on the
-// command line, where no variable beats it; other commands are left
-// alone, and the cache is not even made for them.
+// (the build folder of serverCache); a folder the block names, inside the
+// project or outside it (a42: cargo runs what it finds built there,
+// unhashed), is replaced when it comes from the block's env, and refuses
+// the start when it is on the command line, where no variable beats it;
+// other commands are left alone, and the cache is not even made for them.
 func TestBuildOutsideTheApprovedProject(t *testing.T) {
 	base := t.TempDir()
 	srv := filepath.Join(base, "granted", "srv")
@@ -45,11 +46,16 @@ func TestBuildOutsideTheApprovedProject(t *testing.T) {
 			wantVar: "ArtifactsPath", want: filepath.Join(cache, buildDirName)},
 		{name: "env inside: replaced", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": "target"}},
 			env: []string{"CARGO_TARGET_DIR=target"}, wantVar: "CARGO_TARGET_DIR", want: filepath.Join(cache, buildDirName)},
-		{name: "env outside: kept", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": elsewhere}},
-			env: []string{"CARGO_TARGET_DIR=" + elsewhere}, wantVar: "CARGO_TARGET_DIR", want: elsewhere},
+		{name: "env outside: replaced", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run"}, Cwd: srv, Env: map[string]string{"CARGO_TARGET_DIR": elsewhere}},
+			env: []string{"CARGO_TARGET_DIR=" + elsewhere}, wantVar: "CARGO_TARGET_DIR", want: filepath.Join(cache, buildDirName)},
 		{name: "--target-dir inside: refused", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run", "--target-dir", "target"}, Cwd: srv},
 			wantErr: ErrBuildsInProject},
-		{name: "--target-dir outside: kept", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run", "--target-dir", elsewhere}, Cwd: srv}},
+		{name: "--target-dir outside: refused", block: skillmd.MCPServer{Command: "cargo", Args: []string{"run", "--target-dir", elsewhere}, Cwd: srv},
+			wantErr: ErrBuildsOutsideOwnCache},
+		{name: "env wrapper's setting outside: refused", block: skillmd.MCPServer{Command: "env", Args: []string{"CARGO_TARGET_DIR=" + elsewhere, "cargo", "run"}, Cwd: srv},
+			wantErr: ErrBuildsOutsideOwnCache},
+		{name: "dotnet --artifacts-path outside: refused", block: skillmd.MCPServer{Command: "dotnet", Args: []string{"run", "--artifacts-path", elsewhere}, Cwd: srv},
+			wantErr: ErrBuildsOutsideOwnCache},
 		{name: "node", block: skillmd.MCPServer{Command: "node", Args: []string{"server.js"}, Cwd: srv}},
 	}
 	for _, c := range cases {
@@ -61,6 +67,9 @@ func TestBuildOutsideTheApprovedProject(t *testing.T) {
 		if !errors.Is(err, c.wantErr) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.wantErr)
 			continue
+		}
+		if err != nil && !strings.Contains(err.Error(), "remove that setting") {
+			t.Errorf("%s: the refusal does not say what to change: %v", c.name, err)
 		}
 		for _, v := range []string{"CARGO_TARGET_DIR", "ArtifactsPath"} {
 			want := ""

@@ -30,6 +30,12 @@ var (
 	// command line (cargo --target-dir target), where Wrasse cannot move it;
 	// its first build would undo the approval.
 	ErrBuildsInProject = errors.New("MCP server would build into its approved project")
+	// ErrBuildsOutsideOwnCache: the block names a build folder for its
+	// build-and-run runner outside the project, on its command line
+	// (cargo --target-dir ../shared-target), where Wrasse cannot move it;
+	// the runner would start what it finds built there, which the approval
+	// does not cover (a42).
+	ErrBuildsOutsideOwnCache = errors.New("MCP server would build outside its own cache")
 	// ErrCrossOriginRedirect: a server reached by URL redirected to another
 	// origin, where its headers (secrets) must not go.
 	ErrCrossOriginRedirect = errors.New("MCP server redirected to another origin")

@@ -112,20 +112,26 @@ const buildDirName = "build"
 // (cargo run, dotnet run: cerebellum.BuildOutputOf) at the build folder of
 // the server's own cache, through the runner's variable: built in its
 // project, it would change the code the approval covers at the first
-// start and undo it. A folder the block names outside that code is kept;
-// one it names in its environment inside it is replaced (it can only undo
-// the approval, and where the build lies changes nothing that runs), with
-// a warning in the log; one on the command line (cargo --target-dir,
-// env VAR=…) cannot be, and the server does not start, saying what to
-// change. cache gives the server's own cache folder (serverCache), asked
-// only for such a runner; without one nothing changes.
+// start and undo it. A folder the block names for it is never kept (a42):
+// inside the project it would undo the approval, and anywhere else cargo
+// runs the program it finds built there without checking its content,
+// while the approval hashes none of it, so a command that can write that
+// folder would choose what the next start runs. One named in the block's
+// environment is replaced, with a warning in the log; one on the command
+// line (cargo --target-dir, env VAR=…) cannot be
+// (cerebellum.BuildOutput.Refused), and the server does not start, saying
+// to remove it. cache gives the server's own cache folder (serverCache),
+// asked only for such a runner; without one nothing changes.
 func (l *Loader) buildOutside(cfg config, cmd *exec.Cmd, cache func() (string, error)) error {
 	b := cerebellum.BuildOutputOf(&cfg.block, cfg.dir)
 	switch {
-	case b.Var == "", b.Set != "" && !b.Inside:
+	case b.Var == "":
 		return nil
-	case b.Flag:
-		return hint.With(fmt.Errorf("%w: MCP server %s does not start: its command line builds into %s, inside the project whose code you approved, so its first build would change that code and undo the approval; remove that setting from its mcp: block (Wrasse then builds into a folder of the server's own) or name a folder outside the project, and enable it again", ErrBuildsInProject, cfg.name, b.Set),
+	case b.Refused() && b.Inside:
+		return hint.With(fmt.Errorf("%w: MCP server %s does not start: its command line builds into %s, inside the project whose code you approved, so its first build would change that code and undo the approval; remove that setting from its mcp: block (Wrasse then builds into a folder of the server's own) and enable it again", ErrBuildsInProject, cfg.name, b.Set),
+			hint.Hint{Action: "Edit its mcp: block", Page: hint.PageCapability, Target: cfg.name})
+	case b.Refused():
+		return hint.With(fmt.Errorf("%w: MCP server %s does not start: its command line builds into %s, a folder outside the server's own cache that other commands can write, and the runner would start whatever program it finds built there, which your approval does not cover; remove that setting from its mcp: block (Wrasse then builds into a folder of the server's own) and enable it again", ErrBuildsOutsideOwnCache, cfg.name, b.Set),
 			hint.Hint{Action: "Edit its mcp: block", Page: hint.PageCapability, Target: cfg.name})
 	}
 	root, err := cache()
@@ -133,8 +139,11 @@ func (l *Loader) buildOutside(cfg config, cmd *exec.Cmd, cache func() (string, e
 		return err
 	}
 	dir := filepath.Join(root, buildDirName)
-	if b.Set != "" {
+	switch {
+	case b.Set != "" && b.Inside:
 		l.log.Warn("an MCP server's build folder lies in its approved project; it builds into its own cache instead", "capability", cfg.name, "variable", b.Var, "folder", b.Set, "instead", dir)
+	case b.Set != "":
+		l.log.Warn("an MCP server's build folder lies outside its own cache, where other commands can replace what it runs; it builds into its own cache instead", "capability", cfg.name, "variable", b.Var, "folder", b.Set, "instead", dir)
 	}
 	cmd.Env = setEnv(cmd.Env, b.Var, dir)
 	return nil

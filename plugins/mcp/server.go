@@ -220,13 +220,13 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 		}
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, ErrClosed) && !errors.Is(err, ErrSecret) && !errors.Is(err, ErrSecretRefused) &&
-				!errors.Is(err, ErrNotApproved) && !errors.Is(err, ErrBuildsInProject) {
+				!errors.Is(err, ErrNotApproved) && !errors.Is(err, ErrBuildsInProject) && !errors.Is(err, ErrBuildsOutsideOwnCache) {
 				s.crashes++
 				s.lastCrash = s.l.opts.now()
 				s.lastErr = err.Error()
 				s.setStateLocked(cerebellum.RuntimeCrashed)
 			} else {
-				if errors.Is(err, ErrNotApproved) || errors.Is(err, ErrBuildsInProject) {
+				if errors.Is(err, ErrNotApproved) || errors.Is(err, ErrBuildsInProject) || errors.Is(err, ErrBuildsOutsideOwnCache) {
 					s.lastErr = err.Error() // the server's page offers to approve it again, or says what to change
 				}
 				if s.state == cerebellum.RuntimeStarting {
