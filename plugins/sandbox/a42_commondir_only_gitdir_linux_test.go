@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // a42: git takes a folder for a git folder when it holds a HEAD and a
@@ -79,5 +80,36 @@ func TestA42LinkedObjectsGitFolderUnseen(t *testing.T) {
 	got := gitOK(filepath.Join(app, "src"), "status")
 	if a40Ran(marker) {
 		t.Errorf("a git folder in app/src whose objects and refs are links was not disarmed: the person's git status in app/src ran the command's core.fsmonitor unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
+
+// The same HEAD and commondir, made by an earlier command in a folder of
+// app/src (as harmless files there) and renamed into place by a later
+// one: the files keep their birth times, but app/src's entries changed
+// during the later command, which no command can hide.
+func TestA42OldFilesRenamedIntoGitFolder(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	marker, script := plantScript(t, f)
+	g := "G=$PWD/.x/common; "
+	first := a40Run(t, f, g+`mkdir -p .x app/src/stash && `+a40g+` init -q --bare $G && `+a40g+` -C $G config log.showSignature true && `+a40g+` -C $G config gpg.program `+script+` && `+
+		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
+		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
+		a40g+` -C $G update-ref refs/heads/main $C && echo 'ref: refs/heads/main' > app/src/stash/h && echo ../../.x/common > app/src/stash/c`)
+	time.Sleep(100 * time.Millisecond) // the second command starts later than the files were born
+	out := a40Run(t, f, `mv app/src/stash/h app/src/HEAD && mv app/src/stash/c app/src/commondir`)
+	got := gitOK(filepath.Join(app, "src"), "log", "--oneline")
+	if a40Ran(marker) {
+		t.Errorf("HEAD and commondir an earlier command made, renamed into app/src by a later one, were not disarmed: the person's git log in app/src ran the command's gpg.program unconfined: first: %s\nsecond: %s\nperson's git: %s", first, out, got)
 	}
 }

@@ -112,20 +112,27 @@ func madeSince(dir string, started int64, cut bool) bool {
 	return false
 }
 
-// gitEntriesBornSince: one of what makes dir a git folder to git (HEAD,
-// commondir, objects, refs, config) was made since started (Unix
-// nanoseconds), or the file system keeps no birth times, where it is
-// taken as the command's: the check only moves what would run something.
+// gitEntriesBornSince: dir's entries changed since started (Unix
+// nanoseconds: its ctime, which no command can set; a file renamed in
+// keeps its birth time but changes the folder's), or one of what makes
+// dir a git folder to git (HEAD, commondir, objects, refs, config) was
+// born since, or the file system keeps no birth times: taken as the
+// command's. The check only moves what would run something, and never in
+// a git folder the start planned (the person's linked worktrees).
 func gitEntriesBornSince(dir string, started int64) bool {
+	if started <= 0 {
+		return true
+	}
+	since := func(ts unix.StatxTimestamp) bool { return ts.Sec*1e9+int64(ts.Nsec) >= started-int64(bornSlack) }
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, dir, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_CTIME, &st); err != nil || since(st.Ctime) {
+		return true
+	}
 	for _, name := range []string{"HEAD", "commondir", "objects", "refs", "config"} {
-		var st unix.Statx_t
 		if err := unix.Statx(unix.AT_FDCWD, filepath.Join(dir, name), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st); err != nil {
 			continue
 		}
-		if st.Mask&unix.STATX_BTIME == 0 || started <= 0 {
-			return true
-		}
-		if st.Btime.Sec*1e9+int64(st.Btime.Nsec) >= started-int64(bornSlack) {
+		if st.Mask&unix.STATX_BTIME == 0 || since(st.Btime) {
 			return true
 		}
 	}
