@@ -234,7 +234,7 @@ func gitDirCandidates(dir string) []string {
 // gitSurelyTakes: git takes folder g as a git folder (is_git_directory):
 // a HEAD it reads as valid, objects and refs folders in its common
 // folder. Stricter than git where unsure (objects a file git could
-// enter), so that dir beside it is disarmed too.
+// enter, HEAD in capitals), so that dir beside it is disarmed too.
 func gitSurelyTakes(g string) bool {
 	if !headSurelyValid(filepath.Join(g, "HEAD")) {
 		return false
@@ -250,7 +250,11 @@ func gitSurelyTakes(g string) bool {
 		return false
 	}
 	for _, name := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(filepath.Join(common, name)); err != nil || !fi.IsDir() {
+		// git asks access(X_OK), as the person: a folder the command
+		// took search permission from (chmod 000) is no git folder to
+		// them, and git goes on to the folder holding .git.
+		p := filepath.Join(common, name)
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() || unix.Access(p, unix.X_OK) != nil {
 			return false
 		}
 	}
