@@ -331,7 +331,7 @@ type gitSettings struct {
 	// (runsProgram: a filter's clean, a textconv, core.fsmonitor…), each
 	// word of the value that names a path, ~ expanded; a relative one is
 	// relative to the work tree, where git runs them. first says the word
-	// was the value's first: the program itself.
+	// is a program the value runs (programWord).
 	programs []settingProgram
 }
 
@@ -516,17 +516,7 @@ func (r *settingsReader) settings(home string, configs ...string) gitSettings {
 					s.hooksPaths = append(s.hooksPaths, p)
 				}
 			case runsProgram(e):
-				// An alias without "!" is git's own arguments: a word
-				// without a slash there runs nothing.
-				gitArgs := e.Section == "alias" && !strings.HasPrefix(strings.TrimSpace(e.Value), "!")
-				for i, w := range programWords(e.Value) {
-					if gitArgs && !strings.Contains(w.path, "/") && !strings.HasPrefix(w.path, "~") {
-						continue
-					}
-					if p, ok := expandGitPath(w.path, home); ok && gitCanOpen(p) {
-						s.programs = append(s.programs, settingProgram{path: p, first: w.first && i == 0})
-					}
-				}
+				s.programs = append(s.programs, settingPrograms(e, home)...)
 			case e.Section == "core" && e.Subsection == "" && e.Key == "worktree":
 				if p, ok := expandGitPath(e.Value, home); ok {
 					if !filepath.IsAbs(p) {
