@@ -87,6 +87,31 @@ func TestProgramWords(t *testing.T) {
 	}
 }
 
+// settingPrograms keeps each simple command's program as first (a42),
+// none in an alias that is git's own arguments, and expands ~.
+func TestSettingPrograms(t *testing.T) {
+	for _, c := range []struct {
+		section, key, value string
+		want                []settingProgram
+	}{
+		{"filter", "clean", "LC_ALL=C ./a && exec ./b x", []settingProgram{{"./a", true}, {"./b", true}, {"x", false}}},
+		{"filter", "clean", "env -C tools node strip", []settingProgram{{"tools/strip", false}, {"tools/strip.js", false},
+			{"tools/strip.mjs", false}, {"tools/strip.cjs", false}, {"tools/strip.node", false},
+			{"tools/strip/index.js", false}, {"tools/strip/index.node", false}, {"tools/strip/package.json", false}}},
+		{"core", "fsmonitor", "~/bin/watch", []settingProgram{{"/home/p/bin/watch", true}}},
+		{"alias", "x", "!./bin/a", []settingProgram{{"./bin/a", true}}},
+		{"alias", "lg", "log ./x y", []settingProgram{{"./x", false}}},
+	} {
+		e := gitEntry{Section: c.section, Subsection: "s", Key: c.key, Value: c.value, HasValue: true}
+		if c.section == "core" || c.section == "alias" {
+			e.Subsection = ""
+		}
+		if got := settingPrograms(e, "/home/p"); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("settingPrograms(%s.%s = %q) = %+v, want %+v", c.section, c.key, c.value, got, c.want)
+		}
+	}
+}
+
 func TestRunsProgram(t *testing.T) {
 	for _, c := range []struct {
 		section, sub, key string
