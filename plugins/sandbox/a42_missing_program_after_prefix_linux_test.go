@@ -1,4 +1,4 @@
-//go:build attack && linux
+//go:build linux
 
 package sandbox_test
 
@@ -9,14 +9,15 @@ import (
 	"testing"
 )
 
-// a42: a program setting naming a program that does not exist yet is
-// made empty first (settingNameMount) only when it is the value's first
-// word (programWord.first): `./tools/strip.sh` is, but in `exec
+// a42: a program setting naming a program that does not exist yet was
+// made empty first (settingNameMount) only when it was the value's first
+// word (programWord.first): `./tools/strip.sh` was, but in `exec
 // ./tools/strip.sh`, `env ./tools/strip.sh` or `LC_ALL=C ./tools/strip.sh`
-// the first word is the prefix, which programWords skips yet counts as
-// seen, so the program the shell runs is not first and a missing one
-// stays the command's to make. The person's next git add runs it
-// unconfined.
+// the first word is the prefix, so a missing program stayed the
+// command's to make, and the person's next git add ran it unconfined.
+// Each simple command's program, past reserved words, assignments and
+// prefixes with their options, is now first: made empty before the
+// command starts.
 func TestA42MissingProgramAfterPrefix(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)

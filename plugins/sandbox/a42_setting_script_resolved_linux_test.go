@@ -1,4 +1,4 @@
-//go:build attack && linux
+//go:build linux
 
 package sandbox_test
 
@@ -10,9 +10,10 @@ import (
 	"testing"
 )
 
-// a42: programWords pins a word of a program setting's value only where
-// the word itself names an existing file; the program it runs may turn
-// that word into another file, or take a whole command line as one word:
+// a42: programWords pinned a word of a program setting's value only
+// where the word itself named an existing file; the program it runs may
+// turn that word into another file, or take a whole command line as one
+// word:
 //
 //   - `node tools/strip`: node runs tools/strip.js (it adds .js);
 //   - `python3 -m tools.strip`: python runs tools/strip.py from the
@@ -20,11 +21,14 @@ import (
 //   - `sh -c "cd tools && ./strip.sh"`: the quoted string is one word
 //     ("cd tools && ./strip.sh", no such file); sh runs tools/strip.sh;
 //   - `env -C tools ./strip.sh`: env's -C moves to tools as cd does, but
-//     ./strip.sh is taken at the work tree's top (no such file there).
+//     ./strip.sh was taken at the work tree's top (no such file there).
 //
-// In each, the person's own settings name a work-tree script that stays
-// writable to a sandboxed command, and the person's next `git add` runs
-// what the command wrote there, unconfined.
+// In each, the person's own settings name a work-tree script that stayed
+// writable to a sandboxed command, and the person's next `git add` ran
+// what the command wrote there, unconfined. programWords now names the
+// files node and python run for a script's name or module, takes sh -c's
+// command line as the shell does, and env -C as a cd: the script is
+// read-only to the command.
 func TestA42SettingScriptResolvedByItsProgram(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
