@@ -289,8 +289,11 @@ const (
 	// maxHooksPaths bounds the core.hooksPath values kept, the last ones.
 	maxHooksPaths = 64
 	// maxSettingPrograms bounds the paths kept from settings that run a
-	// program (settingPrograms), the last ones: a person's are a few.
-	maxSettingPrograms = 64
+	// program (settingPrograms), the last ones: a person's are a few,
+	// but each node or python script word names up to 8 files its
+	// interpreter may pick (a42), of which only those that exist are
+	// mounted.
+	maxSettingPrograms = 256
 	// maxSettingsBytes bounds the settings read at one command's start,
 	// all repositories together.
 	maxSettingsBytes = 4 << 20
