@@ -1,0 +1,118 @@
+//go:build attack && linux
+
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// a43common is a command line that makes .x/common, a bare repository
+// in the grant whose settings make the person's `git log` run script
+// (log.showSignature with the command's gpg.program, for a commit with
+// a gpgsig header: no work tree, tty or pager needed).
+func a43common(script string) string {
+	g := "G=$PWD/.x/common; "
+	return g + `mkdir -p .x && ` + a40g + ` init -q --bare $G && ` + a40g + ` -C $G config log.showSignature true && ` + a40g + ` -C $G config gpg.program ` + script + ` && ` +
+		`T=$(` + a40g + ` -C $G mktree </dev/null) && ` +
+		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | ` + a40g + ` -C $G hash-object -t commit -w --stdin) && ` +
+		a40g + ` -C $G update-ref refs/heads/main $C`
+}
+
+// a43: the grant itself made a git folder. The end's walk counts a
+// folder holding HEAD and commondir as a git folder (walk.maybe) only
+// below the grant (depth > 0), and the grant itself only by holdsRepo
+// (.git, isBareRepo, gitFolderLeft), none of which a HEAD beside a
+// commondir is. A grant that is no repository (a scratch folder, a
+// folder of projects) gets HEAD and commondir -> .x/common; the
+// person's `git log` in the grant, or in any folder of it that is no
+// repository (docs/), takes the grant as a bare repository and reads
+// .x/common/config, running the command's gpg.program unconfined.
+func TestA43GrantItselfMadeGitFolder(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	if err := os.MkdirAll(filepath.Join(f.granted, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, a43common(script)+` && echo 'ref: refs/heads/main' > HEAD && echo .x/common > commondir && `+a40g+` -c gpg.program=true rev-parse --git-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "docs"), "log", "--oneline")
+	if a40Ran(marker) {
+		t.Errorf("the grant itself made a git folder (HEAD and commondir) was not disarmed: the person's git log in the grant's docs folder ran the command's gpg.program unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
+
+// a43: gitEntriesBornSince takes a maybe-git folder as the command's
+// only where one of HEAD, commondir, objects, refs, config was born
+// since the start. A command can write into a file of the person's
+// that is older (writing keeps the birth time) and rename it into place
+// (renaming keeps it too): the HEAD and commondir in app/src are the
+// person's old main.c and util.c, rewritten and renamed (copies put back
+// under the old names). Nothing in app/src was born since, so nothing is
+// disarmed, and the person's `git log` in app/src runs the command's
+// gpg.program unconfined: TestA42CommondirOnlyGitFolderUnseen again.
+func TestA43OldBornFilesRenamedIntoGitFolder(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"main.c", "util.c"} {
+		if err := os.WriteFile(filepath.Join(app, "src", n), []byte("int x;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	marker, script := plantScript(t, f)
+	// The person's files are older than the command by more than the
+	// check's slack.
+	time.Sleep(300 * time.Millisecond)
+	out := a40Run(t, f, a43common(script)+` && cd app/src && cp main.c m && cp util.c u && `+
+		`echo 'ref: refs/heads/main' > main.c && mv main.c HEAD && echo ../../.x/common > util.c && mv util.c commondir && mv m main.c && mv u util.c && `+
+		a40g+` -c gpg.program=true rev-parse --git-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(app, "src"), "log", "--oneline")
+	if a40Ran(marker) {
+		t.Errorf("a git folder of HEAD and commondir in app/src, made of the person's old files rewritten and renamed, was not disarmed: the person's git log in app/src ran the command's gpg.program unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
+
+// a43: the disarm itself makes git take another folder. inner/.git
+// holds HEAD and commondir "..": gitSurelyTakes(inner/.git) says git
+// takes it (a valid HEAD, objects and refs in the common folder inner),
+// so gitDirCandidates names inner/.git alone, and inner, a bare
+// repository itself (HEAD, objects, refs, config with core.bare = false,
+// core.worktree = ., core.fsmonitor), is never looked at as a git
+// folder. disarmGitFolder moves inner/.git/commondir aside: inner/.git
+// is then no git folder (HEAD alone), and git takes inner itself, whose
+// config was never looked at: the person's `git status` in inner runs
+// the command's core.fsmonitor unconfined. (Before the move git read
+// the same config as the common folder's.)
+func TestA43CommondirMoveUncoversBareFolder(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `mkdir -p inner && cd inner && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree . && `+
+		a40g+` config core.fsmonitor `+script+` && mkdir .git && echo 'ref: refs/heads/main' > .git/HEAD && echo .. > .git/commondir && `+
+		a40g+` -c core.fsmonitor=false rev-parse --git-dir --show-toplevel`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "inner"), "status")
+	if a40Ran(marker) {
+		t.Errorf("inner/.git (HEAD, commondir ..) had its commondir moved, which left inner itself the git folder, with core.worktree and core.fsmonitor of the command's: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
