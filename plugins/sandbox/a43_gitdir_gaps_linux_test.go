@@ -116,3 +116,28 @@ func TestA43CommondirMoveUncoversBareFolder(t *testing.T) {
 		t.Errorf("inner/.git (HEAD, commondir ..) had its commondir moved, which left inner itself the git folder, with core.worktree and core.fsmonitor of the command's: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
 	}
 }
+
+// a43: headSurelyValid reads 256 bytes of a HEAD, git's validate_headref
+// 255. "ref:", 247 spaces, "refs/heads/main" is valid to the first (it
+// sees "refs/") and refused by git (it sees "refs" and stops). So
+// gitSurelyTakes(inner/.git) says git takes inner/.git (with objects and
+// refs folders) and gitDirCandidates names it alone; git refuses it and
+// takes inner itself, a bare repository with core.worktree = . and
+// core.fsmonitor in its config, which nothing looked at: the person's
+// `git status` in inner runs the command's program unconfined.
+func TestA43HeadPastGitsReadLimit(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `mkdir -p inner && cd inner && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree . && `+
+		a40g+` config core.fsmonitor `+script+` && mkdir -p .git/objects .git/refs && { printf 'ref:'; printf '%247s' ''; printf 'refs/heads/main\n'; } > .git/HEAD && `+
+		a40g+` -c core.fsmonitor=false rev-parse --git-dir --show-toplevel`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "inner"), "status")
+	if a40Ran(marker) {
+		t.Errorf("inner/.git's HEAD is valid to headSurelyValid and not to git, which took inner itself as the git folder, with core.worktree and core.fsmonitor of the command's: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
