@@ -141,3 +141,29 @@ func TestA43HeadPastGitsReadLimit(t *testing.T) {
 		t.Errorf("inner/.git's HEAD is valid to headSurelyValid and not to git, which took inner itself as the git folder, with core.worktree and core.fsmonitor of the command's: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
 	}
 }
+
+// a43: gitFileAt joins a relative .git file's path to its folder with
+// filepath.Join, which takes "lnk/.." away as text; git resolves the
+// path as the kernel does (is_git_directory on the path as written, then
+// strbuf_realpath), a link before the "..". inner/.git holding "gitdir:
+// lnk/../evil", with inner/lnk a link to .x/deep/d, names
+// .x/deep/evil to git and inner/evil (which does not exist) to the
+// check: nothing is disarmed, the git folder in the dot folder .x is not
+// walked, and the person's `git status` in inner runs the command's
+// core.fsmonitor unconfined.
+func TestA43GitFileDotDotAfterLink(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `mkdir -p .x/deep/d inner && `+a40g+` init -q --bare .x/deep/evil && `+a40g+` -C .x/deep/evil config core.bare false && `+
+		a40g+` -C .x/deep/evil config core.fsmonitor `+script+` && ln -s ../.x/deep/d inner/lnk && echo 'gitdir: lnk/../evil' > inner/.git && cd inner && `+
+		a40g+` rev-parse --git-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "inner"), "status")
+	if a40Ran(marker) {
+		t.Errorf("inner/.git names lnk/../evil, which git resolves through the link to .x/deep/evil and the check as inner/evil: the command's core.fsmonitor there ran in the person's git status in inner, unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
