@@ -26,10 +26,11 @@ import (
 //     CARGO_TARGET_DIR (checked with cargo 1.95: CARGO_TARGET_DIR=own
 //     cargo serve runs GRANTED/shared/debug/app, and a program written
 //     there afterwards runs as is);
-//   - MSBuild's command-line properties: `dotnet run
-//     --property:ArtifactsPath=GRANTED/shared` (or -p:), a global property,
-//     which beats the environment's ArtifactsPath (MSBuild's precedence;
-//     not run here: no dotnet).
+//   - MSBuild's properties, which beat the environment's ArtifactsPath
+//     (MSBuild's precedence; not run here: no dotnet): on the command
+//     line (`dotnet run --property:ArtifactsPath=GRANTED/shared`, or
+//     -p:), or set by the project (a Directory.Build.props above it,
+//     .NET 8's own artifacts recipe).
 //
 // A sandboxed command that rewrites the built program in GRANTED/shared
 // after the approval chooses what the next start runs, with the
@@ -59,6 +60,18 @@ func TestA43BuildFolderNamedOtherwise(t *testing.T) {
 		name: "dotnet run --property:ArtifactsPath=GRANTED/shared",
 		block: func(g string) skillmd.MCPServer {
 			return skillmd.MCPServer{Command: "dotnet", Args: []string{"run", "--property:ArtifactsPath=" + filepath.Join(g, "shared")}, Cwd: filepath.Join(g, "app"), Env: map[string]string{"TOKEN": "t"}}
+		},
+		built: "shared/bin/app/debug/app.dll",
+	}, {
+		// .NET 8's own recipe (dotnet new buildprops --use-artifacts) in
+		// the folder above the project: a property the project sets beats
+		// the environment's (MSBuild's precedence), so the ArtifactsPath
+		// the MCP client sets is ignored and the build lands in
+		// GRANTED/shared, outside the code the approval covers.
+		name:  "dotnet run, ArtifactsPath in the Directory.Build.props above the project",
+		files: map[string]string{"Directory.Build.props": "<Project><PropertyGroup><ArtifactsPath>$(MSBuildThisFileDirectory)shared</ArtifactsPath></PropertyGroup></Project>\n"},
+		block: func(g string) skillmd.MCPServer {
+			return skillmd.MCPServer{Command: "dotnet", Args: []string{"run"}, Cwd: filepath.Join(g, "app"), Env: map[string]string{"TOKEN": "t"}}
 		},
 		built: "shared/bin/app/debug/app.dll",
 	}, {
