@@ -167,3 +167,29 @@ func TestA43GitFileDotDotAfterLink(t *testing.T) {
 		t.Errorf("inner/.git names lnk/../evil, which git resolves through the link to .x/deep/evil and the check as inner/evil: the command's core.fsmonitor there ran in the person's git status in inner, unconfined: command: %s\nperson's git: %s", out, got)
 	}
 }
+
+// a43: a linked worktree's git folder keeps its commondir where it names
+// the folder two above it (ownWorktreeCommondir: MAIN/worktrees/NAME, as
+// git worktree add writes it), and git reads the settings of that
+// common folder. disarmGitFolder(MAIN/worktrees/NAME) looks at NAME's
+// own config, config.worktree and hooks, keeps the commondir, and never
+// looks at MAIN. inner/.git naming .x/main/worktrees/wt, with .x/main a
+// git folder of the command's in a dot folder (not walked) whose config
+// holds core.fsmonitor: nothing is moved, and the person's `git status`
+// in inner runs it unconfined.
+func TestA43WorktreeCommonFolderNotDisarmed(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `mkdir -p .x inner && `+a40g+` init -q --bare .x/main && `+a40g+` -C .x/main config core.bare false && `+a40g+` -C .x/main config core.fsmonitor `+script+` && `+
+		`mkdir -p .x/main/worktrees/wt && echo 'ref: refs/heads/main' > .x/main/worktrees/wt/HEAD && echo ../.. > .x/main/worktrees/wt/commondir && `+
+		`echo "$PWD/inner/.git" > .x/main/worktrees/wt/gitdir && echo "gitdir: $PWD/.x/main/worktrees/wt" > inner/.git && cd inner && `+a40g+` -c core.fsmonitor=false rev-parse --git-dir --git-common-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "inner"), "status")
+	if a40Ran(marker) {
+		t.Errorf("inner/.git names .x/main/worktrees/wt, whose commondir (../..) was kept as a worktree's own, and the common folder .x/main, which holds the command's core.fsmonitor, was never looked at: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
