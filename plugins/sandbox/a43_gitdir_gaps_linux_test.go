@@ -193,3 +193,28 @@ func TestA43WorktreeCommonFolderNotDisarmed(t *testing.T) {
 		t.Errorf("inner/.git names .x/main/worktrees/wt, whose commondir (../..) was kept as a worktree's own, and the common folder .x/main, which holds the command's core.fsmonitor, was never looked at: the person's git status in inner ran it unconfined: command: %s\nperson's git: %s", out, got)
 	}
 }
+
+// a43: a .git file naming a path through /proc/self/cwd names a
+// different folder to each process that reads it: to the person's git,
+// the folder the person runs it in; to the end's check (EvalSymlinks in
+// the watcher), the watcher's own working folder. inner/.git holding
+// "gitdir: /proc/self/cwd/.x/evil" is inner/.x/evil to git run in inner
+// (a git folder of the command's in a dot folder, not walked) and
+// something else, which does not exist, to the check: nothing is
+// disarmed, and the person's `git status` in inner runs the command's
+// core.fsmonitor unconfined.
+func TestA43GitFileThroughProcSelfCwd(t *testing.T) {
+	requireLandlock(t)
+	requireGit(t)
+	f := newFixture(t)
+	marker, script := plantScript(t, f)
+	out := a40Run(t, f, `mkdir -p inner && cd inner && `+a40g+` init -q --bare .x/evil && `+a40g+` -C .x/evil config core.bare false && `+
+		a40g+` -C .x/evil config core.fsmonitor `+script+` && echo 'gitdir: /proc/self/cwd/.x/evil' > .git && `+a40g+` -c core.fsmonitor=false rev-parse --git-dir`)
+	if strings.Contains(out, "moved") {
+		t.Logf("the watcher moved something: %s", out)
+	}
+	got := gitOK(filepath.Join(f.granted, "inner"), "status")
+	if a40Ran(marker) {
+		t.Errorf("inner/.git names /proc/self/cwd/.x/evil, inner/.x/evil to the person's git in inner and another folder to the check: the command's core.fsmonitor ran in the person's git status, unconfined: command: %s\nperson's git: %s", out, got)
+	}
+}
