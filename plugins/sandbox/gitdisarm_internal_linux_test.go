@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,8 @@ func TestHeadSurelyValid(t *testing.T) {
 		{"ref:  refs/heads/main\n", true},
 		{"0123456789abcdef0123456789abcdef01234567\n", true},
 		{"ref: HEAD\n", false},
+		{"ref:\n\trefs/heads/main\n", true},                              // git skips isspace
+		{"ref:" + strings.Repeat(" ", 251) + "refs/heads/main\n", false}, // past the 255 bytes git reads
 		{"garbage\n", false},
 		{"0123456789ABCDEF0123456789abcdef01234567\n", false},
 		{"", false},
@@ -116,6 +119,12 @@ func TestGitDirCandidates(t *testing.T) {
 			mk(t, root, c.files, append([]string{"."}, c.dirs...)...)
 			var want []string
 			for _, w := range c.want {
+				if strings.HasPrefix(w, "..") {
+					// What a .git file names is joined uncleaned, as git
+					// joins it (lnk/../x leaves the folder lnk leads to).
+					want = append(want, root+"/"+w)
+					continue
+				}
 				want = append(want, filepath.Join(root, w))
 			}
 			if got := gitDirCandidates(root); !slices.Equal(got, want) {
@@ -149,5 +158,35 @@ func TestWalkKeepsMaybeGitFolders(t *testing.T) {
 	slices.Sort(w.maybe) // folder entries come in the file system's order
 	if want := []string{filepath.Join(grant, "a"), filepath.Join(grant, "b")}; !slices.Equal(w.maybe, want) || len(w.repos) != 0 {
 		t.Errorf("walk: maybe %q, repos %q; want maybe %q and no repositories", w.maybe, w.repos, want)
+	}
+}
+
+// throughProc: a path that is, or passes a link into, /proc or /dev.
+func TestThroughProc(t *testing.T) {
+	dir := t.TempDir()
+	for name, target := range map[string]string{"self": "/proc/self/cwd", "fd": "/dev/fd/3", "plain": ".", "up": "../x"} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"/proc/self/cwd/.x/evil", true},
+		{"/dev/fd/3", true},
+		{dir + "/self/.x/evil", true},
+		{dir + "/fd", true},
+		{dir + "/plain/sub", false},
+		{dir + "/sub/../sub", false},
+		{dir + "/sub", false},
+		{dir + "/missing/x", false},
+	} {
+		if got := throughProc(c.path); got != c.want {
+			t.Errorf("throughProc(%q) = %v, want %v", c.path, got, c.want)
+		}
 	}
 }

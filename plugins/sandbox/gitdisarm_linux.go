@@ -54,11 +54,26 @@ func DisarmNewRepos(w WatchList) []string {
 	}
 	home, _ := os.UserHomeDir()
 	var notes []string
+	// A repository there at the start whose .git git no longer takes (a
+	// HEAD the command broke, which stays writable for checkouts) leaves
+	// git taking the folder holding it, which the command may have made
+	// a git folder of its own (a43).
+	for _, r := range w.Repos {
+		if dotgit := filepath.Join(r, ".git"); isDir(dotgit) && !gitSurelyTakes(dotgit) && mayBeGitDir(r) && gitEntriesBornSince(r, w.Started) {
+			notes = append(notes, disarmGitFolder(r, r)...)
+			notes = append(notes, fmt.Sprintf("%s is no git folder to git any more (its HEAD, objects or refs changed), so git looks at %s itself: fix %s/HEAD (git symbolic-ref HEAD refs/heads/main, or the branch you were on)", dotgit, r, dotgit))
+		}
+	}
 	for _, g := range w.Grants {
 		walk := walkRepos(g)
 		found := walk.repos
 		if holdsRepo(g) {
 			found = append([]string{g}, found...)
+		} else if exists(g, "HEAD") && (exists(g, "commondir") || exists(g, "objects") && exists(g, "refs")) {
+			// The grant itself made a git folder (HEAD and a commondir):
+			// git run in any folder of it that is no repository finds it
+			// (a43).
+			walk.maybe = append(walk.maybe, g)
 		}
 		cut := slices.Contains(w.Cut, g)
 		for _, r := range found {
@@ -193,10 +208,73 @@ func gitFileAt(path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(filepath.Dir(path), target)
+	return joinRaw(filepath.Dir(path), target), true
+}
+
+// joinRaw joins rel to base as the kernel and git's strbuf_realpath
+// take it: without cleaning, so that ".." after a link leaves the
+// folder the link leads to, not the link's own (lnk/../evil: a43).
+// filepath.EvalSymlinks resolves such a path the same way.
+func joinRaw(base, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
 	}
-	return target, true
+	return base + "/" + rel
+}
+
+// throughProc: path, or a link on the way to it, lies in /proc or /dev
+// (/proc/self/cwd, /dev/fd/N): such a path names another folder to every
+// process that follows it, the person's git and this check apart (a43).
+// Past 40 links it is taken as one too.
+func throughProc(path string) bool {
+	special := func(p string) bool {
+		for _, top := range []string{"/proc", "/dev"} {
+			if p == top || strings.HasPrefix(p, top+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	for hops := 0; hops <= 40; hops++ {
+		if !filepath.IsAbs(path) || special(filepath.Clean(path)) {
+			return filepath.IsAbs(path)
+		}
+		// Find the first link on the way, folders resolved as met.
+		cur, rest := "/", strings.Split(strings.TrimPrefix(path, "/"), "/")
+		relinked := false
+		for i, comp := range rest {
+			switch comp {
+			case "", ".":
+				continue
+			case "..":
+				cur = filepath.Dir(cur)
+				continue
+			}
+			next := filepath.Join(cur, comp)
+			fi, err := os.Lstat(next)
+			if err != nil {
+				return false
+			}
+			if fi.Mode()&os.ModeSymlink == 0 {
+				cur = next
+				continue
+			}
+			t, err := os.Readlink(next)
+			if err != nil {
+				return false
+			}
+			if !filepath.IsAbs(t) {
+				t = cur + "/" + t
+			}
+			path = t + "/" + strings.Join(rest[i+1:], "/")
+			relinked = true
+			break
+		}
+		if !relinked {
+			return special(cur)
+		}
+	}
+	return true
 }
 
 // gitDirCandidates are every folder git may take as the git folder of
@@ -239,16 +317,13 @@ func gitSurelyTakes(g string) bool {
 	if !headSurelyValid(filepath.Join(g, "HEAD")) {
 		return false
 	}
-	common := g
-	if b, err := readRegular(filepath.Join(g, "commondir"), 4096); err == nil {
-		c := strings.TrimRight(string(b), "\r\n")
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(g, c)
-		}
-		common = c
-	} else if !errors.Is(err, os.ErrNotExist) {
+	// A .git folder with a commondir is no repository's own (git never
+	// writes one there): moving it aside may leave git refusing the
+	// folder, and taking the one holding it (a43).
+	if _, err := os.Lstat(filepath.Join(g, "commondir")); !errors.Is(err, os.ErrNotExist) {
 		return false
 	}
+	common := g
 	for _, name := range []string{"objects", "refs"} {
 		// git asks access(X_OK), as the person: a folder the command
 		// took search permission from (chmod 000) is no git folder to
@@ -272,12 +347,14 @@ func headSurelyValid(path string) bool {
 		t, err := os.Readlink(path)
 		return err == nil && strings.HasPrefix(t, "refs/")
 	}
-	b, err := readRegular(path, 256)
+	// git reads 255 bytes of it (validate_headref); a "refs/" past them
+	// is none to git (a43).
+	b, err := readRegular(path, 255)
 	if err != nil {
 		return false
 	}
 	if rest, ok := bytes.CutPrefix(b, []byte("ref:")); ok {
-		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte("refs/"))
+		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t\n\v\f\r"), []byte("refs/"))
 	}
 	hex := bytes.TrimRight(b, "\n")
 	if len(hex) != 40 && len(hex) != 64 {
@@ -332,24 +409,65 @@ func gitFileTarget(b []byte) (string, bool) {
 func disarmRepo(dir string, grants []string, knownGit []knownGitDir, home string) []string {
 	var notes []string
 	seen := map[string]bool{}
+	person := func(real string) bool {
+		return slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) })
+	}
+	disarm := func(real string) {
+		notes = append(notes, disarmGitFolder(real, dir)...)
+		// Its submodules' and worktrees' git folders: git enters them from
+		// the person's `git status` in it too.
+		notes = append(notes, disarmNested(real, dir, grants, knownGit)...)
+	}
 	for _, gitDir := range gitDirCandidates(dir) {
+		if throughProc(gitDir) {
+			notes = append(notes, moveDotGit(dir, "a path to its git folder through /proc or /dev, which names another folder to each program that follows it"))
+			continue
+		}
 		real, err := filepath.EvalSymlinks(gitDir)
 		if err != nil || seen[real] {
 			continue // git finds no repository there either
 		}
 		seen[real] = true
-		if !inGrants(grants, real) || slices.ContainsFunc(knownGit, func(k knownGitDir) bool { return k.holds(real) }) {
+		if !inGrants(grants, real) || person(real) {
 			continue
 		}
-		notes = append(notes, disarmGitFolder(real, dir)...)
-		// Its submodules' and worktrees' git folders: git enters them from
-		// the person's `git status` in it too.
-		notes = append(notes, disarmNested(real, dir, grants, knownGit)...)
+		// A linked worktree's folder keeps its commondir (git's own); the
+		// folder it names holds the settings git reads for it (a43).
+		if ownWorktreeCommondir(real) {
+			if common, err := filepath.EvalSymlinks(filepath.Dir(filepath.Dir(real))); err == nil && !seen[common] && inGrants(grants, common) && !person(common) {
+				seen[common] = true
+				disarm(common)
+			}
+		}
+		disarm(real)
 		if real != dir {
 			notes = append(notes, disarmWorkTreeHooks(dir, home)...)
 		}
 	}
 	return notes
+}
+
+// exists: dir holds an entry name, of any type.
+func exists(dir, name string) bool {
+	_, err := os.Lstat(filepath.Join(dir, name))
+	return err == nil
+}
+
+// isDir: path is a folder, links followed.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// moveDotGit moves the .git of the repository at dir aside; it holds
+// what.
+func moveDotGit(dir, what string) string {
+	fd, err := openNoLinks(dir)
+	if err != nil {
+		return fmt.Sprintf("%s/.git holds %s and could not be moved away (%v): remove it before running git there", dir, what, err)
+	}
+	defer func() { _ = unix.Close(fd) }()
+	return moveNote(fd, dir, ".git", what)
 }
 
 // inGrants: path is one of grants or lies beneath one.
@@ -477,9 +595,9 @@ func ownWorktreeCommondir(gitDir string) bool {
 	if err != nil {
 		return false
 	}
-	target := strings.TrimRight(string(b), "\r\n")
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(gitDir, target)
+	target := joinRaw(gitDir, strings.TrimRight(string(b), "\r\n"))
+	if throughProc(target) {
+		return false
 	}
 	real, err := filepath.EvalSymlinks(target)
 	if err != nil {

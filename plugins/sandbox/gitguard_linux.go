@@ -214,7 +214,7 @@ type repoWalk struct {
 	repos   []string
 	// maybe are folders git may take as a git folder that are not
 	// repos: a HEAD beside a commondir, or beside objects and refs that
-	// are links (git follows them: a42). Only the end's check
+	// are links (git follows them: a42) or files (a43). Only the end's check
 	// (DisarmNewRepos) looks at them, where they were born since the
 	// start.
 	maybe []string
@@ -234,7 +234,7 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 	// A bare repository (mirror.git: git init --bare, clone --mirror) has
 	// no .git: the folder is its own git folder, with HEAD, objects and
 	// refs, and its hooks run in the person's git push to it (a39).
-	var head, objects, refs, commondir, objectsLink, refsLink bool
+	var head, objects, refs, commondir, objectsAny, refsAny bool
 	for {
 		n, err := unix.Getdents(fd, w.buf)
 		if err != nil || n <= 0 {
@@ -274,9 +274,11 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 			case "HEAD":
 				head = typ == unix.DT_REG || typ == unix.DT_LNK
 			case "objects":
-				objects, objectsLink = typ == unix.DT_DIR, typ == unix.DT_LNK
+				// Of any type for what may be a git folder: git asks
+				// only access(X_OK), which an executable file passes (a43).
+				objects, objectsAny = typ == unix.DT_DIR, true
 			case "refs":
-				refs, refsLink = typ == unix.DT_DIR, typ == unix.DT_LNK
+				refs, refsAny = typ == unix.DT_DIR, true
 			case "commondir":
 				commondir = true
 			}
@@ -289,7 +291,7 @@ func (w *repoWalk) walk(dir string, depth, flags int) bool {
 	bare := head && objects && refs && isGitDir(dir)
 	if bare && depth > 0 {
 		w.repos = append(w.repos, dir)
-	} else if head && depth > 0 && (commondir || (objects || objectsLink) && (refs || refsLink)) {
+	} else if head && depth > 0 && (commondir || objectsAny && refsAny) {
 		w.maybe = append(w.maybe, dir)
 	}
 	// A bare repository's folders are walked like any others: a folder
