@@ -1,4 +1,4 @@
-//go:build attack && linux
+//go:build linux
 
 package sandbox_test
 

@@ -56,7 +56,8 @@ func TestHeadSurelyValid(t *testing.T) {
 		{"ref:  refs/heads/main\n", true},
 		{"0123456789abcdef0123456789abcdef01234567\n", true},
 		{"ref: HEAD\n", false},
-		{"ref:\n\trefs/heads/main\n", true},                              // git skips isspace
+		{"ref:\n\trefs/heads/main\n", true},
+		{"ref:\frefs/heads/main\n", false},                               // git skips isspace
 		{"ref:" + strings.Repeat(" ", 251) + "refs/heads/main\n", false}, // past the 255 bytes git reads
 		{"garbage\n", false},
 		{"0123456789ABCDEF0123456789abcdef01234567\n", false},

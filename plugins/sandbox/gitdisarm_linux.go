@@ -54,13 +54,21 @@ func DisarmNewRepos(w WatchList) []string {
 	}
 	home, _ := os.UserHomeDir()
 	var notes []string
-	// A repository there at the start whose .git git no longer takes (a
-	// HEAD the command broke, which stays writable for checkouts) leaves
-	// git taking the folder holding it, which the command may have made
-	// a git folder of its own (a43).
+	// A repository there at the start whose folder holds what makes a
+	// git folder (a HEAD beside a commondir, or beside objects and refs):
+	// git takes that folder as soon as its .git is refused (a HEAD the
+	// command broke: HEAD stays writable for checkouts), now or after a
+	// later command. No time says who made it (a file written in place,
+	// a folder renamed above it keep theirs: a44), and a work tree's own
+	// folder is no git folder of the person's, so it is looked at at
+	// every end (a43, a44).
 	for _, r := range w.Repos {
-		if dotgit := filepath.Join(r, ".git"); isDir(dotgit) && !gitSurelyTakes(dotgit) && mayBeGitDir(r) && gitEntriesBornSince(r, w.Started) {
-			notes = append(notes, disarmGitFolder(r, r)...)
+		if !isDir(filepath.Join(r, ".git")) || !looseGitFolder(r) {
+			continue
+		}
+		moved := disarmGitFolder(r, r)
+		notes = append(notes, moved...)
+		if dotgit := filepath.Join(r, ".git"); !gitSurelyTakes(dotgit) {
 			notes = append(notes, fmt.Sprintf("%s is no git folder to git any more (its HEAD, objects or refs changed), so git looks at %s itself: fix %s/HEAD (git symbolic-ref HEAD refs/heads/main, or the branch you were on)", dotgit, r, dotgit))
 		}
 	}
@@ -69,7 +77,7 @@ func DisarmNewRepos(w WatchList) []string {
 		found := walk.repos
 		if holdsRepo(g) {
 			found = append([]string{g}, found...)
-		} else if exists(g, "HEAD") && (exists(g, "commondir") || exists(g, "objects") && exists(g, "refs")) {
+		} else if looseGitFolder(g) {
 			// The grant itself made a git folder (HEAD and a commondir):
 			// git run in any folder of it that is no repository finds it
 			// (a43).
@@ -86,17 +94,17 @@ func DisarmNewRepos(w WatchList) []string {
 			}
 		}
 		// Folders git may take as git folders that the start did not
-		// count as repositories: the person's (a bare repository's
-		// linked worktree folders) are older than the command; one born
-		// since, or made one since, is the command's (a42).
+		// count as repositories, looked at at every end whoever made them
+		// and whenever: no time says (a file written in place keeps its
+		// times, a folder renamed above it its ctime: a44). The person's
+		// (a bare repository's linked worktree folders) are planned git
+		// folders, which disarmRepo leaves alone.
 		for _, r := range walk.maybe {
 			if known[r] {
 				continue
 			}
 			known[r] = true
-			if gitEntriesBornSince(r, w.Started) {
-				notes = append(notes, disarmRepo(r, w.Grants, knownGit, home)...)
-			}
+			notes = append(notes, disarmRepo(r, w.Grants, knownGit, home)...)
 		}
 	}
 	// A mount point is left without a note (moveNote).
@@ -127,31 +135,11 @@ func madeSince(dir string, started int64, cut bool) bool {
 	return false
 }
 
-// gitEntriesBornSince: dir's entries changed since started (Unix
-// nanoseconds: its ctime, which no command can set; a file renamed in
-// keeps its birth time but changes the folder's), or one of what makes
-// dir a git folder to git (HEAD, commondir, objects, refs, config) was
-// born since, or the file system keeps no birth times: taken as the
-// command's. The check only moves what would run something, and never in
-// a git folder the start planned (the person's linked worktrees).
-func gitEntriesBornSince(dir string, started int64) bool {
-	if started <= 0 {
-		return true
-	}
-	since := func(ts unix.StatxTimestamp) bool { return ts.Sec*1e9+int64(ts.Nsec) >= started-int64(bornSlack) }
-	var st unix.Statx_t
-	if err := unix.Statx(unix.AT_FDCWD, dir, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_CTIME, &st); err != nil || since(st.Ctime) {
-		return true
-	}
-	for _, name := range []string{"HEAD", "commondir", "objects", "refs", "config"} {
-		if err := unix.Statx(unix.AT_FDCWD, filepath.Join(dir, name), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st); err != nil {
-			continue
-		}
-		if st.Mask&unix.STATX_BTIME == 0 || since(st.Btime) {
-			return true
-		}
-	}
-	return false
+// looseGitFolder: dir holds a HEAD beside a commondir, or beside
+// objects and refs of any type: git may take it as a git folder (the
+// walk's maybe).
+func looseGitFolder(dir string) bool {
+	return exists(dir, "HEAD") && (exists(dir, "commondir") || exists(dir, "objects") && exists(dir, "refs"))
 }
 
 // bornSlack is how much earlier than the plan a git folder may have been
@@ -354,7 +342,8 @@ func headSurelyValid(path string) bool {
 		return false
 	}
 	if rest, ok := bytes.CutPrefix(b, []byte("ref:")); ok {
-		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t\n\v\f\r"), []byte("refs/"))
+		// git's isspace: no \v or \f (a44).
+		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t\n\r"), []byte("refs/"))
 	}
 	hex := bytes.TrimRight(b, "\n")
 	if len(hex) != 40 && len(hex) != 64 {

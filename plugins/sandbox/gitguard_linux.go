@@ -215,8 +215,7 @@ type repoWalk struct {
 	// maybe are folders git may take as a git folder that are not
 	// repos: a HEAD beside a commondir, or beside objects and refs that
 	// are links (git follows them: a42) or files (a43). Only the end's check
-	// (DisarmNewRepos) looks at them, where they were born since the
-	// start.
+	// (DisarmNewRepos) looks at them, at every end.
 	maybe []string
 	cut   bool
 }
