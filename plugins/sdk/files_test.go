@@ -532,3 +532,63 @@ func TestDirRemove(t *testing.T) {
 		}
 	}
 }
+
+// A write refused because the path reaches a file tools may read but not
+// change names the path the tool gave and, when a link led elsewhere, the
+// file it reaches, not the protected folder twice. With the workspace
+// read-only as the app has it, fs_write through a link to
+// ws/brain/identity.md said "ws is inside ws, which tools may read but
+// not change".
+func TestReadOnlyRefusalNamesPathAndTarget(t *testing.T) {
+	fx := newFixture(t)
+	fx.env.ReadOnly = append(fx.env.ReadOnly, fx.ws)
+	fx.link(t, filepath.Join(fx.ws, "brain", "identity.md"), "id-link")
+	fx.link(t, fx.ws, "ws-link")
+	fx.link(t, filepath.Join(fx.ws, "brain", "cerebellum"), "caps-link")
+	fx.link(t, filepath.Join(fx.ws, "config.json"), "cfg-link")
+	ws := fx.ws
+	tests := []struct {
+		arg       string
+		want      []string
+		notWanted string
+	}{
+		{arg: "id-link", want: []string{
+			filepath.Join(fx.home, "id-link") + " leads to " + filepath.Join(ws, "brain", "identity.md") + " (through a link)",
+			"inside " + ws + ", which tools may read but not change"}},
+		{arg: "cfg-link", want: []string{
+			filepath.Join(fx.home, "cfg-link") + " leads to " + filepath.Join(ws, "config.json") + " (through a link)"}},
+		{arg: "ws-link/brain/identity.md", want: []string{
+			filepath.Join(fx.home, "ws-link", "brain", "identity.md") + " leads to " + filepath.Join(ws, "brain", "identity.md") + " (through a link)",
+			"may read but not change"}},
+		{arg: "caps-link/notes/SKILL.md", want: []string{
+			filepath.Join(fx.home, "caps-link", "notes", "SKILL.md") + " leads to ",
+			"(through a link)", "may read but not change"}},
+		{arg: "ws/brain/identity.md", want: []string{
+			filepath.Join(ws, "brain", "identity.md") + " is inside " + ws + ", which tools may read but not change"},
+			notWanted: "through a link"},
+	}
+	for _, tt := range tests {
+		_, _, err := fx.env.ParentArg(tt.arg, false)
+		if !errors.Is(err, ErrProtected) {
+			t.Errorf("ParentArg(%s) = %v, want ErrProtected", tt.arg, err)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("ParentArg(%s): %q lacks %q", tt.arg, msg, w)
+			}
+		}
+		if tt.notWanted != "" && strings.Contains(msg, tt.notWanted) {
+			t.Errorf("ParentArg(%s): %q says %q", tt.arg, msg, tt.notWanted)
+		}
+		if strings.Contains(msg, ws+" is inside "+ws) {
+			t.Errorf("ParentArg(%s): %q names the folder twice", tt.arg, msg)
+		}
+	}
+	// Permit says the same.
+	if _, err := fx.env.Permit(filepath.Join(fx.home, "id-link"), true); err == nil ||
+		!strings.Contains(err.Error(), "id-link leads to "+filepath.Join(ws, "brain", "identity.md")+" (through a link)") {
+		t.Errorf("Permit(id-link) = %v", err)
+	}
+}
