@@ -592,3 +592,44 @@ func TestReadOnlyRefusalNamesPathAndTarget(t *testing.T) {
 		t.Errorf("Permit(id-link) = %v", err)
 	}
 }
+
+// A file swapped for a link leading out of the folder between the look
+// and the open is refused with ErrLink and words saying so, not os.Root's
+// "path escapes from parent".
+func TestOpenLeafLinkOutsideIsWorded(t *testing.T) {
+	fx := newFixture(t)
+	d, err := fx.env.OpenDirArg("notes", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tests := []struct {
+		name, target string
+	}{
+		{"abs", filepath.Join(fx.home, "other", "plain.txt")},
+		{"rel", "../other/plain.txt"},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(fx.home, "notes", tt.name)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		info, err := d.look(tt.name, false)
+		if err != nil || info == nil {
+			t.Fatalf("look %s: %v %v", tt.name, info, err)
+		}
+		os.Remove(p)
+		if err := os.Symlink(tt.target, p); err != nil {
+			t.Skip("symbolic links unsupported:", err)
+		}
+		f, err := d.openLeaf(tt.name, info)
+		if err == nil {
+			f.Close()
+			t.Fatalf("%s: opened through a link", tt.name)
+		}
+		msg := err.Error()
+		if !errors.Is(err, ErrLink) || !strings.Contains(msg, p) || !strings.Contains(msg, "link leading outside the folder") || strings.Contains(msg, "escapes from parent") {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}
