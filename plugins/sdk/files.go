@@ -240,7 +240,7 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 	fellBack, linked := false, false
 	// A refusal met past a link names the path given as well as where it
 	// led; the Dir returned names what it holds by its own path.
-	defer func() { r.g.via = "" }()
+	defer func() { r.g.via, r.g.target = "", "" }()
 	for {
 		rt, comps, ok := r.match(abs)
 		if !ok && !fellBack {
@@ -258,7 +258,8 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 		if !ok {
 			return nil, "", nil, r.outside(shown)
 		}
-		dir, err := r.openRoot(rt, filepath.Join(append([]string{rt.path}, comps...)...), write)
+		r.g.target = filepath.Join(append([]string{rt.path}, comps...)...)
+		dir, err := r.openRoot(rt, r.g.target, write)
 		if err != nil {
 			return nil, "", nil, err
 		}

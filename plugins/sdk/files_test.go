@@ -567,6 +567,24 @@ func TestReadOnlyRefusalNamesPathAndTarget(t *testing.T) {
 			filepath.Join(ws, "brain", "identity.md") + " is inside " + ws + ", which tools may read but not change"},
 			notWanted: "through a link"},
 	}
+	// A refusal met on a folder on the way names the file it would reach.
+	fx2 := newFixture(t)
+	fx2.link(t, filepath.Join(fx2.ws, "brain"), "brain-link")
+	caps := filepath.Join(fx2.ws, "brain", "cerebellum")
+	for _, tt := range []struct {
+		arg  string
+		want string
+	}{
+		{"ws/brain/cerebellum/evil/SKILL.md", filepath.Join(caps, "evil", "SKILL.md") + " is inside " + caps + ", which tools may read but not change"},
+		{"brain-link/cerebellum/evil/SKILL.md", filepath.Join(fx2.home, "brain-link", "cerebellum", "evil", "SKILL.md") + " leads to " +
+			filepath.Join(caps, "evil", "SKILL.md") + " (through a link), which is inside " + caps},
+		{"ws/logs/new.log", filepath.Join(fx2.ws, "logs", "new.log") + " is Wrasse's own data"},
+	} {
+		_, _, err := fx2.env.ParentArg(tt.arg, true)
+		if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParentArg(%s, create) = %v, want %q", tt.arg, err, tt.want)
+		}
+	}
 	for _, tt := range tests {
 		_, _, err := fx.env.ParentArg(tt.arg, false)
 		if !errors.Is(err, ErrProtected) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -27,8 +28,11 @@ type guard struct {
 	rootsOnce sync.Once
 	roots     uint64
 	// via is the path the tool gave while a symbolic link on the way has
-	// led elsewhere, for messages: set only while a path is resolved.
-	via string
+	// led elsewhere, and target the whole path being resolved (beneath a
+	// granted folder, links on the way replaced), for messages: a refusal
+	// met on a folder on the way names the file it would have reached.
+	// Set only while a path is resolved.
+	via, target string
 }
 
 type protected struct {
@@ -68,6 +72,7 @@ func newProtected(p string) protected {
 // be opened or created; shown names it in the message.
 func (g *guard) checkPath(real, shown string, write bool) error {
 	r := fold(real)
+	shown = g.reached(shown)
 	for _, n := range g.noAccess {
 		if within(n.real, r) {
 			return fmt.Errorf("%w: %s is Wrasse's own data (database, settings, caches or logs), which no tool may read or change", ErrProtected, g.named(shown))
@@ -81,6 +86,15 @@ func (g *guard) checkPath(real, shown string, write bool) error {
 		}
 	}
 	return nil
+}
+
+// reached is the path being resolved when shown is a folder on its way
+// (or the path itself), else shown.
+func (g *guard) reached(shown string) string {
+	if g.target != "" && (g.target == shown || strings.HasPrefix(g.target, shown+string(filepath.Separator))) {
+		return g.target
+	}
+	return shown
 }
 
 // named is how a message names shown, the path met: with the path the
