@@ -317,6 +317,41 @@ func TestEgressInProcess(t *testing.T) {
 	}
 }
 
+// Validation and install check a plugin against the hosts it declares,
+// as its first call does: the app's host list for a capability it does
+// not know yet (being validated or installed) is any host, and `wrasse
+// caps validate` said "is valid" of a plugin whose first call then failed
+// with "http.Transport dials without Wrasse's host check".
+func TestEgressLimitedLibraryAtValidation(t *testing.T) {
+	cases := []struct {
+		name, imports, body, has string
+		hosts                    string // the network permission
+		wantErr                  bool
+	}{
+		{"a transport of its own, hosts named", `"net/http"`, "t := &http.Transport{}\n\t_, err := t.RoundTrip(nil)", "http.Transport dials without Wrasse's host check", "[api.example.com]", true},
+		{"a dialer of its own, hosts named", `"net"`, "var d net.Dialer\n\tc, err := d.DialContext(ctx, \"tcp\", \"x:1\")\n\t_ = c", "net.Dialer dials without Wrasse's host check", "[api.example.com]", true},
+		{"a transport of its own, any host", `"net/http"`, "t := &http.Transport{}\n\t_, err := t.RoundTrip(nil)", "", `["*"]`, false},
+	}
+	// As the app's host list answers for a capability not installed yet.
+	h := NewHost(Options{Logger: discard(), Hosts: func(string, []string) []string { return []string{"*"} }})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := wrap(tc.imports, "\tif !req.Bool(\"go\", false) {\n\t\treturn nil, nil\n\t}\n\t"+tc.body+"\n\treturn nil, err")
+			skill := strings.Replace(oneTool, "tools:", "permissions:\n  network: "+tc.hosts+"\ntools:", 1)
+			err := h.CheckSource(t.Context(), request(inline(t, skill, map[string]string{"main.go": src}), false, "network"))
+			if !tc.wantErr {
+				if err != nil {
+					t.Fatalf("CheckSource: %v; want it to pass", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), tc.has) || !strings.Contains(err.Error(), `network: ["*"]`) {
+				t.Fatalf("CheckSource: %v; want ErrPermission saying %q and naming network: [\"*\"]", err, tc.has)
+			}
+		})
+	}
+}
+
 // A plugin declaring hosts may not use what would connect past the check;
 // the checker says why and that network: ["*"] is what it needs. With
 // "*" the same code loads.

@@ -271,6 +271,12 @@ func (h *Host) CheckSource(ctx context.Context, req cerebellum.LoadRequest) erro
 	return err
 }
 
+// namesHosts reports whether a network permission lists hosts rather
+// than any host ("*", or nothing listed).
+func namesHosts(hosts []string) bool {
+	return len(hosts) > 0 && !slices.Contains(hosts, "*")
+}
+
 // prepare validates the request, reads and checks the source and settles
 // the plugin's authority. Nothing is interpreted yet.
 func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
@@ -297,7 +303,13 @@ func (h *Host) prepare(req cerebellum.LoadRequest) (*blueprint, error) {
 		return nil, err
 	}
 	env := h.newEnvSpec(req, pol, log)
-	pol.limitHosts = !pol.trusted && pol.granted[skillmd.PermNetwork] && !slices.Contains(env.hosts, "*")
+	// Held to the hosts it reaches, and to the ones it declares: the
+	// host's list for a capability it does not know yet (one being
+	// validated or installed) is any host, and the first call after
+	// install, with the declared list, then failed on what validation
+	// had let through (an http.Transport of its own).
+	pol.limitHosts = !pol.trusted && pol.granted[skillmd.PermNetwork] &&
+		(!slices.Contains(env.hosts, "*") || namesHosts(c.Manifest.Permissions[skillmd.PermNetwork]))
 	cat := h.catalog(pol)
 	if err := h.check(src, cat, name, c.Manifest.Permissions); err != nil {
 		return nil, fmt.Errorf("capability %s: %w", name, err)

@@ -72,6 +72,11 @@ type Options struct {
 	// SetupHint ends the message shown when no model answers (default
 	// DefaultSetupHint).
 	SetupHint string
+	// NoModelText, when set, is the whole message shown when Provider is
+	// nil, in place of "No model is set up…" and SetupHint: for a model
+	// that is set up but may not be asked yet (its key is kept for
+	// another host and waits for the person's word).
+	NoModelText string
 	// Layout is how requests are laid out for the provider's prompt cache
 	// (default LayoutStable; see layout.go).
 	Layout Layout
@@ -402,7 +407,11 @@ func (t *turn) interrupted() error {
 func (t *turn) run() error {
 	opts := t.a.opts
 	if opts.Provider == nil {
-		return t.fail("No model is set up, so nothing can answer. "+opts.SetupHint, ErrNoProvider)
+		text := "No model is set up, so nothing can answer. " + opts.SetupHint
+		if opts.NoModelText != "" {
+			text = opts.NoModelText
+		}
+		return t.fail(text, ErrNoProvider)
 	}
 	shrunk := false
 	for step := 1; ; step++ {

@@ -254,17 +254,38 @@ func TestModelErrorShowsProviderMessage(t *testing.T) {
 }
 
 func TestNoProvider(t *testing.T) {
-	e := newEnv(t, nil)
-	id, err := e.agent(func(o *agent.Options) { o.Provider = nil }).Turn(t.Context(), e.conv(), "hello?", nil)
-	if !errors.Is(err, agent.ErrNoProvider) {
-		t.Fatalf("err = %v", err)
+	const kept = "The API key is not sent to this host: your OpenAI key is kept for https://a.example. Confirm sending it."
+	cases := []struct {
+		name        string
+		noModelText string
+		want        []string
+		notWant     string
+	}{
+		{"none set up", "", []string{"No model is set up", "ollama serve"}, ""},
+		// A model set up whose key waits for the person's word: that
+		// reason alone, not "No model is set up".
+		{"key kept for another host", kept, []string{kept}, "No model is set up"},
 	}
-	ev := events(t, e.db, id)
-	if got := kinds(ev); !reflect.DeepEqual(got, []string{"user_message", "error"}) {
-		t.Fatalf("events %q", got)
-	}
-	if !strings.Contains(ev[1].Text, "No model is set up") || !strings.Contains(ev[1].Text, "ollama serve") {
-		t.Errorf("error %q", ev[1].Text)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			id, err := e.agent(func(o *agent.Options) { o.Provider, o.NoModelText = nil, c.noModelText }).Turn(t.Context(), e.conv(), "hello?", nil)
+			if !errors.Is(err, agent.ErrNoProvider) {
+				t.Fatalf("err = %v", err)
+			}
+			ev := events(t, e.db, id)
+			if got := kinds(ev); !reflect.DeepEqual(got, []string{"user_message", "error"}) {
+				t.Fatalf("events %q", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(ev[1].Text, w) {
+					t.Errorf("error %q lacks %q", ev[1].Text, w)
+				}
+			}
+			if c.notWant != "" && strings.Contains(ev[1].Text, c.notWant) {
+				t.Errorf("error %q says %q", ev[1].Text, c.notWant)
+			}
+		})
 	}
 }
 

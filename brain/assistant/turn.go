@@ -212,11 +212,12 @@ func (a *App) turn(ctx context.Context, c *store.Conversation, text string, opt 
 		Registry: a.reg, Store: a.db, Provider: p, Approver: opt.Approver, GateEnv: a.gateEnv,
 		Model: cfg.Model, MaxSteps: cfg.MaxSteps, ContextWindow: a.windowOf(ctx, st, cfg, p, cfg.Model).Tokens,
 		Facts: facts, Logger: a.log, Clock: a.opts.Clock,
-		Identity:  a.identityFor(ident), // with the conversation's own instructions (organise.go)
-		SetupHint: a.setupTextFor(cfg, setupErr),
-		AfterCall: a.afterToolCall,
-		Memory:    a.memory,
-		Allowed:   allowedCapabilities(opt.Capabilities),
+		Identity:    a.identityFor(ident), // with the conversation's own instructions (organise.go)
+		SetupHint:   a.setupTextFor(cfg, setupErr),
+		NoModelText: noModelText(setupErr),
+		AfterCall:   a.afterToolCall,
+		Memory:      a.memory,
+		Allowed:     allowedCapabilities(opt.Capabilities),
 	})
 	if err != nil {
 		return id, err
@@ -313,6 +314,21 @@ func (a *App) setupTextFor(cfg workspace.Config, setupErr error) string {
 		return sentence(setupErr.Error()) + " " + setupText(cfg)
 	}
 	return setupText(cfg)
+}
+
+// noModelText is the message of a turn that has a model set up which may
+// not be asked yet, "" for the usual "No model is set up…": a key kept
+// for another host than the base URL's says so first, with what to do
+// (the person's word), rather than that no model is set up.
+func noModelText(setupErr error) string {
+	if !errors.Is(setupErr, ErrKeyHost) {
+		return ""
+	}
+	text := sentence(setupErr.Error())
+	if h, ok := hint.Of(setupErr); ok && h.Action != "" {
+		text += " " + sentence(h.Action)
+	}
+	return text
 }
 
 // hintTurnError attaches the fix a person can make to a turn's error.

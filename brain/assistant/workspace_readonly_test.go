@@ -65,6 +65,25 @@ func TestWorkspaceIsReadOnlyForTools(t *testing.T) {
 					t.Errorf("%s %v: %q, ok=%v; want it refused as read-only", c.tool, c.args, out, ok)
 				}
 			}
+			if grantHome {
+				// Through a link: the refusal names the path given and the
+				// file it reaches, not the workspace twice.
+				link := filepath.Join(home, "Documents", "identity-link.md")
+				if err := os.Symlink(w.Identity(), link); err != nil {
+					t.Fatal(err)
+				}
+				for _, tool := range []string{"fs_write", "fs_patch"} {
+					args := map[string]any{"path": link, "content": "x"}
+					if tool == "fs_patch" {
+						args = map[string]any{"path": link, "search": "You are Wrasse", "replace": "You obey files"}
+					}
+					out, ok := call(tool, args)
+					if ok || !strings.Contains(out, link+" leads to "+w.Identity()+" (through a link)") || !strings.Contains(out, "may read but not change") ||
+						strings.Contains(out, ws+" is inside "+ws) {
+						t.Errorf("%s through a link: %q, ok=%v", tool, out, ok)
+					}
+				}
+			}
 			if b, _ := os.ReadFile(w.Identity()); string(b) != string(identity) {
 				t.Errorf("brain/identity.md was changed to %q", b)
 			}

@@ -95,9 +95,22 @@ func sessionProblem(what, dir string, err error, todo string) error {
 		return fmt.Errorf("%w: %s does not exist. Wrasse keeps the socket through which other wrasse commands drive it "+
 			"there and will not look elsewhere: create it (mode 0700) or unset %s", ErrNotPrivate, what, EnvRuntimeDir)
 	}
-	return fmt.Errorf("%s is not private to you: %w. Wrasse keeps the socket through which other wrasse commands drive it "+
-		"there, and will not fall back to another folder that a program could have prepared: %s, and start Wrasse again",
-		what, err, todo)
+	if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// chmod changes the folder the link leads to, never the link:
+		// the variable has to name the folder itself.
+		todo = fmt.Sprintf("a link cannot be made private, so point %s at the real folder instead", EnvRuntimeDir)
+		if real, rerr := filepath.EvalSymlinks(dir); rerr == nil {
+			todo += fmt.Sprintf(" (this link leads to %s, which must be yours alone, mode 0700)", real)
+		}
+		todo += fmt.Sprintf(", or unset %s", EnvRuntimeDir)
+	}
+	const why = "Wrasse keeps the socket through which other wrasse commands drive it " +
+		"there, and will not fall back to another folder that a program could have prepared"
+	if !errors.Is(err, ErrNotPrivate) {
+		return fmt.Errorf("%s could not be checked (%w). %s: %s, and start Wrasse again", what, err, why, todo)
+	}
+	// err says "not private to you: <why>" itself.
+	return fmt.Errorf("%s cannot hold Wrasse's runtime folder, as it is %w. %s: %s, and start Wrasse again", what, err, why, todo)
 }
 
 // RuntimeCandidates are every folder ChooseRuntime could pick in this
@@ -209,7 +222,8 @@ func (r Runtime) KeptModes() []KeptMode {
 // runtimeDirProblem says what to do about a runtime folder that is not
 // private.
 func runtimeDirProblem(dir string, err error) error {
-	return fmt.Errorf("the runtime folder of Wrasse is not private to you: %w. Another user or program may have made it to "+
+	// err says "not private to you: <why>" itself.
+	return fmt.Errorf("the runtime folder of Wrasse cannot be used, as it is %w. Another user or program may have made it to "+
 		"intercept Wrasse's commands: remove %s (or set %s to a folder only you can use) and start Wrasse again",
 		err, dir, EnvRuntimeDir)
 }

@@ -70,6 +70,8 @@ func TestChooseRuntime(t *testing.T) {
 		{"session variable open to others", map[string]string{EnvRuntimeDir: open, "HOME": home}, "", in(open), "has mode 0755, not 0700"},
 		{"session variable 0711", map[string]string{EnvRuntimeDir: loose, "HOME": home}, good, in(loose), "chmod 700 " + loose},
 		{"session variable a link", map[string]string{EnvRuntimeDir: link, "HOME": home}, "", in(link), "is a symbolic link"},
+		{"session variable a link: what to do", map[string]string{EnvRuntimeDir: link, "HOME": home}, "", in(link),
+			"point XDG_RUNTIME_DIR at the real folder instead (this link leads to " + good + ", which must be yours alone"},
 		{"session variable missing", map[string]string{EnvRuntimeDir: missing, "HOME": home}, "", in(missing), "does not exist"},
 		{"relative session variable is ignored", map[string]string{EnvRuntimeDir: "run-good", "HOME": home}, "", Runtime{Dir: state}, ""},
 		{"unset: the login session's folder", map[string]string{"HOME": home}, good, in(good), ""},
@@ -115,6 +117,14 @@ func TestChooseRuntime(t *testing.T) {
 				t.Errorf("unexpected error: %v", err)
 			case c.wantErr != "" && (!errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), c.wantErr)):
 				t.Errorf("error %v, want ErrNotPrivate saying %q", err, c.wantErr)
+			}
+			// Said once, and chmod is never the advice for a link (it
+			// changes the folder the link leads to).
+			if err != nil && strings.Count(err.Error(), "not private to you") > 1 {
+				t.Errorf("error repeats itself: %v", err)
+			}
+			if err != nil && c.vars[EnvRuntimeDir] == link && strings.Contains(err.Error(), "chmod") {
+				t.Errorf("error advises chmod for a link: %v", err)
 			}
 			// Whatever was chosen is a candidate, so no sandbox reaches it.
 			if cands := runtimeCandidates(getenv, c.session, temp); !slices.Contains(cands, got.Dir) {
@@ -267,7 +277,8 @@ func TestEnsureRuntimeDirRefusesImpostors(t *testing.T) {
 			_, dir := useFallback(t)
 			c.plant(t, dir)
 			err := Runtime{Dir: dir}.Ensure()
-			if !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "remove "+dir) {
+			if !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "remove "+dir) ||
+				strings.Count(err.Error(), "not private to you") != 1 {
 				t.Fatalf("Ensure: %v", err)
 			}
 			if err := (Runtime{Dir: dir}).Check(); !errors.Is(err, ErrNotPrivate) {

@@ -87,7 +87,7 @@ func runChat(ctx context.Context, app *assistant.App, c *call) error {
 	f := chatFlagsOf(c)
 	if f.over.SendKey && c.forwarded {
 		return keyNotForwarded("--send-key", "send your API key to a host of its choosing",
-			hint.Hint{Action: "Confirm sending your key to the new host on the window's Model page, or run this chat in your own terminal while no Wrasse window is open",
+			hint.Hint{Action: "Confirm sending your key to the new host on the window's Model page, or run this chat in your own terminal " + noOtherWrasse,
 				Page: hint.PageModel, Target: "baseURL"})
 	}
 	message := strings.Join(c.args, " ")

@@ -67,7 +67,7 @@ func saveConfig(app *assistant.App, c *call, key, value string, sendKey, replace
 	move, moved := app.KeyMoveFor(next)
 	if moved && sendKey && c.forwarded {
 		return keyNotForwarded("--send-key", "send your "+providerName(move.Provider)+" key to "+move.To,
-			hint.Hint{Action: "Confirm sending your " + providerName(move.Provider) + " key to " + move.To + " on the window's Model page, or run this in your own terminal while no Wrasse window is open",
+			hint.Hint{Action: "Confirm sending your " + providerName(move.Provider) + " key to " + move.To + " on the window's Model page, or run this in your own terminal " + noOtherWrasse,
 				Page: hint.PageModel, Target: "baseURL"})
 	}
 	send := moved && (sendKey || isTerminal(c) && askYes(c, move.Question()+" [y/N] "))
@@ -139,6 +139,12 @@ func saveConfig(app *assistant.App, c *call, key, value string, sendKey, replace
 // send one: only the person's window or their own terminal decides where
 // the key goes.
 var errKeyNotForwarded = errors.New("not taken from a command forwarded to the running Wrasse")
+
+// noOtherWrasse ends the advice to run a refused command in the
+// person's own terminal: it runs there only while no other Wrasse holds
+// the workspace, and the one that does may be a window or a long-running
+// command (wrasse caps watch), not only a window.
+const noOtherWrasse = "while no other Wrasse (a window or `wrasse caps watch`) holds this workspace"
 
 func keyNotForwarded(flag, what string, h hint.Hint) error {
 	return hint.With(fmt.Errorf("%s is %w: anything on this computer that can reach it (a command the assistant runs, say) could %s that way. Nothing was changed",

@@ -69,7 +69,7 @@ func secretsAssign(_ context.Context, app *assistant.App, c *call, providerKey b
 	name, capName := c.args[0], c.args[1]
 	if providerKey && c.forwarded && (name == assistant.SecretOpenAI || name == assistant.SecretAnthropic) {
 		return keyNotForwarded("--provider-key", "give your provider's API key to "+capName,
-			hint.Hint{Action: "Assign " + name + " on " + capName + "'s page in the window, or run this in your own terminal while no Wrasse window is open",
+			hint.Hint{Action: "Assign " + name + " on " + capName + "'s page in the window, or run this in your own terminal " + noOtherWrasse,
 				Page: hint.PageCapability, Target: capName})
 	}
 	if err := app.AssignSecret(name, capName, providerKey); err != nil {

@@ -39,7 +39,7 @@ func TestForwardedKeyFlagsSayWhatToDo(t *testing.T) {
 
 	code, out, errOut := cli(t, ws, "config", "set", "baseURL", other.BaseURL(), "--send-key")
 	if code != 1 || !strings.Contains(errOut, "--send-key "+refused) || !strings.Contains(errOut, "Nothing was changed") ||
-		!strings.Contains(errOut, "→ Confirm sending your OpenAI key to "+to+" on the window's Model page, or run this in your own terminal while no Wrasse window is open") {
+		!strings.Contains(errOut, "→ Confirm sending your OpenAI key to "+to+" on the window's Model page, or run this in your own terminal while no other Wrasse (a window or `wrasse caps watch`) holds this workspace") {
 		t.Errorf("config set --send-key: %d\n%s%s", code, out, errOut)
 	}
 	if got := app.Config().BaseURL; got != home.BaseURL() {
@@ -47,13 +47,16 @@ func TestForwardedKeyFlagsSayWhatToDo(t *testing.T) {
 	}
 
 	code, out, errOut = chatCLI(t, ws, "", nil, "chat", "--base-url", other.BaseURL(), "--send-key", "hi")
-	if code != 1 || !strings.Contains(errOut, "--send-key "+refused) || len(other.Requests()) != 0 {
+	if code != 1 || !strings.Contains(errOut, "--send-key "+refused) || len(other.Requests()) != 0 ||
+		!strings.Contains(errOut, "in your own terminal while no other Wrasse (a window or `wrasse caps watch`) holds this workspace") {
 		t.Errorf("chat --send-key: %d, %d requests\n%s%s", code, len(other.Requests()), out, errOut)
 	}
 
 	code, out, errOut = cli(t, ws, "secrets", "assign", assistant.SecretOpenAI, "remote", "--provider-key")
 	if code != 1 || !strings.Contains(errOut, "--provider-key "+refused) ||
-		!strings.Contains(errOut, "→ Assign openai_api_key on remote's page in the window") {
+		!strings.Contains(errOut, "→ Assign openai_api_key on remote's page in the window") ||
+		!strings.Contains(errOut, "in your own terminal while no other Wrasse (a window or `wrasse caps watch`) holds this workspace") ||
+		strings.Contains(errOut, "no Wrasse window is open") {
 		t.Errorf("secrets assign --provider-key: %d\n%s%s", code, out, errOut)
 	}
 	if p, _ := app.SecretPlaces(assistant.SecretOpenAI); p.Allows("remote") {

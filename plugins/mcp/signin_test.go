@@ -73,6 +73,10 @@ type oauthServer struct {
 	authorized int
 	refreshed  int
 	resources  []string // the resource parameter of each token request
+	// refuse, when not 0, is the status /register answers with, and
+	// refuseBody its body: a server that takes no dynamic registration.
+	refuse     int
+	refuseBody string
 }
 
 func newOAuthServer(t *testing.T) *oauthServer {
@@ -107,7 +111,13 @@ func newOAuthServer(t *testing.T) *oauthServer {
 		_ = json.NewDecoder(r.Body).Decode(&md)
 		o.mu.Lock()
 		o.registered++
+		refuse, body := o.refuse, o.refuseBody
 		o.mu.Unlock()
+		if refuse != 0 {
+			w.WriteHeader(refuse)
+			io.WriteString(w, body)
+			return
+		}
 		md["client_id"] = "wrasse-client"
 		md["token_endpoint_auth_method"] = "none"
 		w.WriteHeader(http.StatusCreated)
@@ -409,5 +419,61 @@ func TestSignInElsewhereAndSignOut(t *testing.T) {
 	}
 	if _, auth, _ := o.counts(); auth != 2 {
 		t.Errorf("authorized %d times after sign-out, want 2 (a fresh sign-in in the browser)", auth)
+	}
+}
+
+// A server whose authorization server refuses dynamic client registration
+// (a 401 with no body, as hosted servers answer) fails sign-in with words
+// saying so and what to do: sign in as a client registered beforehand
+// (client_id in the mcp block, or mcp add --oauth-client-id), or check
+// the server's sign-in settings. On main it ended "registration failed
+// with status 401 Unauthorized: ", an empty reason and no next step.
+func TestSignInRegistrationRefusedSaysWhatToDo(t *testing.T) {
+	cases := []struct {
+		name    string
+		status  int
+		body    string
+		want    []string
+		notWant string
+	}{
+		{"401, empty body", http.StatusUnauthorized, "", []string{"(dynamic client registration: registration failed with status 401 Unauthorized)"}, "Unauthorized: "},
+		{"403 with a reason", http.StatusForbidden, "registration is closed", []string{"status 403 Forbidden: registration is closed)"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := newOAuthServer(t)
+			o.refuse, o.refuseBody = c.status, c.body
+			ws := t.TempDir()
+			writeCap(t, ws, "remote", "---\nname: remote\ndescription: A remote server behind sign-in.\nmcp:\n  url: "+o.srv.URL+"/mcp\n---\n")
+			browser := &browserStandIn{}
+			loader := NewLoader(Options{Tokens: &memSecrets{}, OpenURL: browser.open})
+			reg, err := cerebellum.Open(cerebellum.Options{Workspace: ws, Loaders: map[cerebellum.Kind]cerebellum.Loader{cerebellum.KindMCP: loader}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			approveAll(t, reg)
+			cp, _ := reg.Get("remote")
+			_, err = loader.Probe(context.Background(), cerebellum.LoadRequest{Capability: cp, Workspace: ws})
+			if err == nil {
+				t.Fatal("signed in although registration was refused")
+			}
+			msg := err.Error()
+			want := append([]string{"MCP sign-in failed", "MCP server remote: its authorization server refused to register Wrasse as a client",
+				"set client_id under oauth in the server's mcp block",
+				"remove the server (wrasse mcp remove remote) and add it again with wrasse mcp add remote --url " + o.srv.URL + "/mcp --oauth-client-id ID",
+				"check the server's sign-in settings"}, c.want...)
+			for _, w := range want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error lacks %q:\n%s", w, msg)
+				}
+			}
+			if c.notWant != "" && strings.Contains(msg, c.notWant) {
+				t.Errorf("error says %q:\n%s", c.notWant, msg)
+			}
+			if browser.count() != 0 {
+				t.Error("the browser was opened")
+			}
+		})
 	}
 }

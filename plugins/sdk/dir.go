@@ -523,8 +523,16 @@ func pathErr(op, shown string, err error) error {
 	if errorsIsAny(err, ErrProtected, ErrOutsideRoots) {
 		return err
 	}
+	if err != nil && err.Error() == rootEscapes {
+		err = errLinkOutside
+	}
 	return &fs.PathError{Op: op, Path: shown, Err: err}
 }
+
+// rootEscapes is the text of os.Root's refusal of a name that leads
+// out of the folder it was opened on (a link put in place of a file
+// meanwhile); os does not export the error itself.
+const rootEscapes = "path escapes from parent"
 
 func errorsIsAny(err error, targets ...error) bool {
 	for _, t := range targets {

@@ -1,6 +1,9 @@
 package sdk
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrLink is returned, wrapped in an *fs.PathError, when a name beneath an
 // open Dir passes through a symbolic link: Dir methods never follow one,
@@ -23,6 +26,10 @@ var (
 	errSpecial = errors.New("not a regular file or folder")
 	errName    = errors.New("not a name beneath the folder (absolute, empty, with .. or a NUL)")
 	errLoop    = errors.New("too many levels of symbolic links")
+	// errLinkOutside: os.Root refused a name that turned out to be a
+	// link leading out of the folder (put in place of a file after the
+	// file was looked at); it was not followed.
+	errLinkOutside = fmt.Errorf("%w: it is a symbolic link leading outside the folder", ErrLink)
 	// errCredentialLink: a symbolic link leads to a file named like a
 	// credential store (.env, id_rsa…). The gate asks every time for a
 	// path that names one, but it checks a link before the tool opens

@@ -141,7 +141,9 @@ func (r *resolver) match(abs string) (rootPaths, []string, bool) {
 }
 
 // openRoot opens a granted folder by its real path and checks it.
-func (r *resolver) openRoot(rt rootPaths, write bool) (*Dir, error) {
+// reached is the path beneath it being resolved, which a refusal names
+// (the folder itself being protected, so is everything in it).
+func (r *resolver) openRoot(rt rootPaths, reached string, write bool) (*Dir, error) {
 	h, err := openReal(rt.real)
 	if errors.Is(err, errChanged) {
 		// A folder on the way was swapped for a link since the roots
@@ -156,7 +158,7 @@ func (r *resolver) openRoot(rt rootPaths, write bool) (*Dir, error) {
 	}
 	st, err := h.Stat(".")
 	if err == nil {
-		if err = r.g.checkPath(rt.real, rt.path, write); err == nil {
+		if err = r.g.checkPath(rt.real, reached, write); err == nil {
 			err = r.g.checkInfo(st, rt.path, write)
 		}
 	}
@@ -236,6 +238,9 @@ func openReal(real string) (*os.Root, error) {
 func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, fs.FileInfo, error) {
 	shown := abs
 	fellBack, linked := false, false
+	// A refusal met past a link names the path given as well as where it
+	// led; the Dir returned names what it holds by its own path.
+	defer func() { r.g.via, r.g.target = "", "" }()
 	for {
 		rt, comps, ok := r.match(abs)
 		if !ok && !fellBack {
@@ -246,13 +251,15 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 			fellBack = true
 			if real := realPrefix(abs); real != abs {
 				abs = real
+				r.g.via = shown
 				continue
 			}
 		}
 		if !ok {
 			return nil, "", nil, r.outside(shown)
 		}
-		dir, err := r.openRoot(rt, write)
+		r.g.target = filepath.Join(append([]string{rt.path}, comps...)...)
+		dir, err := r.openRoot(rt, r.g.target, write)
 		if err != nil {
 			return nil, "", nil, err
 		}
@@ -305,6 +312,7 @@ func (r *resolver) walk(abs string, follow, write, create bool) (*Dir, string, f
 			return nil, "", nil, pathErr("open", shown, errLoop)
 		}
 		abs, fellBack, linked = next, true, true
+		r.g.via = shown
 	}
 }
 

@@ -532,3 +532,122 @@ func TestDirRemove(t *testing.T) {
 		}
 	}
 }
+
+// A write refused because the path reaches a file tools may read but not
+// change names the path the tool gave and, when a link led elsewhere, the
+// file it reaches, not the protected folder twice. With the workspace
+// read-only as the app has it, fs_write through a link to
+// ws/brain/identity.md said "ws is inside ws, which tools may read but
+// not change".
+func TestReadOnlyRefusalNamesPathAndTarget(t *testing.T) {
+	fx := newFixture(t)
+	fx.env.ReadOnly = append(fx.env.ReadOnly, fx.ws)
+	fx.link(t, filepath.Join(fx.ws, "brain", "identity.md"), "id-link")
+	fx.link(t, fx.ws, "ws-link")
+	fx.link(t, filepath.Join(fx.ws, "brain", "cerebellum"), "caps-link")
+	fx.link(t, filepath.Join(fx.ws, "config.json"), "cfg-link")
+	ws := fx.ws
+	tests := []struct {
+		arg       string
+		want      []string
+		notWanted string
+	}{
+		{arg: "id-link", want: []string{
+			filepath.Join(fx.home, "id-link") + " leads to " + filepath.Join(ws, "brain", "identity.md") + " (through a link)",
+			"inside " + ws + ", which tools may read but not change"}},
+		{arg: "cfg-link", want: []string{
+			filepath.Join(fx.home, "cfg-link") + " leads to " + filepath.Join(ws, "config.json") + " (through a link)"}},
+		{arg: "ws-link/brain/identity.md", want: []string{
+			filepath.Join(fx.home, "ws-link", "brain", "identity.md") + " leads to " + filepath.Join(ws, "brain", "identity.md") + " (through a link)",
+			"may read but not change"}},
+		{arg: "caps-link/notes/SKILL.md", want: []string{
+			filepath.Join(fx.home, "caps-link", "notes", "SKILL.md") + " leads to ",
+			"(through a link)", "may read but not change"}},
+		{arg: "ws/brain/identity.md", want: []string{
+			filepath.Join(ws, "brain", "identity.md") + " is inside " + ws + ", which tools may read but not change"},
+			notWanted: "through a link"},
+	}
+	// A refusal met on a folder on the way names the file it would reach.
+	fx2 := newFixture(t)
+	fx2.link(t, filepath.Join(fx2.ws, "brain"), "brain-link")
+	caps := filepath.Join(fx2.ws, "brain", "cerebellum")
+	for _, tt := range []struct {
+		arg  string
+		want string
+	}{
+		{"ws/brain/cerebellum/evil/SKILL.md", filepath.Join(caps, "evil", "SKILL.md") + " is inside " + caps + ", which tools may read but not change"},
+		{"brain-link/cerebellum/evil/SKILL.md", filepath.Join(fx2.home, "brain-link", "cerebellum", "evil", "SKILL.md") + " leads to " +
+			filepath.Join(caps, "evil", "SKILL.md") + " (through a link), which is inside " + caps},
+		{"ws/logs/new.log", filepath.Join(fx2.ws, "logs", "new.log") + " is Wrasse's own data"},
+	} {
+		_, _, err := fx2.env.ParentArg(tt.arg, true)
+		if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParentArg(%s, create) = %v, want %q", tt.arg, err, tt.want)
+		}
+	}
+	for _, tt := range tests {
+		_, _, err := fx.env.ParentArg(tt.arg, false)
+		if !errors.Is(err, ErrProtected) {
+			t.Errorf("ParentArg(%s) = %v, want ErrProtected", tt.arg, err)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("ParentArg(%s): %q lacks %q", tt.arg, msg, w)
+			}
+		}
+		if tt.notWanted != "" && strings.Contains(msg, tt.notWanted) {
+			t.Errorf("ParentArg(%s): %q says %q", tt.arg, msg, tt.notWanted)
+		}
+		if strings.Contains(msg, ws+" is inside "+ws) {
+			t.Errorf("ParentArg(%s): %q names the folder twice", tt.arg, msg)
+		}
+	}
+	// Permit says the same.
+	if _, err := fx.env.Permit(filepath.Join(fx.home, "id-link"), true); err == nil ||
+		!strings.Contains(err.Error(), "id-link leads to "+filepath.Join(ws, "brain", "identity.md")+" (through a link)") {
+		t.Errorf("Permit(id-link) = %v", err)
+	}
+}
+
+// A file swapped for a link leading out of the folder between the look
+// and the open is refused with ErrLink and words saying so, not os.Root's
+// "path escapes from parent".
+func TestOpenLeafLinkOutsideIsWorded(t *testing.T) {
+	fx := newFixture(t)
+	d, err := fx.env.OpenDirArg("notes", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tests := []struct {
+		name, target string
+	}{
+		{"abs", filepath.Join(fx.home, "other", "plain.txt")},
+		{"rel", "../other/plain.txt"},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(fx.home, "notes", tt.name)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		info, err := d.look(tt.name, false)
+		if err != nil || info == nil {
+			t.Fatalf("look %s: %v %v", tt.name, info, err)
+		}
+		os.Remove(p)
+		if err := os.Symlink(tt.target, p); err != nil {
+			t.Skip("symbolic links unsupported:", err)
+		}
+		f, err := d.openLeaf(tt.name, info)
+		if err == nil {
+			f.Close()
+			t.Fatalf("%s: opened through a link", tt.name)
+		}
+		msg := err.Error()
+		if !errors.Is(err, ErrLink) || !strings.Contains(msg, p) || !strings.Contains(msg, "link leading outside the folder") || strings.Contains(msg, "escapes from parent") {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}

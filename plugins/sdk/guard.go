@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -26,6 +27,12 @@ type guard struct {
 	memo      *credentialMemo
 	rootsOnce sync.Once
 	roots     uint64
+	// via is the path the tool gave while a symbolic link on the way has
+	// led elsewhere, and target the whole path being resolved (beneath a
+	// granted folder, links on the way replaced), for messages: a refusal
+	// met on a folder on the way names the file it would have reached.
+	// Set only while a path is resolved.
+	via, target string
 }
 
 type protected struct {
@@ -65,26 +72,60 @@ func newProtected(p string) protected {
 // be opened or created; shown names it in the message.
 func (g *guard) checkPath(real, shown string, write bool) error {
 	r := fold(real)
+	shown = g.reached(shown)
 	for _, n := range g.noAccess {
 		if within(n.real, r) {
-			return fmt.Errorf("%w: %s is Wrasse's own data (database, settings, caches or logs), which no tool may read or change", ErrProtected, shown)
+			return fmt.Errorf("%w: %s is Wrasse's own data (database, settings, caches or logs), which no tool may read or change", ErrProtected, g.named(shown))
 		}
 	}
 	if write {
 		for _, ro := range g.readOnly {
 			if within(ro.real, r) {
-				return fmt.Errorf("%w: %s is inside %s, which tools may read but not change", ErrProtected, shown, ro.path)
+				return readOnlyErr(g.via, shown, ro.path)
 			}
 		}
 	}
 	return nil
 }
 
+// reached is the path being resolved when shown is a folder on its way
+// (or the path itself), else shown.
+func (g *guard) reached(shown string) string {
+	if g.target != "" && (g.target == shown || strings.HasPrefix(g.target, shown+string(filepath.Separator))) {
+		return g.target
+	}
+	return shown
+}
+
+// named is how a message names shown, the path met: with the path the
+// tool gave first when a link led from it to shown.
+func (g *guard) named(shown string) string {
+	if g.via != "" && g.via != shown {
+		return fmt.Sprintf("%s leads to %s (through a link), which", g.via, shown)
+	}
+	return shown
+}
+
+// readOnlyErr refuses to change reached, which is zone (a path tools may
+// read but not change) or inside it. asked is the path the tool gave
+// when a link led from it to reached ("" or reached otherwise), so that
+// the message names both what was asked for and what it reaches.
+func readOnlyErr(asked, reached, zone string) error {
+	subject := reached
+	if asked != "" && asked != reached {
+		subject = fmt.Sprintf("%s leads to %s (through a link), which", asked, reached)
+	}
+	if reached == zone {
+		return fmt.Errorf("%w: %s is protected: tools may read but not change it", ErrProtected, subject)
+	}
+	return fmt.Errorf("%w: %s is inside %s, which tools may read but not change", ErrProtected, subject, zone)
+}
+
 // checkInfo applies the rules to what was actually found or opened.
 func (g *guard) checkInfo(info fs.FileInfo, shown string, write bool) error {
 	for _, n := range g.noAccess {
 		if n.info != nil && os.SameFile(n.info, info) {
-			return fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, shown, n.path)
+			return fmt.Errorf("%w: %s is another name of %s, which no tool may read or change", ErrProtected, g.named(shown), n.path)
 		}
 	}
 	if info.Mode().IsRegular() {
@@ -95,7 +136,7 @@ func (g *guard) checkInfo(info fs.FileInfo, shown string, write bool) error {
 	if write {
 		for _, ro := range g.readOnly {
 			if ro.info != nil && os.SameFile(ro.info, info) {
-				return fmt.Errorf("%w: %s is another name of %s, which tools may read but not change", ErrProtected, shown, ro.path)
+				return fmt.Errorf("%w: %s is another name of %s, which tools may read but not change", ErrProtected, g.named(shown), ro.path)
 			}
 		}
 	}

@@ -44,7 +44,11 @@ func (e *Env) Permit(path string, write bool) (string, error) {
 	if write {
 		for _, r := range e.ReadOnly {
 			if covers(r, real) {
-				return "", fmt.Errorf("%w: %s is inside %s, which tools may read but not change", ErrProtected, path, r)
+				if rp := realPrefix(p); rp != p {
+					// A link on the way led there: name both.
+					return "", readOnlyErr(path, rp, filepath.Clean(r))
+				}
+				return "", readOnlyErr("", p, filepath.Clean(r))
 			}
 		}
 	}

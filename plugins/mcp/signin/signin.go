@@ -20,6 +20,7 @@ package signin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"log/slog"
@@ -249,10 +250,48 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		h.mu.Unlock()
 	}()
 	if err := inner.Authorize(ctx, req, resp); err != nil {
+		if h.cfg.ClientID == "" && registrationRefused(err) {
+			return h.registrationError(err)
+		}
 		return fmt.Errorf("%w: MCP server %s: %w", ErrSignIn, h.cfg.Server, err)
 	}
 	return nil
 }
+
+// registrationRefused tells the Go SDK's refusal of dynamic client
+// registration (oauthex.RegisterClient; its errors are not typed but for
+// a 400 with a JSON body).
+func registrationRefused(err error) bool {
+	var re *oauthex.ClientRegistrationError
+	return errors.As(err, &re) || strings.Contains(err.Error(), "registration failed")
+}
+
+// registrationError says that the server's authorization server would not
+// register Wrasse as a client, and what the person can do: sign in as a
+// client registered with it beforehand, or look at the server's sign-in
+// settings. The SDK's text ends in the response body, often empty
+// ("… status 401 Unauthorized: "); a dangling colon is dropped.
+func (h *Handler) registrationError(err error) error {
+	why := strings.TrimSpace(err.Error())
+	why = strings.TrimSpace(strings.TrimSuffix(why, ":"))
+	why = strings.TrimPrefix(why, "failed to register client: ")
+	return &signInError{err: err, msg: fmt.Sprintf("%v: MCP server %s: its authorization server refused to register Wrasse as a client "+
+		"(dynamic client registration: %s). If the server's provider gave you a client ID, sign in with it: "+
+		"set client_id under oauth in the server's mcp block (its SKILL.md), or remove the server (wrasse mcp remove %s) "+
+		"and add it again with wrasse mcp add %s --url %s --oauth-client-id ID; otherwise check the server's sign-in settings "+
+		"(it may take only clients registered with it beforehand)",
+		ErrSignIn, h.cfg.Server, why, h.cfg.Server, h.cfg.Server, h.cfg.Endpoint)}
+}
+
+// signInError is a sign-in error worded here, wrapping ErrSignIn and the
+// cause it words.
+type signInError struct {
+	err error
+	msg string
+}
+
+func (e *signInError) Error() string   { return e.msg }
+func (e *signInError) Unwrap() []error { return []error{ErrSignIn, e.err} }
 
 // signedInElsewhere reports whether the store holds tokens other than
 // the ones req was refused with: another connection to this server (the

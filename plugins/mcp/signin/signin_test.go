@@ -165,3 +165,32 @@ func TestOpenWithBrowserVariable(t *testing.T) {
 		})
 	}
 }
+
+// The worded refusal of dynamic registration is ErrSignIn and keeps its
+// cause; the SDK's empty body leaves no dangling colon.
+func TestRegistrationError(t *testing.T) {
+	h := &Handler{cfg: Config{Server: "remote", Endpoint: "https://mcp.example/mcp"}}
+	tests := []struct {
+		cause   error
+		refused bool
+		want    string
+	}{
+		{errors.New("failed to register client: registration failed with status 401 Unauthorized: "), true,
+			"(dynamic client registration: registration failed with status 401 Unauthorized). If"},
+		{errors.New("registration failed with status 403 Forbidden: closed"), true, "(dynamic client registration: registration failed with status 403 Forbidden: closed)"},
+		{errors.New("token exchange failed"), false, ""},
+	}
+	for _, tt := range tests {
+		if got := registrationRefused(tt.cause); got != tt.refused {
+			t.Errorf("registrationRefused(%v) = %v", tt.cause, got)
+		}
+		if !tt.refused {
+			continue
+		}
+		err := h.registrationError(tt.cause)
+		if !errors.Is(err, ErrSignIn) || !errors.Is(err, tt.cause) || !strings.Contains(err.Error(), tt.want) ||
+			!strings.Contains(err.Error(), "--oauth-client-id ID") || !strings.Contains(err.Error(), "check the server's sign-in settings") {
+			t.Errorf("registrationError(%v) = %v", tt.cause, err)
+		}
+	}
+}

@@ -951,7 +951,7 @@ func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 			return pk.add(stored, from, info, f)
 		})
 		if err != nil {
-			return nil, sdk.Errorf("cannot collect %s: %v", src.arg, err)
+			return nil, collectError(src.arg, err)
 		}
 	}
 	err = pk.close()
@@ -976,4 +976,16 @@ func (a *arch) create(ctx context.Context, req *sdk.Request) (*sdk.Result, error
 		out += fmt.Sprintf("; skipped %d symlinks or special files", skipped)
 	}
 	return sdk.Text(out), nil
+}
+
+// collectError words what stopped collecting the folder src (as the tool
+// was given it) into an archive. A file found to be a link leading out of
+// the folder when it was opened (put there while the folder was walked)
+// is named, with what to do.
+func collectError(src string, err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, sdk.ErrLink) && errors.As(err, &pe) {
+		return sdk.Errorf("cannot archive %s: %s is a symbolic link leading outside the folder being archived, and links are not followed; remove the link, or archive the folder it leads to instead", src, pe.Path)
+	}
+	return sdk.Errorf("cannot collect %s: %v", src, err)
 }

@@ -672,3 +672,33 @@ func TestExtractFailingHalfWayLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// A file of the folder being archived that turns out, when opened, to be
+// a link leading outside it is named, with what to do; on main the tool
+// passed on os.Root's "open …/src/f: path escapes from parent".
+func TestCollectErrorWording(t *testing.T) {
+	src := filepath.Join("proj", "src")
+	entry := filepath.Join(src, "f")
+	tests := []struct {
+		err     error
+		want    []string
+		notWant string
+	}{
+		{err: &fs.PathError{Op: "open", Path: entry, Err: fmt.Errorf("%w: it is a symbolic link leading outside the folder", sdk.ErrLink)},
+			want:    []string{"cannot archive " + src, entry + " is a symbolic link leading outside the folder being archived", "remove the link, or archive the folder it leads to instead"},
+			notWant: "escapes from parent"},
+		{err: &fs.PathError{Op: "open", Path: entry, Err: fs.ErrPermission},
+			want: []string{"cannot collect " + src, entry, "permission denied"}},
+	}
+	for _, tt := range tests {
+		msg := collectError(src, tt.err).Error()
+		for _, w := range tt.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("collectError(%v) = %q, lacks %q", tt.err, msg, w)
+			}
+		}
+		if tt.notWant != "" && strings.Contains(msg, tt.notWant) {
+			t.Errorf("collectError(%v) = %q", tt.err, msg)
+		}
+	}
+}
