@@ -65,7 +65,23 @@ var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHON
 	"BASH_ENV", "ENV", "CLASSPATH", "LUA_PATH", "LUA_CPATH", "DENO_DIR", "BUN_INSTALL", "VIRTUAL_ENV", "CONDA_PREFIX",
 	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_HOME", "DOTNET_ROOT", "DOTNET_STARTUP_HOOKS",
-	"CARGO_HOME", "RUSTC_WRAPPER", "GOFLAGS", "MAKEFILES"}
+	"CARGO_HOME", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "GOFLAGS", "MAKEFILES"}
+
+// isCodePathVar reports whether the environment variable k names code
+// (codePathVars), cargo's per-target programs too: the runner `cargo run`
+// starts the built program through and the linker it builds with
+// (CARGO_TARGET_<TRIPLE>_RUNNER, CARGO_TARGET_<TRIPLE>_LINKER, the
+// environment forms of target.<triple>.runner and .linker, a43).
+func isCodePathVar(k string) bool {
+	if slices.Contains(codePathVars, k) {
+		return true
+	}
+	if t, ok := strings.CutPrefix(k, "CARGO_TARGET_"); ok {
+		return strings.HasSuffix(t, "_RUNNER") || strings.HasSuffix(t, "_LINKER")
+	}
+	return false
+}
 
 // codeRoots are the folders whose code s's command line can load, and
 // named, files it names as code outside what those hold by their kind (a
@@ -221,7 +237,7 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !slices.Contains(codePathVars, k) {
+		if !isCodePathVar(k) {
 			continue
 		}
 		for _, tok := range strings.FieldsFunc(env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
