@@ -460,6 +460,10 @@ func codeFiles(roots []string, home string, limit int) []string {
 			ext := strings.ToLower(filepath.Ext(name))
 			switch {
 			case d.Type()&fs.ModeSymlink != 0:
+				if pp := linkThroughProc(p); pp != "" {
+					out = append(out, RefusedPrefix+procLinkReason(p, pp))
+					break
+				}
 				if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSocket == 0 {
 					// A link to a named pipe: hashing it would block, and
 					// it reads as whatever is written into it.
