@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"bufio"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,9 +110,19 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	}
 	// addPath takes an existing path named as code: a folder's project, or
 	// a file with the project of its folder.
-	addPath := func(p string) {
+	var addPath func(p string)
+	addPath = func(p string) {
 		if p == "" {
 			return
+		}
+		if ps, ok := fileURLPaths(p); ok {
+			// The package's folder (a43); p itself below too, in case a
+			// folder is so named.
+			for _, q := range ps {
+				if q != p {
+					addPath(q)
+				}
+			}
 		}
 		if strings.HasPrefix(p, "~/") && home != "" {
 			p = filepath.Join(home, p[2:])
@@ -540,4 +551,57 @@ func pthFolders(path string) []string {
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// fileURLPaths are the paths a package spec names as a file: URL, the
+// form a package runner takes for a local package (a43): uvx --from
+// file:///p or a PEP 508 direct reference "pkg @ file:///p" (also with
+// git+, a marker after ';', a #fragment or ?query), npm's file:/p,
+// file:../p and pkg@file:p. Both the path as written and percent-decoded,
+// since addPath keeps only those that exist. ok is false when spec is
+// no such URL.
+func fileURLPaths(spec string) (paths []string, ok bool) {
+	s := strings.TrimSpace(spec)
+	i := strings.Index(s, "file:")
+	if i < 0 {
+		return nil, false
+	}
+	if pre := strings.TrimSuffix(strings.TrimSpace(s[:i]), "git+"); pre != "" {
+		// NAME @ file:…, NAME@file:…, @scope/name@file:…, NAME @ git+file:…
+		at := strings.LastIndexByte(pre, '@')
+		if name := strings.TrimSpace(pre[:max(at, 0)]); at < 0 || strings.TrimSpace(pre[at+1:]) != "" || name == "" || strings.ContainsAny(name, " \t:=;") {
+			return nil, false
+		}
+	}
+	u := s[i+len("file:"):]
+	if v, cut := strings.CutPrefix(u, "//"); cut {
+		// file://HOST/path: an empty host or localhost.
+		if j := strings.IndexByte(v, '/'); j >= 0 {
+			u = v[j:]
+		} else {
+			u = "/" + v
+		}
+	}
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, c := range []string{u, cutAny(u, ";"), cutAny(u, "#?"), cutAny(cutAny(u, ";"), "#?")} {
+		c = strings.TrimSpace(c)
+		add(c)
+		if d, err := url.PathUnescape(c); err == nil {
+			add(d)
+		}
+	}
+	return out, true
+}
+
+// cutAny is s up to the first of chars in it.
+func cutAny(s, chars string) string {
+	if i := strings.IndexAny(s, chars); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -41,3 +41,28 @@ func TestCodeFilesBound(t *testing.T) {
 		})
 	}
 }
+
+func TestFileURLPaths(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		want string // one of the paths
+		ok   bool
+	}{
+		{"file:///g/pkg", "/g/pkg", true},
+		{"file://localhost/g/pkg", "/g/pkg", true},
+		{"pkg @ file:///g/pkg", "/g/pkg", true},
+		{"pkg[cli] @ file:///g/p%20kg ; python_version>'3'", "/g/p kg", true},
+		{"pkg@file:../pkg", "../pkg", true},
+		{"@scope/pkg@file:/g/pkg", "/g/pkg", true},
+		{"git+file:///g/pkg#egg=pkg", "/g/pkg", true},
+		{"pkg @ git+file:///g/pkg", "/g/pkg", true},
+		{"./profile:x", "", false},
+		{"/g/pkg", "", false},
+		{"a b@file:/x", "", false},
+	} {
+		got, ok := fileURLPaths(c.spec)
+		if ok != c.ok || ok && !slices.Contains(got, c.want) {
+			t.Errorf("fileURLPaths(%q) = %q, %v; want %q among them, %v", c.spec, got, ok, c.want, c.ok)
+		}
+	}
+}
