@@ -251,23 +251,13 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 		if !isCodePathVar(k) {
 			continue
 		}
-		for _, tok := range strings.FieldsFunc(env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
-			at := tok
-			if !filepath.IsAbs(at) && !strings.HasPrefix(at, "~/") && cwd != "" {
-				at = filepath.Join(cwd, at)
+		for _, tok := range codeVarWords(env[k]) {
+			for _, v := range optionValues(tok) {
+				// A relative entry too: python and node resolve one
+				// against the working folder (PYTHONPATH=../shared), as
+				// addPath does (a42).
+				addPath(v)
 			}
-			if _, err := os.Stat(at); err != nil {
-				if _, v, ok := strings.Cut(tok, "="); ok {
-					tok = v // --require=FILE
-				}
-			}
-			if tok == "" || strings.HasPrefix(tok, "-") {
-				continue // a flag of an option string (--require, -r)
-			}
-			// A relative entry too: python and node resolve one against
-			// the working folder (PYTHONPATH=../shared), as addPath does
-			// (a42).
-			addPath(tok)
 		}
 	}
 	slices.Sort(named)
@@ -604,4 +594,73 @@ func cutAny(s, chars string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// codeVarWords are the words of a code variable's value, read every way
+// a runtime reads one (a43): a path list split at ':' and ';' (a folder
+// may hold a space), words split at those and blanks, and an option
+// string split as node splits NODE_OPTIONS (blanks, double quotes with
+// backslash escapes in them: --require "/a b/hook.js"). Candidates, no
+// more: addPath keeps those that exist.
+func codeVarWords(v string) []string {
+	var out []string
+	out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ';' })...)
+	out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' })...)
+	out = append(out, optionWords(v)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// optionWords splits an option string as node's ParseNodeOptionsEnvVar
+// does: at blanks outside double quotes; in them a backslash escapes the
+// next character, and the quotes are taken off.
+func optionWords(v string) []string {
+	var out []string
+	var w strings.Builder
+	inQuote, inWord := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case inQuote && c == '\\' && i+1 < len(v):
+			i++
+			w.WriteByte(v[i])
+		case c == '"':
+			inQuote = !inQuote
+			inWord = true
+		case !inQuote && (c == ' ' || c == '\t' || c == '\n'):
+			if inWord {
+				out = append(out, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, w.String())
+	}
+	return out
+}
+
+// optionValues are the paths a word of a code variable may name: the
+// word itself unless it is a flag, the value after '=' (--require=FILE,
+// --import=FILE), and the value joined to a short switch (perl's and
+// ruby's -I/path, -r./hook.rb, -MModule; node's -r./hook.js), a43.
+func optionValues(tok string) []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !strings.HasPrefix(v, "-") && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	add(tok)
+	if _, v, ok := strings.Cut(tok, "="); ok {
+		add(v)
+	}
+	if len(tok) > 2 && tok[0] == '-' && tok[1] != '-' {
+		add(strings.TrimPrefix(tok[2:], "="))
+	}
+	return out
 }

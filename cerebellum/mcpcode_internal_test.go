@@ -66,3 +66,27 @@ func TestFileURLPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeVariableWords(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want []string
+	}{
+		{`--require "/a b/hook.js" -r ./x.js`, []string{"/a b/hook.js", "./x.js"}},
+		{`--require "/a \"q\"\\b.js"`, []string{`/a "q"\b.js`}},
+		{`-I/p/lib -MHelper`, []string{"/p/lib", "Helper"}},
+		{`-I/p/lib -rhelper`, []string{"/p/lib", "helper"}},
+		{`--import=/p/hook.mjs`, []string{"/p/hook.mjs"}},
+		{`/a b:/c;rel`, []string{"/a b", "/c", "rel"}},
+	} {
+		var got []string
+		for _, w := range codeVarWords(c.v) {
+			got = append(got, optionValues(w)...)
+		}
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("the paths of %q are %q, without %q", c.v, got, w)
+			}
+		}
+	}
+}
