@@ -111,6 +111,12 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	if why := perProcessPathIn(s, l.cwd); why != "" {
 		out = append(out, RefusedPrefix+why)
 	}
+	if u, _ := unwrap(s.Command, s.Args, l.cwd); BuildOutputVar(u.command) != pycachePrefixVar && withSettings(s.Env, s.Command, s.Args, l.cwd)[pycachePrefixVar] != "" {
+		// A runner whose own build folder the MCP client moves
+		// (BuildOutputOf) cannot have Python's bytecode cache moved too
+		// (a43).
+		out = append(out, RefusedPrefix+"it sets "+pycachePrefixVar+", a bytecode cache outside the project that other commands can write, whose code Python runs in place of the sources your approval covers; remove it from its mcp: block and enable it again")
+	}
 	above := append(slices.Clone(roots), l.cwd)
 	out = append(out, ancestorSettings(above, l.shelf, l.home)...)
 	out = append(out, moreAncestorSettings(above, l.shelf, l.home)...)
