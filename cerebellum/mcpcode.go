@@ -67,7 +67,8 @@ var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHON
 	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_HOME", "DOTNET_ROOT", "DOTNET_STARTUP_HOOKS",
 	"CARGO_HOME", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
-	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "GOFLAGS", "MAKEFILES"}
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "GOFLAGS", "MAKEFILES",
+	"UV_ENV_FILE"}
 
 // isCodePathVar reports whether the environment variable k names code
 // (codePathVars), cargo's per-target programs too: the runner `cargo run`
@@ -166,6 +167,7 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
 	// its own flags, settings and positional arguments (unwrap); one whose
 	// command cannot be told is refused by LaunchFiles.
+	blockCwd := cwd
 	u, _ := unwrap(s.Command, s.Args, cwd)
 	command, args := u.command, u.args
 	for _, d := range u.dirs {
@@ -247,11 +249,18 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	vars := make([]envVar, 0, len(keys))
 	for _, k := range keys {
-		if !isCodePathVar(k) {
+		vars = append(vars, envVar{k, env[k]})
+	}
+	// The variables of an environment file the command line names count
+	// as the block's own (a43).
+	vars = append(vars, envFileVars(s, blockCwd)...)
+	for _, kv := range vars {
+		if !isCodePathVar(kv.key) {
 			continue
 		}
-		for _, tok := range codeVarWords(env[k]) {
+		for _, tok := range codeVarWords(kv.value) {
 			for _, v := range optionValues(tok) {
 				// A relative entry too: python and node resolve one
 				// against the working folder (PYTHONPATH=../shared), as

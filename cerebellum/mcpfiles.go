@@ -111,6 +111,15 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	if why := perProcessPathIn(s, l.cwd); why != "" {
 		out = append(out, RefusedPrefix+why)
 	}
+	for _, kv := range envFileVars(s, l.cwd) {
+		if kv.key == pycachePrefixVar || kv.key == "CARGO_TARGET_DIR" || kv.key == "ArtifactsPath" {
+			// The MCP client moves these to the server's own cache
+			// (BuildOutputOf) through the environment, which an
+			// environment file may override (a43).
+			out = append(out, RefusedPrefix+"an environment file its command line names sets "+kv.key+", a build or bytecode folder outside the server's own cache that other commands can write; remove it from that file and enable it again")
+			break
+		}
+	}
 	if u, _ := unwrap(s.Command, s.Args, l.cwd); BuildOutputVar(u.command) != pycachePrefixVar && withSettings(s.Env, s.Command, s.Args, l.cwd)[pycachePrefixVar] != "" {
 		// A runner whose own build folder the MCP client moves
 		// (BuildOutputOf) cannot have Python's bytecode cache moved too
@@ -215,6 +224,16 @@ func launchOf(s *skillmd.MCPServer, dir string) launch {
 	}
 	for _, f := range named {
 		add(f)
+	}
+	for _, f := range envFilesOf(s, cwd) {
+		// An environment file sets code variables (a43): by its path
+		// even while it does not exist, so that one written later
+		// changes the approval.
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			out = append(out, real)
+		} else if filepath.IsAbs(f) {
+			out = append(out, existingReal(f))
+		}
 	}
 	return launch{cwd: cwd, home: home, shelf: shelf, path: path, files: out, roots: roots}
 }
