@@ -111,6 +111,9 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	if why := perProcessPathIn(s, l.cwd); why != "" {
 		out = append(out, RefusedPrefix+why)
 	}
+	if why := buildFolderRefusal(s, l.cwd, l.shelf, l.home); why != "" {
+		out = append(out, RefusedPrefix+why)
+	}
 	for _, kv := range envFileVars(s, l.cwd) {
 		if kv.key == pycachePrefixVar || kv.key == "CARGO_TARGET_DIR" || kv.key == "ArtifactsPath" {
 			// The MCP client moves these to the server's own cache
