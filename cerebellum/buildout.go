@@ -65,7 +65,8 @@ func BuildOutputOf(s *skillmd.MCPServer, dir string) BuildOutput {
 	command, args, settings := u.command, u.args, u.settings
 	var b BuildOutput
 	var flag string
-	switch strings.TrimSuffix(filepath.Base(command), ".exe") {
+	base := strings.TrimSuffix(filepath.Base(command), ".exe")
+	switch base {
 	case "cargo":
 		// The variable beats build.target-dir of a .cargo/config.toml;
 		// --target-dir beats the variable.
@@ -76,7 +77,34 @@ func BuildOutputOf(s *skillmd.MCPServer, dir string) BuildOutput {
 		// each project's bin/ and obj/ below it, apart.
 		b.Var, flag = "ArtifactsPath", "--artifacts-path"
 	default:
-		return BuildOutput{}
+		// Python's bytecode cache moved out of the project (a43): python
+		// loads DIR/<source path>/NAME.pyc in place of NAME.py whenever
+		// its header (the source's mtime and size) matches, never checking
+		// its code, and the approval hashes no such folder. Named in env
+		// (for whatever command: uv run, a script, all pass it on) it is
+		// replaced by the server's own cache, where nothing is written
+		// (PYTHONDONTWRITEBYTECODE); on an interpreter's command line
+		// (-X pycache_prefix=DIR) the server does not start.
+		b.Var = pycachePrefixVar
+		if isPython(base) {
+			if v, ok := pycachePrefixFlag(args); ok {
+				b.Set, b.Flag = v, true
+			}
+		}
+		if b.Set == "" {
+			if v := s.Env[b.Var]; v != "" {
+				b.Set = v
+			}
+			for _, kv := range settings {
+				if k, v, _ := strings.Cut(kv, "="); k == b.Var {
+					b.Set, b.Flag = v, true
+				}
+			}
+		}
+		if b.Set == "" {
+			return BuildOutput{}
+		}
+		return b.located(s, dir)
 	}
 	if v := s.Env[b.Var]; v != "" {
 		b.Set = v
@@ -99,6 +127,12 @@ func BuildOutputOf(s *skillmd.MCPServer, dir string) BuildOutput {
 	if b.Set == "" {
 		return b
 	}
+	return b.located(s, dir)
+}
+
+// located is b with Set made absolute and Inside found, for s whose
+// capability folder is dir.
+func (b BuildOutput) located(s *skillmd.MCPServer, dir string) BuildOutput {
 	l := launchOf(s, dir)
 	if !filepath.IsAbs(b.Set) {
 		// Relative to the working folder, ~ included: no shell expands it.
@@ -129,4 +163,60 @@ func existingReal(p string) string {
 		tail = append(tail, filepath.Base(p))
 		p = parent
 	}
+}
+
+// pycachePrefixVar is the variable that moves Python's bytecode cache.
+const pycachePrefixVar = "PYTHONPYCACHEPREFIX"
+
+// isPython reports whether the program base (its file name) is a Python
+// interpreter.
+func isPython(base string) bool {
+	return base == "python" || base == "python3" || base == "pypy" || base == "pypy3" ||
+		strings.HasPrefix(base, "python3.") || strings.HasPrefix(base, "python2")
+}
+
+// pycachePrefixFlag is the folder a python command line's -X
+// pycache_prefix=DIR names (-X pycache_prefix=DIR or -Xpycache_prefix=DIR),
+// among the interpreter's own options: before the script, -m, -c or --.
+func pycachePrefixFlag(args []string) (string, bool) {
+	var dir string
+	found := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var x string
+		switch {
+		case a == "--" || a == "-" || !strings.HasPrefix(a, "-") || a == "-m" || a == "-c" || strings.HasPrefix(a, "-m") || strings.HasPrefix(a, "-c"):
+			return dir, found
+		case a == "-X" || a == "-W":
+			if i+1 >= len(args) {
+				return dir, found
+			}
+			i++
+			if a == "-W" {
+				continue
+			}
+			x = args[i]
+		case strings.HasPrefix(a, "-X"):
+			x = a[2:]
+		default:
+			continue
+		}
+		if v, ok := strings.CutPrefix(x, "pycache_prefix="); ok {
+			dir, found = v, true
+		}
+	}
+	return dir, found
+}
+
+// BuildOutputVar is the variable BuildOutputOf moves for a block whose
+// command (after any wrapper) is command: a build-and-run runner's, else
+// Python's bytecode cache's.
+func BuildOutputVar(command string) string {
+	switch strings.TrimSuffix(filepath.Base(command), ".exe") {
+	case "cargo":
+		return "CARGO_TARGET_DIR"
+	case "dotnet":
+		return "ArtifactsPath"
+	}
+	return pycachePrefixVar
 }

@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"bufio"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,7 +66,24 @@ var codePathVars = []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHON
 	"BASH_ENV", "ENV", "CLASSPATH", "LUA_PATH", "LUA_CPATH", "DENO_DIR", "BUN_INSTALL", "VIRTUAL_ENV", "CONDA_PREFIX",
 	"UV_PROJECT", "UV_PROJECT_ENVIRONMENT", "npm_config_prefix", "NPM_CONFIG_PREFIX", "NPM_CONFIG_USERCONFIG", "npm_config_userconfig",
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_HOME", "DOTNET_ROOT", "DOTNET_STARTUP_HOOKS",
-	"CARGO_HOME", "RUSTC_WRAPPER", "GOFLAGS", "MAKEFILES"}
+	"CARGO_HOME", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC", "GOFLAGS", "MAKEFILES",
+	"UV_ENV_FILE"}
+
+// isCodePathVar reports whether the environment variable k names code
+// (codePathVars), cargo's per-target programs too: the runner `cargo run`
+// starts the built program through and the linker it builds with
+// (CARGO_TARGET_<TRIPLE>_RUNNER, CARGO_TARGET_<TRIPLE>_LINKER, the
+// environment forms of target.<triple>.runner and .linker, a43).
+func isCodePathVar(k string) bool {
+	if slices.Contains(codePathVars, k) {
+		return true
+	}
+	if t, ok := strings.CutPrefix(k, "CARGO_TARGET_"); ok {
+		return strings.HasSuffix(t, "_RUNNER") || strings.HasSuffix(t, "_LINKER")
+	}
+	return false
+}
 
 // codeRoots are the folders whose code s's command line can load, and
 // named, files it names as code outside what those hold by their kind (a
@@ -93,9 +111,19 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	}
 	// addPath takes an existing path named as code: a folder's project, or
 	// a file with the project of its folder.
-	addPath := func(p string) {
+	var addPath func(p string)
+	addPath = func(p string) {
 		if p == "" {
 			return
+		}
+		if ps, ok := fileURLPaths(p); ok {
+			// The package's folder (a43); p itself below too, in case a
+			// folder is so named.
+			for _, q := range ps {
+				if q != p {
+					addPath(q)
+				}
+			}
 		}
 		if strings.HasPrefix(p, "~/") && home != "" {
 			p = filepath.Join(home, p[2:])
@@ -139,6 +167,7 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 	// A wrapper (env VAR=x npm start, timeout 60 node …) runs what follows
 	// its own flags, settings and positional arguments (unwrap); one whose
 	// command cannot be told is refused by LaunchFiles.
+	blockCwd := cwd
 	u, _ := unwrap(s.Command, s.Args, cwd)
 	command, args := u.command, u.args
 	for _, d := range u.dirs {
@@ -220,27 +249,24 @@ func codeRoots(s *skillmd.MCPServer, shelf, cwd string, scripts []string, home s
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	vars := make([]envVar, 0, len(keys))
 	for _, k := range keys {
-		if !slices.Contains(codePathVars, k) {
+		vars = append(vars, envVar{k, env[k]})
+	}
+	// The variables of an environment file the command line names count
+	// as the block's own (a43).
+	vars = append(vars, envFileVars(s, blockCwd)...)
+	for _, kv := range vars {
+		if !isCodePathVar(kv.key) {
 			continue
 		}
-		for _, tok := range strings.FieldsFunc(env[k], func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' }) {
-			at := tok
-			if !filepath.IsAbs(at) && !strings.HasPrefix(at, "~/") && cwd != "" {
-				at = filepath.Join(cwd, at)
+		for _, tok := range codeVarWords(kv.value) {
+			for _, v := range optionValues(tok) {
+				// A relative entry too: python and node resolve one
+				// against the working folder (PYTHONPATH=../shared), as
+				// addPath does (a42).
+				addPath(v)
 			}
-			if _, err := os.Stat(at); err != nil {
-				if _, v, ok := strings.Cut(tok, "="); ok {
-					tok = v // --require=FILE
-				}
-			}
-			if tok == "" || strings.HasPrefix(tok, "-") {
-				continue // a flag of an option string (--require, -r)
-			}
-			// A relative entry too: python and node resolve one against
-			// the working folder (PYTHONPATH=../shared), as addPath does
-			// (a42).
-			addPath(tok)
 		}
 	}
 	slices.Sort(named)
@@ -444,6 +470,10 @@ func codeFiles(roots []string, home string, limit int) []string {
 			ext := strings.ToLower(filepath.Ext(name))
 			switch {
 			case d.Type()&fs.ModeSymlink != 0:
+				if pp := linkThroughProc(p); pp != "" {
+					out = append(out, RefusedPrefix+procLinkReason(p, pp))
+					break
+				}
 				if fi, err := os.Stat(p); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSocket == 0 {
 					// A link to a named pipe: hashing it would block, and
 					// it reads as whatever is written into it.
@@ -520,4 +550,126 @@ func pthFolders(path string) []string {
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// fileURLPaths are the paths a package spec names as a file: URL, the
+// form a package runner takes for a local package (a43): uvx --from
+// file:///p or a PEP 508 direct reference "pkg @ file:///p" (also with
+// git+, a marker after ';', a #fragment or ?query), npm's file:/p,
+// file:../p and pkg@file:p. Both the path as written and percent-decoded,
+// since addPath keeps only those that exist. ok is false when spec is
+// no such URL.
+func fileURLPaths(spec string) (paths []string, ok bool) {
+	s := strings.TrimSpace(spec)
+	i := strings.Index(s, "file:")
+	if i < 0 {
+		return nil, false
+	}
+	if pre := strings.TrimSuffix(strings.TrimSpace(s[:i]), "git+"); pre != "" {
+		// NAME @ file:…, NAME@file:…, @scope/name@file:…, NAME @ git+file:…
+		at := strings.LastIndexByte(pre, '@')
+		if name := strings.TrimSpace(pre[:max(at, 0)]); at < 0 || strings.TrimSpace(pre[at+1:]) != "" || name == "" || strings.ContainsAny(name, " \t:=;") {
+			return nil, false
+		}
+	}
+	u := s[i+len("file:"):]
+	if v, cut := strings.CutPrefix(u, "//"); cut {
+		// file://HOST/path: an empty host or localhost.
+		if j := strings.IndexByte(v, '/'); j >= 0 {
+			u = v[j:]
+		} else {
+			u = "/" + v
+		}
+	}
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, c := range []string{u, cutAny(u, ";"), cutAny(u, "#?"), cutAny(cutAny(u, ";"), "#?")} {
+		c = strings.TrimSpace(c)
+		add(c)
+		if d, err := url.PathUnescape(c); err == nil {
+			add(d)
+		}
+	}
+	return out, true
+}
+
+// cutAny is s up to the first of chars in it.
+func cutAny(s, chars string) string {
+	if i := strings.IndexAny(s, chars); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// codeVarWords are the words of a code variable's value, read every way
+// a runtime reads one (a43): a path list split at ':' and ';' (a folder
+// may hold a space), words split at those and blanks, and an option
+// string split as node splits NODE_OPTIONS (blanks, double quotes with
+// backslash escapes in them: --require "/a b/hook.js"). Candidates, no
+// more: addPath keeps those that exist.
+func codeVarWords(v string) []string {
+	var out []string
+	out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ';' })...)
+	out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == ';' })...)
+	out = append(out, optionWords(v)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// optionWords splits an option string as node's ParseNodeOptionsEnvVar
+// does: at blanks outside double quotes; in them a backslash escapes the
+// next character, and the quotes are taken off.
+func optionWords(v string) []string {
+	var out []string
+	var w strings.Builder
+	inQuote, inWord := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case inQuote && c == '\\' && i+1 < len(v):
+			i++
+			w.WriteByte(v[i])
+		case c == '"':
+			inQuote = !inQuote
+			inWord = true
+		case !inQuote && (c == ' ' || c == '\t' || c == '\n'):
+			if inWord {
+				out = append(out, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, w.String())
+	}
+	return out
+}
+
+// optionValues are the paths a word of a code variable may name: the
+// word itself unless it is a flag, the value after '=' (--require=FILE,
+// --import=FILE), and the value joined to a short switch (perl's and
+// ruby's -I/path, -r./hook.rb, -MModule; node's -r./hook.js), a43.
+func optionValues(tok string) []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !strings.HasPrefix(v, "-") && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	add(tok)
+	if _, v, ok := strings.Cut(tok, "="); ok {
+		add(v)
+	}
+	if len(tok) > 2 && tok[0] == '-' && tok[1] != '-' {
+		add(strings.TrimPrefix(tok[2:], "="))
+	}
+	return out
 }

@@ -1,5 +1,3 @@
-//go:build attack
-
 package cerebellum_test
 
 import (
@@ -26,7 +24,8 @@ func TestA43CargoProgramVariables(t *testing.T) {
 		"tools/prog.sh":   "#!/bin/sh\nexec \"$@\"\n",
 	}
 	var cases []a35Case
-	for _, v := range []string{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "CARGO_BUILD_RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC"} {
+	for _, v := range []string{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "CARGO_TARGET_AARCH64_APPLE_DARWIN_LINKER",
+		"CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC"} {
 		cases = append(cases, a35Case{
 			name:  "cargo run, env " + v + "=GRANTED/tools/prog.sh",
 			files: files,

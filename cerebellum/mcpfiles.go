@@ -3,6 +3,7 @@ package cerebellum
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,6 +108,27 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 	if _, err := unwrap(s.Command, s.Args, l.cwd); err != nil {
 		out = append(out, RefusedPrefix+err.Error())
 	}
+	if why := perProcessPathIn(s, l.cwd); why != "" {
+		out = append(out, RefusedPrefix+why)
+	}
+	if why := buildFolderRefusal(s, l.cwd, l.shelf, l.home); why != "" {
+		out = append(out, RefusedPrefix+why)
+	}
+	for _, kv := range envFileVars(s, l.cwd) {
+		if kv.key == pycachePrefixVar || kv.key == "CARGO_TARGET_DIR" || kv.key == "ArtifactsPath" {
+			// The MCP client moves these to the server's own cache
+			// (BuildOutputOf) through the environment, which an
+			// environment file may override (a43).
+			out = append(out, RefusedPrefix+"an environment file its command line names sets "+kv.key+", a build or bytecode folder outside the server's own cache that other commands can write; remove it from that file and enable it again")
+			break
+		}
+	}
+	if u, _ := unwrap(s.Command, s.Args, l.cwd); BuildOutputVar(u.command) != pycachePrefixVar && withSettings(s.Env, s.Command, s.Args, l.cwd)[pycachePrefixVar] != "" {
+		// A runner whose own build folder the MCP client moves
+		// (BuildOutputOf) cannot have Python's bytecode cache moved too
+		// (a43).
+		out = append(out, RefusedPrefix+"it sets "+pycachePrefixVar+", a bytecode cache outside the project that other commands can write, whose code Python runs in place of the sources your approval covers; remove it from its mcp: block and enable it again")
+	}
 	above := append(slices.Clone(roots), l.cwd)
 	out = append(out, ancestorSettings(above, l.shelf, l.home)...)
 	out = append(out, moreAncestorSettings(above, l.shelf, l.home)...)
@@ -136,6 +158,10 @@ func launchOf(s *skillmd.MCPServer, dir string) launch {
 	cwd := MCPWorkDir(s, dir)
 	var out, scripts []string
 	add := func(p string) string {
+		if pp := linkThroughProc(p); pp != "" {
+			out = append(out, RefusedPrefix+procLinkReason(p, pp))
+			return ""
+		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			return ""
@@ -201,6 +227,16 @@ func launchOf(s *skillmd.MCPServer, dir string) launch {
 	}
 	for _, f := range named {
 		add(f)
+	}
+	for _, f := range envFilesOf(s, cwd) {
+		// An environment file sets code variables (a43): by its path
+		// even while it does not exist, so that one written later
+		// changes the approval.
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			out = append(out, real)
+		} else if filepath.IsAbs(f) {
+			out = append(out, existingReal(f))
+		}
 	}
 	return launch{cwd: cwd, home: home, shelf: shelf, path: path, files: out, roots: roots}
 }
@@ -289,4 +325,105 @@ func SumFile(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// perProcessPathIn says why s cannot be checked when its command line,
+// working folder or environment names a path through a folder that is
+// another one to each process (a43): /proc/self/cwd is the server's
+// working folder to the server and Wrasse's own to Wrasse, which hashes
+// what lies there (python3 /proc/self/cwd/server.py ran a script no
+// approval covered); so are /proc/thread-self, /proc/PID and /dev/fd.
+// The server's standard streams (/proc/self/fd/1, /dev/fd/2) name no
+// code and are allowed. "" when it names none.
+func perProcessPathIn(s *skillmd.MCPServer, cwd string) string {
+	words := append([]string{s.Command, s.Cwd}, s.Args...)
+	env := withSettings(s.Env, s.Command, s.Args, cwd)
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		words = append(words, env[k])
+	}
+	for _, w := range words {
+		if p := perProcessPath(w); p != "" {
+			return fmt.Sprintf("it names %s, a path that leads to one folder for the server and another for Wrasse (%s is each process's own), so the code it runs there cannot be checked; name the file by its own path (the server's working folder is its cwd:) and enable it again", p, p)
+		}
+	}
+	return ""
+}
+
+// perProcessPath is the first path in w through /proc/self,
+// /proc/thread-self, /proc/PID or /dev/fd (but a standard stream: fd 0,
+// 1 or 2), up to that folder; "" when there is none.
+func perProcessPath(w string) string {
+	for i := 0; i < len(w); i++ {
+		rest := w[i:]
+		var head string
+		switch {
+		case strings.HasPrefix(rest, "/proc/"):
+			j := len("/proc/")
+			k := j
+			for k < len(rest) && rest[k] != '/' && rest[k] != ':' && rest[k] != ' ' && rest[k] != ';' && rest[k] != '"' && rest[k] != '\'' {
+				k++
+			}
+			name := rest[j:k]
+			if name != "self" && name != "thread-self" && (name == "" || strings.Trim(name, "0123456789") != "") {
+				continue
+			}
+			head = rest[:k]
+		case strings.HasPrefix(rest, "/dev/fd") && (len(rest) == len("/dev/fd") || rest[len("/dev/fd")] == '/'):
+			head = "/dev/fd"
+		default:
+			continue
+		}
+		if (head == "/dev/fd" || head == "/proc/self" || head == "/proc/thread-self") && standardStream(rest[len(head):], head == "/dev/fd") {
+			continue
+		}
+		return head
+	}
+	return ""
+}
+
+// standardStream reports whether tail, what follows /proc/self (fd is
+// false) or /dev/fd (fd true) in a word, names the server's stdin,
+// stdout or stderr and nothing below it: /fd/1, /1.
+func standardStream(tail string, fd bool) bool {
+	if !fd {
+		var ok bool
+		if tail, ok = strings.CutPrefix(tail, "/fd"); !ok {
+			return false
+		}
+	}
+	if len(tail) < 2 || tail[0] != '/' || tail[1] < '0' || tail[1] > '2' {
+		return false
+	}
+	return len(tail) == 2 || !strings.ContainsRune("/0123456789", rune(tail[2]))
+}
+
+// linkThroughProc is the per-process path (perProcessPath) a chain of
+// links starting at p leads through, "" when none: Wrasse resolves such
+// a link to its own folder, the server to its own (a43).
+func linkThroughProc(p string) string {
+	for range 40 {
+		target, err := os.Readlink(p)
+		if err != nil {
+			return ""
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		if pp := perProcessPath(target); pp != "" {
+			return pp
+		}
+		p = target
+	}
+	return ""
+}
+
+// procLinkReason says why a link at p leading through the per-process
+// folder pp cannot be checked.
+func procLinkReason(p, pp string) string {
+	return fmt.Sprintf("%s is a link through %s, which leads to one folder for the server and another for Wrasse, so what it runs there cannot be checked; make it a link to the file's own path and enable it again", p, pp)
 }

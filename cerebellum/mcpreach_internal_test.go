@@ -148,3 +148,40 @@ func FuzzManifestPaths(f *testing.F) {
 		_ = parseEditablePaths(src)
 	})
 }
+
+// parseEnvFile reads a file a command may have written: it never
+// panics, and gives each key as written on its line.
+func FuzzEnvFile(f *testing.F) {
+	for _, s := range []string{
+		"NODE_OPTIONS=\"--require /a b/hook.js\"\n",
+		"export PYTHONPATH='/x\n/y'\nA=b # c\n",
+		"K: v\r\nQ=\"unclosed\\\"\n",
+		"`=`\nB=`x\ny`\n#=c\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, kv := range parseEnvFile(src) {
+			if kv.key == "" || strings.ContainsAny(kv.key, " \t\n\"'`#=") {
+				t.Fatalf("a key %q from %q", kv.key, src)
+			}
+		}
+	})
+}
+
+func TestParseEnvFile(t *testing.T) {
+	src := "# c\nexport NODE_OPTIONS=\"--require \\\"/a b/h.js\\\"\"\nPYTHONPATH = /p # shared\nRUBYOPT='-I/r\n-rx'\nPERL5OPT: -I/q\nnot a line\n"
+	want := map[string]string{"NODE_OPTIONS": "--require \"/a b/h.js\"", "PYTHONPATH": "/p", "RUBYOPT": "-I/r\n-rx", "PERL5OPT": "-I/q"}
+	got := map[string][]string{}
+	for _, kv := range parseEnvFile(src) {
+		got[kv.key] = append(got[kv.key], kv.value)
+	}
+	for k, v := range want {
+		if !slices.Contains(got[k], v) {
+			t.Errorf("parseEnvFile: %s = %q, want %q among them (all: %q)", k, got[k], v, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("parseEnvFile: keys %q, want those of %q", got, want)
+	}
+}
