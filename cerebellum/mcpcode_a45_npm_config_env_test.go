@@ -17,11 +17,11 @@ import (
 //
 //   - npm_config_node_options="--require FILE" is .npmrc's node-options,
 //     which npm puts in NODE_OPTIONS for the scripts it runs (npm start
-//     runs `node server.js` with the hook; checked with npm 10: "HOOK
+//     runs `node server.js` with the hook; checked with npm 11: "HOOK
 //     RAN"), yet it is no code variable, so FILE is not hashed;
 //   - Npm_Config_Userconfig=FILE (any other case) names the user .npmrc,
 //     not hashed, whose node-options a sandboxed command then sets
-//     (checked with npm 10: "HOOK RAN").
+//     (checked with npm 11: "HOOK RAN").
 //
 // The file in GRANTED/shared or GRANTED/cfg, outside the project,
 // changes after the approval and the approval stays the same.
