@@ -204,7 +204,7 @@ func TestRuntimeSessionFolderNotPrivate(t *testing.T) {
 	}
 	defer a.Close()
 	if err := a.Serve(t.Context(), func(context.Context, Request, io.Writer, io.Writer) int { return 0 }); err == nil ||
-		!strings.Contains(err.Error(), "XDG_RUNTIME_DIR ("+session+") is not private") {
+		!strings.Contains(err.Error(), "XDG_RUNTIME_DIR ("+session+") cannot hold Wrasse's runtime folder, as it is not private") {
 		t.Fatalf("Serve: %v", err)
 	}
 	if fi, _ := os.Stat(session); fi.Mode().Perm() != 0o711 {
