@@ -79,6 +79,20 @@ func isCodePathVar(k string) bool {
 	if slices.Contains(codePathVars, k) {
 		return true
 	}
+	// Every dynamic loader variable (LD_AUDIT loads a library as
+	// LD_PRELOAD does), OpenSSL's configuration (a provider module line
+	// loads a library at start), glibc's converters, .NET's profilers,
+	// and npm's settings in any case (npm_config_node_options becomes the
+	// scripts' NODE_OPTIONS, Npm_Config_Userconfig another .npmrc): a45.
+	for _, prefix := range []string{"LD_", "DYLD_", "CORECLR_", "COMPLUS_"} {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	if slices.Contains([]string{"OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES", "GCONV_PATH", "LOCPATH"}, k) ||
+		strings.HasPrefix(strings.ToLower(k), "npm_config_") {
+		return true
+	}
 	if t, ok := strings.CutPrefix(k, "CARGO_TARGET_"); ok {
 		return strings.HasSuffix(t, "_RUNNER") || strings.HasSuffix(t, "_LINKER")
 	}
@@ -670,6 +684,36 @@ func optionValues(tok string) []string {
 	}
 	if len(tok) > 2 && tok[0] == '-' && tok[1] != '-' {
 		add(strings.TrimPrefix(tok[2:], "="))
+	}
+	// perl's -Mlib=/a,/b adds each folder (a45).
+	if (strings.HasPrefix(tok, "-M") || strings.HasPrefix(tok, "-m")) && strings.Contains(tok, "=") {
+		_, v, _ := strings.Cut(tok, "=")
+		add(v)
+		for _, part := range strings.Split(v, ",") {
+			add(part)
+		}
+		// A folder whose own name holds a comma: perl splits it too, but
+		// an absolute path after a comma is still tried whole.
+		for i := range len(v) - 1 {
+			if v[i] == ',' && v[i+1] == '/' {
+				add(v[i+1:])
+				add(v[:i])
+			}
+		}
+	}
+	// java's -javaagent:JAR=OPTIONS and -agentpath:LIB=OPTIONS load the
+	// path before the '=' (a45).
+	for _, agent := range []string{"-javaagent:", "-agentpath:"} {
+		if rest, ok := strings.CutPrefix(tok, agent); ok {
+			// The JVM cuts at the first '='; each '=' is tried, as
+			// candidates only.
+			for i := range len(rest) {
+				if rest[i] == '=' {
+					add(rest[:i])
+				}
+			}
+			add(rest)
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package cerebellum_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,6 +67,9 @@ func a35Run(t *testing.T, cases []a35Case) {
 			capDir := t.TempDir() // the capability's folder: out of the granted folder's reach
 			before := cerebellum.ApprovalKey(&s, capDir)
 			a35Write(t, g, c.change)
+			if refusedStart(cerebellum.LaunchFiles(&s, capDir)) {
+				return // a block that is refused never starts, changed or not
+			}
 			if after := cerebellum.ApprovalKey(&s, capDir); after == before {
 				var changed []string
 				for name := range c.change {
@@ -76,6 +80,12 @@ func a35Run(t *testing.T, cases []a35Case) {
 			}
 		})
 	}
+}
+
+// refusedStart: LaunchFiles holds a Refused entry, so the server does
+// not start at all.
+func refusedStart(files []string) bool {
+	return slices.ContainsFunc(files, func(f string) bool { return strings.HasPrefix(f, cerebellum.RefusedPrefix) })
 }
 
 const a35Evil = "import os; open('/tmp/pwned','w').write(os.environ.get('TOKEN',''))\n"

@@ -1,5 +1,3 @@
-//go:build attack
-
 package cerebellum_test
 
 import (

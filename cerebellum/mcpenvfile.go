@@ -46,6 +46,20 @@ func envFilesOf(s *skillmd.MCPServer, blockCwd string) []string {
 	for _, f := range u.files {
 		out = append(out, abs(f, blockCwd))
 	}
+	if base := strings.ToLower(filepath.Base(s.Command)); (base == "dotenv" || base == "dotenv-cli") && len(u.files) == 0 {
+		// dotenv-cli reads ./.env when no -e names a file, and with -c
+		// the cascade .env.ENV.local, .env.local, .env.ENV, .env (a45):
+		// each by its path, so one written later changes the approval.
+		out = append(out, abs(".env", blockCwd), abs(".env.local", blockCwd))
+		for i, a := range s.Args {
+			if a == "--" {
+				break
+			}
+			if a == "-c" && i+1 < len(s.Args) && !strings.HasPrefix(s.Args[i+1], "-") {
+				out = append(out, abs(".env."+s.Args[i+1]+".local", blockCwd), abs(".env."+s.Args[i+1], blockCwd))
+			}
+		}
+	}
 	for i := 0; i < len(u.args); i++ {
 		a := u.args[i]
 		if a == "--" {
@@ -94,7 +108,23 @@ func envFileVars(s *skillmd.MCPServer, cwd string) []envVar {
 		}
 		data, _ := io.ReadAll(io.LimitReader(f, maxEnvFile))
 		f.Close()
-		out = append(out, parseEnvFile(string(data))...)
+		out = append(out, envFileCandidates(string(data))...)
+	}
+	return out
+}
+
+// envFileCandidates are every variable some runtime's parser may read
+// in an environment file: the quoted reading (parseEnvFile) and each
+// line read alone, lines split at \r\n, \r or \n, a byte-order mark
+// dropped. The runtimes differ (node takes an unclosed quote to its
+// line's end and knows no escapes, dotenv-cli breaks lines at a lone \r
+// and skips a BOM: a45), so a line one parser hides in a quoted value
+// another reads as a variable; taking both only adds code to hash.
+func envFileCandidates(src string) []envVar {
+	src = strings.TrimPrefix(src, "\ufeff")
+	out := parseEnvFile(src)
+	for _, line := range strings.FieldsFunc(src, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		out = append(out, parseEnvFile(strings.TrimPrefix(line, "\ufeff"))...)
 	}
 	return out
 }

@@ -115,6 +115,13 @@ func LaunchFiles(s *skillmd.MCPServer, dir string) []string {
 		out = append(out, RefusedPrefix+why)
 	}
 	for _, kv := range envFileVars(s, l.cwd) {
+		if isCodePathVar(kv.key) && strings.Contains(kv.value, "$") {
+			// dotenv-cli (dotenv-expand) and uv (dotenvy) put other
+			// variables' values in; node does not: what the runtime reads
+			// cannot be known here (a45).
+			out = append(out, RefusedPrefix+"an environment file its command line names sets "+kv.key+" from another variable ("+kv.value+"), which some runtimes expand and others do not, so the code it names cannot be checked; write the path itself in that file and enable it again")
+			break
+		}
 		if kv.key == pycachePrefixVar || kv.key == "CARGO_TARGET_DIR" || kv.key == "ArtifactsPath" {
 			// The MCP client moves these to the server's own cache
 			// (BuildOutputOf) through the environment, which an
@@ -350,8 +357,74 @@ func perProcessPathIn(s *skillmd.MCPServer, cwd string) string {
 		if p := perProcessPath(w); p != "" {
 			return fmt.Sprintf("it names %s, a path that leads to one folder for the server and another for Wrasse (%s is each process's own), so the code it runs there cannot be checked; name the file by its own path (the server's working folder is its cwd:) and enable it again", p, p)
 		}
+		if p, pp := linkToProcIn(w, cwd); p != "" {
+			return procLinkReason(p, pp)
+		}
+	}
+	if u, _ := unwrap(s.Command, s.Args, cwd); javaLike(u.command) {
+		for _, a := range u.args {
+			if strings.HasPrefix(a, "@") {
+				return "java reads more options from " + a + ", a file the approval cannot read as java does; put those options in the block's args and enable it again"
+			}
+		}
+	}
+	for _, k := range []string{"JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"} {
+		for _, f := range strings.Fields(env[k]) {
+			if strings.HasPrefix(f, "@") {
+				return "its " + k + " reads more options from " + f + ", a file the approval cannot read as java does; put those options in the variable itself and enable it again"
+			}
+		}
 	}
 	return ""
+}
+
+// javaLike: command is java or javaw.
+func javaLike(command string) bool {
+	b := strings.ToLower(filepath.Base(command))
+	return b == "java" || b == "javaw" || b == "java.exe"
+}
+
+// linkToProcIn is the first path in word w (split at blanks, ':', '='
+// and ',', relative ones joined to cwd) with a link on the way that
+// leads into /proc or /dev (G/me -> /proc/self: python3 G/me/cwd/x.py is
+// the server's own folder to python and Wrasse's to Wrasse, a45), and
+// where it leads; "" when none.
+func linkToProcIn(w, cwd string) (string, string) {
+	toks := append([]string{w}, strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune(" \t:=,;'\"", r) })...)
+	for _, tok := range toks {
+		if !strings.Contains(tok, "/") || strings.HasPrefix(tok, "/proc") || strings.HasPrefix(tok, "/dev") {
+			continue // no path, or perProcessPath's to judge
+		}
+		if !filepath.IsAbs(tok) {
+			if cwd == "" {
+				continue
+			}
+			tok = cwd + "/" + tok
+		}
+		for i := 1; i <= len(tok); i++ {
+			if i < len(tok) && tok[i] != '/' {
+				continue
+			}
+			prefix := tok[:i]
+			fi, err := os.Lstat(prefix)
+			if err != nil {
+				break
+			}
+			if fi.Mode()&os.ModeSymlink == 0 || slices.Contains([]string{"/dev/stdin", "/dev/stdout", "/dev/stderr"}, prefix) {
+				continue // the server's own standard streams name no code
+			}
+			real, err := filepath.EvalSymlinks(prefix)
+			if err != nil {
+				break
+			}
+			for _, top := range []string{"/proc", "/dev"} {
+				if real == top || strings.HasPrefix(real, top+"/") {
+					return prefix, top
+				}
+			}
+		}
+	}
+	return "", ""
 }
 
 // perProcessPath is the first path in w through /proc/self,
@@ -369,10 +442,17 @@ func perProcessPath(w string) string {
 				k++
 			}
 			name := rest[j:k]
-			if name != "self" && name != "thread-self" && (name == "" || strings.Trim(name, "0123456789") != "") {
+			if name == "" {
+				// /proc/ alone, then a name from elsewhere (a45).
+				head = "/proc"
+				break
+			}
+			if name != "self" && name != "thread-self" && strings.Trim(name, "0123456789") != "" {
 				continue
 			}
 			head = rest[:k]
+		case rest == "/proc" || strings.HasPrefix(rest, "/proc") && len(rest) > 5 && strings.ContainsRune(" :;,='\"", rune(rest[5])):
+			head = "/proc"
 		case strings.HasPrefix(rest, "/dev/fd") && (len(rest) == len("/dev/fd") || rest[len("/dev/fd")] == '/'):
 			head = "/dev/fd"
 		default:
