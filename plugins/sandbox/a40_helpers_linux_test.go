@@ -69,3 +69,28 @@ func pickConflictHistory(t *testing.T, repo string) {
 	write("f", "x\n")
 	git(t, repo, "commit", "-qam", "x")
 }
+
+// appWithSrc makes the person's repository app in the grant, with a
+// committed src/main.c: a work tree whose src a command makes a git
+// folder of.
+func appWithSrc(t *testing.T, f fixture) string {
+	t.Helper()
+	app := newRepo(t, filepath.Join(f.granted, "app"))
+	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, app, "add", "-A")
+	git(t, app, "commit", "-q", "-m", "setup")
+	return app
+}
+
+// signedCommitAtG is a command line that makes, in the bare repository
+// at $G, a commit with a gpgsig header on refs/heads/main: the person's
+// git log there with log.showSignature runs gpg.program for it, with no
+// work tree, terminal or pager needed.
+const signedCommitAtG = `T=$(` + a40g + ` -C $G mktree </dev/null) && ` +
+	`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | ` + a40g + ` -C $G hash-object -t commit -w --stdin) && ` +
+	a40g + ` -C $G update-ref refs/heads/main $C`

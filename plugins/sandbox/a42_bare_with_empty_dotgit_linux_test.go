@@ -3,7 +3,6 @@
 package sandbox_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,15 +30,7 @@ func TestA42BareFolderBehindEmptyDotGit(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
-			app := newRepo(t, filepath.Join(f.granted, "app"))
-			if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			git(t, app, "add", "-A")
-			git(t, app, "commit", "-q", "-m", "setup")
+			appWithSrc(t, f)
 			marker, script := plantScript(t, f)
 			out := a40Run(t, f, `mkdir -p `+c.dir+` && cd `+c.dir+` && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree `+c.worktree+` && `+
 				a40g+` config core.fsmonitor `+script+` && mkdir .git && `+a40g+` rev-parse --git-dir --show-toplevel`)

@@ -3,7 +3,6 @@
 package sandbox_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,21 +25,11 @@ func TestA42CommondirOnlyGitFolderUnseen(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	g := "G=$PWD/.x/common; "
 	out := a40Run(t, f, g+`mkdir -p .x && `+a40g+` init -q --bare $G && `+a40g+` -C $G config log.showSignature true && `+a40g+` -C $G config gpg.program `+script+` && `+
-		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
-		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
-		a40g+` -C $G update-ref refs/heads/main $C && echo 'ref: refs/heads/main' > app/src/HEAD && echo ../../.x/common > app/src/commondir && cd app/src && `+a40g+` -c gpg.program=true rev-parse --git-dir`)
+		signedCommitAtG+` && echo 'ref: refs/heads/main' > app/src/HEAD && echo ../../.x/common > app/src/commondir && cd app/src && `+a40g+` -c gpg.program=true rev-parse --git-dir`)
 	if strings.Contains(out, "moved") {
 		t.Logf("the watcher moved something: %s", out)
 	}
@@ -61,15 +50,7 @@ func TestA42LinkedObjectsGitFolderUnseen(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	out := a40Run(t, f, `cd app/src && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree .. && `+
 		a40g+` config core.fsmonitor `+script+` && mkdir -p ../../.x && mv objects ../../.x/objects && mv refs ../../.x/refs && rm -rf hooks && `+
@@ -91,21 +72,11 @@ func TestA42OldFilesRenamedIntoGitFolder(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	g := "G=$PWD/.x/common; "
 	first := a40Run(t, f, g+`mkdir -p .x app/src/stash && `+a40g+` init -q --bare $G && `+a40g+` -C $G config log.showSignature true && `+a40g+` -C $G config gpg.program `+script+` && `+
-		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
-		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
-		a40g+` -C $G update-ref refs/heads/main $C && echo 'ref: refs/heads/main' > app/src/stash/h && echo ../../.x/common > app/src/stash/c`)
+		signedCommitAtG+` && echo 'ref: refs/heads/main' > app/src/stash/h && echo ../../.x/common > app/src/stash/c`)
 	time.Sleep(100 * time.Millisecond) // the second command starts later than the files were born
 	out := a40Run(t, f, `mv app/src/stash/h app/src/HEAD && mv app/src/stash/c app/src/commondir`)
 	got := gitOK(filepath.Join(app, "src"), "log", "--oneline")

@@ -25,15 +25,7 @@ func TestA43CutGrantOldFolderRenamedToDotGit(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	// The person's data: more entries than the walk reads.
 	data := filepath.Join(f.granted, "data")

@@ -17,9 +17,7 @@ import (
 func a43common(script string) string {
 	g := "G=$PWD/.x/common; "
 	return g + `mkdir -p .x && ` + a40g + ` init -q --bare $G && ` + a40g + ` -C $G config log.showSignature true && ` + a40g + ` -C $G config gpg.program ` + script + ` && ` +
-		`T=$(` + a40g + ` -C $G mktree </dev/null) && ` +
-		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | ` + a40g + ` -C $G hash-object -t commit -w --stdin) && ` +
-		a40g + ` -C $G update-ref refs/heads/main $C`
+		signedCommitAtG
 }
 
 // a43: the grant itself made a git folder. The end's walk counts a

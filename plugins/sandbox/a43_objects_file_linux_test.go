@@ -3,7 +3,6 @@
 package sandbox_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,15 +21,7 @@ func TestA43ObjectsExecutableFileGitFolderUnseen(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	out := a40Run(t, f, `cd app/src && `+a40g+` init -q --bare . && `+a40g+` config core.bare false && `+a40g+` config core.worktree .. && `+
 		a40g+` config core.fsmonitor `+script+` && rm -rf hooks objects && printf '#!/bin/sh\n' > objects && chmod 755 objects && `+

@@ -69,9 +69,7 @@ func TestA44WorktreeCommonSettingsWrittenLater(t *testing.T) {
 	marker, script := plantScript(t, f)
 	// MAIN is app/wt: objects, refs and worktrees/feature, no HEAD.
 	first := a40Run(t, f, `G=$PWD/app/wt; `+a40g+` init -q --bare $G && `+
-		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
-		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
-		a40g+` -C $G update-ref refs/heads/main $C && rm $G/HEAD && mkdir -p $G/worktrees/feature && echo 'ref: refs/heads/main' > $G/worktrees/feature/HEAD && echo ../.. > $G/worktrees/feature/commondir && `+
+		signedCommitAtG+` && rm $G/HEAD && mkdir -p $G/worktrees/feature && echo 'ref: refs/heads/main' > $G/worktrees/feature/HEAD && echo ../.. > $G/worktrees/feature/commondir && `+
 		`cd $G/worktrees/feature && `+a40g+` rev-parse --git-dir`)
 	time.Sleep(200 * time.Millisecond)
 	out := a40Run(t, f, `G=$PWD/app/wt; `+a40g+` -C $G/worktrees/feature config log.showSignature true && `+a40g+` -C $G/worktrees/feature config gpg.program `+script)

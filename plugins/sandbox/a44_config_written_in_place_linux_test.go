@@ -3,7 +3,6 @@
 package sandbox_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,23 +25,13 @@ func TestA44MaybeGitFolderConfigAppendedLater(t *testing.T) {
 	requireLandlock(t)
 	requireGit(t)
 	f := newFixture(t)
-	app := newRepo(t, filepath.Join(f.granted, "app"))
-	if err := os.MkdirAll(filepath.Join(app, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(app, "src", "main.c"), []byte("int main(){}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git(t, app, "add", "-A")
-	git(t, app, "commit", "-q", "-m", "setup")
+	app := appWithSrc(t, f)
 	marker, script := plantScript(t, f)
 	// .x/common: a bare repository holding a commit with a gpgsig
 	// header, and harmless settings.
 	g := "G=$PWD/.x/common; "
 	first := a40Run(t, f, g+`mkdir -p .x && `+a40g+` init -q --bare $G && `+
-		`T=$(`+a40g+` -C $G mktree </dev/null) && `+
-		`C=$(printf 'tree %s\nauthor a <a@x> 1 +0000\ncommitter a <a@x> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nmsg\n' $T | `+a40g+` -C $G hash-object -t commit -w --stdin) && `+
-		a40g+` -C $G update-ref refs/heads/main $C && cd app/src && echo 'ref: refs/heads/main' > HEAD && printf '[core]\n\trepositoryformatversion = 0\n\tbare = true\n' > config && `+
+		signedCommitAtG+` && cd app/src && echo 'ref: refs/heads/main' > HEAD && printf '[core]\n\trepositoryformatversion = 0\n\tbare = true\n' > config && `+
 		`ln -s ../../.x/common/objects objects && ln -s ../../.x/common/refs refs && `+a40g+` -c gpg.program=true rev-parse --git-dir`)
 	time.Sleep(200 * time.Millisecond)
 	out := a40Run(t, f, `printf '[log]\n\tshowSignature = true\n[gpg]\n\tprogram = %s\n' `+script+` >> app/src/config`)
