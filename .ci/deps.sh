@@ -10,7 +10,9 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 # Fyne's cgo build needs a C compiler and the OpenGL/X11 headers.
-debian_pkgs=(gcc pkg-config libgl1-mesa-dev xorg-dev)
+# git and python3: the sandbox's tests run the person's git and the
+# interpreters a git setting may name (python3 -m), and skip without them.
+debian_pkgs=(gcc pkg-config libgl1-mesa-dev xorg-dev git python3)
 # shellcheck source=apt-install.sh
 . "$(dirname "$0")/apt-install.sh"
 if command -v apt-get >/dev/null 2>&1; then

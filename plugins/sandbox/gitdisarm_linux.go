@@ -364,12 +364,7 @@ func headSurelyValid(path string) bool {
 // purpose: what it takes is only looked at, and moved aside only where
 // it would run something.
 func mayBeGitDir(dir string) bool {
-	for _, name := range []string{"HEAD", "commondir"} {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return gitFolderLeft(dir)
+	return exists(dir, "HEAD") || exists(dir, "commondir") || gitFolderLeft(dir)
 }
 
 // gitFileTarget reads a .git file as git's read_gitfile does: the
